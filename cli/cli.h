@@ -1,0 +1,76 @@
+/* Shared pieces of the ridge command-line program: formats, errors, exit codes, tables.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_CLI_H
+#define RIDGE_CLI_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "ridge/gpu.h"
+
+/* Exit codes (docs/cli.md). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAILURE = 1,  /* internal error (out of memory) */
+    CLI_EXIT_USAGE = 2,    /* bad usage or bad input: unknown id, malformed or invalid file */
+    CLI_EXIT_IO = 3,       /* a file could not be read or written */
+    CLI_EXIT_EXTERNAL = 4, /* an external program (gnuplot) failed */
+};
+
+#define CLI_SCHEMA_VERSION 1
+
+typedef enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_CSV } cli_format;
+
+/* "ridge: message" on stderr, one line. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Map a libridge status to an exit code. */
+int cli_exit_code(int status);
+/* Parse text|json|csv; usage error message on failure. */
+int cli_parse_format(const char *s, cli_format *f);
+/* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */
+int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
+int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
+/* Load a GPU by id (built-in, "ID:MIGPROFILE" allowed) or from a file when `file` is set.
+ * Prints the error and returns an exit code (0 on success). */
+int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
+/* Print a cJSON tree to stdout (pretty) and free it. */
+int cli_print_json(cJSON *root);
+/* Human number formatting: 4 significant digits, no exponent below 1e15. */
+const char *cli_num(double v, char *buf, size_t cap);
+/* A short usage line printer for a command; help text is in each cmd_*.c. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A simple table of strings, printed aligned (text) or as CSV. */
+typedef struct {
+    int ncols;
+    int nrows;
+    int cap;
+    char **cells;       /* nrows x ncols, row 0 is the header */
+    unsigned char *right; /* per column: right-align in text */
+} cli_table;
+
+int cli_table_init(cli_table *t, int ncols);
+void cli_table_free(cli_table *t);
+/* Append a row of ncols strings (copied). */
+int cli_table_add(cli_table *t, const char *const *row);
+void cli_table_print_text(const cli_table *t, FILE *out);
+void cli_table_print_csv(const cli_table *t, FILE *out);
+
+/* Commands. */
+int cmd_gpus(int argc, char **argv);
+int cmd_gpu(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_roofline(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,239 @@
+/* ridge compare ID ID...: GPUs side by side, one row per figure, ratio to the first column and
+ * the winner marked.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "figure_fmt.h"
+#include "ridge/figures.h"
+
+#define MAX_GPUS 16
+
+static const char help[] =
+    "usage: ridge compare ID ID [ID...] [--gpu-file PATH]... [--format text|json|csv]\n"
+    "\n"
+    "Puts GPUs side by side: memory size and type, bandwidth, cores and tensor cores, dense peak per\n"
+    "precision, ridge points, power and efficiency, interconnect, price, MIG. Each value after the\n"
+    "first column shows its ratio to the first GPU; '*' marks the winner of each row (higher is\n"
+    "better, except board power and price). At most 16 GPUs; ids may name MIG slices\n"
+    "(a100-sxm4-80gb:1g.10gb). --gpu-file adds a GPU from a JSON file (docs/gpu-schema.md).\n";
+
+/* Index of the winner among n values, -1 for none or a tie for first place. */
+static int winner(const cli_figure_val *v, int n, ridge_better better)
+{
+    int best = -1, present = 0, ties = 0;
+    if (better == RIDGE_BETTER_NONE)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (v[i].kind != RIDGE_FIGURE_NUMBER)
+            continue;
+        present++;
+        if (best < 0) {
+            best = i;
+            continue;
+        }
+        double a = v[i].num, b = v[best].num;
+        if (a == b)
+            ties++;
+        else if ((better == RIDGE_BETTER_HIGHER) ? a > b : a < b) {
+            best = i;
+            ties = 0;
+        }
+    }
+    if (best < 0 || ties > 0)
+        return -1;
+    /* One GPU having a capability the others lack wins it; a lone price or power figure does not. */
+    if (present == 1 && (n == 1 || better == RIDGE_BETTER_LOWER))
+        return -1;
+    return best;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
+                                         {"gpu-file", required_argument, 0, 'g'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    cli_format fmt = CLI_FMT_TEXT;
+    const char *ids[MAX_GPUS], *files[MAX_GPUS];
+    ridge_gpu *g = NULL;
+    int n = 0, c, rc = CLI_EXIT_OK;
+    cli_table t = {0};
+    cJSON *root = NULL;
+    optind = 1;
+    /* '-' first: keep ids and --gpu-file in command-line order. */
+    while ((c = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
+        switch (c) {
+        case 1:
+        case 'g':
+            if (n == MAX_GPUS)
+                return cli_usage_error("compare", "at most %d GPUs", MAX_GPUS);
+            ids[n] = c == 1 ? optarg : NULL;
+            files[n] = c == 'g' ? optarg : NULL;
+            n++;
+            break;
+        case 'f':
+            if (cli_parse_format(optarg, &fmt))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        default: return cli_usage_error("compare", "bad option");
+        }
+    }
+    if (n < 2)
+        return cli_usage_error("compare", "needs at least two GPUs");
+    g = calloc((size_t)n, sizeof *g);
+    if (!g)
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < n; i++) {
+        rc = cli_load_gpu(ids[i], files[i], &g[i]);
+        if (rc)
+            goto done;
+    }
+    if (fmt == CLI_FMT_JSON) {
+        cJSON *gl, *rows;
+        root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        gl = cJSON_AddArrayToObject(root, "gpus");
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToArray(gl, cJSON_CreateString(g[i].id));
+        rows = cJSON_AddArrayToObject(root, "rows");
+        for (size_t f = 0; f < ridge_figure_count(); f++) {
+            const ridge_figure_info *fi = ridge_figure(f);
+            cli_figure_val v[MAX_GPUS];
+            cJSON *row, *vals, *ratios;
+            int any = 0, w;
+            for (int i = 0; i < n; i++) {
+                cli_figure_eval(&g[i], f, &v[i]);
+                any |= v[i].kind != RIDGE_FIGURE_ABSENT;
+            }
+            if (!any)
+                continue;
+            w = winner(v, n, fi->better);
+            row = cJSON_CreateObject();
+            cJSON_AddStringToObject(row, "key", fi->key);
+            cJSON_AddStringToObject(row, "group", fi->group);
+            cJSON_AddStringToObject(row, "label", fi->label);
+            cJSON_AddStringToObject(row, "better", fi->better == RIDGE_BETTER_HIGHER  ? "higher"
+                                                   : fi->better == RIDGE_BETTER_LOWER ? "lower"
+                                                                                      : "none");
+            vals = cJSON_AddArrayToObject(row, "values");
+            ratios = cJSON_AddArrayToObject(row, "ratio_to_first");
+            for (int i = 0; i < n; i++) {
+                cJSON_AddItemToArray(vals, cli_figure_json(&v[i]));
+                if (v[i].kind == RIDGE_FIGURE_NUMBER && v[0].kind == RIDGE_FIGURE_NUMBER)
+                    cJSON_AddItemToArray(ratios, cJSON_CreateNumber(v[i].num / v[0].num));
+                else
+                    cJSON_AddItemToArray(ratios, cJSON_CreateNull());
+            }
+            if (w >= 0)
+                cJSON_AddStringToObject(row, "winner", g[w].id);
+            else
+                cJSON_AddNullToObject(row, "winner");
+            cJSON_AddItemToArray(rows, row);
+        }
+        rc = cli_print_json(root);
+        root = NULL;
+        goto done;
+    }
+    {
+        /* text: group | figure | unit | gpu1 | gpu2 (ratio) ... | winner
+         * csv:  group,key,display_unit,better,<ids...>,ratio_<ids 2..>,winner (values in SI) */
+        int ncols = fmt == CLI_FMT_CSV ? 4 + n + (n - 1) + 1 : 3 + n + 1;
+        char **hdr = calloc((size_t)ncols, sizeof *hdr);
+        char (*cells)[96] = calloc((size_t)ncols, sizeof *cells);
+        if (!hdr || !cells || cli_table_init(&t, ncols)) {
+            free(hdr);
+            free(cells);
+            rc = CLI_EXIT_FAILURE;
+            goto done;
+        }
+        if (fmt == CLI_FMT_CSV) {
+            snprintf(cells[0], 96, "group");
+            snprintf(cells[1], 96, "key");
+            snprintf(cells[2], 96, "display_unit");
+            snprintf(cells[3], 96, "better");
+            for (int i = 0; i < n; i++)
+                snprintf(cells[4 + i], 96, "%s", g[i].id);
+            for (int i = 1; i < n; i++)
+                snprintf(cells[4 + n + i - 1], 96, "ratio_%s", g[i].id);
+            snprintf(cells[ncols - 1], 96, "winner");
+        } else {
+            snprintf(cells[0], 96, "group");
+            snprintf(cells[1], 96, "figure");
+            snprintf(cells[2], 96, "unit");
+            for (int i = 0; i < n; i++)
+                snprintf(cells[3 + i], 96, "%s", g[i].id);
+            snprintf(cells[ncols - 1], 96, "winner");
+            for (int i = 0; i < n; i++)
+                t.right[3 + i] = 1;
+        }
+        for (int k = 0; k < ncols; k++)
+            hdr[k] = cells[k];
+        cli_table_add(&t, (const char *const *)hdr);
+        for (size_t f = 0; f < ridge_figure_count(); f++) {
+            const ridge_figure_info *fi = ridge_figure(f);
+            cli_figure_val v[MAX_GPUS];
+            int any = 0, w;
+            for (int i = 0; i < n; i++) {
+                cli_figure_eval(&g[i], f, &v[i]);
+                any |= v[i].kind != RIDGE_FIGURE_ABSENT;
+            }
+            if (!any)
+                continue;
+            w = winner(v, n, fi->better);
+            if (fmt == CLI_FMT_CSV) {
+                snprintf(cells[0], 96, "%s", fi->group);
+                snprintf(cells[1], 96, "%s", fi->key);
+                snprintf(cells[2], 96, "%s", fi->unit);
+                snprintf(cells[3], 96, "%s", fi->better == RIDGE_BETTER_HIGHER  ? "higher"
+                                             : fi->better == RIDGE_BETTER_LOWER ? "lower"
+                                                                                : "none");
+                for (int i = 0; i < n; i++) {
+                    if (v[i].kind == RIDGE_FIGURE_NUMBER)
+                        snprintf(cells[4 + i], 96, "%.9g", v[i].num);
+                    else if (v[i].kind == RIDGE_FIGURE_TEXT)
+                        snprintf(cells[4 + i], 96, "%.90s", v[i].text);
+                    else
+                        cells[4 + i][0] = '\0';
+                }
+                for (int i = 1; i < n; i++) {
+                    if (v[i].kind == RIDGE_FIGURE_NUMBER && v[0].kind == RIDGE_FIGURE_NUMBER)
+                        snprintf(cells[4 + n + i - 1], 96, "%.6g", v[i].num / v[0].num);
+                    else
+                        cells[4 + n + i - 1][0] = '\0';
+                }
+            } else {
+                snprintf(cells[0], 96, "%s", fi->group);
+                snprintf(cells[1], 96, "%s", fi->label);
+                snprintf(cells[2], 96, "%s", fi->unit);
+                for (int i = 0; i < n; i++) {
+                    char r[32] = "";
+                    if (i > 0 && v[i].kind == RIDGE_FIGURE_NUMBER && v[0].kind == RIDGE_FIGURE_NUMBER) {
+                        char rb[24];
+                        snprintf(r, sizeof r, " (%sx)", cli_num(v[i].num / v[0].num, rb, sizeof rb));
+                    }
+                    snprintf(cells[3 + i], 96, "%.60s%s%s", v[i].text, r, i == w ? " *" : "  ");
+                }
+            }
+            snprintf(cells[ncols - 1], 96, "%s", w >= 0 ? g[w].id : "");
+            cli_table_add(&t, (const char *const *)hdr);
+        }
+        if (fmt == CLI_FMT_CSV) {
+            cli_table_print_csv(&t, stdout);
+        } else {
+            cli_table_print_text(&t, stdout);
+            printf("\nRatios are to %s; '*' marks the winner (higher is better except power and price).\n",
+                   g[0].id);
+        }
+        free(hdr);
+        free(cells);
+    }
+done:
+    cli_table_free(&t);
+    cJSON_Delete(root);
+    free(g);
+    return rc;
+}

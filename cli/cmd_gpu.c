@@ -1,0 +1,200 @@
+/* ridge gpu show ID: every field of one GPU, derived figures, sources, MIG profiles and the
+ * model's efficiency parameters.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "figure_fmt.h"
+#include "ridge/figures.h"
+
+static const char help[] =
+    "usage: ridge gpu show ID [--format text|json|csv]\n"
+    "       ridge gpu show --gpu-file PATH [--format ...]\n"
+    "\n"
+    "Prints every field of a GPU with its source, and derived figures: ridge point (FLOP per byte)\n"
+    "per precision, FLOP/s per watt, bandwidth per tensor TFLOP/s, memory per SM, performance per\n"
+    "dollar where a price is known. ID may name a MIG slice: a100-sxm4-80gb:3g.40gb.\n"
+    "Also prints the model's efficiency parameters (from the file or the documented defaults).\n";
+
+static const char *eff_names[8] = {"tensor_fraction",  "vector_fraction", "dram_fraction", "l2_bandwidth_bytes_per_s",
+                                   "kernel_floor_s", "dram_latency_s",  "host_launch_s", "graph_launch_s"};
+
+static double eff_value(const ridge_efficiency *e, int i)
+{
+    const double v[8] = {e->tensor_fraction, e->vector_fraction, e->dram_fraction, e->l2_bandwidth_bytes_per_s,
+                         e->kernel_floor_s,  e->dram_latency_s,  e->host_launch_s, e->graph_launch_s};
+    return v[i];
+}
+
+static int show_json(const ridge_gpu *g)
+{
+    cJSON *root = cJSON_CreateObject(), *figs, *mig, *eff, *src;
+    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "id", g->id);
+    if (g->mig_of[0])
+        cJSON_AddStringToObject(root, "mig_of", g->mig_of);
+    figs = cJSON_AddObjectToObject(root, "figures");
+    for (size_t i = 0; i < ridge_figure_count(); i++) {
+        cli_figure_val v;
+        cli_figure_eval(g, i, &v);
+        cJSON_AddItemToObject(figs, ridge_figure(i)->key, cli_figure_json(&v));
+    }
+    mig = cJSON_AddArrayToObject(root, "mig");
+    for (int i = 0; i < g->mig_count; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "profile", g->mig[i].profile);
+        cJSON_AddNumberToObject(o, "compute_slices", g->mig[i].compute_slices);
+        cJSON_AddNumberToObject(o, "memory_slices", g->mig[i].memory_slices);
+        cJSON_AddNumberToObject(o, "sm_count", g->mig[i].sm_count);
+        cJSON_AddNumberToObject(o, "memory_bytes", g->mig[i].memory_bytes);
+        cJSON_AddNumberToObject(o, "max_instances", g->mig[i].max_instances);
+        cJSON_AddItemToArray(mig, o);
+    }
+    eff = cJSON_AddObjectToObject(root, "efficiency");
+    for (int i = 0; i < 8; i++)
+        cJSON_AddNumberToObject(eff, eff_names[i], eff_value(&g->eff, i));
+    cJSON_AddStringToObject(eff, "source", g->eff.from_file_mask ? g->eff.source : "defaults (docs/model.md)");
+    src = cJSON_AddObjectToObject(root, "sources");
+    for (int i = 0; i < g->source_count; i++)
+        cJSON_AddStringToObject(src, g->sources[i].key, g->sources[i].value);
+    if (g->price_source[0])
+        cJSON_AddStringToObject(root, "price_source", g->price_source);
+    cJSON_AddStringToObject(root, "notes", g->notes);
+    return cli_print_json(root);
+}
+
+static int show_table(const ridge_gpu *g, cli_format fmt)
+{
+    cli_table t;
+    char b[64];
+    if (cli_table_init(&t, 5))
+        return CLI_EXIT_FAILURE;
+    if (fmt == CLI_FMT_CSV) {
+        const char *h[5] = {"group", "key", "value", "display_unit", "source"};
+        cli_table_add(&t, h);
+    } else {
+        const char *h[5] = {"group", "figure", "value", "unit", "source"};
+        cli_table_add(&t, h);
+        t.right[2] = 1;
+    }
+    for (size_t i = 0; i < ridge_figure_count(); i++) {
+        const ridge_figure_info *f = ridge_figure(i);
+        cli_figure_val v;
+        const char *src;
+        char si[64];
+        cli_figure_eval(g, i, &v);
+        if (v.kind == RIDGE_FIGURE_ABSENT && fmt == CLI_FMT_TEXT && f->derived)
+            continue;
+        src = f->derived ? "derived" : ridge_gpu_source_for(g, f->source_key);
+        if (f->source_key && strcmp(f->source_key, "price") == 0 && g->price_source[0])
+            src = g->price_source;
+        if (fmt == CLI_FMT_CSV) {
+            const char *val = v.text;
+            if (v.kind == RIDGE_FIGURE_NUMBER)
+                val = cli_num(v.num, si, sizeof si), snprintf(si, sizeof si, "%.9g", v.num), si;
+            else if (v.kind == RIDGE_FIGURE_ABSENT)
+                val = "";
+            const char *row[5] = {f->group, f->key, val, f->unit, src ? src : ""};
+            cli_table_add(&t, row);
+        } else {
+            const char *row[5] = {f->group, f->label, v.text, f->unit, src ? src : ""};
+            cli_table_add(&t, row);
+        }
+    }
+    if (fmt == CLI_FMT_CSV) {
+        for (int i = 0; i < 8; i++) {
+            char val[64];
+            snprintf(val, sizeof val, "%.9g", eff_value(&g->eff, i));
+            const char *row[5] = {"efficiency", eff_names[i], val, "SI",
+                                  (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default"};
+            cli_table_add(&t, row);
+        }
+        cli_table_print_csv(&t, stdout);
+        cli_table_free(&t);
+        return CLI_EXIT_OK;
+    }
+    printf("%s  %s%s%s\n\n", g->id, g->name, g->mig_of[0] ? "  (MIG slice of " : "", g->mig_of[0] ? g->mig_of : "");
+    if (g->mig_of[0])
+        printf("\n");
+    cli_table_print_text(&t, stdout);
+    cli_table_free(&t);
+    if (g->mig_count > 0) {
+        printf("\nMIG profiles (use ID:PROFILE as a GPU id)\n");
+        if (cli_table_init(&t, 6))
+            return CLI_EXIT_FAILURE;
+        const char *h[6] = {"profile", "compute slices", "memory slices", "SMs", "memory [GiB]", "max instances"};
+        cli_table_add(&t, h);
+        for (int k = 1; k < 6; k++)
+            t.right[k] = 1;
+        for (int i = 0; i < g->mig_count; i++) {
+            char a[4][16], m[32];
+            snprintf(a[0], 16, "%d/%d", g->mig[i].compute_slices, g->mig_total_compute_slices);
+            snprintf(a[1], 16, "%d/%d", g->mig[i].memory_slices, g->mig_total_memory_slices);
+            snprintf(a[2], 16, "%d", g->mig[i].sm_count);
+            snprintf(a[3], 16, "%d", g->mig[i].max_instances);
+            const char *row[6] = {g->mig[i].profile, a[0], a[1], a[2],
+                                  cli_num(g->mig[i].memory_bytes / 1073741824.0, m, sizeof m), a[3]};
+            cli_table_add(&t, row);
+        }
+        cli_table_print_text(&t, stdout);
+        cli_table_free(&t);
+    }
+    printf("\nModel efficiency parameters (docs/model.md)\n");
+    {
+        static const char *labels[8] = {"tensor fraction", "vector fraction", "DRAM fraction", "L2 bandwidth [GB/s]",
+                                        "kernel floor [us]", "DRAM latency [ns]", "host launch, eager [us]",
+                                        "host launch, graph [us]"};
+        static const double scale[8] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6};
+        for (int i = 0; i < 8; i++)
+            printf("  %-26s %10s  %s\n", labels[i], cli_num(eff_value(&g->eff, i) / scale[i], b, sizeof b),
+                   (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default");
+    }
+    if (g->notes[0])
+        printf("\nNotes: %s\n", g->notes);
+    return CLI_EXIT_OK;
+}
+
+int cmd_gpu(int argc, char **argv)
+{
+    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
+                                         {"gpu-file", required_argument, 0, 'g'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    cli_format fmt = CLI_FMT_TEXT;
+    const char *file = NULL, *id = NULL;
+    ridge_gpu g;
+    int c, rc;
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(help, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (argc < 2 || strcmp(argv[1], "show") != 0)
+        return cli_usage_error("gpu", "expected 'show' (ridge gpu show ID)");
+    argc--;
+    argv++;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (cli_parse_format(optarg, &fmt))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'g': file = optarg; break;
+        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        default: return cli_usage_error("gpu show", "bad option");
+        }
+    }
+    if (optind < argc)
+        id = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error("gpu show", "unexpected argument '%s'", argv[optind]);
+    if (!id && !file)
+        return cli_usage_error("gpu show", "missing GPU id (or --gpu-file PATH)");
+    if (id && file)
+        return cli_usage_error("gpu show", "give an id or --gpu-file, not both");
+    rc = cli_load_gpu(id, file, &g);
+    if (rc)
+        return rc;
+    return fmt == CLI_FMT_JSON ? show_json(&g) : show_table(&g, fmt);
+}

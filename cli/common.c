@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("ridge: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "ridge %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'ridge %s --help')\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_exit_code(int status)
+{
+    switch (status) {
+    case RIDGE_OK: return CLI_EXIT_OK;
+    case RIDGE_EIO: return CLI_EXIT_IO;
+    case RIDGE_EEXTERNAL: return CLI_EXIT_EXTERNAL;
+    case RIDGE_ENOMEM: return CLI_EXIT_FAILURE;
+    default: return CLI_EXIT_USAGE;
+    }
+}
+
+int cli_parse_format(const char *s, cli_format *f)
+{
+    if (strcmp(s, "text") == 0)
+        *f = CLI_FMT_TEXT;
+    else if (strcmp(s, "json") == 0)
+        *f = CLI_FMT_JSON;
+    else if (strcmp(s, "csv") == 0)
+        *f = CLI_FMT_CSV;
+    else {
+        cli_error("--format: '%s' is not one of text, json, csv", s);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    double v;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        cli_error("%s: '%s' is not a finite number", opt, s);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        cli_error("%s: %s is out of range [%g, %g]", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE) {
+        cli_error("%s: '%s' is not an integer", opt, s);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        cli_error("%s: %s is out of range [%ld, %ld]", opt, s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
+{
+    ridge_err err = {{0}};
+    int rc = file ? ridge_gpu_load_file(file, g, &err) : ridge_catalog_load(id, g, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_print_json(cJSON *root)
+{
+    char *s;
+    if (!root) {
+        cli_error("out of memory building JSON");
+        return CLI_EXIT_FAILURE;
+    }
+    s = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!s) {
+        cli_error("out of memory printing JSON");
+        return CLI_EXIT_FAILURE;
+    }
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    free(s);
+    return CLI_EXIT_OK;
+}
+
+const char *cli_num(double v, char *buf, size_t cap)
+{
+    double a = fabs(v);
+    if (!isfinite(v))
+        snprintf(buf, cap, "-");
+    else if (a >= 1e4 && a < 1e15)
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.4g", v);
+    return buf;
+}
+
+/* ---- tables ---- */
+
+int cli_table_init(cli_table *t, int ncols)
+{
+    memset(t, 0, sizeof *t);
+    t->ncols = ncols;
+    t->right = calloc((size_t)ncols, 1);
+    return t->right ? 0 : -1;
+}
+
+void cli_table_free(cli_table *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->nrows * t->ncols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    free(t->right);
+    memset(t, 0, sizeof *t);
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s ? s : "");
+    char *d = malloc(n + 1);
+    if (d)
+        memcpy(d, s ? s : "", n + 1);
+    return d;
+}
+
+int cli_table_add(cli_table *t, const char *const *row)
+{
+    if (t->nrows == t->cap) {
+        int ncap = t->cap ? t->cap * 2 : 32;
+        char **nc = realloc(t->cells, (size_t)ncap * (size_t)t->ncols * sizeof *nc);
+        if (!nc)
+            return -1;
+        t->cells = nc;
+        t->cap = ncap;
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        t->cells[t->nrows * t->ncols + c] = dupstr(row[c]);
+        if (!t->cells[t->nrows * t->ncols + c])
+            return -1;
+    }
+    t->nrows++;
+    return 0;
+}
+
+/* Display width of a UTF-8 string (count code points; our strings are narrow). */
+static int width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+void cli_table_print_text(const cli_table *t, FILE *out)
+{
+    int *w = calloc((size_t)t->ncols, sizeof *w);
+    if (!w)
+        return;
+    for (int r = 0; r < t->nrows; r++)
+        for (int c = 0; c < t->ncols; c++) {
+            int cw = width(t->cells[r * t->ncols + c]);
+            if (cw > w[c])
+                w[c] = cw;
+        }
+    for (int r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            const char *s = t->cells[r * t->ncols + c];
+            int pad = w[c] - width(s);
+            int last = c == t->ncols - 1;
+            if (t->right[c] && r > 0)
+                fprintf(out, "%*s%s", pad, "", s);
+            else if (last)
+                fputs(s, out);
+            else
+                fprintf(out, "%s%*s", s, pad, "");
+            if (!last)
+                fputs("  ", out);
+        }
+        fputc('\n', out);
+        if (r == 0) {
+            for (int c = 0; c < t->ncols; c++) {
+                for (int k = 0; k < w[c]; k++)
+                    fputc('-', out);
+                if (c != t->ncols - 1)
+                    fputs("  ", out);
+            }
+            fputc('\n', out);
+        }
+    }
+    free(w);
+}
+
+static void csv_cell(const char *s, FILE *out)
+{
+    if (strpbrk(s, ",\"\n")) {
+        fputc('"', out);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', out);
+            fputc(*s, out);
+        }
+        fputc('"', out);
+    } else {
+        fputs(s, out);
+    }
+}
+
+void cli_table_print_csv(const cli_table *t, FILE *out)
+{
+    for (int r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                fputc(',', out);
+            csv_cell(t->cells[r * t->ncols + c], out);
+        }
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,60 @@
+/* ridge — command-line entry point: dispatches to one file per command.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ridge/version.h"
+
+static const char usage[] =
+    "usage: ridge COMMAND [OPTIONS]\n"
+    "\n"
+    "ridge predicts deep-learning performance on GPUs from an analytical model.\n"
+    "\n"
+    "Commands:\n"
+    "  gpus                 list the built-in GPU catalogue\n"
+    "  gpu show ID          every field of one GPU, with derived figures and sources\n"
+    "  compare ID ID...     GPUs side by side: ratio to the first, winner marked\n"
+    "  predict              per-kernel time and bound for an operator-list workload\n"
+    "  roofline             draw a roofline chart (gnuplot) with a workload's kernels\n"
+    "  bench                predictions per second of the kernel model\n"
+    "\n"
+    "Common options: --format text|json|csv, --gpu-file PATH (a GPU JSON file instead of an id).\n"
+    "Run 'ridge COMMAND --help' for a command's options. Exit codes: 0 ok, 1 internal error,\n"
+    "2 usage or input error, 3 file not readable or writable, 4 external program failed.\n"
+    "\n"
+    "Options:\n"
+    "  -h, --help           this help\n"
+    "  -V, --version        versions of ridge, GSL and cJSON\n";
+
+int main(int argc, char **argv)
+{
+    const char *cmd;
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage, stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("ridge %s (GSL %s, cJSON %s)\n", ridge_version(), ridge_gsl_version(), ridge_cjson_version());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "gpus") == 0)
+        return cmd_gpus(argc - 1, argv + 1);
+    if (strcmp(cmd, "gpu") == 0)
+        return cmd_gpu(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "predict") == 0)
+        return cmd_predict(argc - 1, argv + 1);
+    if (strcmp(cmd, "roofline") == 0)
+        return cmd_roofline(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
+    fprintf(stderr, "ridge: unknown command '%s' (see 'ridge --help')\n", cmd);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,120 @@
+/* The built-in GPU catalogue: model/gpus/ID.json, embedded at build time.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "ridge/gpu.h"
+
+size_t ridge_catalog_count(void)
+{
+    return ridge_catalog_count_;
+}
+
+const char *ridge_catalog_id(size_t i)
+{
+    return i < ridge_catalog_count_ ? ridge_catalog_files[i].name : NULL;
+}
+
+const char *ridge_catalog_json(const char *id, size_t *len)
+{
+    for (size_t i = 0; i < ridge_catalog_count_; i++) {
+        if (strcmp(ridge_catalog_files[i].name, id) == 0) {
+            if (len)
+                *len = ridge_catalog_files[i].len;
+            return ridge_catalog_files[i].data;
+        }
+    }
+    return NULL;
+}
+
+size_t ridge_edit_distance(const char *a, const char *b)
+{
+    /* Levenshtein distance over two rows; ids are short. */
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row0[64], row1[64];
+    if (la > 63)
+        la = 63;
+    if (lb > 63)
+        lb = 63;
+    for (size_t j = 0; j <= lb; j++)
+        row0[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        row1[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t del = row0[j] + 1, ins = row1[j - 1] + 1, sub = row0[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t m = del < ins ? del : ins;
+            row1[j] = m < sub ? m : sub;
+        }
+        memcpy(row0, row1, (lb + 1) * sizeof row0[0]);
+    }
+    return row0[lb];
+}
+
+/* The three nearest ids (by edit distance, then substring match) for "did you mean". */
+static void nearest_ids(const char *id, char *out, size_t cap)
+{
+    size_t best[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
+    size_t bd[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
+    out[0] = '\0';
+    for (size_t i = 0; i < ridge_catalog_count_; i++) {
+        const char *name = ridge_catalog_files[i].name;
+        size_t d = ridge_edit_distance(id, name);
+        if (strstr(name, id) || strstr(id, name))
+            d = d < 2 ? d : 2; /* a substring is a strong hint ("a100" -> a100-*) */
+        for (int k = 0; k < 3; k++) {
+            if (d < bd[k]) {
+                for (int m = 2; m > k; m--) {
+                    bd[m] = bd[m - 1];
+                    best[m] = best[m - 1];
+                }
+                bd[k] = d;
+                best[k] = i;
+                break;
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        if (best[k] == (size_t)-1)
+            break;
+        if (out[0])
+            strncat(out, ", ", cap - strlen(out) - 1);
+        strncat(out, ridge_catalog_files[best[k]].name, cap - strlen(out) - 1);
+    }
+}
+
+int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err)
+{
+    char base[64], origin[96];
+    const char *colon;
+    const char *json;
+    size_t len = 0;
+    int rc;
+    if (!id || !*id)
+        return ridge_err_set(err, RIDGE_EINVAL, "empty GPU id");
+    colon = strchr(id, ':');
+    if (colon) {
+        size_t n = (size_t)(colon - id);
+        if (n >= sizeof base)
+            n = sizeof base - 1;
+        memcpy(base, id, n);
+        base[n] = '\0';
+    } else {
+        snprintf(base, sizeof base, "%s", id);
+    }
+    json = ridge_catalog_json(base, &len);
+    if (!json) {
+        char near[160];
+        nearest_ids(base, near, sizeof near);
+        return ridge_err_set(err, RIDGE_ENOTFOUND, "unknown GPU id '%s' (nearest: %s; 'ridge gpus' lists all)", base,
+                             near);
+    }
+    snprintf(origin, sizeof origin, "builtin:%s", base);
+    rc = ridge_gpu_parse(json, len, origin, gpu, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    if (colon)
+        rc = ridge_gpu_mig_slice(gpu, colon + 1, err);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/* Default efficiency parameters. Every constant here is explained in docs/model.md, section
+ * "Default efficiency parameters"; `ridge calibrate` replaces them with fitted values.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "efficiency.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Share of the dense tensor peak a large aligned cuBLAS/CUTLASS GEMM sustains: the mean of
+ * two independent observations in shared/gpu-specs.md §8, A100 PCIe/SXM CUTLASS 235/312 = 0.753
+ * and A40 torch BF16 122.3/149.7 = 0.817 (the H200 figure is kept out: it is a test case). */
+#define RIDGE_DEFAULT_TENSOR_FRACTION 0.785
+/* FP32/FP64 FMA on the vector path: non-dual-issue parts sustain ~0.9 in SGEMM/DGEMM. */
+#define RIDGE_DEFAULT_VECTOR_FRACTION 0.90
+/* GA10x/AD10x count 128 FP32 lanes per SM of which 64 are shared with INT32: A40 SGEMM reaches
+ * 23.7/37.4 = 0.63 (gpu-specs §8), A10 CUTLASS ~20/31.2 (§8, CUTLASS-941). */
+#define RIDGE_DEFAULT_VECTOR_FRACTION_DUAL_ISSUE 0.64
+/* Large streaming kernels reach ~90% of the DRAM datasheet bandwidth (ANCHORS.md). */
+#define RIDGE_DEFAULT_DRAM_FRACTION 0.90
+/* L2 delivers ~32 bytes per clock per SM (A100 estimate 5,288 GB/s / 108 SMs / 1.41 GHz = 34.7). */
+#define RIDGE_DEFAULT_L2_BYTES_PER_CLOCK_PER_SM 32.0
+/* GPU-side duration of a minimal kernel: launch, block dispatch, ramp-up and drain. */
+#define RIDGE_DEFAULT_KERNEL_FLOOR_S 2.5e-6
+/* DRAM load-to-use latency (~400 cycles at 1.4-2 GHz plus the L2 path; gpu-specs §9). */
+#define RIDGE_DEFAULT_DRAM_LATENCY_S 600e-9
+/* Eager host cost per kernel: the CUDA launch itself (5.1 us back-to-back on an H200, gpu-specs
+ * §9) plus ~3 us of framework dispatch per operator. */
+#define RIDGE_DEFAULT_HOST_LAUNCH_S 8e-6
+/* Per kernel replayed inside a CUDA graph (0.58 us per node, gpu-specs §9 OCANNL-488). */
+#define RIDGE_DEFAULT_GRAPH_LAUNCH_S 0.6e-6
+
+static int dual_issue_fp32(const ridge_gpu *g)
+{
+    /* GA102/GA104/AD10x: compute capability 8.6 and 8.9. */
+    return strcmp(g->compute_capability, "8.6") == 0 || strcmp(g->compute_capability, "8.9") == 0;
+}
+
+void ridge_efficiency_defaults(const ridge_gpu *g, ridge_efficiency *e)
+{
+    double l2;
+    memset(e, 0, sizeof *e);
+    e->tensor_fraction = RIDGE_DEFAULT_TENSOR_FRACTION;
+    e->vector_fraction = dual_issue_fp32(g) ? RIDGE_DEFAULT_VECTOR_FRACTION_DUAL_ISSUE : RIDGE_DEFAULT_VECTOR_FRACTION;
+    e->dram_fraction = RIDGE_DEFAULT_DRAM_FRACTION;
+    l2 = RIDGE_DEFAULT_L2_BYTES_PER_CLOCK_PER_SM * g->sm_count * g->boost_clock_hz;
+    /* An L2 slower than DRAM would make the cache a penalty; keep it at least 2x DRAM. */
+    if (l2 < 2.0 * g->memory_bw_bytes_per_s)
+        l2 = 2.0 * g->memory_bw_bytes_per_s;
+    e->l2_bandwidth_bytes_per_s = l2;
+    e->kernel_floor_s = RIDGE_DEFAULT_KERNEL_FLOOR_S;
+    e->dram_latency_s = RIDGE_DEFAULT_DRAM_LATENCY_S;
+    e->host_launch_s = RIDGE_DEFAULT_HOST_LAUNCH_S;
+    e->graph_launch_s = RIDGE_DEFAULT_GRAPH_LAUNCH_S;
+    e->from_file_mask = 0;
+    snprintf(e->source, sizeof e->source, "defaults (docs/model.md)");
+}

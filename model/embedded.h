@@ -1,0 +1,17 @@
+/* Private: data files embedded at build time (cmake/embed.cmake).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_EMBEDDED_H
+#define RIDGE_EMBEDDED_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *name; /* file name without .json */
+    const char *data; /* NUL-terminated */
+    size_t len;
+} ridge_embedded_file;
+
+extern const ridge_embedded_file ridge_catalog_files[];
+extern const size_t ridge_catalog_count_;
+
+#endif

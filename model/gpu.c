@@ -1,0 +1,480 @@
+/* Loading and checking GPU descriptions (docs/gpu-schema.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "ridge/gpu.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "efficiency.h"
+#include "json_util.h"
+
+static const char *const peak_keys[RIDGE_PEAK_COUNT] = {
+    "fp64", "fp64_tensor", "fp32", "fp16_vector", "tf32", "fp16", "fp16_fp32acc", "bf16", "fp8", "int8", "int4",
+};
+static const char *const peak_labels[RIDGE_PEAK_COUNT] = {
+    "FP64 vector",         "FP64 tensor", "FP32 vector",  "FP16 vector", "TF32 tensor", "FP16 tensor (FP16 acc)",
+    "FP16 tensor (FP32 acc)", "BF16 tensor", "FP8 tensor", "INT8 tensor", "INT4 tensor",
+};
+
+const char *ridge_peak_key(ridge_peak p)
+{
+    return (unsigned)p < RIDGE_PEAK_COUNT ? peak_keys[p] : "?";
+}
+
+const char *ridge_peak_label(ridge_peak p)
+{
+    return (unsigned)p < RIDGE_PEAK_COUNT ? peak_labels[p] : "?";
+}
+
+int ridge_peak_is_tensor(ridge_peak p)
+{
+    return !(p == RIDGE_PEAK_FP64 || p == RIDGE_PEAK_FP32 || p == RIDGE_PEAK_FP16_VECTOR);
+}
+
+int ridge_peak_is_integer(ridge_peak p)
+{
+    return p == RIDGE_PEAK_INT8 || p == RIDGE_PEAK_INT4;
+}
+
+static const char *const top_keys[] = {
+    "schema_version", "id", "name", "vendor", "architecture", "chip", "compute_capability", "form_factor",
+    "sm_count", "fp32_lanes", "tensor_cores", "base_clock_hz", "boost_clock_hz", "tensor_clock_hz",
+    "peak_dense_flops_per_s", "memory", "l2_bytes", "sm", "interconnect", "tdp_w", "price", "mig", "efficiency",
+    "notes", "sources", NULL,
+};
+static const char *const memory_keys[] = {"type", "capacity_bytes", "bandwidth_bytes_per_s", "bus_width_bits", NULL};
+static const char *const sm_keys[] = {"shared_memory_bytes", "max_warps", "max_blocks", "registers", NULL};
+static const char *const ic_keys[] = {
+    "pcie_generation", "pcie_lanes", "nvlink_links", "nvlink_bandwidth_bytes_per_s_per_direction", "nvlink_kind", NULL,
+};
+static const char *const price_keys[] = {"usd_per_hour", "usd_list", "date", "source", NULL};
+static const char *const mig_keys[] = {
+    "profile", "compute_slices", "memory_slices", "sm_count", "memory_bytes", "max_instances", NULL,
+};
+static const char *const eff_keys[] = {
+    "tensor_fraction", "vector_fraction", "dram_fraction", "l2_bandwidth_bytes_per_s", "kernel_floor_s",
+    "dram_latency_s", "host_launch_s", "graph_launch_s", "source", NULL,
+};
+
+/* Propagate errors (< 0) from the rj_ getters. */
+#define TRY(expr)              \
+    do {                       \
+        int rc_ = (expr);      \
+        if (rc_ < 0)           \
+            return rc_;        \
+    } while (0)
+
+static int get_int(const cJSON *o, const char *path, const char *key, int req, long lo, long hi, int *out,
+                   const rj_ctx *c)
+{
+    long v = 0;
+    int rc = rj_int(o, path, key, req, lo, hi, &v, c);
+    if (rc == 1)
+        *out = (int)v;
+    return rc;
+}
+
+static int check_id(const char *id, const rj_ctx *c)
+{
+    for (const char *p = id; *p; p++) {
+        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '-' || *p == '.'))
+            return rj_fail(c, RIDGE_EINVAL, "$", "id", "'%s' may contain only a-z, 0-9, '-' and '.'", id);
+    }
+    return RIDGE_OK;
+}
+
+static int check_one_of(const char *v, const char *const *allowed, const char *path, const char *key,
+                        const rj_ctx *c)
+{
+    char list[160] = "";
+    for (const char *const *a = allowed; *a; a++) {
+        if (strcmp(*a, v) == 0)
+            return RIDGE_OK;
+        if (list[0])
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, *a, sizeof list - strlen(list) - 1);
+    }
+    return rj_fail(c, RIDGE_EINVAL, path, key, "'%s' is not one of: %s", v, list);
+}
+
+static int check_date(const char *d, const rj_ctx *c)
+{
+    /* YYYY, YYYY-MM or YYYY-MM-DD. */
+    size_t n = strlen(d);
+    int ok = (n == 4 || n == 7 || n == 10);
+    for (size_t i = 0; ok && i < n; i++) {
+        if (i == 4 || i == 7)
+            ok = d[i] == '-';
+        else
+            ok = isdigit((unsigned char)d[i]) != 0;
+    }
+    if (!ok)
+        return rj_fail(c, RIDGE_EINVAL, "$.price", "date", "'%s' is not YYYY, YYYY-MM or YYYY-MM-DD", d);
+    return RIDGE_OK;
+}
+
+static int parse_peaks(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *o = NULL;
+    const char *path = "$.peak_dense_flops_per_s";
+    static const char *const keys[RIDGE_PEAK_COUNT + 1] = {
+        "fp64", "fp64_tensor", "fp32", "fp16_vector", "tf32", "fp16", "fp16_fp32acc", "bf16", "fp8", "int8", "int4", NULL,
+    };
+    TRY(rj_object(root, "$", "peak_dense_flops_per_s", 1, &o, c));
+    TRY(rj_check_keys(o, path, keys, c));
+    for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
+        double v = 0;
+        TRY(rj_number(o, path, keys[p], p == RIDGE_PEAK_FP32, 1e9, 1e17, &v, c));
+        g->peak_flops_per_s[p] = v;
+    }
+    return RIDGE_OK;
+}
+
+static int parse_memory(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *o = NULL;
+    const char *path = "$.memory";
+    TRY(rj_object(root, "$", "memory", 1, &o, c));
+    TRY(rj_check_keys(o, path, memory_keys, c));
+    TRY(rj_string(o, path, "type", 1, g->memory_type, sizeof g->memory_type, c));
+    TRY(rj_number(o, path, "capacity_bytes", 1, 1e8, 1e13, &g->memory_bytes, c));
+    TRY(rj_number(o, path, "bandwidth_bytes_per_s", 1, 1e9, 1e14, &g->memory_bw_bytes_per_s, c));
+    TRY(get_int(o, path, "bus_width_bits", 0, 32, 16384, &g->memory_bus_bits, c));
+    return RIDGE_OK;
+}
+
+static int parse_sm(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *o = NULL;
+    const char *path = "$.sm";
+    TRY(rj_object(root, "$", "sm", 1, &o, c));
+    TRY(rj_check_keys(o, path, sm_keys, c));
+    TRY(rj_number(o, path, "shared_memory_bytes", 1, 1024, 1e7, &g->smem_per_sm_bytes, c));
+    TRY(get_int(o, path, "max_warps", 1, 1, 256, &g->max_warps_per_sm, c));
+    TRY(get_int(o, path, "max_blocks", 0, 1, 256, &g->max_blocks_per_sm, c));
+    TRY(get_int(o, path, "registers", 0, 1024, 10000000, &g->registers_per_sm, c));
+    return RIDGE_OK;
+}
+
+static int parse_interconnect(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    static const char *const kinds[] = {"switch", "bridge", "fabric", NULL};
+    const cJSON *o = NULL;
+    const char *path = "$.interconnect";
+    int has_kind;
+    TRY(rj_object(root, "$", "interconnect", 1, &o, c));
+    TRY(rj_check_keys(o, path, ic_keys, c));
+    TRY(get_int(o, path, "pcie_generation", 1, 1, 7, &g->pcie_generation, c));
+    TRY(get_int(o, path, "pcie_lanes", 1, 1, 32, &g->pcie_lanes, c));
+    TRY(get_int(o, path, "nvlink_links", 0, 0, 64, &g->nvlink_links, c));
+    TRY(rj_number(o, path, "nvlink_bandwidth_bytes_per_s_per_direction", 0, 1e9, 1e13, &g->nvlink_bw_bytes_per_s, c));
+    TRY(has_kind = rj_string(o, path, "nvlink_kind", 0, g->nvlink_kind, sizeof g->nvlink_kind, c));
+    if (has_kind)
+        TRY(check_one_of(g->nvlink_kind, kinds, path, "nvlink_kind", c));
+    if (g->nvlink_links > 0 && g->nvlink_bw_bytes_per_s <= 0)
+        return rj_fail(c, RIDGE_EINVAL, path, "nvlink_bandwidth_bytes_per_s_per_direction",
+                       "required when nvlink_links > 0");
+    if (g->nvlink_links == 0 && g->nvlink_bw_bytes_per_s > 0)
+        return rj_fail(c, RIDGE_EINVAL, path, "nvlink_links", "must be > 0 when an NVLink bandwidth is given");
+    return RIDGE_OK;
+}
+
+static int parse_price(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *o = NULL;
+    const char *path = "$.price";
+    int rc;
+    TRY(rc = rj_object(root, "$", "price", 0, &o, c));
+    if (rc == 0)
+        return RIDGE_OK;
+    TRY(rj_check_keys(o, path, price_keys, c));
+    TRY(rj_number(o, path, "usd_per_hour", 0, 0.01, 1000, &g->price_usd_per_hour, c));
+    TRY(rj_number(o, path, "usd_list", 0, 10, 1e7, &g->price_usd_list, c));
+    if (g->price_usd_per_hour <= 0 && g->price_usd_list <= 0)
+        return rj_fail(c, RIDGE_EINVAL, path, NULL, "needs usd_per_hour or usd_list");
+    TRY(rj_string(o, path, "date", 1, g->price_date, sizeof g->price_date, c));
+    TRY(check_date(g->price_date, c));
+    TRY(rj_string(o, path, "source", 1, g->price_source, sizeof g->price_source, c));
+    return RIDGE_OK;
+}
+
+static int parse_mig(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *arr = NULL, *it;
+    int rc, i = 0;
+    TRY(rc = rj_array(root, "$", "mig", 0, &arr, c));
+    if (rc == 0)
+        return RIDGE_OK;
+    cJSON_ArrayForEach(it, arr)
+    {
+        char path[RJ_PATH_MAX];
+        ridge_mig_profile *m;
+        snprintf(path, sizeof path, "$.mig[%d]", i);
+        if (i >= RIDGE_GPU_MAX_MIG)
+            return rj_fail(c, RIDGE_EINVAL, "$", "mig", "more than %d profiles", RIDGE_GPU_MAX_MIG);
+        if (!cJSON_IsObject(it))
+            return rj_fail(c, RIDGE_EINVAL, path, NULL, "expected an object");
+        m = &g->mig[i];
+        TRY(rj_check_keys(it, path, mig_keys, c));
+        TRY(rj_string(it, path, "profile", 1, m->profile, sizeof m->profile, c));
+        TRY(get_int(it, path, "compute_slices", 1, 1, 8, &m->compute_slices, c));
+        TRY(get_int(it, path, "memory_slices", 1, 1, 8, &m->memory_slices, c));
+        TRY(get_int(it, path, "sm_count", 1, 1, g->sm_count, &m->sm_count, c));
+        TRY(rj_number(it, path, "memory_bytes", 1, 1e8, g->memory_bytes, &m->memory_bytes, c));
+        TRY(get_int(it, path, "max_instances", 1, 1, 8, &m->max_instances, c));
+        for (int j = 0; j < i; j++) {
+            if (strcmp(g->mig[j].profile, m->profile) == 0)
+                return rj_fail(c, RIDGE_EINVAL, path, "profile", "duplicate profile '%s'", m->profile);
+        }
+        if (m->compute_slices > g->mig_total_compute_slices)
+            g->mig_total_compute_slices = m->compute_slices;
+        if (m->memory_slices > g->mig_total_memory_slices)
+            g->mig_total_memory_slices = m->memory_slices;
+        i++;
+    }
+    if (i == 0)
+        return rj_fail(c, RIDGE_EINVAL, "$", "mig", "empty array (omit the key instead)");
+    g->mig_count = i;
+    return RIDGE_OK;
+}
+
+static int parse_efficiency(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *o = NULL;
+    const char *path = "$.efficiency";
+    ridge_efficiency *e = &g->eff;
+    struct {
+        const char *key;
+        double lo, hi;
+        double *dst;
+    } f[] = {
+        {"tensor_fraction", 0.05, 1, &e->tensor_fraction},
+        {"vector_fraction", 0.05, 1, &e->vector_fraction},
+        {"dram_fraction", 0.05, 1, &e->dram_fraction},
+        {"l2_bandwidth_bytes_per_s", 1e9, 1e15, &e->l2_bandwidth_bytes_per_s},
+        {"kernel_floor_s", 0, 1e-3, &e->kernel_floor_s},
+        {"dram_latency_s", 1e-8, 1e-5, &e->dram_latency_s},
+        {"host_launch_s", 0, 1e-3, &e->host_launch_s},
+        {"graph_launch_s", 0, 1e-3, &e->graph_launch_s},
+    };
+    int rc;
+    ridge_efficiency_defaults(g, e);
+    TRY(rc = rj_object(root, "$", "efficiency", 0, &o, c));
+    if (rc == 0)
+        return RIDGE_OK;
+    TRY(rj_check_keys(o, path, eff_keys, c));
+    for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
+        double v = 0;
+        TRY(rc = rj_number(o, path, f[i].key, 0, f[i].lo, f[i].hi, &v, c));
+        if (rc == 1) {
+            *f[i].dst = v;
+            e->from_file_mask |= 1u << i;
+        }
+    }
+    TRY(rj_string(o, path, "source", 0, e->source, sizeof e->source, c));
+    return RIDGE_OK;
+}
+
+/* A `sources` key names a field path ("memory.bandwidth_bytes_per_s"); it must exist in the file. */
+static int source_path_exists(const cJSON *root, const char *key)
+{
+    const cJSON *node = root;
+    const char *p = key;
+    if (strcmp(key, "sources") == 0)
+        return 0;
+    while (*p) {
+        char part[64];
+        size_t n = strcspn(p, ".");
+        if (n == 0 || n >= sizeof part || !cJSON_IsObject(node))
+            return 0;
+        memcpy(part, p, n);
+        part[n] = '\0';
+        node = cJSON_GetObjectItemCaseSensitive(node, part);
+        if (!node)
+            return 0;
+        p += n;
+        if (*p == '.')
+            p++;
+    }
+    return node != root;
+}
+
+static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    static const char *const must[] = {"sm_count", "memory.bandwidth_bytes_per_s", "peak_dense_flops_per_s.fp32"};
+    const cJSON *o = NULL, *it;
+    int n = 0;
+    TRY(rj_object(root, "$", "sources", 1, &o, c));
+    for (it = o->child; it; it = it->next) {
+        ridge_gpu_source *s;
+        if (n >= RIDGE_GPU_MAX_SOURCES)
+            return rj_fail(c, RIDGE_EINVAL, "$", "sources", "more than %d entries", RIDGE_GPU_MAX_SOURCES);
+        if (!source_path_exists(root, it->string))
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "names no field of this file");
+        s = &g->sources[n];
+        if (strlen(it->string) >= sizeof s->key)
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "key too long");
+        strcpy(s->key, it->string);
+        TRY(rj_string(o, "$.sources", it->string, 1, s->value, sizeof s->value, c));
+        n++;
+    }
+    g->source_count = n;
+    for (unsigned i = 0; i < sizeof must / sizeof must[0]; i++) {
+        int found = 0;
+        for (int j = 0; j < n && !found; j++) {
+            size_t kl = strlen(g->sources[j].key);
+            /* "peak_dense_flops_per_s" sources every peak; "memory" every memory field. */
+            found = strcmp(g->sources[j].key, must[i]) == 0 ||
+                    (strncmp(g->sources[j].key, must[i], kl) == 0 && must[i][kl] == '.');
+        }
+        if (!found)
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", must[i], "missing: this figure must be sourced");
+    }
+    return RIDGE_OK;
+}
+
+static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    static const char *const vendors[] = {"nvidia", "amd", NULL};
+    long version = 0;
+    TRY(rj_check_keys(root, "$", top_keys, c));
+    TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &version, c));
+    if (version != 1)
+        return rj_fail(c, RIDGE_EINVAL, "$", "schema_version", "%ld is not supported (this ridge reads 1)", version);
+    TRY(rj_string(root, "$", "id", 1, g->id, sizeof g->id, c));
+    TRY(check_id(g->id, c));
+    TRY(rj_string(root, "$", "name", 1, g->name, sizeof g->name, c));
+    TRY(rj_string(root, "$", "vendor", 1, g->vendor, sizeof g->vendor, c));
+    TRY(check_one_of(g->vendor, vendors, "$", "vendor", c));
+    TRY(rj_string(root, "$", "architecture", 1, g->architecture, sizeof g->architecture, c));
+    TRY(rj_string(root, "$", "chip", 0, g->chip, sizeof g->chip, c));
+    TRY(rj_string(root, "$", "compute_capability", 0, g->compute_capability, sizeof g->compute_capability, c));
+    TRY(rj_string(root, "$", "form_factor", 0, g->form_factor, sizeof g->form_factor, c));
+    TRY(get_int(root, "$", "sm_count", 1, 1, 1024, &g->sm_count, c));
+    TRY(get_int(root, "$", "fp32_lanes", 1, 1, 1000000, &g->fp32_lanes, c));
+    TRY(get_int(root, "$", "tensor_cores", 1, 0, 100000, &g->tensor_cores, c));
+    TRY(rj_number(root, "$", "base_clock_hz", 0, 1e8, 5e9, &g->base_clock_hz, c));
+    TRY(rj_number(root, "$", "boost_clock_hz", 1, 1e8, 5e9, &g->boost_clock_hz, c));
+    g->tensor_clock_hz = g->boost_clock_hz;
+    TRY(rj_number(root, "$", "tensor_clock_hz", 0, 1e8, 5e9, &g->tensor_clock_hz, c));
+    TRY(parse_peaks(root, g, c));
+    TRY(parse_memory(root, g, c));
+    TRY(rj_number(root, "$", "l2_bytes", 1, 1e5, 1e10, &g->l2_bytes, c));
+    TRY(parse_sm(root, g, c));
+    TRY(parse_interconnect(root, g, c));
+    TRY(rj_number(root, "$", "tdp_w", 1, 10, 5000, &g->tdp_w, c));
+    TRY(parse_price(root, g, c));
+    TRY(parse_mig(root, g, c));
+    TRY(parse_efficiency(root, g, c));
+    TRY(rj_string(root, "$", "notes", 0, g->notes, sizeof g->notes, c));
+    TRY(parse_sources(root, g, c));
+    if (g->fp32_lanes < g->sm_count)
+        return rj_fail(c, RIDGE_EINVAL, "$", "fp32_lanes", "fewer lanes (%d) than SMs (%d)", g->fp32_lanes, g->sm_count);
+    return RIDGE_OK;
+}
+
+int ridge_gpu_parse(const char *json, size_t len, const char *origin, ridge_gpu *gpu, ridge_err *err)
+{
+    rj_ctx c = {origin ? origin : "<gpu>", err};
+    cJSON *root = NULL;
+    int rc;
+    memset(gpu, 0, sizeof *gpu);
+    if (!json)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: no data", c.origin);
+    rc = rj_parse_object(json, len, &c, &root);
+    if (rc != RIDGE_OK)
+        return rc;
+    rc = parse_root(root, gpu, &c);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int ridge_gpu_load_file(const char *path, ridge_gpu *gpu, ridge_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = rj_read_file(path, &text, &len, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    rc = ridge_gpu_parse(text, len, path, gpu, err);
+    free(text);
+    return rc;
+}
+
+double ridge_gpu_pcie_bw_bytes_per_s(const ridge_gpu *gpu)
+{
+    /* Gen3: 8 GT/s with 128b/130b = 0.985 GB/s per lane and direction; each generation doubles.
+     * Gen1/2 used 8b/10b: 0.25 and 0.5 GB/s per lane. */
+    double per_lane;
+    if (gpu->pcie_generation <= 0)
+        return 0;
+    if (gpu->pcie_generation == 1)
+        per_lane = 0.25e9;
+    else if (gpu->pcie_generation == 2)
+        per_lane = 0.5e9;
+    else
+        per_lane = 8e9 * 128.0 / 130.0 / 8.0 * pow(2.0, gpu->pcie_generation - 3);
+    return per_lane * gpu->pcie_lanes;
+}
+
+double ridge_gpu_ridge_point(const ridge_gpu *gpu, ridge_peak p)
+{
+    if ((unsigned)p >= RIDGE_PEAK_COUNT || gpu->memory_bw_bytes_per_s <= 0)
+        return 0;
+    return gpu->peak_flops_per_s[p] / gpu->memory_bw_bytes_per_s;
+}
+
+int ridge_gpu_mig_slice(ridge_gpu *gpu, const char *profile, ridge_err *err)
+{
+    const ridge_mig_profile *m = NULL;
+    double csh, msh, cfrac;
+    char parent[48];
+    for (int i = 0; i < gpu->mig_count; i++) {
+        if (strcmp(gpu->mig[i].profile, profile) == 0)
+            m = &gpu->mig[i];
+    }
+    if (!m) {
+        char list[128] = "";
+        for (int i = 0; i < gpu->mig_count; i++) {
+            if (list[0])
+                strncat(list, ", ", sizeof list - strlen(list) - 1);
+            strncat(list, gpu->mig[i].profile, sizeof list - strlen(list) - 1);
+        }
+        if (gpu->mig_count == 0)
+            return ridge_err_set(err, RIDGE_ENOTFOUND, "%s: this GPU has no MIG profiles", gpu->id);
+        return ridge_err_set(err, RIDGE_ENOTFOUND, "%s: no MIG profile '%s' (known: %s)", gpu->id, profile, list);
+    }
+    /* SM share scales compute; memory-slice share scales bandwidth, L2 and capacity
+     * (docs/model.md, "MIG slices"). */
+    csh = (double)m->sm_count / gpu->sm_count;
+    msh = (double)m->memory_slices / (gpu->mig_total_memory_slices > 0 ? gpu->mig_total_memory_slices : 8);
+    cfrac = (double)m->compute_slices / (gpu->mig_total_compute_slices > 0 ? gpu->mig_total_compute_slices : 7);
+    for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
+        gpu->peak_flops_per_s[p] *= csh;
+    gpu->fp32_lanes = (int)lround(gpu->fp32_lanes * csh);
+    gpu->tensor_cores = (int)lround(gpu->tensor_cores * csh);
+    gpu->sm_count = m->sm_count;
+    gpu->memory_bytes = m->memory_bytes;
+    gpu->memory_bw_bytes_per_s *= msh;
+    gpu->l2_bytes *= msh;
+    gpu->eff.l2_bandwidth_bytes_per_s *= msh;
+    gpu->tdp_w *= cfrac;
+    /* A slice is priced at its share of the GPU's compute slices, as clouds sell them. */
+    if (gpu->price_usd_per_hour > 0)
+        gpu->price_usd_per_hour *= cfrac;
+    if (gpu->price_usd_list > 0)
+        gpu->price_usd_list *= cfrac;
+    snprintf(parent, sizeof parent, "%s", gpu->id);
+    snprintf(gpu->mig_of, sizeof gpu->mig_of, "%s", parent);
+    snprintf(gpu->id, sizeof gpu->id, "%.30s:%.15s", parent, m->profile);
+    {
+        char nm[96];
+        snprintf(nm, sizeof nm, "%.70s MIG %.15s", gpu->name, m->profile);
+        snprintf(gpu->name, sizeof gpu->name, "%s", nm);
+    }
+    gpu->mig_count = 0;
+    return RIDGE_OK;
+}

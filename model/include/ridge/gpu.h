@@ -1,0 +1,161 @@
+/* ridge — GPU descriptions: loading, checking and derived figures.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A ridge_gpu is a plain value: load it once (from the built-in catalogue or a JSON file, see
+ * docs/gpu-schema.md), then pass `const ridge_gpu *` around. All quantities are SI and carry
+ * their unit in the field name. Absent figures are 0 (peaks, optional clocks, prices). */
+#ifndef RIDGE_GPU_H
+#define RIDGE_GPU_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Dense peak kinds, in the order of the JSON object `peak_dense_flops_per_s`. */
+typedef enum {
+    RIDGE_PEAK_FP64 = 0,
+    RIDGE_PEAK_FP64_TENSOR,
+    RIDGE_PEAK_FP32,
+    RIDGE_PEAK_FP16_VECTOR,
+    RIDGE_PEAK_TF32,
+    RIDGE_PEAK_FP16,         /* tensor, FP16 accumulate */
+    RIDGE_PEAK_FP16_FP32ACC, /* tensor, FP32 accumulate */
+    RIDGE_PEAK_BF16,
+    RIDGE_PEAK_FP8,
+    RIDGE_PEAK_INT8,
+    RIDGE_PEAK_INT4,
+    RIDGE_PEAK_COUNT
+} ridge_peak;
+
+/* JSON key ("fp16_fp32acc"), and a human label ("FP16 tensor, FP32 acc"). */
+const char *ridge_peak_key(ridge_peak p);
+const char *ridge_peak_label(ridge_peak p);
+/* 1 for kinds that run on tensor (matrix) cores, 0 for the vector path. */
+int ridge_peak_is_tensor(ridge_peak p);
+/* 1 for integer kinds (figures are operations per second). */
+int ridge_peak_is_integer(ridge_peak p);
+
+#define RIDGE_GPU_MAX_MIG 8
+#define RIDGE_GPU_MAX_SOURCES 48
+
+typedef struct {
+    char profile[16];          /* "3g.40gb" */
+    int compute_slices;        /* of total_compute_slices */
+    int memory_slices;         /* of total_memory_slices */
+    int sm_count;
+    int max_instances;
+    double memory_bytes;
+} ridge_mig_profile;
+
+/* Parameters of the performance model (docs/model.md). Always filled: from the file where
+ * given, else from the documented defaults for the architecture (see `from_file_mask`). */
+typedef struct {
+    double tensor_fraction;          /* achievable share of the dense tensor peak */
+    double vector_fraction;          /* achievable share of the vector peak */
+    double dram_fraction;            /* achievable share of DRAM bandwidth */
+    double l2_bandwidth_bytes_per_s; /* achievable L2 bandwidth */
+    double kernel_floor_s;           /* GPU time of an empty kernel */
+    double dram_latency_s;           /* for the Little's-law limit of small kernels */
+    double host_launch_s;            /* eager host dispatch per kernel */
+    double graph_launch_s;           /* per kernel inside a CUDA graph */
+    unsigned from_file_mask;         /* bit i set: i-th field above came from the file */
+    char source[160];
+} ridge_efficiency;
+
+typedef struct {
+    char key[64];
+    char value[224];
+} ridge_gpu_source;
+
+typedef struct {
+    char id[48];
+    char name[96];
+    char vendor[16];
+    char architecture[24];
+    char chip[24];
+    char compute_capability[16];
+    char form_factor[24];
+
+    int sm_count;
+    int fp32_lanes;
+    int tensor_cores;
+    double base_clock_hz; /* 0 = unknown */
+    double boost_clock_hz;
+    double tensor_clock_hz;
+
+    double peak_flops_per_s[RIDGE_PEAK_COUNT]; /* 0 = the part has no such path */
+
+    char memory_type[16];
+    double memory_bytes;
+    double memory_bw_bytes_per_s;
+    int memory_bus_bits; /* 0 = unknown */
+    double l2_bytes;
+
+    double smem_per_sm_bytes;
+    int max_warps_per_sm;
+    int max_blocks_per_sm; /* 0 = unknown */
+    int registers_per_sm;  /* 0 = unknown */
+
+    int pcie_generation;
+    int pcie_lanes;
+    int nvlink_links;                   /* 0 = none */
+    double nvlink_bw_bytes_per_s;       /* total over links, one direction */
+    char nvlink_kind[12];               /* "switch", "bridge", "fabric" or "" */
+
+    double tdp_w;
+
+    double price_usd_per_hour; /* 0 = unknown */
+    double price_usd_list;     /* 0 = unknown */
+    char price_date[16];
+    char price_source[160];
+
+    int mig_count;
+    int mig_total_compute_slices;
+    int mig_total_memory_slices;
+    ridge_mig_profile mig[RIDGE_GPU_MAX_MIG];
+    char mig_of[48]; /* when this value is a MIG slice: the parent id; "" otherwise */
+
+    ridge_efficiency eff;
+
+    char notes[640];
+    int source_count;
+    ridge_gpu_source sources[RIDGE_GPU_MAX_SOURCES];
+} ridge_gpu;
+
+/* Parse and check a GPU description held in memory. `origin` names it in errors (a path or
+ * "builtin:a40"). On failure *gpu is unspecified and err holds one line:
+ * "FILE: $.json.path: problem". */
+int ridge_gpu_parse(const char *json, size_t len, const char *origin, ridge_gpu *gpu, ridge_err *err);
+/* Read and parse a file. RIDGE_EIO if it cannot be read. */
+int ridge_gpu_load_file(const char *path, ridge_gpu *gpu, ridge_err *err);
+
+/* Built-in catalogue (embedded at build time). */
+size_t ridge_catalog_count(void);
+const char *ridge_catalog_id(size_t i);
+/* Load a built-in GPU by id. An id may carry a MIG profile: "a100-sxm4-80gb:3g.40gb" gives
+ * that slice as a GPU of its own (see ridge_gpu_mig_slice). Unknown ids fail with
+ * RIDGE_ENOTFOUND and the nearest known ids in err. */
+int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err);
+/* The raw JSON text of a built-in GPU, or NULL. */
+const char *ridge_catalog_json(const char *id, size_t *len);
+
+/* Turn *gpu into the MIG instance `profile` (SMs, memory, bandwidth, L2 and power scaled by its
+ * share). RIDGE_ENOTFOUND if the part has no such profile. */
+int ridge_gpu_mig_slice(ridge_gpu *gpu, const char *profile, ridge_err *err);
+
+/* Derived figures. */
+double ridge_gpu_pcie_bw_bytes_per_s(const ridge_gpu *gpu); /* one direction */
+/* FLOP per byte of DRAM traffic at which peak p is reached; 0 if the part lacks p. */
+double ridge_gpu_ridge_point(const ridge_gpu *gpu, ridge_peak p);
+
+/* Edit distance, for "did you mean" lists (exposed for tests). */
+size_t ridge_edit_distance(const char *a, const char *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "json_util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rj_join(char *buf, size_t cap, const char *path, const char *key)
+{
+    if (key)
+        snprintf(buf, cap, "%s.%s", path, key);
+    else
+        snprintf(buf, cap, "%s", path);
+}
+
+int rj_fail(const rj_ctx *c, int status, const char *path, const char *key, const char *fmt, ...)
+{
+    char where[RJ_PATH_MAX];
+    char what[RIDGE_ERR_MSG_MAX];
+    va_list ap;
+    rj_join(where, sizeof where, path, key);
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return ridge_err_set(c->err, status, "%s: %s: %s", c->origin, where, what);
+}
+
+int rj_read_file(const char *path, char **text, size_t *len, ridge_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot open: %s", path, strerror(errno));
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            size_t ncap = cap ? cap * 2 : 16384;
+            char *nb;
+            if (ncap > (size_t)64 << 20) {
+                fclose(f);
+                free(buf);
+                return ridge_err_set(err, RIDGE_EIO, "%s: file larger than 64 MiB", path);
+            }
+            nb = realloc(buf, ncap);
+            if (!nb) {
+                fclose(f);
+                free(buf);
+                return ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", path);
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        fclose(f);
+        free(buf);
+        return ridge_err_set(err, RIDGE_EIO, "%s: read error", path);
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return RIDGE_OK;
+}
+
+int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!j) {
+        size_t off = end && end >= text ? (size_t)(end - text) : 0;
+        int line = 1, col = 1;
+        for (size_t i = 0; i < off && i < len; i++) {
+            if (text[i] == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        return ridge_err_set(c->err, RIDGE_EPARSE, "%s: line %d, column %d: malformed JSON", c->origin, line,
+                             col);
+    }
+    /* Trailing non-space text after the value is malformed too. */
+    if (end) {
+        while ((size_t)(end - text) < len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+            end++;
+        if ((size_t)(end - text) < len && *end != '\0') {
+            cJSON_Delete(j);
+            return ridge_err_set(c->err, RIDGE_EPARSE, "%s: trailing characters after the JSON value",
+                                 c->origin);
+        }
+    }
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        return ridge_err_set(c->err, RIDGE_EPARSE, "%s: $: expected a JSON object", c->origin);
+    }
+    *root = j;
+    return RIDGE_OK;
+}
+
+int rj_check_keys(const cJSON *obj, const char *path, const char *const *allowed, const rj_ctx *c)
+{
+    const cJSON *it;
+    for (it = obj->child; it; it = it->next) {
+        int ok = 0;
+        if (!it->string)
+            return rj_fail(c, RIDGE_EPARSE, path, NULL, "member without a name");
+        for (const char *const *a = allowed; *a; a++) {
+            if (strcmp(*a, it->string) == 0) {
+                ok = 1;
+                break;
+            }
+        }
+        if (!ok)
+            return rj_fail(c, RIDGE_EINVAL, path, it->string, "unknown key");
+        for (const cJSON *o = obj->child; o != it; o = o->next) {
+            if (o->string && strcmp(o->string, it->string) == 0)
+                return rj_fail(c, RIDGE_EINVAL, path, it->string, "duplicate key");
+        }
+    }
+    return RIDGE_OK;
+}
+
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+static const char *type_name(const cJSON *v)
+{
+    if (cJSON_IsNull(v)) return "null";
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsObject(v)) return "an object";
+    return "an invalid value";
+}
+
+int rj_number(const cJSON *obj, const char *path, const char *key, int required, double lo, double hi,
+              double *out, const rj_ctx *c)
+{
+    const cJSON *v = member(obj, key);
+    double x;
+    if (!v) {
+        if (required)
+            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required number");
+        return 0;
+    }
+    if (!cJSON_IsNumber(v))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "expected a number, got %s", type_name(v));
+    x = v->valuedouble;
+    if (!isfinite(x))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "not a finite number");
+    if (x < lo || x > hi)
+        return rj_fail(c, RIDGE_EINVAL, path, key, "%g is out of range [%g, %g]", x, lo, hi);
+    *out = x;
+    return 1;
+}
+
+int rj_int(const cJSON *obj, const char *path, const char *key, int required, long lo, long hi, long *out,
+           const rj_ctx *c)
+{
+    double x = 0;
+    int rc = rj_number(obj, path, key, required, (double)lo, (double)hi, &x, c);
+    if (rc <= 0)
+        return rc;
+    if (x != floor(x))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "%g is not an integer", x);
+    *out = (long)x;
+    return 1;
+}
+
+int rj_string(const cJSON *obj, const char *path, const char *key, int required, char *buf, size_t cap,
+              const rj_ctx *c)
+{
+    const cJSON *v = member(obj, key);
+    size_t n;
+    if (!v) {
+        if (required)
+            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required string");
+        return 0;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return rj_fail(c, RIDGE_EINVAL, path, key, "expected a string, got %s", type_name(v));
+    n = strlen(v->valuestring);
+    if (n == 0)
+        return rj_fail(c, RIDGE_EINVAL, path, key, "empty string");
+    if (n >= cap)
+        return rj_fail(c, RIDGE_EINVAL, path, key, "string longer than %zu characters", cap - 1);
+    memcpy(buf, v->valuestring, n + 1);
+    return 1;
+}
+
+int rj_bool(const cJSON *obj, const char *path, const char *key, int required, int *out, const rj_ctx *c)
+{
+    const cJSON *v = member(obj, key);
+    if (!v) {
+        if (required)
+            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required boolean");
+        return 0;
+    }
+    if (!cJSON_IsBool(v))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "expected true or false, got %s", type_name(v));
+    *out = cJSON_IsTrue(v) ? 1 : 0;
+    return 1;
+}
+
+int rj_object(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
+              const rj_ctx *c)
+{
+    const cJSON *v = member(obj, key);
+    if (!v) {
+        if (required)
+            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required object");
+        return 0;
+    }
+    if (!cJSON_IsObject(v))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "expected an object, got %s", type_name(v));
+    *out = v;
+    return 1;
+}
+
+int rj_array(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
+             const rj_ctx *c)
+{
+    const cJSON *v = member(obj, key);
+    if (!v) {
+        if (required)
+            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required array");
+        return 0;
+    }
+    if (!cJSON_IsArray(v))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "expected an array, got %s", type_name(v));
+    *out = v;
+    return 1;
+}

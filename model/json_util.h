@@ -1,0 +1,48 @@
+/* Private: the one place cJSON details live. Every getter checks type and range, and reports
+ * "ORIGIN: $.path.key: problem" through ridge_err.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_JSON_UTIL_H
+#define RIDGE_JSON_UTIL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "ridge/error.h"
+
+typedef struct {
+    const char *origin; /* file path or "builtin:ID" */
+    ridge_err *err;
+} rj_ctx;
+
+#define RJ_PATH_MAX 160
+
+/* Read a whole file into a NUL-terminated buffer (caller frees). RIDGE_EIO on failure. */
+int rj_read_file(const char *path, char **text, size_t *len, ridge_err *err);
+/* Parse with a line:column on error; the root must be an object. */
+int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root);
+/* Fails on any key of obj not in `allowed` (NULL-terminated), and on duplicate keys. */
+int rj_check_keys(const cJSON *obj, const char *path, const char *const *allowed, const rj_ctx *c);
+/* Getters: return 1 when present and valid, 0 when absent and optional, negative on error. */
+int rj_number(const cJSON *obj, const char *path, const char *key, int required, double lo, double hi,
+              double *out, const rj_ctx *c);
+int rj_int(const cJSON *obj, const char *path, const char *key, int required, long lo, long hi, long *out,
+           const rj_ctx *c);
+int rj_string(const cJSON *obj, const char *path, const char *key, int required, char *buf, size_t cap,
+              const rj_ctx *c);
+int rj_bool(const cJSON *obj, const char *path, const char *key, int required, int *out, const rj_ctx *c);
+/* Object or array member: returns 1 with *out set, 0 absent (optional), negative on error. */
+int rj_object(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
+              const rj_ctx *c);
+int rj_array(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
+             const rj_ctx *c);
+/* path + "." + key into buf. */
+void rj_join(char *buf, size_t cap, const char *path, const char *key);
+/* An error at path.key (key may be NULL). */
+int rj_fail(const rj_ctx *c, int status, const char *path, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+#endif
