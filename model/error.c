@@ -35,6 +35,11 @@ int ridge_err_set(ridge_err *err, int status, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* Messages are one line: names and values echoed from user files may hold control
+         * characters (an escaped newline in a JSON key). */
+        for (char *p = err->msg; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
     }
     return status;
 }

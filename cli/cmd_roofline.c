@@ -1,0 +1,401 @@
+/* ridge roofline: a roofline chart of a GPU with a workload's kernels (predicted) and, from a
+ * measurement file, measured kernels beside their predictions. Writes CHART.dat and CHART.gp,
+ * then renders CHART with gnuplot when it is installed.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ridge/kernel.h"
+#include "ridge/plot.h"
+#include "ridge/workload.h"
+
+static const char help[] =
+    "usage: ridge roofline --gpu ID|--gpu-file PATH [--workload FILE] [--measured FILE]\n"
+    "                      [--runtime eager|graph] -o CHART.png|CHART.svg\n"
+    "\n"
+    "Draws a roofline chart (log-log; x: arithmetic intensity [FLOP/byte], y: performance\n"
+    "[TFLOP/s]): one roof per precision (datasheet dense peak, solid; achievable peak from the\n"
+    "model's efficiency parameters, dashed) for the precisions the kernels use plus FP32 and the\n"
+    "16-bit tensor peak; DRAM and L2 bandwidth diagonals; ridge points; each kernel of the\n"
+    "workload at its predicted intensity and FLOP/s, coloured by what bounds it.\n"
+    "\n"
+    "Options:\n"
+    "  --gpu ID             a built-in GPU (ridge gpus), ID:MIGPROFILE for a MIG slice\n"
+    "  --gpu-file PATH      a GPU description file instead (docs/gpu-schema.md)\n"
+    "  --workload FILE      an operator-list workload (docs/workloads.md)\n"
+    "  --measured FILE      a measurement file (kind \"ridge-measurements\", docs/validation.md):\n"
+    "                       each measurement with a config.op is drawn hollow at the op's\n"
+    "                       FLOPs / compulsory bytes and FLOPs / median time, joined to its\n"
+    "                       prediction; measurements without an op are skipped and counted\n"
+    "  --runtime eager|graph  accepted as in `ridge predict`; kernel points are GPU times and\n"
+    "                       do not depend on it\n"
+    "  -o, --output CHART   the chart, .png or .svg; CHART.dat and CHART.gp are written beside it\n"
+    "  -h, --help           this help\n"
+    "\n"
+    "gnuplot is found on PATH or through $RIDGE_GNUPLOT. Without it the .dat and .gp are still\n"
+    "written and a note says how to render them. Ops without FLOPs (copies) are not drawn.\n";
+
+#define CMD "roofline"
+
+static int read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    if (!f) {
+        cli_error("%s: cannot read (%s)", path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    for (;;) {
+        size_t r;
+        if (cap - n < 65536) {
+            char *nb = realloc(buf, cap ? cap * 2 : 65536);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                cli_error("out of memory reading %s", path);
+                return CLI_EXIT_FAILURE;
+            }
+            buf = nb;
+            cap = cap ? cap * 2 : 65536;
+        }
+        r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        cli_error("%s: cannot read", path);
+        return CLI_EXIT_IO;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return CLI_EXIT_OK;
+}
+
+/* The points drawn: one per op; measured points carry their own label storage. */
+typedef struct {
+    ridge_roofline_point *pts;
+    char (*labels)[RIDGE_OP_NAME_MAX + 32];
+    size_t n, cap;
+} point_list;
+
+static int points_reserve(point_list *pl, size_t more)
+{
+    size_t need = pl->n + more, ncap;
+    ridge_roofline_point *np;
+    char (*nl)[RIDGE_OP_NAME_MAX + 32];
+    if (need <= pl->cap)
+        return 0;
+    ncap = pl->cap ? pl->cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    np = realloc(pl->pts, ncap * sizeof *np);
+    if (!np)
+        return -1;
+    pl->pts = np;
+    nl = realloc(pl->labels, ncap * sizeof *nl);
+    if (!nl)
+        return -1;
+    pl->labels = nl;
+    pl->cap = ncap;
+    return 0;
+}
+
+static void points_free(point_list *pl)
+{
+    free(pl->pts);
+    free(pl->labels);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* Predict op on gpu and append it; label is copied. `where` names the op in errors. */
+static int add_prediction(point_list *pl, const ridge_gpu *gpu, const ridge_op *op, const char *label,
+                          const char *where)
+{
+    ridge_err err = {{0}};
+    ridge_roofline_point *p;
+    int rc;
+    if (points_reserve(pl, 1)) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    p = &pl->pts[pl->n];
+    memset(p, 0, sizeof *p);
+    rc = ridge_kernel_predict(gpu, op, &p->pred, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s: %s", where, err.msg);
+        return cli_exit_code(rc);
+    }
+    p->min_bytes = ridge_op_min_bytes(op);
+    snprintf(pl->labels[pl->n], sizeof pl->labels[pl->n], "%s", label);
+    pl->n++;
+    return CLI_EXIT_OK;
+}
+
+static int add_workload(point_list *pl, const ridge_gpu *gpu, const ridge_oplist *w, const char *path)
+{
+    for (size_t i = 0; i < w->n; i++) {
+        char label[32], where[RIDGE_PLOT_PATH_MAX + 64];
+        int rc;
+        snprintf(label, sizeof label, "#%zu", i);
+        snprintf(where, sizeof where, "%s: $.ops[%zu]%s%s", path, i, w->ops[i].name[0] ? " " : "", w->ops[i].name);
+        rc = add_prediction(pl, gpu, &w->ops[i], w->ops[i].name[0] ? w->ops[i].name : label, where);
+        if (rc)
+            return rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* One measurement's op, through the operator-list loader: wrap it in a one-op workload. */
+static int parse_measured_op(const cJSON *op_json, const char *origin, ridge_op *op)
+{
+    cJSON *doc = cJSON_CreateObject(), *ops;
+    char *text;
+    ridge_oplist w = {0};
+    ridge_err err = {{0}};
+    int rc;
+    if (!doc || !cJSON_AddNumberToObject(doc, "schema_version", 1) || !cJSON_AddStringToObject(doc, "name", "m") ||
+        !(ops = cJSON_AddArrayToObject(doc, "ops"))) {
+        cJSON_Delete(doc);
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    cJSON_AddItemToArray(ops, cJSON_Duplicate(op_json, 1));
+    text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!text) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    rc = ridge_oplist_parse(text, strlen(text), origin, &w, &err);
+    free(text);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    *op = w.ops[0];
+    ridge_oplist_free(&w);
+    return CLI_EXIT_OK;
+}
+
+static int positive(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble > 0;
+}
+
+/* Measurements with a config.op: measured point and its prediction. */
+static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, size_t *with_op, size_t *without_op)
+{
+    char *text = NULL;
+    size_t len = 0;
+    const char *end = NULL;
+    cJSON *root, *arr, *m;
+    const cJSON *kind, *ver;
+    int rc, i = 0;
+
+    rc = read_file(path, &text, &len);
+    if (rc)
+        return rc;
+    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        cli_error("%s: malformed JSON near byte %ld", path, end ? (long)(end - text) : 0L);
+        free(text);
+        return CLI_EXIT_USAGE;
+    }
+    free(text);
+    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+    ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+    arr = cJSON_GetObjectItemCaseSensitive(root, "measurements");
+    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0) {
+        cli_error("%s: $.kind: expected \"ridge-measurements\"", path);
+        rc = CLI_EXIT_USAGE;
+    } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
+        cli_error("%s: $.schema_version: expected 1", path);
+        rc = CLI_EXIT_USAGE;
+    } else if (!cJSON_IsArray(arr)) {
+        cli_error("%s: $.measurements: expected an array", path);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc) {
+        cJSON_Delete(root);
+        return rc;
+    }
+    cJSON_ArrayForEach(m, arr)
+    {
+        const cJSON *config = cJSON_GetObjectItemCaseSensitive(m, "config");
+        const cJSON *opj = cJSON_IsObject(config) ? cJSON_GetObjectItemCaseSensitive(config, "op") : NULL;
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "time_s");
+        const cJSON *med = cJSON_IsObject(t) ? cJSON_GetObjectItemCaseSensitive(t, "median") : NULL;
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+        const cJSON *fl = cJSON_GetObjectItemCaseSensitive(m, "flops");
+        char origin[RIDGE_PLOT_PATH_MAX + 64], label[RIDGE_OP_NAME_MAX + 32];
+        ridge_op op;
+        ridge_roofline_point *p;
+        double flops, bytes;
+
+        if (!cJSON_IsObject(m)) {
+            cli_error("%s: $.measurements[%d]: expected an object", path, i);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (!opj) {
+            (*without_op)++;
+            i++;
+            continue;
+        }
+        if (!positive(med)) {
+            cli_error("%s: $.measurements[%d].time_s.median: expected a positive number", path, i);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        snprintf(origin, sizeof origin, "%s: $.measurements[%d].config.op", path, i);
+        rc = parse_measured_op(opj, origin, &op);
+        if (rc)
+            break;
+        if (cJSON_IsString(id) && id->valuestring[0])
+            snprintf(label, sizeof label, "%s", id->valuestring);
+        else if (op.name[0])
+            snprintf(label, sizeof label, "%s", op.name);
+        else
+            snprintf(label, sizeof label, "m#%d", i);
+        rc = add_prediction(pl, gpu, &op, label, origin);
+        if (rc)
+            break;
+        /* The measurement's own FLOP count per timed call wins; else the op's (times its count). */
+        flops = positive(fl) ? fl->valuedouble : ridge_op_flops(&op) * op.count;
+        bytes = ridge_op_min_bytes(&op);
+        p = &pl->pts[pl->n - 1];
+        if (flops > 0 && bytes > 0 && ridge_op_flops(&op) > 0) {
+            p->has_measured = 1;
+            p->measured_intensity_flops_per_byte = ridge_op_flops(&op) / bytes;
+            p->measured_flops_per_s = flops / med->valuedouble;
+        }
+        (*with_op)++;
+        i++;
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int cmd_roofline(int argc, char **argv)
+{
+    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
+                                         {"gpu-file", required_argument, 0, 'G'},
+                                         {"workload", required_argument, 0, 'w'},
+                                         {"measured", required_argument, 0, 'm'},
+                                         {"runtime", required_argument, 0, 'r'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *gpu_id = NULL, *gpu_file = NULL, *workload = NULL, *measured = NULL, *out = NULL;
+    ridge_runtime runtime = RIDGE_RUNTIME_EAGER;
+    ridge_plot_paths paths;
+    ridge_oplist w = {0};
+    point_list pl = {0};
+    ridge_gpu gpu;
+    ridge_err err = {{0}};
+    ridge_roofline_options ropt = {NULL, NULL};
+    size_t with_op = 0, without_op = 0;
+    char note[RIDGE_PLOT_PATH_MAX + 128];
+    int c, rc;
+
+    optind = 1;
+    opterr = 0; /* one line per usage error: ours, naming the option */
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'g': gpu_id = optarg; break;
+        case 'G': gpu_file = optarg; break;
+        case 'w': workload = optarg; break;
+        case 'm': measured = optarg; break;
+        case 'r':
+            if (ridge_runtime_parse(optarg, &runtime) != 0)
+                return cli_usage_error(CMD, "--runtime: '%s' is not one of eager, graph", optarg);
+            break;
+        case 'o': out = optarg; break;
+        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error(CMD, "bad option '%s'", argv[optind - 1]);
+        }
+    }
+    (void)runtime; /* kernel points are GPU times: the launch path does not move them */
+    if (optind < argc)
+        return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (!gpu_id && !gpu_file)
+        return cli_usage_error(CMD, "missing --gpu ID (or --gpu-file PATH)");
+    if (gpu_id && gpu_file)
+        return cli_usage_error(CMD, "give --gpu or --gpu-file, not both");
+    if (!out)
+        return cli_usage_error(CMD, "missing -o CHART.png|CHART.svg");
+    if (ridge_plot_paths_from_chart(out, &paths, &err) != RIDGE_OK)
+        return cli_usage_error(CMD, "-o: %s", err.msg);
+
+    rc = cli_load_gpu(gpu_id, gpu_file, &gpu);
+    if (rc)
+        return rc;
+    if (workload) {
+        int st = ridge_oplist_load_file(workload, &w, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            return cli_exit_code(st);
+        }
+        rc = add_workload(&pl, &gpu, &w, workload);
+        if (rc)
+            goto done;
+        ropt.workload_name = w.name[0] ? w.name : workload;
+    }
+    if (measured) {
+        const char *base = strrchr(measured, '/');
+        rc = add_measured(&pl, &gpu, measured, &with_op, &without_op);
+        if (rc)
+            goto done;
+        base = base ? base + 1 : measured;
+        if (without_op)
+            snprintf(note, sizeof note, "measured: %zu kernel%s from %s (%zu measurement%s without an op skipped)",
+                     with_op, with_op == 1 ? "" : "s", base, without_op, without_op == 1 ? "" : "s");
+        else
+            snprintf(note, sizeof note, "measured: %zu kernel%s from %s", with_op, with_op == 1 ? "" : "s", base);
+        ropt.note = note;
+        if (!ropt.workload_name)
+            ropt.workload_name = base;
+    }
+    for (size_t i = 0; i < pl.n; i++)
+        pl.pts[i].label = pl.labels[i];
+
+    {
+        int st = ridge_roofline_write(&gpu, pl.pts, pl.n, &ropt, &paths, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            rc = cli_exit_code(st);
+            goto done;
+        }
+    }
+    if (!ridge_gnuplot_find(NULL, 0)) {
+        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths.dat, paths.gp,
+                paths.gp);
+        rc = CLI_EXIT_OK;
+        goto done;
+    }
+    {
+        int st = ridge_gnuplot_run(paths.gp, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s (the .dat and .gp are kept)", err.msg);
+            rc = cli_exit_code(st);
+            goto done;
+        }
+    }
+    printf("wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
+    rc = CLI_EXIT_OK;
+done:
+    ridge_oplist_free(&w);
+    points_free(&pl);
+    return rc;
+}

@@ -1,0 +1,104 @@
+/* Fused (flash-style) attention (docs/model.md, "Attention").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "kernel_internal.h"
+
+/* Query rows per CTA tile, and the smallest KV chunk a split-KV (flash-decoding) part takes. */
+#define RK_ATTN_TILE_Q 128.0
+#define RK_ATTN_TILE_Q_DECODE 64.0
+#define RK_ATTN_MIN_KV_CHUNK 256.0
+/* Backward does 2.5x the forward FLOPs at this share of the forward's efficiency. */
+#define RK_ATTN_BWD_FLOPS_RATIO 2.5
+#define RK_ATTN_BWD_EFFICIENCY 0.80
+
+/* Share of the GEMM efficiency a fused attention kernel reaches, by architecture: the softmax's
+ * exponentials and rescaling run on the vector units between the two matmuls. On Hopper the
+ * default PyTorch kernel (FlashAttention-2) does not use wgmma, so it reaches about half of what
+ * a Hopper GEMM does (docs/model.md). */
+static double attention_efficiency(const ridge_gpu *g)
+{
+    if (strcmp(g->architecture, "hopper") == 0 || strcmp(g->architecture, "blackwell") == 0)
+        return 0.55;
+    if (strcmp(g->architecture, "ampere") == 0 || strcmp(g->architecture, "ada") == 0)
+        return 0.88;
+    return 0.60;
+}
+
+/* Visible (query, key) pairs per (batch, head): the causal triangle when requested, with the
+ * queries aligned to the end of the keys (decode and chunked prefill). */
+static double pairs(double q, double kv, int causal)
+{
+    double full;
+    if (!causal)
+        return q * kv;
+    if (q <= kv)
+        return q * kv - q * (q - 1) / 2;
+    /* q > kv: the first q-kv queries see nothing... the last kv see a triangle. */
+    full = kv * (kv + 1) / 2;
+    return full;
+}
+
+int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    double b = op->u.attn.batch, h = op->u.attn.heads, hk = op->u.attn.kv_heads > 0 ? op->u.attn.kv_heads : h;
+    double q = op->u.attn.q_len, kv = op->u.attn.kv_len, d = op->u.attn.head_dim;
+    double pr = pairs(q, kv, op->u.attn.causal), kv_avg = q > 0 ? pr / q : 0;
+    int tp = rk_tensor_peak(g, op->dtype);
+    double peak_sm, eff, tiles, tm, kv_per_tile, s = 1, t_tile, waves;
+    (void)err;
+    memset(r, 0, sizeof *r);
+    if (tp >= 0) {
+        r->peak = (ridge_peak)tp;
+        r->tensor = 1;
+        eff = g->eff.tensor_fraction * attention_efficiency(g);
+    } else {
+        r->peak = rk_vector_peak(g, op->dtype);
+        r->tensor = 0;
+        eff = g->eff.vector_fraction * 0.5; /* unfused-style math on CUDA cores */
+    }
+    peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count;
+    if (q >= RK_ATTN_TILE_Q_DECODE) {
+        /* Prefill / training: one CTA per 128 queries of one head. */
+        tm = RK_ATTN_TILE_Q;
+        tiles = b * h * rk_ceil(q / tm);
+        kv_per_tile = kv_avg;
+    } else {
+        /* Decode: queries of the heads sharing a KV head are packed into one tile (GQA), and the
+         * KV sequence is split across CTAs until the SMs are filled (flash-decoding). */
+        double rows = q * (h / hk);
+        tm = RK_ATTN_TILE_Q_DECODE;
+        tiles = b * hk * rk_ceil(rows / tm);
+        if (tiles < g->sm_count) {
+            s = rk_ceil(g->sm_count / tiles);
+            if (s > rk_floor(kv / RK_ATTN_MIN_KV_CHUNK))
+                s = rk_floor(kv / RK_ATTN_MIN_KV_CHUNK);
+            if (s < 1)
+                s = 1;
+        }
+        tiles *= s;
+        kv_per_tile = kv_avg / s;
+        /* A packed tile computes tm rows however few are real. */
+    }
+    t_tile = 4.0 * tm * kv_per_tile * d / (peak_sm * eff);
+    waves = tiles / g->sm_count;
+    r->compute_s = rk_ceil(waves) * t_tile;
+    r->kernels = s > 1 ? 2 : 1; /* split-KV adds a combine kernel */
+    if (op->u.attn.pass == RIDGE_PASS_FWD_BWD) {
+        r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / RK_ATTN_BWD_EFFICIENCY;
+        r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
+    }
+    r->flops = ridge_op_flops(op);
+    rk_l2_split(g, ridge_op_min_bytes(op), &r->dram_bytes, &r->l2_bytes);
+    r->tile_m = tm;
+    r->tile_n = kv_per_tile;
+    r->tiles = tiles;
+    r->waves = waves;
+    r->wave_efficiency = waves / rk_ceil(waves);
+    r->split_k = s;
+    r->align_efficiency = 1;
+    (void)hk;
+    rk_finish(g, r);
+    return RIDGE_OK;
+}

@@ -1,0 +1,66 @@
+/* The host launch pipeline: a two-stage pipeline of host issue feeding the GPU stream
+ * (docs/model.md, "Host").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "ridge/schedule.h"
+
+static double max3(double a, double b, double c)
+{
+    double m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
+                       ridge_schedule_totals *tot, ridge_err *err)
+{
+    /* h: host time to issue one kernel; H: when the host has issued the last kernel so far;
+     * E: when the GPU finishes the last kernel so far. A graph costs one eager launch to start. */
+    double h = rt == RIDGE_RUNTIME_GRAPH ? g->eff.graph_launch_s : g->eff.host_launch_s;
+    double H = rt == RIDGE_RUNTIME_GRAPH ? g->eff.host_launch_s : 0, E = 0;
+    memset(tot, 0, sizeof *tot);
+    for (size_t i = 0; i < n; i++) {
+        ridge_kernel_result kr;
+        double c, gk, E1, H1, gpu, wait;
+        ridge_bound b;
+        int rc = ridge_kernel_predict(g, &ops[i], &kr, err);
+        if (rc != RIDGE_OK) {
+            char msg[RIDGE_ERR_MSG_MAX];
+            if (err) {
+                memcpy(msg, err->msg, sizeof msg);
+                ridge_err_set(err, rc, "op %zu%s%s: %s", i, ops[i].name[0] ? " " : "", ops[i].name, msg);
+            }
+            return rc;
+        }
+        /* C identical kernels of GPU time gk each, issued every h:
+         * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
+        c = kr.kernels * ops[i].count;
+        gk = kr.time_s / kr.kernels;
+        E1 = max3(E + c * gk, H + h + c * gk, H + c * h + gk);
+        H1 = H + c * h;
+        gpu = c * gk;
+        wait = (E1 - E) - gpu;
+        if (wait < 0)
+            wait = 0;
+        b = wait > gpu ? RIDGE_BOUND_HOST : kr.bound;
+        if (results) {
+            results[i].kernel = kr;
+            results[i].count = ops[i].count;
+            results[i].time_s = E1 - E;
+            results[i].gpu_s = gpu;
+            results[i].host_wait_s = wait;
+            results[i].bound = b;
+        }
+        tot->gpu_busy_s += gpu;
+        tot->host_wait_s += wait;
+        tot->flops += kr.flops * ops[i].count;
+        tot->dram_bytes += kr.dram_bytes * ops[i].count;
+        tot->kernels += c;
+        tot->time_by_bound_s[b] += E1 - E;
+        E = E1;
+        H = H1;
+    }
+    tot->total_time_s = E;
+    tot->host_issue_s = H;
+    return RIDGE_OK;
+}

@@ -1,0 +1,107 @@
+/* ridge — operators: the unit of work the kernel model predicts (docs/workloads.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A ridge_op is a plain value. Dimensions are doubles (exact for integers below 2^53) so that
+ * products never overflow; the loaders check they are positive integers. */
+#ifndef RIDGE_OP_H
+#define RIDGE_OP_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    RIDGE_DTYPE_FP64 = 0,
+    RIDGE_DTYPE_FP32,
+    RIDGE_DTYPE_TF32,
+    RIDGE_DTYPE_FP16,
+    RIDGE_DTYPE_BF16,
+    RIDGE_DTYPE_FP8,
+    RIDGE_DTYPE_INT8,
+    RIDGE_DTYPE_INT4,
+    RIDGE_DTYPE_COUNT
+} ridge_dtype;
+
+typedef enum {
+    RIDGE_OP_GEMM = 0,
+    RIDGE_OP_CONV2D,
+    RIDGE_OP_ATTENTION,
+    RIDGE_OP_ELEMENTWISE,
+    RIDGE_OP_SOFTMAX,
+    RIDGE_OP_LAYERNORM,
+    RIDGE_OP_RMSNORM,
+    RIDGE_OP_REDUCE,
+    RIDGE_OP_EMBEDDING,
+    RIDGE_OP_LSTM,
+    RIDGE_OP_COPY,
+    RIDGE_OP_CUSTOM,
+    RIDGE_OP_KIND_COUNT
+} ridge_op_kind;
+
+typedef enum {
+    RIDGE_PASS_FWD = 0,
+    RIDGE_PASS_BWD_DATA,   /* conv2d */
+    RIDGE_PASS_BWD_FILTER, /* conv2d */
+    RIDGE_PASS_FWD_BWD,    /* attention, lstm: forward and backward together */
+    RIDGE_PASS_COUNT
+} ridge_pass;
+
+typedef enum { RIDGE_COPY_D2D = 0, RIDGE_COPY_H2D, RIDGE_COPY_D2H } ridge_copy_kind;
+typedef enum { RIDGE_UNIT_VECTOR = 0, RIDGE_UNIT_TENSOR } ridge_unit;
+
+#define RIDGE_OP_NAME_MAX 64
+
+typedef struct {
+    ridge_op_kind kind;
+    ridge_dtype dtype;
+    char name[RIDGE_OP_NAME_MAX]; /* "" when not given */
+    double count;                 /* repeat factor, >= 1 */
+    union {
+        struct { double m, n, k, batch; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
+        struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; } conv;
+        struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; } attn;
+        struct { double elements, inputs, outputs, flops_per_element; } ew;
+        struct { double rows, cols; } rows; /* softmax, layernorm, rmsnorm, reduce */
+        struct { double tokens, dim, vocab; } emb;
+        struct { double batch, seq, input, hidden, layers; ridge_pass pass; } lstm;
+        struct { double bytes; ridge_copy_kind kind; } copy;
+        struct { double flops, bytes; ridge_unit unit; } custom;
+    } u;
+} ridge_op;
+
+/* Names as in the JSON format ("gemm", "bf16", "bwd_data", "d2d", "tensor"). */
+const char *ridge_op_kind_name(ridge_op_kind k);
+const char *ridge_dtype_name(ridge_dtype d);
+const char *ridge_pass_name(ridge_pass p);
+const char *ridge_copy_kind_name(ridge_copy_kind k);
+/* Reverse look-ups: 0 and *out set on success, -1 if unknown. */
+int ridge_op_kind_parse(const char *s, ridge_op_kind *out);
+int ridge_dtype_parse(const char *s, ridge_dtype *out);
+int ridge_pass_parse(const char *s, ridge_pass *out);
+int ridge_copy_kind_parse(const char *s, ridge_copy_kind *out);
+
+/* Bytes per element in memory (TF32 is stored as FP32; INT4 is 0.5). */
+double ridge_dtype_bytes(ridge_dtype d);
+
+/* Useful work of one instance (count not applied): FLOPs (integer ops for int types) and the
+ * minimum DRAM bytes (each input read once, each output written once). docs/model.md. */
+double ridge_op_flops(const ridge_op *op);
+double ridge_op_min_bytes(const ridge_op *op);
+
+/* Check an op's fields (positive sizes, valid combinations). Errors name `where` (for
+ * example "model.json: $.ops[3]"). */
+int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err);
+
+/* Convenience constructors (count 1, no name). */
+ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batch);
+ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, double outputs, double flops_per_element);
+ridge_op ridge_op_copy(double bytes, ridge_copy_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

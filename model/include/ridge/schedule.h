@@ -1,0 +1,42 @@
+/* ridge — scheduling a sequence of ops: the host launch pipeline (docs/model.md, "Host").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_SCHEDULE_H
+#define RIDGE_SCHEDULE_H
+
+#include <stddef.h>
+
+#include "ridge/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    ridge_kernel_result kernel; /* one instance */
+    double count;               /* op->count */
+    double time_s;              /* wall time this op adds to the stream, all instances */
+    double gpu_s;               /* kernel.time_s x count */
+    double host_wait_s;         /* GPU idle waiting for the host during this op */
+    ridge_bound bound;          /* kernel.bound, or RIDGE_BOUND_HOST when host_wait_s > gpu_s */
+} ridge_op_result;
+
+typedef struct {
+    double total_time_s;   /* end of the last kernel, from the first host issue */
+    double gpu_busy_s;     /* sum of kernel times */
+    double host_issue_s;   /* host time to issue every kernel */
+    double host_wait_s;    /* GPU idle time waiting for the host */
+    double flops;
+    double dram_bytes;
+    double kernels;
+    double time_by_bound_s[RIDGE_BOUND_COUNT];
+} ridge_schedule_totals;
+
+/* Two-stage pipeline (host issue -> GPU stream) over ops in order. results may be NULL; else it
+ * has n entries. Stops at the first op that fails (its index in err). */
+int ridge_schedule_ops(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
+                       ridge_op_result *results, ridge_schedule_totals *tot, ridge_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

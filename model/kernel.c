@@ -1,0 +1,76 @@
+/* The kernel model's entry point: dispatch one op to its cost model (docs/model.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "kernel_internal.h"
+
+static const char *const bound_names[RIDGE_BOUND_COUNT] = {"compute", "memory", "l2", "latency", "host"};
+
+const char *ridge_bound_name(ridge_bound b)
+{
+    return (unsigned)b < RIDGE_BOUND_COUNT ? bound_names[b] : "?";
+}
+
+const char *ridge_runtime_name(ridge_runtime r)
+{
+    return r == RIDGE_RUNTIME_GRAPH ? "graph" : "eager";
+}
+
+int ridge_runtime_parse(const char *s, ridge_runtime *out)
+{
+    if (strcmp(s, "eager") == 0)
+        *out = RIDGE_RUNTIME_EAGER;
+    else if (strcmp(s, "graph") == 0)
+        *out = RIDGE_RUNTIME_GRAPH;
+    else
+        return -1;
+    return 0;
+}
+
+int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    int rc;
+    switch (op->kind) {
+    case RIDGE_OP_GEMM: {
+        /* Row-major A[m,k] and B[k,n]: the contiguous dimensions are k and n. */
+        double align = op->u.gemm.k < op->u.gemm.n ? op->u.gemm.k : op->u.gemm.n;
+        double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
+        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, align, ridge_op_min_bytes(op),
+                     1.0, r, err);
+        break;
+    }
+    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, r, err); break;
+    case RIDGE_OP_ATTENTION: rc = rk_attention(g, op, r, err); break;
+    case RIDGE_OP_LSTM: rc = rk_lstm(g, op, r, err); break;
+    case RIDGE_OP_ELEMENTWISE:
+    case RIDGE_OP_SOFTMAX:
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+    case RIDGE_OP_REDUCE:
+    case RIDGE_OP_EMBEDDING:
+    case RIDGE_OP_COPY:
+    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, r, err); break;
+    default: return ridge_err_set(err, RIDGE_EINVAL, "unknown operator kind %d", (int)op->kind);
+    }
+    if (rc != RIDGE_OK)
+        return rc;
+    if (!(isfinite(r->time_s) && r->time_s > 0))
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: the model produced no finite time for this %s op", g->id,
+                             ridge_op_kind_name(op->kind));
+    {
+        /* The plain roofline with datasheet figures: compulsory bytes over DRAM bandwidth (PCIe for
+         * host copies), FLOPs over the peak of the unit used. */
+        int pcie = op->kind == RIDGE_OP_COPY && op->u.copy.kind != RIDGE_COPY_D2D;
+        double bw = pcie ? ridge_gpu_pcie_bw_bytes_per_s(g) : g->memory_bw_bytes_per_s;
+        double t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;
+        double t_bytes;
+        r->min_bytes = ridge_op_min_bytes(op);
+        t_bytes = r->min_bytes / bw;
+        r->intensity_flops_per_byte = r->min_bytes > 0 ? r->flops / r->min_bytes : 0;
+        r->achieved_flops_per_s = r->flops / r->time_s;
+        r->achieved_bytes_per_s = r->min_bytes / r->time_s;
+        r->roof_efficiency = (t_flops > t_bytes ? t_flops : t_bytes) / r->time_s;
+    }
+    return RIDGE_OK;
+}

@@ -1,0 +1,73 @@
+/* Private helpers shared by the per-operator cost models (docs/model.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_KERNEL_INTERNAL_H
+#define RIDGE_KERNEL_INTERNAL_H
+
+#include <math.h>
+
+#include "ridge/kernel.h"
+
+/* ceil/floor/max without libm calls on baseline x86-64 (no SSE4.1 rounding): the GEMM tile
+ * search runs them millions of times per second. Exact for |x| < 2^52. */
+static inline double rk_ceil(double x)
+{
+    double t;
+    if (!(x > -4.5e15 && x < 4.5e15))
+        return ceil(x);
+    t = (double)(long long)x;
+    return t < x ? t + 1 : t;
+}
+
+static inline double rk_floor(double x)
+{
+    double t;
+    if (!(x > -4.5e15 && x < 4.5e15))
+        return floor(x);
+    t = (double)(long long)x;
+    return t > x ? t - 1 : t;
+}
+
+static inline double rk_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* Share of L2 capacity a working set may use and still be served entirely from L2; between this
+ * and the whole L2 the hit rate falls linearly to 0 (docs/model.md, "Cache levels"). */
+#define RK_L2_FULL_HIT_FRACTION 0.5
+
+/* The peak a dtype runs at on the vector (CUDA-core) path. Never fails: FP32 is required. */
+ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt);
+/* The tensor-core peak for a dtype, or -1 if the GPU has none (tf32 falls back to -1 too). */
+int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt);
+
+/* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
+ * flight, at most bytes, over the latency). */
+double rk_dram_time(const ridge_gpu *g, double bytes);
+/* Split compulsory bytes between DRAM and L2 by the working-set rule. */
+void rk_l2_split(const ridge_gpu *g, double working_set_bytes, double *dram_bytes, double *l2_bytes);
+
+/* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
+ * dram_bytes, l2_bytes, kernels and flops already set. */
+void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
+
+/* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
+void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes, double kernels,
+                  ridge_kernel_result *r);
+
+/* GEMM core: C[m,n] (+)= A[m,k] B[k,n] for `batch` independent problems. `align_elems` is the
+ * smallest contiguous dimension in elements (for the alignment rule); `min_bytes` are the
+ * compulsory bytes of the operator (which may differ from the GEMM's view, e.g. convolution).
+ * Picks the tile shape and split-K factor of least predicted time, as a library heuristic would. */
+int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, double align_elems,
+            double min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err);
+
+/* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
+void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
+
+int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+
+#endif

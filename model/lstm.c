@@ -1,0 +1,78 @@
+/* LSTM layer stacks as cuDNN runs them: one input-projection GEMM per layer over all time
+ * steps, then per step a recurrent GEMM and a pointwise kernel (docs/model.md, "LSTM").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "kernel_internal.h"
+
+/* Gate pointwise math per hidden unit and step: 3 sigmoids, 2 tanh, 5 multiply-adds. */
+#define RK_LSTM_POINTWISE_FLOPS 10.0
+
+static int add_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double times,
+                    ridge_kernel_result *acc, ridge_err *err)
+{
+    ridge_kernel_result part;
+    double es = ridge_dtype_bytes(dt);
+    double bytes = (m * k + k * n + m * n) * es;
+    double align = k < n ? k : n;
+    int rc = rk_gemm(g, dt, m, n, k, 1, align, bytes, 1.0, &part, err);
+    if (rc == RIDGE_OK)
+        rk_accumulate(acc, &part, times);
+    return rc;
+}
+
+int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    double b = op->u.lstm.batch, t = op->u.lstm.seq, in = op->u.lstm.input, hd = op->u.lstm.hidden;
+    double layers = op->u.lstm.layers;
+    int bwd = op->u.lstm.pass == RIDGE_PASS_FWD_BWD;
+    double es = ridge_dtype_bytes(op->dtype);
+    double bound_time[RIDGE_BOUND_COUNT] = {0};
+    ridge_kernel_result pw;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    /* Pointwise kernel per step: reads 4 gate pre-activations and the cell, writes h and c. */
+    rk_streaming(g, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, b * hd * 7 * es, 1, &pw);
+    for (double l = 0; l < layers; l++) {
+        double in_l = l == 0 ? in : hd;
+        ridge_kernel_result layer;
+        memset(&layer, 0, sizeof layer);
+        if ((rc = add_gemm(g, op->dtype, b * t, 4 * hd, in_l, 1, &layer, err)) != RIDGE_OK)
+            return rc;
+        if ((rc = add_gemm(g, op->dtype, b, 4 * hd, hd, t, &layer, err)) != RIDGE_OK)
+            return rc;
+        rk_accumulate(&layer, &pw, t);
+        if (bwd) {
+            /* Per step: gradient through the recurrent weights and the gates; then the input
+             * gradient and the weight gradient over all steps at once. */
+            if ((rc = add_gemm(g, op->dtype, b, hd, 4 * hd, t, &layer, err)) != RIDGE_OK)
+                return rc;
+            rk_accumulate(&layer, &pw, t);
+            if ((rc = add_gemm(g, op->dtype, b * t, in_l, 4 * hd, 1, &layer, err)) != RIDGE_OK)
+                return rc;
+            if ((rc = add_gemm(g, op->dtype, 4 * hd, in_l + hd, b * t, 1, &layer, err)) != RIDGE_OK)
+                return rc;
+        }
+        rk_accumulate(r, &layer, 1);
+    }
+    /* Report the op's own FLOP count; the bound is the component holding most of the time. */
+    r->flops = ridge_op_flops(op);
+    bound_time[RIDGE_BOUND_COMPUTE] = r->compute_s;
+    bound_time[RIDGE_BOUND_MEMORY] = r->memory_s;
+    bound_time[RIDGE_BOUND_L2] = r->l2_s;
+    bound_time[RIDGE_BOUND_LATENCY] = r->floor_s;
+    r->bound = RIDGE_BOUND_COMPUTE;
+    for (int i = 1; i < RIDGE_BOUND_COUNT; i++)
+        if (bound_time[i] > bound_time[r->bound])
+            r->bound = (ridge_bound)i;
+    {
+        int tp = rk_tensor_peak(g, op->dtype);
+        r->peak = tp >= 0 ? (ridge_peak)tp : rk_vector_peak(g, op->dtype);
+        r->tensor = tp >= 0;
+    }
+    r->wave_efficiency = 1;
+    r->split_k = 1;
+    r->align_efficiency = 1;
+    return RIDGE_OK;
+}

@@ -1,0 +1,482 @@
+/* Operators: names, checks, and the useful work (FLOPs, minimum bytes) of one instance.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The formulas below are the reference; docs/workloads.md ("FLOPs and minimum bytes") repeats
+ * them and docs/model.md cites them. es = ridge_dtype_bytes(dtype). `count` is never applied.
+ *
+ *   gemm        flops = 2 m n k batch
+ *               bytes = batch (m k + k n) es + batch m n es_out
+ *               es_out = 4 for fp32, tf32, int8, int4 (int32 accumulators are written out);
+ *                        2 for fp8 (bf16 output); es otherwise (fp16, bf16: 2; fp64: 8)
+ *   conv2d      p = floor((h + 2 pad - r) / stride) + 1, q = floor((w + 2 pad - s) / stride) + 1
+ *               flops = 2 n p q k (c / groups) r s           (fwd, bwd_data and bwd_filter alike)
+ *               bytes = (n c h w + k (c / groups) r s + n k p q) es
+ *                       (each pass reads two of these three tensors and writes the third)
+ *   attention   pairs = q_len kv_len                          (not causal)
+ *               causal, bottom-right aligned: query i (0-based) sees
+ *                 max(0, min(kv_len, kv_len - q_len + i + 1)) keys, so
+ *               pairs = q_len kv_len - q_len (q_len - 1) / 2  when q_len <= kv_len
+ *                     = kv_len (kv_len + 1) / 2               when q_len >  kv_len
+ *               fwd flops     = 4 batch heads head_dim pairs (QK^T and PV)
+ *               fwd_bwd flops = 3.5 x fwd flops (FlashAttention-2 accounting: forward 2 matmuls,
+ *                               backward 5, one of which recomputes QK^T)
+ *               fwd bytes     = (2 batch heads q_len head_dim            Q read, O written
+ *                                + 2 batch kv_heads kv_len head_dim) es   K, V read
+ *                               + 4 batch heads q_len                     fp32 logsumexp written
+ *               fwd_bwd bytes = fwd bytes
+ *                               + (4 batch heads q_len head_dim          Q, O, dO read; dQ written
+ *                                  + 4 batch kv_heads kv_len head_dim) es K, V read; dK, dV written
+ *                               + 4 batch heads q_len                     logsumexp read
+ *   elementwise flops = elements flops_per_element
+ *               bytes = elements (inputs + outputs) es
+ *   softmax     flops = 5 rows cols        bytes = 2 rows cols es
+ *   layernorm   flops = 8 rows cols        bytes = (2 rows cols + 2 cols) es      (gamma, beta)
+ *   rmsnorm     flops = 6 rows cols        bytes = (2 rows cols + cols) es        (gamma)
+ *   reduce      flops = rows cols          bytes = (rows cols + rows) es          (over cols)
+ *   embedding   flops = 0                  bytes = 2 tokens dim es + 8 tokens     (int64 indices)
+ *   lstm        in_l = input for layer 0, hidden otherwise; W = sum_l 4 hidden (in_l + hidden)
+ *               fwd flops     = 2 batch seq W + 10 batch seq layers hidden   (gate matmuls +
+ *                               pointwise gate arithmetic)
+ *               fwd bytes     = (W + batch seq (input + (2 layers - 1) hidden)) es
+ *                               weights read once; x read once; every layer writes its output
+ *                               sequence once and layers 1.. read their input sequence once;
+ *                               the recurrent state stays on chip; biases are not counted
+ *               fwd_bwd       = 3 x fwd, for flops and for bytes
+ *   copy        flops = 0; bytes = 2 bytes for d2d (read + write), bytes for h2d and d2h
+ *   custom      flops and bytes as given
+ */
+#include "ridge/op.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Largest accepted size, count or dimension: well inside 2^53, where doubles hold integers
+ * exactly, and far above any real tensor. */
+static const double dim_max = 1e15;
+/* Largest accepted FLOP or byte amount of a custom op. */
+static const double amount_max = 1e30;
+
+static const char *const kind_names[RIDGE_OP_KIND_COUNT] = {
+    "gemm",    "conv2d", "attention", "elementwise", "softmax", "layernorm",
+    "rmsnorm", "reduce", "embedding", "lstm",        "copy",    "custom",
+};
+static const char *const dtype_names[RIDGE_DTYPE_COUNT] = {
+    "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4",
+};
+static const double dtype_bytes[RIDGE_DTYPE_COUNT] = {8, 4, 4, 2, 2, 1, 1, 0.5};
+static const char *const pass_names[RIDGE_PASS_COUNT] = {"fwd", "bwd_data", "bwd_filter", "fwd_bwd"};
+#define COPY_KIND_COUNT 3
+static const char *const copy_kind_names[COPY_KIND_COUNT] = {"d2d", "h2d", "d2h"};
+
+const char *ridge_op_kind_name(ridge_op_kind k)
+{
+    return (unsigned)k < RIDGE_OP_KIND_COUNT ? kind_names[k] : "?";
+}
+
+const char *ridge_dtype_name(ridge_dtype d)
+{
+    return (unsigned)d < RIDGE_DTYPE_COUNT ? dtype_names[d] : "?";
+}
+
+const char *ridge_pass_name(ridge_pass p)
+{
+    return (unsigned)p < RIDGE_PASS_COUNT ? pass_names[p] : "?";
+}
+
+const char *ridge_copy_kind_name(ridge_copy_kind k)
+{
+    return (unsigned)k < COPY_KIND_COUNT ? copy_kind_names[k] : "?";
+}
+
+static int lookup(const char *s, const char *const *names, int n)
+{
+    if (!s)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    }
+    return -1;
+}
+
+int ridge_op_kind_parse(const char *s, ridge_op_kind *out)
+{
+    int i = lookup(s, kind_names, RIDGE_OP_KIND_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_op_kind)i;
+    return 0;
+}
+
+int ridge_dtype_parse(const char *s, ridge_dtype *out)
+{
+    int i = lookup(s, dtype_names, RIDGE_DTYPE_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_dtype)i;
+    return 0;
+}
+
+int ridge_pass_parse(const char *s, ridge_pass *out)
+{
+    int i = lookup(s, pass_names, RIDGE_PASS_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_pass)i;
+    return 0;
+}
+
+int ridge_copy_kind_parse(const char *s, ridge_copy_kind *out)
+{
+    int i = lookup(s, copy_kind_names, COPY_KIND_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_copy_kind)i;
+    return 0;
+}
+
+double ridge_dtype_bytes(ridge_dtype d)
+{
+    return (unsigned)d < RIDGE_DTYPE_COUNT ? dtype_bytes[d] : 0;
+}
+
+/* ------------------------------------------------------------------ work */
+
+static double gemm_out_bytes(ridge_dtype d)
+{
+    switch (d) {
+    case RIDGE_DTYPE_FP32:
+    case RIDGE_DTYPE_TF32:
+    case RIDGE_DTYPE_INT8:
+    case RIDGE_DTYPE_INT4: return 4;
+    case RIDGE_DTYPE_FP8: return 2;
+    default: return ridge_dtype_bytes(d);
+    }
+}
+
+static double conv_out(double in, double pad, double filt, double stride)
+{
+    return floor((in + 2 * pad - filt) / stride) + 1;
+}
+
+static double attn_pairs(const ridge_op *op)
+{
+    double q = op->u.attn.q_len, kv = op->u.attn.kv_len;
+    if (!op->u.attn.causal)
+        return q * kv;
+    if (q <= kv)
+        return q * kv - q * (q - 1) / 2;
+    return kv * (kv + 1) / 2;
+}
+
+/* Sum over layers of (in_l + hidden): layer 0 reads the input, the others the previous hidden. */
+static double lstm_in_sum(const ridge_op *op)
+{
+    double h = op->u.lstm.hidden;
+    return (op->u.lstm.input + h) + (op->u.lstm.layers - 1) * 2 * h;
+}
+
+static double lstm_fwd_flops(const ridge_op *op)
+{
+    double bt = op->u.lstm.batch * op->u.lstm.seq, h = op->u.lstm.hidden;
+    return 2 * bt * 4 * h * lstm_in_sum(op) + 10 * bt * op->u.lstm.layers * h;
+}
+
+static double lstm_fwd_bytes(const ridge_op *op, double es)
+{
+    double bt = op->u.lstm.batch * op->u.lstm.seq, h = op->u.lstm.hidden;
+    double weights = 4 * h * lstm_in_sum(op);
+    double acts = bt * (op->u.lstm.input + (2 * op->u.lstm.layers - 1) * h);
+    return (weights + acts) * es;
+}
+
+double ridge_op_flops(const ridge_op *op)
+{
+    switch (op->kind) {
+    case RIDGE_OP_GEMM: return 2 * op->u.gemm.m * op->u.gemm.n * op->u.gemm.k * op->u.gemm.batch;
+    case RIDGE_OP_CONV2D: {
+        double p = conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
+        double q = conv_out(op->u.conv.w, op->u.conv.pad, op->u.conv.s, op->u.conv.stride);
+        return 2 * op->u.conv.n * p * q * op->u.conv.k * (op->u.conv.c / op->u.conv.groups) * op->u.conv.r *
+               op->u.conv.s;
+    }
+    case RIDGE_OP_ATTENTION: {
+        double fwd = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.head_dim * attn_pairs(op);
+        return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? 3.5 * fwd : fwd;
+    }
+    case RIDGE_OP_ELEMENTWISE: return op->u.ew.elements * op->u.ew.flops_per_element;
+    case RIDGE_OP_SOFTMAX: return 5 * op->u.rows.rows * op->u.rows.cols;
+    case RIDGE_OP_LAYERNORM: return 8 * op->u.rows.rows * op->u.rows.cols;
+    case RIDGE_OP_RMSNORM: return 6 * op->u.rows.rows * op->u.rows.cols;
+    case RIDGE_OP_REDUCE: return op->u.rows.rows * op->u.rows.cols;
+    case RIDGE_OP_EMBEDDING: return 0;
+    case RIDGE_OP_LSTM: {
+        double fwd = lstm_fwd_flops(op);
+        return op->u.lstm.pass == RIDGE_PASS_FWD_BWD ? 3 * fwd : fwd;
+    }
+    case RIDGE_OP_COPY: return 0;
+    case RIDGE_OP_CUSTOM: return op->u.custom.flops;
+    default: return 0;
+    }
+}
+
+double ridge_op_min_bytes(const ridge_op *op)
+{
+    double es = ridge_dtype_bytes(op->dtype);
+    switch (op->kind) {
+    case RIDGE_OP_GEMM: {
+        double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
+        return b * (m * k + k * n) * es + b * m * n * gemm_out_bytes(op->dtype);
+    }
+    case RIDGE_OP_CONV2D: {
+        double p = conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
+        double q = conv_out(op->u.conv.w, op->u.conv.pad, op->u.conv.s, op->u.conv.stride);
+        double in = op->u.conv.n * op->u.conv.c * op->u.conv.h * op->u.conv.w;
+        double wt = op->u.conv.k * (op->u.conv.c / op->u.conv.groups) * op->u.conv.r * op->u.conv.s;
+        double out = op->u.conv.n * op->u.conv.k * p * q;
+        return (in + wt + out) * es;
+    }
+    case RIDGE_OP_ATTENTION: {
+        double qo = op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len * op->u.attn.head_dim;
+        double kv = op->u.attn.batch * op->u.attn.kv_heads * op->u.attn.kv_len * op->u.attn.head_dim;
+        double lse = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len;
+        double fwd = (2 * qo + 2 * kv) * es + lse;
+        if (op->u.attn.pass == RIDGE_PASS_FWD_BWD)
+            return fwd + (4 * qo + 4 * kv) * es + lse;
+        return fwd;
+    }
+    case RIDGE_OP_ELEMENTWISE: return op->u.ew.elements * (op->u.ew.inputs + op->u.ew.outputs) * es;
+    case RIDGE_OP_SOFTMAX: return 2 * op->u.rows.rows * op->u.rows.cols * es;
+    case RIDGE_OP_LAYERNORM: return (2 * op->u.rows.rows * op->u.rows.cols + 2 * op->u.rows.cols) * es;
+    case RIDGE_OP_RMSNORM: return (2 * op->u.rows.rows * op->u.rows.cols + op->u.rows.cols) * es;
+    case RIDGE_OP_REDUCE: return (op->u.rows.rows * op->u.rows.cols + op->u.rows.rows) * es;
+    case RIDGE_OP_EMBEDDING: return 2 * op->u.emb.tokens * op->u.emb.dim * es + 8 * op->u.emb.tokens;
+    case RIDGE_OP_LSTM: {
+        double fwd = lstm_fwd_bytes(op, es);
+        return op->u.lstm.pass == RIDGE_PASS_FWD_BWD ? 3 * fwd : fwd;
+    }
+    case RIDGE_OP_COPY: return op->u.copy.kind == RIDGE_COPY_D2D ? 2 * op->u.copy.bytes : op->u.copy.bytes;
+    case RIDGE_OP_CUSTOM: return op->u.custom.bytes;
+    default: return 0;
+    }
+}
+
+/* ----------------------------------------------------------------- check */
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int bad(ridge_err *err, const char *where, const char *key, const char *fmt, ...)
+{
+    char what[RIDGE_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return ridge_err_set(err, RIDGE_EINVAL, "%s.%s: %s", where, key, what);
+}
+
+/* An integer in [lo, dim_max]. */
+static int check_int(double x, double lo, const char *where, const char *key, ridge_err *err)
+{
+    if (!isfinite(x))
+        return bad(err, where, key, "not a finite number");
+    if (x != floor(x))
+        return bad(err, where, key, "%.15g is not an integer", x);
+    if (x < lo || x > dim_max)
+        return bad(err, where, key, "%.15g is out of range [%g, %g]", x, lo, dim_max);
+    return RIDGE_OK;
+}
+
+/* A number in [lo, hi]. */
+static int check_num(double x, double lo, double hi, const char *where, const char *key, ridge_err *err)
+{
+    if (!isfinite(x))
+        return bad(err, where, key, "not a finite number");
+    if (x < lo || x > hi)
+        return bad(err, where, key, "%.15g is out of range [%g, %g]", x, lo, hi);
+    return RIDGE_OK;
+}
+
+#define TRY(expr)              \
+    do {                       \
+        int rc_ = (expr);      \
+        if (rc_ != RIDGE_OK)   \
+            return rc_;        \
+    } while (0)
+#define DIM(field, key) TRY(check_int((field), 1, where, (key), err))
+
+static int check_pass(ridge_pass p, const ridge_pass *valid, int n, const char *kind, const char *where,
+                      ridge_err *err)
+{
+    char list[64] = "";
+    for (int i = 0; i < n; i++) {
+        if (p == valid[i])
+            return RIDGE_OK;
+        if (list[0])
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, ridge_pass_name(valid[i]), sizeof list - strlen(list) - 1);
+    }
+    return bad(err, where, "pass", "'%s' is not a pass of %s (%s)", ridge_pass_name(p), kind, list);
+}
+
+static int check_conv(const ridge_op *op, const char *where, ridge_err *err)
+{
+    static const ridge_pass passes[] = {RIDGE_PASS_FWD, RIDGE_PASS_BWD_DATA, RIDGE_PASS_BWD_FILTER};
+    DIM(op->u.conv.n, "n");
+    DIM(op->u.conv.c, "c");
+    DIM(op->u.conv.h, "h");
+    DIM(op->u.conv.w, "w");
+    DIM(op->u.conv.k, "k");
+    DIM(op->u.conv.r, "r");
+    DIM(op->u.conv.s, "s");
+    DIM(op->u.conv.stride, "stride");
+    TRY(check_int(op->u.conv.pad, 0, where, "pad", err));
+    DIM(op->u.conv.groups, "groups");
+    if (fmod(op->u.conv.c, op->u.conv.groups) != 0)
+        return bad(err, where, "groups", "%.15g does not divide c (%.15g)", op->u.conv.groups, op->u.conv.c);
+    if (fmod(op->u.conv.k, op->u.conv.groups) != 0)
+        return bad(err, where, "groups", "%.15g does not divide k (%.15g)", op->u.conv.groups, op->u.conv.k);
+    if (op->u.conv.r > op->u.conv.h + 2 * op->u.conv.pad)
+        return bad(err, where, "r", "filter height %.15g exceeds the padded input height h + 2 pad = %.15g",
+                   op->u.conv.r, op->u.conv.h + 2 * op->u.conv.pad);
+    if (op->u.conv.s > op->u.conv.w + 2 * op->u.conv.pad)
+        return bad(err, where, "s", "filter width %.15g exceeds the padded input width w + 2 pad = %.15g",
+                   op->u.conv.s, op->u.conv.w + 2 * op->u.conv.pad);
+    return check_pass(op->u.conv.pass, passes, 3, "conv2d", where, err);
+}
+
+static int check_attn(const ridge_op *op, const char *where, ridge_err *err)
+{
+    static const ridge_pass passes[] = {RIDGE_PASS_FWD, RIDGE_PASS_FWD_BWD};
+    DIM(op->u.attn.batch, "batch");
+    DIM(op->u.attn.heads, "heads");
+    DIM(op->u.attn.kv_heads, "kv_heads");
+    DIM(op->u.attn.q_len, "q_len");
+    DIM(op->u.attn.kv_len, "kv_len");
+    DIM(op->u.attn.head_dim, "head_dim");
+    if (op->u.attn.kv_heads > op->u.attn.heads)
+        return bad(err, where, "kv_heads", "%.15g exceeds heads (%.15g)", op->u.attn.kv_heads, op->u.attn.heads);
+    if (fmod(op->u.attn.heads, op->u.attn.kv_heads) != 0)
+        return bad(err, where, "kv_heads", "%.15g does not divide heads (%.15g)", op->u.attn.kv_heads,
+                   op->u.attn.heads);
+    if (op->u.attn.causal != 0 && op->u.attn.causal != 1)
+        return bad(err, where, "causal", "%d is not 0 or 1", op->u.attn.causal);
+    return check_pass(op->u.attn.pass, passes, 2, "attention", where, err);
+}
+
+static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
+{
+    static const ridge_pass lstm_passes[] = {RIDGE_PASS_FWD, RIDGE_PASS_FWD_BWD};
+    switch (op->kind) {
+    case RIDGE_OP_GEMM:
+        DIM(op->u.gemm.m, "m");
+        DIM(op->u.gemm.n, "n");
+        DIM(op->u.gemm.k, "k");
+        DIM(op->u.gemm.batch, "batch");
+        return RIDGE_OK;
+    case RIDGE_OP_CONV2D: return check_conv(op, where, err);
+    case RIDGE_OP_ATTENTION: return check_attn(op, where, err);
+    case RIDGE_OP_ELEMENTWISE:
+        DIM(op->u.ew.elements, "elements");
+        TRY(check_int(op->u.ew.inputs, 0, where, "inputs", err));
+        TRY(check_int(op->u.ew.outputs, 0, where, "outputs", err));
+        if (op->u.ew.inputs + op->u.ew.outputs < 1)
+            return bad(err, where, "outputs", "inputs + outputs is 0: an elementwise op moves some tensor");
+        return check_num(op->u.ew.flops_per_element, 0, dim_max, where, "flops_per_element", err);
+    case RIDGE_OP_SOFTMAX:
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+    case RIDGE_OP_REDUCE:
+        DIM(op->u.rows.rows, "rows");
+        DIM(op->u.rows.cols, "cols");
+        return RIDGE_OK;
+    case RIDGE_OP_EMBEDDING:
+        DIM(op->u.emb.tokens, "tokens");
+        DIM(op->u.emb.dim, "dim");
+        DIM(op->u.emb.vocab, "vocab");
+        return RIDGE_OK;
+    case RIDGE_OP_LSTM:
+        DIM(op->u.lstm.batch, "batch");
+        DIM(op->u.lstm.seq, "seq");
+        DIM(op->u.lstm.input, "input");
+        DIM(op->u.lstm.hidden, "hidden");
+        DIM(op->u.lstm.layers, "layers");
+        return check_pass(op->u.lstm.pass, lstm_passes, 2, "lstm", where, err);
+    case RIDGE_OP_COPY:
+        DIM(op->u.copy.bytes, "bytes");
+        if ((unsigned)op->u.copy.kind >= COPY_KIND_COUNT)
+            return bad(err, where, "kind", "%d is not a copy kind (d2d, h2d, d2h)", (int)op->u.copy.kind);
+        return RIDGE_OK;
+    case RIDGE_OP_CUSTOM:
+        TRY(check_num(op->u.custom.flops, 0, amount_max, where, "flops", err));
+        TRY(check_num(op->u.custom.bytes, 0, amount_max, where, "bytes", err));
+        if (op->u.custom.flops + op->u.custom.bytes <= 0)
+            return bad(err, where, "flops", "flops and bytes are both 0: a custom op must do some work");
+        if (op->u.custom.unit != RIDGE_UNIT_VECTOR && op->u.custom.unit != RIDGE_UNIT_TENSOR)
+            return bad(err, where, "unit", "%d is not a unit (tensor, vector)", (int)op->u.custom.unit);
+        return RIDGE_OK;
+    default: return bad(err, where, "op", "%d is not an operator kind", (int)op->kind);
+    }
+}
+
+int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err)
+{
+    if (!where)
+        where = "op";
+    if (!op)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: no operator", where);
+    if ((unsigned)op->kind >= RIDGE_OP_KIND_COUNT)
+        return bad(err, where, "op", "%d is not an operator kind", (int)op->kind);
+    if ((unsigned)op->dtype >= RIDGE_DTYPE_COUNT)
+        return bad(err, where, "dtype", "%d is not a dtype", (int)op->dtype);
+    if (!memchr(op->name, '\0', sizeof op->name))
+        return bad(err, where, "name", "not terminated within %d characters", RIDGE_OP_NAME_MAX);
+    TRY(check_int(op->count, 1, where, "count", err));
+    return check_kind(op, where, err);
+}
+
+/* ---------------------------------------------------------- constructors */
+
+ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batch)
+{
+    ridge_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_GEMM;
+    op.dtype = dt;
+    op.count = 1;
+    op.u.gemm.m = m;
+    op.u.gemm.n = n;
+    op.u.gemm.k = k;
+    op.u.gemm.batch = batch;
+    return op;
+}
+
+ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, double outputs,
+                              double flops_per_element)
+{
+    ridge_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_ELEMENTWISE;
+    op.dtype = dt;
+    op.count = 1;
+    op.u.ew.elements = elements;
+    op.u.ew.inputs = inputs;
+    op.u.ew.outputs = outputs;
+    op.u.ew.flops_per_element = flops_per_element;
+    return op;
+}
+
+ridge_op ridge_op_copy(double bytes, ridge_copy_kind kind)
+{
+    ridge_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_COPY;
+    op.dtype = RIDGE_DTYPE_FP32; /* a copy moves bytes; its dtype only names it */
+    op.count = 1;
+    op.u.copy.bytes = bytes;
+    op.u.copy.kind = kind;
+    return op;
+}

@@ -1,0 +1,123 @@
+/* The hierarchical roofline: execution units, DRAM and L2 levels, latency floors, and how they
+ * combine into one kernel's time and bound (docs/model.md, "Kernel time").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "kernel_internal.h"
+
+ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt)
+{
+    switch (dt) {
+    case RIDGE_DTYPE_FP64: return g->peak_flops_per_s[RIDGE_PEAK_FP64] > 0 ? RIDGE_PEAK_FP64 : RIDGE_PEAK_FP32;
+    case RIDGE_DTYPE_FP16:
+    case RIDGE_DTYPE_BF16:
+        /* Packed half2 arithmetic where the part lists it. */
+        return g->peak_flops_per_s[RIDGE_PEAK_FP16_VECTOR] > 0 ? RIDGE_PEAK_FP16_VECTOR : RIDGE_PEAK_FP32;
+    default: return RIDGE_PEAK_FP32;
+    }
+}
+
+int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
+{
+    ridge_peak p;
+    switch (dt) {
+    case RIDGE_DTYPE_FP64: p = RIDGE_PEAK_FP64_TENSOR; break;
+    case RIDGE_DTYPE_TF32: p = RIDGE_PEAK_TF32; break;
+    case RIDGE_DTYPE_FP16:
+        /* Frameworks accumulate FP16 GEMMs in FP32. */
+        p = g->peak_flops_per_s[RIDGE_PEAK_FP16_FP32ACC] > 0 ? RIDGE_PEAK_FP16_FP32ACC : RIDGE_PEAK_FP16;
+        break;
+    case RIDGE_DTYPE_BF16: p = RIDGE_PEAK_BF16; break;
+    case RIDGE_DTYPE_FP8: p = RIDGE_PEAK_FP8; break;
+    case RIDGE_DTYPE_INT8: p = RIDGE_PEAK_INT8; break;
+    case RIDGE_DTYPE_INT4: p = RIDGE_PEAK_INT4; break;
+    default: return -1; /* fp32 GEMMs run on the vector path (no TF32 unless asked) */
+    }
+    return g->peak_flops_per_s[p] > 0 ? (int)p : -1;
+}
+
+int ridge_kernel_peak_for(const ridge_gpu *g, ridge_dtype dt, int tensor)
+{
+    return tensor ? rk_tensor_peak(g, dt) : (int)rk_vector_peak(g, dt);
+}
+
+double rk_dram_time(const ridge_gpu *g, double bytes)
+{
+    if (bytes <= 0)
+        return 0;
+    /* t = L + B / BW: achieved bandwidth B / t is Little's law with min(B, BW*L) bytes in flight. */
+    return g->eff.dram_latency_s + bytes / (g->memory_bw_bytes_per_s * g->eff.dram_fraction);
+}
+
+void rk_l2_split(const ridge_gpu *g, double ws, double *dram, double *l2)
+{
+    double full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes, hit;
+    if (ws <= full)
+        hit = 1;
+    else if (ws >= g->l2_bytes)
+        hit = 0;
+    else
+        hit = (g->l2_bytes - ws) / (g->l2_bytes - full);
+    *l2 = ws * hit;
+    *dram = ws - *l2;
+}
+
+void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
+{
+    double lat = r->dram_bytes > 0 ? g->eff.dram_latency_s : 0;
+    double mem_thr, t;
+    r->floor_s = r->kernels * g->eff.kernel_floor_s;
+    r->memory_s = rk_dram_time(g, r->dram_bytes);
+    r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / g->eff.l2_bandwidth_bytes_per_s : 0;
+    t = r->compute_s;
+    if (r->memory_s > t)
+        t = r->memory_s;
+    if (r->l2_s > t)
+        t = r->l2_s;
+    r->time_s = r->floor_s + t;
+    /* Bound: the largest of the throughput terms, or the latency floors when they dominate. */
+    mem_thr = r->memory_s - lat;
+    r->bound = RIDGE_BOUND_COMPUTE;
+    t = r->compute_s;
+    if (mem_thr > t) {
+        r->bound = RIDGE_BOUND_MEMORY;
+        t = mem_thr;
+    }
+    if (r->l2_s > t) {
+        r->bound = RIDGE_BOUND_L2;
+        t = r->l2_s;
+    }
+    if (r->floor_s + lat > t)
+        r->bound = RIDGE_BOUND_LATENCY;
+}
+
+void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes, double kernels,
+                  ridge_kernel_result *r)
+{
+    ridge_peak p = rk_vector_peak(g, dt);
+    memset(r, 0, sizeof *r);
+    r->peak = p;
+    r->tensor = 0;
+    r->flops = flops;
+    r->kernels = kernels;
+    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * g->eff.vector_fraction) : 0;
+    rk_l2_split(g, bytes, &r->dram_bytes, &r->l2_bytes);
+    r->wave_efficiency = 1;
+    r->split_k = 1;
+    r->align_efficiency = 1;
+    rk_finish(g, r);
+}
+
+void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times)
+{
+    a->time_s += b->time_s * times;
+    a->flops += b->flops * times;
+    a->dram_bytes += b->dram_bytes * times;
+    a->l2_bytes += b->l2_bytes * times;
+    a->kernels += b->kernels * times;
+    a->compute_s += b->compute_s * times;
+    a->memory_s += b->memory_s * times;
+    a->l2_s += b->l2_s * times;
+    a->floor_s += b->floor_s * times;
+}
