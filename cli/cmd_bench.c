@@ -107,7 +107,8 @@ int cmd_bench(int argc, char **argv)
     ridge_op_result *res;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0; /* one line of our own instead of getopt's */
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'g': gpu_id = optarg; break;
         case 'n':
@@ -129,7 +130,8 @@ int cmd_bench(int argc, char **argv)
                 return cli_usage_error("bench", "--format csv is not supported; use text or json");
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        default: return cli_usage_error("bench", "bad option");
+        case ':': return cli_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)

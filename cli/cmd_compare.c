@@ -63,8 +63,9 @@ int cmd_compare(int argc, char **argv)
     cli_table t = {0};
     cJSON *root = NULL;
     optind = 1;
+    opterr = 0; /* one line of our own instead of getopt's */
     /* '-' first: keep ids and --gpu-file in command-line order. */
-    while ((c = getopt_long(argc, argv, "-h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
         switch (c) {
         case 1:
         case 'g':
@@ -79,7 +80,8 @@ int cmd_compare(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        default: return cli_usage_error("compare", "bad option");
+        case ':': return cli_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (n < 2)

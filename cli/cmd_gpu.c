@@ -92,7 +92,10 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         if (fmt == CLI_FMT_CSV) {
             const char *val = v.text;
             if (v.kind == RIDGE_FIGURE_NUMBER)
-                val = cli_num(v.num, si, sizeof si), snprintf(si, sizeof si, "%.9g", v.num), si;
+            {
+                snprintf(si, sizeof si, "%.9g", v.num);
+                val = si;
+            }
             else if (v.kind == RIDGE_FIGURE_ABSENT)
                 val = "";
             const char *row[5] = {f->group, f->key, val, f->unit, src ? src : ""};
@@ -114,9 +117,10 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         cli_table_free(&t);
         return CLI_EXIT_OK;
     }
-    printf("%s  %s%s%s\n\n", g->id, g->name, g->mig_of[0] ? "  (MIG slice of " : "", g->mig_of[0] ? g->mig_of : "");
+    printf("%s  %s", g->id, g->name);
     if (g->mig_of[0])
-        printf("\n");
+        printf("  (MIG slice of %s)", g->mig_of);
+    printf("\n\n");
     cli_table_print_text(&t, stdout);
     cli_table_free(&t);
     if (g->mig_count > 0) {
@@ -174,7 +178,8 @@ int cmd_gpu(int argc, char **argv)
     argc--;
     argv++;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0; /* one line of our own instead of getopt's */
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (cli_parse_format(optarg, &fmt))
@@ -182,7 +187,8 @@ int cmd_gpu(int argc, char **argv)
             break;
         case 'g': file = optarg; break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        default: return cli_usage_error("gpu show", "bad option");
+        case ':': return cli_usage_error("gpu show", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("gpu show", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)

@@ -20,14 +20,16 @@ int cmd_gpus(int argc, char **argv)
     cJSON *root = NULL, *arr = NULL;
     int c, rc = CLI_EXIT_OK;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0; /* one line of our own instead of getopt's */
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (cli_parse_format(optarg, &fmt))
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        default: return cli_usage_error("gpus", "bad option");
+        case ':': return cli_usage_error("gpus", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("gpus", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)

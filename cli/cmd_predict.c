@@ -186,7 +186,8 @@ int cmd_predict(int argc, char **argv)
     ridge_err err;
     int c, rc;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0; /* one line of our own instead of getopt's */
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'g': gpu_id = optarg; break;
         case 'G': gpu_file = optarg; break;
@@ -200,7 +201,8 @@ int cmd_predict(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        default: return cli_usage_error("predict", "bad option");
+        case ':': return cli_usage_error("predict", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("predict", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)

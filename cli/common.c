@@ -191,9 +191,20 @@ static int width(const char *s)
     return w;
 }
 
+/* Print one line without its trailing blanks (padding of empty last cells). */
+static void put_trimmed(const char *line, size_t n, FILE *out)
+{
+    while (n > 0 && line[n - 1] == ' ')
+        n--;
+    fwrite(line, 1, n, out);
+    fputc('\n', out);
+}
+
 void cli_table_print_text(const cli_table *t, FILE *out)
 {
     int *w = calloc((size_t)t->ncols, sizeof *w);
+    char *line = NULL;
+    size_t cap = 0;
     if (!w)
         return;
     for (int r = 0; r < t->nrows; r++)
@@ -202,31 +213,50 @@ void cli_table_print_text(const cli_table *t, FILE *out)
             if (cw > w[c])
                 w[c] = cw;
         }
+    for (int c = 0; c < t->ncols; c++)
+        cap += (size_t)w[c] * 4 + 2; /* UTF-8 cells may take up to 4 bytes per column */
+    line = malloc(cap + 1);
+    if (!line) {
+        free(w);
+        return;
+    }
     for (int r = 0; r < t->nrows; r++) {
+        size_t n = 0;
         for (int c = 0; c < t->ncols; c++) {
             const char *s = t->cells[r * t->ncols + c];
             int pad = w[c] - width(s);
-            int last = c == t->ncols - 1;
-            if (t->right[c] && r > 0)
-                fprintf(out, "%*s%s", pad, "", s);
-            else if (last)
-                fputs(s, out);
-            else
-                fprintf(out, "%s%*s", s, pad, "");
-            if (!last)
-                fputs("  ", out);
-        }
-        fputc('\n', out);
-        if (r == 0) {
-            for (int c = 0; c < t->ncols; c++) {
-                for (int k = 0; k < w[c]; k++)
-                    fputc('-', out);
-                if (c != t->ncols - 1)
-                    fputs("  ", out);
+            size_t len = strlen(s);
+            if (t->right[c] && r > 0) {
+                memset(line + n, ' ', (size_t)pad);
+                n += (size_t)pad;
+                memcpy(line + n, s, len);
+                n += len;
+            } else {
+                memcpy(line + n, s, len);
+                n += len;
+                memset(line + n, ' ', (size_t)pad);
+                n += (size_t)pad;
             }
-            fputc('\n', out);
+            if (c != t->ncols - 1) {
+                memcpy(line + n, "  ", 2);
+                n += 2;
+            }
+        }
+        put_trimmed(line, n, out);
+        if (r == 0) {
+            n = 0;
+            for (int c = 0; c < t->ncols; c++) {
+                memset(line + n, '-', (size_t)w[c]);
+                n += (size_t)w[c];
+                if (c != t->ncols - 1) {
+                    memcpy(line + n, "  ", 2);
+                    n += 2;
+                }
+            }
+            put_trimmed(line, n, out);
         }
     }
+    free(line);
     free(w);
 }
 

@@ -4,8 +4,9 @@
 
 #include "kernel_internal.h"
 
-/* Groups with fewer input channels than this run as direct (depthwise-style) kernels on the
- * vector path: an implicit GEMM with K this small cannot feed tensor cores. */
+/* Grouped convolutions with fewer channels per group than this run as direct (depthwise-style)
+ * kernels on the vector path: per-group GEMMs this narrow cannot feed tensor cores. An ungrouped
+ * convolution with few input channels (the RGB stem) still runs as implicit GEMM, misaligned. */
 #define RK_CONV_MIN_TENSOR_CHANNELS 8.0
 
 int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
@@ -18,7 +19,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     double flops = ridge_op_flops(op), bytes = ridge_op_min_bytes(op);
     int rc;
 
-    if (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS) {
+    if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
         /* Depthwise and narrow grouped convolutions: each output reads r*s*cg inputs. */
         double mult = op->u.conv.pass == RIDGE_PASS_FWD ? 1.0 : 1.5; /* backward reads more */
         rk_streaming(g, op->dtype, flops, bytes * mult, 1, r);

@@ -16,25 +16,28 @@
 
 typedef struct {
     double tm, tn;
-    double eff; /* operand reuse and issue overhead of this tile size relative to the largest */
+    double eff;            /* operand reuse and issue overhead of this tile size relative to the largest */
+    double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
+    double inv_eff;
 } rk_tile;
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. */
 static const rk_tile tensor_tiles[] = {
-    {128, 256, 1.00},
-    {256, 128, 1.00},
-    {128, 128, 0.95},
-    {64, 128, 0.85},
-    {64, 64, 0.72},
+    {128, 256, 1.00, 1.0 / 128, 1.0 / 256, 1.0 / 1.00},
+    {256, 128, 1.00, 1.0 / 256, 1.0 / 128, 1.0 / 1.00},
+    {128, 128, 0.95, 1.0 / 128, 1.0 / 128, 1.0 / 0.95},
+    {64, 128, 0.85, 1.0 / 64, 1.0 / 128, 1.0 / 0.85},
+    {64, 64, 0.72, 1.0 / 64, 1.0 / 64, 1.0 / 0.72},
 };
 static const rk_tile vector_tiles[] = {
-    {128, 128, 1.00},
-    {128, 64, 0.93},
-    {64, 64, 0.85},
+    {128, 128, 1.00, 1.0 / 128, 1.0 / 128, 1.0 / 1.00},
+    {128, 64, 0.93, 1.0 / 128, 1.0 / 64, 1.0 / 0.93},
+    {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85},
 };
 
-static const double split_k_options[] = {1, 2, 3, 4, 6, 8, 12, 16};
+/* Most parts a split-K GEMM is cut into. */
+#define RK_GEMM_MAX_SPLIT_K 16.0
 
 /* Share of the aligned speed by the alignment (bytes) of the contiguous dimension: without
  * 16-byte multiples the kernel cannot use 16-byte vector loads / TMA and falls back. */
@@ -55,18 +58,17 @@ static double align_eff(double elems, double es)
     return 0.50;
 }
 
-/* CTAs of a tile that fit on one SM at once, by shared memory and accumulator registers. */
+/* CTAs of a tile that fit on one SM at once, by shared memory and accumulator registers
+ * (multiplications only: this is in the hot loop). 0: the tile does not fit. */
 static double ctas_per_sm(const ridge_gpu *g, const rk_tile *t)
 {
     double smem = (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES;
-    double regs = (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
+    double regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     double acc = t->tm * t->tn * 4.0; /* FP32 accumulators */
-    double by_smem = rk_floor(g->smem_per_sm_bytes / smem);
-    double by_regs = rk_floor(0.75 * regs / acc);
-    double c = by_smem < by_regs ? by_smem : by_regs;
-    if (c > 4)
-        c = 4;
-    return c; /* 0: does not fit */
+    double c = 0;
+    while (c < 4 && (c + 1) * smem <= g->smem_per_sm_bytes && (c + 1) * acc <= regs)
+        c++;
+    return c;
 }
 
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, double align_elems,
@@ -99,31 +101,47 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
         double peak_sm = g->peak_flops_per_s[peak] / g->sm_count * frac * aeff * eff_scale;
+        double inv_peak_sm = 1.0 / peak_sm, inv_sm = 1.0 / g->sm_count, sm = g->sm_count;
+        double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
+        double inv_l2bw;
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
         double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_waves = 0, best_tiles = 0, best_compute = 0;
+        inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, &dram0, &l20);
         mem0 = rk_dram_time(g, dram0);
         for (size_t i = 0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            double ctas = ctas_per_sm(g, t), conc, base_tiles, otm, otn, stream0;
+            double ctas = ctas_per_sm(g, t), base_tiles, otm, otn, stream0;
             if (ctas < 1)
                 continue;
             /* No better than a perfectly filled machine: skip tiles that cannot win. */
-            if (floor1 + 2.0 * m * n * k * batch / (peak_sm * g->sm_count * t->eff) >= best_t)
+            if (floor1 + ideal * t->inv_eff >= best_t)
                 continue;
-            conc = g->sm_count * ctas;
-            otm = rk_ceil(m / t->tm);
-            otn = rk_ceil(n / t->tn);
+            otm = rk_ceil(m * t->inv_tm);
+            otn = rk_ceil(n * t->inv_tn);
             base_tiles = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
             stream0 = batch * (m * k * es * otn + k * n * es * otm);
-            for (size_t s_i = 0; s_i < sizeof split_k_options / sizeof split_k_options[0]; s_i++) {
-                double s = split_k_options[s_i], waves, ttile, compute, mem, l2b, tt;
-                if (s > 1 && (base_tiles >= conc || k / s < RK_GEMM_MIN_SPLIT_K))
-                    break; /* split-K only helps when one wave is not full */
-                waves = base_tiles * s / conc;
-                /* One tile's time on its share (1/ctas) of an SM at the achievable rate. */
-                ttile = 2.0 * t->tm * t->tn * (rk_ceil(k / s) + RK_GEMM_K_OVERHEAD_ELEMS) * ctas / (peak_sm * t->eff);
+            /* Split-K only helps when one wave is not full: try no split, and the split that fills
+             * the machine (at most 16 parts, each at least RK_GEMM_MIN_SPLIT_K deep). */
+            double s_fill = 1;
+            if (base_tiles < sm) {
+                s_fill = rk_ceil(sm / base_tiles);
+                if (s_fill > RK_GEMM_MAX_SPLIT_K)
+                    s_fill = RK_GEMM_MAX_SPLIT_K;
+                if (s_fill > rk_floor(k / RK_GEMM_MIN_SPLIT_K))
+                    s_fill = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
+            }
+            for (int s_i = 0; s_i < (s_fill > 1 ? 2 : 1); s_i++) {
+                double s = s_i == 0 ? 1 : s_fill, waves, ttile, compute, mem, l2b, tt;
+                /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
+                double c_eff = rk_ceil(base_tiles * s * inv_sm);
+                if (c_eff > ctas)
+                    c_eff = ctas;
+                waves = base_tiles * s * inv_sm / c_eff;
+                /* One tile's time on its share (1/c_eff) of an SM at the achievable rate. */
+                ttile = 2.0 * t->tm * t->tn * ((s > 1 ? rk_ceil(k / s) : k) + RK_GEMM_K_OVERHEAD_ELEMS) * c_eff *
+                        inv_peak_sm * t->inv_eff;
                 compute = rk_ceil(waves) * ttile;
                 if (s > 1) {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
@@ -137,7 +155,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     l2b = stream0 > l20 ? stream0 : l20;
                     tt = floor1;
                 }
-                tt += rk_max(compute, rk_max(mem, l2b / l2bw));
+                tt += rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best_t) {
                     best_t = tt;
                     best_tm = t->tm;

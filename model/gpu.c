@@ -111,8 +111,16 @@ static int check_date(const char *d, const rj_ctx *c)
         else
             ok = isdigit((unsigned char)d[i]) != 0;
     }
+    if (ok && n >= 7) {
+        int month = (d[5] - '0') * 10 + (d[6] - '0');
+        ok = month >= 1 && month <= 12;
+    }
+    if (ok && n == 10) {
+        int day = (d[8] - '0') * 10 + (d[9] - '0');
+        ok = day >= 1 && day <= 31;
+    }
     if (!ok)
-        return rj_fail(c, RIDGE_EINVAL, "$.price", "date", "'%s' is not YYYY, YYYY-MM or YYYY-MM-DD", d);
+        return rj_fail(c, RIDGE_EINVAL, "$.price", "date", "'%s' is not a date YYYY, YYYY-MM or YYYY-MM-DD", d);
     return RIDGE_OK;
 }
 
@@ -283,7 +291,7 @@ static int source_path_exists(const cJSON *root, const char *key)
 {
     const cJSON *node = root;
     const char *p = key;
-    if (strcmp(key, "sources") == 0)
+    if (strcmp(key, "sources") == 0 || strncmp(key, "sources.", 8) == 0)
         return 0;
     while (*p) {
         char part[64];
@@ -296,8 +304,8 @@ static int source_path_exists(const cJSON *root, const char *key)
         if (!node)
             return 0;
         p += n;
-        if (*p == '.')
-            p++;
+        if (*p == '.' && !*++p)
+            return 0; /* trailing dot */
     }
     return node != root;
 }
@@ -312,13 +320,21 @@ static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
         ridge_gpu_source *s;
         if (n >= RIDGE_GPU_MAX_SOURCES)
             return rj_fail(c, RIDGE_EINVAL, "$", "sources", "more than %d entries", RIDGE_GPU_MAX_SOURCES);
+        for (const cJSON *q = o->child; q != it; q = q->next)
+            if (strcmp(q->string, it->string) == 0)
+                return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "duplicate key");
         if (!source_path_exists(root, it->string))
             return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "names no field of this file");
         s = &g->sources[n];
         if (strlen(it->string) >= sizeof s->key)
             return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "key too long");
         strcpy(s->key, it->string);
-        TRY(rj_string(o, "$.sources", it->string, 1, s->value, sizeof s->value, c));
+        if (!cJSON_IsString(it) || !it->valuestring || !it->valuestring[0])
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "expected a non-empty string");
+        if (strlen(it->valuestring) >= sizeof s->value)
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "string longer than %zu characters",
+                           sizeof s->value - 1);
+        strcpy(s->value, it->valuestring);
         n++;
     }
     g->source_count = n;

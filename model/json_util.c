@@ -73,7 +73,10 @@ int rj_read_file(const char *path, char **text, size_t *len, ridge_err *err)
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
 {
     const char *end = NULL;
-    cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    cJSON *j;
+    if (memchr(text, '\0', len))
+        return ridge_err_set(c->err, RIDGE_EPARSE, "%s: malformed JSON (a NUL byte in the text)", c->origin);
+    j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!j) {
         size_t off = end && end >= text ? (size_t)(end - text) : 0;
         int line = 1, col = 1;

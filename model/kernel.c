@@ -30,14 +30,14 @@ int ridge_runtime_parse(const char *s, ridge_runtime *out)
 
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
+    double min_bytes = ridge_op_min_bytes(op);
     int rc;
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
         /* Row-major A[m,k] and B[k,n]: the contiguous dimensions are k and n. */
         double align = op->u.gemm.k < op->u.gemm.n ? op->u.gemm.k : op->u.gemm.n;
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
-        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, align, ridge_op_min_bytes(op),
-                     1.0, r, err);
+        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, align, min_bytes, 1.0, r, err);
         break;
     }
     case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, r, err); break;
@@ -65,7 +65,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
         double bw = pcie ? ridge_gpu_pcie_bw_bytes_per_s(g) : g->memory_bw_bytes_per_s;
         double t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;
         double t_bytes;
-        r->min_bytes = ridge_op_min_bytes(op);
+        r->min_bytes = min_bytes;
         t_bytes = r->min_bytes / bw;
         r->intensity_flops_per_byte = r->min_bytes > 0 ? r->flops / r->min_bytes : 0;
         r->achieved_flops_per_s = r->flops / r->time_s;

@@ -1,0 +1,252 @@
+/* The gnuplot side of every chart: chart paths, atomic file writes, and a runner that finds
+ * gnuplot and renders a script under the C locale.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ridge/plot.h"
+
+extern char **environ;
+
+/* ---- paths ---- */
+
+static int ends_with_ci(const char *s, size_t n, const char *suffix)
+{
+    size_t m = strlen(suffix);
+    if (n < m)
+        return 0;
+    for (size_t i = 0; i < m; i++)
+        if (tolower((unsigned char)s[n - m + i]) != suffix[i])
+            return 0;
+    return 1;
+}
+
+int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, ridge_err *err)
+{
+    size_t n, base;
+    const char *slash;
+    if (!chart_path || !chart_path[0])
+        return ridge_err_set(err, RIDGE_EINVAL, "empty chart path");
+    n = strlen(chart_path);
+    /* Room for the longest companion suffix (".dat" + ".tmp") and the terminator. */
+    if (n + 9 > RIDGE_PLOT_PATH_MAX)
+        return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: chart path too long", chart_path);
+    if (ends_with_ci(chart_path, n, ".png"))
+        out->format = RIDGE_PLOT_PNG;
+    else if (ends_with_ci(chart_path, n, ".svg"))
+        out->format = RIDGE_PLOT_SVG;
+    else
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: chart must end in .png or .svg", chart_path);
+    base = n - 4;
+    slash = strrchr(chart_path, '/');
+    if (base == 0 || (slash && (size_t)(slash - chart_path) + 1 == base))
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: chart file needs a name before the extension", chart_path);
+    memcpy(out->chart, chart_path, n + 1);
+    memcpy(out->dat, chart_path, base);
+    memcpy(out->dat + base, ".dat", 5);
+    memcpy(out->gp, chart_path, base);
+    memcpy(out->gp + base, ".gp", 4);
+    return RIDGE_OK;
+}
+
+/* ---- atomic files ---- */
+
+int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err)
+{
+    char tmp[RIDGE_PLOT_PATH_MAX + 8];
+    FILE *f;
+    int e = 0;
+    if (strlen(path) + 5 > sizeof tmp)
+        return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: path too long", path);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "wb");
+    if (!f)
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(errno));
+    if (size > 0 && fwrite(data, 1, size, f) != size)
+        e = errno ? errno : EIO;
+    if (fflush(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (e) {
+        remove(tmp);
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
+    }
+    if (rename(tmp, path) != 0) {
+        e = errno;
+        remove(tmp);
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot replace (%s)", path, strerror(e));
+    }
+    return RIDGE_OK;
+}
+
+/* ---- finding gnuplot ---- */
+
+static int executable(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+static int search_path(const char *name, char *out, size_t cap)
+{
+    const char *path = getenv("PATH"), *p, *colon;
+    char buf[RIDGE_PLOT_PATH_MAX];
+    if (!path || !path[0])
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (p = path;; p = colon + 1) {
+        size_t len;
+        int w;
+        colon = strchr(p, ':');
+        len = colon ? (size_t)(colon - p) : strlen(p);
+        /* An empty PATH entry means the current directory. */
+        if (len == 0)
+            w = snprintf(buf, sizeof buf, "./%s", name);
+        else
+            w = snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
+        if (w > 0 && (size_t)w < sizeof buf && executable(buf)) {
+            if (out && snprintf(out, cap, "%s", buf) >= (int)cap)
+                return 0;
+            return 1;
+        }
+        if (!colon)
+            return 0;
+    }
+}
+
+int ridge_gnuplot_find(char *path, size_t cap)
+{
+    const char *env = getenv("RIDGE_GNUPLOT");
+    const char *name = "gnuplot";
+    if (env) {
+        if (!env[0])
+            return 0; /* explicitly disabled */
+        if (strchr(env, '/')) {
+            if (!executable(env))
+                return 0;
+            if (path && snprintf(path, cap, "%s", env) >= (int)cap)
+                return 0;
+            return 1;
+        }
+        name = env;
+    }
+    return search_path(name, path, cap);
+}
+
+/* ---- running gnuplot ---- */
+
+/* The environment for gnuplot: ours without locale settings, plus LC_ALL=C, so numbers are
+ * read and printed with '.' whatever the user's locale. Built before fork (no allocation in the
+ * child). */
+static char **c_locale_env(void)
+{
+    size_t n = 0, k = 0;
+    char **env;
+    while (environ && environ[n])
+        n++;
+    env = malloc((n + 2) * sizeof *env);
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "LC_", 3) != 0 && strncmp(environ[i], "LANG=", 5) != 0 &&
+            strncmp(environ[i], "LANGUAGE=", 9) != 0)
+            env[k++] = environ[i];
+    env[k++] = (char *)(uintptr_t) "LC_ALL=C";
+    env[k] = NULL;
+    return env;
+}
+
+/* The last non-blank line of gnuplot's messages, trimmed, for a one-line error. */
+static void last_line(const char *buf, size_t len, char *out, size_t cap)
+{
+    size_t end = len, start;
+    while (end > 0 && isspace((unsigned char)buf[end - 1]))
+        end--;
+    start = end;
+    while (start > 0 && buf[start - 1] != '\n')
+        start--;
+    while (start < end && isspace((unsigned char)buf[start]))
+        start++;
+    snprintf(out, cap, "%.*s", (int)(end - start), buf + start);
+}
+
+int ridge_gnuplot_run(const char *script_path, ridge_err *err)
+{
+    char exe[RIDGE_PLOT_PATH_MAX];
+    char msg[8192]; /* the tail of gnuplot's output; larger than a read chunk */
+    char line[300];
+    size_t used = 0;
+    int fds[2], status = 0, rc = RIDGE_OK;
+    char **env;
+    pid_t pid;
+
+    if (!ridge_gnuplot_find(exe, sizeof exe))
+        return ridge_err_set(err, RIDGE_ENOTFOUND, "gnuplot not found (set RIDGE_GNUPLOT or install gnuplot)");
+    env = c_locale_env();
+    if (!env)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory starting gnuplot");
+    if (pipe(fds) != 0) {
+        free(env);
+        return ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: pipe: %s", strerror(errno));
+    }
+    pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        free(env);
+        return ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: fork: %s", strerror(e));
+    }
+    if (pid == 0) {
+        char *const args[] = {exe, (char *)(uintptr_t)script_path, NULL};
+        close(fds[0]);
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[1]);
+        execve(exe, args, env);
+        _exit(127);
+    }
+    free(env);
+    close(fds[1]);
+    /* Keep the last sizeof msg bytes: gnuplot's error is at the end. */
+    for (;;) {
+        char chunk[4096];
+        ssize_t r = read(fds[0], chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        /* chunk is smaller than msg: drop the oldest bytes to make room. */
+        if (used + (size_t)r > sizeof msg) {
+            size_t drop = used + (size_t)r - sizeof msg;
+            memmove(msg, msg + drop, used - drop);
+            used -= drop;
+        }
+        memcpy(msg + used, chunk, (size_t)r);
+        used += (size_t)r;
+    }
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            return ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot (%s): waitpid: %s", exe, strerror(errno));
+    }
+    last_line(msg, used, line, sizeof line);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !line[0])
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "could not run gnuplot (%s)", exe);
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot failed on %s (exit status %d)%s%s", script_path,
+                           WEXITSTATUS(status), line[0] ? ": " : "", line);
+    else if (WIFSIGNALED(status))
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot killed by signal %d on %s", WTERMSIG(status), script_path);
+    return rc;
+}

@@ -1,0 +1,90 @@
+/* ridge — charts: each one is a data file (.dat) plus a gnuplot script (.gp) written beside the
+ * chart path; gnuplot, when present, turns the script into the chart. Writing the .dat and .gp
+ * never needs gnuplot.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Files are written atomically (PATH.tmp, then rename), so a failure never leaves half-written
+ * files. The script refers to its .dat and chart by bare file name, resolved against the
+ * script's own directory, so `gnuplot dir/chart.gp` works from any working directory and the
+ * three files can be moved together. */
+#ifndef RIDGE_PLOT_H
+#define RIDGE_PLOT_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+#include "ridge/gpu.h"
+#include "ridge/kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { RIDGE_PLOT_PNG = 0, RIDGE_PLOT_SVG } ridge_plot_format;
+
+#define RIDGE_PLOT_PATH_MAX 4096
+
+/* The paths of a chart and its companions: "out/chart.png" -> "out/chart.dat", "out/chart.gp". */
+typedef struct {
+    char chart[RIDGE_PLOT_PATH_MAX];
+    char dat[RIDGE_PLOT_PATH_MAX];
+    char gp[RIDGE_PLOT_PATH_MAX];
+    ridge_plot_format format;
+} ridge_plot_paths;
+
+/* Split a chart path. The extension (.png or .svg, any case) picks the format; anything else is
+ * RIDGE_EINVAL, as is an empty or overlong path. */
+int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, ridge_err *err);
+
+/* Write `size` bytes to `path` atomically (path.tmp, then rename). RIDGE_EIO names the path. */
+int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err);
+
+/* ---- gnuplot ---- */
+
+/* Find gnuplot: $RIDGE_GNUPLOT when set (a path, or a name looked up on PATH; set it to an
+ * empty string to disable rendering), else "gnuplot" on PATH. Returns 1 and fills path (if not
+ * NULL) when found, 0 otherwise. */
+int ridge_gnuplot_find(char *path, size_t cap);
+
+/* Run gnuplot on a script under the C locale (LC_ALL=C), capturing its messages. RIDGE_ENOTFOUND
+ * when gnuplot is absent; RIDGE_EEXTERNAL with gnuplot's last error line when it fails. */
+int ridge_gnuplot_run(const char *script_path, ridge_err *err);
+
+/* ---- roofline ---- */
+
+/* One kernel on a roofline chart. `pred` is the model's prediction (ridge_kernel_predict); the
+ * point sits at x = pred.flops / pred.dram_bytes (when dram_bytes is 0: l2_bytes, else
+ * min_bytes) and y = pred.achieved_flops_per_s (flops / time_s when that is 0). A measured
+ * point, when given, is drawn hollow with the same label and joined to the predicted one. Ops
+ * with no FLOPs (copies) cannot sit on a FLOP/s chart; they are listed in a comment of the .dat
+ * and counted in a note on the chart. */
+typedef struct {
+    const char *label;  /* op name; NULL or "" -> "#index" */
+    double min_bytes;   /* the op's compulsory bytes (ridge_op_min_bytes); 0 = unknown */
+    ridge_kernel_result pred;
+    int has_measured;
+    double measured_intensity_flops_per_byte;
+    double measured_flops_per_s;
+} ridge_roofline_point;
+
+/* At most this many precision roofs are drawn (those the points use, FP32 and the 16-bit
+ * tensor peak; equal peaks share one roof). */
+#define RIDGE_ROOFLINE_MAX_ROOFS 5
+
+typedef struct {
+    const char *workload_name; /* in the title; NULL or "" for none */
+    const char *note;          /* a second title line ("3 measurements without an op skipped"); NULL for none */
+} ridge_roofline_options;
+
+/* Write paths->dat and paths->gp for a roofline chart of `gpu` with n points (n may be 0: roofs
+ * only; opt may be NULL). Labels are placed by the writer, away from markers, lines and each
+ * other; kernels on the same spot share a label, and past 40 labels only the slowest kernels keep
+ * one (the chart says so). RIDGE_EINVAL for a GPU without DRAM bandwidth or FP32 peak; RIDGE_EIO
+ * when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
+int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, size_t n,
+                         const ridge_roofline_options *opt, const ridge_plot_paths *paths, ridge_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

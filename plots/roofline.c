@@ -1,0 +1,965 @@
+/* Roofline charts: the .dat (roofs, bandwidth diagonals, ridge points, kernels) and the gnuplot
+ * script that draws them on log-log axes, in the manner of the Empirical Roofline Toolkit.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ridge/plot.h"
+#include "ridge/version.h"
+
+#define TERA 1e12
+
+/* ---- a growable text buffer (the files are built in memory, then written atomically) ---- */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (b->oom)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if (!b->s || b->len + (size_t)n + 1 > b->cap) {
+        size_t ncap = b->cap ? b->cap : 4096;
+        char *ns;
+        while (ncap < b->len + (size_t)n + 1)
+            ncap *= 2;
+        ns = realloc(b->s, ncap);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = ncap;
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
+    b->len += (size_t)n;
+}
+
+/* ---- text that goes into the files ---- */
+
+/* A label for a double-quoted string in the .dat: no quotes, backslashes or control bytes. */
+static void dat_label(const char *in, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (; in && *in && k + 1 < cap; in++) {
+        unsigned char c = (unsigned char)*in;
+        out[k++] = c == '"' ? '\'' : c == '\\' ? '/' : c < 0x20 || c == 0x7f ? ' ' : (char)c;
+    }
+    out[k] = '\0';
+}
+
+/* A gnuplot single-quoted string literal: '' stands for a quote; no control bytes. */
+static void sb_gp_string(sbuf *b, const char *s)
+{
+    sb_printf(b, "'");
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\'')
+            sb_printf(b, "''");
+        else if (c < 0x20 || c == 0x7f)
+            sb_printf(b, " ");
+        else
+            sb_printf(b, "%c", c);
+    }
+    sb_printf(b, "'");
+}
+
+/* The file name part of a path. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* ---- roofs ---- */
+
+/* Short names for roof and ridge labels ("BF16 ridge 206 FLOP/B"). */
+static const char *const short_names[RIDGE_PEAK_COUNT] = {
+    "FP64", "FP64 tensor", "FP32", "FP16 vector", "TF32", "FP16", "FP16", "BF16", "FP8", "INT8", "INT4",
+};
+
+typedef struct {
+    char name[48]; /* "BF16/FP16" */
+    double peak_flops_per_s;
+    double achievable_flops_per_s;
+    int tensor, integer;
+} roof;
+
+/* The roofs to draw: the 16-bit tensor peak and FP32 always, then the peaks the kernels use, most
+ * used first; equal peaks on the same unit share one roof; at most RIDGE_ROOFLINE_MAX_ROOFS.
+ * Returned sorted by peak, highest first. */
+static int pick_roofs(const ridge_gpu *gpu, const ridge_roofline_point *pts, size_t n, roof *out)
+{
+    size_t used[RIDGE_PEAK_COUNT] = {0};
+    int cand[2 + RIDGE_PEAK_COUNT], ncand = 0, nroof = 0;
+    int sixteen = -1;
+    const ridge_peak tensor16[3] = {RIDGE_PEAK_BF16, RIDGE_PEAK_FP16_FP32ACC, RIDGE_PEAK_FP16};
+
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned)pts[i].pred.peak < RIDGE_PEAK_COUNT && pts[i].pred.flops > 0)
+            used[pts[i].pred.peak]++;
+    for (int i = 0; i < 3 && sixteen < 0; i++)
+        if (gpu->peak_flops_per_s[tensor16[i]] > 0)
+            sixteen = (int)tensor16[i];
+    if (sixteen >= 0)
+        cand[ncand++] = sixteen;
+    cand[ncand++] = RIDGE_PEAK_FP32;
+    for (;;) { /* used peaks by decreasing use; ties in enum order */
+        int best = -1;
+        for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
+            if (used[p] && (best < 0 || used[p] > used[best]))
+                best = p;
+        if (best < 0)
+            break;
+        cand[ncand++] = best;
+        used[best] = 0;
+    }
+    for (int c = 0; c < ncand; c++) {
+        ridge_peak p = (ridge_peak)cand[c];
+        double peak = gpu->peak_flops_per_s[p];
+        int tensor = ridge_peak_is_tensor(p), merged = 0;
+        if (peak <= 0)
+            continue;
+        for (int r = 0; r < nroof && !merged; r++) {
+            if (out[r].tensor == tensor && out[r].integer == ridge_peak_is_integer(p) &&
+                fabs(out[r].peak_flops_per_s - peak) <= 1e-9 * peak) {
+                /* Name each precision once ("FP16" stands for both FP16 accumulators). */
+                const char *sn = short_names[p];
+                size_t len = strlen(out[r].name);
+                char padded[sizeof out[r].name + 2], needle[24];
+                snprintf(padded, sizeof padded, "/%s/", out[r].name);
+                snprintf(needle, sizeof needle, "/%s/", sn);
+                if (!strstr(padded, needle) && len + strlen(sn) + 2 <= sizeof out[r].name)
+                    snprintf(out[r].name + len, sizeof out[r].name - len, "/%s", sn);
+                merged = 1;
+            }
+        }
+        if (merged || nroof == RIDGE_ROOFLINE_MAX_ROOFS)
+            continue;
+        snprintf(out[nroof].name, sizeof out[nroof].name, "%s", short_names[p]);
+        out[nroof].peak_flops_per_s = peak;
+        out[nroof].achievable_flops_per_s = peak * (tensor ? gpu->eff.tensor_fraction : gpu->eff.vector_fraction);
+        if (!(out[nroof].achievable_flops_per_s > 0) || out[nroof].achievable_flops_per_s > peak)
+            out[nroof].achievable_flops_per_s = peak;
+        out[nroof].tensor = tensor;
+        out[nroof].integer = ridge_peak_is_integer(p);
+        nroof++;
+    }
+    for (int i = 1; i < nroof; i++) /* insertion sort, highest peak first */
+        for (int j = i; j > 0 && out[j].peak_flops_per_s > out[j - 1].peak_flops_per_s; j--) {
+            roof t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return nroof;
+}
+
+/* ---- kernels ---- */
+
+typedef struct {
+    double x, y;   /* FLOP/byte, FLOP/s */
+    double mx, my; /* measured, when has_measured */
+    double time_s;
+    int candidate; /* may get a label */
+    int has_measured;
+    int bound;
+    char label[RIDGE_OP_NAME_MAX + 8];
+} kpoint;
+
+enum { NBOUNDS = RIDGE_BOUND_COUNT };
+static const char *const bound_titles[NBOUNDS] = {"compute-bound", "DRAM-bound", "L2-bound", "latency-bound",
+                                                  "host-bound"};
+static const char *const bound_keys[NBOUNDS] = {"compute", "dram", "l2", "latency", "host"};
+static const char *const bound_colors[NBOUNDS] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#7f7f7f"};
+static const char *const roof_colors[RIDGE_ROOFLINE_MAX_ROOFS] = {"#222222", "#8c564b", "#9467bd", "#17becf",
+                                                                  "#bcbd22"};
+#define DRAM_COLOR "#1f77b4"
+#define L2_COLOR "#2ca02c"
+
+static int usable(double v)
+{
+    return isfinite(v) && v > 0;
+}
+
+static double decade_floor(double v)
+{
+    return pow(10.0, floor(log10(v) + 1e-9));
+}
+
+static double decade_ceil(double v)
+{
+    return pow(10.0, ceil(log10(v) - 1e-9));
+}
+
+/* "206" / "13.9" / "0.25": three significant digits, no exponent for chart-sized numbers. */
+static const char *num3(double v, char *buf, size_t cap)
+{
+    if (fabs(v) >= 100 && fabs(v) < 1e15)
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.3g", v);
+    return buf;
+}
+
+/* "4.8 TB/s", "300 GB/s". */
+static const char *bandwidth(double bytes_per_s, char *buf, size_t cap)
+{
+    char n[32];
+    if (bytes_per_s >= TERA)
+        snprintf(buf, cap, "%.24s TB/s", num3(bytes_per_s / TERA, n, sizeof n));
+    else
+        snprintf(buf, cap, "%.24s GB/s", num3(bytes_per_s / 1e9, n, sizeof n));
+    return buf;
+}
+
+/* The x of a kernel: its operational intensity, FLOPs over the op's compulsory bytes, the same x
+ * as its measured point (where the bytes are actually served from is the model's business). */
+static double kernel_bytes(const ridge_roofline_point *p)
+{
+    return p->min_bytes > 0 ? p->min_bytes : p->pred.min_bytes;
+}
+
+static int plottable(const ridge_roofline_point *p)
+{
+    return usable(p->pred.flops) && usable(kernel_bytes(p)) &&
+           (usable(p->pred.achieved_flops_per_s) || usable(p->pred.time_s));
+}
+
+static void point_label(const ridge_roofline_point *p, size_t i, char *out, size_t cap)
+{
+    if (p->label && p->label[0])
+        dat_label(p->label, out, cap);
+    else
+        snprintf(out, cap, "#%zu", i);
+}
+
+/* ---- where things land on the canvas, for label placement ---- */
+
+/* The script pins the plot area to these fractions of the 1200x800 canvas, so the writer knows
+ * the pixel position of every point and can put labels where they collide least. */
+#define CANVAS_W_PX 1200.0
+#define CANVAS_H_PX 800.0
+#define PLOT_LEFT 0.075
+#define PLOT_RIGHT 0.975
+#define PLOT_BOTTOM 0.20
+#define PLOT_TOP 0.90
+/* Text metrics of the label fonts as cairo draws them at this size (slightly generous). */
+#define KERNEL_FONT_PT 8
+#define KERNEL_CHAR_PX 6.2
+#define RIDGE_FONT_PT 9
+#define RIDGE_CHAR_PX 6.9
+#define LINE_PX 12.0
+#define MARKER_PX 5.0 /* half the width of a point marker */
+/* Points closer than this share one label ("residual_1, residual_2"). */
+#define SAME_SPOT_PX 4.0
+/* A measured point this close to its prediction needs no label of its own. */
+#define OWN_LABEL_PX 14.0
+#define LABEL_TEXT_MAX 72
+#define MERGED_LABEL_MAX 60 /* "a, b, c +2 more" stops growing here */
+#define LABELS_MAX 40
+#define LABEL_CANDIDATES 2000 /* the slowest kernels considered for labels */
+
+typedef struct {
+    double xlo, xhi, ylo, yhi; /* FLOP/byte, FLOP/s */
+    double w_px, h_px;
+} frame;
+
+typedef struct {
+    double x0, y0, x1, y1;
+    double weight; /* cost per square pixel of overlap */
+} box;
+
+typedef struct {
+    double px, py; /* the point */
+    double lx, ly; /* the label anchor (pixels), once placed */
+    char align;    /* 'l', 'r' or 'c' */
+    int leader;    /* 1: placed far enough to need a line from the point */
+    size_t spot;   /* index of the chosen spot */
+    double weight; /* the slowest kernel's time: who keeps a label in a crowd */
+    double fx, fy, tx, ty; /* the leader line (pixels) */
+    char text[LABEL_TEXT_MAX];
+} label;
+
+static double px_x(const frame *f, double x)
+{
+    return f->w_px * log10(x / f->xlo) / log10(f->xhi / f->xlo);
+}
+
+static double px_y(const frame *f, double y)
+{
+    return f->h_px * log10(y / f->ylo) / log10(f->yhi / f->ylo);
+}
+
+static double data_x(const frame *f, double px)
+{
+    return f->xlo * pow(f->xhi / f->xlo, px / f->w_px);
+}
+
+static double data_y(const frame *f, double py)
+{
+    return f->ylo * pow(f->yhi / f->ylo, py / f->h_px);
+}
+
+static box around(double x, double y, double half)
+{
+    box b = {x - half, y - half, x + half, y + half, 1.0};
+    return b;
+}
+
+/* The box of `chars` characters anchored at (x, y), vertically centred as gnuplot draws labels. */
+static box text_box(double x, double y, char align, size_t chars, double char_px)
+{
+    double w = (double)chars * char_px;
+    double x0 = align == 'l' ? x : align == 'r' ? x - w : x - w / 2;
+    box b = {x0, y - LINE_PX / 2, x0 + w, y + LINE_PX / 2, 1.0};
+    return b;
+}
+
+static double overlap(box a, box b)
+{
+    double w = fmin(a.x1, b.x1) - fmax(a.x0, b.x0), h = fmin(a.y1, b.y1) - fmax(a.y0, b.y0);
+    return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* A drawn line as a chain of small boxes, so labels keep off roofs and diagonals. */
+#define LINE_STEP_PX 8.0
+#define LINE_HALF_PX 1.5
+#define LINE_BOXES_MAX 200 /* per line: the canvas diagonal over the step, rounded up */
+#define LINE_WEIGHT 0.3    /* text across a thin line stays readable; across text or a marker it does not */
+
+static size_t line_obstacles(box *out, double x0, double y0, double x1, double y1, const frame *f)
+{
+    double len = hypot(x1 - x0, y1 - y0);
+    size_t steps = (size_t)ceil(len / LINE_STEP_PX), k = 0;
+    if (steps >= LINE_BOXES_MAX)
+        steps = LINE_BOXES_MAX - 1;
+    for (size_t i = 0; i <= steps; i++) {
+        double t = steps ? (double)i / (double)steps : 0, x = x0 + t * (x1 - x0), y = y0 + t * (y1 - y0);
+        if (x >= 0 && x <= f->w_px && y >= 0 && y <= f->h_px) {
+            out[k] = around(x, y, LINE_HALF_PX);
+            out[k++].weight = LINE_WEIGHT;
+        }
+    }
+    return k;
+}
+
+typedef struct {
+    double dx, dy; /* from the point to the label anchor, pixels (y up) */
+    char align;
+} spot;
+
+/* Kernel labels: beside the point first, then above or below, then farther with a leader. */
+static const spot kernel_spots[] = {
+    {8, 0, 'l'},   {7, 8, 'l'},    {7, -8, 'l'},   {-8, 0, 'r'},    {-7, 8, 'r'},   {-7, -8, 'r'},
+    {0, 13, 'c'},  {0, -13, 'c'}, /* nearer than this needs no leader line */
+    {12, 20, 'l'}, {12, -20, 'l'}, {-12, 20, 'r'}, {-12, -20, 'r'}, {0, 27, 'c'},  {0, -27, 'c'},
+    {16, 34, 'l'}, {16, -34, 'l'}, {-16, 34, 'r'}, {-16, -34, 'r'}, {0, 42, 'c'},  {0, -42, 'c'},
+};
+#define KERNEL_NEAR_SPOTS 8
+/* Ridge labels: above the roof right of the ridge, else below it, clear of the diagonals. */
+static const spot ridge_spots[] = {
+    {6, 10, 'l'}, {8, -11, 'l'}, {-6, 10, 'r'}, {10, -19, 'l'}, {10, 19, 'l'}, {-6, -11, 'r'},
+};
+
+/* Placement costs, in square pixels of overlap. */
+#define OUTSIDE_WEIGHT 4.0  /* text outside the plot area */
+#define SPOT_PENALTY 12.0   /* per step down the spot list, so near spots win small overlaps */
+#define AMBIGUITY_COST 200.0 /* a label nearer to another marker than to its own reads as that one's */
+#define REFINE_PASSES 3
+#define REFINE_MAX_LABELS 400 /* beyond this only the greedy pass runs (the chart is a cloud anyway) */
+
+/* What a label is placed against. The scratch lists hold, for the label at hand, the obstacles
+ * and markers near enough to matter, so a chart with many kernels stays fast. */
+typedef struct {
+    const box *obst;
+    const double *marks; /* marker centres, x y pairs */
+    size_t nmarks;
+    box area;
+    size_t *near_obst, *near_marks; /* scratch */
+} scene;
+
+#define AMBIGUITY_REACH_PX 60.0 /* farther than any spot: a marker beyond cannot be nearer than its own */
+
+static double box_distance(box b, double x, double y)
+{
+    return hypot(fmax(fmax(b.x0 - x, x - b.x1), 0), fmax(fmax(b.y0 - y, y - b.y1), 0));
+}
+
+static double spot_cost(box b, const label *l, const scene *sc, size_t nnear_obst, size_t nnear_marks)
+{
+    double cost = OUTSIDE_WEIGHT * ((b.x1 - b.x0) * (b.y1 - b.y0) - overlap(b, sc->area));
+    double own = box_distance(b, l->px, l->py);
+    for (size_t i = 0; i < nnear_obst; i++)
+        cost += sc->obst[sc->near_obst[i]].weight * overlap(b, sc->obst[sc->near_obst[i]]);
+    for (size_t i = 0; i < nnear_marks; i++) {
+        size_t m = sc->near_marks[i];
+        if (box_distance(b, sc->marks[2 * m], sc->marks[2 * m + 1]) < own + 2)
+            cost += AMBIGUITY_COST;
+    }
+    return cost;
+}
+
+/* The best spot for label l against the first nobst obstacles (skipping its own box at `skip`).
+ * Greedy mode stops at the first spot without overlap. */
+static size_t best_spot(const label *l, const scene *sc, size_t nobst, size_t skip, const spot *spots,
+                        size_t nspots, double char_px, int greedy, box *chosen)
+{
+    size_t len = strlen(l->text), best = 0, no = 0, nm = 0;
+    double best_cost = INFINITY;
+    box reach = {l->px, l->py, l->px, l->py, 1.0};
+    for (size_t s = 0; s < nspots; s++) {
+        box b = text_box(l->px + spots[s].dx, l->py + spots[s].dy, spots[s].align, len, char_px);
+        reach.x0 = fmin(reach.x0, b.x0);
+        reach.y0 = fmin(reach.y0, b.y0);
+        reach.x1 = fmax(reach.x1, b.x1);
+        reach.y1 = fmax(reach.y1, b.y1);
+    }
+    for (size_t k = 0; k < nobst; k++)
+        if (k != skip && sc->obst[k].x0 <= reach.x1 && sc->obst[k].x1 >= reach.x0 && sc->obst[k].y0 <= reach.y1 &&
+            sc->obst[k].y1 >= reach.y0)
+            sc->near_obst[no++] = k;
+    for (size_t m = 0; m < sc->nmarks; m++) {
+        double mx = sc->marks[2 * m], my = sc->marks[2 * m + 1];
+        if (fabs(mx - l->px) < SAME_SPOT_PX && fabs(my - l->py) < SAME_SPOT_PX)
+            continue; /* its own point, or one sharing the label */
+        if (box_distance(reach, mx, my) < AMBIGUITY_REACH_PX)
+            sc->near_marks[nm++] = m;
+    }
+    for (size_t s = 0; s < nspots; s++) {
+        box b = text_box(l->px + spots[s].dx, l->py + spots[s].dy, spots[s].align, len, char_px);
+        double overlap_cost = spot_cost(b, l, sc, no, nm), cost = overlap_cost + SPOT_PENALTY * (double)s;
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = s;
+            *chosen = b;
+        }
+        if (greedy && overlap_cost == 0)
+            break;
+    }
+    return best;
+}
+
+/* Label placement: a greedy pass (each label at the first spot around its point that collides
+ * with nothing placed so far: markers, lines, labels), then a few passes moving each label to its
+ * best spot given all the others, which undoes the greedy pass's dependence on order.
+ * Deterministic. The placed boxes are appended to obst (it has room for them). Spots from index
+ * `near` on get a leader line. */
+static int place_labels(label *lab, size_t nlab, box *obst, size_t *nobst, const double *marks, size_t nmarks,
+                        const frame *f, const spot *spots, size_t nspots, size_t near, double char_px)
+{
+    const size_t base = *nobst;
+    scene sc = {obst, marks, nmarks, {2, 2, f->w_px - 2, f->h_px - 2, 1.0}, NULL, NULL};
+    sc.near_obst = malloc((base + nlab + 1) * sizeof *sc.near_obst);
+    sc.near_marks = malloc((nmarks + 1) * sizeof *sc.near_marks);
+    if (!sc.near_obst || !sc.near_marks) {
+        free(sc.near_obst);
+        free(sc.near_marks);
+        return -1;
+    }
+    for (size_t i = 0; i < nlab; i++)
+        lab[i].spot = best_spot(&lab[i], &sc, base + i, (size_t)-1, spots, nspots, char_px, 1, &obst[base + i]);
+    for (int pass = 0; pass < REFINE_PASSES && nlab <= REFINE_MAX_LABELS; pass++)
+        for (size_t i = 0; i < nlab; i++)
+            lab[i].spot = best_spot(&lab[i], &sc, base + nlab, base + i, spots, nspots, char_px, 0, &obst[base + i]);
+    for (size_t i = 0; i < nlab; i++) {
+        const box *b = &obst[base + i];
+        lab[i].lx = lab[i].px + spots[lab[i].spot].dx;
+        lab[i].ly = lab[i].py + spots[lab[i].spot].dy;
+        lab[i].align = spots[lab[i].spot].align;
+        lab[i].leader = lab[i].spot >= near;
+        if (lab[i].leader) {
+            /* From the marker's edge to the nearest point of the text. */
+            double tx = fmin(fmax(lab[i].px, b->x0), b->x1), ty = fmin(fmax(lab[i].py, b->y0), b->y1);
+            double d = hypot(tx - lab[i].px, ty - lab[i].py);
+            lab[i].fx = lab[i].px + (tx - lab[i].px) * (MARKER_PX + 1) / d;
+            lab[i].fy = lab[i].py + (ty - lab[i].py) * (MARKER_PX + 1) / d;
+            lab[i].tx = tx;
+            lab[i].ty = ty;
+        }
+    }
+    *nobst = base + nlab;
+    free(sc.near_obst);
+    free(sc.near_marks);
+    return 0;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Keep the `keep` labels of largest weight (ties: the earlier), in their original order. */
+static size_t keep_slowest(label *lab, size_t nlab, size_t keep)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < nlab; i++) {
+        size_t heavier = 0;
+        for (size_t j = 0; j < nlab && heavier < keep; j++)
+            if (lab[j].weight > lab[i].weight || (lab[j].weight == lab[i].weight && j < i))
+                heavier++;
+        if (heavier < keep)
+            lab[k++] = lab[i];
+    }
+    return k;
+}
+
+/* ---- the writer ---- */
+
+int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, size_t n,
+                         const ridge_roofline_options *opt, const ridge_plot_paths *paths, ridge_err *err)
+{
+    roof roofs[RIDGE_ROOFLINE_MAX_ROOFS];
+    kpoint *kp = NULL;
+    label *lab = NULL, rlab[RIDGE_ROOFLINE_MAX_ROOFS];
+    box *obst = NULL;
+    double *marks = NULL;
+    size_t nmarks = 0;
+    size_t nk = 0, nskipped = 0, nmeasured = 0, nlab = 0, ngroups = 0, nobst = 0, nleaders = 0;
+    int ngroups_extra = 0; /* 1: not every kernel was a label candidate */
+    int nroof, bound_used[NBOUNDS] = {0}, align_used[3] = {0}, ridge_align_used[3] = {0}, rc = RIDGE_OK;
+    double bw, adram, l2bw, minx = INFINITY, maxx = 0, miny = INFINITY, maxach = 0;
+    const char *wname = opt && opt->workload_name && opt->workload_name[0] ? opt->workload_name : NULL;
+    const char *note = opt && opt->note && opt->note[0] ? opt->note : NULL;
+    frame fr;
+    sbuf dat = {0}, gp = {0};
+    char a[32], b[32], corner_note[256] = "";
+
+    if (!gpu || !paths || (n > 0 && !pts))
+        return ridge_err_set(err, RIDGE_EINVAL, "roofline: missing GPU, points or paths");
+    bw = gpu->memory_bw_bytes_per_s;
+    if (!usable(bw) || !usable(gpu->peak_flops_per_s[RIDGE_PEAK_FP32]))
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: roofline needs the DRAM bandwidth and the FP32 peak", gpu->id);
+    adram = bw * (usable(gpu->eff.dram_fraction) && gpu->eff.dram_fraction <= 1 ? gpu->eff.dram_fraction : 1.0);
+    l2bw = usable(gpu->eff.l2_bandwidth_bytes_per_s) ? gpu->eff.l2_bandwidth_bytes_per_s : 0;
+    nroof = pick_roofs(gpu, pts, n, roofs);
+    for (int r = 0; r < nroof; r++) {
+        maxach = fmax(maxach, roofs[r].achievable_flops_per_s);
+        maxx = fmax(maxx, roofs[r].peak_flops_per_s / bw);
+    }
+
+    /* Labels: at most one per kernel and one per measurement; obstacles: those plus the markers,
+     * the ridge points and labels, and the note. */
+    kp = calloc(n + 1, sizeof *kp);
+    lab = calloc(2 * n + 1, sizeof *lab);
+    obst = calloc(4 * n + 2 * (size_t)nroof + 2 + (2 * (size_t)nroof + 3) * LINE_BOXES_MAX, sizeof *obst);
+    marks = calloc(2 * (2 * n + (size_t)nroof) + 2, sizeof *marks);
+    if (!kp || !lab || !obst || !marks) {
+        rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        goto done;
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        const ridge_kernel_result *p = &pts[i].pred;
+        kpoint *k = &kp[nk];
+        if (!plottable(&pts[i])) {
+            nskipped++;
+            continue;
+        }
+        point_label(&pts[i], i, k->label, sizeof k->label);
+        k->x = p->flops / kernel_bytes(&pts[i]);
+        k->y = usable(p->achieved_flops_per_s) ? p->achieved_flops_per_s : p->flops / p->time_s;
+        k->time_s = p->time_s;
+        k->bound = (unsigned)p->bound < NBOUNDS ? (int)p->bound : RIDGE_BOUND_LATENCY;
+        k->has_measured = pts[i].has_measured && usable(pts[i].measured_intensity_flops_per_byte) &&
+                          usable(pts[i].measured_flops_per_s);
+        if (k->has_measured) {
+            k->mx = pts[i].measured_intensity_flops_per_byte;
+            k->my = pts[i].measured_flops_per_s;
+            minx = fmin(minx, k->mx);
+            maxx = fmax(maxx, k->mx);
+            miny = fmin(miny, k->my);
+            nmeasured++;
+        }
+        minx = fmin(minx, k->x);
+        maxx = fmax(maxx, k->x);
+        miny = fmin(miny, k->y);
+        bound_used[k->bound] = 1;
+        nk++;
+    }
+
+    /* Axis ranges: whole decades in x, from below the lowest intensity to well past the ridges;
+     * y from a decade below the slowest kernel (or the DRAM diagonal at the left edge) to a little
+     * above the highest roof, with room for its label. */
+    fr.xlo = decade_floor(fmin(isfinite(minx) ? minx / 1.5 : 0.5, 0.5));
+    fr.xhi = decade_ceil(fmax(maxx * 4, 10 * fr.xlo));
+    fr.yhi = roofs[0].peak_flops_per_s * 2.5;
+    fr.ylo = decade_floor(fmin(isfinite(miny) ? miny / 2 : INFINITY, bw * fr.xlo));
+    fr.w_px = CANVAS_W_PX * (PLOT_RIGHT - PLOT_LEFT);
+    fr.h_px = CANVAS_H_PX * (PLOT_TOP - PLOT_BOTTOM);
+
+    /* One label per spot: kernels drawn on top of each other share it. Only the slowest
+     * LABEL_CANDIDATES kernels are considered, which keeps this quadratic step small. */
+    if (nk > LABEL_CANDIDATES) {
+        double *t = malloc(nk * sizeof *t);
+        double cut;
+        if (!t) {
+            rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (size_t i = 0; i < nk; i++)
+            t[i] = kp[i].time_s;
+        qsort(t, nk, sizeof *t, cmp_desc);
+        cut = t[LABEL_CANDIDATES - 1];
+        free(t);
+        for (size_t i = 0, kept = 0; i < nk; i++) {
+            kp[i].candidate = kp[i].time_s > cut || (kp[i].time_s == cut && kept < LABEL_CANDIDATES);
+            kept += (size_t)kp[i].candidate;
+        }
+        ngroups_extra = 1;
+    } else {
+        for (size_t i = 0; i < nk; i++)
+            kp[i].candidate = 1;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        double x = px_x(&fr, kp[i].x), y = px_y(&fr, kp[i].y);
+        size_t j = 0, extra = 0;
+        if (!kp[i].candidate)
+            continue;
+        for (j = 0; j < nlab; j++)
+            if (fabs(lab[j].px - x) < SAME_SPOT_PX && fabs(lab[j].py - y) < SAME_SPOT_PX)
+                break;
+        if (j == nlab) {
+            lab[nlab].px = x;
+            lab[nlab].py = y;
+            snprintf(lab[nlab].text, sizeof lab[nlab].text, "%s", kp[i].label);
+            lab[nlab].weight = kp[i].time_s;
+            nlab++;
+        } else {
+            lab[j].weight = fmax(lab[j].weight, kp[i].time_s);
+            size_t len = strlen(lab[j].text);
+            char *more = strstr(lab[j].text, " +");
+            if (more && sscanf(more, " +%zu more", &extra) == 1)
+                snprintf(more, sizeof lab[j].text - (size_t)(more - lab[j].text), " +%zu more", extra + 1);
+            else if (len + 2 + strlen(kp[i].label) + 9 < MERGED_LABEL_MAX)
+                snprintf(lab[j].text + len, sizeof lab[j].text - len, ", %s", kp[i].label);
+            else
+                snprintf(lab[j].text + len, sizeof lab[j].text - len, " +1 more");
+        }
+    }
+    /* A crowd of labels is unreadable: beyond LABELS_MAX only the slowest kernels keep theirs. */
+    ngroups = ngroups_extra ? nk : nlab;
+    if (nlab > LABELS_MAX)
+        nlab = keep_slowest(lab, nlab, LABELS_MAX);
+    for (size_t i = 0; i < nk && ngroups <= LABELS_MAX; i++) {
+        double x, y;
+        if (!kp[i].has_measured)
+            continue;
+        x = px_x(&fr, kp[i].mx);
+        y = px_y(&fr, kp[i].my);
+        if (hypot(x - px_x(&fr, kp[i].x), y - px_y(&fr, kp[i].y)) < OWN_LABEL_PX)
+            continue;
+        lab[nlab].px = x;
+        lab[nlab].py = y;
+        snprintf(lab[nlab].text, sizeof lab[nlab].text, "%s", kp[i].label);
+        lab[nlab].weight = kp[i].time_s;
+        nlab++;
+    }
+    if (nskipped)
+        snprintf(corner_note, sizeof corner_note, "%zu op%s without FLOPs (copies) not shown; listed in %.80s",
+                 nskipped, nskipped == 1 ? "" : "s", base_name(paths->dat));
+    if (ngroups > LABELS_MAX) {
+        size_t len = strlen(corner_note);
+        snprintf(corner_note + len, sizeof corner_note - len, "%slabels on the %d slowest of %zu kernels",
+                 len ? "; " : "", LABELS_MAX, nk);
+    }
+
+    /* Obstacles first: ridge markers, the roofs and diagonals, the note in the lower right
+     * corner, every kernel marker. Then the ridge labels are placed, then the kernel labels. */
+    for (int r = 0; r < nroof; r++) {
+        rlab[r].px = px_x(&fr, roofs[r].peak_flops_per_s / bw);
+        rlab[r].py = px_y(&fr, roofs[r].peak_flops_per_s);
+        snprintf(rlab[r].text, sizeof rlab[r].text, "%.40s ridge %.16s %s", roofs[r].name,
+                 num3(roofs[r].peak_flops_per_s / bw, a, sizeof a), roofs[r].integer ? "OP/B" : "FLOP/B");
+        obst[nobst++] = around(rlab[r].px, rlab[r].py, MARKER_PX);
+        marks[2 * nmarks] = rlab[r].px;
+        marks[2 * nmarks++ + 1] = rlab[r].py;
+    }
+    for (int r = 0; r < nroof; r++) {
+        double y = px_y(&fr, roofs[r].peak_flops_per_s), ya = px_y(&fr, roofs[r].achievable_flops_per_s);
+        nobst += line_obstacles(obst + nobst, px_x(&fr, roofs[r].peak_flops_per_s / bw), y, fr.w_px, y, &fr);
+        nobst += line_obstacles(obst + nobst, px_x(&fr, roofs[r].achievable_flops_per_s / adram), ya, fr.w_px, ya, &fr);
+    }
+    nobst += line_obstacles(obst + nobst, 0, px_y(&fr, bw * fr.xlo), px_x(&fr, roofs[0].peak_flops_per_s / bw),
+                            px_y(&fr, roofs[0].peak_flops_per_s), &fr);
+    nobst += line_obstacles(obst + nobst, 0, px_y(&fr, adram * fr.xlo), px_x(&fr, maxach / adram), px_y(&fr, maxach),
+                            &fr);
+    if (l2bw > 0)
+        nobst += line_obstacles(obst + nobst, 0, px_y(&fr, l2bw * fr.xlo), px_x(&fr, roofs[0].peak_flops_per_s / l2bw),
+                                px_y(&fr, roofs[0].peak_flops_per_s), &fr);
+    if (corner_note[0])
+        obst[nobst++] = text_box(0.99 * fr.w_px, 0.03 * fr.h_px, 'r', strlen(corner_note), RIDGE_CHAR_PX);
+    for (size_t i = 0; i < nk; i++) {
+        marks[2 * nmarks] = px_x(&fr, kp[i].x);
+        marks[2 * nmarks + 1] = px_y(&fr, kp[i].y);
+        obst[nobst++] = around(marks[2 * nmarks], marks[2 * nmarks + 1], MARKER_PX);
+        nmarks++;
+        if (kp[i].has_measured) {
+            marks[2 * nmarks] = px_x(&fr, kp[i].mx);
+            marks[2 * nmarks + 1] = px_y(&fr, kp[i].my);
+            obst[nobst++] = around(marks[2 * nmarks], marks[2 * nmarks + 1], MARKER_PX);
+            nmarks++;
+        }
+    }
+    if (place_labels(rlab, (size_t)nroof, obst, &nobst, marks, nmarks, &fr, ridge_spots,
+                     sizeof ridge_spots / sizeof ridge_spots[0], sizeof ridge_spots / sizeof ridge_spots[0],
+                     RIDGE_CHAR_PX) ||
+        place_labels(lab, nlab, obst, &nobst, marks, nmarks, &fr, kernel_spots,
+                     sizeof kernel_spots / sizeof kernel_spots[0], KERNEL_NEAR_SPOTS, KERNEL_CHAR_PX)) {
+        rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        goto done;
+    }
+
+    /* ---- the .dat ---- */
+    sb_printf(&dat, "# ridge %s roofline data: %s (%s)%s%s\n", ridge_version(), gpu->name, gpu->id,
+              wname ? ", workload " : "", wname ? wname : "");
+    sb_printf(&dat, "# Drawn by %s. Blocks are separated by two blank lines and selected with `index N`.\n",
+              base_name(paths->gp));
+    sb_printf(&dat, "# Units: intensity in FLOP/byte; performance in TFLOP/s (TOP/s for integer kinds); "
+                    "bandwidth in TB/s.\n");
+    sb_printf(&dat, "# Model efficiency (%s): tensor_fraction %.6g, vector_fraction %.6g, dram_fraction %.6g\n",
+              gpu->eff.source[0] ? gpu->eff.source : "defaults, docs/model.md", gpu->eff.tensor_fraction,
+              gpu->eff.vector_fraction, gpu->eff.dram_fraction);
+
+    sb_printf(&dat, "\n# [index 0] roofs: one row per precision (datasheet dense peak; achievable = peak x "
+                    "tensor_fraction or vector_fraction)\n");
+    sb_printf(&dat, "# name peak_tflops_per_s achievable_tflops_per_s ridge_flops_per_byte "
+                    "achievable_ridge_flops_per_byte x_end_flops_per_byte unit\n");
+    for (int r = 0; r < nroof; r++)
+        sb_printf(&dat, "\"%s\" %.6g %.6g %.6g %.6g %.6g %s\n", roofs[r].name, roofs[r].peak_flops_per_s / TERA,
+                  roofs[r].achievable_flops_per_s / TERA, roofs[r].peak_flops_per_s / bw,
+                  roofs[r].achievable_flops_per_s / adram, fr.xhi, roofs[r].tensor ? "tensor" : "vector");
+
+    /* Diagonals run from the left edge up to the highest roof they meet. */
+    sb_printf(&dat, "\n\n# [index 1] memory: bandwidth diagonals y = bandwidth x intensity\n");
+    sb_printf(&dat, "# name bandwidth_tb_per_s x_start_flops_per_byte x_end_flops_per_byte y_start_tflops_per_s "
+                    "y_end_tflops_per_s\n");
+    sb_printf(&dat, "\"DRAM\" %.6g %.6g %.6g %.6g %.6g\n", bw / TERA, fr.xlo, roofs[0].peak_flops_per_s / bw,
+              bw * fr.xlo / TERA, roofs[0].peak_flops_per_s / TERA);
+    sb_printf(&dat, "\"DRAM achievable\" %.6g %.6g %.6g %.6g %.6g\n", adram / TERA, fr.xlo, maxach / adram,
+              adram * fr.xlo / TERA, maxach / TERA);
+    if (l2bw > 0)
+        sb_printf(&dat, "\"L2\" %.6g %.6g %.6g %.6g %.6g\n", l2bw / TERA, fr.xlo, roofs[0].peak_flops_per_s / l2bw,
+                  l2bw * fr.xlo / TERA, roofs[0].peak_flops_per_s / TERA);
+
+    sb_printf(&dat, "\n\n# [index 2] ridge points (datasheet peak / datasheet DRAM bandwidth) and their labels\n"
+                    "# x_flops_per_byte y_tflops_per_s label_x label_y align(l/r/c) label\n");
+    for (int r = 0; r < nroof; r++) {
+        int ai = rlab[r].align == 'l' ? 0 : rlab[r].align == 'r' ? 1 : 2;
+        ridge_align_used[ai] = 1;
+        sb_printf(&dat, "%.6g %.6g %.6g %.6g %c \"%s\"\n", roofs[r].peak_flops_per_s / bw,
+                  roofs[r].peak_flops_per_s / TERA, data_x(&fr, rlab[r].lx), data_y(&fr, rlab[r].ly) / TERA,
+                  rlab[r].align, rlab[r].text);
+    }
+
+    sb_printf(&dat, "\n\n# [index 3] kernels, predicted: x = FLOPs / DRAM bytes (L2 or compulsory bytes when "
+                    "the model puts none in DRAM), y = achieved FLOP/s\n");
+    sb_printf(&dat, "# intensity_flops_per_byte performance_tflops_per_s bound_index bound label\n");
+    for (size_t i = 0; i < nk; i++)
+        sb_printf(&dat, "%.6g %.6g %d %s \"%s\"\n", kp[i].x, kp[i].y / TERA, kp[i].bound, bound_keys[kp[i].bound],
+                  kp[i].label);
+    if (nskipped) {
+        sb_printf(&dat, "# not plotted (no FLOPs, e.g. copies; or no bytes or time):\n");
+        for (size_t i = 0; i < n; i++) {
+            char l[RIDGE_OP_NAME_MAX + 8];
+            if (plottable(&pts[i]))
+                continue;
+            point_label(&pts[i], i, l, sizeof l);
+            sb_printf(&dat, "#   %s: %.6g FLOP, %.6g bytes (DRAM + L2), %.6g s\n", l, pts[i].pred.flops,
+                      pts[i].pred.dram_bytes + pts[i].pred.l2_bytes, pts[i].pred.time_s);
+        }
+    }
+
+    /* Blocks that may be empty come last: gnuplot does not count a block without data. */
+    sb_printf(&dat, "\n\n# [index 4] kernel labels, placed to avoid each other, and leader lines to labels "
+                    "set apart (NaN: none)\n"
+                    "# x_flops_per_byte y_tflops_per_s align(l/r/c) text x_from y_from x_to y_to\n");
+    for (size_t i = 0; i < nlab; i++) {
+        int ai = lab[i].align == 'l' ? 0 : lab[i].align == 'r' ? 1 : 2;
+        align_used[ai] = 1;
+        sb_printf(&dat, "%.6g %.6g %c \"%s\"", data_x(&fr, lab[i].lx), data_y(&fr, lab[i].ly) / TERA, lab[i].align,
+                  lab[i].text);
+        if (lab[i].leader) {
+            nleaders++;
+            sb_printf(&dat, " %.6g %.6g %.6g %.6g\n", data_x(&fr, lab[i].fx), data_y(&fr, lab[i].fy) / TERA,
+                      data_x(&fr, lab[i].tx), data_y(&fr, lab[i].ty) / TERA);
+        } else {
+            sb_printf(&dat, " NaN NaN NaN NaN\n");
+        }
+    }
+
+    sb_printf(&dat, "\n\n# [index 5] kernels, measured: x_measured_flops_per_byte y_measured_tflops_per_s "
+                    "x_predicted_flops_per_byte y_predicted_tflops_per_s label\n");
+    for (size_t i = 0; i < nk; i++)
+        if (kp[i].has_measured)
+            sb_printf(&dat, "%.6g %.6g %.6g %.6g \"%s\"\n", kp[i].mx, kp[i].my / TERA, kp[i].x, kp[i].y / TERA,
+                      kp[i].label);
+
+
+    /* ---- the .gp ---- */
+    sb_printf(&gp, "# ridge %s roofline chart: %s%s%s\n", ridge_version(), gpu->name, wname ? ", " : "",
+              wname ? wname : "");
+    sb_printf(&gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", paths->gp,
+              base_name(paths->dat), base_name(paths->chart));
+    sb_printf(&gp, "set encoding utf8\nset locale \"C\"\n\n");
+    sb_printf(&gp, "# Files are named relative to this script's directory.\n"
+                   "dir = ''\n"
+                   "if (exists('ARG0')) {\n"
+                   "    s = ARG0\n"
+                   "    while (strstrt(s, '/') > 0) {\n"
+                   "        i = strstrt(s, '/')\n"
+                   "        dir = dir . s[1:i]\n"
+                   "        s = s[i+1:]\n"
+                   "    }\n"
+                   "}\n");
+    sb_printf(&gp, "dat = dir . ");
+    sb_gp_string(&gp, base_name(paths->dat));
+    sb_printf(&gp, "\n\n");
+    if (paths->format == RIDGE_PLOT_SVG)
+        sb_printf(&gp, "set terminal svg size %g,%g dynamic noenhanced font 'Sans,11' background '#ffffff'\n",
+                  CANVAS_W_PX, CANVAS_H_PX);
+    else
+        sb_printf(&gp,
+                  "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+                  "    set terminal pngcairo size %g,%g noenhanced font 'Sans,11' background '#ffffff'\n"
+                  "} else {\n"
+                  "    set terminal png size %g,%g noenhanced\n"
+                  "}\n",
+                  CANVAS_W_PX, CANVAS_H_PX, CANVAS_W_PX, CANVAS_H_PX);
+    sb_printf(&gp, "set output dir . ");
+    sb_gp_string(&gp, base_name(paths->chart));
+    sb_printf(&gp, "\n\n");
+    {
+        char title[300];
+        snprintf(title, sizeof title, "Roofline: %s%s%s", gpu->name, wname ? " - " : "", wname ? wname : "");
+        sb_printf(&gp, "set title ");
+        sb_gp_string(&gp, title);
+        if (note) {
+            sb_printf(&gp, " . \"\\n\" . ");
+            sb_gp_string(&gp, note);
+        }
+        sb_printf(&gp, " font ',14'\n");
+    }
+    sb_printf(&gp, "# The plot area is pinned so that the label positions in the .dat fit it.\n"
+                   "set lmargin at screen %g\nset rmargin at screen %g\n"
+                   "set bmargin at screen %g\nset tmargin at screen %g\n",
+              PLOT_LEFT, PLOT_RIGHT, PLOT_BOTTOM, PLOT_TOP);
+    sb_printf(&gp, "set xlabel 'Arithmetic intensity [FLOP/byte]'\n"
+                   "set ylabel 'Performance [TFLOP/s]'\n"
+                   "set logscale xy 10\n");
+    sb_printf(&gp, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n", fr.xlo, fr.xhi, fr.ylo / TERA, fr.yhi / TERA);
+    sb_printf(&gp, "set format x '%%g'\nset format y '%%g'\n"
+                   "set mxtics 10\nset mytics 10\n"
+                   "set grid xtics ytics mxtics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1\n"
+                   "set border lw 1.2\n"
+                   "set style textbox opaque noborder margins 0.5,0.5\n"
+                   "set key outside below center horizontal maxcols 3 samplen 3 spacing 1.1 font ',10'\n");
+    if (corner_note[0]) {
+        sb_printf(&gp, "set label 1 ");
+        sb_gp_string(&gp, corner_note);
+        sb_printf(&gp, " at graph 0.99, graph 0.03 right font ',%d' tc rgb '#555555'\n", RIDGE_FONT_PT);
+    }
+    sb_printf(&gp, "\nplot \\\n");
+    for (int r = 0; r < nroof; r++) {
+        sb_printf(&gp,
+                  "    dat index 0 every ::%d::%d using 4:2:($6-$4):(0) with vectors nohead lw 2.5 "
+                  "lc rgb '%s' title '%s%s: %s %s (achievable %s)', \\\n",
+                  r, r, roof_colors[r], roofs[r].name,
+                  strstr(roofs[r].name, "tensor") || strstr(roofs[r].name, "vector") ? ""
+                  : roofs[r].tensor                                                 ? " tensor"
+                                                                                    : " vector",
+                  num3(roofs[r].peak_flops_per_s / TERA, a, sizeof a), roofs[r].integer ? "TOP/s" : "TFLOP/s",
+                  num3(roofs[r].achievable_flops_per_s / TERA, b, sizeof b));
+        sb_printf(&gp,
+                  "    dat index 0 every ::%d::%d using 5:3:($6-$5):(0) with vectors nohead lw 1.5 dt 2 "
+                  "lc rgb '%s' notitle, \\\n",
+                  r, r, roof_colors[r]);
+    }
+    sb_printf(&gp,
+              "    dat index 1 every ::0::0 using 3:5:($4-$3):($6-$5) with vectors nohead lw 2.5 lc rgb '%s' "
+              "title 'DRAM %s (achievable %s)', \\\n",
+              DRAM_COLOR, bandwidth(bw, a, sizeof a), bandwidth(adram, b, sizeof b));
+    sb_printf(&gp,
+              "    dat index 1 every ::1::1 using 3:5:($4-$3):($6-$5) with vectors nohead lw 1.5 dt 2 "
+              "lc rgb '%s' notitle, \\\n",
+              DRAM_COLOR);
+    if (l2bw > 0)
+        sb_printf(&gp,
+                  "    dat index 1 every ::2::2 using 3:5:($4-$3):($6-$5) with vectors nohead lw 1.5 dt 4 "
+                  "lc rgb '%s' title 'L2 %s (model)', \\\n",
+                  L2_COLOR, bandwidth(l2bw, a, sizeof a));
+    sb_printf(&gp,
+              "    NaN with lines lw 1.5 dt 2 lc rgb '#555555' title 'dashed: achievable (model efficiency)', \\\n");
+    sb_printf(&gp, "    dat index 2 using 1:2 with points pt 7 ps 0.8 lc rgb '#222222' notitle");
+    for (int ai = 0; ai < 3; ai++)
+        if (ridge_align_used[ai])
+            sb_printf(&gp,
+                      ", \\\n    dat index 2 using 3:(strcol(5) eq '%c' ? $4 : NaN):6 with labels %s boxed "
+                      "font ',%d' tc rgb '#222222' notitle",
+                      "lrc"[ai], ai == 0 ? "left" : ai == 1 ? "right" : "center", RIDGE_FONT_PT);
+    if (nmeasured)
+        sb_printf(&gp,
+                  ", \\\n    dat index 5 using 3:4:($1-$3):($2-$4) with vectors nohead lw 1 lc rgb '#888888' "
+                  "notitle");
+    for (int bnd = 0; bnd < NBOUNDS; bnd++)
+        if (bound_used[bnd])
+            sb_printf(&gp,
+                      ", \\\n    dat index 3 using 1:($3 == %d ? $2 : NaN) with points pt 7 ps 1.2 "
+                      "lc rgb '%s' title 'predicted, %s'",
+                      bnd, bound_colors[bnd], bound_titles[bnd]);
+    if (nmeasured)
+        sb_printf(&gp, ", \\\n    dat index 5 using 1:2 with points pt 4 ps 1.3 lw 1.5 lc rgb '#000000' "
+                       "title 'measured (hollow), joined to its prediction'");
+    if (nleaders)
+        sb_printf(&gp, ", \\\n    dat index 4 using 5:6:($7-$5):($8-$6) with vectors nohead lw 0.8 lc rgb '#999999' "
+                       "notitle");
+    for (int ai = 0; ai < 3; ai++)
+        if (align_used[ai])
+            sb_printf(&gp,
+                      ", \\\n    dat index 4 using 1:(strcol(3) eq '%c' ? $2 : NaN):4 with labels %s boxed font ',%d' "
+                      "tc rgb '#333333' notitle",
+                      "lrc"[ai], ai == 0 ? "left" : ai == 1 ? "right" : "center", KERNEL_FONT_PT);
+    sb_printf(&gp, "\n");
+
+    if (dat.oom || gp.oom) {
+        rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        goto done;
+    }
+    rc = ridge_plot_write_file(paths->dat, dat.s, dat.len, err);
+    if (rc)
+        goto done;
+    rc = ridge_plot_write_file(paths->gp, gp.s, gp.len, err);
+    if (rc)
+        remove(paths->dat); /* never one file without the other */
+done:
+    free(dat.s);
+    free(gp.s);
+    free(kp);
+    free(lab);
+    free(obst);
+    free(marks);
+    return rc;
+}

@@ -1,0 +1,303 @@
+/* The kernel model: each mechanism in isolation (docs/model.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/gpu.h"
+#include "ridge/kernel.h"
+
+static ridge_gpu load(const char *id)
+{
+    ridge_gpu g;
+    ridge_err err;
+    memset(&g, 0, sizeof g);
+    if (ridge_catalog_load(id, &g, &err) != RIDGE_OK)
+        fprintf(stderr, "cannot load %s: %s\n", id, err.msg);
+    return g;
+}
+
+static ridge_kernel_result predict(const ridge_gpu *g, ridge_op op)
+{
+    ridge_kernel_result r;
+    ridge_err err;
+    memset(&r, 0, sizeof r);
+    if (!CHECK(ridge_kernel_predict(g, &op, &r, &err) == RIDGE_OK))
+        fprintf(stderr, "  %s\n", err.msg);
+    return r;
+}
+
+/* A GEMM whose 128x256 tiles exactly fill the SMs, against one with a single row more. */
+static void test_wave_quantization(void)
+{
+    static const struct {
+        const char *gpu;
+        double a, b; /* a x b = SM count */
+    } rows[] = {{"h200-sxm-141gb", 11, 12}, {"a100-sxm4-80gb", 9, 12}, {"a40", 7, 12}, {"l40s", 71, 2}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_gpu g = load(rows[i].gpu);
+        double m = 128 * rows[i].a, n = 256 * rows[i].b;
+        ridge_kernel_result below = predict(&g, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, 8192, 1));
+        ridge_kernel_result past = predict(&g, ridge_op_gemm(RIDGE_DTYPE_BF16, m + 1, n, 8192, 1));
+        check_context(rows[i].gpu);
+        CHECK_NEAR(below.tiles, g.sm_count, 1e-12);
+        CHECK_NEAR(below.wave_efficiency, 1.0, 1e-12);
+        /* 0.07 % more FLOPs, at least 20 % more time: the last wave is nearly empty. */
+        CHECK(past.time_s > 1.2 * below.time_s);
+        CHECK(past.achieved_flops_per_s < 0.85 * below.achieved_flops_per_s);
+        CHECK(below.bound == RIDGE_BOUND_COMPUTE);
+    }
+    check_context(NULL);
+}
+
+static void test_alignment(void)
+{
+    static const struct {
+        ridge_dtype dt;
+        double aligned, misaligned;
+    } rows[] = {
+        {RIDGE_DTYPE_BF16, 4096, 4095}, {RIDGE_DTYPE_FP16, 8192, 8190}, {RIDGE_DTYPE_TF32, 4096, 4094},
+        {RIDGE_DTYPE_BF16, 2048, 2044}, /* 8-byte multiple: milder */
+    };
+    ridge_gpu g = load("h200-sxm-141gb");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double a = rows[i].aligned, b = rows[i].misaligned;
+        ridge_kernel_result ra = predict(&g, ridge_op_gemm(rows[i].dt, a, a, a, 1));
+        ridge_kernel_result rb = predict(&g, ridge_op_gemm(rows[i].dt, a, b, b, 1));
+        check_context(ridge_dtype_name(rows[i].dt));
+        CHECK_NEAR(ra.align_efficiency, 1.0, 0);
+        CHECK(rb.align_efficiency < 1.0);
+        /* Fewer FLOPs, more time. */
+        CHECK(rb.flops < ra.flops);
+        CHECK(rb.time_s > 1.15 * ra.time_s);
+    }
+    check_context(NULL);
+}
+
+static void test_latency_floor(void)
+{
+    static const char *gpus[] = {"h200-sxm-141gb", "a100-sxm4-80gb", "a40", "t4", "mi300x"};
+    for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+        ridge_gpu g = load(gpus[i]);
+        /* 4 KB: 512 fp32 elements in, 512 out. */
+        ridge_kernel_result r = predict(&g, ridge_op_elementwise(RIDGE_DTYPE_FP32, 512, 1, 1, 1));
+        check_context(gpus[i]);
+        CHECK_NEAR(r.min_bytes, 4096, 0);
+        CHECK(r.bound == RIDGE_BOUND_LATENCY);
+        CHECK(r.time_s >= g.eff.kernel_floor_s);
+        CHECK(r.time_s < 2 * g.eff.kernel_floor_s + g.eff.dram_latency_s);
+    }
+    check_context(NULL);
+}
+
+static void test_large_copy(void)
+{
+    static const char *gpus[] = {"h200-sxm-141gb", "a100-sxm4-80gb", "a40", "rtx-4090"};
+    for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+        ridge_gpu g = load(gpus[i]);
+        double bytes = 4294967296.0;
+        ridge_kernel_result r = predict(&g, ridge_op_copy(bytes, RIDGE_COPY_D2D));
+        check_context(gpus[i]);
+        CHECK(r.bound == RIDGE_BOUND_MEMORY);
+        /* Read + write at the calibrated bandwidth, within the floors (< 0.2 %). */
+        CHECK_NEAR(2 * bytes / r.time_s, g.memory_bw_bytes_per_s * g.eff.dram_fraction, 2e-3);
+        /* A different calibration moves it proportionally. */
+        g.eff.dram_fraction = 0.75;
+        r = predict(&g, ridge_op_copy(bytes, RIDGE_COPY_D2D));
+        CHECK_NEAR(2 * bytes / r.time_s, g.memory_bw_bytes_per_s * 0.75, 2e-3);
+    }
+    check_context(NULL);
+}
+
+static void test_memory_levels(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb");
+    /* Bandwidth achieved by a copy grows with its size (Little's law), and a working set inside L2
+     * runs at L2 bandwidth: faster per byte than one that spills to DRAM. */
+    double sizes[] = {65536, 1048576, 8388608, 16777216, 268435456, 4294967296.0};
+    double prev = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        ridge_kernel_result r = predict(&g, ridge_op_copy(sizes[i], RIDGE_COPY_D2D));
+        double bw = 2 * sizes[i] / r.time_s;
+        if (sizes[i] * 2 <= 0.5 * g.l2_bytes)
+            CHECK(r.dram_bytes == 0);
+        if (sizes[i] * 2 >= g.l2_bytes)
+            CHECK(r.l2_bytes == 0);
+        if (i > 0 && sizes[i] * 2 <= 0.5 * g.l2_bytes)
+            CHECK(bw > prev);
+        prev = bw;
+    }
+    {
+        ridge_kernel_result in_l2 = predict(&g, ridge_op_copy(8388608, RIDGE_COPY_D2D));
+        ridge_kernel_result in_dram = predict(&g, ridge_op_copy(268435456, RIDGE_COPY_D2D));
+        CHECK(in_l2.dram_bytes == 0);
+        CHECK(in_l2.l2_s > 0);
+        /* In L2 the achieved bandwidth beats what DRAM can give at any size. */
+        CHECK(2 * 8388608 / (in_l2.time_s - in_l2.floor_s) > g.memory_bw_bytes_per_s * g.eff.dram_fraction);
+        CHECK(in_dram.bound == RIDGE_BOUND_MEMORY);
+    }
+}
+
+static void test_split_k(void)
+{
+    ridge_gpu g = load("a100-sxm4-80gb");
+    /* Skinny output, long reduction: one tile of output cannot fill 108 SMs without split-K. */
+    ridge_kernel_result r = predict(&g, ridge_op_gemm(RIDGE_DTYPE_FP16, 128, 256, 65536, 1));
+    CHECK(r.split_k > 1);
+    CHECK(r.kernels == 2); /* the reduction kernel */
+    CHECK(r.tiles > 1);
+    /* A square GEMM never splits. */
+    r = predict(&g, ridge_op_gemm(RIDGE_DTYPE_FP16, 8192, 8192, 8192, 1));
+    CHECK(r.split_k == 1);
+}
+
+static void test_units_and_precisions(void)
+{
+    ridge_gpu a100 = load("a100-sxm4-80gb"), v100 = load("v100-sxm2-32gb"), h200 = load("h200-sxm-141gb");
+    ridge_op op = ridge_op_gemm(RIDGE_DTYPE_FP8, 4096, 4096, 4096, 1);
+    ridge_kernel_result r, t;
+    ridge_err err;
+    CHECK(ridge_kernel_predict(&a100, &op, &r, &err) == RIDGE_EUNSUPPORTED);
+    CHECK_STR_HAS(err.msg, "fp8");
+    op.dtype = RIDGE_DTYPE_BF16;
+    CHECK(ridge_kernel_predict(&v100, &op, &r, &err) == RIDGE_EUNSUPPORTED);
+    /* fp32 GEMMs run on the vector path, tf32 on tensor cores. */
+    r = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_FP32, 8192, 8192, 8192, 1));
+    t = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_TF32, 8192, 8192, 8192, 1));
+    CHECK(r.tensor == 0 && r.peak == RIDGE_PEAK_FP32);
+    CHECK(t.tensor == 1 && t.peak == RIDGE_PEAK_TF32);
+    CHECK(r.time_s > 5 * t.time_s);
+    /* fp8 doubles bf16 on Hopper. */
+    r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1));
+    t = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_FP8, 8192, 8192, 8192, 1));
+    CHECK_NEAR(r.time_s / t.time_s, 2.0, 0.05);
+    /* The worked example of docs/model.md: H200 BF16 8192^3 = 740 TFLOP/s. */
+    CHECK_NEAR(r.achieved_flops_per_s, 740.3e12, 2e-3);
+}
+
+static ridge_op attention(double b, double h, double hk, double q, double kv, int causal)
+{
+    ridge_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_ATTENTION;
+    op.dtype = RIDGE_DTYPE_BF16;
+    op.count = 1;
+    op.u.attn.batch = b;
+    op.u.attn.heads = h;
+    op.u.attn.kv_heads = hk;
+    op.u.attn.q_len = q;
+    op.u.attn.kv_len = kv;
+    op.u.attn.head_dim = 128;
+    op.u.attn.causal = causal;
+    op.u.attn.pass = RIDGE_PASS_FWD;
+    return op;
+}
+
+static void test_attention(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb");
+    ridge_kernel_result mha = predict(&g, attention(16, 32, 32, 1, 8192, 1));
+    ridge_kernel_result gqa = predict(&g, attention(16, 32, 8, 1, 8192, 1));
+    ridge_kernel_result full = predict(&g, attention(4, 32, 32, 4096, 4096, 0));
+    ridge_kernel_result causal = predict(&g, attention(4, 32, 32, 4096, 4096, 1));
+    ridge_op fb = attention(4, 32, 32, 4096, 4096, 1);
+    ridge_kernel_result both;
+    fb.u.attn.pass = RIDGE_PASS_FWD_BWD;
+    both = predict(&g, fb);
+    /* Decode reads the KV cache: memory-bound, and grouped-query attention reads 4x less. */
+    CHECK(mha.bound == RIDGE_BOUND_MEMORY);
+    CHECK(gqa.time_s < 0.5 * mha.time_s);
+    CHECK_NEAR(mha.min_bytes / gqa.min_bytes, 4.0, 0.01);
+    /* Long prefill is compute-bound; causal masking halves the work (almost). */
+    CHECK(full.bound == RIDGE_BOUND_COMPUTE);
+    CHECK_NEAR(causal.flops / full.flops, 0.5, 0.01);
+    CHECK(causal.time_s < 0.6 * full.time_s);
+    CHECK(both.time_s > 3 * causal.time_s);
+    CHECK_NEAR(both.flops / causal.flops, 3.5, 1e-9);
+}
+
+static void test_conv_and_lstm(void)
+{
+    ridge_gpu g = load("a100-sxm4-80gb");
+    ridge_op c;
+    ridge_kernel_result stem, body, dw;
+    memset(&c, 0, sizeof c);
+    c.kind = RIDGE_OP_CONV2D;
+    c.dtype = RIDGE_DTYPE_FP16;
+    c.count = 1;
+    c.u.conv.n = 256; c.u.conv.c = 3; c.u.conv.h = 224; c.u.conv.w = 224; c.u.conv.k = 64;
+    c.u.conv.r = 7; c.u.conv.s = 7; c.u.conv.stride = 2; c.u.conv.pad = 3; c.u.conv.groups = 1;
+    c.u.conv.pass = RIDGE_PASS_FWD;
+    stem = predict(&g, c);
+    c.u.conv.c = 64; c.u.conv.h = 56; c.u.conv.w = 56; c.u.conv.r = 3; c.u.conv.s = 3; c.u.conv.stride = 1;
+    c.u.conv.pad = 1;
+    body = predict(&g, c);
+    /* 3 input channels are 6 bytes: the misaligned slow path. */
+    CHECK(stem.align_efficiency < 1.0);
+    CHECK(body.align_efficiency == 1.0);
+    CHECK(stem.achieved_flops_per_s < body.achieved_flops_per_s);
+    /* Depthwise runs on the vector path, memory-bound. */
+    c.u.conv.k = 64; c.u.conv.groups = 64;
+    dw = predict(&g, c);
+    CHECK(dw.tensor == 0);
+    CHECK(dw.bound == RIDGE_BOUND_MEMORY || dw.bound == RIDGE_BOUND_L2);
+    {
+        ridge_op l;
+        ridge_kernel_result small;
+        memset(&l, 0, sizeof l);
+        l.kind = RIDGE_OP_LSTM;
+        l.dtype = RIDGE_DTYPE_FP16;
+        l.count = 1;
+        l.u.lstm.batch = 1; l.u.lstm.seq = 100; l.u.lstm.input = 256; l.u.lstm.hidden = 256; l.u.lstm.layers = 2;
+        l.u.lstm.pass = RIDGE_PASS_FWD;
+        small = predict(&g, l);
+        /* Batch 1: two kernels per step per layer, each tiny: the launch floors dominate. */
+        CHECK(small.bound == RIDGE_BOUND_LATENCY);
+        CHECK_NEAR(small.kernels, 2 * (1 + 2 * 100), 0);
+    }
+}
+
+/* Every kind on every catalogue GPU gives a finite positive time, or EUNSUPPORTED. */
+static void test_all_kinds_everywhere(void)
+{
+    for (size_t i = 0; i < ridge_catalog_count(); i++) {
+        ridge_gpu g = load(ridge_catalog_id(i));
+        for (int dt = 0; dt < RIDGE_DTYPE_COUNT; dt++) {
+            ridge_op ops[4];
+            ops[0] = ridge_op_gemm((ridge_dtype)dt, 1000, 3000, 777, 3);
+            ops[1] = ridge_op_elementwise((ridge_dtype)dt, 12345678, 2, 1, 3);
+            ops[2] = ridge_op_copy(123456789, RIDGE_COPY_H2D);
+            ops[3] = attention(2, 16, 4, 333, 1500, 1);
+            ops[3].dtype = (ridge_dtype)dt;
+            for (int k = 0; k < 4; k++) {
+                ridge_kernel_result r;
+                ridge_err err;
+                int rc = ridge_kernel_predict(&g, &ops[k], &r, &err);
+                check_context(ridge_catalog_id(i));
+                CHECK(rc == RIDGE_OK || rc == RIDGE_EUNSUPPORTED);
+                if (rc == RIDGE_OK) {
+                    CHECK(isfinite(r.time_s) && r.time_s > 0);
+                    CHECK(isfinite(r.roof_efficiency) && r.roof_efficiency >= 0);
+                    CHECK(r.bound < RIDGE_BOUND_HOST);
+                }
+            }
+        }
+    }
+    check_context(NULL);
+}
+
+int main(void)
+{
+    test_wave_quantization();
+    test_alignment();
+    test_latency_floor();
+    test_large_copy();
+    test_memory_levels();
+    test_split_k();
+    test_units_and_precisions();
+    test_attention();
+    test_conv_and_lstm();
+    test_all_kinds_everywhere();
+    return check_report();
+}

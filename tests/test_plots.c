@@ -1,0 +1,511 @@
+/* Tests for ridge_plots: chart paths, atomic writes, the roofline .dat/.gp, the gnuplot runner.
+ * Never needs gnuplot; when one is on PATH the script is also rendered once as a syntax check.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "ridge/plot.h"
+
+static char tmpdir[64];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *s;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static double *v_dummy(void)
+{
+    static double v[8];
+    return v;
+}
+
+static void join(char *out, size_t cap, const char *name)
+{
+    snprintf(out, cap, "%s/%s", tmpdir, name);
+}
+
+/* A GPU filled by hand: high-entropy figures, three equal 16-bit tensor peaks. */
+static void make_gpu(ridge_gpu *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "testa-x1");
+    snprintf(g->name, sizeof g->name, "Testa X1 'quoted'");
+    g->peak_flops_per_s[RIDGE_PEAK_FP64] = 9.71e12;
+    g->peak_flops_per_s[RIDGE_PEAK_FP32] = 61.27e12;
+    g->peak_flops_per_s[RIDGE_PEAK_FP16_VECTOR] = 122.54e12;
+    g->peak_flops_per_s[RIDGE_PEAK_TF32] = 411.85e12;
+    g->peak_flops_per_s[RIDGE_PEAK_FP16] = 823.7e12;
+    g->peak_flops_per_s[RIDGE_PEAK_FP16_FP32ACC] = 823.7e12;
+    g->peak_flops_per_s[RIDGE_PEAK_BF16] = 823.7e12;
+    g->peak_flops_per_s[RIDGE_PEAK_FP8] = 1647.4e12;
+    g->peak_flops_per_s[RIDGE_PEAK_INT8] = 1647.4e12;
+    g->memory_bw_bytes_per_s = 3.35e12;
+    g->l2_bytes = 52428800;
+    g->eff.tensor_fraction = 0.785;
+    g->eff.vector_fraction = 0.9;
+    g->eff.dram_fraction = 0.883;
+    g->eff.l2_bandwidth_bytes_per_s = 11.37e12;
+    snprintf(g->eff.source, sizeof g->eff.source, "hand-made");
+}
+
+static ridge_kernel_result result(double flops, double dram, double l2, double time_s, ridge_bound bound,
+                                  ridge_peak peak)
+{
+    ridge_kernel_result r;
+    memset(&r, 0, sizeof r);
+    r.flops = flops;
+    r.dram_bytes = dram;
+    r.l2_bytes = l2;
+    r.time_s = time_s;
+    r.bound = bound;
+    r.peak = peak;
+    r.tensor = ridge_peak_is_tensor(peak);
+    r.achieved_flops_per_s = time_s > 0 ? flops / time_s : 0;
+    /* The op's compulsory bytes: here those the model sends to DRAM, else to L2. */
+    r.min_bytes = dram > 0 ? dram : l2;
+    r.intensity_flops_per_byte = r.min_bytes > 0 ? flops / r.min_bytes : 0;
+    return r;
+}
+
+/* The .dat row of block `index` whose first field is `"name"`, parsed as numbers after it. */
+static int dat_row(const char *dat, int index, const char *name, double *v, int nv)
+{
+    char head[32], key[80];
+    const char *p;
+    snprintf(head, sizeof head, "# [index %d]", index);
+    p = strstr(dat, head);
+    if (!p)
+        return 0;
+    snprintf(key, sizeof key, "\n\"%s\" ", name);
+    p = strstr(p, key);
+    if (!p)
+        return 0;
+    p += strlen(key);
+    for (int i = 0; i < nv; i++) {
+        char *end;
+        v[i] = strtod(p, &end);
+        if (end == p)
+            return 0;
+        p = end;
+    }
+    return 1;
+}
+
+static void test_paths(void)
+{
+    static const struct {
+        const char *chart, *dat, *gp;
+        int status;
+        ridge_plot_format fmt;
+    } rows[] = {
+        {"chart.png", "chart.dat", "chart.gp", RIDGE_OK, RIDGE_PLOT_PNG},
+        {"out/dir/roof.line.SVG", "out/dir/roof.line.dat", "out/dir/roof.line.gp", RIDGE_OK, RIDGE_PLOT_SVG},
+        {"a.Png", "a.dat", "a.gp", RIDGE_OK, RIDGE_PLOT_PNG},
+        {"chart.pdf", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
+        {"chart", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
+        {"", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
+        {".png", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
+        {"dir/.svg", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_plot_paths p;
+        ridge_err err = {{0}};
+        int rc = ridge_plot_paths_from_chart(rows[i].chart, &p, &err);
+        check_context(rows[i].chart[0] ? rows[i].chart : "(empty)");
+        CHECK_INT(rc, rows[i].status);
+        if (rc == RIDGE_OK) {
+            CHECK_STR_EQ(p.chart, rows[i].chart);
+            CHECK_STR_EQ(p.dat, rows[i].dat);
+            CHECK_STR_EQ(p.gp, rows[i].gp);
+            CHECK_INT(p.format, rows[i].fmt);
+        } else {
+            CHECK(err.msg[0] != '\0');
+        }
+    }
+    check_context(NULL);
+}
+
+static void test_write_file(void)
+{
+    char path[128], tmp[160], nodir[128];
+    ridge_err err = {{0}};
+    char *s;
+    join(path, sizeof path, "atomic.txt");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK_INT(ridge_plot_write_file(path, "first version\n", 14, &err), RIDGE_OK);
+    CHECK_INT(ridge_plot_write_file(path, "second\n", 7, &err), RIDGE_OK);
+    s = slurp(path);
+    CHECK_STR_EQ(s, "second\n");
+    free(s);
+    CHECK(!exists(tmp));
+    remove(path);
+
+    join(nodir, sizeof nodir, "no/such/dir/x.dat");
+    CHECK_INT(ridge_plot_write_file(nodir, "x", 1, &err), RIDGE_EIO);
+    CHECK_STR_HAS(err.msg, nodir);
+}
+
+/* The example workload: one op per interesting case. */
+static size_t make_points(ridge_roofline_point *pts)
+{
+    size_t n = 0;
+    memset(pts, 0, 8 * sizeof *pts);
+    /* A big BF16 GEMM: compute-bound, far right. */
+    pts[n].label = "qkv_proj";
+    pts[n].pred = result(2.0 * 8192 * 3072 * 4096, 113246208.0, 4.1e8, 3.217e-4, RIDGE_BOUND_COMPUTE, RIDGE_PEAK_BF16);
+    pts[n].min_bytes = 113246208.0;
+    pts[n].has_measured = 1;
+    pts[n].measured_intensity_flops_per_byte = 2.0 * 8192 * 3072 * 4096 / 113246208.0;
+    pts[n].measured_flops_per_s = 587.3e12;
+    n++;
+    /* An FP16 (FP32 acc) GEMM: shares the BF16 roof. */
+    pts[n].label = "lm head";
+    pts[n].pred = result(3.3e12, 1.2e9, 0, 6.1e-3, RIDGE_BOUND_COMPUTE, RIDGE_PEAK_FP16_FP32ACC);
+    n++;
+    /* A DRAM-bound elementwise op on the vector path. */
+    pts[n].label = "residual_add";
+    pts[n].pred = result(3.355e7, 2.013e8, 0, 7.12e-5, RIDGE_BOUND_MEMORY, RIDGE_PEAK_FP16_VECTOR);
+    n++;
+    /* Working set in L2: no DRAM bytes, the L2 bytes give its x. */
+    pts[n].label = "rmsnorm \"small\"";
+    pts[n].pred = result(1.2e6, 0, 2.4e6, 4.4e-6, RIDGE_BOUND_L2, RIDGE_PEAK_FP32);
+    n++;
+    /* A copy: no FLOPs, not on the chart. */
+    pts[n].label = "kv_copy";
+    pts[n].pred = result(0, 6.7e7, 0, 2.1e-5, RIDGE_BOUND_MEMORY, RIDGE_PEAK_FP32);
+    n++;
+    /* No label: named by index; no bytes at all in the result: the compulsory bytes give its x. */
+    pts[n].pred = result(5.5e5, 0, 0, 2.9e-6, RIDGE_BOUND_LATENCY, RIDGE_PEAK_FP32);
+    pts[n].min_bytes = 1.1e6;
+    n++;
+    return n;
+}
+
+static void test_roofline(void)
+{
+    ridge_gpu g;
+    ridge_roofline_point pts[8];
+    size_t n = make_points(pts);
+    ridge_roofline_options opt = {"llama layer", "3 measurements without an op skipped"};
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[128], tmp[RIDGE_PLOT_PATH_MAX + 8];
+    char *dat, *gp;
+    double v[6];
+
+    make_gpu(&g);
+    join(chart, sizeof chart, "roof.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_roofline_write(&g, pts, n, &opt, &paths, &err), RIDGE_OK);
+    dat = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (!CHECK(dat && gp)) {
+        free(dat);
+        free(gp);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", paths.dat);
+    CHECK(!exists(tmp));
+    CHECK(!exists(paths.chart)); /* writing never renders */
+
+    /* Roofs: BF16, FP16 (FP32 acc) share one roof; FP32 is always there; FP16 vector is used. */
+    check_context("roofs");
+    if (CHECK(dat_row(dat, 0, "BF16/FP16", v, 5))) {
+        CHECK_NEAR(v[0], 823.7, 1e-6);
+        CHECK_NEAR(v[1], 823.7 * 0.785, 1e-6);
+        CHECK_NEAR(v[2], 823.7e12 / 3.35e12, 1e-5); /* the BF16 ridge point, 245.881 FLOP/B */
+        CHECK_NEAR(v[3], 823.7e12 * 0.785 / (3.35e12 * 0.883), 1e-5);
+    }
+    if (CHECK(dat_row(dat, 0, "FP32", v, 3))) {
+        CHECK_NEAR(v[0], 61.27, 1e-6);
+        CHECK_NEAR(v[1], 61.27 * 0.9, 1e-6);
+        CHECK_NEAR(v[2], 61.27 / 3.35, 1e-5);
+    }
+    CHECK(dat_row(dat, 0, "FP16 vector", v, 1));
+    CHECK(!strstr(dat, "\"FP8\"")); /* no op uses it */
+    CHECK(!strstr(dat, "\"TF32\""));
+    CHECK_STR_HAS(dat, "BF16/FP16 ridge 246 FLOP/B");
+    CHECK_STR_HAS(dat, "FP32 ridge 18.3 FLOP/B");
+
+    check_context("memory diagonals");
+    if (CHECK(dat_row(dat, 1, "DRAM", v, 1)))
+        CHECK_NEAR(v[0], 3.35, 1e-9);
+    if (CHECK(dat_row(dat, 1, "DRAM achievable", v, 1)))
+        CHECK_NEAR(v[0], 3.35 * 0.883, 1e-6);
+    if (CHECK(dat_row(dat, 1, "L2", v, 1)))
+        CHECK_NEAR(v[0], 11.37, 1e-9);
+
+    check_context("kernels");
+    {
+        char row[256];
+        /* x = flops / compulsory bytes, y = achieved TFLOP/s */
+        snprintf(row, sizeof row, "%.6g %.6g 0 compute \"qkv_proj\"", 2.0 * 8192 * 3072 * 4096 / 113246208.0,
+                 2.0 * 8192 * 3072 * 4096 / 3.217e-4 / 1e12);
+        CHECK_STR_HAS(dat, row);
+        snprintf(row, sizeof row, "%.6g %.6g 2 l2 \"rmsnorm 'small'\"", 1.2e6 / 2.4e6, 1.2e6 / 4.4e-6 / 1e12);
+        CHECK_STR_HAS(dat, row);
+        snprintf(row, sizeof row, "%.6g %.6g 3 latency \"#5\"", 5.5e5 / 1.1e6, 5.5e5 / 2.9e-6 / 1e12);
+        CHECK_STR_HAS(dat, row);
+        CHECK_STR_HAS(dat, "# not plotted");
+        CHECK_STR_HAS(dat, "kv_copy");
+        snprintf(row, sizeof row, "%.6g %.6g", 2.0 * 8192 * 3072 * 4096 / 113246208.0, 587.3);
+        CHECK_STR_HAS(strstr(dat, "# [index 5]"), row);
+    }
+
+    check_context("script");
+    CHECK_STR_HAS(gp, "set locale \"C\"");
+    CHECK_STR_HAS(gp, "set logscale xy");
+    CHECK_STR_HAS(gp, "'roof.dat'");
+    CHECK_STR_HAS(gp, "'roof.png'");
+    CHECK_STR_HAS(gp, "[FLOP/byte]");
+    CHECK_STR_HAS(gp, "[TFLOP/s]");
+    CHECK_STR_HAS(gp, "pngcairo size 1200,800");
+    CHECK_STR_HAS(gp, "set terminal png size 1200,800");
+    CHECK_STR_HAS(gp, "Testa X1 ''quoted'' - llama layer");
+    CHECK_STR_HAS(gp, "3 measurements without an op skipped");
+    CHECK_STR_HAS(gp, "set key outside below");
+    CHECK_STR_HAS(gp, "1 op without FLOPs");
+    CHECK_STR_HAS(gp, "predicted, compute-bound");
+    CHECK_STR_HAS(gp, "predicted, L2-bound");
+    CHECK(!strstr(gp, "host-bound")); /* no point is host-bound */
+    CHECK_STR_HAS(gp, "measured");
+    check_context(NULL);
+
+    /* Rendered once when gnuplot is around: the script must be valid gnuplot. */
+    if (ridge_gnuplot_find(NULL, 0)) {
+        char *png;
+        CHECK_INT(ridge_gnuplot_run(paths.gp, &err), RIDGE_OK);
+        png = slurp(paths.chart);
+        CHECK(png && memcmp(png, "\x89PNG", 4) == 0);
+        free(png);
+        remove(paths.chart);
+    } else {
+        printf("gnuplot not found: rendering not checked\n");
+    }
+    remove(paths.dat);
+    remove(paths.gp);
+    free(dat);
+    free(gp);
+}
+
+static void test_roofline_svg_and_limits(void)
+{
+    ridge_gpu g;
+    ridge_roofline_point pts[5];
+    /* INT8 used twice ranks first among the used peaks; the cap then drops TF32. */
+    static const ridge_peak used[5] = {RIDGE_PEAK_INT8, RIDGE_PEAK_TF32, RIDGE_PEAK_INT8, RIDGE_PEAK_FP64,
+                                       RIDGE_PEAK_FP16_VECTOR};
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[128];
+    char *dat, *gp;
+    int roofs = 0;
+
+    make_gpu(&g);
+    memset(pts, 0, sizeof pts);
+    for (int i = 0; i < 5; i++)
+        pts[i].pred = result(1e12 * (i + 1), 1e9, 0, 1e-2, RIDGE_BOUND_COMPUTE, used[i]);
+    join(chart, sizeof chart, "limits.svg");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_roofline_write(&g, pts, 5, NULL, &paths, &err), RIDGE_OK);
+    dat = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (CHECK(dat && gp)) {
+        const char *p = strstr(dat, "# [index 0]"), *end = strstr(dat, "# [index 1]");
+        for (; p && (p = strstr(p, "\n\"")) != NULL && p < end; p++)
+            roofs++;
+        CHECK_INT(roofs, RIDGE_ROOFLINE_MAX_ROOFS);
+        CHECK(dat_row(dat, 0, "BF16", v_dummy(), 1));
+        CHECK(dat_row(dat, 0, "FP32", v_dummy(), 1));
+        CHECK(dat_row(dat, 0, "INT8", v_dummy(), 1));
+        CHECK(dat_row(dat, 0, "FP64", v_dummy(), 1));
+        CHECK(dat_row(dat, 0, "FP16 vector", v_dummy(), 1));
+        CHECK(!strstr(dat, "\"TF32\""));
+        CHECK_STR_HAS(dat, "INT8 ridge 492 OP/B");
+        CHECK_STR_HAS(gp, "INT8 tensor: 1647 TOP/s");
+        CHECK_STR_HAS(gp, "set terminal svg size 1200,800");
+        CHECK_STR_HAS(gp, "'limits.svg'");
+        CHECK(!strstr(gp, "pngcairo"));
+        CHECK(!strstr(gp, "measured"));
+    }
+    free(dat);
+    free(gp);
+    remove(paths.dat);
+    remove(paths.gp);
+
+    /* Roofs only (no kernels) is a valid chart. */
+    CHECK_INT(ridge_roofline_write(&g, NULL, 0, NULL, &paths, &err), RIDGE_OK);
+    CHECK(exists(paths.dat) && exists(paths.gp));
+    remove(paths.dat);
+    remove(paths.gp);
+
+    /* A GPU without bandwidth cannot have a roofline. */
+    g.memory_bw_bytes_per_s = 0;
+    CHECK_INT(ridge_roofline_write(&g, NULL, 0, NULL, &paths, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "testa-x1");
+    CHECK(!exists(paths.dat) && !exists(paths.gp));
+}
+
+/* Kernels on one spot share a label; a crowd keeps labels on its slowest kernels only. */
+static void test_labels(void)
+{
+    ridge_gpu g;
+    ridge_roofline_point pts[60];
+    char names[60][16];
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[128];
+    char *dat, *gp;
+
+    make_gpu(&g);
+    memset(pts, 0, sizeof pts);
+    for (int i = 0; i < 60; i++) {
+        /* Spread over three decades of intensity; time grows with i, so #59 is the slowest. */
+        double x = pow(10.0, 3.0 * i / 59.0), t = 1e-4 * (1 + i);
+        snprintf(names[i], sizeof names[i], "k%02d", i);
+        pts[i].label = names[i];
+        pts[i].pred = result(x * 1e9, 1e9, 0, t, RIDGE_BOUND_MEMORY, RIDGE_PEAK_BF16);
+    }
+    join(chart, sizeof chart, "labels.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+
+    /* Two kernels on the same spot. */
+    pts[1].pred = pts[0].pred;
+    CHECK_INT(ridge_roofline_write(&g, pts, 3, NULL, &paths, &err), RIDGE_OK);
+    dat = slurp(paths.dat);
+    CHECK_STR_HAS(dat ? strstr(dat, "# [index 4]") : NULL, "\"k00, k01\"");
+    free(dat);
+
+    CHECK_INT(ridge_roofline_write(&g, pts, 60, NULL, &paths, &err), RIDGE_OK);
+    dat = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (CHECK(dat && gp)) {
+        const char *labels = strstr(dat, "# [index 4]");
+        CHECK_STR_HAS(gp, "labels on the 40 slowest of 60 kernels");
+        CHECK_STR_HAS(labels, "\"k59\"");
+        CHECK_STR_HAS(labels, "\"k20\"");
+        CHECK(labels && !strstr(labels, "\"k19\""));
+        CHECK(labels && !strstr(labels, "\"k02\""));
+    }
+    free(dat);
+    free(gp);
+    remove(paths.dat);
+    remove(paths.gp);
+}
+
+static void test_roofline_unwritable(void)
+{
+    ridge_gpu g;
+    ridge_roofline_point pts[8];
+    size_t n = make_points(pts);
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[128], tmp[RIDGE_PLOT_PATH_MAX + 8];
+    make_gpu(&g);
+    join(chart, sizeof chart, "missing-dir/roof.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_roofline_write(&g, pts, n, NULL, &paths, &err), RIDGE_EIO);
+    CHECK_STR_HAS(err.msg, paths.dat);
+    CHECK(!exists(paths.dat));
+    CHECK(!exists(paths.gp));
+    snprintf(tmp, sizeof tmp, "%s.tmp", paths.dat);
+    CHECK(!exists(tmp));
+}
+
+static void test_gnuplot_runner(void)
+{
+    ridge_err err = {{0}};
+    char found[256], fake[128], script[128];
+    FILE *f;
+    const char *saved = getenv("RIDGE_GNUPLOT");
+    char *keep = saved ? strdup(saved) : NULL;
+
+    setenv("RIDGE_GNUPLOT", "", 1);
+    CHECK_INT(ridge_gnuplot_find(found, sizeof found), 0);
+    CHECK_INT(ridge_gnuplot_run("whatever.gp", &err), RIDGE_ENOTFOUND);
+    CHECK_STR_HAS(err.msg, "gnuplot not found");
+
+    setenv("RIDGE_GNUPLOT", "/no/such/gnuplot", 1);
+    CHECK_INT(ridge_gnuplot_find(found, sizeof found), 0);
+
+    /* A stand-in that fails as gnuplot does: message on stderr, exit status 1; it also checks
+     * it runs under the C locale. */
+    join(fake, sizeof fake, "fake-gnuplot");
+    join(script, sizeof script, "s.gp");
+    f = fopen(fake, "w");
+    if (CHECK(f != NULL)) {
+        fputs("#!/bin/sh\n"
+              "[ \"$LC_ALL\" = C ] || { echo \"locale is '$LC_ALL'\" >&2; exit 3; }\n"
+              "[ -z \"$LANG\" ] || { echo \"LANG is '$LANG'\" >&2; exit 3; }\n"
+              "case \"$1\" in *ok.gp) exit 0;; esac\n"
+              "echo 'gnuplot> plot sin(' >&2\n"
+              "echo \"\\\"$1\\\" line 7: unexpected end of expression\" >&2\n"
+              "exit 1\n",
+              f);
+        fclose(f);
+        chmod(fake, 0755);
+    }
+    setenv("RIDGE_GNUPLOT", fake, 1);
+    setenv("LANG", "de_DE.UTF-8", 1);
+    CHECK_INT(ridge_gnuplot_find(found, sizeof found), 1);
+    CHECK_STR_EQ(found, fake);
+    CHECK_INT(ridge_gnuplot_run(script, &err), RIDGE_EEXTERNAL);
+    CHECK_STR_HAS(err.msg, "line 7: unexpected end of expression");
+    CHECK_STR_HAS(err.msg, "exit status 1");
+    CHECK_INT(ridge_gnuplot_run("ok.gp", &err), RIDGE_OK);
+    unsetenv("LANG");
+    remove(fake);
+
+    if (keep) {
+        setenv("RIDGE_GNUPLOT", keep, 1);
+        free(keep);
+    } else {
+        unsetenv("RIDGE_GNUPLOT");
+    }
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-test-plots-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_paths();
+    test_write_file();
+    test_roofline();
+    test_roofline_svg_and_limits();
+    test_labels();
+    test_roofline_unwritable();
+    test_gnuplot_runner();
+    rmdir(tmpdir);
+    return check_report();
+}

@@ -1,0 +1,111 @@
+/* The host launch pipeline (docs/model.md, section 7).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/schedule.h"
+
+static ridge_gpu load(const char *id)
+{
+    ridge_gpu g;
+    ridge_err err;
+    memset(&g, 0, sizeof g);
+    CHECK(ridge_catalog_load(id, &g, &err) == RIDGE_OK);
+    return g;
+}
+
+/* Kernel-by-kernel simulation of the two-stage pipeline, to check the closed form. */
+static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double h, double h0)
+{
+    double H = h0, E = 0;
+    for (size_t i = 0; i < n; i++) {
+        ridge_kernel_result r;
+        ridge_err err;
+        double kernels, gk;
+        if (ridge_kernel_predict(g, &ops[i], &r, &err) != RIDGE_OK)
+            return -1;
+        kernels = r.kernels * ops[i].count;
+        gk = r.time_s / r.kernels;
+        for (double k = 0; k < kernels; k++) {
+            H += h;
+            E = (H > E ? H : E) + gk;
+        }
+    }
+    return E;
+}
+
+static void test_closed_form_matches_simulation(void)
+{
+    ridge_gpu g = load("a100-sxm4-80gb");
+    ridge_op ops[64];
+    unsigned long long s = 2385;
+    for (int i = 0; i < 64; i++) {
+        double sz;
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        sz = (double)(1 + (s >> 40) % 4096);
+        ops[i] = (i % 3 == 0) ? ridge_op_gemm(RIDGE_DTYPE_BF16, sz, 1024, 512, 1)
+                              : ridge_op_elementwise(RIDGE_DTYPE_FP16, sz * 37, 2, 1, 1);
+        ops[i].count = (double)(1 + (s >> 20) % 5);
+    }
+    for (int rt = 0; rt < 2; rt++) {
+        ridge_schedule_totals tot;
+        ridge_op_result *res = calloc(64, sizeof *res);
+        ridge_err err;
+        double h = rt ? g.eff.graph_launch_s : g.eff.host_launch_s, h0 = rt ? g.eff.host_launch_s : 0;
+        double sum = 0;
+        CHECK(ridge_schedule_ops(&g, ops, 64, (ridge_runtime)rt, res, &tot, &err) == RIDGE_OK);
+        CHECK_NEAR(tot.total_time_s, simulate(&g, ops, 64, h, h0), 1e-12);
+        for (int i = 0; i < 64; i++)
+            sum += res[i].time_s;
+        CHECK_NEAR(sum, tot.total_time_s, 1e-12);
+        CHECK_NEAR(tot.gpu_busy_s + tot.host_wait_s, tot.total_time_s, 1e-9);
+        free(res);
+    }
+}
+
+static void test_host_bound_small_kernels(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb");
+    ridge_op tiny = ridge_op_elementwise(RIDGE_DTYPE_FP32, 1024, 1, 1, 1), big;
+    ridge_schedule_totals eager, graph, bigt;
+    ridge_op_result res;
+    ridge_err err;
+    tiny.count = 1000;
+    CHECK(ridge_schedule_ops(&g, &tiny, 1, RIDGE_RUNTIME_EAGER, &res, &eager, &err) == RIDGE_OK);
+    /* 1000 kernels of ~2.5 us issued every 8 us: the GPU waits for the host. */
+    CHECK(res.bound == RIDGE_BOUND_HOST);
+    CHECK_NEAR(eager.total_time_s, 1000 * g.eff.host_launch_s + res.kernel.time_s, 1e-9);
+    CHECK(eager.host_wait_s > eager.gpu_busy_s);
+    CHECK(ridge_schedule_ops(&g, &tiny, 1, RIDGE_RUNTIME_GRAPH, &res, &graph, &err) == RIDGE_OK);
+    /* In a CUDA graph the same kernels run back to back. */
+    CHECK(res.bound != RIDGE_BOUND_HOST);
+    CHECK(graph.total_time_s < 0.5 * eager.total_time_s);
+    CHECK_NEAR(graph.total_time_s, g.eff.host_launch_s + g.eff.graph_launch_s + 1000 * res.kernel.time_s, 1e-9);
+    /* A large GEMM hides the host entirely after the first issue. */
+    big = ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1);
+    big.count = 10;
+    CHECK(ridge_schedule_ops(&g, &big, 1, RIDGE_RUNTIME_EAGER, &res, &bigt, &err) == RIDGE_OK);
+    CHECK(res.bound == RIDGE_BOUND_COMPUTE);
+    CHECK_NEAR(bigt.host_wait_s, g.eff.host_launch_s, 1e-9);
+}
+
+static void test_errors_name_the_op(void)
+{
+    ridge_gpu g = load("a100-sxm4-80gb");
+    ridge_op ops[2] = {ridge_op_gemm(RIDGE_DTYPE_BF16, 64, 64, 64, 1), ridge_op_gemm(RIDGE_DTYPE_FP8, 64, 64, 64, 1)};
+    ridge_schedule_totals tot;
+    ridge_err err;
+    strcpy(ops[1].name, "fp8-proj");
+    CHECK(ridge_schedule_ops(&g, ops, 2, RIDGE_RUNTIME_EAGER, NULL, &tot, &err) == RIDGE_EUNSUPPORTED);
+    CHECK_STR_HAS(err.msg, "op 1 fp8-proj");
+}
+
+int main(void)
+{
+    test_closed_form_matches_simulation();
+    test_host_bound_small_kernels();
+    test_errors_name_the_op();
+    return check_report();
+}
