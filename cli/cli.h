@@ -72,5 +72,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_workloads(int argc, char **argv);
 
 #endif

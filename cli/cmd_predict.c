@@ -5,19 +5,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model_run.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
 
 static const char help[] =
-    "usage: ridge predict --gpu ID|--gpu-file PATH --workload FILE.json\n"
-    "                     [--runtime eager|graph] [--format text|json|csv]\n"
+    "usage: ridge predict --gpu ID|--gpu-file PATH --workload ID|FILE.json [run options]\n"
+    "                     [--runtime eager|graph] [--per-op] [--format text|json|csv]\n"
     "\n"
-    "Predicts each operator of an operator-list workload (docs/workloads.md) on one GPU with the\n"
+    "With an operator-list file (docs/workloads.md), predicts each operator on one GPU with the\n"
     "kernel model (docs/model.md): time, bound (compute, memory, l2, latency, host), FLOPs, DRAM\n"
     "bytes, arithmetic intensity, achieved FLOP/s and bytes/s, and efficiency against the plain\n"
     "roofline. Ops are issued in order through the host launch pipeline: in eager mode each kernel\n"
     "costs host dispatch time and a GPU waiting for the host shows up as bound 'host'; in graph\n"
-    "mode (CUDA graphs) the per-kernel host cost is small.\n";
+    "mode (CUDA graphs) the per-kernel host cost is small.\n"
+    "\n"
+    "With a model (a built-in id: 'ridge predict --help' lists them below, or a model file), builds\n"
+    "the operator graph of one step for the run options and predicts: step time, throughput, MFU,\n"
+    "time by layer type and by bound, and memory (weights, gradients, optimizer state, activations,\n"
+    "KV cache, workspace) against the GPU's capacity, with the largest batch that fits. --per-op\n"
+    "adds the operator rows.\n"
+    "\n" CLI_RUN_HELP;
 
 static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
 {
@@ -167,6 +175,123 @@ static int print_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime 
     return CLI_EXIT_OK;
 }
 
+static void add_memory_json(cJSON *o, const cli_model_prediction *p)
+{
+    cJSON *m = cJSON_AddObjectToObject(o, "memory");
+    cJSON_AddNumberToObject(m, "weights_bytes", p->mem.weights_bytes);
+    cJSON_AddNumberToObject(m, "gradients_bytes", p->mem.gradients_bytes);
+    cJSON_AddNumberToObject(m, "optimizer_bytes", p->mem.optimizer_bytes);
+    cJSON_AddNumberToObject(m, "activations_bytes", p->mem.activations_bytes);
+    cJSON_AddNumberToObject(m, "kv_cache_bytes", p->mem.kv_cache_bytes);
+    cJSON_AddNumberToObject(m, "workspace_bytes", p->mem.workspace_bytes);
+    cJSON_AddNumberToObject(m, "total_bytes", p->mem.total_bytes);
+    cJSON_AddNumberToObject(m, "capacity_bytes", p->capacity_bytes);
+    cJSON_AddBoolToObject(m, "fits", p->fits);
+    cJSON_AddNumberToObject(m, "max_batch", p->max_batch);
+}
+
+static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_config *run, ridge_runtime rt, int per_op,
+                         cli_format fmt)
+{
+    ridge_model *m = NULL;
+    ridge_err err;
+    cli_model_prediction p;
+    char b[8][48];
+    int rc = ridge_model_load(wl, &m, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    rc = cli_model_predict(g, m, run, rt, &p);
+    if (rc != CLI_EXIT_OK) {
+        cli_model_prediction_free(&p);
+        ridge_model_free(m);
+        return rc;
+    }
+    if (fmt == CLI_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject(), *o;
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "gpu", g->id);
+        cJSON_AddStringToObject(root, "workload", ridge_model_name(m));
+        cJSON_AddStringToObject(root, "family", ridge_model_family(m));
+        cJSON_AddStringToObject(root, "mode", ridge_mode_name(run->mode));
+        cJSON_AddNumberToObject(root, "batch", run->batch);
+        cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
+        cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
+        cJSON_AddNumberToObject(root, "params", p.params);
+        cJSON_AddNumberToObject(root, "time_s", p.time_s);
+        cJSON_AddNumberToObject(root, "throughput", p.throughput);
+        cJSON_AddStringToObject(root, "throughput_unit", p.throughput_unit);
+        cJSON_AddNumberToObject(root, "items_per_step", p.items_per_step);
+        cJSON_AddNumberToObject(root, "model_flops", p.model_flops);
+        cJSON_AddNumberToObject(root, "hardware_flops", p.tot.flops);
+        cJSON_AddNumberToObject(root, "mfu", p.mfu);
+        cJSON_AddNumberToObject(root, "kernels", p.tot.kernels);
+        cJSON_AddNumberToObject(root, "gpu_busy_s", p.tot.gpu_busy_s);
+        cJSON_AddNumberToObject(root, "host_wait_s", p.tot.host_wait_s);
+        o = cJSON_AddObjectToObject(root, "time_by_layer_type_s");
+        for (int k = 0; k < p.ngroups; k++)
+            cJSON_AddNumberToObject(o, p.groups[k], p.group_time_s[k]);
+        o = cJSON_AddObjectToObject(root, "time_by_bound_s");
+        for (int k = 0; k < RIDGE_BOUND_COUNT; k++)
+            cJSON_AddNumberToObject(o, ridge_bound_name((ridge_bound)k), p.tot.time_by_bound_s[k]);
+        add_memory_json(root, &p);
+        if (per_op) {
+            cJSON *ops = cJSON_AddArrayToObject(root, "ops");
+            for (size_t i = 0; i < p.ops.n; i++) {
+                cJSON *oj = op_json(&p.ops.ops[i], &p.results[i], i);
+                cJSON_AddStringToObject(oj, "group", p.ops.ops[i].group);
+                cJSON_AddItemToArray(ops, oj);
+            }
+        }
+        rc = cli_print_json(root);
+    } else if (fmt == CLI_FMT_CSV && per_op) {
+        rc = print_table(g, &p.ops, rt, p.results, &p.tot, fmt);
+    } else if (fmt == CLI_FMT_CSV) {
+        printf("gpu,workload,mode,batch,precision,runtime,time_s,throughput,throughput_unit,mfu,memory_total_bytes,"
+               "memory_capacity_bytes,fits,max_batch\n");
+        printf("%s,%s,%s,%.0f,%s,%s,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%.0f\n", g->id, ridge_model_name(m),
+               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), ridge_runtime_name(rt), p.time_s,
+               p.throughput, p.throughput_unit, p.mfu, p.mem.total_bytes, p.capacity_bytes, p.fits ? "true" : "false",
+               p.max_batch);
+    } else {
+        printf("%s on %s (%s), %s, batch %.0f, %s, %s\n\n", ridge_model_name(m), g->id, g->name,
+               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), ridge_runtime_name(rt));
+        printf("step time         %s ms\n", cli_num(p.time_s * 1e3, b[0], 48));
+        printf("throughput        %s %s\n", cli_num(p.throughput, b[0], 48), p.throughput_unit);
+        printf("MFU               %s %%  (%s TFLOP model FLOPs per step, %s params)\n", cli_num(p.mfu * 100, b[0], 48),
+               cli_num(p.model_flops / 1e12, b[1], 48), cli_num(p.params, b[2], 48));
+        printf("kernels           %s (GPU waiting for the host %s ms)\n", cli_num(p.tot.kernels, b[0], 48),
+               cli_num(p.tot.host_wait_s * 1e3, b[1], 48));
+        printf("\ntime by layer type\n");
+        for (int k = 0; k < p.ngroups; k++)
+            printf("  %-16s %10s ms  %5s %%\n", p.groups[k], cli_num(p.group_time_s[k] * 1e3, b[0], 48),
+                   cli_num(p.time_s > 0 ? 100 * p.group_time_s[k] / p.time_s : 0, b[1], 48));
+        printf("\ntime by bound\n");
+        for (int k = 0; k < RIDGE_BOUND_COUNT; k++)
+            printf("  %-16s %10s ms  %5s %%\n", ridge_bound_name((ridge_bound)k),
+                   cli_num(p.tot.time_by_bound_s[k] * 1e3, b[0], 48),
+                   cli_num(p.time_s > 0 ? 100 * p.tot.time_by_bound_s[k] / p.time_s : 0, b[1], 48));
+        printf("\nmemory [GiB]\n");
+        printf("  weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, workspace %s\n",
+               cli_num(p.mem.weights_bytes / 1073741824.0, b[0], 48), cli_num(p.mem.gradients_bytes / 1073741824.0, b[1], 48),
+               cli_num(p.mem.optimizer_bytes / 1073741824.0, b[2], 48),
+               cli_num(p.mem.activations_bytes / 1073741824.0, b[3], 48),
+               cli_num(p.mem.kv_cache_bytes / 1073741824.0, b[4], 48),
+               cli_num(p.mem.workspace_bytes / 1073741824.0, b[5], 48));
+        printf("  total %s of %s: %s; largest batch that fits: %s\n", cli_num(p.mem.total_bytes / 1073741824.0, b[0], 48),
+               cli_num(p.capacity_bytes / 1073741824.0, b[1], 48), p.fits ? "fits" : "DOES NOT FIT",
+               cli_num(p.max_batch, b[2], 48));
+        if (per_op) {
+            printf("\n");
+            rc = print_table(g, &p.ops, rt, p.results, &p.tot, fmt);
+        }
+    }
+    cli_model_prediction_free(&p);
+    ridge_model_free(m);
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
@@ -174,9 +299,13 @@ int cmd_predict(int argc, char **argv)
                                          {"workload", required_argument, 0, 'w'},
                                          {"runtime", required_argument, 0, 'r'},
                                          {"format", required_argument, 0, 'f'},
+                                         {"per-op", no_argument, 0, 'p'},
                                          {"help", no_argument, 0, 'h'},
+                                         CLI_RUN_OPTIONS,
                                          {0, 0, 0, 0}};
     const char *gpu_id = NULL, *gpu_file = NULL, *wfile = NULL;
+    ridge_run_config run;
+    int per_op = 0, run_flags = 0;
     cli_format fmt = CLI_FMT_TEXT;
     ridge_runtime rt = RIDGE_RUNTIME_EAGER;
     ridge_gpu g;
@@ -185,10 +314,18 @@ int cmd_predict(int argc, char **argv)
     ridge_schedule_totals tot;
     ridge_err err;
     int c, rc;
+    ridge_run_config_init(&run);
     optind = 1;
     opterr = 0; /* one line of our own instead of getopt's */
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c >= CLI_RUN_OPT_BASE) {
+            if (cli_run_option(c, optarg, &run) < 0)
+                return CLI_EXIT_USAGE;
+            run_flags++;
+            continue;
+        }
         switch (c) {
+        case 'p': per_op = 1; break;
         case 'g': gpu_id = optarg; break;
         case 'G': gpu_file = optarg; break;
         case 'w': wfile = optarg; break;
@@ -210,10 +347,15 @@ int cmd_predict(int argc, char **argv)
     if (!gpu_id == !gpu_file)
         return cli_usage_error("predict", "give exactly one of --gpu ID or --gpu-file PATH");
     if (!wfile)
-        return cli_usage_error("predict", "missing --workload FILE.json");
+        return cli_usage_error("predict", "missing --workload ID|FILE.json");
     rc = cli_load_gpu(gpu_id, gpu_file, &g);
     if (rc)
         return rc;
+    if (!cli_is_oplist_file(wfile))
+        return predict_model(&g, wfile, &run, rt, per_op, fmt);
+    if (run_flags)
+        return cli_usage_error("predict", "run options (--mode, --batch...) apply to model workloads, not to the "
+                                          "operator list %s", wfile);
     rc = ridge_oplist_load_file(wfile, &w, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);

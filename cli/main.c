@@ -14,8 +14,10 @@ static const char usage[] =
     "Commands:\n"
     "  gpus                 list the built-in GPU catalogue\n"
     "  gpu show ID          every field of one GPU, with derived figures and sources\n"
-    "  compare ID ID...     GPUs side by side: ratio to the first, winner marked\n"
-    "  predict              per-kernel time and bound for an operator-list workload\n"
+    "  compare ID ID...     GPUs side by side (specs, or a workload's predictions with --workload)\n"
+    "  workloads            list the built-in model presets (resnet50, bert-large, llama2-7b...)\n"
+    "  predict              step time, throughput, MFU, memory of a model; per-kernel time and\n"
+    "                       bound for an operator list\n"
     "  roofline             draw a roofline chart (gnuplot) with a workload's kernels\n"
     "  bench                predictions per second of the kernel model\n"
     "\n"
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
         return cmd_gpu(argc - 1, argv + 1);
     if (strcmp(cmd, "compare") == 0)
         return cmd_compare(argc - 1, argv + 1);
+    if (strcmp(cmd, "workloads") == 0)
+        return cmd_workloads(argc - 1, argv + 1);
     if (strcmp(cmd, "predict") == 0)
         return cmd_predict(argc - 1, argv + 1);
     if (strcmp(cmd, "roofline") == 0)

@@ -13,5 +13,8 @@ typedef struct {
 
 extern const ridge_embedded_file ridge_catalog_files[];
 extern const size_t ridge_catalog_count_;
+/* Built-in workload presets: the JSON files directly in workloads/. */
+extern const ridge_embedded_file ridge_workload_files[];
+extern const size_t ridge_workload_count_;
 
 #endif

@@ -23,7 +23,7 @@
 static const char *const top_keys[] = {"schema_version", "name", "description", "source", "ops", NULL};
 
 /* Keys every op may carry come first in each list. */
-#define COMMON_KEYS "op", "dtype", "name", "count"
+#define COMMON_KEYS "op", "dtype", "name", "group", "count"
 static const char *const gemm_keys[] = {COMMON_KEYS, "m", "n", "k", "batch", NULL};
 static const char *const conv_keys[] = {COMMON_KEYS, "n", "c", "h", "w", "k", "r", "s", "stride", "pad", "groups",
                                         "pass", NULL};
@@ -222,6 +222,7 @@ static int parse_op(const cJSON *o, const char *path, ridge_op *op, const rj_ctx
     op->dtype = RIDGE_DTYPE_FP32;
     TRY(get_dtype(o, path, op->kind != RIDGE_OP_COPY, &op->dtype, c));
     TRY(rj_string(o, path, "name", 0, op->name, sizeof op->name, c));
+    TRY(rj_string(o, path, "group", 0, op->group, sizeof op->group, c));
     op->count = 1;
     TRY(num(o, path, "count", 0, &op->count, c));
     TRY(parse_fields(o, path, op, c));

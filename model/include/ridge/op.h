@@ -54,11 +54,14 @@ typedef enum { RIDGE_COPY_D2D = 0, RIDGE_COPY_H2D, RIDGE_COPY_D2H } ridge_copy_k
 typedef enum { RIDGE_UNIT_VECTOR = 0, RIDGE_UNIT_TENSOR } ridge_unit;
 
 #define RIDGE_OP_NAME_MAX 64
+#define RIDGE_OP_GROUP_MAX 24
 
 typedef struct {
     ridge_op_kind kind;
     ridge_dtype dtype;
     char name[RIDGE_OP_NAME_MAX]; /* "" when not given */
+    char group[RIDGE_OP_GROUP_MAX]; /* layer type for breakdowns ("attention", "mlp", "conv",
+                                       "optimizer"...); "" when not given */
     double count;                 /* repeat factor, >= 1 */
     union {
         struct { double m, n, k, batch; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */

@@ -30,6 +30,79 @@ int ridge_oplist_parse(const char *json, size_t len, const char *origin, ridge_o
 int ridge_oplist_load_file(const char *path, ridge_oplist *out, ridge_err *err);
 void ridge_oplist_free(ridge_oplist *w);
 
+/* ---- Model families: transformer, CNN, RNN (docs/workloads.md, "Model families") ----
+ *
+ * A model file describes a network ({"schema_version":1, "name":..., "family":"transformer",
+ * "arch":{...}}); a run configuration says what to do with it. ridge_model_build turns the two into
+ * the operator graph a framework would launch (forward, backward, optimizer step), and
+ * ridge_model_memory estimates the memory it needs. */
+
+typedef enum { RIDGE_MODE_TRAIN = 0, RIDGE_MODE_INFER, RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE } ridge_mode;
+typedef enum { RIDGE_OPTIMIZER_SGD = 0, RIDGE_OPTIMIZER_ADAMW } ridge_optimizer;
+typedef enum { RIDGE_RECOMPUTE_NONE = 0, RIDGE_RECOMPUTE_SELECTIVE, RIDGE_RECOMPUTE_FULL } ridge_recompute;
+
+const char *ridge_mode_name(ridge_mode m);
+int ridge_mode_parse(const char *s, ridge_mode *out);
+const char *ridge_optimizer_name(ridge_optimizer o);
+int ridge_optimizer_parse(const char *s, ridge_optimizer *out);
+const char *ridge_recompute_name(ridge_recompute r);
+int ridge_recompute_parse(const char *s, ridge_recompute *out);
+
+typedef struct {
+    ridge_mode mode;
+    double batch;     /* sequences or images per step */
+    double seq;       /* tokens per sequence (train, infer); 0 = the model's default */
+    double image;     /* image side in pixels (CNN, ViT); 0 = the model's default */
+    double prompt;    /* prefill: prompt tokens */
+    double context;   /* decode: tokens already in the KV cache */
+    ridge_dtype precision;    /* fp32, tf32, fp16, bf16 (mixed precision when training), fp8, int8 */
+    ridge_optimizer optimizer;
+    int fused_optimizer;      /* 1: one multi-tensor kernel per step; 0: a few kernels per tensor */
+    ridge_recompute recompute;
+    double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
+    double layers;
+} ridge_run_config;
+
+/* Defaults: train, batch 1, model's seq/image, bf16, adamw fused, no recompute. */
+void ridge_run_config_init(ridge_run_config *rc);
+
+typedef struct {
+    double weights_bytes;
+    double gradients_bytes;
+    double optimizer_bytes;   /* optimizer state, with FP32 master weights in mixed precision */
+    double activations_bytes; /* kept for the backward pass (training) or live at peak (inference) */
+    double kv_cache_bytes;
+    double workspace_bytes;   /* library workspaces, allocator slack */
+    double total_bytes;
+} ridge_memory;
+
+typedef struct ridge_model ridge_model; /* opaque */
+
+/* Load a model file or a built-in preset ("llama2-7b"); unknown ids list the nearest. */
+int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err);
+int ridge_model_load_builtin(const char *id, ridge_model **out, ridge_err *err);
+/* Either: an existing file path, else a built-in id. */
+int ridge_model_load(const char *id_or_path, ridge_model **out, ridge_err *err);
+void ridge_model_free(ridge_model *m);
+
+size_t ridge_model_builtin_count(void);
+const char *ridge_model_builtin_id(size_t i);
+
+const char *ridge_model_name(const ridge_model *m);
+const char *ridge_model_family(const ridge_model *m); /* "transformer", "cnn", "rnn" */
+double ridge_model_params(const ridge_model *m);      /* parameter count */
+/* Unit of throughput for a run: "images/s", "sequences/s" or "tokens/s", and how many of those
+ * one step processes. */
+const char *ridge_model_throughput_unit(const ridge_model *m, const ridge_run_config *rc);
+double ridge_model_items_per_step(const ridge_model *m, const ridge_run_config *rc);
+/* Model FLOPs of one step (useful work the MFU is computed from). */
+double ridge_model_flops(const ridge_model *m, const ridge_run_config *rc);
+
+/* The operator graph of one step (allocates out->ops; free with ridge_oplist_free). Errors for
+ * a run the model cannot do (decode on a CNN) name the field. */
+int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_oplist *out, ridge_err *err);
+int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_memory *out, ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif

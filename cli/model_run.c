@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "model_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ridge/kernel.h"
+
+int cli_run_option(int c, const char *arg, ridge_run_config *rc)
+{
+    long v = 0;
+    switch (c - CLI_RUN_OPT_BASE) {
+    case 0:
+        if (ridge_mode_parse(arg, &rc->mode)) {
+            cli_error("--mode: '%s' is not one of train, infer, prefill, decode", arg);
+            return -1;
+        }
+        return 1;
+    case 1:
+        if (cli_parse_long("--batch", arg, 1, 10000000, &v))
+            return -1;
+        rc->batch = (double)v;
+        return 1;
+    case 2:
+        if (cli_parse_long("--seq", arg, 1, 10000000, &v))
+            return -1;
+        rc->seq = (double)v;
+        return 1;
+    case 3:
+        if (cli_parse_long("--image", arg, 8, 100000, &v))
+            return -1;
+        rc->image = (double)v;
+        return 1;
+    case 4:
+        if (cli_parse_long("--prompt", arg, 1, 10000000, &v))
+            return -1;
+        rc->prompt = (double)v;
+        return 1;
+    case 5:
+        if (cli_parse_long("--context", arg, 0, 100000000, &v))
+            return -1;
+        rc->context = (double)v;
+        return 1;
+    case 6:
+        if (ridge_dtype_parse(arg, &rc->precision) || rc->precision == RIDGE_DTYPE_FP64 ||
+            rc->precision == RIDGE_DTYPE_INT4) {
+            cli_error("--precision: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", arg);
+            return -1;
+        }
+        return 1;
+    case 7:
+        if (ridge_optimizer_parse(arg, &rc->optimizer)) {
+            cli_error("--optimizer: '%s' is not one of sgd, adamw", arg);
+            return -1;
+        }
+        return 1;
+    case 8: rc->fused_optimizer = 0; return 1;
+    case 9:
+        if (ridge_recompute_parse(arg, &rc->recompute)) {
+            cli_error("--recompute: '%s' is not one of none, selective, full", arg);
+            return -1;
+        }
+        return 1;
+    case 10:
+        if (cli_parse_long("--hidden", arg, 1, 1000000, &v))
+            return -1;
+        rc->hidden = (double)v;
+        return 1;
+    case 11:
+        if (cli_parse_long("--layers", arg, 1, 100000, &v))
+            return -1;
+        rc->layers = (double)v;
+        return 1;
+    default: return 0;
+    }
+}
+
+int cli_is_oplist_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char buf[65536];
+    size_t n;
+    cJSON *j;
+    int is = 0;
+    if (!f)
+        return 0;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* A cheap look: parse when small, else look for the key. */
+    j = cJSON_ParseWithLength(buf, n);
+    if (j) {
+        is = cJSON_GetObjectItemCaseSensitive(j, "ops") != NULL && cJSON_GetObjectItemCaseSensitive(j, "family") == NULL;
+        cJSON_Delete(j);
+    } else {
+        is = strstr(buf, "\"ops\"") != NULL && strstr(buf, "\"family\"") == NULL;
+    }
+    return is;
+}
+
+static double memory_total(const ridge_model *m, const ridge_run_config *rc, double batch, ridge_err *err, int *rc_out)
+{
+    ridge_run_config r = *rc;
+    ridge_memory mem;
+    r.batch = batch;
+    *rc_out = ridge_model_memory(m, &r, &mem, err);
+    return mem.total_bytes;
+}
+
+/* Largest batch whose memory fits: doubling, then bisection (memory grows with the batch). */
+static double max_batch_that_fits(const ridge_model *m, const ridge_run_config *rc, double capacity)
+{
+    ridge_err err;
+    int st;
+    double lo = 0, hi = 1;
+    while (hi <= 1e7) {
+        double t = memory_total(m, rc, hi, &err, &st);
+        if (st != RIDGE_OK || t > capacity)
+            break;
+        lo = hi;
+        hi *= 2;
+    }
+    if (hi > 1e7)
+        return lo;
+    while (hi - lo > 1) {
+        double mid = (double)(long long)((lo + hi) / 2);
+        double t = memory_total(m, rc, mid, &err, &st);
+        if (st == RIDGE_OK && t <= capacity)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *rc, ridge_runtime rt,
+                      cli_model_prediction *p)
+{
+    ridge_err err;
+    int st, peak;
+    memset(p, 0, sizeof *p);
+    st = ridge_model_build(m, rc, &p->ops, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s: %s", ridge_model_name(m), err.msg);
+        return cli_exit_code(st);
+    }
+    p->results = calloc(p->ops.n ? p->ops.n : 1, sizeof *p->results);
+    if (!p->results) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    st = ridge_schedule_ops(g, p->ops.ops, p->ops.n, rt, p->results, &p->tot, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s on %s: %s", ridge_model_name(m), g->id, err.msg);
+        return cli_exit_code(st);
+    }
+    st = ridge_model_memory(m, rc, &p->mem, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s: %s", ridge_model_name(m), err.msg);
+        return cli_exit_code(st);
+    }
+    p->time_s = p->tot.total_time_s;
+    p->items_per_step = ridge_model_items_per_step(m, rc);
+    p->throughput = p->time_s > 0 ? p->items_per_step / p->time_s : 0;
+    p->throughput_unit = ridge_model_throughput_unit(m, rc);
+    p->model_flops = ridge_model_flops(m, rc);
+    p->params = ridge_model_params(m);
+    /* MFU against the dense peak of the run's precision (its tensor path, else the vector path). */
+    peak = ridge_kernel_peak_for(g, rc->precision, 1);
+    if (peak < 0)
+        peak = ridge_kernel_peak_for(g, rc->precision, 0);
+    p->mfu = p->time_s > 0 && g->peak_flops_per_s[peak] > 0 ? p->model_flops / p->time_s / g->peak_flops_per_s[peak] : 0;
+    p->capacity_bytes = g->memory_bytes;
+    p->fits = p->mem.total_bytes <= g->memory_bytes;
+    p->max_batch = max_batch_that_fits(m, rc, g->memory_bytes);
+    for (size_t i = 0; i < p->ops.n; i++) {
+        const char *grp = p->ops.ops[i].group[0] ? p->ops.ops[i].group : "other";
+        int k;
+        for (k = 0; k < p->ngroups; k++)
+            if (strcmp(p->groups[k], grp) == 0)
+                break;
+        if (k == p->ngroups) {
+            if (p->ngroups == 24)
+                k = 23; /* lump the rest */
+            else {
+                snprintf(p->groups[k], sizeof p->groups[k], "%s", grp);
+                p->ngroups++;
+            }
+        }
+        p->group_time_s[k] += p->results[i].time_s;
+    }
+    return CLI_EXIT_OK;
+}
+
+void cli_model_prediction_free(cli_model_prediction *p)
+{
+    ridge_oplist_free(&p->ops);
+    free(p->results);
+    p->results = NULL;
+}

@@ -1,0 +1,72 @@
+/* Running a model workload on a GPU: the run flags shared by predict and compare, and the
+ * prediction with its breakdowns and memory (docs/cli.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_CLI_MODEL_RUN_H
+#define RIDGE_CLI_MODEL_RUN_H
+
+#include <getopt.h>
+
+#include "cli.h"
+#include "ridge/schedule.h"
+#include "ridge/workload.h"
+
+/* getopt_long entries for the run flags; option values start at CLI_RUN_OPT_BASE. */
+#define CLI_RUN_OPT_BASE 1000
+#define CLI_RUN_OPTIONS                                                                            \
+    {"mode", required_argument, 0, CLI_RUN_OPT_BASE + 0}, {"batch", required_argument, 0, CLI_RUN_OPT_BASE + 1},  \
+        {"seq", required_argument, 0, CLI_RUN_OPT_BASE + 2}, {"image", required_argument, 0, CLI_RUN_OPT_BASE + 3}, \
+        {"prompt", required_argument, 0, CLI_RUN_OPT_BASE + 4},                                    \
+        {"context", required_argument, 0, CLI_RUN_OPT_BASE + 5},                                   \
+        {"precision", required_argument, 0, CLI_RUN_OPT_BASE + 6},                                 \
+        {"optimizer", required_argument, 0, CLI_RUN_OPT_BASE + 7},                                 \
+        {"unfused-optimizer", no_argument, 0, CLI_RUN_OPT_BASE + 8},                               \
+        {"recompute", required_argument, 0, CLI_RUN_OPT_BASE + 9},                                 \
+        {"hidden", required_argument, 0, CLI_RUN_OPT_BASE + 10},                                   \
+        {"layers", required_argument, 0, CLI_RUN_OPT_BASE + 11}
+
+#define CLI_RUN_HELP                                                                                   \
+    "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
+    "  --mode train|infer|prefill|decode   default train\n"                                           \
+    "  --batch N                           sequences or images per step (default 1)\n"                \
+    "  --seq N | --image N                 sequence length / image side (default: the model's)\n"     \
+    "  --prompt N                          prefill: prompt tokens (default 512)\n"                    \
+    "  --context N                         decode: tokens already in the KV cache (default 0)\n"      \
+    "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16; fp16/bf16 training is mixed\n"        \
+    "                                      precision with FP32 master weights and optimizer state\n"  \
+    "  --optimizer sgd|adamw [--unfused-optimizer]   default adamw, fused\n"                          \
+    "  --recompute none|selective|full     activation recomputation (default none)\n"                 \
+    "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
+
+/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */
+int cli_run_option(int c, const char *arg, ridge_run_config *rc);
+
+typedef struct {
+    double time_s;
+    double throughput;
+    const char *throughput_unit;
+    double items_per_step;
+    double model_flops;
+    double mfu;
+    double params;
+    ridge_memory mem;
+    double capacity_bytes;
+    int fits;
+    double max_batch; /* largest batch that fits (0 if none) */
+    ridge_schedule_totals tot;
+    /* Breakdown by layer type (op group) */
+    int ngroups;
+    char groups[24][RIDGE_OP_GROUP_MAX];
+    double group_time_s[24];
+    ridge_oplist ops;        /* the graph, owned */
+    ridge_op_result *results; /* per op, owned */
+} cli_model_prediction;
+
+/* Build, schedule and size a model run on a GPU. Prints the error and returns an exit code. */
+int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *rc, ridge_runtime rt,
+                      cli_model_prediction *p);
+void cli_model_prediction_free(cli_model_prediction *p);
+
+/* 1 if the file at path is an operator list ({"ops": [...]}), 0 otherwise (model file, id). */
+int cli_is_oplist_file(const char *path);
+
+#endif

@@ -1,0 +1,178 @@
+/* Operator-graph building blocks (docs/workloads.md, "Model families").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ridge_op *rw_push(rw_graph *g, ridge_op_kind kind, ridge_dtype dt, const char *group, const char *name, double count)
+{
+    ridge_op *op;
+    if (g->failed)
+        return NULL;
+    if (g->n == g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 64;
+        ridge_op *nops = realloc(g->ops, ncap * sizeof *nops);
+        if (!nops) {
+            g->failed = 1;
+            return NULL;
+        }
+        g->ops = nops;
+        g->cap = ncap;
+    }
+    op = &g->ops[g->n++];
+    memset(op, 0, sizeof *op);
+    op->kind = kind;
+    op->dtype = dt;
+    op->count = count;
+    snprintf(op->group, sizeof op->group, "%s", group ? group : "");
+    snprintf(op->name, sizeof op->name, "%s", name ? name : "");
+    return op;
+}
+
+int rw_finish(rw_graph *g, const char *name, ridge_oplist *out, ridge_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (g->failed) {
+        rw_free(g);
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory building the operator graph of %s", name);
+    }
+    snprintf(out->name, sizeof out->name, "%s", name);
+    out->ops = g->ops;
+    out->n = g->n;
+    g->ops = NULL;
+    g->n = g->cap = 0;
+    return RIDGE_OK;
+}
+
+void rw_free(rw_graph *g)
+{
+    free(g->ops);
+    memset(g, 0, sizeof *g);
+}
+
+ridge_dtype rw_math_dtype(ridge_dtype p)
+{
+    return p;
+}
+
+ridge_dtype rw_act_dtype(ridge_dtype p)
+{
+    switch (p) {
+    case RIDGE_DTYPE_TF32: return RIDGE_DTYPE_FP32;
+    case RIDGE_DTYPE_FP8:
+    case RIDGE_DTYPE_INT8:
+    case RIDGE_DTYPE_INT4: return RIDGE_DTYPE_BF16;
+    default: return p;
+    }
+}
+
+void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
+             double batch, double count)
+{
+    ridge_op *op = rw_push(g, RIDGE_OP_GEMM, dt, group, name, count);
+    if (!op)
+        return;
+    op->u.gemm.m = m;
+    op->u.gemm.n = n;
+    op->u.gemm.k = k;
+    op->u.gemm.batch = batch;
+}
+
+void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
+               double out, int train, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    rw_gemm(g, group, name, dt, tokens, out, in, 1, count);
+    if (!train)
+        return;
+    snprintf(nm, sizeof nm, "%.50s.dgrad", name);
+    rw_gemm(g, group, nm, dt, tokens, in, out, 1, count);
+    snprintf(nm, sizeof nm, "%.50s.wgrad", name);
+    rw_gemm(g, group, nm, dt, out, in, tokens, 1, count);
+}
+
+void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
+                    double inputs, double outputs, double flops_per_element, int train, double count)
+{
+    ridge_op *op = rw_push(g, RIDGE_OP_ELEMENTWISE, dt, group, name, count);
+    char nm[RIDGE_OP_NAME_MAX];
+    if (!op)
+        return;
+    op->u.ew.elements = elements;
+    op->u.ew.inputs = inputs;
+    op->u.ew.outputs = outputs;
+    op->u.ew.flops_per_element = flops_per_element;
+    if (!train)
+        return;
+    snprintf(nm, sizeof nm, "%.55s.bwd", name);
+    op = rw_push(g, RIDGE_OP_ELEMENTWISE, dt, group, nm, count);
+    if (!op)
+        return;
+    op->u.ew.elements = elements;
+    op->u.ew.inputs = inputs + 1;
+    op->u.ew.outputs = inputs > 0 ? inputs : 1;
+    op->u.ew.flops_per_element = 2 * flops_per_element;
+}
+
+void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *name, ridge_dtype dt, double rows,
+             double cols, int train, double count)
+{
+    ridge_op *op = rw_push(g, kind, dt, group, name, count);
+    char nm[RIDGE_OP_NAME_MAX];
+    if (!op)
+        return;
+    op->u.rows.rows = rows;
+    op->u.rows.cols = cols;
+    if (!train)
+        return;
+    /* Backward reads x (or y) and dy and writes dx: twice the forward's traffic. */
+    snprintf(nm, sizeof nm, "%.55s.bwd", name);
+    op = rw_push(g, kind, dt, group, nm, 2 * count);
+    if (!op)
+        return;
+    op->u.rows.rows = rows;
+    op->u.rows.cols = cols;
+}
+
+/* Parameters one fused multi-tensor kernel launch updates (PyTorch's foreach/fused kernels
+ * process tensor lists in chunks; ~65k elements per block, many blocks per launch). */
+#define RW_FUSED_PARAMS_PER_KERNEL 5e7
+
+void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt, int fused)
+{
+    /* Per parameter: read the gradient (2 B in mixed precision, 4 B in FP32), read/write the FP32
+     * master weight, read/write the state (AdamW: m and v; SGD: momentum), write the half weight
+     * copy in mixed precision. */
+    int mixed = precision == RIDGE_DTYPE_FP16 || precision == RIDGE_DTYPE_BF16 || precision == RIDGE_DTYPE_FP8 ||
+                precision == RIDGE_DTYPE_INT8;
+    double states = opt == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
+    double flops = opt == RIDGE_OPTIMIZER_ADAMW ? 12 : 4;
+    /* Counted in 2-byte units (the op's dtype is bf16 for accounting): gradient 1 (2 in FP32),
+     * FP32 master weight 2 read + 2 written, each FP32 state 2 + 2, the half copy 1 written. */
+    double in = (mixed ? 1 : 2) + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
+    ridge_op *op;
+    double kernels = fused ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
+                           : tensors * (opt == RIDGE_OPTIMIZER_ADAMW ? 5 : 2);
+    op = rw_push(g, RIDGE_OP_ELEMENTWISE, RIDGE_DTYPE_BF16, "optimizer",
+                 opt == RIDGE_OPTIMIZER_ADAMW ? "adamw_step" : "sgd_step", 1);
+    if (!op)
+        return;
+    /* One op with `count` = kernels; each kernel updates params / kernels parameters. */
+    op->count = kernels > 1 ? (double)(long long)(kernels + 0.5) : 1;
+    op->u.ew.elements = (double)(long long)(params / op->count + 0.5);
+    if (op->u.ew.elements < 1)
+        op->u.ew.elements = 1;
+    op->u.ew.inputs = in;
+    op->u.ew.outputs = out;
+    op->u.ew.flops_per_element = flops;
+    /* zero_grad (set_to_none is free; the framework still memsets when accumulating). */
+    op = rw_push(g, RIDGE_OP_ELEMENTWISE, mixed ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP32, "optimizer", "zero_grad", 1);
+    if (!op)
+        return;
+    op->u.ew.elements = params;
+    op->u.ew.inputs = 0;
+    op->u.ew.outputs = 1;
+    op->u.ew.flops_per_element = 0;
+}

@@ -1,0 +1,53 @@
+/* Private: building operator graphs for model families (workloads/transformer.c, cnn.c, rnn.c).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A rw_graph grows an array of ridge_op. Allocation failures are sticky (`failed`): builders add
+ * ops without checking and the caller checks once at the end. The helpers add the kernels a
+ * framework launches for one layer, in the forward and (when `train`) backward direction. */
+#ifndef RIDGE_WORKLOADS_GRAPH_H
+#define RIDGE_WORKLOADS_GRAPH_H
+
+#include <stddef.h>
+
+#include "ridge/workload.h"
+
+typedef struct {
+    ridge_op *ops;
+    size_t n, cap;
+    int failed; /* an allocation failed: the graph is incomplete */
+} rw_graph;
+
+/* Append one op (zeroed payload) and return it, or NULL after an allocation failure. */
+ridge_op *rw_push(rw_graph *g, ridge_op_kind kind, ridge_dtype dt, const char *group, const char *name, double count);
+/* Hand the ops to a ridge_oplist (named `name`) and reset g. */
+int rw_finish(rw_graph *g, const char *name, ridge_oplist *out, ridge_err *err);
+void rw_free(rw_graph *g);
+
+/* The compute dtype GEMMs and convolutions run in for a run precision (fp32 -> fp32, tf32 ->
+ * tf32, fp16/bf16 -> same, fp8 -> fp8 GEMMs, int8 -> int8 GEMMs), and the dtype activations are
+ * stored in (fp8/int8 runs keep activations in bf16; tf32 stores fp32). */
+ridge_dtype rw_math_dtype(ridge_dtype precision);
+ridge_dtype rw_act_dtype(ridge_dtype precision);
+
+/* C[m,n] = A[m,k] B[k,n], `count` times. */
+void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
+             double batch, double count);
+/* A linear layer y[tokens,out] = x[tokens,in] W^T: forward GEMM, and in training the two backward
+ * GEMMs (dX = dY W: tokens x in x out; dW = dY^T X: out x in x tokens). */
+void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
+               double out, int train, double count);
+/* Elementwise op; in training also its backward (reads the saved inputs and the gradient,
+ * writes input gradients: inputs+1 reads, inputs writes). */
+void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
+                    double inputs, double outputs, double flops_per_element, int train, double count);
+/* softmax / layernorm / rmsnorm / reduce on rows x cols; backward (train) reads x (or y) and dy,
+ * writes dx: modelled as the same kind with twice the traffic. */
+void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *name, ridge_dtype dt, double rows,
+             double cols, int train, double count);
+/* Optimizer step over `params` parameters held in `weight_dt` (FP32 master weights when mixed
+ * precision): SGD with momentum or AdamW, fused (one multi-tensor kernel per ~`chunk` params) or
+ * not (per-tensor kernels for `tensors` tensors). Also zeroes the gradients. */
+void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt,
+                  int fused);
+
+#endif

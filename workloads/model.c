@@ -1,0 +1,327 @@
+/* Model files and built-in presets: loading, dispatch to the family, common memory terms
+ * (docs/workloads.md, "Model families"; docs/model.md, "Memory").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "embedded.h"
+#include "family.h"
+#include "ridge/gpu.h"
+#include "ridge/workload.h"
+
+/* Library workspaces (cuBLAS/cuDNN), the CUDA context's device allocations and allocator slack
+ * that a framework process holds besides tensors. */
+#define RW_WORKSPACE_BYTES (768.0 * 1048576.0)
+
+struct ridge_model {
+    char name[96];
+    char source[512];
+    const rw_family *fam;
+    void *arch;
+};
+
+static const rw_family *const families[] = {&rw_family_transformer, &rw_family_cnn, &rw_family_rnn};
+
+static const char *const mode_names[] = {"train", "infer", "prefill", "decode"};
+static const char *const opt_names[] = {"sgd", "adamw"};
+static const char *const rec_names[] = {"none", "selective", "full"};
+
+static int parse_name(const char *s, const char *const *names, int n, int *out)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *ridge_mode_name(ridge_mode m)
+{
+    return (unsigned)m < 4 ? mode_names[m] : "?";
+}
+int ridge_mode_parse(const char *s, ridge_mode *out)
+{
+    int v;
+    if (parse_name(s, mode_names, 4, &v))
+        return -1;
+    *out = (ridge_mode)v;
+    return 0;
+}
+const char *ridge_optimizer_name(ridge_optimizer o)
+{
+    return (unsigned)o < 2 ? opt_names[o] : "?";
+}
+int ridge_optimizer_parse(const char *s, ridge_optimizer *out)
+{
+    int v;
+    if (parse_name(s, opt_names, 2, &v))
+        return -1;
+    *out = (ridge_optimizer)v;
+    return 0;
+}
+const char *ridge_recompute_name(ridge_recompute r)
+{
+    return (unsigned)r < 3 ? rec_names[r] : "?";
+}
+int ridge_recompute_parse(const char *s, ridge_recompute *out)
+{
+    int v;
+    if (parse_name(s, rec_names, 3, &v))
+        return -1;
+    *out = (ridge_recompute)v;
+    return 0;
+}
+
+void ridge_run_config_init(ridge_run_config *rc)
+{
+    memset(rc, 0, sizeof *rc);
+    rc->mode = RIDGE_MODE_TRAIN;
+    rc->batch = 1;
+    rc->precision = RIDGE_DTYPE_BF16;
+    rc->optimizer = RIDGE_OPTIMIZER_ADAMW;
+    rc->fused_optimizer = 1;
+    rc->recompute = RIDGE_RECOMPUTE_NONE;
+}
+
+int rw_mixed_precision(ridge_dtype p)
+{
+    return p == RIDGE_DTYPE_FP16 || p == RIDGE_DTYPE_BF16;
+}
+
+static const char *const top_keys[] = {"schema_version", "name", "family", "description", "source", "arch", NULL};
+
+static int parse_model(const char *text, size_t len, const char *origin, ridge_model **out, ridge_err *err)
+{
+    rj_ctx c = {origin, err};
+    cJSON *root = NULL;
+    const cJSON *arch = NULL;
+    ridge_model *m = NULL;
+    char family[24] = "";
+    long version = 0;
+    int rc = rj_parse_object(text, len, &c, &root);
+    *out = NULL;
+    if (rc != RIDGE_OK)
+        return rc;
+    m = calloc(1, sizeof *m);
+    if (!m) {
+        rc = ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", origin);
+        goto fail;
+    }
+    if ((rc = rj_check_keys(root, "$", top_keys, &c)) < 0)
+        goto fail;
+    if ((rc = rj_int(root, "$", "schema_version", 1, 1, 1000, &version, &c)) < 0)
+        goto fail;
+    if (version != 1) {
+        rc = rj_fail(&c, RIDGE_EINVAL, "$", "schema_version", "%ld is not supported (this ridge reads 1)", version);
+        goto fail;
+    }
+    if ((rc = rj_string(root, "$", "name", 1, m->name, sizeof m->name, &c)) < 0)
+        goto fail;
+    if ((rc = rj_string(root, "$", "source", 0, m->source, sizeof m->source, &c)) < 0)
+        goto fail;
+    if ((rc = rj_string(root, "$", "family", 1, family, sizeof family, &c)) < 0) {
+        if (!cJSON_GetObjectItemCaseSensitive(root, "family") && cJSON_GetObjectItemCaseSensitive(root, "ops"))
+            rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "missing (an operator list has \"ops\"; use it with --workload FILE)");
+        goto fail;
+    }
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(families[i]->name, family) == 0)
+            m->fam = families[i];
+    if (!m->fam) {
+        rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "'%s' is not one of: transformer, cnn, rnn", family);
+        goto fail;
+    }
+    if ((rc = rj_object(root, "$", "arch", 1, &arch, &c)) < 0)
+        goto fail;
+    m->arch = calloc(1, m->fam->arch_size);
+    if (!m->arch) {
+        rc = ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", origin);
+        goto fail;
+    }
+    if ((rc = m->fam->parse(arch, m->arch, &c)) < 0)
+        goto fail;
+    cJSON_Delete(root);
+    *out = m;
+    return RIDGE_OK;
+fail:
+    cJSON_Delete(root);
+    ridge_model_free(m);
+    return rc < 0 ? rc : RIDGE_EINVAL;
+}
+
+int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = rj_read_file(path, &text, &len, err);
+    *out = NULL;
+    if (rc != RIDGE_OK)
+        return rc;
+    rc = parse_model(text, len, path, out, err);
+    free(text);
+    return rc;
+}
+
+size_t ridge_model_builtin_count(void)
+{
+    return ridge_workload_count_;
+}
+
+const char *ridge_model_builtin_id(size_t i)
+{
+    return i < ridge_workload_count_ ? ridge_workload_files[i].name : NULL;
+}
+
+int ridge_model_load_builtin(const char *id, ridge_model **out, ridge_err *err)
+{
+    char origin[96];
+    *out = NULL;
+    for (size_t i = 0; i < ridge_workload_count_; i++) {
+        if (strcmp(ridge_workload_files[i].name, id) == 0) {
+            snprintf(origin, sizeof origin, "builtin:%.80s", id);
+            return parse_model(ridge_workload_files[i].data, ridge_workload_files[i].len, origin, out, err);
+        }
+    }
+    {
+        /* The three nearest ids. */
+        size_t best[3] = {(size_t)-1, (size_t)-1, (size_t)-1}, bd[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
+        char near[200] = "";
+        for (size_t i = 0; i < ridge_workload_count_; i++) {
+            size_t d = ridge_edit_distance(id, ridge_workload_files[i].name);
+            if (strstr(ridge_workload_files[i].name, id))
+                d = d < 2 ? d : 2;
+            for (int k = 0; k < 3; k++)
+                if (d < bd[k]) {
+                    for (int j = 2; j > k; j--) {
+                        bd[j] = bd[j - 1];
+                        best[j] = best[j - 1];
+                    }
+                    bd[k] = d;
+                    best[k] = i;
+                    break;
+                }
+        }
+        for (int k = 0; k < 3 && best[k] != (size_t)-1; k++) {
+            if (near[0])
+                strncat(near, ", ", sizeof near - strlen(near) - 1);
+            strncat(near, ridge_workload_files[best[k]].name, sizeof near - strlen(near) - 1);
+        }
+        return ridge_err_set(err, RIDGE_ENOTFOUND, "unknown workload '%s' (nearest: %s; or give a file path)", id, near);
+    }
+}
+
+int ridge_model_load(const char *id_or_path, ridge_model **out, ridge_err *err)
+{
+    struct stat st;
+    if (stat(id_or_path, &st) == 0 || strchr(id_or_path, '/') || strstr(id_or_path, ".json"))
+        return ridge_model_load_file(id_or_path, out, err);
+    return ridge_model_load_builtin(id_or_path, out, err);
+}
+
+void ridge_model_free(ridge_model *m)
+{
+    if (!m)
+        return;
+    if (m->arch && m->fam && m->fam->free_arch)
+        m->fam->free_arch(m->arch);
+    free(m->arch);
+    free(m);
+}
+
+const char *ridge_model_name(const ridge_model *m)
+{
+    return m->name;
+}
+
+const char *ridge_model_family(const ridge_model *m)
+{
+    return m->fam->name;
+}
+
+double ridge_model_params(const ridge_model *m)
+{
+    return m->fam->params(m->arch);
+}
+
+/* Resolve defaults into a copy of the run configuration; all entry points go through it. */
+static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_config *out, ridge_err *err)
+{
+    *out = *rc;
+    if (!(rc->batch >= 1 && rc->batch <= 1e7 && rc->batch == (double)(long long)rc->batch))
+        return ridge_err_set(err, RIDGE_EINVAL, "--batch: %g is not an integer in [1, 1e7]", rc->batch);
+    if (rc->mode == RIDGE_MODE_TRAIN &&
+        (rc->precision == RIDGE_DTYPE_INT8 || rc->precision == RIDGE_DTYPE_INT4 || rc->precision == RIDGE_DTYPE_FP64))
+        return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
+                             ridge_dtype_name(rc->precision));
+    return m->fam->resolve(m->arch, out, err);
+}
+
+const char *ridge_model_throughput_unit(const ridge_model *m, const ridge_run_config *rc)
+{
+    ridge_run_config r;
+    if (resolve(m, rc, &r, NULL) != RIDGE_OK)
+        r = *rc;
+    return m->fam->unit(m->arch, &r);
+}
+
+double ridge_model_items_per_step(const ridge_model *m, const ridge_run_config *rc)
+{
+    ridge_run_config r;
+    if (resolve(m, rc, &r, NULL) != RIDGE_OK)
+        return 0;
+    return m->fam->items(m->arch, &r);
+}
+
+double ridge_model_flops(const ridge_model *m, const ridge_run_config *rc)
+{
+    ridge_run_config r;
+    if (resolve(m, rc, &r, NULL) != RIDGE_OK)
+        return 0;
+    return m->fam->flops(m->arch, &r);
+}
+
+int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_oplist *out, ridge_err *err)
+{
+    ridge_run_config r;
+    rw_graph g = {0};
+    int st;
+    memset(out, 0, sizeof *out);
+    if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
+        return st;
+    st = m->fam->build(m->arch, &r, &g, err);
+    if (st != RIDGE_OK) {
+        rw_free(&g);
+        return st;
+    }
+    return rw_finish(&g, m->name, out, err);
+}
+
+int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_memory *out, ridge_err *err)
+{
+    ridge_run_config r;
+    double p = m->fam->params(m->arch), wbytes;
+    int st;
+    memset(out, 0, sizeof *out);
+    if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
+        return st;
+    /* Weights in the run's storage precision (fp8/int8 inference stores 1 byte per weight;
+     * tf32 stores fp32). */
+    wbytes = ridge_dtype_bytes(r.precision == RIDGE_DTYPE_TF32 ? RIDGE_DTYPE_FP32 : r.precision);
+    out->weights_bytes = p * wbytes;
+    if (r.mode == RIDGE_MODE_TRAIN) {
+        int mixed = rw_mixed_precision(r.precision) || r.precision == RIDGE_DTYPE_FP8;
+        double states = r.optimizer == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
+        out->gradients_bytes = p * (mixed ? 2 : 4);
+        /* FP32 optimizer states, plus FP32 master weights in mixed precision. */
+        out->optimizer_bytes = p * 4 * (states + (mixed ? 1 : 0));
+    }
+    if ((st = m->fam->memory(m->arch, &r, out, err)) != RIDGE_OK)
+        return st;
+    out->workspace_bytes = RW_WORKSPACE_BYTES;
+    out->total_bytes = out->weights_bytes + out->gradients_bytes + out->optimizer_bytes + out->activations_bytes +
+                       out->kv_cache_bytes + out->workspace_bytes;
+    return RIDGE_OK;
+}
