@@ -2,10 +2,11 @@
 # Install the build into a temporary prefix, then check as a user would: the installed `ridge`
 # works from another directory (the catalogue is embedded), and a program compiles and links
 # against the installed libridge through pkg-config.
-# Usage: run_install_test.sh BUILD_DIR C_COMPILER
+# Usage: run_install_test.sh BUILD_DIR C_COMPILER [EXTRA_FLAGS]
 set -euo pipefail
 build=$1
 cc=${2:-cc}
+extra=${3:-}
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
@@ -37,8 +38,8 @@ int main(void)
 }
 C
     flags=$(PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config --static --cflags --libs ridge)
-    # shellcheck disable=SC2086
-    "$cc" -std=c11 "$prefix/user.c" $flags -o "$prefix/user"
+    # shellcheck disable=SC2086 # word splitting of the flag lists is intended
+    "$cc" -std=c11 $extra "$prefix/user.c" $flags -o "$prefix/user"
     out=$("$prefix/user")
     [ "$out" = "a40 compute" ] || { echo "linked program printed: $out"; exit 1; }
 else
