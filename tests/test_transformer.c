@@ -1,0 +1,737 @@
+/* The transformer family (workloads/transformer.c; docs/workloads.md, "Transformers").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/schedule.h"
+#include "ridge/workload.h"
+
+static ridge_model *load(const char *id)
+{
+    ridge_model *m = NULL;
+    ridge_err err;
+    int rc = ridge_model_load(id, &m, &err);
+    if (!CHECK(rc == RIDGE_OK))
+        fprintf(stderr, "  %s: %s\n", id, err.msg);
+    return m;
+}
+
+static ridge_run_config run(ridge_mode mode, double batch)
+{
+    ridge_run_config rc;
+    ridge_run_config_init(&rc);
+    rc.mode = mode;
+    rc.batch = batch;
+    return rc;
+}
+
+/* Sums over a built graph (count applied). */
+typedef struct {
+    double flops, matmul_flops, matmul_bytes, attn_fwd_flops, ops;
+} graph_sums;
+
+static int build(const ridge_model *m, const ridge_run_config *rc, ridge_oplist *ol)
+{
+    ridge_err err;
+    int st = ridge_model_build(m, rc, ol, &err);
+    if (!CHECK(st == RIDGE_OK))
+        fprintf(stderr, "  build: %s\n", err.msg);
+    return st;
+}
+
+static graph_sums sums(const ridge_oplist *ol)
+{
+    graph_sums s;
+    memset(&s, 0, sizeof s);
+    for (size_t i = 0; i < ol->n; i++) {
+        const ridge_op *op = &ol->ops[i];
+        double f = ridge_op_flops(op) * op->count;
+        s.flops += f;
+        s.ops += 1;
+        if (op->kind == RIDGE_OP_GEMM || op->kind == RIDGE_OP_ATTENTION) {
+            s.matmul_flops += f;
+            s.matmul_bytes += ridge_op_min_bytes(op) * op->count;
+        }
+        if (op->kind == RIDGE_OP_ATTENTION)
+            s.attn_fwd_flops += op->u.attn.pass == RIDGE_PASS_FWD_BWD ? f / 3.5 : f;
+    }
+    return s;
+}
+
+static const ridge_op *find_op(const ridge_oplist *ol, const char *name)
+{
+    for (size_t i = 0; i < ol->n; i++)
+        if (strcmp(ol->ops[i].name, name) == 0)
+            return &ol->ops[i];
+    return NULL;
+}
+
+/* ---- parameter counts against the published figures (1 %) ---- */
+
+static void test_param_counts(void)
+{
+    static const struct {
+        const char *id;
+        double published;
+        const char *where;
+    } rows[] = {
+        {"bert-base", 110e6, "Devlin et al. 2019: 110M"},
+        {"bert-large", 336e6, "released checkpoint: 336M (the paper rounds to 340M)"},
+        {"vit-b16", 86e6, "Dosovitskiy et al. 2021, Table 1: 86M"},
+        {"gpt2", 124e6, "openai/gpt-2: 124M"},
+        {"gpt3-175b", 175.0e9, "Brown et al. 2020, Table 2.1: 175.0B"},
+        {"llama2-7b", 6.74e9, "meta-llama/Llama-2-7b-hf: 6.74B"},
+        {"llama2-13b", 13.0e9, "meta-llama/Llama-2-13b-hf: 13.0B"},
+        {"llama2-70b", 69.0e9, "meta-llama/Llama-2-70b-hf: 69.0B"},
+        {"llama3-8b", 8.03e9, "meta-llama/Meta-Llama-3-8B: 8.03B"},
+        {"llama3-70b", 70.6e9, "meta-llama/Meta-Llama-3-70B: 70.6B"},
+        {"mixtral-8x7b", 46.7e9, "Jiang et al. 2024: 46.7B"},
+        {"transformer-xl-base", 151e6, "Dai et al. 2019, Table 1: 151M"},
+        {"transformer-xl-large", 257e6, "Dai et al. 2019, Table 1: 257M"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_model *m = load(rows[i].id);
+        check_context(rows[i].where);
+        if (m) {
+            CHECK_NEAR(ridge_model_params(m), rows[i].published, 0.01);
+            CHECK_STR_EQ(ridge_model_family(m), "transformer");
+            CHECK_STR_EQ(ridge_model_name(m), rows[i].id);
+        }
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+    {
+        /* Exact counts where the checkpoint's is known: Llama-2-7B 6,738,415,616. */
+        ridge_model *m = load("llama2-7b");
+        if (m)
+            CHECK_NEAR(ridge_model_params(m), 6738415616.0, 1e-12);
+        ridge_model_free(m);
+        m = load("gpt2");
+        if (m)
+            CHECK_NEAR(ridge_model_params(m), 124439808.0, 1e-12);
+        ridge_model_free(m);
+        m = load("vit-b16"); /* timm vit_base_patch16_224 */
+        if (m)
+            CHECK_NEAR(ridge_model_params(m), 86567656.0, 1e-12);
+        ridge_model_free(m);
+    }
+}
+
+/* ---- FLOPs ---- */
+
+/* Llama-2-7B, one training step of 2 x 4096 tokens. Hand-derived: N = non-embedding parameters
+ * (the LM head is in N: untied), T = tokens, attention 12 L d s T halved by the causal mask
+ * (exactly: pairs s (s + 1) / 2). The graph's GEMMs are exactly 6 (N - norm weights) T; its
+ * attention is 3.5 x the forward (FlashAttention's backward recomputes QK^T) where the model
+ * FLOPs count 3 x; the rest (norms, SiLU, RoPE, residual adds, loss, AdamW at 12 FLOPs per
+ * parameter) is under 1 %. So graph / model is in [1, 1.03]. */
+static void test_train_flops_decoder(void)
+{
+    ridge_model *m = load("llama2-7b");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 2);
+    ridge_oplist ol;
+    const double d = 4096, L = 32, s = 4096, T = 2 * s, V = 32000;
+    const double N = 6738415616.0 - V * d, norms = (2 * L + 1) * d;
+    const double attn_fwd = L * 4 * 2 * d * s * (s + 1) / 2; /* 4 b h hd pairs, h hd = d */
+    if (!m)
+        return;
+    check_context("llama2-7b train b2 s4096");
+    CHECK_NEAR(ridge_model_flops(m, &rc), 6 * N * T + 3 * attn_fwd, 1e-12);
+    CHECK_NEAR(ridge_model_flops(m, &rc), 6 * N * T + 12 * L * d * s * T / 2, 1e-3);
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        graph_sums g = sums(&ol);
+        CHECK_NEAR(g.matmul_flops, 6 * (N - norms) * T + 3.5 * attn_fwd, 1e-12);
+        CHECK(g.flops >= ridge_model_flops(m, &rc));
+        CHECK(g.flops <= 1.03 * ridge_model_flops(m, &rc));
+        CHECK_NEAR(ridge_model_items_per_step(m, &rc), T, 0);
+        CHECK_STR_EQ(ridge_model_throughput_unit(m, &rc), "tokens/s");
+        ridge_oplist_free(&ol);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* Forward only: 2 N T + attention (4 L d s T, halved when causal). */
+static void test_infer_flops(void)
+{
+    ridge_model *m = load("bert-base");
+    ridge_run_config rc = run(RIDGE_MODE_INFER, 8);
+    ridge_oplist ol;
+    rc.seq = 128;
+    if (m) {
+        /* BERT-base: 12 layers of 7,087,872 parameters, the embedding LayerNorm (counted as the
+         * final norm), the pooler (d x d on one token per sequence); not causal. */
+        const double d = 768, L = 12, s = 128, T = 8 * s;
+        const double expect = 2 * T * (L * 7087872 + 2 * d) + 4 * L * d * s * T + 2 * 8 * d * d;
+        check_context("bert-base infer b8 s128");
+        CHECK_NEAR(ridge_model_flops(m, &rc), expect, 1e-3);
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            graph_sums g = sums(&ol);
+            CHECK(g.flops >= 0.995 * expect && g.flops <= 1.01 * expect);
+            ridge_oplist_free(&ol);
+        }
+        CHECK_STR_EQ(ridge_model_throughput_unit(m, &rc), "sequences/s");
+        CHECK_NEAR(ridge_model_items_per_step(m, &rc), 8, 0);
+    }
+    ridge_model_free(m);
+    m = load("llama2-7b");
+    rc = run(RIDGE_MODE_INFER, 2);
+    rc.seq = 2048;
+    if (m) {
+        /* Decoder inference: logits only for the last token of each sequence. */
+        const double d = 4096, L = 32, s = 2048, T = 2 * s, V = 32000;
+        const double N = 6738415616.0 - 2 * V * d; /* without the embedding table and the LM head */
+        const double expect = 2 * N * T + 2 * 2 * d * V + L * 4 * 2 * d * s * (s + 1) / 2;
+        check_context("llama2-7b infer b2 s2048");
+        CHECK_NEAR(ridge_model_flops(m, &rc), expect, 1e-9);
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            graph_sums g = sums(&ol);
+            CHECK(g.flops >= expect && g.flops <= 1.01 * expect);
+            ridge_oplist_free(&ol);
+        }
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* ---- decode: the bytes are the weights and the KV cache ---- */
+
+static void test_decode_bytes(void)
+{
+    ridge_model *m = load("llama2-7b");
+    ridge_run_config rc = run(RIDGE_MODE_DECODE, 1);
+    ridge_oplist ol;
+    ridge_memory mem;
+    ridge_err err;
+    rc.context = 4096;
+    if (!m)
+        return;
+    check_context("llama2-7b decode b1 context 4096");
+    CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+    /* Hand-computed: weights 2 B x 6,738,415,616; KV cache 2 (K, V) x 32 layers x 32 heads x
+     * 128 x 4097 tokens x 2 B = 2.15 GB; activations: one token's SwiGLU MLP (3 x 11008 x 2 B)
+     * and its fp32 logits (32000 x 4 B); 768 MiB of workspace. */
+    CHECK_NEAR(mem.weights_bytes, 13476831232.0, 1e-12);
+    CHECK_NEAR(mem.kv_cache_bytes, 2.0 * 32 * 32 * 128 * 4097 * 2, 1e-12);
+    CHECK_NEAR(mem.kv_cache_bytes, 2.15e9, 0.005);
+    CHECK_NEAR(mem.activations_bytes, 3 * 11008 * 2 + 32000 * 4, 1e-12);
+    CHECK_NEAR(mem.total_bytes, 13476831232.0 + 2148007936.0 + 194048 + 768.0 * 1048576, 1e-12);
+    CHECK_NEAR(mem.gradients_bytes + mem.optimizer_bytes, 0, 0);
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        graph_sums g = sums(&ol);
+        const ridge_op *at = find_op(&ol, "attention");
+        CHECK_NEAR(g.matmul_bytes, mem.weights_bytes + mem.kv_cache_bytes, 0.05);
+        if (CHECK(at != NULL)) {
+            CHECK_NEAR(at->u.attn.q_len, 1, 0);
+            CHECK_NEAR(at->u.attn.kv_len, 4097, 0);
+        }
+        CHECK(find_op(&ol, "kv_cache_write") != NULL);
+        ridge_oplist_free(&ol);
+    }
+    CHECK_NEAR(ridge_model_items_per_step(m, &rc), 1, 0);
+    /* An empty cache: the new token attends to itself. */
+    rc.context = 0;
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        const ridge_op *at = find_op(&ol, "attention");
+        if (CHECK(at != NULL))
+            CHECK_NEAR(at->u.attn.kv_len, 1, 0);
+        ridge_oplist_free(&ol);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* ---- grouped-query attention shrinks the KV cache by heads / kv_heads ---- */
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+#define LLAMA3_ARCH_MHA                                                                                           \
+    "{\"schema_version\":1,\"name\":\"llama3-8b-mha\",\"family\":\"transformer\",\"arch\":{\"d_model\":4096,"     \
+    "\"layers\":32,\"heads\":32,\"kv_heads\":32,\"ffn\":14336,\"vocab\":128256,\"max_seq\":8192,"                 \
+    "\"ffn_act\":\"swiglu\",\"norm\":\"rmsnorm\",\"position\":\"rope\"}}"
+
+static void test_gqa(void)
+{
+    const char *path = "test_transformer_mha.json";
+    ridge_model *gqa = load("llama3-8b"), *mha = NULL;
+    ridge_memory a, b;
+    ridge_err err;
+    ridge_run_config rc = run(RIDGE_MODE_DECODE, 4);
+    rc.context = 2047;
+    if (!CHECK(write_file(path, LLAMA3_ARCH_MHA) == 0))
+        return;
+    mha = load(path);
+    if (gqa && mha) {
+        ridge_oplist o1, o2;
+        CHECK(ridge_model_memory(gqa, &rc, &a, &err) == RIDGE_OK);
+        CHECK(ridge_model_memory(mha, &rc, &b, &err) == RIDGE_OK);
+        CHECK_NEAR(b.kv_cache_bytes / a.kv_cache_bytes, 32.0 / 8.0, 1e-12);
+        CHECK_NEAR(a.kv_cache_bytes, 2.0 * 32 * 8 * 128 * 2048 * 4 * 2, 1e-12);
+        /* and so does the attention kernel's DRAM traffic (the K, V read) */
+        if (build(gqa, &rc, &o1) == RIDGE_OK) {
+            if (build(mha, &rc, &o2) == RIDGE_OK) {
+                const ridge_op *x = find_op(&o1, "attention"), *y = find_op(&o2, "attention");
+                if (CHECK(x && y))
+                    CHECK_NEAR(ridge_op_min_bytes(y) / ridge_op_min_bytes(x), 4.0, 0.01);
+                ridge_oplist_free(&o2);
+            }
+            ridge_oplist_free(&o1);
+        }
+        /* prefill: kv_len = prompt */
+        rc = run(RIDGE_MODE_PREFILL, 2);
+        rc.prompt = 1000;
+        CHECK(ridge_model_memory(gqa, &rc, &a, &err) == RIDGE_OK);
+        CHECK_NEAR(a.kv_cache_bytes, 2.0 * 32 * 8 * 128 * 1000 * 2 * 2, 1e-12);
+    }
+    ridge_model_free(gqa);
+    ridge_model_free(mha);
+    remove(path);
+}
+
+/* ---- mixture of experts ---- */
+
+static void test_moe(void)
+{
+    ridge_model *m = load("mixtral-8x7b");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 1);
+    ridge_oplist ol;
+    const double d = 4096, ffn = 14336, L = 32;
+    rc.seq = 4096;
+    if (!m)
+        return;
+    check_context("mixtral train b1 s4096");
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        double expert = 0, experts_seen = 0;
+        for (size_t i = 0; i < ol.n; i++)
+            if (strncmp(ol.ops[i].name, "expert_", 7) == 0 && ol.ops[i].kind == RIDGE_OP_GEMM) {
+                expert += ridge_op_flops(&ol.ops[i]) * ol.ops[i].count;
+                if (strcmp(ol.ops[i].name, "expert_gate_up") == 0) {
+                    CHECK_NEAR(ol.ops[i].u.gemm.m, 4096.0 * 2 / 8, 0); /* tokens x top_k / experts */
+                    experts_seen = ol.ops[i].count;
+                }
+            }
+        /* fwd + dgrad + wgrad of (gate_up + down) on tokens x top_k rows */
+        CHECK_NEAR(expert, 3 * 2 * (4096.0 * 2) * (3 * d * ffn) * L, 1e-12);
+        CHECK_NEAR(experts_seen, 8 * L, 0);
+        ridge_oplist_free(&ol);
+    }
+    /* Active parameters: one token's forward is 2 FLOPs per active parameter outside the
+     * embedding table; with the table (32000 x 4096) that is the published 12.9B. */
+    rc = run(RIDGE_MODE_INFER, 1);
+    rc.seq = 1;
+    check_context("mixtral active parameters");
+    CHECK_NEAR(ridge_model_flops(m, &rc) / 2 + 32000.0 * 4096, 12.9e9, 0.01);
+    /* Decode of one token touches top_k = 2 experts per layer. */
+    rc = run(RIDGE_MODE_DECODE, 1);
+    rc.context = 100;
+    check_context("mixtral decode b1");
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        const ridge_op *e = find_op(&ol, "expert_down");
+        if (CHECK(e != NULL)) {
+            CHECK_NEAR(e->count, 2 * L, 0);
+            CHECK_NEAR(e->u.gemm.m, 1, 0);
+        }
+        ridge_oplist_free(&ol);
+    }
+    /* Uneven split: 3 tokens x top 2 = 6 rows over the experts 3 tokens touch. */
+    rc.batch = 3;
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        double rows = 0;
+        for (size_t i = 0; i < ol.n; i++)
+            if (strncmp(ol.ops[i].name, "expert_down", 11) == 0)
+                rows += ol.ops[i].u.gemm.m * ol.ops[i].count / L;
+        CHECK_NEAR(rows, 6, 1e-12);
+        ridge_oplist_free(&ol);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* ---- training memory: Korthikanti et al. 2022 ---- */
+
+static void test_train_memory(void)
+{
+    ridge_model *m = load("gpt3-175b");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 1);
+    ridge_memory mem, sel, full;
+    ridge_err err;
+    if (m) {
+        /* GPT-3 (MHA, MLP 4h, GELU, dropout, 16-bit): 34 s b h bytes per layer without the
+         * 5 a s^2 attention-matrix term (flash attention keeps none) but with its fp32
+         * log-sum-exp (4 a s b), plus the final norm and LM-head inputs (2 x 2 s b h) and the
+         * fp32 logits. */
+        const double s = 2048, h = 12288, L = 96, V = 50257, per = 34 * h + 4 * 96;
+        const double head = 2 * 2 * s * h + s * V * 4;
+        check_context("gpt3-175b train b1 s2048");
+        CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+        CHECK_NEAR(mem.activations_bytes, L * s * per + head, 1e-12);
+        rc.recompute = RIDGE_RECOMPUTE_SELECTIVE;
+        CHECK(ridge_model_memory(m, &rc, &sel, &err) == RIDGE_OK);
+        CHECK_NEAR(sel.activations_bytes, mem.activations_bytes, 0);
+        rc.recompute = RIDGE_RECOMPUTE_FULL;
+        CHECK(ridge_model_memory(m, &rc, &full, &err) == RIDGE_OK);
+        CHECK_NEAR(full.activations_bytes, L * 2 * s * h + s * per + head, 1e-12);
+        /* weights bf16, gradients bf16, AdamW m, v and the fp32 master: 2 + 2 + 12 B/param */
+        CHECK_NEAR(mem.weights_bytes + mem.gradients_bytes + mem.optimizer_bytes, 16 * ridge_model_params(m), 1e-12);
+    }
+    ridge_model_free(m);
+    m = load("llama2-7b");
+    rc = run(RIDGE_MODE_TRAIN, 1);
+    if (m) {
+        /* SwiGLU, no dropout: per token and layer 2 (2d norms + d QKV in + 3d QKV + d out + d
+         * MLP in + 3 ffn) + 4 heads (fp32 log-sum-exp). */
+        const double s = 4096, d = 4096, L = 32, f = 11008, V = 32000;
+        const double per = 2 * (8 * d + 3 * f) + 4 * 32;
+        check_context("llama2-7b train b1 s4096");
+        CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+        CHECK_NEAR(mem.activations_bytes, L * s * per + 2 * 2 * s * d + s * V * 4, 1e-12);
+        CHECK(mem.total_bytes > mem.weights_bytes);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* ---- recompute adds forward work ---- */
+
+static void test_recompute(void)
+{
+    ridge_model *m = load("llama2-13b");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 1);
+    ridge_oplist o0, o1, o2;
+    rc.seq = 2048;
+    if (!m)
+        return;
+    if (build(m, &rc, &o0) == RIDGE_OK) {
+        graph_sums g0 = sums(&o0);
+        rc.recompute = RIDGE_RECOMPUTE_SELECTIVE;
+        if (build(m, &rc, &o1) == RIDGE_OK) {
+            graph_sums g1 = sums(&o1);
+            const ridge_op *r = find_op(&o1, "attention.recompute");
+            if (CHECK(r != NULL)) {
+                CHECK(r->u.attn.pass == RIDGE_PASS_FWD);
+                CHECK_NEAR(r->count, 40, 0);
+                CHECK_NEAR(g1.flops - g0.flops, ridge_op_flops(r) * 40, 1e-9);
+            }
+            ridge_oplist_free(&o1);
+        }
+        rc.recompute = RIDGE_RECOMPUTE_FULL;
+        if (build(m, &rc, &o2) == RIDGE_OK) {
+            graph_sums g2 = sums(&o2);
+            ridge_run_config ri = run(RIDGE_MODE_INFER, 1);
+            ridge_oplist oi;
+            CHECK(find_op(&o2, "qkv_proj.recompute") != NULL);
+            CHECK(find_op(&o2, "adamw_step.recompute") == NULL);
+            /* exactly the layers' forward: the ops an inference graph runs `layers` times */
+            ri.seq = 2048;
+            if (build(m, &ri, &oi) == RIDGE_OK) {
+                double layer_fwd = 0;
+                for (size_t i = 0; i < oi.n; i++)
+                    if (oi.ops[i].count == 40)
+                        layer_fwd += ridge_op_flops(&oi.ops[i]) * oi.ops[i].count;
+                CHECK_NEAR(g2.flops - g0.flops, layer_fwd, 1e-9);
+                CHECK(layer_fwd > 0.3 * g0.flops && layer_fwd < 0.34 * g0.flops);
+                ridge_oplist_free(&oi);
+            }
+            ridge_oplist_free(&o2);
+        }
+        ridge_oplist_free(&o0);
+    }
+    ridge_model_free(m);
+}
+
+/* ---- Transformer-XL memory and vision transformers ---- */
+
+static void test_xl_and_vit(void)
+{
+    ridge_model *m = load("transformer-xl-large");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 4);
+    ridge_oplist ol;
+    ridge_memory mem;
+    ridge_err err;
+    if (m) {
+        check_context("transformer-xl-large train b4");
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            const ridge_op *at = find_op(&ol, "attention"), *pp = find_op(&ol, "pos_proj");
+            if (CHECK(at != NULL)) {
+                CHECK_NEAR(at->u.attn.q_len, 384, 0);
+                CHECK_NEAR(at->u.attn.kv_len, 384 + 384, 0);
+                CHECK(at->u.attn.causal == 1);
+            }
+            if (CHECK(pp != NULL))
+                CHECK_NEAR(pp->u.gemm.m, 768, 0);
+            ridge_oplist_free(&ol);
+        }
+        CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+        CHECK_NEAR(mem.kv_cache_bytes, 18.0 * 384 * 4 * 1024 * 2, 1e-12); /* the memory's hidden states */
+        rc = run(RIDGE_MODE_DECODE, 1);
+        rc.context = 100;
+        CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+        CHECK_NEAR(mem.kv_cache_bytes, 2.0 * 18 * 1024 * (100 + 1 + 384) * 2, 1e-12);
+    }
+    ridge_model_free(m);
+    m = load("vit-b16");
+    rc = run(RIDGE_MODE_TRAIN, 32);
+    if (m) {
+        check_context("vit-b16");
+        CHECK_STR_EQ(ridge_model_throughput_unit(m, &rc), "images/s");
+        CHECK_NEAR(ridge_model_items_per_step(m, &rc), 32, 0);
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            const ridge_op *at = find_op(&ol, "attention"), *pe = find_op(&ol, "patch_embed");
+            if (CHECK(at != NULL)) {
+                CHECK_NEAR(at->u.attn.q_len, 197, 0); /* 14 x 14 patches + the class token */
+                CHECK(at->u.attn.causal == 0);
+            }
+            if (CHECK(pe != NULL))
+                CHECK_NEAR(ridge_op_flops(pe), 2.0 * 32 * 196 * 768 * 3 * 16 * 16, 1e-12);
+            CHECK(find_op(&ol, "patch_embed.wgrad") != NULL);
+            ridge_oplist_free(&ol);
+        }
+        rc.image = 384;
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            const ridge_op *at = find_op(&ol, "attention");
+            if (CHECK(at != NULL))
+                CHECK_NEAR(at->u.attn.q_len, 24 * 24 + 1, 0);
+            ridge_oplist_free(&ol);
+        }
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* ---- errors: bad model files and bad runs ---- */
+
+#define ARCH_HEAD "{\"schema_version\":1,\"name\":\"t\",\"family\":\"transformer\",\"arch\":{"
+#define ARCH_OK                                                                                                    \
+    "\"d_model\":512,\"layers\":2,\"ffn\":2048,\"vocab\":1000,\"max_seq\":128,\"ffn_act\":\"gelu\","  \
+    "\"norm\":\"layernorm\",\"position\":\"learned\""
+
+static void test_bad_files(void)
+{
+    static const struct {
+        const char *json, *expect;
+    } rows[] = {
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"kv_head\":2}}", "$.arch.kv_head: unknown key"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"kv_heads\":3}}", "$.arch.kv_heads: 3 does not divide heads (8)"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"kv_heads\":16}}", "$.arch.kv_heads: 16 exceeds heads (8)"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":7}}", "$.arch.heads: 7 does not divide d_model (512)"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"experts\":2,\"top_k\":3}}", "$.arch.top_k: 3 exceeds experts (2)"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"top_k\":2}}", "$.arch.top_k: 2 exceeds experts (1)"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":0}}", "$.arch.heads: 0 is out of range"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"mem_len\":-1}}", "$.arch.mem_len: -1 is out of range"},
+        {ARCH_HEAD "\"d_model\":512,\"layers\":2,\"heads\":8,\"ffn\":2048,\"vocab\":1000,\"max_seq\":128,"
+                   "\"ffn_act\":\"geglu\",\"norm\":\"layernorm\",\"position\":\"learned\"}}",
+         "$.arch.ffn_act: 'geglu' is not one of: gelu, swiglu, relu"},
+        {ARCH_HEAD "\"d_model\":512,\"layers\":2,\"heads\":8,\"ffn\":2048,\"vocab\":1000,\"max_seq\":128,"
+                   "\"ffn_act\":\"gelu\",\"norm\":\"batchnorm\",\"position\":\"learned\"}}",
+         "$.arch.norm: 'batchnorm' is not one of: layernorm, rmsnorm"},
+        {ARCH_HEAD "\"d_model\":512,\"layers\":2,\"heads\":8,\"ffn\":2048,\"vocab\":1000,\"max_seq\":128,"
+                   "\"ffn_act\":\"gelu\",\"norm\":\"layernorm\",\"position\":\"alibi\"}}",
+         "$.arch.position: 'alibi' is not one of: learned, rope, relative, none"},
+        {ARCH_HEAD "\"d_model\":512,\"heads\":8,\"ffn\":2048,\"vocab\":1000,\"max_seq\":128,"
+                   "\"ffn_act\":\"gelu\",\"norm\":\"layernorm\",\"position\":\"learned\"}}",
+         "$.arch.layers: missing required number"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"d_model\":1.5}}", "duplicate key"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"pooler\":true}}", "$.arch.pooler: only encoders"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"tied_embeddings\":1}}", "$.arch.tied_embeddings: expected true or false"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"image\":224}}", "$.arch.image: only vision transformers"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"encoder\":true,\"mem_len\":10}}", "$.arch.mem_len: an encoder has no"},
+        {ARCH_HEAD "\"d_model\":768,\"layers\":2,\"heads\":12,\"ffn\":3072,\"ffn_act\":\"gelu\",\"norm\":\"layernorm\","
+                   "\"position\":\"learned\",\"patch\":16,\"image\":8}}",
+         "$.arch.image: 8 is smaller than the patch (16)"},
+        {ARCH_HEAD "\"d_model\":768,\"layers\":2,\"heads\":12,\"ffn\":3072,\"ffn_act\":\"gelu\",\"norm\":\"layernorm\","
+                   "\"position\":\"learned\",\"patch\":16,\"image\":224,\"encoder\":false}}",
+         "$.arch.encoder: a vision transformer"},
+    };
+    const char *path = "test_transformer_bad.json";
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_model *m = NULL;
+        ridge_err err;
+        memset(&err, 0, sizeof err);
+        check_context(rows[i].expect);
+        if (!CHECK(write_file(path, rows[i].json) == 0))
+            continue;
+        CHECK(ridge_model_load_file(path, &m, &err) == RIDGE_EINVAL);
+        CHECK(m == NULL);
+        CHECK_STR_HAS(err.msg, rows[i].expect);
+        CHECK_STR_HAS(err.msg, path);
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+    remove(path);
+}
+
+static void test_bad_runs(void)
+{
+    static const struct {
+        const char *id;
+        ridge_mode mode;
+        double seq, prompt, context, image, layers;
+        const char *expect;
+    } rows[] = {
+        {"bert-large", RIDGE_MODE_DECODE, 0, 0, 0, 0, 0, "--mode decode: bert-large is an encoder; use infer"},
+        {"vit-b16", RIDGE_MODE_PREFILL, 0, 0, 0, 0, 0, "--mode prefill: vit-b16 is an encoder; use infer"},
+        {"gpt2", RIDGE_MODE_TRAIN, 2048, 0, 0, 0, 0, "--seq: 2048 exceeds the 1024 positions gpt2 has learned"},
+        {"gpt2", RIDGE_MODE_DECODE, 0, 0, 1024, 0, 0, "--context: 1024 + 1 new token exceeds the 1024 positions"},
+        {"gpt2", RIDGE_MODE_PREFILL, 0, 1025, 0, 0, 0, "--prompt: 1025 exceeds"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, 2.5, 0, 0, 0, 0, "--seq: 2.5 is not an integer"},
+        {"llama2-7b", RIDGE_MODE_PREFILL, 0, -3, 0, 0, 0, "--prompt: -3 is not an integer"},
+        {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, -1, 0, 0, "--context: -1 is not an integer"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 224, 0, "--image: llama2-7b is not a vision model"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 0, 4, "--layers: applies to RNN models only"},
+        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, 8, 0, "--image: 8 is not an integer in [16, 100000]"},
+        {"vit-b16", RIDGE_MODE_TRAIN, 512, 0, 0, 0, 0, "--seq: vit-b16 is a vision transformer"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_model *m = load(rows[i].id);
+        ridge_run_config rc = run(rows[i].mode, 1);
+        ridge_oplist ol;
+        ridge_memory mem;
+        ridge_err err;
+        memset(&err, 0, sizeof err);
+        check_context(rows[i].expect);
+        if (!m)
+            continue;
+        rc.seq = rows[i].seq;
+        rc.prompt = rows[i].prompt;
+        rc.context = rows[i].context;
+        rc.image = rows[i].image;
+        rc.layers = rows[i].layers;
+        CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, rows[i].expect);
+        CHECK(ol.ops == NULL);
+        CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_EINVAL);
+        CHECK_NEAR(ridge_model_flops(m, &rc), 0, 0);
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+}
+
+/* ---- defaults ---- */
+
+static void test_defaults(void)
+{
+    ridge_model *m = load("llama3-8b");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 2);
+    ridge_oplist ol;
+    if (!m)
+        return;
+    CHECK_NEAR(ridge_model_items_per_step(m, &rc), 2 * 8192, 0); /* seq = max_seq */
+    rc = run(RIDGE_MODE_PREFILL, 3);
+    CHECK_NEAR(ridge_model_items_per_step(m, &rc), 3 * 512, 0); /* prompt 512 */
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        const ridge_op *lm = find_op(&ol, "lm_head");
+        if (CHECK(lm != NULL))
+            CHECK_NEAR(lm->u.gemm.m, 3, 0); /* the last token's logits only */
+        CHECK(find_op(&ol, "cross_entropy") == NULL);
+        CHECK(find_op(&ol, "adamw_step") == NULL);
+        ridge_oplist_free(&ol);
+    }
+    rc = run(RIDGE_MODE_DECODE, 5);
+    CHECK_NEAR(ridge_model_items_per_step(m, &rc), 5, 0);
+    ridge_model_free(m);
+}
+
+/* ---- every preset, every mode it supports ---- */
+
+static void test_every_preset(void)
+{
+    static const ridge_dtype train_prec[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP32, RIDGE_DTYPE_FP8};
+    static const ridge_dtype infer_prec[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP16, RIDGE_DTYPE_INT8};
+    ridge_gpu gpu;
+    ridge_err err;
+    size_t presets = 0;
+    char ctx[160];
+    CHECK(ridge_catalog_load("h200-sxm-141gb", &gpu, &err) == RIDGE_OK);
+    for (size_t i = 0; i < ridge_model_builtin_count(); i++) {
+        const char *id = ridge_model_builtin_id(i);
+        ridge_model *m = NULL;
+        /* other families' presets are their tests' business; ours all load (test_param_counts) */
+        if (ridge_model_load_builtin(id, &m, &err) != RIDGE_OK)
+            continue;
+        if (strcmp(ridge_model_family(m), "transformer") != 0) {
+            ridge_model_free(m);
+            continue;
+        }
+        presets++;
+        for (int mode = 0; mode < 4; mode++) {
+            for (int p = 0; p < 3; p++) {
+                ridge_run_config rc = run((ridge_mode)mode, 2);
+                ridge_oplist ol;
+                ridge_memory mem;
+                int st;
+                rc.precision = mode == RIDGE_MODE_TRAIN ? train_prec[p] : infer_prec[p];
+                rc.recompute = (ridge_recompute)p;
+                rc.fused_optimizer = p != 1;
+                if (mode == RIDGE_MODE_TRAIN && strncmp(id, "llama", 5) == 0)
+                    rc.seq = 1024; /* keep the graph sizes moderate */
+                rc.context = 300;
+                snprintf(ctx, sizeof ctx, "%s %s %s", id, ridge_mode_name(rc.mode), ridge_dtype_name(rc.precision));
+                check_context(ctx);
+                st = ridge_model_build(m, &rc, &ol, &err);
+                if (st != RIDGE_OK) {
+                    /* only encoders refuse, and only prefill and decode */
+                    CHECK(mode >= RIDGE_MODE_PREFILL);
+                    CHECK_STR_HAS(err.msg, "is an encoder; use infer");
+                    continue;
+                }
+                {
+                    graph_sums g = sums(&ol);
+                    int bad = 0;
+                    for (size_t k = 0; k < ol.n; k++)
+                        if (ridge_op_check(&ol.ops[k], "op", &err) != RIDGE_OK) {
+                            bad++;
+                            fprintf(stderr, "  %s: %s\n", ol.ops[k].name, err.msg);
+                        }
+                    CHECK(bad == 0);
+                    CHECK(isfinite(g.flops) && g.flops > 0);
+                    CHECK(ridge_model_flops(m, &rc) > 0 && isfinite(ridge_model_flops(m, &rc)));
+                    CHECK(g.flops >= 0.99 * ridge_model_flops(m, &rc));
+                    CHECK(ridge_model_items_per_step(m, &rc) > 0);
+                    CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+                    CHECK(mem.total_bytes > mem.weights_bytes && isfinite(mem.total_bytes));
+                    CHECK(mem.activations_bytes > 0);
+                    if (p == 0) {
+                        ridge_schedule_totals tot;
+                        st = ridge_schedule_ops(&gpu, ol.ops, ol.n, RIDGE_RUNTIME_EAGER, NULL, &tot, &err);
+                        if (!CHECK(st == RIDGE_OK))
+                            fprintf(stderr, "  schedule: %s\n", err.msg);
+                        else
+                            CHECK(tot.total_time_s > 0 && isfinite(tot.total_time_s));
+                    }
+                }
+                ridge_oplist_free(&ol);
+            }
+        }
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+    CHECK(presets >= 13);
+}
+
+int main(void)
+{
+    test_param_counts();
+    test_train_flops_decoder();
+    test_infer_flops();
+    test_decode_bytes();
+    test_gqa();
+    test_moe();
+    test_train_memory();
+    test_recompute();
+    test_xl_and_vit();
+    test_bad_files();
+    test_bad_runs();
+    test_defaults();
+    test_every_preset();
+    return check_report();
+}

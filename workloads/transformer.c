@@ -1,0 +1,769 @@
+/* The transformer family: decoders (GPT, Llama, Mixtral, Transformer-XL), text encoders (BERT)
+ * and vision transformers (ViT). docs/workloads.md, "Transformers", gives the arch keys, the graph
+ * built per mode and the parameter, memory and model-FLOPs formulas implemented here.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "family.h"
+
+typedef enum { TF_ACT_GELU = 0, TF_ACT_SWIGLU, TF_ACT_RELU } tf_act;
+typedef enum { TF_NORM_LAYERNORM = 0, TF_NORM_RMSNORM } tf_norm;
+typedef enum { TF_POS_LEARNED = 0, TF_POS_ROPE, TF_POS_RELATIVE, TF_POS_NONE } tf_pos;
+
+typedef struct {
+    char id[160]; /* the preset id or file path, for run errors */
+    double d, layers, heads, kv_heads, head_dim, ffn;
+    double vocab;      /* 0 for a vision transformer */
+    double head_vocab; /* logits per token the LM head computes (default vocab) */
+    double experts, top_k, max_seq, mem_len;
+    double image, patch, channels, classes; /* vision transformer; classes: classifier width (0: none) */
+    tf_act act;
+    tf_norm norm;
+    tf_pos pos;
+    int encoder, tied, bias, dropout, pooler, vit;
+} tf_arch;
+
+/* Limits on sizes in model files and run options. */
+#define TF_SIZE_MAX 10000000L
+#define TF_VOCAB_MAX 100000000L
+#define TF_RUN_MAX 1e7
+/* Tokens a prefill takes when --prompt is not given. */
+#define TF_DEFAULT_PROMPT 512.0
+/* FLOPs per element: GELU (tanh form: cube, multiply-adds, tanh, scale), ReLU, SiLU(gate)*up
+ * (exp, add, divide, two multiplies), rotary embedding (x cos + rotate(x) sin), tanh. */
+#define TF_GELU_FLOPS 8.0
+#define TF_RELU_FLOPS 1.0
+#define TF_SILU_MUL_FLOPS 5.0
+#define TF_ROPE_FLOPS 3.0
+#define TF_TANH_FLOPS 4.0
+
+static const char *const act_names[] = {"gelu", "swiglu", "relu", NULL};
+static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
+static const char *const pos_names[] = {"learned", "rope", "relative", "none", NULL};
+
+static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads", "ffn", "vocab", "head_vocab",
+                                        "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
+                                        "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
+                                        "image", "patch", "channels", NULL};
+
+/* ------------------------------------------------------------------ parsing */
+
+static int get_enum(const cJSON *a, const char *key, const char *const *names, int *out, const rj_ctx *c)
+{
+    char buf[32], list[96] = "";
+    int rc = rj_string(a, "$.arch", key, 1, buf, sizeof buf, c);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(buf, names[i]) == 0) {
+            *out = i;
+            return 1;
+        }
+        if (i)
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    return rj_fail(c, RIDGE_EINVAL, "$.arch", key, "'%s' is not one of: %s", buf, list);
+}
+
+/* An integer size in [lo, hi] into *out (left alone when absent and optional). */
+static int get_size(const cJSON *a, const char *key, int required, long lo, long hi, double *out, const rj_ctx *c)
+{
+    long v = 0;
+    int rc = rj_int(a, "$.arch", key, required, lo, hi, &v, c);
+    if (rc == 1)
+        *out = (double)v;
+    return rc;
+}
+
+#define TRY(expr)                                                                                                  \
+    do {                                                                                                           \
+        int try_rc_ = (expr);                                                                                      \
+        if (try_rc_ < 0)                                                                                           \
+            return try_rc_;                                                                                        \
+    } while (0)
+
+static int parse(const cJSON *j, void *arch, const rj_ctx *c)
+{
+    tf_arch *a = arch;
+    int v = 0;
+    const char *id = c->origin ? c->origin : "model";
+    if (strncmp(id, "builtin:", 8) == 0)
+        id += 8;
+    snprintf(a->id, sizeof a->id, "%.150s", id);
+    TRY(rj_check_keys(j, "$.arch", arch_keys, c));
+    TRY(get_size(j, "d_model", 1, 1, TF_SIZE_MAX, &a->d, c));
+    TRY(get_size(j, "layers", 1, 1, 100000, &a->layers, c));
+    TRY(get_size(j, "heads", 1, 1, 100000, &a->heads, c));
+    a->kv_heads = a->heads;
+    TRY(get_size(j, "kv_heads", 0, 1, 100000, &a->kv_heads, c));
+    TRY(get_size(j, "ffn", 1, 1, TF_SIZE_MAX, &a->ffn, c));
+    TRY(get_enum(j, "ffn_act", act_names, &v, c));
+    a->act = (tf_act)v;
+    TRY(get_enum(j, "norm", norm_names, &v, c));
+    a->norm = (tf_norm)v;
+    TRY(get_enum(j, "position", pos_names, &v, c));
+    a->pos = (tf_pos)v;
+    TRY(rj_bool(j, "$.arch", "tied_embeddings", 0, &a->tied, c));
+    TRY(rj_bool(j, "$.arch", "bias", 0, &a->bias, c));
+    TRY(rj_bool(j, "$.arch", "dropout", 0, &a->dropout, c));
+    TRY(rj_bool(j, "$.arch", "pooler", 0, &a->pooler, c));
+    a->experts = a->top_k = 1;
+    TRY(get_size(j, "experts", 0, 1, 100000, &a->experts, c));
+    TRY(get_size(j, "top_k", 0, 1, 100000, &a->top_k, c));
+    TRY(get_size(j, "mem_len", 0, 0, TF_SIZE_MAX, &a->mem_len, c));
+    TRY(get_size(j, "classes", 0, 0, TF_VOCAB_MAX, &a->classes, c));
+    TRY(get_size(j, "patch", 0, 1, 100000, &a->patch, c));
+    a->vit = a->patch > 0;
+    /* A vision transformer is an encoder unless the file says otherwise (which is an error). */
+    a->encoder = a->vit;
+    TRY(rj_bool(j, "$.arch", "encoder", 0, &a->encoder, c));
+
+    if (fmod(a->d, a->heads) != 0)
+        return rj_fail(c, RIDGE_EINVAL, "$.arch", "heads", "%g does not divide d_model (%g)", a->heads, a->d);
+    if (a->kv_heads > a->heads)
+        return rj_fail(c, RIDGE_EINVAL, "$.arch", "kv_heads", "%g exceeds heads (%g)", a->kv_heads, a->heads);
+    if (fmod(a->heads, a->kv_heads) != 0)
+        return rj_fail(c, RIDGE_EINVAL, "$.arch", "kv_heads", "%g does not divide heads (%g)", a->kv_heads,
+                       a->heads);
+    a->head_dim = a->d / a->heads;
+    if (a->top_k > a->experts)
+        return rj_fail(c, RIDGE_EINVAL, "$.arch", "top_k", "%g exceeds experts (%g)", a->top_k, a->experts);
+
+    if (a->vit) {
+        if (!a->encoder)
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "encoder",
+                           "a vision transformer (\"patch\" given) is an encoder; drop \"encoder\": false");
+        if (cJSON_GetObjectItemCaseSensitive(j, "vocab"))
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "vocab",
+                           "a vision transformer (\"patch\" given) has no vocabulary");
+        if (cJSON_GetObjectItemCaseSensitive(j, "max_seq"))
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "max_seq",
+                           "a vision transformer's sequence is (image/patch)^2 + 1; give \"image\" instead");
+        TRY(get_size(j, "image", 1, 1, 100000, &a->image, c));
+        a->channels = 3;
+        TRY(get_size(j, "channels", 0, 1, 100000, &a->channels, c));
+        if (a->image < a->patch)
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "image", "%g is smaller than the patch (%g)", a->image, a->patch);
+    } else {
+        const char *vk = cJSON_GetObjectItemCaseSensitive(j, "image") ? "image" : "channels";
+        if (cJSON_GetObjectItemCaseSensitive(j, vk))
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", vk, "only vision transformers (with \"patch\") take it");
+        TRY(get_size(j, "vocab", 1, 1, TF_VOCAB_MAX, &a->vocab, c));
+        TRY(get_size(j, "max_seq", 1, 1, TF_SIZE_MAX, &a->max_seq, c));
+    }
+    a->head_vocab = a->vocab;
+    if (a->encoder) {
+        if (cJSON_GetObjectItemCaseSensitive(j, "head_vocab"))
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "head_vocab", "only decoders have an LM head to size");
+        if (a->mem_len > 0)
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "mem_len", "an encoder has no recurrence memory");
+    } else {
+        const char *ek = a->pooler ? "pooler" : "classes";
+        if (a->pooler || a->classes > 0)
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", ek, "only encoders (\"encoder\": true) take it");
+        TRY(get_size(j, "head_vocab", 0, 1, TF_VOCAB_MAX, &a->head_vocab, c));
+    }
+    return RIDGE_OK;
+}
+
+/* ------------------------------------------------------------------ parameters */
+
+static double norm_params(const tf_arch *a)
+{
+    return a->norm == TF_NORM_LAYERNORM ? 2 * a->d : a->d;
+}
+
+static double qkv_width(const tf_arch *a)
+{
+    return (a->heads + 2 * a->kv_heads) * a->head_dim;
+}
+
+/* Attention projections of one layer (QKV and output, biases), without the relative-position
+ * projection. */
+static double attn_params(const tf_arch *a)
+{
+    double w = qkv_width(a), o = a->heads * a->head_dim;
+    return a->d * w + o * a->d + (a->bias ? w + a->d : 0);
+}
+
+static double mlp_up_width(const tf_arch *a)
+{
+    return a->act == TF_ACT_SWIGLU ? 2 * a->ffn : a->ffn;
+}
+
+/* One expert (or the dense MLP). */
+static double mlp_params(const tf_arch *a)
+{
+    double up = mlp_up_width(a);
+    return a->d * up + a->ffn * a->d + (a->bias ? up + a->d : 0);
+}
+
+static double router_params(const tf_arch *a)
+{
+    return a->experts > 1 ? a->d * a->experts : 0;
+}
+
+static double pos_proj_params(const tf_arch *a)
+{
+    return a->pos == TF_POS_RELATIVE ? a->d * a->d : 0;
+}
+
+static double patches(const tf_arch *a, double image)
+{
+    double side = floor(image / a->patch);
+    return side * side;
+}
+
+static int text_encoder_mlm(const tf_arch *a)
+{
+    return a->encoder && !a->vit && a->classes == 0;
+}
+
+/* Parameters outside the embedding tables that run once per token (or per sequence) outside
+ * the layers: final norm, heads. */
+static double head_params(const tf_arch *a)
+{
+    double p = 0;
+    if (!a->encoder) {
+        p += a->tied ? 0 : a->vocab * a->d;
+    } else {
+        if (text_encoder_mlm(a)) /* transform dense + LayerNorm, decoder bias; decoder tied or not */
+            p += a->d * a->d + a->d + 2 * a->d + a->vocab + (a->tied ? 0 : a->vocab * a->d);
+        if (a->pooler)
+            p += a->d * a->d + a->d;
+        if (a->classes > 0)
+            p += a->d * a->classes + a->classes;
+    }
+    return p;
+}
+
+static double embedding_params(const tf_arch *a)
+{
+    double p = a->vocab * a->d;
+    if (a->pos == TF_POS_LEARNED)
+        p += (a->vit ? patches(a, a->image) + 1 : a->max_seq) * a->d;
+    if (a->vit) /* patch-embedding convolution with bias, class token */
+        p += a->channels * a->patch * a->patch * a->d + a->d + a->d;
+    return p;
+}
+
+static double layer_params(const tf_arch *a)
+{
+    return attn_params(a) + pos_proj_params(a) + a->experts * mlp_params(a) + router_params(a) + 2 * norm_params(a);
+}
+
+static double params(const void *arch)
+{
+    const tf_arch *a = arch;
+    double p = embedding_params(a) + a->layers * layer_params(a) + norm_params(a) + head_params(a);
+    if (a->pos == TF_POS_RELATIVE) /* Transformer-XL's global content and position biases */
+        p += 2 * a->heads * a->head_dim;
+    return p;
+}
+
+/* Parameter tensors, for the per-tensor (unfused) optimizer kernels. */
+static double param_tensors(const tf_arch *a)
+{
+    double ln = a->norm == TF_NORM_LAYERNORM ? 2 : 1;
+    double per_layer = 2 * ln + 4 + (a->bias ? 4 : 0) + (a->pos == TF_POS_RELATIVE ? 1 : 0) +
+                       a->experts * ((a->act == TF_ACT_SWIGLU ? 3 : 2) + (a->bias ? 2 : 0)) + (a->experts > 1 ? 1 : 0);
+    double t = a->layers * per_layer + ln + (a->vocab > 0 ? 1 : 0) + (a->pos == TF_POS_LEARNED ? 1 : 0);
+    if (!a->encoder && !a->tied)
+        t += 1;
+    if (text_encoder_mlm(a))
+        t += 5 + (a->tied ? 0 : 1);
+    t += (a->pooler ? 2 : 0) + (a->classes > 0 ? 2 : 0) + (a->vit ? 3 : 0) + (a->pos == TF_POS_RELATIVE ? 2 : 0);
+    return t;
+}
+
+/* ------------------------------------------------------------------ runs */
+
+static int is_int_in(double x, double lo, double hi)
+{
+    return x >= lo && x <= hi && x == floor(x);
+}
+
+static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
+{
+    const tf_arch *a = arch;
+    const char *mode = ridge_mode_name(rc->mode);
+    if (rc->hidden != 0 || rc->layers != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: applies to RNN models only; %s is a transformer",
+                             rc->hidden != 0 ? "--hidden" : "--layers", a->id);
+    if ((unsigned)rc->mode > RIDGE_MODE_DECODE)
+        return ridge_err_set(err, RIDGE_EINVAL, "--mode: %d is not a mode", (int)rc->mode);
+    if (a->encoder && (rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE))
+        return ridge_err_set(err, RIDGE_EINVAL, "--mode %s: %s is an encoder; use infer", mode, a->id);
+    if (a->vit) {
+        if (rc->seq != 0 && rc->seq != patches(a, rc->image != 0 ? rc->image : a->image) + 1)
+            return ridge_err_set(err, RIDGE_EINVAL,
+                                 "--seq: %s is a vision transformer; its sequence is (image/patch)^2 + 1 tokens: "
+                                 "set --image",
+                                 a->id);
+        if (rc->image == 0)
+            rc->image = a->image;
+        if (!is_int_in(rc->image, a->patch, 100000))
+            return ridge_err_set(err, RIDGE_EINVAL, "--image: %g is not an integer in [%g, 100000] (the patch side)",
+                                 rc->image, a->patch);
+        rc->seq = patches(a, rc->image) + 1;
+        return RIDGE_OK;
+    }
+    if (rc->image != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--image: %s is not a vision model", a->id);
+    switch (rc->mode) {
+    case RIDGE_MODE_TRAIN:
+    case RIDGE_MODE_INFER:
+        if (rc->seq == 0)
+            rc->seq = a->max_seq;
+        if (!is_int_in(rc->seq, 1, TF_RUN_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g is not an integer in [1, 1e7]", rc->seq);
+        if (a->pos == TF_POS_LEARNED && rc->seq > a->max_seq)
+            return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g exceeds the %g positions %s has learned", rc->seq,
+                                 a->max_seq, a->id);
+        break;
+    case RIDGE_MODE_PREFILL:
+        if (rc->prompt == 0)
+            rc->prompt = TF_DEFAULT_PROMPT < a->max_seq || a->pos != TF_POS_LEARNED ? TF_DEFAULT_PROMPT : a->max_seq;
+        if (!is_int_in(rc->prompt, 1, TF_RUN_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g is not an integer in [1, 1e7]", rc->prompt);
+        if (a->pos == TF_POS_LEARNED && rc->prompt > a->max_seq)
+            return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g exceeds the %g positions %s has learned",
+                                 rc->prompt, a->max_seq, a->id);
+        break;
+    case RIDGE_MODE_DECODE:
+        if (!is_int_in(rc->context, 0, TF_RUN_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--context: %g is not an integer in [0, 1e7]", rc->context);
+        if (a->pos == TF_POS_LEARNED && rc->context + 1 > a->max_seq)
+            return ridge_err_set(err, RIDGE_EINVAL,
+                                 "--context: %g + 1 new token exceeds the %g positions %s has learned",
+                                 rc->context, a->max_seq, a->id);
+        break;
+    }
+    return RIDGE_OK;
+}
+
+/* What one step processes, from a resolved run. */
+typedef struct {
+    double b;      /* sequences */
+    double s;      /* query tokens per sequence this step (decode: 1) */
+    double t;      /* tokens: b s */
+    double kv_len; /* keys each query sequence attends over (with Transformer-XL memory) */
+    double t_kv;   /* tokens the QKV projection runs on: memory tokens too, except in decode */
+    double head_rows; /* rows the LM head and the loss run on */
+    int train, causal;
+    ridge_dtype mdt, adt, attn_dt;
+} tf_shape;
+
+static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
+{
+    tf_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.b = rc->batch;
+    sh.train = rc->mode == RIDGE_MODE_TRAIN;
+    sh.causal = !a->encoder;
+    switch (rc->mode) {
+    case RIDGE_MODE_PREFILL:
+        sh.s = rc->prompt;
+        sh.kv_len = rc->prompt + a->mem_len;
+        sh.t_kv = sh.b * sh.kv_len;
+        break;
+    case RIDGE_MODE_DECODE:
+        sh.s = 1;
+        sh.kv_len = rc->context + 1 + a->mem_len;
+        sh.t_kv = sh.b;
+        break;
+    default:
+        sh.s = rc->seq;
+        sh.kv_len = rc->seq + a->mem_len;
+        sh.t_kv = sh.b * sh.kv_len;
+        break;
+    }
+    sh.t = sh.b * sh.s;
+    if (!a->encoder)
+        sh.head_rows = sh.train ? sh.t : sh.b;
+    else
+        sh.head_rows = sh.train && text_encoder_mlm(a) ? sh.t : sh.b;
+    sh.mdt = rw_math_dtype(rc->precision);
+    sh.adt = rw_act_dtype(rc->precision);
+    /* No framework runs attention in integer arithmetic: int8/int4 runs attend in bf16. */
+    sh.attn_dt = sh.mdt == RIDGE_DTYPE_INT8 || sh.mdt == RIDGE_DTYPE_INT4 ? sh.adt : sh.mdt;
+    return sh;
+}
+
+/* Visible (query, key) pairs per sequence and head, as ridge_op_flops counts them. */
+static double attn_pairs(double q, double kv, int causal)
+{
+    if (!causal)
+        return q * kv;
+    return q <= kv ? q * kv - q * (q - 1) / 2 : kv * (kv + 1) / 2;
+}
+
+/* ------------------------------------------------------------------ graph */
+
+static void name2(char *buf, size_t cap, const char *base, const char *sfx)
+{
+    snprintf(buf, cap, "%.40s%.20s", base, sfx);
+}
+
+/* A batched GEMM and, in training, its two backward GEMMs. */
+static void batched_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n,
+                         double k, double batch, int train, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    rw_gemm(g, group, name, dt, m, n, k, batch, count);
+    if (!train)
+        return;
+    snprintf(nm, sizeof nm, "%.50s.dgrad", name);
+    rw_gemm(g, group, nm, dt, m, k, n, batch, count);
+    snprintf(nm, sizeof nm, "%.50s.wgrad", name);
+    rw_gemm(g, group, nm, dt, n, k, m, batch, count);
+}
+
+/* Experts a step touches under uniform routing (a token picks top_k distinct experts, so an
+ * expert stays idle with probability (1 - top_k/experts)^tokens), and how the tokens * top_k
+ * routed rows split over them: `more` experts take `lo` + 1 rows, the others `lo` (the total is
+ * exact, so expert GEMM FLOPs are 2 tokens top_k (weights of one expert)). */
+typedef struct {
+    double active, lo, more;
+} tf_moe_load;
+
+static tf_moe_load moe_load(const tf_arch *a, double tokens)
+{
+    tf_moe_load r;
+    double rows = tokens * a->top_k;
+    double e = floor(a->experts * (1 - pow(1 - a->top_k / a->experts, tokens)) + 0.5);
+    if (e < a->top_k)
+        e = a->top_k;
+    if (e > a->experts)
+        e = a->experts;
+    r.active = e;
+    r.lo = floor(rows / e);
+    r.more = rows - r.lo * e;
+    return r;
+}
+
+/* The expert GEMMs of one projection: two ops when the rows do not split evenly. */
+static void expert_linear(rw_graph *g, const char *name, const tf_arch *a, const tf_shape *sh, double in, double out,
+                          int train)
+{
+    tf_moe_load ld = moe_load(a, sh->t);
+    char nm[RIDGE_OP_NAME_MAX];
+    if (ld.lo > 0)
+        rw_linear(g, "moe", name, sh->mdt, ld.lo, in, out, train, a->layers * (ld.active - ld.more));
+    if (ld.more > 0) {
+        snprintf(nm, sizeof nm, "%.50s+1", name);
+        rw_linear(g, "moe", ld.lo > 0 ? nm : name, sh->mdt, ld.lo + 1, in, out, train, a->layers * ld.more);
+    }
+}
+
+/* One transformer layer, `count` = layers times. sfx names recomputed copies. */
+static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int train, int kv_write, const char *sfx)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    const double L = a->layers, d = a->d, T = sh->t, hd = a->head_dim, kvd = a->kv_heads * hd;
+    ridge_op_kind nk = a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM;
+    ridge_op *op;
+
+    name2(nm, sizeof nm, "attn_norm", sfx);
+    rw_rows(g, nk, "norm", nm, sh->adt, T, d, train, L);
+    name2(nm, sizeof nm, "qkv_proj", sfx);
+    rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, qkv_width(a), train, L);
+    if (a->pos == TF_POS_ROPE) {
+        name2(nm, sizeof nm, "rope", sfx);
+        rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * hd, 1, 1, TF_ROPE_FLOPS, train, L);
+    }
+    if (kv_write) {
+        op = rw_push(g, RIDGE_OP_COPY, sh->adt, "attention", "kv_cache_write", L);
+        if (op) {
+            op->u.copy.bytes = 2 * sh->t_kv * kvd * ridge_dtype_bytes(sh->adt);
+            op->u.copy.kind = RIDGE_COPY_D2D;
+        }
+    }
+    if (a->pos == TF_POS_RELATIVE) {
+        /* Transformer-XL: project the kv_len sinusoidal positions (shared by the batch), score
+         * every query against them (the "BD" term), shift the scores into place; the result is
+         * the additive bias the fused attention reads. */
+        name2(nm, sizeof nm, "pos_proj", sfx);
+        rw_linear(g, "attention", nm, sh->mdt, sh->kv_len, d, d, train, L);
+        name2(nm, sizeof nm, "rel_pos_scores", sfx);
+        batched_gemm(g, "attention", nm, sh->mdt, sh->s, sh->kv_len, hd, sh->b * a->heads, train, L);
+        name2(nm, sizeof nm, "rel_shift", sfx);
+        rw_elementwise(g, "attention", nm, sh->adt, sh->b * a->heads * sh->s * sh->kv_len, 1, 1, 0, train, L);
+    }
+    name2(nm, sizeof nm, "attention", sfx);
+    op = rw_push(g, RIDGE_OP_ATTENTION, sh->attn_dt, "attention", nm, L);
+    if (op) {
+        op->u.attn.batch = sh->b;
+        op->u.attn.heads = a->heads;
+        op->u.attn.kv_heads = a->kv_heads;
+        op->u.attn.q_len = sh->s;
+        op->u.attn.kv_len = sh->kv_len;
+        op->u.attn.head_dim = hd;
+        op->u.attn.causal = sh->causal;
+        op->u.attn.pass = train ? RIDGE_PASS_FWD_BWD : RIDGE_PASS_FWD;
+    }
+    name2(nm, sizeof nm, "o_proj", sfx);
+    rw_linear(g, "attention", nm, sh->mdt, T, a->heads * hd, d, train, L);
+    name2(nm, sizeof nm, "attn_residual", sfx);
+    rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
+    name2(nm, sizeof nm, "mlp_norm", sfx);
+    rw_rows(g, nk, "norm", nm, sh->adt, T, d, train, L);
+
+    if (a->experts > 1) {
+        double k = a->top_k;
+        name2(nm, sizeof nm, "router", sfx);
+        rw_linear(g, "moe", nm, sh->mdt, T, d, a->experts, train, L);
+        name2(nm, sizeof nm, "router_softmax", sfx);
+        rw_rows(g, RIDGE_OP_SOFTMAX, "moe", nm, sh->adt, T, a->experts, train, L);
+        /* top-k selection and the gather of each token's row into expert order */
+        name2(nm, sizeof nm, "topk_permute", sfx);
+        rw_elementwise(g, "moe", nm, sh->adt, T * k * d, 1, 1, 0, train, L);
+        name2(nm, sizeof nm, a->act == TF_ACT_SWIGLU ? "expert_gate_up" : "expert_up", sfx);
+        expert_linear(g, nm, a, sh, d, mlp_up_width(a), train);
+        if (a->act == TF_ACT_SWIGLU) {
+            name2(nm, sizeof nm, "expert_silu_mul", sfx);
+            rw_elementwise(g, "moe", nm, sh->adt, T * k * a->ffn, 2, 1, TF_SILU_MUL_FLOPS, train, L);
+        } else {
+            name2(nm, sizeof nm, a->act == TF_ACT_GELU ? "expert_gelu" : "expert_relu", sfx);
+            rw_elementwise(g, "moe", nm, sh->adt, T * k * a->ffn, 1, 1,
+                           a->act == TF_ACT_GELU ? TF_GELU_FLOPS : TF_RELU_FLOPS, train, L);
+        }
+        name2(nm, sizeof nm, "expert_down", sfx);
+        expert_linear(g, nm, a, sh, a->ffn, d, train);
+        /* scatter back and sum the top_k rows weighted by the router */
+        name2(nm, sizeof nm, "unpermute_combine", sfx);
+        rw_elementwise(g, "moe", nm, sh->adt, T * d, k, 1, 2 * k, train, L);
+    } else if (a->act == TF_ACT_SWIGLU) {
+        name2(nm, sizeof nm, "gate_up_proj", sfx);
+        rw_linear(g, "mlp", nm, sh->mdt, T, d, 2 * a->ffn, train, L);
+        name2(nm, sizeof nm, "silu_mul", sfx);
+        rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, TF_SILU_MUL_FLOPS, train, L);
+        name2(nm, sizeof nm, "down_proj", sfx);
+        rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
+    } else {
+        name2(nm, sizeof nm, "up_proj", sfx);
+        rw_linear(g, "mlp", nm, sh->mdt, T, d, a->ffn, train, L);
+        name2(nm, sizeof nm, a->act == TF_ACT_GELU ? "gelu" : "relu", sfx);
+        rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 1, 1, a->act == TF_ACT_GELU ? TF_GELU_FLOPS : TF_RELU_FLOPS,
+                       train, L);
+        name2(nm, sizeof nm, "down_proj", sfx);
+        rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
+    }
+    name2(nm, sizeof nm, "mlp_residual", sfx);
+    rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, 2, 1, 1, train, L);
+}
+
+static void build_embedding(rw_graph *g, const tf_arch *a, const ridge_run_config *rc, const tf_shape *sh)
+{
+    const double T = sh->t, d = a->d;
+    ridge_op *op;
+    if (a->vit) {
+        /* Patch embedding: a convolution with stride = kernel = patch; its input gradient is not
+         * needed (the input is the image). */
+        for (int pass = 0; pass < (sh->train ? 2 : 1); pass++) {
+            op = rw_push(g, RIDGE_OP_CONV2D, sh->mdt, "embedding", pass ? "patch_embed.wgrad" : "patch_embed", 1);
+            if (!op)
+                return;
+            op->u.conv.n = sh->b;
+            op->u.conv.c = a->channels;
+            op->u.conv.h = op->u.conv.w = rc->image;
+            op->u.conv.k = d;
+            op->u.conv.r = op->u.conv.s = a->patch;
+            op->u.conv.stride = a->patch;
+            op->u.conv.pad = 0;
+            op->u.conv.groups = 1;
+            op->u.conv.pass = pass ? RIDGE_PASS_BWD_FILTER : RIDGE_PASS_FWD;
+        }
+        /* flatten to tokens and prepend the class token */
+        rw_elementwise(g, "embedding", "cls_concat", sh->adt, T * d, 1, 1, 0, sh->train, 1);
+    } else {
+        op = rw_push(g, RIDGE_OP_EMBEDDING, sh->adt, "embedding", "embed_tokens", 1);
+        if (op) {
+            op->u.emb.tokens = T;
+            op->u.emb.dim = d;
+            op->u.emb.vocab = a->vocab;
+        }
+        if (sh->train) {
+            /* scatter-add of the output gradient into the table's rows */
+            op = rw_push(g, RIDGE_OP_ELEMENTWISE, sh->adt, "embedding", "embed_tokens.bwd", 1);
+            if (op) {
+                op->u.ew.elements = T * d;
+                op->u.ew.inputs = 1;
+                op->u.ew.outputs = 1;
+                op->u.ew.flops_per_element = 1;
+            }
+        }
+    }
+    if (a->pos == TF_POS_LEARNED)
+        rw_elementwise(g, "embedding", "pos_add", sh->adt, T * d, 2, 1, 1, sh->train, 1);
+}
+
+static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
+{
+    const double d = a->d;
+    if (!a->encoder) {
+        rw_linear(g, "lm_head", "lm_head", sh->mdt, sh->head_rows, d, a->head_vocab, sh->train, 1);
+        /* cross-entropy on logits upcast to fp32 */
+        if (sh->train)
+            rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, sh->t, a->head_vocab, 1, 1);
+        return;
+    }
+    if (sh->train && text_encoder_mlm(a)) {
+        /* BERT's masked-LM head over every position (Hugging Face BertForMaskedLM) */
+        ridge_op_kind nk = a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM;
+        rw_linear(g, "lm_head", "mlm_transform", sh->mdt, sh->t, d, d, 1, 1);
+        rw_elementwise(g, "lm_head", "mlm_gelu", sh->adt, sh->t * d, 1, 1, TF_GELU_FLOPS, 1, 1);
+        rw_rows(g, nk, "lm_head", "mlm_norm", sh->adt, sh->t, d, 1, 1);
+        rw_linear(g, "lm_head", "mlm_decoder", sh->mdt, sh->t, d, a->vocab, 1, 1);
+        rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, sh->t, a->vocab, 1, 1);
+    }
+    if (a->pooler) {
+        rw_linear(g, "other", "pooler", sh->mdt, sh->b, d, d, sh->train, 1);
+        rw_elementwise(g, "other", "pooler_tanh", sh->adt, sh->b * d, 1, 1, TF_TANH_FLOPS, sh->train, 1);
+    }
+    if (a->classes > 0) {
+        rw_linear(g, "other", "classifier", sh->mdt, sh->b, d, a->classes, sh->train, 1);
+        if (sh->train)
+            rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, sh->b, a->classes, 1, 1);
+    }
+}
+
+static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridge_err *err)
+{
+    const tf_arch *a = arch;
+    tf_shape sh = shape_of(a, rc);
+    int kv_write = rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE;
+    (void)err;
+    build_embedding(g, a, rc, &sh);
+    build_layer(g, a, &sh, sh.train, kv_write, "");
+    if (sh.train && rc->recompute == RIDGE_RECOMPUTE_SELECTIVE) {
+        ridge_op *op = rw_push(g, RIDGE_OP_ATTENTION, sh.attn_dt, "attention", "attention.recompute", a->layers);
+        if (op) {
+            op->u.attn.batch = sh.b;
+            op->u.attn.heads = a->heads;
+            op->u.attn.kv_heads = a->kv_heads;
+            op->u.attn.q_len = sh.s;
+            op->u.attn.kv_len = sh.kv_len;
+            op->u.attn.head_dim = a->head_dim;
+            op->u.attn.causal = sh.causal;
+            op->u.attn.pass = RIDGE_PASS_FWD;
+        }
+    } else if (sh.train && rc->recompute == RIDGE_RECOMPUTE_FULL) {
+        build_layer(g, a, &sh, 0, 0, ".recompute");
+    }
+    rw_rows(g, a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM, "norm", "final_norm", sh.adt, sh.t,
+            a->d, sh.train, 1);
+    build_head(g, a, &sh);
+    if (sh.train)
+        rw_optimizer(g, params(a), param_tensors(a), rc->precision, rc->optimizer, rc->fused_optimizer);
+    return RIDGE_OK;
+}
+
+/* ------------------------------------------------------------------ memory */
+
+/* Bytes one layer keeps for its backward pass, per token (docs/workloads.md, "Transformers"). */
+static double train_layer_bytes_per_token(const tf_arch *a, const tf_shape *sh)
+{
+    double e = ridge_dtype_bytes(sh->adt), d = a->d, hd = a->head_dim;
+    double kv_ratio = sh->t_kv / sh->t; /* Transformer-XL: K and V cover the memory too */
+    double f_mlp = a->act == TF_ACT_SWIGLU ? 3 * a->ffn : 2 * a->ffn;
+    double bytes = e * (2 * d                                              /* inputs of the two norms */
+                        + d                                                /* QKV input */
+                        + (a->heads * hd + 2 * a->kv_heads * hd * kv_ratio) /* Q, K, V */
+                        + a->heads * hd                                    /* attention output */
+                        + d)                                               /* MLP input */
+                   + 4 * a->heads;                                         /* fp32 log-sum-exp */
+    if (a->experts > 1)
+        bytes += e * a->top_k * (d + f_mlp) + e * a->experts; /* permuted rows, expert MLPs, router probs */
+    else
+        bytes += e * f_mlp;
+    if (a->dropout)
+        bytes += 2 * d; /* 1-byte masks of the attention-output and MLP-output dropouts */
+    return bytes;
+}
+
+static int memory(const void *arch, const ridge_run_config *rc, ridge_memory *m, ridge_err *err)
+{
+    const tf_arch *a = arch;
+    tf_shape sh = shape_of(a, rc);
+    double e = ridge_dtype_bytes(sh.adt), d = a->d, L = a->layers, T = sh.t;
+    double kvd = a->kv_heads * a->head_dim;
+    (void)err;
+    if (sh.train) {
+        double layer = T * train_layer_bytes_per_token(a, &sh), head = 0;
+        if (a->pos == TF_POS_RELATIVE)
+            layer += sh.kv_len * d * e; /* projected positions */
+        if (!a->encoder)
+            head = 2 * T * d * e + T * a->head_vocab * 4; /* final norm and LM-head inputs, fp32 logits */
+        else if (text_encoder_mlm(a))
+            head = 4 * T * d * e + T * a->vocab * 4;
+        head += (a->pooler ? 2 * sh.b * d * e : 0) + (a->classes > 0 ? sh.b * (d * e + a->classes * 4) : 0);
+        if (a->vit)
+            head += sh.b * a->channels * rc->image * rc->image * e; /* the image, for the patch wgrad */
+        if (rc->recompute == RIDGE_RECOMPUTE_FULL)
+            m->activations_bytes = L * T * d * e + layer + head; /* layer inputs + one layer rebuilt */
+        else
+            m->activations_bytes = L * layer + head; /* selective: the same with flash attention */
+    } else {
+        double f_mlp = (a->act == TF_ACT_SWIGLU ? 3 * a->ffn : 2 * a->ffn) * a->top_k;
+        double rows = a->encoder ? (a->classes > 0 ? sh.b * a->classes : 0) : sh.b * a->head_vocab;
+        m->activations_bytes = T * e * (f_mlp > 4 * d ? f_mlp : 4 * d) + rows * 4;
+    }
+    if (rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE)
+        m->kv_cache_bytes = 2 * L * kvd * sh.kv_len * sh.b * e;
+    else if (a->mem_len > 0) /* Transformer-XL keeps each layer's input of the last mem_len tokens */
+        m->kv_cache_bytes = L * a->mem_len * sh.b * d * e;
+    return RIDGE_OK;
+}
+
+/* ------------------------------------------------------------------ model FLOPs */
+
+static double flops(const void *arch, const ridge_run_config *rc)
+{
+    const tf_arch *a = arch;
+    tf_shape sh = shape_of(a, rc);
+    const double L = a->layers, d = a->d, T = sh.t, hd = a->head_dim, kvd = a->kv_heads * hd;
+    /* Parameters each token meets in the layers (only top_k experts), plus the final norm. */
+    double n_layer = L * (attn_params(a) + a->top_k * mlp_params(a) + router_params(a) + 2 * norm_params(a)) +
+                     norm_params(a);
+    double fwd = 2 * T * n_layer;
+    double pairs = attn_pairs(sh.s, sh.kv_len, sh.causal);
+    fwd += L * 4 * sh.b * a->heads * hd * pairs; /* QK^T and PV */
+    if (a->pos == TF_POS_RELATIVE)
+        fwd += L * (2 * sh.b * a->heads * hd * pairs + 2 * sh.kv_len * d * d); /* BD scores, positions */
+    if (sh.t_kv > T)
+        fwd += L * 2 * (sh.t_kv - T) * d * 2 * kvd; /* K and V of the memory tokens */
+    if (!a->encoder) {
+        fwd += 2 * sh.head_rows * d * a->head_vocab;
+    } else {
+        if (sh.train && text_encoder_mlm(a))
+            fwd += 2 * T * (d * d + d * a->vocab);
+        fwd += (a->pooler ? 2 * sh.b * d * d : 0) + 2 * sh.b * d * a->classes;
+    }
+    if (a->vit)
+        fwd += 2 * sh.b * patches(a, rc->image) * a->channels * a->patch * a->patch * d;
+    return sh.train ? 3 * fwd : fwd;
+}
+
+static const char *unit(const void *arch, const ridge_run_config *rc)
+{
+    const tf_arch *a = arch;
+    (void)rc;
+    if (a->vit)
+        return "images/s";
+    return a->encoder ? "sequences/s" : "tokens/s";
+}
+
+static double items(const void *arch, const ridge_run_config *rc)
+{
+    const tf_arch *a = arch;
+    if (a->encoder)
+        return rc->batch;
+    return shape_of(a, rc).t;
+}
+
+const rw_family rw_family_transformer = {"transformer", sizeof(tf_arch), parse, NULL, params, resolve, build,
+                                         memory, flops, unit, items};
