@@ -71,6 +71,16 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
             return -1;
         rc->layers = (double)v;
         return 1;
+    case 12:
+        if (strcmp(arg, "flash") == 0)
+            rc->unfused_attention = 0;
+        else if (strcmp(arg, "unfused") == 0)
+            rc->unfused_attention = 1;
+        else {
+            cli_error("--attention: '%s' is not one of flash, unfused", arg);
+            return -1;
+        }
+        return 1;
     default: return 0;
     }
 }

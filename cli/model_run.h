@@ -22,7 +22,8 @@
         {"unfused-optimizer", no_argument, 0, CLI_RUN_OPT_BASE + 8},                               \
         {"recompute", required_argument, 0, CLI_RUN_OPT_BASE + 9},                                 \
         {"hidden", required_argument, 0, CLI_RUN_OPT_BASE + 10},                                   \
-        {"layers", required_argument, 0, CLI_RUN_OPT_BASE + 11}
+        {"layers", required_argument, 0, CLI_RUN_OPT_BASE + 11},                                   \
+        {"attention", required_argument, 0, CLI_RUN_OPT_BASE + 12}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -34,7 +35,9 @@
     "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16; fp16/bf16 training is mixed\n"        \
     "                                      precision with FP32 master weights and optimizer state\n"  \
     "  --optimizer sgd|adamw [--unfused-optimizer]   default adamw, fused\n"                          \
-    "  --recompute none|selective|full     activation recomputation (default none)\n"                 \
+    "  --recompute none|selective|full     activation recomputation (default none)\n"               \
+    "  --attention flash|unfused           fused flash attention (default) or separate QK^T,\n"     \
+    "                                      softmax and PV kernels with the score matrix in memory\n"                 \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
 /* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */

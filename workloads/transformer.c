@@ -354,6 +354,7 @@ typedef struct {
     double t_kv;   /* tokens the QKV projection runs on: memory tokens too, except in decode */
     double head_rows; /* rows the LM head and the loss run on */
     int train, causal;
+    int unfused; /* attention as separate kernels (--attention unfused) */
     ridge_dtype mdt, adt, attn_dt;
 } tf_shape;
 
@@ -364,6 +365,7 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
     sh.b = rc->batch;
     sh.train = rc->mode == RIDGE_MODE_TRAIN;
     sh.causal = !a->encoder;
+    sh.unfused = rc->unfused_attention;
     switch (rc->mode) {
     case RIDGE_MODE_PREFILL:
         sh.s = rc->prompt;
@@ -493,8 +495,25 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "rel_shift", sfx);
         rw_elementwise(g, "attention", nm, sh->adt, sh->b * a->heads * sh->s * sh->kv_len, 1, 1, 0, train, L);
     }
-    name2(nm, sizeof nm, "attention", sfx);
-    op = rw_push(g, RIDGE_OP_ATTENTION, sh->attn_dt, "attention", nm, L);
+    if (sh->unfused) {
+        /* Without a fused kernel the framework materialises the scores: QK^T, a masked and scaled
+         * softmax over each row, dropout in training, then PV (GQA repeats K and V per head). */
+        double bh = sh->b * a->heads, probs = bh * sh->s * sh->kv_len;
+        name2(nm, sizeof nm, "attn_scores", sfx);
+        batched_gemm(g, "attention", nm, sh->mdt, sh->s, sh->kv_len, hd, bh, train, L);
+        name2(nm, sizeof nm, "attn_softmax", sfx);
+        rw_rows(g, RIDGE_OP_SOFTMAX, "attention", nm, sh->adt, bh * sh->s, sh->kv_len, train, L);
+        if (train && a->dropout) {
+            name2(nm, sizeof nm, "attn_dropout", sfx);
+            rw_elementwise(g, "attention", nm, sh->adt, probs, 1, 2, 2, train, L);
+        }
+        name2(nm, sizeof nm, "attn_context", sfx);
+        batched_gemm(g, "attention", nm, sh->mdt, sh->s, hd, sh->kv_len, bh, train, L);
+        op = NULL;
+    } else {
+        name2(nm, sizeof nm, "attention", sfx);
+        op = rw_push(g, RIDGE_OP_ATTENTION, sh->attn_dt, "attention", nm, L);
+    }
     if (op) {
         op->u.attn.batch = sh->b;
         op->u.attn.heads = a->heads;
@@ -639,7 +658,14 @@ static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridg
     (void)err;
     build_embedding(g, a, rc, &sh);
     build_layer(g, a, &sh, sh.train, kv_write, "");
-    if (sh.train && rc->recompute == RIDGE_RECOMPUTE_SELECTIVE) {
+    if (sh.train && rc->recompute == RIDGE_RECOMPUTE_SELECTIVE && sh.unfused) {
+        /* Recompute the score matrix instead of keeping it: QK^T, softmax, PV forward again. */
+        double bh = sh.b * a->heads;
+        rw_gemm(g, "attention", "attn_scores.recompute", sh.mdt, sh.s, sh.kv_len, a->head_dim, bh, a->layers);
+        rw_rows(g, RIDGE_OP_SOFTMAX, "attention", "attn_softmax.recompute", sh.adt, bh * sh.s, sh.kv_len, 0,
+                a->layers);
+        rw_gemm(g, "attention", "attn_context.recompute", sh.mdt, sh.s, a->head_dim, sh.kv_len, bh, a->layers);
+    } else if (sh.train && rc->recompute == RIDGE_RECOMPUTE_SELECTIVE) {
         ridge_op *op = rw_push(g, RIDGE_OP_ATTENTION, sh.attn_dt, "attention", "attention.recompute", a->layers);
         if (op) {
             op->u.attn.batch = sh.b;
@@ -703,6 +729,8 @@ static int memory(const void *arch, const ridge_run_config *rc, ridge_memory *m,
         head += (a->pooler ? 2 * sh.b * d * e : 0) + (a->classes > 0 ? sh.b * (d * e + a->classes * 4) : 0);
         if (a->vit)
             head += sh.b * a->channels * rc->image * rc->image * e; /* the image, for the patch wgrad */
+        if (sh.unfused && rc->recompute == RIDGE_RECOMPUTE_NONE) /* the saved softmax output, and with dropout its mask and output (Korthikanti's 5as^2b) */
+            layer += sh.b * a->heads * sh.s * sh.kv_len * (a->dropout ? 2 * e + 1 : e);
         if (rc->recompute == RIDGE_RECOMPUTE_FULL)
             m->activations_bytes = L * T * d * e + layer + head; /* layer inputs + one layer rebuilt */
         else

@@ -59,6 +59,7 @@ typedef struct {
     ridge_optimizer optimizer;
     int fused_optimizer;      /* 1: one multi-tensor kernel per step; 0: a few kernels per tensor */
     ridge_recompute recompute;
+    int unfused_attention;    /* 1: attention as separate GEMMs and softmax (no flash kernel) */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
     double layers;
 } ridge_run_config;
