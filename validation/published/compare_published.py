@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Predict the rows of shared/data/published-dev.csv that ridge models, and print the error.
+
+Usage: compare_published.py [--ridge build/cli/ridge] [--csv ../shared/data/published-dev.csv]
+                            [--format text|csv]
+
+Each modelled row is mapped to a `ridge predict` run from the row's own configuration (GPU,
+precision, batch, sequence/image, mode); rows ridge does not model (other models, multi-GPU
+rows, serving at max load) are skipped and counted. Published figures keep their source ids.
+The mapping decisions are stated in MAPPING below and in docs/validation.md.
+"""
+import argparse
+import csv
+import json
+import statistics
+import subprocess
+import sys
+
+GPU = {
+    "A100 80GB SXM4": "a100-sxm4-80gb",
+    "A100 40GB SXM4": "a100-sxm4-40gb",
+    "A100 80GB PCIe": "a100-pcie-80gb",
+    "A100 (variant not stated)": "a100-sxm4-80gb",  # TensorRT-LLM perf tables: DGX A100 (assumed)
+    "V100 16GB SXM2": "v100-sxm2-32gb",  # same GV100 chip and clocks; only capacity differs
+    "V100 32GB SXM2": "v100-sxm2-32gb",
+    "T4 16GB": "t4",
+    "A40 48GB PCIe": "a40",
+    "H100 80GB SXM5": "h100-sxm5-80gb",
+    "H100 80GB PCIe": "h100-pcie-80gb",
+    "H200 141GB SXM": "h200-sxm-141gb",
+    "L40S 48GB": "l40s",
+    "L4 24GB": "l4",
+}
+
+PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16"}
+
+MAPPING = """
+ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224.
+BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384.
+LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
+LLaMA 7B generation (TensorRT-LLM peak throughput, batch B, input I, output O): llama2-7b,
+  time = prefill(B, I) + O x decode(B, context I + O/2); output tokens/s = B*O / time.
+Other rows (TensorFlow/MXNet/Triton variants, MLPerf, multi-GPU, other models) are skipped.
+"""
+
+
+def ridge(binary, args):
+    out = subprocess.run([binary, "predict", "--format", "json"] + args, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+def predict_row(binary, r):
+    model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
+    prec = PRECISION.get(r["precision"])
+    if not gpu or not prec or r["gpu_count"] != "1":
+        return None
+    batch = r["batch_per_gpu"]
+    if model == "ResNet-50 v1.5" and task in ("training", "inference") and "images/s" == r["unit"]:
+        mode = "train" if task == "training" else "infer"
+        p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
+                           "--precision", prec])
+        return p["throughput"], f"resnet50 {mode} b{batch} {prec}"
+    if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
+        mode = "train" if task == "training" else "infer"
+        p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", mode, "--batch", batch,
+                           "--seq", r["seq_or_image"], "--precision", prec])
+        return p["throughput"], f"bert-large {mode} b{batch} s{r['seq_or_image']} {prec}"
+    if model == "LLaMA 7B" and task == "inference (LLM prefill)" and r["unit"] == "ms":
+        prompt = r["seq_or_image"].split()[1]
+        p = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "prefill", "--batch", batch,
+                           "--prompt", prompt, "--precision", prec])
+        return p["time_s"] * 1e3, f"llama2-7b prefill b{batch} p{prompt} {prec}"
+    if model == "LLaMA 7B" and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
+        nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
+        inp, outp = nums[0], nums[1]  # "input 128 / output 2048 tokens"
+        pre = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "prefill", "--batch", batch,
+                             "--prompt", str(inp), "--precision", prec])
+        dec = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "decode", "--batch", batch,
+                             "--context", str(inp + outp // 2), "--precision", prec])
+        t = pre["time_s"] + outp * dec["time_s"]
+        return int(batch) * outp / t, f"llama2-7b generate b{batch} in{inp} out{outp} {prec}"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ridge", default="build/cli/ridge")
+    ap.add_argument("--csv", default="../shared/data/published-dev.csv")
+    ap.add_argument("--format", choices=["text", "csv"], default="text")
+    a = ap.parse_args()
+    rows = list(csv.DictReader(open(a.csv, newline="")))
+    done, skipped, errors = [], 0, []
+    for r in rows:
+        try:
+            res = predict_row(a.ridge, r)
+        except RuntimeError as e:
+            errors.append((r["id"], str(e)))
+            continue
+        if res is None:
+            skipped += 1
+            continue
+        pred, what = res
+        meas = float(r["value"])
+        done.append((r["id"], r["gpu"], what, meas, pred, 100.0 * (pred - meas) / meas, r["unit"], r["source"]))
+    if a.format == "csv":
+        w = csv.writer(sys.stdout)
+        w.writerow(["id", "gpu", "case", "published", "predicted", "error_percent", "unit", "source"])
+        for d in done:
+            w.writerow([d[0], d[1], d[2], d[3], f"{d[4]:.6g}", f"{d[5]:.2f}", d[6], d[7]])
+        return 0
+    print(f"{'id':8} {'gpu':26} {'case':44} {'published':>10} {'predicted':>10} {'error':>8}")
+    for d in done:
+        print(f"{d[0]:8} {d[1]:26} {d[2]:44} {d[3]:10.4g} {d[4]:10.4g} {d[5]:+7.1f}%")
+    by_gpu = {}
+    for d in done:
+        by_gpu.setdefault(d[1], []).append(abs(d[5]))
+    print()
+    for gpu, errs in sorted(by_gpu.items()):
+        print(f"{gpu:26} rows {len(errs):3}  MAPE {statistics.mean(errs):6.1f}%  median {statistics.median(errs):6.1f}%"
+              f"  worst {max(errs):6.1f}%")
+    if done:
+        errs = [abs(d[5]) for d in done]
+        print(f"{'all':26} rows {len(errs):3}  MAPE {statistics.mean(errs):6.1f}%  median {statistics.median(errs):6.1f}%")
+    print(f"skipped {skipped} rows ridge does not model; {len(errors)} errors")
+    for e in errors:
+        print("  error", e[0], e[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
