@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "embedded.h"
+#include "nearest.h"
 #include "ridge/gpu.h"
 
 size_t ridge_catalog_count(void)
@@ -52,16 +53,15 @@ size_t ridge_edit_distance(const char *a, const char *b)
     return row0[lb];
 }
 
-/* The three nearest ids (by edit distance, then substring match) for "did you mean". */
-static void nearest_ids(const char *id, char *out, size_t cap)
+void ridge_nearest_names(const char *query, const char *(*name_at)(size_t i), size_t n, char *out, size_t cap)
 {
     size_t best[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
     size_t bd[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
     out[0] = '\0';
-    for (size_t i = 0; i < ridge_catalog_count_; i++) {
-        const char *name = ridge_catalog_files[i].name;
-        size_t d = ridge_edit_distance(id, name);
-        if (strstr(name, id) || strstr(id, name))
+    for (size_t i = 0; i < n; i++) {
+        const char *name = name_at(i);
+        size_t d = ridge_edit_distance(query, name);
+        if (strstr(name, query) || strstr(query, name))
             d = d < 2 ? d : 2; /* a substring is a strong hint ("a100" -> a100-*) */
         for (int k = 0; k < 3; k++) {
             if (d < bd[k]) {
@@ -75,12 +75,10 @@ static void nearest_ids(const char *id, char *out, size_t cap)
             }
         }
     }
-    for (int k = 0; k < 3; k++) {
-        if (best[k] == (size_t)-1)
-            break;
+    for (int k = 0; k < 3 && best[k] != (size_t)-1; k++) {
         if (out[0])
             strncat(out, ", ", cap - strlen(out) - 1);
-        strncat(out, ridge_catalog_files[best[k]].name, cap - strlen(out) - 1);
+        strncat(out, name_at(best[k]), cap - strlen(out) - 1);
     }
 }
 
@@ -106,7 +104,7 @@ int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err)
     json = ridge_catalog_json(base, &len);
     if (!json) {
         char near[160];
-        nearest_ids(base, near, sizeof near);
+        ridge_nearest_names(base, ridge_catalog_id, ridge_catalog_count_, near, sizeof near);
         return ridge_err_set(err, RIDGE_ENOTFOUND, "unknown GPU id '%s' (nearest: %s; 'ridge gpus' lists all)", base,
                              near);
     }

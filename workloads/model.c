@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "embedded.h"
+#include "nearest.h"
 #include "family.h"
 #include "ridge/gpu.h"
 #include "ridge/workload.h"
@@ -186,29 +187,8 @@ int ridge_model_load_builtin(const char *id, ridge_model **out, ridge_err *err)
         }
     }
     {
-        /* The three nearest ids. */
-        size_t best[3] = {(size_t)-1, (size_t)-1, (size_t)-1}, bd[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
-        char near[200] = "";
-        for (size_t i = 0; i < ridge_workload_count_; i++) {
-            size_t d = ridge_edit_distance(id, ridge_workload_files[i].name);
-            if (strstr(ridge_workload_files[i].name, id))
-                d = d < 2 ? d : 2;
-            for (int k = 0; k < 3; k++)
-                if (d < bd[k]) {
-                    for (int j = 2; j > k; j--) {
-                        bd[j] = bd[j - 1];
-                        best[j] = best[j - 1];
-                    }
-                    bd[k] = d;
-                    best[k] = i;
-                    break;
-                }
-        }
-        for (int k = 0; k < 3 && best[k] != (size_t)-1; k++) {
-            if (near[0])
-                strncat(near, ", ", sizeof near - strlen(near) - 1);
-            strncat(near, ridge_workload_files[best[k]].name, sizeof near - strlen(near) - 1);
-        }
+        char near[200];
+        ridge_nearest_names(id, ridge_model_builtin_id, ridge_workload_count_, near, sizeof near);
         return ridge_err_set(err, RIDGE_ENOTFOUND, "unknown workload '%s' (nearest: %s; or give a file path)", id, near);
     }
 }
