@@ -174,7 +174,7 @@ int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_
     p->throughput = p->time_s > 0 ? p->items_per_step / p->time_s : 0;
     p->throughput_unit = ridge_model_throughput_unit(m, rc);
     p->model_flops = ridge_model_flops(m, rc);
-    p->params = ridge_model_params(m);
+    p->params = ridge_model_params_for(m, rc);
     /* MFU against the dense peak of the run's precision (its tensor path, else the vector path). */
     peak = ridge_kernel_peak_for(g, rc->precision, 1);
     if (peak < 0)

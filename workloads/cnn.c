@@ -825,8 +825,9 @@ static double cnn_params_tensors(const cnn_arch *a, double *tensors)
     return p;
 }
 
-static double cnn_params(const void *arch)
+static double cnn_params(const void *arch, const ridge_run_config *rc)
 {
+    (void)rc;
     return cnn_params_tensors(arch, NULL);
 }
 
@@ -855,7 +856,7 @@ static int cnn_resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
         p_run += unit_params(&w.u[i], NULL);
     walk_free(&w);
     /* The parameter count (and the memory terms computed from it) is the file's. */
-    p_file = cnn_params(a);
+    p_file = cnn_params(a, NULL);
     if (p_run != p_file)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "--image %g: %s would have %.0f parameters instead of %.0f (an fc layer's inputs "

@@ -14,7 +14,9 @@ typedef struct {
     /* Parse and check "$.arch" into arch (zeroed, arch_size bytes). Errors via rj_fail. */
     int (*parse)(const cJSON *arch_json, void *arch, const rj_ctx *c);
     void (*free_arch)(void *arch); /* release what parse allocated inside arch (may be NULL) */
-    double (*params)(const void *arch);
+    /* Parameter count; rc (resolved, or NULL for the file's own) matters where run options change
+     * the architecture (RNN --hidden/--layers). */
+    double (*params)(const void *arch, const ridge_run_config *rc);
     /* Check the run against the model (mode supported, sizes), filling defaults (seq, image) into
      * *rc. Errors name the run option: "--mode decode: a CNN has no decode". */
     int (*resolve)(const void *arch, ridge_run_config *rc, ridge_err *err);

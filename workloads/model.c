@@ -223,7 +223,7 @@ const char *ridge_model_family(const ridge_model *m)
 
 double ridge_model_params(const ridge_model *m)
 {
-    return m->fam->params(m->arch);
+    return m->fam->params(m->arch, NULL);
 }
 
 /* Resolve defaults into a copy of the run configuration; all entry points go through it. */
@@ -237,6 +237,14 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
         return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
                              ridge_dtype_name(rc->precision));
     return m->fam->resolve(m->arch, out, err);
+}
+
+double ridge_model_params_for(const ridge_model *m, const ridge_run_config *rc)
+{
+    ridge_run_config r;
+    if (resolve(m, rc, &r, NULL) != RIDGE_OK)
+        return m->fam->params(m->arch, NULL);
+    return m->fam->params(m->arch, &r);
 }
 
 const char *ridge_model_throughput_unit(const ridge_model *m, const ridge_run_config *rc)
@@ -282,11 +290,12 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
 int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_memory *out, ridge_err *err)
 {
     ridge_run_config r;
-    double p = m->fam->params(m->arch), wbytes;
+    double p, wbytes;
     int st;
     memset(out, 0, sizeof *out);
     if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
         return st;
+    p = m->fam->params(m->arch, &r);
     /* Weights in the run's storage precision (fp8/int8 inference stores 1 byte per weight;
      * tf32 stores fp32). */
     wbytes = ridge_dtype_bytes(r.precision == RIDGE_DTYPE_TF32 ? RIDGE_DTYPE_FP32 : r.precision);

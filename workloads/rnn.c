@@ -209,10 +209,10 @@ static double cfg_params(const rnn_cfg *k, double *tensors)
     return p;
 }
 
-static double rnn_params(const void *arch)
+static double rnn_params(const void *arch, const ridge_run_config *rc)
 {
     rnn_cfg k;
-    config(arch, NULL, &k);
+    config(arch, rc, &k);
     return cfg_params(&k, NULL);
 }
 
@@ -482,7 +482,7 @@ static int rnn_memory(const void *arch, const ridge_run_config *rc, ridge_memory
 {
     rnn_cfg k;
     lstm_call calls[3];
-    double es = ridge_dtype_bytes(rw_act_dtype(rc->precision)), res, el = 0, p_arch, p_run;
+    double es = ridge_dtype_bytes(rw_act_dtype(rc->precision)), res, el = 0;
     size_t n;
     (void)err;
     config(arch, rc, &k);
@@ -520,16 +520,6 @@ static int rnn_memory(const void *arch, const ridge_run_config *rc, ridge_memory
     }
     m->activations_bytes = el * es;
     m->kv_cache_bytes = 0;
-    /* The common terms were computed from the file's parameter count; --hidden and --layers
-     * change it. */
-    p_arch = rnn_params(arch);
-    p_run = cfg_params(&k, NULL);
-    if (p_arch > 0 && p_run != p_arch) {
-        double f = p_run / p_arch;
-        m->weights_bytes *= f;
-        m->gradients_bytes *= f;
-        m->optimizer_bytes *= f;
-    }
     return RIDGE_OK;
 }
 

@@ -793,5 +793,11 @@ static double items(const void *arch, const ridge_run_config *rc)
     return shape_of(a, rc).t;
 }
 
-const rw_family rw_family_transformer = {"transformer", sizeof(tf_arch), parse, NULL, params, resolve, build,
+static double family_params(const void *arch, const ridge_run_config *rc)
+{
+    (void)rc; /* no run option changes a transformer's parameters */
+    return params(arch);
+}
+
+const rw_family rw_family_transformer = {"transformer", sizeof(tf_arch), parse, NULL, family_params, resolve, build,
                                          memory, flops, unit, items};

@@ -91,7 +91,9 @@ const char *ridge_model_builtin_id(size_t i);
 
 const char *ridge_model_name(const ridge_model *m);
 const char *ridge_model_family(const ridge_model *m); /* "transformer", "cnn", "rnn" */
-double ridge_model_params(const ridge_model *m);      /* parameter count */
+double ridge_model_params(const ridge_model *m);      /* parameter count, as the file describes it */
+/* Parameter count of a run (RNN --hidden/--layers change it). */
+double ridge_model_params_for(const ridge_model *m, const ridge_run_config *rc);
 /* Unit of throughput for a run: "images/s", "sequences/s" or "tokens/s", and how many of those
  * one step processes. */
 const char *ridge_model_throughput_unit(const ridge_model *m, const ridge_run_config *rc);

@@ -1,0 +1,131 @@
+/* ridge — serving: queueing models of an inference server (docs/serving.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Closed forms: M/G/1 by Pollaczek–Khinchine (M/M/1 and M/D/1 are its special cases), M/G/c by
+ * Erlang C with the Allen–Cunneen correction (exact for M/M/c). A discrete-event simulator
+ * (seeded, reproducible) runs the same systems and the dynamic-batching server, which has no
+ * closed form here. Times are in seconds, rates per second. A queue with utilisation >= 1 is
+ * reported with stable = 0 and its saturation rate; its latency fields are then 0 (never NaN
+ * or infinity). Nothing here prints, exits or keeps global state. */
+#ifndef RIDGE_QUEUE_H
+#define RIDGE_QUEUE_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A queue with Poisson arrivals and `servers` identical FIFO servers. */
+typedef struct {
+    double rate_per_s;      /* arrival rate lambda */
+    double mean_service_s;  /* E[S] */
+    double service_cs2;     /* squared coefficient of variation Var[S]/E[S]^2: 0 deterministic, 1 exponential */
+    double service_m3_s3;   /* E[S^3] (M/G/1 second moment of the wait); 0 = that of a gamma law with E[S], cs2 */
+    int servers;            /* c >= 1 */
+} ridge_queue_params;
+
+typedef struct {
+    int stable;                  /* 1 when utilisation < 1 */
+    double utilisation;          /* rho = lambda E[S] / c */
+    double saturation_rate_per_s; /* c / E[S] */
+    double throughput_per_s;     /* lambda when stable, else the saturation rate */
+    double p_wait;               /* P(W > 0): rho for M/G/1, Erlang C for M/G/c */
+    double mean_wait_s;          /* E[W], time in queue */
+    double wait_m2_s2;           /* E[W^2] (Takacs, c = 1 only; 0 otherwise) */
+    double wait_tail_rate_per_s; /* theta in P(W > x) ~ p_wait exp(-theta x) */
+    double mean_latency_s;       /* E[T] = E[W] + E[S] */
+    double p50_s, p90_s, p99_s;  /* latency (sojourn) percentiles */
+} ridge_queue_result;
+
+/* Fill p with: one server, exponential service (cs2 = 1). */
+void ridge_queue_params_init(ridge_queue_params *p);
+
+/* M/G/1 (servers must be 1): Pollaczek–Khinchine mean wait, Takacs E[W^2], latency percentiles
+ * from the exponential-tail approximation of W (exact for M/M/1). */
+int ridge_queue_mg1(const ridge_queue_params *p, ridge_queue_result *r, ridge_err *err);
+
+/* Erlang C: probability of waiting in M/M/c with offered load a = lambda E[S] Erlangs (a < c). */
+int ridge_queue_erlang_c(int servers, double load_erlangs, double *p_wait, ridge_err *err);
+
+/* M/G/c: Erlang C P(wait); mean wait E[W] = C/(c mu - lambda) (1 + cs2)/2 (Allen–Cunneen, exact
+ * for M/M/c; for c = 1 this is Pollaczek–Khinchine). Percentiles as for M/G/1 with the tail mass
+ * C. With servers == 1 this is ridge_queue_mg1. */
+int ridge_queue_mgc(const ridge_queue_params *p, ridge_queue_result *r, ridge_err *err);
+
+/* Quantile q in (0,1) of the latency T = W + S where P(W > x) = p_wait exp(-theta x) and S is
+ * gamma with mean E[S] and squared CV cs2 (deterministic when cs2 = 0), W and S independent. */
+int ridge_queue_latency_quantile(double p_wait, double theta_per_s, double mean_service_s, double cs2, double q,
+                                 double *t_s, ridge_err *err);
+
+/* Largest rate in (0, hi_rate) with f(rate) <= target, by Brent's method on f(rate) - target;
+ * f must increase with the rate and report failure through its return status (non-zero).
+ * *rate_out = 0 when even a tiny rate misses the target, hi_rate when the whole range meets it. */
+typedef int (*ridge_queue_rate_fn)(double rate_per_s, void *ctx, double *value);
+int ridge_queue_max_rate(ridge_queue_rate_fn f, void *ctx, double hi_rate_per_s, double target, double *rate_out,
+                         ridge_err *err);
+
+/* ---- Discrete-event simulation (model/des.c) ---- */
+
+typedef enum { RIDGE_ARRIVAL_POISSON = 0, RIDGE_ARRIVAL_CONSTANT, RIDGE_ARRIVAL_TRACE } ridge_arrival_kind;
+typedef enum { RIDGE_SERVICE_DETERMINISTIC = 0, RIDGE_SERVICE_EXPONENTIAL, RIDGE_SERVICE_EMPIRICAL } ridge_service_kind;
+
+typedef struct {
+    ridge_arrival_kind arrival;
+    double rate_per_s;        /* Poisson and constant arrivals */
+    const double *trace_s;    /* trace: nondecreasing arrival times (borrowed) */
+    size_t trace_n;
+    ridge_service_kind service;
+    double mean_service_s;    /* deterministic, exponential */
+    const double *table_s;    /* empirical: equally likely service times (borrowed) */
+    size_t table_n;
+    int servers;              /* FIFO servers, >= 1 */
+    /* Dynamic batching (one server): max_batch >= 1 turns it on; the server takes up to max_batch
+     * waiting requests, holding a partial batch at most batch_timeout_s after its oldest arrival;
+     * a batch of b takes batch_service_s[b - 1]. */
+    int max_batch;
+    double batch_timeout_s;
+    const double *batch_service_s; /* borrowed, max_batch entries */
+    size_t customers;         /* measured requests (a trace: at most trace_n - warmup) */
+    size_t warmup;            /* requests discarded first */
+    size_t ci_batches;        /* batch means for the confidence interval (>= 2) */
+    unsigned long seed;
+} ridge_des_config;
+
+typedef struct {
+    size_t customers;          /* measured */
+    double mean_latency_s;
+    double ci95_half_width_s;  /* batch-means 95 % confidence half-width of the mean latency */
+    double mean_wait_s;
+    double p50_s, p90_s, p99_s;
+    double utilisation;        /* busy server time / (servers x simulated span) */
+    double throughput_per_s;   /* measured completions / their span */
+    double mean_batch;         /* requests per batch (1 without batching) */
+} ridge_des_result;
+
+/* Defaults: Poisson, exponential, one server, no batching, 200000 customers, 10000 warm-up,
+ * 20 batches, seed 1. */
+void ridge_des_config_init(ridge_des_config *c);
+int ridge_des_run(const ridge_des_config *c, ridge_des_result *r, ridge_err *err);
+
+/* ---- Dynamic batching server (model/queue_batch.c) ---- */
+
+typedef struct {
+    double rate_per_s;
+    int max_batch;
+    double batch_timeout_s;
+    const double *batch_service_s; /* s(b), b = 1..max_batch (borrowed) */
+    size_t customers;
+    unsigned long seed;
+} ridge_batch_params;
+
+/* Stability (rate < max_batch / s(max_batch), the saturation rate) and, when stable, the DES
+ * result: there is no closed form for the latency of this server. */
+int ridge_queue_batch(const ridge_batch_params *p, ridge_queue_result *r, ridge_des_result *sim, ridge_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
