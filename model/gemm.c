@@ -85,7 +85,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     if (!tensor) {
         if (dt == RIDGE_DTYPE_FP16 || dt == RIDGE_DTYPE_BF16 || dt == RIDGE_DTYPE_FP8 || dt == RIDGE_DTYPE_INT8 ||
             dt == RIDGE_DTYPE_INT4)
-            return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no %s tensor path", g->id, ridge_dtype_name(dt));
+            return rk_no_tensor_path(g, dt, err);
         peak = rk_vector_peak(g, dt); /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];

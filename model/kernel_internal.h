@@ -41,6 +41,9 @@ ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt);
 /* The tensor-core peak for a dtype, or -1 if the GPU has none (tf32 falls back to -1 too). */
 int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt);
 
+/* RIDGE_EUNSUPPORTED with "ID has no DT tensor path (it has: fp16, tf32, ...)". */
+int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
+
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
  * flight, at most bytes, over the latency). */
 double rk_dram_time(const ridge_gpu *g, double bytes);

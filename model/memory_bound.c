@@ -53,8 +53,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         if (op->u.custom.unit == RIDGE_UNIT_TENSOR) {
             int tp = rk_tensor_peak(g, op->dtype);
             if (tp < 0)
-                return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no %s tensor path", g->id,
-                                     ridge_dtype_name(op->dtype));
+                return rk_no_tensor_path(g, op->dtype, err);
             memset(r, 0, sizeof *r);
             r->peak = (ridge_peak)tp;
             r->tensor = 1;

@@ -37,6 +37,20 @@ int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
     return g->peak_flops_per_s[p] > 0 ? (int)p : -1;
 }
 
+int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err)
+{
+    char have[96] = "";
+    for (int d = 0; d < RIDGE_DTYPE_COUNT; d++) {
+        if (rk_tensor_peak(g, (ridge_dtype)d) < 0)
+            continue;
+        if (have[0])
+            strncat(have, ", ", sizeof have - strlen(have) - 1);
+        strncat(have, ridge_dtype_name((ridge_dtype)d), sizeof have - strlen(have) - 1);
+    }
+    return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no %s tensor path (it has: %s)", g->id,
+                         ridge_dtype_name(dt), have[0] ? have : "none");
+}
+
 int ridge_kernel_peak_for(const ridge_gpu *g, ridge_dtype dt, int tensor)
 {
     return tensor ? rk_tensor_peak(g, dt) : (int)rk_vector_peak(g, dt);
