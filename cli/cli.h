@@ -73,5 +73,8 @@ int cmd_predict(int argc, char **argv);
 int cmd_roofline(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
+int cmd_collective(int argc, char **argv);
+int cmd_clusters(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -19,7 +19,10 @@ static const char usage[] =
     "  predict              step time, throughput, MFU, memory of a model; per-kernel time and\n"
     "                       bound for an operator list\n"
     "  roofline             draw a roofline chart (gnuplot) with a workload's kernels\n"
+    "  serve                latency percentiles, SLO and cost of serving a model at a request rate\n"
     "  bench                predictions per second of the kernel model\n"
+    "  collective           time and nccl-tests bandwidths of a collective on a cluster\n"
+    "  clusters             list the built-in clusters\n"
     "\n"
     "Common options: --format text|json|csv, --gpu-file PATH (a GPU JSON file instead of an id).\n"
     "Run 'ridge COMMAND --help' for a command's options. Exit codes: 0 ok, 1 internal error,\n"
@@ -57,8 +60,14 @@ int main(int argc, char **argv)
         return cmd_predict(argc - 1, argv + 1);
     if (strcmp(cmd, "roofline") == 0)
         return cmd_roofline(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "collective") == 0)
+        return cmd_collective(argc - 1, argv + 1);
+    if (strcmp(cmd, "clusters") == 0)
+        return cmd_clusters(argc - 1, argv + 1);
     fprintf(stderr, "ridge: unknown command '%s' (see 'ridge --help')\n", cmd);
     return CLI_EXIT_USAGE;
 }

@@ -17,4 +17,8 @@ extern const size_t ridge_catalog_count_;
 extern const ridge_embedded_file ridge_workload_files[];
 extern const size_t ridge_workload_count_;
 
+/* Built-in clusters: the JSON files in model/clusters/. */
+extern const ridge_embedded_file ridge_cluster_files[];
+extern const size_t ridge_cluster_count_;
+
 #endif

@@ -7,7 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 
-#include "ridge/queue.h"
+#include "queue_internal.h"
 
 /* GSL's default error handler aborts: every GSL call here is fed finite values and bracketed
  * roots only, and its status is checked. */
@@ -19,7 +19,6 @@ void ridge_queue_params_init(ridge_queue_params *p)
     p->servers = 1;
 }
 
-int ridge_queue_check_params_(const ridge_queue_params *p, ridge_err *err);
 int ridge_queue_check_params_(const ridge_queue_params *p, ridge_err *err)
 {
     if (!p)
@@ -126,7 +125,6 @@ int ridge_queue_latency_quantile(double p_wait, double theta_per_s, double mean_
 }
 
 /* Percentiles of a stable result from p_wait, the tail rate and S. */
-int ridge_queue_fill_percentiles_(ridge_queue_result *r, double s, double cs2, ridge_err *err);
 int ridge_queue_fill_percentiles_(ridge_queue_result *r, double s, double cs2, ridge_err *err)
 {
     static const double qs[3] = {0.50, 0.90, 0.99};

@@ -1,0 +1,355 @@
+/* ridge collective: time, algorithm bandwidth and bus bandwidth of one collective (or a sweep
+ * of sizes, like nccl-tests) on a cluster; ridge clusters: the built-in clusters.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ridge/comm.h"
+
+static const char help[] =
+    "usage: ridge collective --cluster ID|FILE --op OP --bytes SIZE --gpus N [--nodes N]\n"
+    "                        [--algo ring|tree|hierarchical|direct|auto] [--proto ll|ll128|simple|auto]\n"
+    "                        [--sweep[=FACTOR]] [--format text|json|csv]\n"
+    "\n"
+    "Time of one NCCL-style collective from an alpha-beta model per tier (docs/comm.md).\n"
+    "OP: allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv. SIZE is the nccl-tests\n"
+    "size in bytes, with an optional suffix B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB.\n"
+    "--nodes N scales the cluster out; --gpus N uses the first N GPUs (a multiple of the GPUs per node\n"
+    "once it spans nodes). algbw = bytes / time; busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n\n"
+    "(allgather, reducescatter, alltoall) or 1 (broadcast, sendrecv), as nccl-tests prints them.\n"
+    "--sweep prints sizes 8 B .. 8 GiB, each FACTOR (2 or 4, default 2) times the last.\n"
+    "Built-in clusters: 'ridge clusters'.\n";
+
+static int parse_size(const char *s, double *out)
+{
+    static const struct {
+        const char *suffix;
+        double mult;
+    } units[] = {{"", 1},       {"B", 1},       {"KB", 1e3},          {"MB", 1e6},          {"GB", 1e9},
+                 {"TB", 1e12},  {"KiB", 1024.0}, {"MiB", 1048576.0},   {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+    char *end = NULL;
+    double v;
+    if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '.'))
+        goto bad;
+    v = strtod(s, &end);
+    if (end == s || !isfinite(v))
+        goto bad;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].suffix) == 0) {
+            v *= units[i].mult;
+            if (!(v >= 1 && v <= 1e15)) {
+                cli_error("--bytes: '%s' is out of range 1 B .. 1e15 B", s);
+                return -1;
+            }
+            *out = floor(v + 0.5);
+            return 0;
+        }
+    }
+bad:
+    cli_error("--bytes: '%s' is not a size (a number with B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)", s ? s : "");
+    return -1;
+}
+
+static void describe(const ridge_cluster *cl)
+{
+    printf("%s  %s\n", cl->id, cl->name);
+    printf("  %d node%s x %d %s, intra %s", cl->nodes, cl->nodes == 1 ? "" : "s", cl->gpus_per_node, cl->gpu_id,
+           ridge_intra_kind_name(cl->intra_kind));
+    if (cl->has_inter)
+        printf(", inter %s %.4g GB/s per node", ridge_inter_kind_name(cl->inter_kind),
+               cl->inter_bw_bytes_per_s_per_node / 1e9);
+    printf("\n");
+}
+
+static cJSON *result_json(const ridge_coll_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "op", ridge_coll_op_name(r->op));
+    cJSON_AddNumberToObject(o, "size_bytes", r->bytes);
+    cJSON_AddNumberToObject(o, "gpus", r->gpus);
+    cJSON_AddNumberToObject(o, "nodes", r->nodes);
+    cJSON_AddStringToObject(o, "algorithm", ridge_coll_algo_name(r->algo));
+    cJSON_AddStringToObject(o, "protocol", ridge_coll_proto_name(r->proto));
+    cJSON_AddNumberToObject(o, "time_s", r->time_s);
+    cJSON_AddNumberToObject(o, "latency_part_s", r->latency_s);
+    cJSON_AddNumberToObject(o, "bandwidth_part_s", r->bandwidth_s);
+    cJSON_AddNumberToObject(o, "algbw_bytes_per_s", r->alg_bw_bytes_per_s);
+    cJSON_AddNumberToObject(o, "busbw_bytes_per_s", r->bus_bw_bytes_per_s);
+    cJSON_AddStringToObject(o, "bound", r->bound);
+    return o;
+}
+
+static void csv_row(cli_table *t, const ridge_coll_result *r)
+{
+    char c[9][32];
+    snprintf(c[0], 32, "%.0f", r->bytes);
+    snprintf(c[1], 32, "%d", r->gpus);
+    snprintf(c[2], 32, "%d", r->nodes);
+    snprintf(c[3], 32, "%.9g", r->time_s * 1e6);
+    snprintf(c[4], 32, "%.9g", r->alg_bw_bytes_per_s / 1e9);
+    snprintf(c[5], 32, "%.9g", r->bus_bw_bytes_per_s / 1e9);
+    const char *row[10] = {ridge_coll_op_name(r->op), c[0], c[1], c[2], ridge_coll_algo_name(r->algo),
+                           ridge_coll_proto_name(r->proto), c[3], c[4], c[5], r->bound};
+    cli_table_add(t, row);
+}
+
+static void text_row(cli_table *t, const ridge_coll_result *r)
+{
+    char c[5][32];
+    snprintf(c[0], 32, "%.0f", r->bytes);
+    cli_num(r->time_s * 1e6, c[1], 32);
+    snprintf(c[2], 32, "%.2f", r->alg_bw_bytes_per_s / 1e9);
+    snprintf(c[3], 32, "%.2f", r->bus_bw_bytes_per_s / 1e9);
+    const char *row[7] = {c[0], c[1], c[2], c[3], ridge_coll_algo_name(r->algo), ridge_coll_proto_name(r->proto),
+                          r->bound};
+    cli_table_add(t, row);
+}
+
+static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus, ridge_coll_algo algo,
+               ridge_coll_proto proto, int sweep, cli_format fmt)
+{
+    ridge_coll_result r;
+    ridge_err err = {{0}};
+    cli_table t;
+    int rc, ncols = fmt == CLI_FMT_CSV ? 10 : 7;
+    double lo = sweep ? 8 : bytes, hi = sweep ? 8589934592.0 : bytes;
+    cJSON *root = NULL, *arr = NULL;
+    if (fmt == CLI_FMT_JSON) {
+        root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "cluster", cl->id);
+        cJSON_AddStringToObject(root, "gpu", cl->gpu_id);
+        cJSON_AddNumberToObject(root, "cluster_nodes", cl->nodes);
+        cJSON_AddNumberToObject(root, "gpus_per_node", cl->gpus_per_node);
+        arr = cJSON_AddArrayToObject(root, "results");
+    }
+    if (cli_table_init(&t, ncols)) {
+        cJSON_Delete(root);
+        return CLI_EXIT_FAILURE;
+    }
+    if (fmt == CLI_FMT_CSV) {
+        const char *h[10] = {"op",        "size_bytes", "gpus",       "nodes",          "algorithm",
+                             "protocol", "time_us",    "algbw_gb_per_s", "busbw_gb_per_s", "bound"};
+        cli_table_add(&t, h);
+    } else {
+        const char *h[7] = {"size [B]", "time [us]", "algbw [GB/s]", "busbw [GB/s]", "algorithm", "protocol",
+                            "bound"};
+        cli_table_add(&t, h);
+        for (int i = 0; i < 4; i++)
+            t.right[i] = 1;
+    }
+    for (double s = lo; s <= hi; s *= sweep > 1 ? sweep : 2) {
+        rc = ridge_collective(cl, op, s, gpus, algo, proto, &r, &err);
+        if (rc != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            cli_table_free(&t);
+            cJSON_Delete(root);
+            return cli_exit_code(rc);
+        }
+        if (fmt == CLI_FMT_JSON)
+            cJSON_AddItemToArray(arr, result_json(&r));
+        else if (fmt == CLI_FMT_CSV)
+            csv_row(&t, &r);
+        else
+            text_row(&t, &r);
+    }
+    if (fmt == CLI_FMT_JSON) {
+        cli_table_free(&t);
+        return cli_print_json(root);
+    }
+    if (fmt == CLI_FMT_CSV) {
+        cli_table_print_csv(&t, stdout);
+        cli_table_free(&t);
+        return CLI_EXIT_OK;
+    }
+    describe(cl);
+    printf("%s on %d GPUs (%d node%s x %d)\n\n", ridge_coll_op_name(op), gpus, r.nodes, r.nodes == 1 ? "" : "s",
+           r.gpus_per_node);
+    cli_table_print_text(&t, stdout);
+    cli_table_free(&t);
+    if (!sweep) {
+        char b1[32], b2[32];
+        printf("\nlatency part %s us, bandwidth part %s us\n", cli_num(r.latency_s * 1e6, b1, sizeof b1),
+               cli_num(r.bandwidth_s * 1e6, b2, sizeof b2));
+        if (algo == RIDGE_ALGO_AUTO) {
+            printf("candidates:");
+            for (int a = RIDGE_ALGO_RING; a < RIDGE_ALGO_COUNT; a++) {
+                ridge_coll_result c;
+                if (!ridge_coll_supports(op, (ridge_coll_algo)a) ||
+                    ridge_collective(cl, op, bytes, gpus, (ridge_coll_algo)a, proto, &c, &err) != RIDGE_OK)
+                    continue;
+                printf(" %s %s us (%s);", ridge_coll_algo_name(c.algo), cli_num(c.time_s * 1e6, b1, sizeof b1),
+                       ridge_coll_proto_name(c.proto));
+            }
+            printf("\n");
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+int cmd_collective(int argc, char **argv)
+{
+    static const struct option opts[] = {{"cluster", required_argument, 0, 'c'}, {"nodes", required_argument, 0, 'n'},
+                                         {"op", required_argument, 0, 'o'},      {"bytes", required_argument, 0, 'b'},
+                                         {"gpus", required_argument, 0, 'g'},    {"algo", required_argument, 0, 'a'},
+                                         {"proto", required_argument, 0, 'p'},   {"sweep", optional_argument, 0, 's'},
+                                         {"format", required_argument, 0, 'f'},  {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *cluster_id = NULL, *op_s = NULL;
+    cli_format fmt = CLI_FMT_TEXT;
+    ridge_coll_op op = RIDGE_COLL_ALLREDUCE;
+    ridge_coll_algo algo = RIDGE_ALGO_AUTO;
+    ridge_coll_proto proto = RIDGE_PROTO_AUTO;
+    ridge_err err = {{0}};
+    ridge_cluster *cl;
+    double bytes = 0;
+    long nodes = 0, gpus = 0, sweep = 0;
+    int c, rc;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': cluster_id = optarg; break;
+        case 'n':
+            if (cli_parse_long("--nodes", optarg, 1, 1000000, &nodes))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'o': op_s = optarg; break;
+        case 'b':
+            if (parse_size(optarg, &bytes))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'g':
+            if (cli_parse_long("--gpus", optarg, 2, 100000000, &gpus))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'a':
+            if (ridge_coll_algo_parse(optarg, &algo, &err) != RIDGE_OK)
+                return cli_usage_error("collective", "--algo: %s", err.msg);
+            break;
+        case 'p':
+            if (ridge_coll_proto_parse(optarg, &proto, &err) != RIDGE_OK)
+                return cli_usage_error("collective", "--proto: %s", err.msg);
+            break;
+        case 's':
+            sweep = 2;
+            if (optarg && (cli_parse_long("--sweep", optarg, 2, 4, &sweep) || sweep == 3)) {
+                if (sweep == 3)
+                    cli_error("--sweep: the factor is 2 or 4");
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'f':
+            if (cli_parse_format(optarg, &fmt))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        case ':': return cli_usage_error("collective", "option '%s' needs a value", argv[optind - 1]);
+        default: return cli_usage_error("collective", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("collective", "unexpected argument '%s'", argv[optind]);
+    if (!cluster_id)
+        return cli_usage_error("collective", "missing --cluster ID|FILE");
+    if (!op_s)
+        return cli_usage_error("collective", "missing --op");
+    if (ridge_coll_op_parse(op_s, &op, &err) != RIDGE_OK)
+        return cli_usage_error("collective", "--op: %s", err.msg);
+    if (!gpus)
+        return cli_usage_error("collective", "missing --gpus N");
+    if (!sweep && bytes <= 0)
+        return cli_usage_error("collective", "missing --bytes SIZE (or --sweep)");
+    if (algo != RIDGE_ALGO_AUTO && !ridge_coll_supports(op, algo))
+        return cli_usage_error("collective", "--algo: %s has no '%s' algorithm", ridge_coll_op_name(op),
+                               ridge_coll_algo_name(algo));
+    cl = malloc(sizeof *cl);
+    if (!cl) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    rc = ridge_cluster_load(cluster_id, (int)nodes, cl, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        free(cl);
+        return cli_exit_code(rc);
+    }
+    rc = run(cl, op, bytes, (int)gpus, algo, proto, (int)sweep, fmt);
+    free(cl);
+    return rc;
+}
+
+int cmd_clusters(int argc, char **argv)
+{
+    cli_format fmt = CLI_FMT_TEXT;
+    ridge_cluster *cl;
+    cli_table t;
+    cJSON *root = NULL, *arr = NULL;
+    int i;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs("usage: ridge clusters [--format text|json|csv]\n\nThe built-in clusters for 'ridge collective'.\n",
+                  stdout);
+            return CLI_EXIT_OK;
+        }
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+            if (cli_parse_format(argv[++i], &fmt))
+                return CLI_EXIT_USAGE;
+        } else {
+            return cli_usage_error("clusters", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    cl = malloc(sizeof *cl);
+    if (!cl || cli_table_init(&t, 7)) {
+        free(cl);
+        return CLI_EXIT_FAILURE;
+    }
+    {
+        const char *h[7] = {"id", "gpu", "gpus_per_node", "intra", "inter", "inter_gb_per_s_per_node", "name"};
+        cli_table_add(&t, h);
+    }
+    if (fmt == CLI_FMT_JSON) {
+        root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        arr = cJSON_AddArrayToObject(root, "clusters");
+    }
+    for (size_t k = 0; k < ridge_cluster_builtin_count(); k++) {
+        ridge_err err = {{0}};
+        char g[16], b[32];
+        if (ridge_cluster_load(ridge_cluster_builtin_id(k), 0, cl, &err) != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            continue;
+        }
+        snprintf(g, sizeof g, "%d", cl->gpus_per_node);
+        snprintf(b, sizeof b, "%.4g", cl->inter_bw_bytes_per_s_per_node / 1e9);
+        const char *row[7] = {cl->id, cl->gpu_id, g, ridge_intra_kind_name(cl->intra_kind),
+                              cl->has_inter ? ridge_inter_kind_name(cl->inter_kind) : "", b, cl->name};
+        cli_table_add(&t, row);
+        if (arr) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", cl->id);
+            cJSON_AddStringToObject(o, "name", cl->name);
+            cJSON_AddStringToObject(o, "gpu", cl->gpu_id);
+            cJSON_AddNumberToObject(o, "gpus_per_node", cl->gpus_per_node);
+            cJSON_AddStringToObject(o, "intra", ridge_intra_kind_name(cl->intra_kind));
+            cJSON_AddNumberToObject(o, "intra_bw_bytes_per_s", cl->intra_bw_bytes_per_s);
+            cJSON_AddStringToObject(o, "inter", ridge_inter_kind_name(cl->inter_kind));
+            cJSON_AddNumberToObject(o, "inter_bw_bytes_per_s_per_node", cl->inter_bw_bytes_per_s_per_node);
+            cJSON_AddItemToArray(arr, o);
+        }
+    }
+    free(cl);
+    if (root) {
+        cli_table_free(&t);
+        return cli_print_json(root);
+    }
+    if (fmt == CLI_FMT_CSV)
+        cli_table_print_csv(&t, stdout);
+    else
+        cli_table_print_text(&t, stdout);
+    cli_table_free(&t);
+    return CLI_EXIT_OK;
+}

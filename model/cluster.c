@@ -1,0 +1,276 @@
+/* Loading and checking cluster descriptions (docs/comm.md, "Cluster schema").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "nearest.h"
+#include "json_util.h"
+#include "ridge/comm.h"
+
+#define TRY(expr)              \
+    do {                       \
+        int rc_ = (expr);      \
+        if (rc_ < 0)           \
+            return rc_;        \
+    } while (0)
+
+static const char *const intra_names[RIDGE_INTRA_COUNT + 1] = {"nvswitch", "nvlink_bridge", "pcie_switch",
+                                                               "pcie_host", NULL};
+static const char *const inter_names[RIDGE_INTER_COUNT + 1] = {"infiniband", "roce", "ethernet", NULL};
+
+/* Achievable shares of the link bandwidth, as nccl-tests bus bandwidth over the data-sheet figure
+ * (docs/comm.md has the reasoning): NVLink ~0.8 (DGX A100 ~230-240 of 300 GB/s), PCIe peer-to-peer
+ * ~0.75 (~24 of 31.5 GB/s Gen4), PCIe staged through the host ~0.6, InfiniBand ~0.85 (GPUDirect
+ * RDMA), RoCE ~0.8 (congestion control and smaller MTU), TCP Ethernet ~0.6 (socket copies). */
+static const double intra_fraction[RIDGE_INTRA_COUNT] = {0.80, 0.80, 0.75, 0.60};
+static const double inter_fraction[RIDGE_INTER_COUNT] = {0.85, 0.80, 0.60};
+/* Step latency with NCCL's Simple protocol, after NCCL's hwLat table (ring, Simple): NVLink 3.4 us,
+ * PCIe 5.7 us, network 14 us. A bridged ring crosses PCIe, so it takes the PCIe figure; the host
+ * path adds a bounce through system memory (assumed 2 us more); TCP sockets ~2x the RDMA path. */
+static const double intra_latency[RIDGE_INTRA_COUNT] = {3.4e-6, 5.7e-6, 5.7e-6, 7.7e-6};
+static const double inter_latency[RIDGE_INTER_COUNT] = {14e-6, 16e-6, 30e-6};
+
+const char *ridge_intra_kind_name(ridge_intra_kind k)
+{
+    return (unsigned)k < RIDGE_INTRA_COUNT ? intra_names[k] : "?";
+}
+
+const char *ridge_inter_kind_name(ridge_inter_kind k)
+{
+    return (unsigned)k < RIDGE_INTER_COUNT ? inter_names[k] : "?";
+}
+
+double ridge_intra_default_fraction(ridge_intra_kind k)
+{
+    return (unsigned)k < RIDGE_INTRA_COUNT ? intra_fraction[k] : 0;
+}
+
+double ridge_inter_default_fraction(ridge_inter_kind k)
+{
+    return (unsigned)k < RIDGE_INTER_COUNT ? inter_fraction[k] : 0;
+}
+
+double ridge_intra_default_latency_s(ridge_intra_kind k)
+{
+    return (unsigned)k < RIDGE_INTRA_COUNT ? intra_latency[k] : 0;
+}
+
+double ridge_inter_default_latency_s(ridge_inter_kind k)
+{
+    return (unsigned)k < RIDGE_INTER_COUNT ? inter_latency[k] : 0;
+}
+
+static int parse_kind(const cJSON *o, const char *path, const char *const *names, int *out, const rj_ctx *c)
+{
+    char v[32] = "";
+    char list[128] = "";
+    TRY(rj_string(o, path, "kind", 1, v, sizeof v, c));
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(names[i], v) == 0) {
+            *out = i;
+            return RIDGE_OK;
+        }
+        if (list[0])
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    return rj_fail(c, RIDGE_EINVAL, path, "kind", "'%s' is not one of: %s", v, list);
+}
+
+/* Bandwidths from 100 MB/s to 100 TB/s, latencies from 10 ns to 10 ms: wider is a typo. */
+#define BW_LO 1e8
+#define BW_HI 1e14
+#define LAT_LO 1e-8
+#define LAT_HI 1e-2
+
+static int parse_intra(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
+{
+    static const char *const keys[] = {"kind", "bandwidth_bytes_per_s_per_direction",
+                                       "pcie_bandwidth_bytes_per_s_per_direction", "latency_s",
+                                       "achievable_fraction", NULL};
+    const char *path = "$.intra";
+    const cJSON *o = NULL;
+    int kind = 0, rc;
+    double pcie = ridge_gpu_pcie_bw_bytes_per_s(&cl->gpu);
+    TRY(rj_object(root, "$", "intra", 1, &o, c));
+    TRY(rj_check_keys(o, path, keys, c));
+    TRY(parse_kind(o, path, intra_names, &kind, c));
+    cl->intra_kind = (ridge_intra_kind)kind;
+    cl->intra_pcie_bw_bytes_per_s = pcie;
+    cl->intra_bw_bytes_per_s = kind <= RIDGE_INTRA_NVLINK_BRIDGE ? cl->gpu.nvlink_bw_bytes_per_s : pcie;
+    rc = rj_number(o, path, "bandwidth_bytes_per_s_per_direction", 0, BW_LO, BW_HI, &cl->intra_bw_bytes_per_s, c);
+    TRY(rc);
+    if (rc == 0 && cl->intra_bw_bytes_per_s <= 0)
+        return rj_fail(c, RIDGE_EINVAL, path, "bandwidth_bytes_per_s_per_direction",
+                       "missing, and GPU '%s' has no %s figure to default to", cl->gpu_id,
+                       kind <= RIDGE_INTRA_NVLINK_BRIDGE ? "NVLink" : "PCIe");
+    rc = rj_number(o, path, "pcie_bandwidth_bytes_per_s_per_direction", 0, BW_LO, BW_HI,
+                   &cl->intra_pcie_bw_bytes_per_s, c);
+    TRY(rc);
+    if (rc == 1 && kind != RIDGE_INTRA_NVLINK_BRIDGE)
+        return rj_fail(c, RIDGE_EINVAL, path, "pcie_bandwidth_bytes_per_s_per_direction",
+                       "only for kind nvlink_bridge (use bandwidth_bytes_per_s_per_direction)");
+    if (kind == RIDGE_INTRA_NVLINK_BRIDGE && cl->intra_pcie_bw_bytes_per_s <= 0)
+        return rj_fail(c, RIDGE_EINVAL, path, "pcie_bandwidth_bytes_per_s_per_direction",
+                       "missing, and GPU '%s' has no PCIe figure to default to", cl->gpu_id);
+    cl->intra_latency_s = intra_latency[kind];
+    TRY(rj_number(o, path, "latency_s", 0, LAT_LO, LAT_HI, &cl->intra_latency_s, c));
+    cl->intra_fraction = intra_fraction[kind];
+    TRY(rj_number(o, path, "achievable_fraction", 0, 0.01, 1.0, &cl->intra_fraction, c));
+    if (kind == RIDGE_INTRA_NVLINK_BRIDGE && cl->gpus_per_node % 2 != 0)
+        return rj_fail(c, RIDGE_EINVAL, "$", "gpus_per_node", "%d: bridge pairs need an even count",
+                       cl->gpus_per_node);
+    return RIDGE_OK;
+}
+
+static int parse_inter(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
+{
+    static const char *const keys[] = {"kind", "bandwidth_bytes_per_s_per_gpu", "bandwidth_bytes_per_s_per_node",
+                                       "latency_s", "achievable_fraction", NULL};
+    const char *path = "$.inter";
+    const cJSON *o = NULL;
+    int kind = 0, has_gpu, has_node;
+    double per_gpu = 0, per_node = 0;
+    TRY(rj_object(root, "$", "inter", 0, &o, c));
+    if (!o)
+        return RIDGE_OK;
+    TRY(rj_check_keys(o, path, keys, c));
+    TRY(parse_kind(o, path, inter_names, &kind, c));
+    cl->inter_kind = (ridge_inter_kind)kind;
+    TRY(has_gpu = rj_number(o, path, "bandwidth_bytes_per_s_per_gpu", 0, BW_LO, BW_HI, &per_gpu, c));
+    TRY(has_node = rj_number(o, path, "bandwidth_bytes_per_s_per_node", 0, BW_LO, BW_HI, &per_node, c));
+    if (has_gpu && has_node)
+        return rj_fail(c, RIDGE_EINVAL, path, "bandwidth_bytes_per_s_per_node",
+                       "give bandwidth per GPU or per node, not both");
+    if (!has_gpu && !has_node)
+        return rj_fail(c, RIDGE_EINVAL, path, "bandwidth_bytes_per_s_per_gpu",
+                       "missing (or bandwidth_bytes_per_s_per_node)");
+    cl->inter_bw_bytes_per_s_per_node = has_gpu ? per_gpu * cl->gpus_per_node : per_node;
+    cl->inter_latency_s = inter_latency[kind];
+    TRY(rj_number(o, path, "latency_s", 0, LAT_LO, LAT_HI, &cl->inter_latency_s, c));
+    cl->inter_fraction = inter_fraction[kind];
+    TRY(rj_number(o, path, "achievable_fraction", 0, 0.01, 1.0, &cl->inter_fraction, c));
+    cl->has_inter = 1;
+    return RIDGE_OK;
+}
+
+static int parse_sources(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
+{
+    const cJSON *o = NULL, *it;
+    int n = 0;
+    TRY(rj_object(root, "$", "sources", 0, &o, c));
+    if (!o)
+        return RIDGE_OK;
+    for (it = o->child; it; it = it->next) {
+        ridge_gpu_source *s = &cl->sources[n];
+        if (n >= RIDGE_CLUSTER_MAX_SOURCES)
+            return rj_fail(c, RIDGE_EINVAL, "$", "sources", "more than %d entries", RIDGE_CLUSTER_MAX_SOURCES);
+        for (const cJSON *q = o->child; q != it; q = q->next)
+            if (strcmp(q->string, it->string) == 0)
+                return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "duplicate key");
+        if (strlen(it->string) >= sizeof s->key)
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "key too long");
+        if (!cJSON_IsString(it) || !it->valuestring || !it->valuestring[0])
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "expected a non-empty string");
+        if (strlen(it->valuestring) >= sizeof s->value)
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "string longer than %zu characters",
+                           sizeof s->value - 1);
+        strcpy(s->key, it->string);
+        strcpy(s->value, it->valuestring);
+        n++;
+    }
+    cl->source_count = n;
+    return RIDGE_OK;
+}
+
+static int parse_root(const cJSON *root, int nodes_override, ridge_cluster *cl, const rj_ctx *c)
+{
+    static const char *const keys[] = {"schema_version", "id",    "name",  "gpu",     "gpus_per_node",
+                                       "nodes",          "intra", "inter", "sources", NULL};
+    long v = 0;
+    ridge_err gerr = {{0}};
+    TRY(rj_check_keys(root, "$", keys, c));
+    TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &v, c));
+    if (v != 1)
+        return rj_fail(c, RIDGE_EINVAL, "$", "schema_version", "%ld is not supported (this ridge reads 1)", v);
+    TRY(rj_string(root, "$", "id", 1, cl->id, sizeof cl->id, c));
+    for (const char *p = cl->id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
+            return rj_fail(c, RIDGE_EINVAL, "$", "id", "'%s' may contain only a-z, 0-9, '-' and '.'", cl->id);
+    TRY(rj_string(root, "$", "name", 1, cl->name, sizeof cl->name, c));
+    TRY(rj_string(root, "$", "gpu", 1, cl->gpu_id, sizeof cl->gpu_id, c));
+    if (ridge_catalog_load(cl->gpu_id, &cl->gpu, &gerr) != RIDGE_OK)
+        return rj_fail(c, RIDGE_ENOTFOUND, "$", "gpu", "%s", gerr.msg);
+    TRY(rj_int(root, "$", "gpus_per_node", 1, 1, 1024, &v, c));
+    cl->gpus_per_node = (int)v;
+    v = 1;
+    TRY(rj_int(root, "$", "nodes", 0, 1, 1000000, &v, c));
+    cl->nodes = nodes_override > 0 ? nodes_override : (int)v;
+    TRY(parse_intra(root, cl, c));
+    TRY(parse_inter(root, cl, c));
+    if (cl->nodes > 1 && !cl->has_inter)
+        return rj_fail(c, RIDGE_EINVAL, "$", "inter", "missing: %d nodes need an inter-node network", cl->nodes);
+    TRY(parse_sources(root, cl, c));
+    return RIDGE_OK;
+}
+
+int ridge_cluster_parse(const char *json, size_t len, const char *origin, int nodes_override, ridge_cluster *cl,
+                        ridge_err *err)
+{
+    rj_ctx c = {origin ? origin : "<cluster>", err};
+    cJSON *root = NULL;
+    int rc;
+    memset(cl, 0, sizeof *cl);
+    if (!json)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: no data", c.origin);
+    if (nodes_override < 0 || nodes_override > 1000000)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: node count %d is out of range 1..1000000", c.origin,
+                             nodes_override);
+    rc = rj_parse_object(json, len, &c, &root);
+    if (rc != RIDGE_OK)
+        return rc;
+    rc = parse_root(root, nodes_override, cl, &c);
+    cJSON_Delete(root);
+    return rc;
+}
+
+size_t ridge_cluster_builtin_count(void)
+{
+    return ridge_cluster_count_;
+}
+
+const char *ridge_cluster_builtin_id(size_t i)
+{
+    return i < ridge_cluster_count_ ? ridge_cluster_files[i].name : NULL;
+}
+
+int ridge_cluster_load(const char *id_or_path, int nodes_override, ridge_cluster *cl, ridge_err *err)
+{
+    size_t n;
+    char origin[96], near[160];
+    if (!id_or_path || !*id_or_path)
+        return ridge_err_set(err, RIDGE_EINVAL, "empty cluster id");
+    n = strlen(id_or_path);
+    if (strchr(id_or_path, '/') || (n > 5 && strcmp(id_or_path + n - 5, ".json") == 0)) {
+        char *text = NULL;
+        size_t len = 0;
+        int rc = rj_read_file(id_or_path, &text, &len, err);
+        if (rc != RIDGE_OK)
+            return rc;
+        rc = ridge_cluster_parse(text, len, id_or_path, nodes_override, cl, err);
+        free(text);
+        return rc;
+    }
+    for (size_t i = 0; i < ridge_cluster_count_; i++) {
+        if (strcmp(ridge_cluster_files[i].name, id_or_path) == 0) {
+            snprintf(origin, sizeof origin, "builtin:%s", id_or_path);
+            return ridge_cluster_parse(ridge_cluster_files[i].data, ridge_cluster_files[i].len, origin,
+                                       nodes_override, cl, err);
+        }
+    }
+    ridge_nearest_names(id_or_path, ridge_cluster_builtin_id, ridge_cluster_count_, near, sizeof near);
+    return ridge_err_set(err, RIDGE_ENOTFOUND, "unknown cluster id '%s' (nearest: %s; 'ridge clusters' lists all)",
+                         id_or_path, near);
+}

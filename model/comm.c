@@ -1,0 +1,333 @@
+/* Collective communication times: an alpha-beta model per tier (docs/comm.md, "Collectives").
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A tier is a latency alpha per step and an achievable bandwidth B = link x fraction x protocol
+ * efficiency. A ring of n ranks over a buffer of S bytes takes
+ *     all-reduce     base + 2(n-1) alpha + 2(n-1)/n S / B
+ *     all-gather,
+ *     reduce-scatter base +  (n-1) alpha +  (n-1)/n S / B
+ * where alpha and B are those of the ring's slowest hop. Across nodes NCCL runs one ring per NIC,
+ * so a node's network carries one GPU's worth of ring traffic in total: B = min(B_intra, B_node). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ridge/comm.h"
+
+static const char *const op_names[RIDGE_COLL_COUNT] = {"allreduce", "allgather", "reducescatter",
+                                                        "alltoall",  "broadcast", "sendrecv"};
+static const char *const algo_names[RIDGE_ALGO_COUNT] = {"auto", "ring", "tree", "hierarchical", "direct"};
+static const char *const proto_names[RIDGE_PROTO_COUNT] = {"auto", "ll", "ll128", "simple"};
+
+/* NCCL's three protocols (src/graph/tuning.cc, baseLat and hwLat, ring column):
+ *   LL     8-byte stores of 4 data bytes + a 4-byte flag: no fences, the lowest step latency
+ *          (hwLat ratio LL/Simple ~0.19 on NVLink, PCIe and network alike), but half the bytes
+ *          are flags and NCCL caps LL's per-channel rate further: ~0.3 of Simple's bandwidth.
+ *   LL128  128-byte lines with 8 flag bytes: 120/128 of the bandwidth, ~half Simple's step latency.
+ *   Simple plain copies with fences: full bandwidth, the highest step latency (the tier's alpha).
+ * Base latencies are NCCL's per-collective baseLat (ring) for each protocol. */
+static const ridge_coll_proto_info proto_info[RIDGE_PROTO_COUNT] = {
+    {0, 0, 0},
+    {6.6e-6, 0.19, 0.30},
+    {14.0e-6, 0.50, 120.0 / 128.0},
+    {8.4e-6, 1.00, 1.00},
+};
+
+const char *ridge_coll_op_name(ridge_coll_op op)
+{
+    return (unsigned)op < RIDGE_COLL_COUNT ? op_names[op] : "?";
+}
+
+const char *ridge_coll_algo_name(ridge_coll_algo a)
+{
+    return (unsigned)a < RIDGE_ALGO_COUNT ? algo_names[a] : "?";
+}
+
+const char *ridge_coll_proto_name(ridge_coll_proto p)
+{
+    return (unsigned)p < RIDGE_PROTO_COUNT ? proto_names[p] : "?";
+}
+
+static int parse_name(const char *s, const char *const *names, int count, const char *what, int *out, ridge_err *err)
+{
+    char list[160] = "";
+    for (int i = 0; i < count; i++) {
+        if (s && strcmp(s, names[i]) == 0) {
+            *out = i;
+            return RIDGE_OK;
+        }
+        if (list[0])
+            strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, names[i], sizeof list - strlen(list) - 1);
+    }
+    return ridge_err_set(err, RIDGE_EINVAL, "%s '%s' is not one of %s", what, s ? s : "", list);
+}
+
+int ridge_coll_op_parse(const char *s, ridge_coll_op *op, ridge_err *err)
+{
+    int v = 0, rc = parse_name(s, op_names, RIDGE_COLL_COUNT, "operation", &v, err);
+    if (rc == RIDGE_OK)
+        *op = (ridge_coll_op)v;
+    return rc;
+}
+
+int ridge_coll_algo_parse(const char *s, ridge_coll_algo *a, ridge_err *err)
+{
+    int v = 0, rc = parse_name(s, algo_names, RIDGE_ALGO_COUNT, "algorithm", &v, err);
+    if (rc == RIDGE_OK)
+        *a = (ridge_coll_algo)v;
+    return rc;
+}
+
+int ridge_coll_proto_parse(const char *s, ridge_coll_proto *p, ridge_err *err)
+{
+    int v = 0, rc = parse_name(s, proto_names, RIDGE_PROTO_COUNT, "protocol", &v, err);
+    if (rc == RIDGE_OK)
+        *p = (ridge_coll_proto)v;
+    return rc;
+}
+
+int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a)
+{
+    switch (op) {
+    case RIDGE_COLL_ALLREDUCE: return a == RIDGE_ALGO_RING || a == RIDGE_ALGO_TREE || a == RIDGE_ALGO_HIERARCHICAL;
+    case RIDGE_COLL_ALLGATHER:
+    case RIDGE_COLL_REDUCESCATTER:
+    case RIDGE_COLL_BROADCAST: return a == RIDGE_ALGO_RING;
+    case RIDGE_COLL_ALLTOALL:
+    case RIDGE_COLL_SENDRECV: return a == RIDGE_ALGO_DIRECT;
+    default: return 0;
+    }
+}
+
+const ridge_coll_proto_info *ridge_coll_proto_constants(ridge_coll_proto p)
+{
+    return p > RIDGE_PROTO_AUTO && p < RIDGE_PROTO_COUNT ? &proto_info[p] : NULL;
+}
+
+double ridge_coll_busbw_factor(ridge_coll_op op, int gpus)
+{
+    double n = gpus;
+    if (gpus < 1)
+        return 0;
+    switch (op) {
+    case RIDGE_COLL_ALLREDUCE: return 2.0 * (n - 1) / n;
+    case RIDGE_COLL_ALLGATHER:
+    case RIDGE_COLL_REDUCESCATTER:
+    case RIDGE_COLL_ALLTOALL: return (n - 1) / n;
+    default: return 1.0;
+    }
+}
+
+/* The tiers a collective sees, for one protocol. */
+typedef struct {
+    int n, m, k;        /* GPUs, nodes, GPUs per node */
+    double a_intra;     /* step latency inside a node */
+    double a_inter;     /* step latency across nodes */
+    double b_link;      /* per GPU: the fast intra link (NVLink, or PCIe where that is all) */
+    double b_pcie;      /* per GPU: PCIe hops of a bridged node */
+    double b_ring;      /* per GPU: the slowest hop of an intra-node ring of k */
+    const char *ring_bound;
+    double b_node;      /* whole node, network, one direction */
+    double base;
+} tiers;
+
+static void make_tiers(const ridge_cluster *cl, int n, int m, ridge_coll_proto p, tiers *t)
+{
+    const ridge_coll_proto_info *pi = &proto_info[p];
+    int nvlink = cl->intra_kind == RIDGE_INTRA_NVSWITCH || cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE;
+    t->n = n;
+    t->m = m;
+    t->k = n / m;
+    t->base = pi->base_latency_s;
+    t->a_intra = cl->intra_latency_s * pi->step_latency_factor;
+    t->a_inter = cl->inter_latency_s * pi->step_latency_factor;
+    t->b_link = cl->intra_bw_bytes_per_s * cl->intra_fraction * pi->bw_efficiency;
+    t->b_pcie = cl->intra_pcie_bw_bytes_per_s * cl->intra_fraction * pi->bw_efficiency;
+    t->b_ring = t->b_link;
+    t->ring_bound = nvlink ? "nvlink" : "pcie";
+    /* A ring through bridged pairs alternates bridge and PCIe hops once it has more than one pair. */
+    if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE && t->k > 2 && t->b_pcie < t->b_link) {
+        t->b_ring = t->b_pcie;
+        t->ring_bound = "pcie";
+    }
+    t->b_node = cl->inter_bw_bytes_per_s_per_node * cl->inter_fraction * pi->bw_efficiency;
+}
+
+/* Step latency and bandwidth of a ring over all n GPUs. */
+static void flat_ring(const tiers *t, double *alpha, double *beta, const char **bound)
+{
+    *alpha = t->a_intra;
+    *beta = t->b_ring;
+    *bound = t->ring_bound;
+    if (t->m > 1) {
+        *alpha = t->k > 1 && t->a_intra > t->a_inter ? t->a_intra : t->a_inter;
+        if (t->k == 1 || t->b_node < t->b_ring) {
+            *beta = t->b_node;
+            *bound = "network";
+        }
+    }
+}
+
+static int ceil_log2(int m)
+{
+    int d = 0;
+    while ((1 << d) < m)
+        d++;
+    return d;
+}
+
+/* One (algorithm, protocol) evaluation; 0 on success, -1 when the pair does not apply. */
+static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const tiers *t, ridge_coll_algo a,
+                ridge_coll_result *r)
+{
+    double n = t->n, k = t->k, m = t->m, alpha, beta, lat = t->base, bw = 0;
+    const char *bound;
+    (void)cl;
+    flat_ring(t, &alpha, &beta, &bound);
+    switch (op) {
+    case RIDGE_COLL_ALLREDUCE:
+        if (a == RIDGE_ALGO_RING) {
+            lat += 2 * (n - 1) * alpha;
+            bw = 2 * (n - 1) / n * S / beta;
+        } else if (a == RIDGE_ALGO_TREE) {
+            /* NCCL: a chain inside each node, a double binary tree across nodes; latency
+             * 2((k-1) a_intra + log2(m) a_inter); reduce up and broadcast down each move S, which
+             * NCCL's tuning counts as algbw = B / 2 (ratio 0.5). */
+            lat += 2 * ((k - 1) * t->a_intra + ceil_log2(t->m) * t->a_inter);
+            bw = 2 * S / beta;
+        } else if (a == RIDGE_ALGO_HIERARCHICAL) {
+            /* Reduce-scatter in the node (ring of k), all-reduce of S/k across the m nodes (k
+             * rings at once, each GPU on its share of the network), all-gather in the node. */
+            double b_gpu_net = t->b_node / k;
+            lat += 2 * (k - 1) * t->a_intra;
+            bw = 2 * (k - 1) / k * S / t->b_ring;
+            bound = t->ring_bound;
+            if (t->m > 1) {
+                double net = 2 * (m - 1) / m * (S / k) / b_gpu_net;
+                lat += 2 * (m - 1) * t->a_inter;
+                if (net > bw)
+                    bound = "network";
+                bw += net;
+            }
+        } else {
+            return -1;
+        }
+        break;
+    case RIDGE_COLL_ALLGATHER:
+    case RIDGE_COLL_REDUCESCATTER:
+        if (a != RIDGE_ALGO_RING)
+            return -1;
+        lat += (n - 1) * alpha;
+        bw = (n - 1) / n * S / beta;
+        break;
+    case RIDGE_COLL_BROADCAST:
+        if (a != RIDGE_ALGO_RING)
+            return -1;
+        /* A pipelined chain: the first chunk pays n-1 steps, then the stream runs at B. */
+        lat += (n - 1) * alpha;
+        bw = S / beta;
+        break;
+    case RIDGE_COLL_SENDRECV:
+        if (a != RIDGE_ALGO_DIRECT)
+            return -1;
+        /* nccl-tests sendrecv: every rank sends S to the next and receives from the previous. */
+        lat += alpha;
+        bw = S / beta;
+        break;
+    case RIDGE_COLL_ALLTOALL: {
+        /* S/n to every peer, all at once; NCCL issues the n-1 exchanges in rounds of one step. */
+        double t_intra = 0, t_pcie = 0, t_net = 0;
+        if (a != RIDGE_ALGO_DIRECT)
+            return -1;
+        lat += (n - 1) * alpha;
+        if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE) {
+            t_intra = (k > 1 ? 1 : 0) * S / n / t->b_link;
+            t_pcie = (k > 2 ? k - 2 : 0) * S / n / t->b_pcie;
+        } else {
+            t_intra = (k - 1) * S / n / t->b_link;
+        }
+        if (t->m > 1)
+            t_net = k * (n - k) * S / n / t->b_node;
+        bw = t_intra;
+        bound = t->ring_bound;
+        if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE)
+            bound = "nvlink";
+        if (t_pcie > bw) {
+            bw = t_pcie;
+            bound = "pcie";
+        }
+        if (t_net > bw) {
+            bw = t_net;
+            bound = "network";
+        }
+        break;
+    }
+    default: return -1;
+    }
+    r->algo = a;
+    r->latency_s = lat;
+    r->bandwidth_s = bw;
+    r->time_s = lat + bw;
+    r->bound = bound;
+    return 0;
+}
+
+int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus, ridge_coll_algo algo,
+                     ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
+{
+    int m, found = 0;
+    ridge_coll_result best, cand;
+    if (!cl || !r)
+        return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
+    if ((unsigned)op >= RIDGE_COLL_COUNT || (unsigned)algo >= RIDGE_ALGO_COUNT || (unsigned)proto >= RIDGE_PROTO_COUNT)
+        return ridge_err_set(err, RIDGE_EINVAL, "operation, algorithm or protocol out of range");
+    if (!(bytes >= 1 && bytes <= 1e15))
+        return ridge_err_set(err, RIDGE_EINVAL, "message size %g bytes is out of range 1..1e15", bytes);
+    if (gpus < 2)
+        return ridge_err_set(err, RIDGE_EINVAL, "a collective needs at least 2 GPUs, not %d", gpus);
+    if ((long)gpus > (long)cl->gpus_per_node * cl->nodes)
+        return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs exceed cluster '%s' (%d nodes x %d GPUs; --nodes scales it)",
+                             gpus, cl->id, cl->nodes, cl->gpus_per_node);
+    if (gpus > cl->gpus_per_node && gpus % cl->gpus_per_node != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs span nodes but are not a multiple of %d GPUs per node", gpus,
+                             cl->gpus_per_node);
+    if (algo != RIDGE_ALGO_AUTO && !ridge_coll_supports(op, algo))
+        return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no '%s' algorithm", ridge_coll_op_name(op),
+                             ridge_coll_algo_name(algo));
+    m = gpus > cl->gpus_per_node ? gpus / cl->gpus_per_node : 1;
+    memset(&best, 0, sizeof best);
+    for (int p = RIDGE_PROTO_LL; p < RIDGE_PROTO_COUNT; p++) {
+        tiers t;
+        if (proto != RIDGE_PROTO_AUTO && p != (int)proto)
+            continue;
+        /* NCCL enables LL128 by default only where every GPU pair talks over NVLink. */
+        if (proto == RIDGE_PROTO_AUTO && p == RIDGE_PROTO_LL128 && cl->intra_kind != RIDGE_INTRA_NVSWITCH)
+            continue;
+        make_tiers(cl, gpus, m, (ridge_coll_proto)p, &t);
+        for (int a = RIDGE_ALGO_RING; a < RIDGE_ALGO_COUNT; a++) {
+            if ((algo != RIDGE_ALGO_AUTO && a != (int)algo) || !ridge_coll_supports(op, (ridge_coll_algo)a))
+                continue;
+            memset(&cand, 0, sizeof cand);
+            if (eval(cl, op, bytes, &t, (ridge_coll_algo)a, &cand) != 0 || !isfinite(cand.time_s))
+                continue;
+            cand.proto = (ridge_coll_proto)p;
+            if (!found || cand.time_s < best.time_s) {
+                best = cand;
+                found = 1;
+            }
+        }
+    }
+    if (!found)
+        return ridge_err_set(err, RIDGE_EUNSUPPORTED, "no algorithm for %s on cluster '%s'", ridge_coll_op_name(op),
+                             cl->id);
+    best.op = op;
+    best.gpus = gpus;
+    best.nodes = m;
+    best.gpus_per_node = gpus / m;
+    best.bytes = bytes;
+    best.alg_bw_bytes_per_s = bytes / best.time_s;
+    best.bus_bw_bytes_per_s = best.alg_bw_bytes_per_s * ridge_coll_busbw_factor(op, gpus);
+    *r = best;
+    return RIDGE_OK;
+}

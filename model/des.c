@@ -1,0 +1,229 @@
+/* Discrete-event simulation of FIFO c-server queues and of the dynamic-batching server
+ * (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Requests are served in arrival order, so no event list is needed: a FIFO c-server queue
+ * starts each request on the server that frees first (Lindley's recursion generalised to c
+ * servers), and the batching server dispatches when its batch is full, when the oldest waiting
+ * request has waited the timeout, or when it frees after either. Seeded gsl_rng (MT19937):
+ * the same configuration and seed give identical results. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "ridge/queue.h"
+
+#define DES_MAX_CUSTOMERS 100000000u
+
+void ridge_des_config_init(ridge_des_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->arrival = RIDGE_ARRIVAL_POISSON;
+    c->service = RIDGE_SERVICE_EXPONENTIAL;
+    c->servers = 1;
+    c->customers = 200000;
+    c->warmup = 10000;
+    c->ci_batches = 20;
+    c->seed = 1;
+}
+
+static int check_config(const ridge_des_config *c, size_t *total, ridge_err *err)
+{
+    if (c->ci_batches < 2)
+        return ridge_err_set(err, RIDGE_EINVAL, "des: %zu confidence batches (need >= 2)", c->ci_batches);
+    if (c->customers < c->ci_batches || c->customers > DES_MAX_CUSTOMERS || c->warmup > DES_MAX_CUSTOMERS)
+        return ridge_err_set(err, RIDGE_EINVAL, "des: %zu customers (need %zu to %u)", c->customers, c->ci_batches,
+                             DES_MAX_CUSTOMERS);
+    if (c->servers < 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "des: %d servers (need >= 1)", c->servers);
+    switch (c->arrival) {
+    case RIDGE_ARRIVAL_POISSON:
+    case RIDGE_ARRIVAL_CONSTANT:
+        if (!(c->rate_per_s > 0) || !isfinite(c->rate_per_s))
+            return ridge_err_set(err, RIDGE_EINVAL, "des: arrival rate %g is not > 0", c->rate_per_s);
+        *total = c->warmup + c->customers;
+        break;
+    case RIDGE_ARRIVAL_TRACE:
+        if (!c->trace_s || c->trace_n <= c->warmup + c->ci_batches)
+            return ridge_err_set(err, RIDGE_EINVAL, "des: the trace has %zu arrivals; it needs more than the warm-up "
+                                                    "(%zu) plus %zu", c->trace_n, c->warmup, c->ci_batches);
+        for (size_t i = 0; i < c->trace_n; i++)
+            if (!isfinite(c->trace_s[i]) || c->trace_s[i] < 0 || (i && c->trace_s[i] < c->trace_s[i - 1]))
+                return ridge_err_set(err, RIDGE_EINVAL, "des: trace arrival %zu (%g s) is negative, not finite or "
+                                                        "earlier than the one before", i, c->trace_s[i]);
+        *total = c->trace_n < c->warmup + c->customers ? c->trace_n : c->warmup + c->customers;
+        break;
+    default: return ridge_err_set(err, RIDGE_EINVAL, "des: unknown arrival process %d", (int)c->arrival);
+    }
+    if (c->max_batch >= 1) {
+        if (c->servers != 1)
+            return ridge_err_set(err, RIDGE_EINVAL, "des: the batching server has one server, not %d", c->servers);
+        if (!(c->batch_timeout_s >= 0) || !isfinite(c->batch_timeout_s))
+            return ridge_err_set(err, RIDGE_EINVAL, "des: batch timeout %g s is not >= 0", c->batch_timeout_s);
+        if (!c->batch_service_s)
+            return ridge_err_set(err, RIDGE_EINVAL, "des: no batch service-time table");
+        for (int b = 0; b < c->max_batch; b++)
+            if (!(c->batch_service_s[b] > 0) || !isfinite(c->batch_service_s[b]))
+                return ridge_err_set(err, RIDGE_EINVAL, "des: service time of a batch of %d (%g s) is not > 0", b + 1,
+                                     c->batch_service_s[b]);
+        return RIDGE_OK;
+    }
+    switch (c->service) {
+    case RIDGE_SERVICE_DETERMINISTIC:
+    case RIDGE_SERVICE_EXPONENTIAL:
+        if (!(c->mean_service_s > 0) || !isfinite(c->mean_service_s))
+            return ridge_err_set(err, RIDGE_EINVAL, "des: mean service time %g s is not > 0", c->mean_service_s);
+        break;
+    case RIDGE_SERVICE_EMPIRICAL:
+        if (!c->table_s || c->table_n == 0)
+            return ridge_err_set(err, RIDGE_EINVAL, "des: empty service-time table");
+        for (size_t i = 0; i < c->table_n; i++)
+            if (!(c->table_s[i] >= 0) || !isfinite(c->table_s[i]))
+                return ridge_err_set(err, RIDGE_EINVAL, "des: service table entry %zu (%g s) is not >= 0", i,
+                                     c->table_s[i]);
+        break;
+    default: return ridge_err_set(err, RIDGE_EINVAL, "des: unknown service law %d", (int)c->service);
+    }
+    return RIDGE_OK;
+}
+
+static double sample_service(const ridge_des_config *c, gsl_rng *rng)
+{
+    switch (c->service) {
+    case RIDGE_SERVICE_DETERMINISTIC: return c->mean_service_s;
+    case RIDGE_SERVICE_EXPONENTIAL: return gsl_ran_exponential(rng, c->mean_service_s);
+    default: return c->table_s[gsl_rng_uniform_int(rng, (unsigned long)c->table_n)];
+    }
+}
+
+/* FIFO c servers: each request starts on the earliest-free server. */
+static void run_fifo(const ridge_des_config *c, const double *arr, size_t total, gsl_rng *rng, double *free_at,
+                     double *lat, double *wait, double *busy, double *end_max)
+{
+    for (size_t i = 0; i < total; i++) {
+        int j = 0;
+        double s, start;
+        for (int k = 1; k < c->servers; k++)
+            if (free_at[k] < free_at[j])
+                j = k;
+        s = sample_service(c, rng);
+        start = arr[i] > free_at[j] ? arr[i] : free_at[j];
+        free_at[j] = start + s;
+        if (i >= c->warmup) {
+            lat[i - c->warmup] = start + s - arr[i];
+            wait[i - c->warmup] = start - arr[i];
+            *busy += s;
+            if (start + s > *end_max)
+                *end_max = start + s;
+        }
+    }
+}
+
+/* One batching server: a batch starting at request i dispatches at
+ * d = max(free, min(a_i + timeout, a_{i+B-1})) with the requests arrived by d (at most B). */
+static void run_batching(const ridge_des_config *c, const double *arr, size_t total, double *lat, double *wait,
+                         double *busy, double *end_max, double *nbatches)
+{
+    double free_at = 0;
+    size_t i = 0, bmax = (size_t)c->max_batch;
+    while (i < total) {
+        double d = arr[i] + c->batch_timeout_s, s;
+        size_t b = 0;
+        if (i + bmax - 1 < total && arr[i + bmax - 1] < d)
+            d = arr[i + bmax - 1];
+        if (d < free_at)
+            d = free_at;
+        while (b < bmax && i + b < total && arr[i + b] <= d)
+            b++;
+        s = c->batch_service_s[b - 1];
+        free_at = d + s;
+        for (size_t j = i; j < i + b; j++)
+            if (j >= c->warmup) {
+                lat[j - c->warmup] = d + s - arr[j];
+                wait[j - c->warmup] = d - arr[j];
+            }
+        if (i >= c->warmup) {
+            *busy += s;
+            *nbatches += 1;
+            if (d + s > *end_max)
+                *end_max = d + s;
+        }
+        i += b;
+    }
+}
+
+int ridge_des_run(const ridge_des_config *c, ridge_des_result *r, ridge_err *err)
+{
+    size_t total = 0, n, k, per;
+    double *arr = NULL, *lat = NULL, *wait = NULL, *free_at = NULL, *bm = NULL;
+    double busy = 0, end_max = 0, nbatches = 0, t = 0, span, sd;
+    gsl_rng *rng = NULL;
+    int st;
+    memset(r, 0, sizeof *r);
+    if (!c)
+        return ridge_err_set(err, RIDGE_EINVAL, "des: no configuration");
+    st = check_config(c, &total, err);
+    if (st != RIDGE_OK)
+        return st;
+    n = total - c->warmup;
+    k = c->ci_batches;
+    arr = malloc(total * sizeof *arr);
+    lat = malloc(n * sizeof *lat);
+    wait = malloc(n * sizeof *wait);
+    free_at = calloc((size_t)c->servers, sizeof *free_at);
+    bm = malloc(k * sizeof *bm);
+    rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!arr || !lat || !wait || !free_at || !bm || !rng) {
+        st = ridge_err_set(err, RIDGE_ENOMEM, "des: out of memory for %zu customers", total);
+        goto done;
+    }
+    gsl_rng_set(rng, c->seed);
+    for (size_t i = 0; i < total; i++) {
+        if (c->arrival == RIDGE_ARRIVAL_TRACE)
+            t = c->trace_s[i];
+        else if (c->arrival == RIDGE_ARRIVAL_CONSTANT)
+            t = (double)(i + 1) / c->rate_per_s;
+        else
+            t += gsl_ran_exponential(rng, 1 / c->rate_per_s);
+        arr[i] = t;
+    }
+    if (c->max_batch >= 1)
+        run_batching(c, arr, total, lat, wait, &busy, &end_max, &nbatches);
+    else
+        run_fifo(c, arr, total, rng, free_at, lat, wait, &busy, &end_max);
+
+    r->customers = n;
+    r->mean_latency_s = gsl_stats_mean(lat, 1, n);
+    r->mean_wait_s = gsl_stats_mean(wait, 1, n);
+    /* Batch means over consecutive requests (the latencies are correlated; the means of long
+     * batches nearly are not); Student's t with k - 1 degrees of freedom. */
+    per = n / k;
+    for (size_t b = 0; b < k; b++)
+        bm[b] = gsl_stats_mean(lat + b * per, 1, per);
+    sd = gsl_stats_sd(bm, 1, k);
+    r->ci95_half_width_s = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sd / sqrt((double)k);
+    gsl_sort(lat, 1, n);
+    r->p50_s = gsl_stats_quantile_from_sorted_data(lat, 1, n, 0.50);
+    r->p90_s = gsl_stats_quantile_from_sorted_data(lat, 1, n, 0.90);
+    r->p99_s = gsl_stats_quantile_from_sorted_data(lat, 1, n, 0.99);
+    span = end_max - arr[c->warmup];
+    if (span > 0) {
+        r->utilisation = busy / (span * c->servers);
+        r->throughput_per_s = (double)n / span;
+    }
+    r->mean_batch = c->max_batch >= 1 && nbatches > 0 ? (double)n / nbatches : 1;
+    st = RIDGE_OK;
+done:
+    gsl_rng_free(rng);
+    free(bm);
+    free(free_at);
+    free(wait);
+    free(lat);
+    free(arr);
+    return st;
+}
