@@ -6,12 +6,16 @@
 
 #include "cli.h"
 #include "model_run.h"
+#include "ridge/parallel.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
 
 static const char help[] =
     "usage: ridge predict --gpu ID|--gpu-file PATH --workload ID|FILE.json [run options]\n"
     "                     [--runtime eager|graph] [--per-op] [--format text|json|csv]\n"
+    "       ridge predict --cluster ID|FILE [--nodes N] --tp T --pp P --dp D [--ep E] [--zero 0|1|2|3]\n"
+    "                     [--sp] --microbatch M --global-batch B [--schedule 1f1b|interleaved\n"
+    "                     --virtual-stages V] --workload ID [run options] [--format text|json|csv]\n"
     "\n"
     "With an operator-list file (docs/workloads.md), predicts each operator on one GPU with the\n"
     "kernel model (docs/model.md): time, bound (compute, memory, l2, latency, host), FLOPs, DRAM\n"
@@ -25,6 +29,13 @@ static const char help[] =
     "time by layer type and by bound, and memory (weights, gradients, optimizer state, activations,\n"
     "KV cache, workspace) against the GPU's capacity, with the largest batch that fits. --per-op\n"
     "adds the operator rows.\n"
+    "\n"
+    "With --cluster (instead of --gpu), predicts one step on the whole cluster with tensor (--tp),\n"
+    "pipeline (--pp), data (--dp) and expert (--ep) parallelism (docs/parallel.md): tp x pp x dp\n"
+    "must equal the cluster's GPUs. Prints step time split into compute, exposed communication\n"
+    "per kind, pipeline bubble and optimizer, throughput, model FLOP/s per GPU, MFU and memory per\n"
+    "GPU. --zero 1|2|3 shards optimizer state, gradients, weights over dp; --sp adds sequence\n"
+    "parallelism. tp, pp, ep and --sp are modelled for transformers; other models take --dp only.\n"
     "\n" CLI_RUN_HELP;
 
 static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
@@ -292,6 +303,146 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
     return rc;
 }
 
+/* ---- multi-GPU (--cluster): docs/parallel.md ---- */
+
+static int predict_parallel(const char *cluster_id, long nodes, const char *wl, const ridge_run_config *run,
+                            const ridge_parallel_config *pc, ridge_runtime rt, cli_format fmt)
+{
+    ridge_cluster *cl = malloc(sizeof *cl);
+    ridge_model *m = NULL;
+    ridge_parallel_result r;
+    ridge_err err;
+    const ridge_parallel_breakdown *bd = &r.breakdown;
+    const double gib = 1073741824.0;
+    char b[8][48];
+    int rc;
+    if (!cl) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    rc = ridge_cluster_load(cluster_id, (int)nodes, cl, &err);
+    if (rc == RIDGE_OK)
+        rc = ridge_model_load(wl, &m, &err);
+    if (rc == RIDGE_OK)
+        rc = ridge_parallel_predict(cl, m, run, pc, rt, &r, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        ridge_model_free(m);
+        free(cl);
+        return cli_exit_code(rc);
+    }
+    if (fmt == CLI_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject(), *o;
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "cluster", cl->id);
+        cJSON_AddStringToObject(root, "gpu", cl->gpu.id);
+        cJSON_AddNumberToObject(root, "nodes", cl->nodes);
+        cJSON_AddNumberToObject(root, "gpus", r.gpus);
+        cJSON_AddStringToObject(root, "workload", ridge_model_name(m));
+        cJSON_AddStringToObject(root, "mode", ridge_mode_name(run->mode));
+        cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
+        cJSON_AddStringToObject(root, "recompute", ridge_recompute_name(run->recompute));
+        cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
+        o = cJSON_AddObjectToObject(root, "parallel");
+        cJSON_AddNumberToObject(o, "tp", pc->tp);
+        cJSON_AddNumberToObject(o, "pp", pc->pp);
+        cJSON_AddNumberToObject(o, "dp", pc->dp);
+        cJSON_AddNumberToObject(o, "ep", pc->ep);
+        cJSON_AddNumberToObject(o, "zero", pc->zero);
+        cJSON_AddBoolToObject(o, "sequence_parallel", pc->sequence_parallel);
+        cJSON_AddNumberToObject(o, "microbatch", pc->microbatch);
+        cJSON_AddNumberToObject(o, "global_batch", pc->global_batch);
+        cJSON_AddStringToObject(o, "schedule", ridge_pp_schedule_name(pc->schedule));
+        cJSON_AddNumberToObject(o, "virtual_stages", pc->virtual_stages);
+        cJSON_AddNumberToObject(root, "step_time_s", r.step_time_s);
+        o = cJSON_AddObjectToObject(root, "breakdown_s");
+        cJSON_AddNumberToObject(o, "compute", bd->compute_s);
+        cJSON_AddNumberToObject(o, "tp_comm", bd->tp_comm_s);
+        cJSON_AddNumberToObject(o, "pp_comm", bd->pp_comm_s);
+        cJSON_AddNumberToObject(o, "dp_comm_exposed", bd->dp_comm_exposed_s);
+        cJSON_AddNumberToObject(o, "dp_comm_hidden", bd->dp_comm_hidden_s);
+        cJSON_AddNumberToObject(o, "ep_comm", bd->ep_comm_s);
+        cJSON_AddNumberToObject(o, "bubble", bd->bubble_s);
+        cJSON_AddNumberToObject(o, "optimizer", bd->optimizer_s);
+        cJSON_AddNumberToObject(root, "microbatches", r.microbatches);
+        cJSON_AddNumberToObject(root, "bubble_fraction", r.bubble_fraction);
+        cJSON_AddNumberToObject(root, "stage_forward_s", r.stage_forward_s);
+        cJSON_AddNumberToObject(root, "stage_backward_s", r.stage_backward_s);
+        cJSON_AddNumberToObject(root, "dp_collective_s", r.dp_collective_s);
+        cJSON_AddNumberToObject(root, "dp_bytes", r.dp_bytes);
+        cJSON_AddNumberToObject(root, "params", r.params);
+        cJSON_AddNumberToObject(root, "throughput", r.throughput);
+        cJSON_AddNumberToObject(root, "throughput_per_gpu", r.throughput_per_gpu);
+        cJSON_AddStringToObject(root, "throughput_unit", r.throughput_unit);
+        cJSON_AddNumberToObject(root, "model_flops", r.model_flops);
+        cJSON_AddNumberToObject(root, "model_flops_per_s_per_gpu", r.model_flops_per_s_per_gpu);
+        cJSON_AddNumberToObject(root, "mfu", r.mfu);
+        o = cJSON_AddObjectToObject(root, "memory_per_gpu");
+        cJSON_AddNumberToObject(o, "weights_bytes", r.memory.weights_bytes);
+        cJSON_AddNumberToObject(o, "gradients_bytes", r.memory.gradients_bytes);
+        cJSON_AddNumberToObject(o, "optimizer_bytes", r.memory.optimizer_bytes);
+        cJSON_AddNumberToObject(o, "activations_bytes", r.memory.activations_bytes);
+        cJSON_AddNumberToObject(o, "kv_cache_bytes", r.memory.kv_cache_bytes);
+        cJSON_AddNumberToObject(o, "workspace_bytes", r.memory.workspace_bytes);
+        cJSON_AddNumberToObject(o, "total_bytes", r.memory.total_bytes);
+        cJSON_AddNumberToObject(o, "capacity_bytes", r.capacity_bytes);
+        cJSON_AddBoolToObject(o, "fits", r.fits);
+        rc = cli_print_json(root);
+    } else if (fmt == CLI_FMT_CSV) {
+        printf("cluster,gpus,workload,mode,precision,tp,pp,dp,ep,zero,sequence_parallel,microbatch,global_batch,"
+               "schedule,virtual_stages,step_time_s,compute_s,tp_comm_s,pp_comm_s,dp_comm_exposed_s,dp_comm_hidden_s,"
+               "ep_comm_s,bubble_s,optimizer_s,throughput,throughput_unit,model_flops_per_s_per_gpu,mfu,"
+               "memory_per_gpu_bytes,capacity_bytes,fits\n");
+        printf("%s,%d,%s,%s,%s,%d,%d,%d,%d,%d,%s,%.0f,%.0f,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,"
+               "%.9g,%.6g,%.9g,%.9g,%s\n",
+               cl->id, r.gpus, ridge_model_name(m), ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
+               pc->tp, pc->pp, pc->dp, pc->ep, pc->zero, pc->sequence_parallel ? "true" : "false", pc->microbatch,
+               pc->global_batch, ridge_pp_schedule_name(pc->schedule), pc->virtual_stages, r.step_time_s,
+               bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->dp_comm_hidden_s, bd->ep_comm_s,
+               bd->bubble_s, bd->optimizer_s, r.throughput, r.throughput_unit, r.model_flops_per_s_per_gpu, r.mfu,
+               r.memory.total_bytes, r.capacity_bytes, r.fits ? "true" : "false");
+        rc = CLI_EXIT_OK;
+    } else {
+        const char *names[7] = {"compute", "tp comm", "pp comm", "dp comm (exposed)", "ep comm", "pipeline bubble",
+                                "optimizer"};
+        double v[7] = {bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->ep_comm_s,
+                       bd->bubble_s, bd->optimizer_s};
+        printf("%s on %s, %d node%s x %d = %d GPUs (%s), %s, %s, %s\n", ridge_model_name(m), cl->id, cl->nodes,
+               cl->nodes == 1 ? "" : "s", cl->gpus_per_node, r.gpus, cl->gpu.id, ridge_mode_name(run->mode),
+               ridge_dtype_name(run->precision), ridge_runtime_name(rt));
+        printf("tp %d, pp %d, dp %d, ep %d, zero %d%s, microbatch %.0f, global batch %.0f, %s", pc->tp, pc->pp, pc->dp,
+               pc->ep, pc->zero, pc->sequence_parallel ? ", sequence parallel" : "", pc->microbatch, pc->global_batch,
+               ridge_pp_schedule_name(pc->schedule));
+        if (pc->virtual_stages > 1)
+            printf(" (%d virtual stages)", pc->virtual_stages);
+        printf("\n\n");
+        printf("step time         %s ms\n", cli_num(r.step_time_s * 1e3, b[0], 48));
+        printf("throughput        %s %s (%s per GPU)\n", cli_num(r.throughput, b[0], 48), r.throughput_unit,
+               cli_num(r.throughput_per_gpu, b[1], 48));
+        printf("model FLOP/s      %s TFLOP/s per GPU, MFU %s %%\n", cli_num(r.model_flops_per_s_per_gpu / 1e12, b[0], 48),
+               cli_num(r.mfu * 100, b[1], 48));
+        printf("microbatches      %s per step, bubble %s %%\n", cli_num(r.microbatches, b[0], 48),
+               cli_num(r.bubble_fraction * 100, b[1], 48));
+        printf("\ntime breakdown\n");
+        for (int k = 0; k < 7; k++)
+            printf("  %-18s %10s ms  %5s %%\n", names[k], cli_num(v[k] * 1e3, b[0], 48),
+                   cli_num(r.step_time_s > 0 ? 100 * v[k] / r.step_time_s : 0, b[1], 48));
+        printf("  %-18s %10s ms  (behind the backward pass)\n", "dp comm (hidden)",
+               cli_num(bd->dp_comm_hidden_s * 1e3, b[0], 48));
+        printf("\nmemory per GPU [GiB]\n");
+        printf("  weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, workspace %s\n",
+               cli_num(r.memory.weights_bytes / gib, b[0], 48), cli_num(r.memory.gradients_bytes / gib, b[1], 48),
+               cli_num(r.memory.optimizer_bytes / gib, b[2], 48), cli_num(r.memory.activations_bytes / gib, b[3], 48),
+               cli_num(r.memory.kv_cache_bytes / gib, b[4], 48), cli_num(r.memory.workspace_bytes / gib, b[5], 48));
+        printf("  total %s of %s: %s\n", cli_num(r.memory.total_bytes / gib, b[0], 48),
+               cli_num(r.capacity_bytes / gib, b[1], 48), r.fits ? "fits" : "DOES NOT FIT");
+        rc = CLI_EXIT_OK;
+    }
+    ridge_model_free(m);
+    free(cl);
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
@@ -301,11 +452,26 @@ int cmd_predict(int argc, char **argv)
                                          {"format", required_argument, 0, 'f'},
                                          {"per-op", no_argument, 0, 'p'},
                                          {"help", no_argument, 0, 'h'},
+                                         {"cluster", required_argument, 0, 2000},
+                                         {"nodes", required_argument, 0, 2001},
+                                         {"tp", required_argument, 0, 2002},
+                                         {"pp", required_argument, 0, 2003},
+                                         {"dp", required_argument, 0, 2004},
+                                         {"ep", required_argument, 0, 2005},
+                                         {"zero", required_argument, 0, 2006},
+                                         {"sp", no_argument, 0, 2007},
+                                         {"microbatch", required_argument, 0, 2008},
+                                         {"global-batch", required_argument, 0, 2009},
+                                         {"schedule", required_argument, 0, 2010},
+                                         {"virtual-stages", required_argument, 0, 2011},
                                          CLI_RUN_OPTIONS,
                                          {0, 0, 0, 0}};
     const char *gpu_id = NULL, *gpu_file = NULL, *wfile = NULL;
     ridge_run_config run;
-    int per_op = 0, run_flags = 0;
+    int per_op = 0, run_flags = 0, par_flags = 0, have_tp = 0, have_pp = 0, have_dp = 0, have_mb = 0, have_gb = 0;
+    const char *cluster_id = NULL;
+    long nodes = 0, v = 0;
+    ridge_parallel_config pc;
     cli_format fmt = CLI_FMT_TEXT;
     ridge_runtime rt = RIDGE_RUNTIME_EAGER;
     ridge_gpu g;
@@ -315,13 +481,51 @@ int cmd_predict(int argc, char **argv)
     ridge_err err;
     int c, rc;
     ridge_run_config_init(&run);
+    ridge_parallel_config_init(&pc);
     optind = 1;
     opterr = 0; /* one line of our own instead of getopt's */
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (c >= CLI_RUN_OPT_BASE) {
+        if (c >= CLI_RUN_OPT_BASE && c < 2000) {
             if (cli_run_option(c, optarg, &run) < 0)
                 return CLI_EXIT_USAGE;
             run_flags++;
+            continue;
+        }
+        if (c >= 2000 && c <= 2011) {
+            static const char *const pname[] = {"--cluster", "--nodes", "--tp", "--pp", "--dp", "--ep", "--zero",
+                                                "--sp", "--microbatch", "--global-batch", "--schedule",
+                                                "--virtual-stages"};
+            static const long hi[] = {0, 100000, 1024, 4096, 1000000, 1000000, 3, 0, 10000000, 1000000000, 0, 64};
+            static const long lo[] = {0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1};
+            const char *pn = pname[c - 2000];
+            if (c > 2000)
+                par_flags++;
+            if (c == 2000) {
+                cluster_id = optarg;
+                continue;
+            }
+            if (c == 2007) {
+                pc.sequence_parallel = 1;
+                continue;
+            }
+            if (c == 2010) {
+                if (ridge_pp_schedule_parse(optarg, &pc.schedule))
+                    return cli_usage_error("predict", "--schedule: '%s' is not 1f1b or interleaved", optarg);
+                continue;
+            }
+            if (cli_parse_long(pn, optarg, lo[c - 2000], hi[c - 2000], &v))
+                return CLI_EXIT_USAGE;
+            switch (c) {
+            case 2001: nodes = v; break;
+            case 2002: pc.tp = (int)v; have_tp = 1; break;
+            case 2003: pc.pp = (int)v; have_pp = 1; break;
+            case 2004: pc.dp = (int)v; have_dp = 1; break;
+            case 2005: pc.ep = (int)v; break;
+            case 2006: pc.zero = (int)v; break;
+            case 2008: pc.microbatch = (double)v; have_mb = 1; break;
+            case 2009: pc.global_batch = (double)v; have_gb = 1; break;
+            default: pc.virtual_stages = (int)v; break;
+            }
             continue;
         }
         switch (c) {
@@ -344,6 +548,24 @@ int cmd_predict(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error("predict", "unexpected argument '%s'", argv[optind]);
+    if (cluster_id) {
+        if (gpu_id || gpu_file)
+            return cli_usage_error("predict", "give --gpu or --cluster, not both");
+        if (!wfile)
+            return cli_usage_error("predict", "missing --workload ID|FILE.json");
+        if (per_op)
+            return cli_usage_error("predict", "--per-op applies to one GPU (--gpu), not to --cluster");
+        if (!have_tp || !have_pp || !have_dp)
+            return cli_usage_error("predict", "--cluster needs --tp, --pp and --dp");
+        if (!have_mb || !have_gb)
+            return cli_usage_error("predict", "--cluster needs --microbatch and --global-batch");
+        if (cli_is_oplist_file(wfile))
+            return cli_usage_error("predict", "--cluster takes a model workload, not the operator list %s", wfile);
+        return predict_parallel(cluster_id, nodes, wfile, &run, &pc, rt, fmt);
+    }
+    if (par_flags)
+        return cli_usage_error("predict", "--nodes, --tp, --pp, --dp, --ep, --zero, --sp, --microbatch, "
+                                          "--global-batch, --schedule and --virtual-stages need --cluster");
     if (!gpu_id == !gpu_file)
         return cli_usage_error("predict", "give exactly one of --gpu ID or --gpu-file PATH");
     if (!wfile)

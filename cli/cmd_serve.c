@@ -1,30 +1,53 @@
 /* ridge serve: latency percentiles, SLO and cost of serving a model at a request rate
  * (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "model_run.h"
+#include "ridge/plot.h"
 #include "ridge/queue.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
 
 #define SERVE_MAX_BATCH 1024
 #define SERVE_MAX_REPLICAS 4096
+#define SERVE_MAX_GPUS 8
+#define SERVE_MAX_SWEEP 200
+#define LLM_DEFAULT_MAX_BATCH 256
+#define LLM_GRID_CTX 6   /* decode-time grid: context points */
+#define LLM_GRID_MAX 12  /* batch points: 1, 2, 4, ..., max_batch */
 
 static const char help[] =
     "usage: ridge serve --gpu ID|--gpu-file PATH --workload ID|FILE --rate R [--replicas N]\n"
     "                   [--max-batch B [--batch-timeout-ms T]] [--slo-p99-ms X] [--find max-rate|replicas]\n"
     "                   [--price-per-hour P] [--output N] [--simulate] [--seed S] [run options]\n"
-    "                   [--format text|json|csv]\n"
+    "                   [--slo-ttft-p99-ms X] [--slo-tpot-ms X] [--trace FILE] [--requests N] [--static]\n"
+    "                   [--sweep-rate A:B:N [--gpus ID,ID...] [-o CHART.png|svg]] [--format text|json|csv]\n"
     "\n"
     "Serving a model: requests arrive as a Poisson process at R per second and are served by N\n"
     "replicas, one GPU each (docs/serving.md). The service time of a request comes from the\n"
     "performance model: one inference pass (--mode infer, the default for CNNs and encoders) or,\n"
     "for decoder LLMs, prefill(--prompt) + --output (default 128) x decode at context prompt +\n"
-    "output/2. Continuous batching is not modelled yet: an LLM batch is served as a static batch.\n"
+    "output/2 (the static model, --static).\n"
+    "\n"
+    "Decoder LLMs are served with continuous batching by default (vLLM/Orca style, simulated): each\n"
+    "iteration admits waiting requests while fewer than --max-batch (default 256) run and the KV\n"
+    "cache holds their prompt + output tokens, prefills them and decodes one token for every running\n"
+    "request; iteration times come from the performance model. Prints TTFT, TPOT and end-to-end\n"
+    "latency percentiles, tokens/s, the mean running batch, stability and the SLOs: --slo-p99-ms\n"
+    "(end to end), --slo-ttft-p99-ms, --slo-tpot-ms (p99 time per output token); the cost is per\n"
+    "million output tokens. --trace FILE replays arrivals (CSV or JSON lines: arrival_s, prompt,\n"
+    "output).\n"
+    "\n"
+    "--sweep-rate A:B:N tabulates latency (mean, p50, p99; end to end) at N rates from A to B for\n"
+    "any workload; --gpus ID,ID,... sweeps several GPUs; -o CHART.png|svg writes CHART.dat and\n"
+    "CHART.gp and renders them with gnuplot when present.\n"
     "\n"
     "Without --max-batch each replica serves one request at a time: M/D/1 for one replica,\n"
     "M/D/c by the Allen-Cunneen approximation of M/G/c for several; --simulate adds a\n"
@@ -36,7 +59,9 @@ static const char help[] =
     "when the queue cannot keep up), whether p99 meets --slo-p99-ms, and the cost per 1,000 requests\n"
     "from the GPU's price per hour (--price-per-hour overrides). --find max-rate: the highest rate\n"
     "whose p99 meets the SLO (Brent's method); --find replicas: the fewest replicas meeting it at R.\n"
-    "\n"
+    "\n";
+
+static const char help_options[] =
     "Options:\n"
     "  --rate R               requests per second (> 0)\n"
     "  --replicas N           GPUs serving the model (default 1)\n"
@@ -46,6 +71,14 @@ static const char help[] =
     "  --find max-rate|replicas\n"
     "  --price-per-hour P     US dollars per GPU-hour (default: the GPU's catalogue price)\n"
     "  --output N             LLM: tokens generated per request (default 128)\n"
+    "  --slo-ttft-p99-ms X    LLM: objective for the 99th percentile of the time to first token\n"
+    "  --slo-tpot-ms X        LLM: objective for the 99th percentile of the time per output token\n"
+    "  --trace FILE           LLM: arrival_s,prompt,output per line (CSV or JSON lines)\n"
+    "  --requests N           LLM: simulated requests (default 20000, a tenth more as warm-up)\n"
+    "  --static               LLM: the static-batch service model instead of continuous batching\n"
+    "  --sweep-rate A:B:N     latency at N rates from A to B requests/s\n"
+    "  --gpus ID,ID,...       with --sweep-rate: several GPUs on one table and chart\n"
+    "  -o, --chart PATH       with --sweep-rate: chart (.png or .svg) plus .dat and .gp\n"
     "  --simulate             also simulate the queue without batching (200000 requests)\n"
     "  --seed S               simulation seed (default 1)\n"
     "\n" CLI_RUN_HELP;
@@ -62,6 +95,17 @@ typedef struct {
     int replicas;
     unsigned long seed;
     size_t customers;     /* batching simulation size */
+    /* Continuous batching (decoder LLMs): iteration times on a grid, interpolated. */
+    int continuous;
+    size_t requests;      /* simulated requests (measured) */
+    int nb, nc;           /* grid sizes */
+    double grid_b[LLM_GRID_MAX], grid_c[LLM_GRID_CTX];
+    double decode_s[LLM_GRID_MAX][LLM_GRID_CTX]; /* one decode step at batch b, context c */
+    double prefill_s[LLM_GRID_MAX];              /* prefill of b prompts of prefill_prompt tokens */
+    double prefill_prompt;
+    double kv_bytes_per_token, kv_capacity_bytes;
+    const double *trace_s, *trace_prompt, *trace_output; /* --trace (owned by cmd_serve) */
+    size_t trace_n;
 } serve_ctx;
 
 /* Service time of a batch of b requests: one pass, or prefill + output x decode for an LLM. */
@@ -136,29 +180,794 @@ static const char *yesno(int v)
     return v ? "yes" : "no";
 }
 
+/* ---- continuous batching (decoder LLMs) ---- */
+
+/* One prediction of the performance model at a batch, mode and token count. */
+static int llm_predict(const serve_ctx *s, ridge_mode mode, double batch, double tokens, double *t_s)
+{
+    ridge_run_config rc = s->run;
+    cli_model_prediction p;
+    int rc_exit;
+    rc.mode = mode;
+    rc.batch = batch;
+    if (mode == RIDGE_MODE_PREFILL)
+        rc.prompt = tokens;
+    else
+        rc.context = tokens;
+    rc_exit = cli_model_predict(s->g, s->m, &rc, RIDGE_RUNTIME_EAGER, &p);
+    *t_s = p.time_s;
+    cli_model_prediction_free(&p);
+    if (rc_exit == CLI_EXIT_OK && !(*t_s > 0)) {
+        cli_error("%s on %s: predicted %s time is not positive", ridge_model_name(s->m), s->g->id,
+                  ridge_mode_name(mode));
+        return CLI_EXIT_FAILURE;
+    }
+    return rc_exit;
+}
+
+/* Piecewise-linear position of x on an increasing grid: cell i and weight w of grid[i + 1]. */
+static void grid_pos(const double *grid, int n, double x, int *i, double *w)
+{
+    int k = 0;
+    if (n < 2 || x <= grid[0]) {
+        *i = 0;
+        *w = n < 2 ? 0 : (x - grid[0]) / (grid[1] - grid[0]); /* extrapolates below the grid */
+        return;
+    }
+    while (k < n - 2 && x > grid[k + 1])
+        k++;
+    *i = k;
+    *w = (x - grid[k]) / (grid[k + 1] - grid[k]);
+}
+
+/* The iteration cost for the simulator: decode step (bilinear on the grid) + prefill (linear in the
+ * number of prompts, scaled to the tokens). The two are separate kernels launched one after the
+ * other, as in an engine without chunked prefill (docs/serving.md). */
+static int llm_iter_cost(double dec, double ctx, double preq, double ptok, void *p, double *t_s)
+{
+    const serve_ctx *s = p;
+    double t = 0, w, u;
+    int i, j;
+    if (dec > 0) {
+        double lo, hi;
+        grid_pos(s->grid_b, s->nb, dec, &i, &w);
+        grid_pos(s->grid_c, s->nc, ctx, &j, &u);
+        if (s->nc < 2) {
+            lo = s->decode_s[i][0];
+            hi = s->nb < 2 ? lo : s->decode_s[i + 1][0];
+        } else {
+            lo = s->decode_s[i][j] + u * (s->decode_s[i][j + 1] - s->decode_s[i][j]);
+            hi = s->nb < 2 ? lo
+                           : s->decode_s[i + 1][j] + u * (s->decode_s[i + 1][j + 1] - s->decode_s[i + 1][j]);
+        }
+        t += s->nb < 2 ? lo * dec : lo + w * (hi - lo);
+    }
+    if (preq > 0 && ptok > 0) {
+        double v;
+        grid_pos(s->grid_b, s->nb, preq, &i, &w);
+        v = s->nb < 2 ? s->prefill_s[0] * preq : s->prefill_s[i] + w * (s->prefill_s[i + 1] - s->prefill_s[i]);
+        t += v * ptok / (preq * s->prefill_prompt);
+    }
+    *t_s = t;
+    return t > 0 && isfinite(t) ? 0 : -1;
+}
+
+/* KV bytes per token (difference of two contexts, so fixed terms cancel) and the memory left for
+ * the KV cache: GPU memory - weights - workspace. */
+static int llm_kv(serve_ctx *s)
+{
+    ridge_run_config rc = s->run;
+    ridge_memory m1, m2;
+    ridge_err err;
+    int st;
+    rc.mode = RIDGE_MODE_DECODE;
+    rc.batch = 1;
+    rc.context = 1024;
+    st = ridge_model_memory(s->m, &rc, &m1, &err);
+    rc.context = 2048;
+    if (st == RIDGE_OK)
+        st = ridge_model_memory(s->m, &rc, &m2, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s: %s", ridge_model_name(s->m), err.msg);
+        return cli_exit_code(st);
+    }
+    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) / 1024;
+    s->kv_capacity_bytes = s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes;
+    if (!(s->kv_bytes_per_token > 0) || !(s->kv_capacity_bytes > 0)) {
+        cli_error("%s on %s: no room for a KV cache (%g GB of memory, %g GB of weights)", ridge_model_name(s->m),
+                  s->g->id, s->g->memory_bytes / 1e9, (s->g->memory_bytes - s->kv_capacity_bytes) / 1e9);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Fill the iteration-time grid on the current GPU: batches 1, 2, 4, ..., max_batch; contexts
+ * spread over [shortest prompt, longest prompt + output]. */
+static int llm_prepare(serve_ctx *s)
+{
+    double pmin = s->run.prompt > 0 ? s->run.prompt : 512, pmax = pmin, omax = s->output, psum = 0;
+    int rc;
+    if (s->trace_n) {
+        pmin = HUGE_VAL;
+        pmax = omax = 0;
+        for (size_t i = 0; i < s->trace_n; i++) {
+            pmin = fmin(pmin, s->trace_prompt[i]);
+            pmax = fmax(pmax, s->trace_prompt[i]);
+            omax = fmax(omax, s->trace_output[i]);
+            psum += s->trace_prompt[i];
+        }
+        s->prefill_prompt = floor(psum / (double)s->trace_n + 0.5);
+    } else {
+        s->prefill_prompt = pmin;
+    }
+    s->nb = 0;
+    for (double b = 1; b < s->max_batch && s->nb < LLM_GRID_MAX - 1; b *= 2)
+        s->grid_b[s->nb++] = b;
+    s->grid_b[s->nb++] = s->max_batch;
+    s->nc = pmax + omax > pmin ? LLM_GRID_CTX : 1;
+    for (int j = 0; j < s->nc; j++)
+        s->grid_c[j] = floor(pmin + (pmax + omax - pmin) * j / (s->nc > 1 ? s->nc - 1 : 1));
+    for (int i = 0; i < s->nb; i++) {
+        for (int j = 0; j < s->nc; j++) {
+            rc = llm_predict(s, RIDGE_MODE_DECODE, s->grid_b[i], s->grid_c[j], &s->decode_s[i][j]);
+            if (rc != CLI_EXIT_OK)
+                return rc;
+        }
+        rc = llm_predict(s, RIDGE_MODE_PREFILL, s->grid_b[i], s->prefill_prompt, &s->prefill_s[i]);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+    }
+    return llm_kv(s);
+}
+
+/* Simulate one replica at rate / replicas (a trace: every replicas-th request). */
+static int llm_evaluate(const serve_ctx *s, double rate, int replicas, ridge_llm_result *r, ridge_err *err)
+{
+    ridge_llm_config c;
+    double *sub = NULL;
+    int st;
+    ridge_llm_config_init(&c);
+    c.prompt_tokens = s->run.prompt > 0 ? s->run.prompt : 512;
+    c.output_tokens = s->output;
+    c.max_batch = s->max_batch;
+    c.kv_bytes_per_token = s->kv_bytes_per_token;
+    c.kv_capacity_bytes = s->kv_capacity_bytes;
+    c.iter_time = llm_iter_cost;
+    c.iter_ctx = (void *)(uintptr_t)s;
+    c.seed = s->seed;
+    c.requests = s->requests;
+    c.warmup = s->requests / 10;
+    if (s->trace_n) {
+        size_t n = (s->trace_n + (size_t)replicas - 1) / (size_t)replicas, k = 0;
+        sub = malloc(3 * n * sizeof *sub);
+        if (!sub)
+            return ridge_err_set(err, RIDGE_ENOMEM, "out of memory for the trace");
+        for (size_t i = 0; i < s->trace_n; i += (size_t)replicas, k++) {
+            sub[k] = s->trace_s[i];
+            sub[n + k] = s->trace_prompt[i];
+            sub[2 * n + k] = s->trace_output[i];
+        }
+        c.arrival = RIDGE_ARRIVAL_TRACE;
+        c.trace_s = sub;
+        c.trace_prompt = sub + n;
+        c.trace_output = sub + 2 * n;
+        c.trace_n = k;
+        c.warmup = k / 10;
+        c.requests = k - c.warmup;
+    } else {
+        c.rate_per_s = rate / replicas;
+    }
+    st = ridge_llm_run(&c, r, err);
+    free(sub);
+    return st;
+}
+
+typedef struct {
+    double e2e_ms, ttft_ms, tpot_ms; /* 0: not set */
+} llm_slo;
+
+static int llm_slo_holds(const llm_slo *slo, const ridge_llm_result *r)
+{
+    return r->stable && (slo->e2e_ms <= 0 || r->e2e.p99_s * 1e3 <= slo->e2e_ms) &&
+           (slo->ttft_ms <= 0 || r->ttft.p99_s * 1e3 <= slo->ttft_ms) &&
+           (slo->tpot_ms <= 0 || r->tpot.p99_s * 1e3 <= slo->tpot_ms);
+}
+
+/* ---- traces: arrival_s,prompt,output per line (CSV, optional header) or JSON lines ---- */
+
+static int trace_field(cJSON *o, const char *key, double *v)
+{
+    cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(it))
+        return -1;
+    *v = it->valuedouble;
+    return 0;
+}
+
+static int trace_load(const char *path, double **out, size_t *n_out)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    size_t n = 0, cap = 0, lineno = 0;
+    double *v = NULL;
+    int rc = CLI_EXIT_OK;
+    if (!f) {
+        cli_error("%s: cannot read (%s)", path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *p = line, *end;
+        double a, pr, o;
+        lineno++;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        if (*p == '{') {
+            cJSON *j = cJSON_ParseWithLength(p, strlen(p));
+            int bad = !j || trace_field(j, "arrival_s", &a) || trace_field(j, "prompt", &pr) ||
+                      trace_field(j, "output", &o);
+            cJSON_Delete(j);
+            if (bad) {
+                cli_error("%s:%zu: need {\"arrival_s\": T, \"prompt\": P, \"output\": O}", path, lineno);
+                rc = CLI_EXIT_USAGE;
+                goto done;
+            }
+        } else {
+            if (isalpha((unsigned char)*p) && n == 0)
+                continue; /* a CSV header */
+            a = strtod(p, &end);
+            if (end == p || *end != ',')
+                goto bad_csv;
+            p = end + 1;
+            pr = strtod(p, &end);
+            if (end == p || *end != ',')
+                goto bad_csv;
+            p = end + 1;
+            o = strtod(p, &end);
+            if (end == p)
+                goto bad_csv;
+            while (isspace((unsigned char)*end))
+                end++;
+            if (*end)
+                goto bad_csv;
+        }
+        if (!isfinite(a) || a < 0 || (n && a < v[3 * (n - 1)]) || !(pr >= 1) || !(o >= 1) || pr > 1e7 || o > 1e7) {
+            cli_error("%s:%zu: arrival %g s must be >= 0 and not earlier than the one before; prompt and output "
+                      ">= 1 token",
+                      path, lineno, a);
+            rc = CLI_EXIT_USAGE;
+            goto done;
+        }
+        if (n == cap) {
+            size_t nc = cap ? 2 * cap : 1024;
+            double *nv = realloc(v, 3 * nc * sizeof *nv);
+            if (!nv) {
+                cli_error("out of memory");
+                rc = CLI_EXIT_FAILURE;
+                goto done;
+            }
+            v = nv;
+            cap = nc;
+        }
+        v[3 * n] = a;
+        v[3 * n + 1] = floor(pr);
+        v[3 * n + 2] = floor(o);
+        n++;
+        continue;
+    bad_csv:
+        cli_error("%s:%zu: need arrival_s,prompt,output", path, lineno);
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
+    if (n < 20) {
+        cli_error("%s: %zu requests; a trace needs at least 20", path, n);
+        rc = CLI_EXIT_USAGE;
+    }
+done:
+    fclose(f);
+    if (rc == CLI_EXIT_OK) {
+        /* Rows to columns: arrivals, then prompts, then outputs. */
+        double *cols = malloc(3 * n * sizeof *cols);
+        if (!cols) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_FAILURE;
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                cols[i] = v[3 * i];
+                cols[n + i] = v[3 * i + 1];
+                cols[2 * n + i] = v[3 * i + 2];
+            }
+            *out = cols;
+            *n_out = n;
+        }
+    }
+    free(v);
+    return rc;
+}
+
+/* s(b) for b = 1..max(1, max_batch) on the current GPU (the queue models). */
+static int prepare_service(serve_ctx *s)
+{
+    int nserv = s->max_batch > 0 ? s->max_batch : 1;
+    free(s->service_s);
+    s->service_s = calloc((size_t)nserv, sizeof *s->service_s);
+    if (!s->service_s) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    for (int k = 1; k <= nserv; k++) {
+        int rc = service_time(s, k, &s->service_s[k - 1]);
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        if (!(s->service_s[k - 1] > 0)) {
+            cli_error("%s on %s: predicted service time is not positive", ridge_model_name(s->m), s->g->id);
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+static int prepare(serve_ctx *s)
+{
+    return s->continuous ? llm_prepare(s) : prepare_service(s);
+}
+
+static void stats_json(cJSON *root, const char *key, const ridge_llm_stats *st)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, key);
+    cJSON_AddNumberToObject(o, "mean", st->mean_s);
+    cJSON_AddNumberToObject(o, "p50", st->p50_s);
+    cJSON_AddNumberToObject(o, "p90", st->p90_s);
+    cJSON_AddNumberToObject(o, "p99", st->p99_s);
+}
+
+static void stats_text(const char *label, const ridge_llm_stats *st)
+{
+    char b[4][48];
+    printf("%-18smean %s, p50 %s, p90 %s, p99 %s\n", label, cli_num(st->mean_s * 1e3, b[0], 48),
+           cli_num(st->p50_s * 1e3, b[1], 48), cli_num(st->p90_s * 1e3, b[2], 48), cli_num(st->p99_s * 1e3, b[3], 48));
+}
+
+/* Continuous batching: find, simulate, print. */
+static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo *slo, double price, cli_format fmt)
+{
+    const ridge_gpu *g = s->g;
+    ridge_llm_result r;
+    ridge_err err;
+    int st, rc = CLI_EXIT_OK, holds;
+    double pr = price >= 0 ? price : g->price_usd_per_hour, cost, mean_out = s->output, mean_prompt, tok_total;
+    double ctx_hi = s->grid_c[s->nc - 1];
+    char b[6][48];
+
+    mean_prompt = s->run.prompt > 0 ? s->run.prompt : 512;
+    if (s->trace_n) {
+        double po = 0, pp = 0, span = s->trace_s[s->trace_n - 1] - s->trace_s[0];
+        for (size_t i = 0; i < s->trace_n; i++) {
+            po += s->trace_output[i];
+            pp += s->trace_prompt[i];
+        }
+        mean_out = po / (double)s->trace_n;
+        mean_prompt = pp / (double)s->trace_n;
+        rate = span > 0 ? (double)(s->trace_n - 1) / span : 0;
+    }
+    if (find && strcmp(find, "replicas") == 0) {
+        /* Fewer replicas than rate / saturation cannot keep up: start just below that. */
+        int n;
+        st = llm_evaluate(s, rate, 1, &r, &err);
+        n = st == RIDGE_OK && r.saturation_rate_per_s > 0 ? (int)floor(0.9 * rate / r.saturation_rate_per_s) : 1;
+        if (n < 1)
+            n = 1;
+        for (; st == RIDGE_OK && n <= SERVE_MAX_REPLICAS; n++) {
+            st = llm_evaluate(s, rate, n, &r, &err);
+            if (st == RIDGE_OK && llm_slo_holds(slo, &r))
+                break;
+        }
+        if (st == RIDGE_OK && n > SERVE_MAX_REPLICAS) {
+            cli_error("serve: no number of replicas up to %d meets the SLOs at %g requests/s", SERVE_MAX_REPLICAS,
+                      rate);
+            return CLI_EXIT_USAGE;
+        }
+        s->replicas = n;
+    } else if (find) {
+        /* Bisection on the rate: the simulation has a fixed seed, so each probe is deterministic;
+         * the SLO is assumed to hold below the found rate and fail above it. */
+        double lo, hi;
+        st = llm_evaluate(s, 1, s->replicas, &r, &err);
+        hi = 1.2 * r.saturation_rate_per_s * s->replicas;
+        lo = 0.01 * hi;
+        if (st == RIDGE_OK)
+            st = llm_evaluate(s, lo, s->replicas, &r, &err);
+        if (st == RIDGE_OK && !llm_slo_holds(slo, &r)) {
+            cli_error("serve: no rate meets the SLOs: even at %s requests/s TTFT p99 is %s ms, TPOT p99 %s ms, e2e "
+                      "p99 %s ms",
+                      cli_num(lo, b[0], 48), cli_num(r.ttft.p99_s * 1e3, b[1], 48), cli_num(r.tpot.p99_s * 1e3, b[2], 48),
+                      cli_num(r.e2e.p99_s * 1e3, b[3], 48));
+            return CLI_EXIT_USAGE;
+        }
+        for (int it = 0; st == RIDGE_OK && it < 30 && hi - lo > 1e-3 * hi; it++) {
+            double mid = (lo + hi) / 2;
+            st = llm_evaluate(s, mid, s->replicas, &r, &err);
+            if (st == RIDGE_OK && llm_slo_holds(slo, &r))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        rate = lo;
+    } else {
+        st = RIDGE_OK;
+    }
+    if (st == RIDGE_OK)
+        st = llm_evaluate(s, rate, s->replicas, &r, &err);
+    if (st != RIDGE_OK) {
+        cli_error("serve: %s", err.msg);
+        return cli_exit_code(st);
+    }
+    holds = llm_slo_holds(slo, &r);
+    tok_total = r.output_tokens_per_s * s->replicas;
+    cost = pr > 0 && tok_total > 0 ? pr * s->replicas / (3600 * tok_total) * 1e6 : 0;
+    if (fmt == CLI_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject(), *o;
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "gpu", g->id);
+        cJSON_AddStringToObject(root, "workload", ridge_model_name(s->m));
+        cJSON_AddStringToObject(root, "service_model", "continuous-batching");
+        cJSON_AddStringToObject(root, "arrivals", s->trace_n ? "trace" : "poisson");
+        cJSON_AddNumberToObject(root, "replicas", s->replicas);
+        cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
+        cJSON_AddNumberToObject(root, "prompt_tokens", mean_prompt);
+        cJSON_AddNumberToObject(root, "output_tokens", mean_out);
+        cJSON_AddNumberToObject(root, "rate_per_s", rate);
+        cJSON_AddBoolToObject(root, "stable", r.stable);
+        cJSON_AddNumberToObject(root, "saturation_rate_per_s", r.saturation_rate_per_s * s->replicas);
+        cJSON_AddNumberToObject(root, "throughput_per_s", r.throughput_per_s * s->replicas);
+        cJSON_AddNumberToObject(root, "output_tokens_per_s", tok_total);
+        cJSON_AddNumberToObject(root, "mean_running_batch", r.mean_batch);
+        cJSON_AddNumberToObject(root, "mean_iteration_s", r.mean_iteration_s);
+        cJSON_AddNumberToObject(root, "kv_bytes_per_token", s->kv_bytes_per_token);
+        cJSON_AddNumberToObject(root, "kv_capacity_bytes", s->kv_capacity_bytes);
+        cJSON_AddNumberToObject(root, "kv_max_running", r.kv_max_running);
+        o = cJSON_AddObjectToObject(root, "iteration_time_s");
+        cJSON_AddNumberToObject(o, "decode_batch_1", s->decode_s[0][0]);
+        cJSON_AddNumberToObject(o, "decode_batch_max", s->decode_s[s->nb - 1][s->nc - 1]);
+        cJSON_AddNumberToObject(o, "prefill_one_prompt", s->prefill_s[0]);
+        cJSON_AddNumberToObject(root, "simulated_requests", (double)r.requests);
+        stats_json(root, "ttft_s", &r.ttft);
+        stats_json(root, "tpot_s", &r.tpot);
+        stats_json(root, "e2e_s", &r.e2e);
+        if (slo->e2e_ms > 0 || slo->ttft_ms > 0 || slo->tpot_ms > 0) {
+            o = cJSON_AddObjectToObject(root, "slo");
+            if (slo->e2e_ms > 0)
+                cJSON_AddNumberToObject(o, "e2e_p99_s", slo->e2e_ms / 1e3);
+            if (slo->ttft_ms > 0)
+                cJSON_AddNumberToObject(o, "ttft_p99_s", slo->ttft_ms / 1e3);
+            if (slo->tpot_ms > 0)
+                cJSON_AddNumberToObject(o, "tpot_p99_s", slo->tpot_ms / 1e3);
+            cJSON_AddBoolToObject(o, "holds", holds);
+        }
+        if (find)
+            cJSON_AddStringToObject(root, "found", find);
+        if (cost > 0) {
+            cJSON_AddNumberToObject(root, "price_usd_per_gpu_hour", pr);
+            cJSON_AddNumberToObject(root, "cost_usd_per_million_output_tokens", cost);
+        }
+        return cli_print_json(root);
+    }
+    if (fmt == CLI_FMT_CSV) {
+        printf("gpu,workload,replicas,max_batch,prompt_tokens,output_tokens,rate_per_s,stable,saturation_rate_per_s,"
+               "output_tokens_per_s,mean_running_batch,mean_iteration_s,ttft_p50_s,ttft_p99_s,tpot_p50_s,tpot_p99_s,"
+               "e2e_mean_s,e2e_p50_s,e2e_p99_s,slo_holds,cost_usd_per_million_output_tokens\n");
+        printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.6g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.6g\n", g->id,
+               ridge_model_name(s->m), s->replicas, s->max_batch, mean_prompt, mean_out, rate,
+               r.stable ? "true" : "false", r.saturation_rate_per_s * s->replicas, tok_total, r.mean_batch,
+               r.mean_iteration_s, r.ttft.p50_s, r.ttft.p99_s, r.tpot.p50_s, r.tpot.p99_s, r.e2e.mean_s, r.e2e.p50_s,
+               r.e2e.p99_s,
+               slo->e2e_ms > 0 || slo->ttft_ms > 0 || slo->tpot_ms > 0 ? (holds ? "true" : "false") : "", cost);
+        return CLI_EXIT_OK;
+    }
+    printf("%s on %s (%s), LLM: prefill + output x decode per request, continuous batching\n\n",
+           ridge_model_name(s->m), g->id, g->name);
+    printf("requests          prompt %s, output %s tokens%s, %s arrivals\n", cli_num(mean_prompt, b[0], 48),
+           cli_num(mean_out, b[1], 48), s->trace_n ? " (trace means)" : "", s->trace_n ? "trace" : "Poisson");
+    printf("iteration [ms]    decode step %s (batch 1, context %s) to %s (batch %d, context %s); prefill of one "
+           "prompt %s\n",
+           cli_num(s->decode_s[0][0] * 1e3, b[0], 48), cli_num(s->grid_c[0], b[1], 48),
+           cli_num(s->decode_s[s->nb - 1][s->nc - 1] * 1e3, b[2], 48), s->max_batch, cli_num(ctx_hi, b[3], 48),
+           cli_num(s->prefill_s[0] * 1e3, b[4], 48));
+    printf("KV cache          %s KiB per token, %s GB free: %d requests of %s tokens\n",
+           cli_num(s->kv_bytes_per_token / 1024, b[0], 48), cli_num(s->kv_capacity_bytes / 1e9, b[1], 48),
+           r.kv_max_running, cli_num(mean_prompt + mean_out, b[2], 48));
+    printf("scheduler         continuous batching, at most %d running, %d replica%s\n", s->max_batch, s->replicas,
+           s->replicas == 1 ? "" : "s");
+    if (find)
+        printf("found             %s: %s\n", find,
+               strcmp(find, "replicas") == 0 ? cli_num(s->replicas, b[0], 48) : cli_num(rate, b[0], 48));
+    printf("arrival rate      %s requests/s", cli_num(rate, b[0], 48));
+    if (s->replicas > 1)
+        printf(" (%s per replica)", cli_num(rate / s->replicas, b[0], 48));
+    printf("\nthroughput        %s requests/s, %s output tokens/s\n",
+           cli_num(r.throughput_per_s * s->replicas, b[0], 48), cli_num(tok_total, b[1], 48));
+    printf("running batch     mean %s per replica (limit %d)\n", cli_num(r.mean_batch, b[0], 48),
+           r.kv_max_running < s->max_batch ? r.kv_max_running : s->max_batch);
+    printf("iteration         mean %s ms (%zu iterations per replica)\n", cli_num(r.mean_iteration_s * 1e3, b[0], 48),
+           r.iterations);
+    printf("stable            %s (saturation about %s requests/s", yesno(r.stable),
+           cli_num(r.saturation_rate_per_s * s->replicas, b[0], 48));
+    if (!r.stable)
+        printf("; second half: %s completions/s against %s arrivals/s per replica",
+               cli_num(r.completion_rate_2nd_half_per_s, b[1], 48), cli_num(r.arrival_rate_2nd_half_per_s, b[2], 48));
+    printf(")\n");
+    stats_text("TTFT [ms]", &r.ttft);
+    stats_text("TPOT [ms]", &r.tpot);
+    stats_text("e2e [ms]", &r.e2e);
+    if (!r.stable)
+        printf("latency           unbounded: the queue grows (the figures above cover a finite run of %zu requests)\n",
+               r.requests);
+    if (slo->e2e_ms > 0)
+        printf("SLO e2e p99 <= %s ms  %s\n", cli_num(slo->e2e_ms, b[0], 48),
+               r.stable && r.e2e.p99_s * 1e3 <= slo->e2e_ms ? "holds" : "MISSED");
+    if (slo->ttft_ms > 0)
+        printf("SLO TTFT p99 <= %s ms  %s\n", cli_num(slo->ttft_ms, b[0], 48),
+               r.stable && r.ttft.p99_s * 1e3 <= slo->ttft_ms ? "holds" : "MISSED");
+    if (slo->tpot_ms > 0)
+        printf("SLO TPOT p99 <= %s ms  %s\n", cli_num(slo->tpot_ms, b[0], 48),
+               r.stable && r.tpot.p99_s * 1e3 <= slo->tpot_ms ? "holds" : "MISSED");
+    if (cost > 0)
+        printf("cost              %s USD per million output tokens (%s USD per GPU-hour)\n", cli_num(cost, b[0], 48),
+               cli_num(pr, b[1], 48));
+    else
+        printf("cost              unknown (no price: give --price-per-hour)\n");
+    return rc;
+}
+
+/* "A:B:N" -> first and last rate, number of points. */
+static int parse_sweep(const char *arg, double *a, double *b, long *n)
+{
+    char buf[256], *p1, *p2;
+    if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf)
+        return cli_usage_error("serve", "--sweep-rate: '%.40s...' is too long", arg);
+    p1 = strchr(buf, ':');
+    p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2)
+        return cli_usage_error("serve", "--sweep-rate: '%s' is not A:B:N (first rate, last rate, points)", arg);
+    *p1 = *p2 = '\0';
+    if (cli_parse_double("--sweep-rate", buf, 1e-9, 1e12, a) || cli_parse_double("--sweep-rate", p1 + 1, 1e-9, 1e12, b) ||
+        cli_parse_long("--sweep-rate", p2 + 1, 2, SERVE_MAX_SWEEP, n))
+        return CLI_EXIT_USAGE;
+    if (*b <= *a)
+        return cli_usage_error("serve", "--sweep-rate: the last rate %g is not above the first %g", *b, *a);
+    return CLI_EXIT_OK;
+}
+
+/* Latency against offered load for each GPU: table and, with a chart path, .dat/.gp/chart. */
+static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
+                     long npts, const char *chart, cli_format fmt)
+{
+    double (*lat)[3][SERVE_MAX_SWEEP] = calloc((size_t)ngpu, sizeof *lat);
+    double rates[SERVE_MAX_SWEEP], sat[SERVE_MAX_GPUS];
+    int stable[SERVE_MAX_GPUS][SERVE_MAX_SWEEP];
+    char ids[SERVE_MAX_GPUS][64], b[4][48];
+    ridge_plot_paths paths;
+    ridge_err err;
+    int rc = CLI_EXIT_OK, st;
+    cJSON *root = NULL, *arr = NULL;
+    const char *queue = s->continuous ? "continuous batching (simulated), end-to-end latency"
+                        : s->max_batch ? "dynamic batching (simulated)"
+                        : s->replicas == 1 ? "M/D/1 (Pollaczek-Khinchine)"
+                                           : "M/D/c (Erlang C, Allen-Cunneen)";
+    if (!lat) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    if (chart) {
+        st = ridge_plot_paths_from_chart(chart, &paths, &err);
+        if (st != RIDGE_OK) {
+            free(lat);
+            return cli_usage_error("serve", "-o: %s", err.msg);
+        }
+    }
+    for (long k = 0; k < npts; k++)
+        rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
+    for (int gi = 0; gi < ngpu; gi++) {
+        ridge_gpu g;
+        rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &g);
+        if (rc)
+            goto done;
+        snprintf(ids[gi], sizeof ids[gi], "%s", g.id);
+        s->g = &g;
+        rc = prepare(s);
+        if (rc)
+            goto done;
+        sat[gi] = 0;
+        for (long k = 0; k < npts; k++) {
+            double mean = 0, p50 = 0, p99 = 0;
+            int ok;
+            if (s->continuous) {
+                ridge_llm_result r;
+                st = llm_evaluate(s, rates[k], s->replicas, &r, &err);
+                ok = r.stable;
+                mean = r.e2e.mean_s;
+                p50 = r.e2e.p50_s;
+                p99 = r.e2e.p99_s;
+                sat[gi] = r.saturation_rate_per_s * s->replicas;
+            } else {
+                ridge_queue_result r;
+                st = evaluate(s, rates[k], s->replicas, &r, &err);
+                ok = r.stable;
+                mean = r.mean_latency_s;
+                p50 = r.p50_s;
+                p99 = r.p99_s;
+                sat[gi] = r.saturation_rate_per_s;
+            }
+            if (st != RIDGE_OK) {
+                cli_error("serve: %s", err.msg);
+                rc = cli_exit_code(st);
+                goto done;
+            }
+            stable[gi][k] = ok;
+            lat[gi][0][k] = ok ? mean : NAN;
+            lat[gi][1][k] = ok ? p50 : NAN;
+            lat[gi][2][k] = ok ? p99 : NAN;
+        }
+    }
+    s->g = NULL;
+    /* The chart first: a path that cannot be written fails before anything is printed. */
+    if (chart) {
+        ridge_curve_series ser[3 * SERVE_MAX_GPUS];
+        static const char *const stat_names[3] = {"mean", "p50", "p99"};
+        static const int dash_of[3] = {3, 2, 1};
+        char names[3 * SERVE_MAX_GPUS][96], title[256], vlab[SERVE_MAX_GPUS][96];
+        const char *vlab_p[SERVE_MAX_GPUS];
+        int vgroup[SERVE_MAX_GPUS];
+        ridge_curve_options co = {0};
+        double ms[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+        size_t ns = 0;
+        for (int gi = 0; gi < ngpu; gi++)
+            for (int q = 2; q >= 0; q--) {
+                for (long k = 0; k < npts; k++)
+                    ms[gi][q][k] = lat[gi][q][k] * 1e3;
+                snprintf(names[ns], sizeof names[ns], "%s %s", ids[gi], stat_names[q]);
+                ser[ns].name = names[ns];
+                ser[ns].x = rates;
+                ser[ns].y = ms[gi][q];
+                ser[ns].n = (size_t)npts;
+                ser[ns].group = gi;
+                ser[ns].dash = dash_of[q];
+                ns++;
+            }
+        if (s->continuous)
+            snprintf(title, sizeof title, "%s (%s): end-to-end latency against load, continuous batching (max %d)",
+                     ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch);
+        else if (s->max_batch)
+            snprintf(title, sizeof title, "%s (%s): latency against load, dynamic batching (max %d, timeout %g ms)",
+                     ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch, s->timeout_s * 1e3);
+        else
+            snprintf(title, sizeof title, "%s (%s): latency against load, %s", ridge_model_name(s->m),
+                     ridge_dtype_name(s->run.precision), queue);
+        co.title = title;
+        co.xlabel = s->replicas > 1 ? "Offered load [requests/s, all replicas]" : "Offered load [requests/s]";
+        co.ylabel = "Latency [ms]";
+        co.log_y = 1;
+        for (int gi = 0; gi < ngpu; gi++) {
+            snprintf(vlab[gi], sizeof vlab[gi], "%s saturation %s/s", ids[gi], cli_num(sat[gi], b[0], 48));
+            vlab_p[gi] = vlab[gi];
+            vgroup[gi] = gi;
+        }
+        co.nvlines = (size_t)ngpu;
+        co.vline_x = sat;
+        co.vline_group = vgroup;
+        co.vline_label = vlab_p;
+        st = ridge_curves_write(ser, ns, &co, &paths, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            rc = cli_exit_code(st);
+            goto done;
+        }
+        if (!ridge_gnuplot_find(NULL, 0)) {
+            fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths.dat,
+                    paths.gp, paths.gp);
+        } else {
+            st = ridge_gnuplot_run(paths.gp, &err);
+            if (st != RIDGE_OK) {
+                cli_error("%s (the .dat and .gp are kept)", err.msg);
+                rc = cli_exit_code(st);
+                goto done;
+            }
+            fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
+        }
+    }
+    if (fmt == CLI_FMT_JSON) {
+        root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "workload", ridge_model_name(s->m));
+        cJSON_AddStringToObject(root, "queue", queue);
+        cJSON_AddNumberToObject(root, "replicas", s->replicas);
+        cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
+        arr = cJSON_AddArrayToObject(root, "points");
+    } else if (fmt == CLI_FMT_CSV) {
+        printf("gpu,rate_per_s,stable,saturation_rate_per_s,mean_latency_s,p50_s,p99_s\n");
+    } else {
+        printf("%s: latency against offered load; %s, %d replica%s\n\n", ridge_model_name(s->m), queue, s->replicas,
+               s->replicas == 1 ? "" : "s");
+        printf("%-20s %14s %7s %11s %11s %11s\n", "gpu", "rate [req/s]", "stable", "mean [ms]", "p50 [ms]", "p99 [ms]");
+    }
+    for (int gi = 0; gi < ngpu; gi++)
+        for (long k = 0; k < npts; k++) {
+            int ok = stable[gi][k];
+            double mean = ok ? lat[gi][0][k] : 0, p50 = ok ? lat[gi][1][k] : 0, p99 = ok ? lat[gi][2][k] : 0;
+            if (fmt == CLI_FMT_JSON) {
+                cJSON *o = cJSON_CreateObject(), *l;
+                cJSON_AddStringToObject(o, "gpu", ids[gi]);
+                cJSON_AddNumberToObject(o, "rate_per_s", rates[k]);
+                cJSON_AddBoolToObject(o, "stable", ok);
+                cJSON_AddNumberToObject(o, "saturation_rate_per_s", sat[gi]);
+                if (ok) {
+                    l = cJSON_AddObjectToObject(o, "latency_s");
+                    cJSON_AddNumberToObject(l, "mean", mean);
+                    cJSON_AddNumberToObject(l, "p50", p50);
+                    cJSON_AddNumberToObject(l, "p99", p99);
+                }
+                cJSON_AddItemToArray(arr, o);
+            } else if (fmt == CLI_FMT_CSV) {
+                printf("%s,%.9g,%s,%.9g,%.9g,%.9g,%.9g\n", ids[gi], rates[k], ok ? "true" : "false", sat[gi], mean, p50,
+                       p99);
+            } else if (ok) {
+                printf("%-20s %14s %7s %11s %11s %11s\n", ids[gi], cli_num(rates[k], b[0], 48), "yes",
+                       cli_num(mean * 1e3, b[1], 48), cli_num(p50 * 1e3, b[2], 48), cli_num(p99 * 1e3, b[3], 48));
+            } else {
+                printf("%-20s %14s %7s %11s %11s %11s\n", ids[gi], cli_num(rates[k], b[0], 48), "no", "-", "-", "-");
+            }
+        }
+    if (fmt == CLI_FMT_TEXT)
+        for (int gi = 0; gi < ngpu; gi++)
+            printf("saturation        %s: %s requests/s\n", ids[gi], cli_num(sat[gi], b[0], 48));
+    if (root) {
+        rc = cli_print_json(root);
+        root = NULL;
+        if (rc)
+            goto done;
+    }
+done:
+    cJSON_Delete(root);
+    free(lat);
+    return rc;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
                                          {"gpu-file", required_argument, 0, 'G'},
+                                         {"gpus", required_argument, 0, 'L'},
                                          {"workload", required_argument, 0, 'w'},
                                          {"rate", required_argument, 0, 'r'},
                                          {"replicas", required_argument, 0, 'n'},
                                          {"max-batch", required_argument, 0, 'b'},
                                          {"batch-timeout-ms", required_argument, 0, 't'},
                                          {"slo-p99-ms", required_argument, 0, 's'},
+                                         {"slo-ttft-p99-ms", required_argument, 0, 'T'},
+                                         {"slo-tpot-ms", required_argument, 0, 'O'},
                                          {"find", required_argument, 0, 'F'},
                                          {"price-per-hour", required_argument, 0, 'P'},
-                                         {"output", required_argument, 0, 'o'},
+                                         {"output", required_argument, 0, 'u'},
+                                         {"trace", required_argument, 0, 'R'},
+                                         {"requests", required_argument, 0, 'q'},
+                                         {"static", no_argument, 0, 'A'},
+                                         {"sweep-rate", required_argument, 0, 'W'},
+                                         {"chart", required_argument, 0, 'o'},
                                          {"simulate", no_argument, 0, 'S'},
                                          {"seed", required_argument, 0, 'e'},
                                          {"format", required_argument, 0, 'f'},
                                          {"help", no_argument, 0, 'h'},
                                          CLI_RUN_OPTIONS,
                                          {0, 0, 0, 0}};
-    const char *gpu_id = NULL, *gpu_file = NULL, *wl = NULL, *find = NULL;
-    double rate = 0, slo_ms = 0, timeout_ms = -1, price = -1, v;
-    long lv;
-    int mode_given = 0, simulate = 0, c, rc = CLI_EXIT_OK, st, nserv;
+    const char *gpu_id = NULL, *gpu_file = NULL, *wl = NULL, *find = NULL, *trace = NULL, *sweep = NULL;
+    const char *chart = NULL;
+    char gpus_buf[1024];
+    const char *gpu_list[SERVE_MAX_GPUS];
+    int ngpus = 0, static_model = 0, batch_given = 0;
+    double rate = 0, slo_ms = 0, timeout_ms = -1, price = -1, v, sweep_a = 0, sweep_b = 0;
+    long lv, sweep_n = 0;
+    int mode_given = 0, simulate = 0, c, rc = CLI_EXIT_OK, st;
     cli_format fmt = CLI_FMT_TEXT;
     serve_ctx s;
     ridge_gpu g;
@@ -166,6 +975,8 @@ int cmd_serve(int argc, char **argv)
     ridge_err err;
     ridge_queue_result r;
     ridge_des_result sim;
+    llm_slo slo = {0, 0, 0};
+    double *trace_cols = NULL;
     int have_sim = 0;
     const char *queue_name;
     char b[8][48];
@@ -177,9 +988,10 @@ int cmd_serve(int argc, char **argv)
     s.output = 128;
     s.seed = 1;
     s.customers = 100000;
+    s.requests = 20000;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
             if (cli_run_option(c, optarg, &s.run) < 0)
                 return CLI_EXIT_USAGE;
@@ -190,6 +1002,28 @@ int cmd_serve(int argc, char **argv)
         switch (c) {
         case 'g': gpu_id = optarg; break;
         case 'G': gpu_file = optarg; break;
+        case 'L': {
+            char *p = gpus_buf;
+            if (snprintf(gpus_buf, sizeof gpus_buf, "%s", optarg) >= (int)sizeof gpus_buf)
+                return cli_usage_error("serve", "--gpus: the list is too long");
+            ngpus = 0;
+            while (*p) {
+                char *comma = strchr(p, ',');
+                if (comma)
+                    *comma = '\0';
+                if (*p) {
+                    if (ngpus == SERVE_MAX_GPUS)
+                        return cli_usage_error("serve", "--gpus: at most %d GPUs", SERVE_MAX_GPUS);
+                    gpu_list[ngpus++] = p;
+                }
+                if (!comma)
+                    break;
+                p = comma + 1;
+            }
+            if (ngpus == 0)
+                return cli_usage_error("serve", "--gpus: no GPU in '%s'", optarg);
+            break;
+        }
         case 'w': wl = optarg; break;
         case 'r':
             if (cli_parse_double("--rate", optarg, 1e-9, 1e12, &rate))
@@ -204,6 +1038,7 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_long("--max-batch", optarg, 1, SERVE_MAX_BATCH, &lv))
                 return CLI_EXIT_USAGE;
             s.max_batch = (int)lv;
+            batch_given = 1;
             break;
         case 't':
             if (cli_parse_double("--batch-timeout-ms", optarg, 0, 1e9, &timeout_ms))
@@ -211,6 +1046,14 @@ int cmd_serve(int argc, char **argv)
             break;
         case 's':
             if (cli_parse_double("--slo-p99-ms", optarg, 1e-9, 1e12, &slo_ms))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'T':
+            if (cli_parse_double("--slo-ttft-p99-ms", optarg, 1e-9, 1e12, &slo.ttft_ms))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'O':
+            if (cli_parse_double("--slo-tpot-ms", optarg, 1e-9, 1e12, &slo.tpot_ms))
                 return CLI_EXIT_USAGE;
             break;
         case 'F':
@@ -222,11 +1065,24 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_double("--price-per-hour", optarg, 0, 1e9, &price))
                 return CLI_EXIT_USAGE;
             break;
-        case 'o':
+        case 'u':
             if (cli_parse_long("--output", optarg, 0, 10000000, &lv))
                 return CLI_EXIT_USAGE;
             s.output = (double)lv;
             break;
+        case 'R': trace = optarg; break;
+        case 'q':
+            if (cli_parse_long("--requests", optarg, 100, 10000000, &lv))
+                return CLI_EXIT_USAGE;
+            s.requests = (size_t)lv;
+            break;
+        case 'A': static_model = 1; break;
+        case 'W':
+            if (parse_sweep(optarg, &sweep_a, &sweep_b, &sweep_n))
+                return CLI_EXIT_USAGE;
+            sweep = optarg;
+            break;
+        case 'o': chart = optarg; break;
         case 'S': simulate = 1; break;
         case 'e':
             if (cli_parse_double("--seed", optarg, 0, 4294967295.0, &v) || v != floor(v))
@@ -237,21 +1093,32 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_format(optarg, &fmt))
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        case 'h':
+            fputs(help, stdout);
+            fputs(help_options, stdout);
+            return CLI_EXIT_OK;
         case ':': return cli_usage_error("serve", "option '%s' needs a value", argv[optind - 1]);
         default: return cli_usage_error("serve", "unknown option '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)
         return cli_usage_error("serve", "unexpected argument '%s'", argv[optind]);
-    if (!gpu_id == !gpu_file)
+    if (ngpus && (gpu_id || gpu_file))
+        return cli_usage_error("serve", "give --gpus ID,ID... or one of --gpu / --gpu-file, not both");
+    if (ngpus && !sweep)
+        return cli_usage_error("serve", "--gpus applies to --sweep-rate; give --gpu ID for one deployment");
+    if (!ngpus && !gpu_id == !gpu_file)
         return cli_usage_error("serve", "give exactly one of --gpu ID or --gpu-file PATH");
     if (!wl)
         return cli_usage_error("serve", "missing --workload ID|FILE");
-    if (rate <= 0 && !(find && strcmp(find, "max-rate") == 0))
+    if (chart && !sweep)
+        return cli_usage_error("serve", "-o/--chart needs --sweep-rate A:B:N");
+    if (sweep && (find || trace || simulate))
+        return cli_usage_error("serve", "--sweep-rate does not combine with --find, --trace or --simulate");
+    if (rate <= 0 && !(find && strcmp(find, "max-rate") == 0) && !sweep && !trace)
         return cli_usage_error("serve", "missing --rate R (requests per second)");
-    if (find && slo_ms <= 0)
-        return cli_usage_error("serve", "--find %s needs --slo-p99-ms", find);
+    if (trace && find && strcmp(find, "max-rate") == 0)
+        return cli_usage_error("serve", "--find max-rate does not apply to a --trace (its arrivals fix the rate)");
     if (timeout_ms >= 0 && !s.max_batch)
         return cli_usage_error("serve", "--batch-timeout-ms needs --max-batch");
     if (s.run.mode == RIDGE_MODE_TRAIN)
@@ -261,15 +1128,11 @@ int cmd_serve(int argc, char **argv)
     s.timeout_s = timeout_ms > 0 ? timeout_ms / 1e3 : 0;
     if (cli_is_oplist_file(wl))
         return cli_usage_error("serve", "%s is an operator list; serve needs a model (built-in id or model file)", wl);
-    rc = cli_load_gpu(gpu_id, gpu_file, &g);
-    if (rc)
-        return rc;
     st = ridge_model_load(wl, &m, &err);
     if (st != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
-    s.g = &g;
     s.m = m;
     /* Decoder LLMs: prefill + decode, unless --mode infer says one pass. */
     if (mode_given) {
@@ -281,22 +1144,68 @@ int cmd_serve(int argc, char **argv)
         s.llm = ridge_model_build(m, &t, &ol, &err) == RIDGE_OK;
         ridge_oplist_free(&ol);
     }
-    nserv = s.max_batch > 0 ? s.max_batch : 1;
-    s.service_s = calloc((size_t)nserv, sizeof *s.service_s);
-    if (!s.service_s) {
-        cli_error("out of memory");
-        rc = CLI_EXIT_FAILURE;
-        goto done;
-    }
-    for (int k = 1; k <= nserv; k++) {
-        rc = service_time(&s, k, &s.service_s[k - 1]);
-        if (rc != CLI_EXIT_OK)
-            goto done;
-        if (!(s.service_s[k - 1] > 0)) {
-            cli_error("%s on %s: predicted service time is not positive", ridge_model_name(m), g.id);
-            rc = CLI_EXIT_FAILURE;
+    s.continuous = s.llm && !static_model;
+    if (s.continuous) {
+        if (timeout_ms >= 0 || simulate) {
+            rc = cli_usage_error("serve", "%s applies to the queue models; continuous batching has no batch timeout "
+                                          "and is always simulated (--static for the static model)",
+                                 simulate ? "--simulate" : "--batch-timeout-ms");
             goto done;
         }
+        if (s.output < 1) {
+            rc = cli_usage_error("serve", "--output 0: continuous batching needs at least one output token");
+            goto done;
+        }
+        if (!batch_given)
+            s.max_batch = LLM_DEFAULT_MAX_BATCH;
+        slo.e2e_ms = slo_ms;
+        if (find && slo.e2e_ms <= 0 && slo.ttft_ms <= 0 && slo.tpot_ms <= 0) {
+            rc = cli_usage_error("serve", "--find %s needs --slo-p99-ms, --slo-ttft-p99-ms or --slo-tpot-ms", find);
+            goto done;
+        }
+        if (trace) {
+            rc = trace_load(trace, &trace_cols, &s.trace_n);
+            if (rc)
+                goto done;
+            s.trace_s = trace_cols;
+            s.trace_prompt = trace_cols + s.trace_n;
+            s.trace_output = trace_cols + 2 * s.trace_n;
+            s.requests = s.trace_n;
+        }
+    } else {
+        if (trace || slo.ttft_ms > 0 || slo.tpot_ms > 0) {
+            rc = cli_usage_error("serve", "%s to decoder LLMs with continuous batching",
+                                 trace ? "--trace applies" : "--slo-ttft-p99-ms and --slo-tpot-ms apply");
+            goto done;
+        }
+        if (static_model && !s.llm) {
+            rc = cli_usage_error("serve", "--static applies to decoder LLMs");
+            goto done;
+        }
+        if (find && slo_ms <= 0) {
+            rc = cli_usage_error("serve", "--find %s needs --slo-p99-ms", find);
+            goto done;
+        }
+    }
+    if (sweep) {
+        if (!ngpus && gpu_id) {
+            gpu_list[0] = gpu_id;
+            ngpus = 1;
+        }
+        rc = run_sweep(&s, ngpus ? gpu_list : NULL, ngpus ? ngpus : 1, gpu_file, sweep_a, sweep_b, sweep_n, chart,
+                       fmt);
+        goto done;
+    }
+    rc = cli_load_gpu(gpu_id, gpu_file, &g);
+    if (rc)
+        goto done;
+    s.g = &g;
+    rc = prepare(&s);
+    if (rc != CLI_EXIT_OK)
+        goto done;
+    if (s.continuous) {
+        rc = serve_llm(&s, rate, find, &slo, price, fmt);
+        goto done;
     }
     if (find && strcmp(find, "replicas") == 0) {
         int n;
@@ -447,6 +1356,7 @@ int cmd_serve(int argc, char **argv)
         }
     }
 done:
+    free(trace_cols);
     free(s.service_s);
     ridge_model_free(m);
     return rc;

@@ -27,6 +27,8 @@ typedef struct {
     double (*flops)(const void *arch, const ridge_run_config *rc); /* model FLOPs of one step */
     const char *(*unit)(const void *arch, const ridge_run_config *rc);
     double (*items)(const void *arch, const ridge_run_config *rc);
+    /* Parameters held by mixture-of-experts experts (sharded by expert parallelism); NULL = none. */
+    double (*expert_params)(const void *arch);
 } rw_family;
 
 extern const rw_family rw_family_transformer;

@@ -239,6 +239,11 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
     return m->fam->resolve(m->arch, out, err);
 }
 
+double ridge_model_expert_params(const ridge_model *m)
+{
+    return m->fam->expert_params ? m->fam->expert_params(m->arch) : 0;
+}
+
 double ridge_model_params_for(const ridge_model *m, const ridge_run_config *rc)
 {
     ridge_run_config r;

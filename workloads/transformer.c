@@ -799,5 +799,11 @@ static double family_params(const void *arch, const ridge_run_config *rc)
     return params(arch);
 }
 
+static double expert_params(const void *arch)
+{
+    const tf_arch *a = arch;
+    return a->experts > 1 ? a->layers * a->experts * mlp_params(a) : 0;
+}
+
 const rw_family rw_family_transformer = {"transformer", sizeof(tf_arch), parse, NULL, family_params, resolve, build,
-                                         memory, flops, unit, items};
+                                         memory, flops, unit, items, expert_params};

@@ -125,6 +125,71 @@ typedef struct {
  * result: there is no closed form for the latency of this server. */
 int ridge_queue_batch(const ridge_batch_params *p, ridge_queue_result *r, ridge_des_result *sim, ridge_err *err);
 
+/* ---- Continuous batching of LLM requests (model/des_llm.c) ----
+ *
+ * Iteration-level scheduling (Orca, vLLM): before each iteration the scheduler admits waiting
+ * requests in arrival order while fewer than max_batch run and the KV cache can hold the new
+ * request's whole final context (prompt + output tokens, reserved on admission, so nothing is
+ * ever preempted); the iteration prefills the newly admitted prompts whole (no chunked prefill),
+ * which yields their first output token, and decodes one token for every request admitted
+ * earlier. A request leaves after its last output token. */
+
+/* Time of one iteration: decode one token for decode_batch requests whose mean context (tokens in
+ * the KV cache) is mean_context_tokens, plus the prefill of prefill_requests prompts holding
+ * prefill_tokens tokens in all. Either part may be 0 (not both). Non-zero return = failure. */
+typedef int (*ridge_llm_iter_fn)(double decode_batch, double mean_context_tokens, double prefill_requests,
+                                 double prefill_tokens, void *ctx, double *time_s);
+
+typedef struct {
+    ridge_arrival_kind arrival;  /* Poisson, constant or trace */
+    double rate_per_s;           /* Poisson and constant arrivals */
+    double prompt_tokens;        /* Poisson and constant: every request's prompt (>= 1) */
+    double output_tokens;        /* ... and output (>= 1) */
+    const double *trace_s;       /* trace: nondecreasing arrival times (borrowed) */
+    const double *trace_prompt;  /* trace: prompt tokens per request (borrowed) */
+    const double *trace_output;  /* trace: output tokens per request (borrowed) */
+    size_t trace_n;
+    int max_batch;               /* most running requests (>= 1) */
+    double kv_bytes_per_token;   /* 2 layers kv_heads head_dim bytes; 0 = KV not limiting */
+    double kv_capacity_bytes;    /* memory - weights - workspace; ignored when kv_bytes_per_token is 0 */
+    ridge_llm_iter_fn iter_time; /* the cost model */
+    void *iter_ctx;
+    size_t requests;             /* measured requests (a trace: at most trace_n - warmup) */
+    size_t warmup;               /* requests discarded first */
+    unsigned long seed;
+} ridge_llm_config;
+
+typedef struct {
+    double mean_s, p50_s, p90_s, p99_s;
+} ridge_llm_stats;
+
+typedef struct {
+    size_t requests;               /* measured */
+    int stable;                    /* completions kept up with arrivals over the second half */
+    double arrival_rate_2nd_half_per_s;    /* arrivals / time over the second half of the arrivals */
+    double completion_rate_2nd_half_per_s; /* completions over the same window */
+    double saturation_rate_per_s;  /* estimate: B_eff / (O t(B_eff)) (docs/serving.md) */
+    int kv_max_running;            /* requests whose full context fits the KV cache (max_batch if unlimited) */
+    ridge_llm_stats ttft;          /* arrival to first output token */
+    ridge_llm_stats tpot;          /* (e2e - ttft) / (output - 1), requests with output > 1 */
+    ridge_llm_stats e2e;           /* arrival to last output token */
+    double throughput_per_s;       /* measured completions / their span */
+    double output_tokens_per_s;
+    double mean_batch;             /* running requests per iteration (mean over iterations) */
+    double mean_iteration_s;
+    double max_queue;              /* most requests waiting at an iteration start */
+    size_t iterations;
+} ridge_llm_result;
+
+/* Defaults: Poisson, prompt 512, output 128, max_batch 256, no KV limit, 20000 requests, 2000
+ * warm-up, seed 1. The caller sets the rate (or trace) and iter_time. */
+void ridge_llm_config_init(ridge_llm_config *c);
+
+/* Simulate; an unstable run (stable = 0) still has finite statistics, of a finite run only.
+ * RIDGE_EINVAL for a bad configuration (a request whose context alone exceeds the KV cache
+ * included), the callback's failure as RIDGE_EINVAL, RIDGE_ENOMEM. */
+int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,6 +92,8 @@ const char *ridge_model_builtin_id(size_t i);
 const char *ridge_model_name(const ridge_model *m);
 const char *ridge_model_family(const ridge_model *m); /* "transformer", "cnn", "rnn" */
 double ridge_model_params(const ridge_model *m);      /* parameter count, as the file describes it */
+/* Parameters held by mixture-of-experts experts (0 for dense models). */
+double ridge_model_expert_params(const ridge_model *m);
 /* Parameter count of a run (RNN --hidden/--layers change it). */
 double ridge_model_params_for(const ridge_model *m, const ridge_run_config *rc);
 /* Unit of throughput for a run: "images/s", "sequences/s" or "tokens/s", and how many of those

@@ -84,6 +84,39 @@ typedef struct {
 int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, size_t n,
                          const ridge_roofline_options *opt, const ridge_plot_paths *paths, ridge_err *err);
 
+/* ---- curves: y against x, several named series (plots/curves.c) ---- */
+
+/* One line of points. Series with the same `group` share a colour (one per GPU, say) and those
+ * with the same `dash` share a dash pattern (one per statistic: 1 solid, 2 dashed, 3 dotted, ...).
+ * Points whose x or y is not finite (an unstable queue) are left out of the line. */
+typedef struct {
+    const char *name;   /* key title; NULL or "" -> "series N" */
+    const double *x;    /* n values (borrowed) */
+    const double *y;
+    size_t n;
+    int group;          /* >= 0 */
+    int dash;           /* >= 1 */
+} ridge_curve_series;
+
+typedef struct {
+    const char *title;  /* NULL for none */
+    const char *xlabel; /* with the unit: "Offered load [requests/s]" */
+    const char *ylabel;
+    int log_y;          /* logarithmic y axis */
+    /* Optional vertical lines (a saturation rate, say), dotted in their group's colour with a
+     * label at the top: nvlines entries in each array (borrowed). */
+    size_t nvlines;
+    const double *vline_x;
+    const int *vline_group;
+    const char *const *vline_label;
+} ridge_curve_options;
+
+/* Write paths->dat (one block per series: x y, selected with `index N`) and paths->gp (lines and
+ * points, legend below the plot). RIDGE_EINVAL for no series, a negative group or dash < 1;
+ * RIDGE_EIO when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
+int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
+                       const ridge_plot_paths *paths, ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,90 @@
+/* ridge — multi-GPU training and inference: tensor, pipeline, data and expert parallelism with
+ * ZeRO (docs/parallel.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * ridge_parallel_predict shards one microbatch's operator graph the way Megatron-LM does (TP
+ * splits heads, FFN and vocabulary; PP splits the layers), predicts it on the cluster's GPU,
+ * then adds the collectives of ridge/comm.h and the pipeline bubble. Transformers take every
+ * kind of parallelism; other families take data parallelism only (tp = pp = ep = 1). Plain
+ * values in and out; allocates nothing the caller frees. */
+#ifndef RIDGE_PARALLEL_H
+#define RIDGE_PARALLEL_H
+
+#include "ridge/comm.h"
+#include "ridge/error.h"
+#include "ridge/kernel.h"
+#include "ridge/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { RIDGE_PP_1F1B = 0, RIDGE_PP_INTERLEAVED } ridge_pp_schedule;
+
+const char *ridge_pp_schedule_name(ridge_pp_schedule s); /* "1f1b", "interleaved" */
+int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out); /* 0, or -1 when unknown */
+
+typedef struct {
+    int tp, pp, dp, ep;    /* group sizes; tp x pp x dp = the cluster's GPUs; ep divides dp */
+    int zero;              /* 0..3: ZeRO stage (3 = FSDP) */
+    int sequence_parallel; /* Megatron sequence parallelism (needs tp > 1 to matter) */
+    double microbatch;     /* sequences per microbatch */
+    double global_batch;   /* sequences per step, a multiple of dp x microbatch */
+    ridge_pp_schedule schedule;
+    int virtual_stages;    /* interleaved: model chunks per GPU (1 for 1F1B) */
+} ridge_parallel_config;
+
+/* tp = pp = dp = ep = 1, zero 0, microbatch 1, global batch 1, 1F1B, 1 virtual stage. */
+void ridge_parallel_config_init(ridge_parallel_config *pc);
+
+typedef struct {
+    double compute_s;          /* microbatches x per-microbatch stage compute */
+    double tp_comm_s;          /* tensor-parallel all-reduces (or all-gather/reduce-scatter) */
+    double pp_comm_s;          /* point-to-point sends on the critical path */
+    double dp_comm_exposed_s;  /* gradient reduction not hidden by the last backward */
+    double dp_comm_hidden_s;   /* the part hidden behind it */
+    double ep_comm_s;          /* MoE all-to-alls */
+    double bubble_s;           /* pipeline fill and drain */
+    double optimizer_s;        /* the (sharded) optimizer step */
+} ridge_parallel_breakdown;
+
+typedef struct {
+    double step_time_s;
+    ridge_parallel_breakdown breakdown;
+    int gpus;
+    double microbatches;        /* m = global_batch / (dp x microbatch) */
+    double bubble_fraction;     /* bubble / (compute + tp + ep + bubble) */
+    double stage_forward_s;     /* one microbatch on one stage, compute only */
+    double stage_backward_s;
+    double tp_comm_per_microbatch_s;
+    double ep_comm_per_microbatch_s;
+    double p2p_s;               /* one activation send between stages */
+    double dp_bytes;            /* nccl-tests size of the gradient reduction (one GPU's gradient shard) */
+    double dp_collective_s;     /* the whole gradient reduction (all-reduce, or reduce-scatter + all-gather) */
+    double params;              /* of the whole model */
+    double params_per_gpu;      /* params / (tp x pp) */
+    double model_flops;         /* of the global batch */
+    double model_flops_per_s_per_gpu;
+    double mfu;                 /* model FLOPs / (step x GPUs x dense peak of the precision) */
+    double throughput;          /* whole cluster, throughput_unit */
+    double throughput_per_gpu;
+    const char *throughput_unit;
+    ridge_memory memory;        /* per GPU */
+    double capacity_bytes;
+    int fits;
+} ridge_parallel_result;
+
+/* Predict one training step (rc->mode train; rc->batch is ignored: pc gives the batch) or one
+ * inference step (prefill, decode, infer: global_batch sequences) on the whole cluster.
+ * EINVAL with a one-line message naming the option for: tp x pp x dp != the cluster's GPUs,
+ * layers not divisible by pp (x virtual stages), heads (and kv_heads when >= tp) not divisible
+ * by tp, global batch not a multiple of dp x microbatch, ep not dividing dp or ep > 1 without
+ * experts, tp/pp/ep > 1 for a family other than transformer. */
+int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+                           const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
+                           ridge_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

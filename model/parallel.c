@@ -1,0 +1,516 @@
+/* Multi-GPU prediction: Megatron-style tensor, pipeline, data and expert parallelism with ZeRO.
+ * Every formula is in docs/parallel.md.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The per-GPU compute comes from one microbatch's single-GPU graph (ridge_model_build), sharded
+ * op by op: tensor parallelism divides the column-parallel output widths (QKV, MLP up, LM head),
+ * the row-parallel input widths (attention output, MLP down), the attention heads, the
+ * vocabulary and the elementwise work between them; pipeline parallelism divides the per-layer
+ * op counts. The sharded graph is predicted once with ridge_schedule_ops; collectives come
+ * from ridge_collective on the GPUs each group actually spans. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ridge/parallel.h"
+#include "ridge/schedule.h"
+
+/* Korthikanti et al. 2022 (Reducing Activation Recomputation...): with flash attention a layer
+ * keeps 34 s b h bytes (16-bit), of which 24 are split by tensor parallelism and 10 (the norm
+ * and residual inputs, dropout masks) are replicated unless sequence parallelism splits them. */
+#define PAR_ACT_SPLIT 24.0
+#define PAR_ACT_TOTAL 34.0
+/* Share of a fused forward+backward kernel (attention, LSTM) that is the backward pass: the
+ * flash-attention backward does ~2.5x the forward's FLOPs; we take 2/3. */
+#define PAR_FUSED_BWD_SHARE (2.0 / 3.0)
+
+static const char *const sched_names[] = {"1f1b", "interleaved"};
+
+const char *ridge_pp_schedule_name(ridge_pp_schedule s)
+{
+    return (unsigned)s < 2 ? sched_names[s] : "?";
+}
+
+int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out)
+{
+    for (int i = 0; i < 2; i++)
+        if (strcmp(s, sched_names[i]) == 0) {
+            *out = (ridge_pp_schedule)i;
+            return 0;
+        }
+    return -1;
+}
+
+void ridge_parallel_config_init(ridge_parallel_config *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->tp = pc->pp = pc->dp = pc->ep = 1;
+    pc->microbatch = pc->global_batch = 1;
+    pc->schedule = RIDGE_PP_1F1B;
+    pc->virtual_stages = 1;
+}
+
+/* ------------------------------------------------------------------ graph facts */
+
+/* The op's name up to its first '.' or '+' ("qkv_proj.dgrad" -> "qkv_proj"). */
+static void base_name(const char *name, char *buf, size_t cap)
+{
+    size_t i = 0;
+    while (name[i] && name[i] != '.' && name[i] != '+' && i + 1 < cap) {
+        buf[i] = name[i];
+        i++;
+    }
+    buf[i] = '\0';
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(s, list[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const col_parallel[] = {"qkv_proj", "up_proj", "gate_up_proj", "expert_up", "expert_gate_up",
+                                           "lm_head", "mlm_decoder", NULL};
+static const char *const row_parallel[] = {"o_proj", "down_proj", "expert_down", NULL};
+static const char *const head_batched[] = {"attn_scores", "attn_context", "rel_pos_scores", NULL};
+static const char *const tp_elementwise[] = {"attn_dropout", "rope", "silu_mul", "gelu", "relu", "expert_silu_mul",
+                                             "expert_gelu", "expert_relu", "rel_shift", NULL};
+static const char *const layer_norms[] = {"attn_norm", "mlp_norm", NULL};
+static const char *const sp_rows[] = {"attn_norm", "mlp_norm", "final_norm", NULL};
+static const char *const sp_elementwise[] = {"attn_residual", "mlp_residual", NULL};
+
+/* What the unsharded transformer graph says about the architecture. */
+typedef struct {
+    int transformer;
+    double layers, heads, kv_heads, d, tokens, act_bytes, top_k;
+    int moe, vocab_head;
+} par_shape;
+
+static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape *s)
+{
+    double qkv_n = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        const ridge_op *op = &g->ops[i];
+        if (strcmp(op->name, "attn_norm") == 0) {
+            s->layers = op->count;
+            s->tokens = op->u.rows.rows;
+            s->d = op->u.rows.cols;
+            s->act_bytes = ridge_dtype_bytes(op->dtype);
+        } else if (strcmp(op->name, "attention") == 0 && op->kind == RIDGE_OP_ATTENTION) {
+            s->heads = op->u.attn.heads;
+            s->kv_heads = op->u.attn.kv_heads;
+        } else if (strcmp(op->name, "attn_scores") == 0 && op->kind == RIDGE_OP_GEMM && s->heads == 0) {
+            s->heads = op->u.gemm.batch / microbatch;
+        } else if (strcmp(op->name, "qkv_proj") == 0 && op->kind == RIDGE_OP_GEMM) {
+            qkv_n = op->u.gemm.n;
+        } else if (strcmp(op->name, "topk_permute") == 0) {
+            s->moe = 1;
+            s->top_k = op->u.ew.elements; /* divided below */
+        } else if (strcmp(op->name, "lm_head") == 0 || strcmp(op->name, "mlm_decoder") == 0) {
+            s->vocab_head = 1;
+        }
+    }
+    if (s->kv_heads == 0 && s->heads > 0 && s->d > 0) /* unfused attention: from the QKV width */
+        s->kv_heads = (qkv_n * s->heads / s->d - s->heads) / 2;
+    if (s->moe && s->tokens > 0 && s->d > 0)
+        s->top_k /= s->tokens * s->d;
+}
+
+static double ceil_div(double x, double t)
+{
+    return t == 1 ? x : ceil(x / t);
+}
+
+/* Tensor parallelism (and sequence parallelism) on one op. */
+static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
+{
+    char base[RIDGE_OP_NAME_MAX];
+    int dg = strstr(op->name, ".dgrad") != NULL, wg = strstr(op->name, ".wgrad") != NULL;
+    double t = tp;
+    base_name(op->name, base, sizeof base);
+    switch (op->kind) {
+    case RIDGE_OP_GEMM:
+        if (in_list(base, col_parallel)) {
+            if (wg)
+                op->u.gemm.m = ceil_div(op->u.gemm.m, t);
+            else if (dg)
+                op->u.gemm.k = ceil_div(op->u.gemm.k, t);
+            else
+                op->u.gemm.n = ceil_div(op->u.gemm.n, t);
+        } else if (in_list(base, row_parallel)) {
+            if (wg || dg)
+                op->u.gemm.n = ceil_div(op->u.gemm.n, t);
+            else
+                op->u.gemm.k = ceil_div(op->u.gemm.k, t);
+        } else if (in_list(base, head_batched)) {
+            op->u.gemm.batch = ceil_div(op->u.gemm.batch, t);
+        }
+        break;
+    case RIDGE_OP_ATTENTION:
+        op->u.attn.heads = ceil_div(op->u.attn.heads, t);
+        op->u.attn.kv_heads = op->u.attn.kv_heads >= t ? ceil_div(op->u.attn.kv_heads, t) : 1;
+        break;
+    case RIDGE_OP_SOFTMAX:
+        if (strcmp(base, "attn_softmax") == 0)
+            op->u.rows.rows = ceil_div(op->u.rows.rows, t);
+        else if (strcmp(base, "cross_entropy") == 0 && s->vocab_head && strcmp(op->group, "loss") == 0 &&
+                 op->u.rows.rows == s->tokens)
+            op->u.rows.cols = ceil_div(op->u.rows.cols, t); /* vocabulary-parallel cross entropy */
+        break;
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+        if (sp && in_list(base, sp_rows))
+            op->u.rows.rows = ceil_div(op->u.rows.rows, t);
+        break;
+    case RIDGE_OP_ELEMENTWISE:
+        if (in_list(base, tp_elementwise) || (sp && in_list(base, sp_elementwise)))
+            op->u.ew.elements = ceil_div(op->u.ew.elements, t);
+        break;
+    case RIDGE_OP_EMBEDDING:
+        op->u.emb.vocab = ceil_div(op->u.emb.vocab, t);
+        break;
+    case RIDGE_OP_COPY:
+        if (strcmp(base, "kv_cache_write") == 0 && s->kv_heads >= t)
+            op->u.copy.bytes /= t;
+        else if (strcmp(base, "kv_cache_write") == 0 && s->kv_heads > 0)
+            op->u.copy.bytes /= s->kv_heads;
+        break;
+    default: break;
+    }
+}
+
+typedef enum { PAR_LAYER = 0, PAR_FIRST, PAR_LAST, PAR_OPT } par_place;
+
+static par_place place_of(const ridge_op *op)
+{
+    char base[RIDGE_OP_NAME_MAX];
+    base_name(op->name, base, sizeof base);
+    if (strcmp(op->group, "optimizer") == 0)
+        return PAR_OPT;
+    if (strcmp(op->group, "attention") == 0 || strcmp(op->group, "mlp") == 0 || strcmp(op->group, "moe") == 0 ||
+        in_list(base, layer_norms))
+        return PAR_LAYER;
+    if (strcmp(op->group, "embedding") == 0)
+        return PAR_FIRST;
+    return PAR_LAST;
+}
+
+/* Share of an op's time that belongs to the backward pass (recomputation runs in it). */
+static double backward_share(const ridge_op *op)
+{
+    if (strstr(op->name, ".dgrad") || strstr(op->name, ".wgrad") || strstr(op->name, ".bwd") ||
+        strstr(op->name, ".recompute"))
+        return 1;
+    if (op->kind == RIDGE_OP_CONV2D)
+        return op->u.conv.pass == RIDGE_PASS_FWD ? 0 : 1;
+    if (op->kind == RIDGE_OP_ATTENTION && op->u.attn.pass == RIDGE_PASS_FWD_BWD)
+        return PAR_FUSED_BWD_SHARE;
+    if (op->kind == RIDGE_OP_LSTM && op->u.lstm.pass == RIDGE_PASS_FWD_BWD)
+        return PAR_FUSED_BWD_SHARE;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ placement and collectives */
+
+/* The cluster one group of n GPUs sees when its members are `stride` GPUs apart (TP innermost,
+ * then PP, then DP): k members share a node, n / k nodes, and the node's network is shared by
+ * the gpus_per_node / k groups that communicate at the same time. */
+static void group_cluster(const ridge_cluster *cl, int n, int stride, ridge_cluster *out)
+{
+    int g = cl->gpus_per_node, k;
+    *out = *cl;
+    if ((long)n * stride <= g) {
+        k = n;
+    } else {
+        k = stride >= g ? 1 : g / stride;
+        if (k > n)
+            k = n;
+        while (k > 1 && n % k != 0)
+            k--;
+    }
+    out->gpus_per_node = k;
+    out->nodes = n / k;
+    out->inter_bw_bytes_per_s_per_node = cl->inter_bw_bytes_per_s_per_node * k / g;
+}
+
+static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride, double *t_s,
+                     ridge_err *err)
+{
+    ridge_cluster gc;
+    ridge_coll_result r;
+    int st;
+    *t_s = 0;
+    if (n <= 1 || bytes <= 0)
+        return RIDGE_OK;
+    group_cluster(cl, n, stride, &gc);
+    st = ridge_collective(&gc, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
+    if (st == RIDGE_OK)
+        *t_s = r.time_s;
+    return st;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+static int check_config(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+                        const ridge_parallel_config *pc, ridge_err *err)
+{
+    long gpus = (long)cl->gpus_per_node * cl->nodes, used = (long)pc->tp * pc->pp * pc->dp;
+    double per = (double)pc->dp * pc->microbatch;
+    int transformer = strcmp(ridge_model_family(m), "transformer") == 0;
+    if (pc->tp < 1 || pc->pp < 1 || pc->dp < 1 || pc->ep < 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "--tp, --pp, --dp, --ep: group sizes must be at least 1");
+    if (!transformer && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1 || pc->sequence_parallel))
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "--tp/--pp/--ep/--sp: parallelism is modelled for transformers; %s is a %s (use --dp "
+                             "only)",
+                             ridge_model_name(m), ridge_model_family(m));
+    if (used != gpus)
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "--tp %d x --pp %d x --dp %d = %ld GPUs, but cluster %s has %ld (%d nodes x %d; --nodes "
+                             "scales it)",
+                             pc->tp, pc->pp, pc->dp, used, cl->id, gpus, cl->nodes, cl->gpus_per_node);
+    if (pc->zero < 0 || pc->zero > 3)
+        return ridge_err_set(err, RIDGE_EINVAL, "--zero: %d is not 0, 1, 2 or 3", pc->zero);
+    if (pc->dp % pc->ep != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: does not divide --dp %d (experts are spread over data-parallel ranks)",
+                             pc->ep, pc->dp);
+    if (!(pc->microbatch >= 1 && pc->microbatch == floor(pc->microbatch)))
+        return ridge_err_set(err, RIDGE_EINVAL, "--microbatch: %g is not a positive integer", pc->microbatch);
+    if (!(pc->global_batch >= 1 && fmod(pc->global_batch, per) == 0))
+        return ridge_err_set(err, RIDGE_EINVAL, "--global-batch %g: not a multiple of --dp %d x --microbatch %g",
+                             pc->global_batch, pc->dp, pc->microbatch);
+    if (pc->schedule == RIDGE_PP_INTERLEAVED && pc->virtual_stages < 2)
+        return ridge_err_set(err, RIDGE_EINVAL, "--schedule interleaved: needs --virtual-stages 2 or more");
+    if (pc->schedule == RIDGE_PP_1F1B && pc->virtual_stages != 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "--virtual-stages %d: only the interleaved schedule has them",
+                             pc->virtual_stages);
+    if (pc->schedule == RIDGE_PP_INTERLEAVED && pc->pp < 2)
+        return ridge_err_set(err, RIDGE_EINVAL, "--schedule interleaved: needs --pp 2 or more");
+    (void)rc;
+    return RIDGE_OK;
+}
+
+static int check_shape(const ridge_model *m, const par_shape *s, const ridge_parallel_config *pc, ridge_err *err)
+{
+    double chunks = (double)pc->pp * pc->virtual_stages;
+    if (s->layers <= 0 && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1))
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: no transformer layers found in its graph", ridge_model_name(m));
+    if (pc->pp > 1 && fmod(s->layers, chunks) != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--pp %d%s: does not divide the %g layers of %s", pc->pp,
+                             pc->virtual_stages > 1 ? " x --virtual-stages" : "", s->layers, ridge_model_name(m));
+    if (pc->tp > 1 && fmod(s->heads, pc->tp) != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--tp %d: does not divide the %g attention heads of %s", pc->tp,
+                             s->heads, ridge_model_name(m));
+    if (pc->tp > 1 && s->kv_heads >= pc->tp && fmod(s->kv_heads, pc->tp) != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--tp %d: does not divide the %g KV heads of %s", pc->tp, s->kv_heads,
+                             ridge_model_name(m));
+    if (pc->ep > 1 && !s->moe)
+        return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: %s has no experts", pc->ep, ridge_model_name(m));
+    return RIDGE_OK;
+}
+
+/* ------------------------------------------------------------------ prediction */
+
+int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+                           const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
+                           ridge_err *err)
+{
+    ridge_run_config mb = *rc, gb = *rc;
+    ridge_oplist g = {0};
+    ridge_op_result *res = NULL;
+    ridge_schedule_totals tot;
+    ridge_memory full;
+    par_shape s;
+    const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
+    const int train = rc->mode == RIDGE_MODE_TRAIN;
+    double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
+    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, dp_s = 0, window, peak_flops = 0;
+    double act_factor, inflight;
+    ridge_parallel_breakdown *bd = &out->breakdown;
+    int st, peak;
+
+    memset(out, 0, sizeof *out);
+    memset(&s, 0, sizeof s);
+    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+        return st;
+    mb.batch = pc->microbatch;
+    gb.batch = pc->global_batch;
+    if ((st = ridge_model_build(m, &mb, &g, err)) != RIDGE_OK)
+        return st;
+    s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
+    if (s.transformer)
+        shape_from_graph(&g, pc->microbatch, &s);
+    if ((st = check_shape(m, &s, pc, err)) != RIDGE_OK)
+        goto fail;
+    if ((st = ridge_model_memory(m, &mb, &full, err)) != RIDGE_OK)
+        goto fail;
+
+    /* Shard the graph. */
+    opt_shard = (double)T * P * (pc->zero >= 1 ? D : 1);
+    grad_shard = (double)T * P * (pc->zero >= 2 ? D : 1);
+    w_shard = (double)T * P * (pc->zero >= 3 ? D : 1);
+    for (size_t i = 0; i < g.n; i++) {
+        ridge_op *op = &g.ops[i];
+        par_place pl = place_of(op);
+        if (T > 1 || pc->sequence_parallel)
+            shard_op_tp(op, &s, T, pc->sequence_parallel);
+        if (pl == PAR_LAYER && P > 1)
+            op->count /= P;
+        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
+            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard;
+            op->u.ew.elements = ceil_div(op->u.ew.elements, sh);
+        }
+    }
+    res = calloc(g.n ? g.n : 1, sizeof *res);
+    if (!res) {
+        st = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((st = ridge_schedule_ops(&cl->gpu, g.ops, g.n, rt, res, &tot, err)) != RIDGE_OK)
+        goto fail;
+    for (size_t i = 0; i < g.n; i++) {
+        par_place pl = place_of(&g.ops[i]);
+        double b = backward_share(&g.ops[i]);
+        t_place_f[pl] += res[i].time_s * (1 - b);
+        t_place_b[pl] += res[i].time_s * b;
+    }
+    bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT];
+    if (P == 1) {
+        /* One stage: the whole graph as scheduled (host pipeline included), less the optimizer. */
+        t_mb = tot.total_time_s - bd->optimizer_s;
+        t_f = t_place_f[PAR_LAYER] + t_place_f[PAR_FIRST] + t_place_f[PAR_LAST];
+        t_b = t_mb - t_f;
+    } else {
+        /* The slower of the first stage (embedding + layers) and the last (layers + head). */
+        double first = t_place_f[PAR_FIRST] + t_place_b[PAR_FIRST], last = t_place_f[PAR_LAST] + t_place_b[PAR_LAST];
+        int pl = first >= last ? PAR_FIRST : PAR_LAST;
+        t_f = t_place_f[PAR_LAYER] + t_place_f[pl];
+        t_b = t_place_b[PAR_LAYER] + t_place_b[pl];
+        t_mb = t_f + t_b;
+    }
+    out->stage_forward_s = t_f;
+    out->stage_backward_s = t_b;
+    nm = pc->global_batch / ((double)D * pc->microbatch);
+    out->microbatches = nm;
+
+    /* Tensor parallelism: 2 all-reduces per layer forward, 2 backward (and 2 more forward with
+     * full recomputation), of tokens x d activations; sequence parallelism swaps each for an
+     * all-gather plus a reduce-scatter of the same tensor. */
+    if (T > 1) {
+        double bytes = s.tokens * s.d * s.act_bytes;
+        double per_layer = train ? (rc->recompute == RIDGE_RECOMPUTE_FULL ? 6 : 4) : 2, one;
+        if (pc->sequence_parallel) {
+            if ((st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag, err)) != RIDGE_OK ||
+                (st = coll_time(cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &t_rs, err)) != RIDGE_OK)
+                goto fail;
+            one = t_ag + t_rs;
+        } else {
+            if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &t_ar, err)) != RIDGE_OK)
+                goto fail;
+            one = t_ar;
+        }
+        out->tp_comm_per_microbatch_s = per_layer * (s.layers / P) * one;
+    }
+    /* Expert parallelism: all-to-all dispatch and combine of tokens x top_k rows per MoE layer,
+     * forward and backward, over ep data-parallel ranks (stride tp x pp). */
+    if (E > 1) {
+        double bytes = s.tokens * s.top_k * s.d * s.act_bytes;
+        if ((st = coll_time(cl, RIDGE_COLL_ALLTOALL, bytes, E, T * P, &t_a2a, err)) != RIDGE_OK)
+            goto fail;
+        out->ep_comm_per_microbatch_s = (train ? 4 : 2) * (s.layers / P) * t_a2a;
+    }
+    /* Pipeline: the activation tensor crosses v p - 1 stage boundaries forward and as many
+     * backward on the critical path. */
+    if (P > 1) {
+        double bytes = s.tokens * s.d * s.act_bytes / (pc->sequence_parallel ? T : 1);
+        if ((st = coll_time(cl, RIDGE_COLL_SENDRECV, bytes, 2, T, &t_p2p, err)) != RIDGE_OK)
+            goto fail;
+        out->p2p_s = t_p2p;
+        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * P - 1) * t_p2p;
+    }
+    bd->compute_s = nm * t_mb;
+    bd->tp_comm_s = nm * out->tp_comm_per_microbatch_s;
+    bd->ep_comm_s = nm * out->ep_comm_per_microbatch_s;
+    bd->bubble_s = (P - 1) / (double)V * (t_mb + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
+
+    /* Data parallelism: the gradient of this GPU's params / (tp pp), over dp ranks (stride
+     * tp x pp), hidden behind the last microbatch's backward (and, ZeRO-3, its forward). */
+    out->params = ridge_model_params_for(m, rc);
+    out->params_per_gpu = out->params / ((double)T * P);
+    if (train && D > 1) {
+        int mixed = rc->precision == RIDGE_DTYPE_FP16 || rc->precision == RIDGE_DTYPE_BF16 ||
+                    rc->precision == RIDGE_DTYPE_FP8;
+        double bytes = out->params_per_gpu * (mixed ? 2 : 4);
+        out->dp_bytes = bytes;
+        if (pc->zero == 0) {
+            if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, bytes, D, T * P, &dp_s, err)) != RIDGE_OK)
+                goto fail;
+        } else {
+            if ((st = coll_time(cl, RIDGE_COLL_REDUCESCATTER, bytes, D, T * P, &t_rs, err)) != RIDGE_OK ||
+                (st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, D, T * P, &t_ag, err)) != RIDGE_OK)
+                goto fail;
+            dp_s = t_rs + (pc->zero == 3 ? 2 : 1) * t_ag;
+        }
+        out->dp_collective_s = dp_s;
+        window = t_b + (pc->zero == 3 ? t_f : 0);
+        bd->dp_comm_exposed_s = dp_s > window ? dp_s - window : 0;
+        bd->dp_comm_hidden_s = dp_s - bd->dp_comm_exposed_s;
+    }
+    out->step_time_s = bd->compute_s + bd->tp_comm_s + bd->pp_comm_s + bd->dp_comm_exposed_s + bd->ep_comm_s +
+                       bd->bubble_s + bd->optimizer_s;
+    {
+        double busy = bd->compute_s + bd->tp_comm_s + bd->ep_comm_s + bd->bubble_s;
+        out->bubble_fraction = busy > 0 ? bd->bubble_s / busy : 0;
+    }
+
+    /* Throughput and model FLOPs of the global batch. */
+    out->gpus = T * P * D;
+    out->model_flops = ridge_model_flops(m, &gb);
+    out->throughput_unit = ridge_model_throughput_unit(m, &gb);
+    if (out->step_time_s > 0) {
+        out->throughput = ridge_model_items_per_step(m, &gb) / out->step_time_s;
+        out->throughput_per_gpu = out->throughput / out->gpus;
+        out->model_flops_per_s_per_gpu = out->model_flops / out->step_time_s / out->gpus;
+    }
+    peak = ridge_kernel_peak_for(&cl->gpu, rc->precision, 1);
+    if (peak < 0)
+        peak = ridge_kernel_peak_for(&cl->gpu, rc->precision, 0);
+    if (peak >= 0)
+        peak_flops = cl->gpu.peak_flops_per_s[peak];
+    out->mfu = peak_flops > 0 ? out->model_flops_per_s_per_gpu / peak_flops : 0;
+
+    /* Memory per GPU. */
+    {
+        /* Expert weights (and their gradients and optimizer state) are further split over the E
+         * expert-parallel ranks. */
+        double params = ridge_model_params_for(m, rc), fe = 0, keep;
+        if (E > 1 && params > 0)
+            fe = ridge_model_expert_params(m) / params;
+        keep = (1 - fe) + fe / E;
+        out->memory.weights_bytes = full.weights_bytes * keep / w_shard;
+        out->memory.gradients_bytes = full.gradients_bytes * keep / grad_shard;
+        out->memory.optimizer_bytes = full.optimizer_bytes * keep / opt_shard;
+    }
+    act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
+    inflight = 1;
+    if (train && P > 1) {
+        inflight = nm < P ? nm : P;
+        if (V > 1)
+            inflight *= 1 + (P - 1) / ((double)P * V);
+    }
+    out->memory.activations_bytes = full.activations_bytes / P * inflight * act_factor;
+    out->memory.kv_cache_bytes =
+        full.kv_cache_bytes / P / (s.kv_heads > 0 ? (s.kv_heads >= T ? T : s.kv_heads) : 1);
+    out->memory.workspace_bytes = full.workspace_bytes;
+    out->memory.total_bytes = out->memory.weights_bytes + out->memory.gradients_bytes + out->memory.optimizer_bytes +
+                              out->memory.activations_bytes + out->memory.kv_cache_bytes + out->memory.workspace_bytes;
+    out->capacity_bytes = cl->gpu.memory_bytes;
+    out->fits = out->memory.total_bytes <= out->capacity_bytes;
+    st = RIDGE_OK;
+fail:
+    free(res);
+    ridge_oplist_free(&g);
+    return st;
+}

@@ -1,0 +1,269 @@
+/* Unit tests for the continuous-batching LLM serving simulator (model/des_llm.c;
+ * docs/serving.md): hand-computed TTFT/TPOT, the KV-cache limit, determinism, overload.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/queue.h"
+
+/* A linear cost model that records what the simulator asked for. */
+typedef struct {
+    double base_s, per_decode_s, per_prefill_token_s;
+    double max_running;
+    int calls;
+    double ctx[8];
+} cost_model;
+
+static int linear_cost(double dec, double ctx, double preq, double ptok, void *p, double *t)
+{
+    cost_model *m = p;
+    if (dec + preq > m->max_running)
+        m->max_running = dec + preq;
+    if (m->calls < 8)
+        m->ctx[m->calls] = ctx;
+    m->calls++;
+    *t = m->base_s + m->per_decode_s * dec + m->per_prefill_token_s * ptok;
+    return 0;
+}
+
+static int failing_cost(double dec, double ctx, double preq, double ptok, void *p, double *t)
+{
+    (void)dec, (void)ctx, (void)preq, (void)ptok, (void)p;
+    *t = 0;
+    return -1;
+}
+
+static int all_finite(const ridge_llm_result *r)
+{
+    const ridge_llm_stats *s[3] = {&r->ttft, &r->tpot, &r->e2e};
+    for (int i = 0; i < 3; i++)
+        if (!isfinite(s[i]->mean_s) || !isfinite(s[i]->p50_s) || !isfinite(s[i]->p90_s) || !isfinite(s[i]->p99_s))
+            return 0;
+    return isfinite(r->throughput_per_s) && isfinite(r->output_tokens_per_s) && isfinite(r->mean_batch) &&
+           isfinite(r->saturation_rate_per_s) && isfinite(r->mean_iteration_s);
+}
+
+/* Requests far apart, constant cost c: TTFT = c, TPOT = c, e2e = O c, one request per batch. */
+static void test_isolated(void)
+{
+    static const struct {
+        const char *name;
+        double c_s, rate, prompt, output;
+    } rows[] = {
+        {"c 23.7 ms, O 5", 0.0237, 1.0, 100, 5},
+        {"c 3.1 ms, O 17, prompt 2385", 0.0031, 0.5, 2385, 17},
+        {"O 1: the prefill is the whole request", 0.0419, 2.0, 64, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cost_model m = {rows[i].c_s, 0, 0, 0, 0, {0}};
+        ridge_llm_config c;
+        ridge_llm_result r;
+        ridge_err err;
+        check_context(rows[i].name);
+        ridge_llm_config_init(&c);
+        c.arrival = RIDGE_ARRIVAL_CONSTANT;
+        c.rate_per_s = rows[i].rate;
+        c.prompt_tokens = rows[i].prompt;
+        c.output_tokens = rows[i].output;
+        c.iter_time = linear_cost;
+        c.iter_ctx = &m;
+        c.requests = 500;
+        c.warmup = 10;
+        CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+        CHECK_INT(r.requests, 500);
+        CHECK_INT(r.stable, 1);
+        CHECK_NEAR(r.ttft.mean_s, rows[i].c_s, 1e-9);
+        CHECK_NEAR(r.ttft.p99_s, rows[i].c_s, 1e-9);
+        CHECK_NEAR(r.e2e.p50_s, rows[i].output * rows[i].c_s, 1e-9);
+        CHECK_NEAR(r.e2e.p99_s, rows[i].output * rows[i].c_s, 1e-9);
+        if (rows[i].output > 1)
+            CHECK_NEAR(r.tpot.mean_s, rows[i].c_s, 1e-9);
+        else
+            CHECK(r.tpot.mean_s == 0);
+        CHECK_NEAR(r.mean_batch, 1, 1e-12);
+        CHECK_NEAR(r.throughput_per_s, 500 / (499 / rows[i].rate + rows[i].output * rows[i].c_s), 1e-9);
+        CHECK_NEAR(r.output_tokens_per_s, r.throughput_per_s * rows[i].output, 1e-9);
+        /* Saturation estimate at B = 256 and a constant cost: 256 / (O c). */
+        CHECK_NEAR(r.saturation_rate_per_s, 256 / (rows[i].output * rows[i].c_s), 1e-9);
+        CHECK(all_finite(&r));
+    }
+    check_context(NULL);
+}
+
+/* A trace worked by hand (docs/serving.md): cost 10 ms + 2 ms per decode + 0.1 ms per prefill token.
+ *   t=0      admit r0 (P 100), r1 (P 200): prefill 300 tokens -> 40 ms; first tokens at 0.040
+ *   t=0.040  decode 2 (contexts 101, 201) -> 14 ms, t = 0.054
+ *   t=0.054  admit r2 (arrived 0.05, P 300); decode 2 (102, 202) + prefill 300 -> 44 ms, t = 0.098:
+ *            r0, r1 finish (3 tokens), r2's first token
+ *   t=0.098  decode 1 (context 301) -> 12 ms, t = 0.110: r2 finishes (2 tokens). */
+static void test_trace_by_hand(void)
+{
+    static const double at[] = {0, 0, 0.05}, prompt[] = {100, 200, 300}, output[] = {3, 3, 2};
+    cost_model m = {0.010, 0.002, 1e-4, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result r;
+    ridge_err err;
+    check_context("trace by hand");
+    ridge_llm_config_init(&c);
+    c.arrival = RIDGE_ARRIVAL_TRACE;
+    c.trace_s = at;
+    c.trace_prompt = prompt;
+    c.trace_output = output;
+    c.trace_n = 3;
+    c.warmup = 0;
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK_INT(r.requests, 3);
+    CHECK_INT(r.iterations, 4);
+    CHECK_NEAR(m.ctx[1], 151, 1e-12);
+    CHECK_NEAR(m.ctx[2], 152, 1e-12);
+    CHECK_NEAR(m.ctx[3], 301, 1e-12);
+    CHECK_NEAR(r.ttft.mean_s, (0.040 + 0.040 + 0.048) / 3, 1e-9);
+    CHECK_NEAR(r.ttft.p50_s, 0.040, 1e-9);
+    CHECK_NEAR(r.e2e.mean_s, (0.098 + 0.098 + 0.060) / 3, 1e-9);
+    CHECK_NEAR(r.tpot.mean_s, (0.029 + 0.029 + 0.012) / 3, 1e-9);
+    CHECK_NEAR(r.tpot.p50_s, 0.029, 1e-9);
+    CHECK_NEAR(r.mean_batch, (2 + 2 + 3 + 1) / 4.0, 1e-12);
+    CHECK_NEAR(r.mean_iteration_s, 0.110 / 4, 1e-9);
+    CHECK_NEAR(r.throughput_per_s, 3 / 0.110, 1e-9);
+    CHECK_NEAR(r.output_tokens_per_s, 8 / 0.110, 1e-9);
+    check_context(NULL);
+}
+
+/* The KV cache holds three requests (3 x 150 tokens x 2.5 bytes, plus 100 bytes of slack): under
+ * heavy load no more than three ever run, although max_batch is 256. */
+static void test_kv_limit(void)
+{
+    cost_model m = {0.004, 0.0005, 1e-6, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result r;
+    ridge_err err;
+    check_context("KV limit");
+    ridge_llm_config_init(&c);
+    c.rate_per_s = 200;
+    c.prompt_tokens = 100;
+    c.output_tokens = 50;
+    c.kv_bytes_per_token = 2.5;
+    c.kv_capacity_bytes = 3 * 150 * 2.5 + 100;
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    c.requests = 5000;
+    c.warmup = 500;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK_INT(r.kv_max_running, 3);
+    CHECK_NEAR(m.max_running, 3, 0);
+    CHECK(r.mean_batch <= 3 && r.mean_batch > 2.5);
+    CHECK_INT(r.stable, 0); /* 200/s against about 3 / (50 x 5.5 ms) = 11/s */
+    CHECK(r.saturation_rate_per_s > 10 && r.saturation_rate_per_s < 12);
+    CHECK(all_finite(&r));
+    /* The same load with an unlimited cache runs far more at once. */
+    m.max_running = 0;
+    c.kv_bytes_per_token = 0;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK(m.max_running > 3);
+    CHECK_INT(r.kv_max_running, 256);
+    check_context(NULL);
+}
+
+static void test_determinism_and_load(void)
+{
+    cost_model m = {0.006, 0.00011, 2e-6, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result a, b, lo, hi;
+    ridge_err err;
+    check_context("determinism");
+    ridge_llm_config_init(&c);
+    c.prompt_tokens = 385;
+    c.output_tokens = 64;
+    c.max_batch = 32;
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    c.requests = 8000;
+    c.warmup = 800;
+    c.rate_per_s = 1; /* probe for the saturation estimate */
+    CHECK_INT(ridge_llm_run(&c, &a, &err), RIDGE_OK);
+    c.rate_per_s = 0.6 * a.saturation_rate_per_s;
+    CHECK_INT(ridge_llm_run(&c, &a, &err), RIDGE_OK);
+    CHECK_INT(ridge_llm_run(&c, &b, &err), RIDGE_OK);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    c.seed = 2;
+    CHECK_INT(ridge_llm_run(&c, &b, &err), RIDGE_OK);
+    CHECK(a.e2e.mean_s != b.e2e.mean_s);
+    CHECK_NEAR(a.e2e.mean_s, b.e2e.mean_s, 0.1);
+
+    check_context("below and above saturation");
+    c.seed = 1;
+    CHECK_INT(ridge_llm_run(&c, &lo, &err), RIDGE_OK);
+    CHECK_INT(lo.stable, 1);
+    CHECK_NEAR(lo.throughput_per_s, c.rate_per_s, 0.05);
+    CHECK(lo.ttft.p50_s <= lo.ttft.p99_s && lo.e2e.p50_s <= lo.e2e.p90_s && lo.e2e.p90_s <= lo.e2e.p99_s);
+    CHECK(lo.tpot.mean_s >= m.base_s);
+    c.rate_per_s = 3 * a.saturation_rate_per_s;
+    CHECK_INT(ridge_llm_run(&c, &hi, &err), RIDGE_OK);
+    CHECK_INT(hi.stable, 0);
+    CHECK(all_finite(&hi));
+    CHECK(hi.completion_rate_2nd_half_per_s < 0.6 * hi.arrival_rate_2nd_half_per_s);
+    /* The throughput under overload is near the estimated saturation rate. */
+    CHECK_NEAR(hi.throughput_per_s, a.saturation_rate_per_s, 0.15);
+    CHECK(hi.mean_batch > 30);
+    check_context(NULL);
+}
+
+static void test_errors(void)
+{
+    static const double at[] = {0, 0.5, 0.2}, prompt[] = {10, 10, 10}, output[] = {4, 4, 4};
+    cost_model m = {0.01, 0, 0, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result r;
+    ridge_err err;
+    ridge_llm_config_init(&c);
+    c.rate_per_s = 1;
+    check_context("no cost model");
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    c.requests = 100;
+    c.warmup = 0;
+    check_context("a request larger than the KV cache");
+    c.kv_bytes_per_token = 1;
+    c.kv_capacity_bytes = 600;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "KV cache");
+    c.kv_bytes_per_token = 0;
+    check_context("bad rate, tokens, batch");
+    c.rate_per_s = 0;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    c.rate_per_s = 1;
+    c.output_tokens = 0;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    c.output_tokens = 8;
+    c.max_batch = 0;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    c.max_batch = 8;
+    check_context("trace out of order");
+    c.arrival = RIDGE_ARRIVAL_TRACE;
+    c.trace_s = at;
+    c.trace_prompt = prompt;
+    c.trace_output = output;
+    c.trace_n = 3;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "trace arrival 2");
+    check_context("failing cost model");
+    c.arrival = RIDGE_ARRIVAL_POISSON;
+    c.iter_time = failing_cost;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "cost model failed");
+    check_context(NULL);
+}
+
+int main(void)
+{
+    test_isolated();
+    test_trace_by_hand();
+    test_kv_limit();
+    test_determinism_and_load();
+    test_errors();
+    return check_report();
+}
