@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ridge/plot.h"
+#include "textbuf.h"
 #include "ridge/version.h"
 
 /* Colour-blind-safe palette (Okabe–Ito), one colour per group. */
@@ -17,79 +18,13 @@ static const char *const group_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC
 static const int dash_points[] = {7, 5, 9, 11, 13}; /* point type per dash pattern */
 #define NPOINTS (sizeof dash_points / sizeof dash_points[0])
 
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} cbuf;
-
-static void cb_printf(cbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void cb_printf(cbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (!b->s || b->len + (size_t)n + 1 > b->cap) {
-        size_t ncap = b->cap ? b->cap : 4096;
-        char *ns;
-        while (ncap < b->len + (size_t)n + 1)
-            ncap *= 2;
-        ns = realloc(b->s, ncap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = ncap;
-        va_start(ap, fmt);
-        vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-    }
-    b->len += (size_t)n;
-}
-
-/* A gnuplot single-quoted string literal: '' stands for a quote; no control bytes. */
-static void cb_gp_string(cbuf *b, const char *s)
-{
-    cb_printf(b, "'");
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\'')
-            cb_printf(b, "''");
-        else if (c < 0x20 || c == 0x7f)
-            cb_printf(b, " ");
-        else
-            cb_printf(b, "%c", c);
-    }
-    cb_printf(b, "'");
-}
-
 /* A .dat comment: one line, no control bytes. */
-static void cb_comment(cbuf *b, const char *s)
+static void cb_comment(rp_buf *b, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
-        cb_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
+        rp_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
     }
-}
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
 }
 
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
@@ -97,7 +32,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
 {
     static const ridge_curve_options none = {NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
     double ylo = HUGE_VAL, yhi = -HUGE_VAL;
-    cbuf dat = {0}, gp = {0};
+    rp_buf dat = {0}, gp = {0};
     size_t npoints = 0;
     int rc;
     if (!opt)
@@ -115,33 +50,33 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     }
 
     /* ---- the .dat ---- */
-    cb_printf(&dat, "# ridge %s curves", ridge_version());
+    rp_printf(&dat, "# ridge %s curves", ridge_version());
     if (opt->title) {
-        cb_printf(&dat, ": ");
+        rp_printf(&dat, ": ");
         cb_comment(&dat, opt->title);
     }
-    cb_printf(&dat, "\n# One block per series (select with `index N`), separated by two blank lines.\n# Columns: x (");
+    rp_printf(&dat, "\n# One block per series (select with `index N`), separated by two blank lines.\n# Columns: x (");
     cb_comment(&dat, opt->xlabel ? opt->xlabel : "x");
-    cb_printf(&dat, ") y (");
+    rp_printf(&dat, ") y (");
     cb_comment(&dat, opt->ylabel ? opt->ylabel : "y");
-    cb_printf(&dat, "); points without a finite value are left out.\n");
+    rp_printf(&dat, "); points without a finite value are left out.\n");
     for (size_t i = 0; i < nseries; i++) {
-        cb_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
+        rp_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
         if (series[i].name && series[i].name[0])
             cb_comment(&dat, series[i].name);
         else
-            cb_printf(&dat, "series %zu", i + 1);
-        cb_printf(&dat, "\n");
+            rp_printf(&dat, "series %zu", i + 1);
+        rp_printf(&dat, "\n");
         for (size_t k = 0; k < series[i].n; k++)
             if (isfinite(series[i].x[k]) && isfinite(series[i].y[k]) && (!opt->log_y || series[i].y[k] > 0)) {
-                cb_printf(&dat, "%.9g %.9g\n", series[i].x[k], series[i].y[k]);
+                rp_printf(&dat, "%.9g %.9g\n", series[i].x[k], series[i].y[k]);
                 npoints++;
                 ylo = fmin(ylo, series[i].y[k]);
                 yhi = fmax(yhi, series[i].y[k]);
             }
         /* gnuplot rejects an empty block in a plot command; a lone NaN row keeps the index valid. */
         if (npoints == 0)
-            cb_printf(&dat, "NaN NaN\n");
+            rp_printf(&dat, "NaN NaN\n");
         npoints = 0;
     }
     if (opt->nvlines && (!opt->vline_x || !opt->vline_group || !opt->vline_label)) {
@@ -149,17 +84,17 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
         return ridge_err_set(err, RIDGE_EINVAL, "curves: %zu vertical lines but no data", opt->nvlines);
     }
     for (size_t i = 0; i < opt->nvlines; i++) {
-        cb_printf(&dat, "%s# vertical line: x = %.9g, ", i ? "" : "\n", opt->vline_x[i]);
+        rp_printf(&dat, "%s# vertical line: x = %.9g, ", i ? "" : "\n", opt->vline_x[i]);
         cb_comment(&dat, opt->vline_label[i]);
-        cb_printf(&dat, "\n");
+        rp_printf(&dat, "\n");
     }
 
     /* ---- the .gp ---- */
-    cb_printf(&gp, "# ridge %s curve chart\n", ridge_version());
-    cb_printf(&gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", paths->gp,
-              base_name(paths->dat), base_name(paths->chart));
-    cb_printf(&gp, "set encoding utf8\nset locale \"C\"\n\n");
-    cb_printf(&gp, "# Files are named relative to this script's directory.\n"
+    rp_printf(&gp, "# ridge %s curve chart\n", ridge_version());
+    rp_printf(&gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", paths->gp,
+              rp_base_name(paths->dat), rp_base_name(paths->chart));
+    rp_printf(&gp, "set encoding utf8\nset locale \"C\"\n\n");
+    rp_printf(&gp, "# Files are named relative to this script's directory.\n"
                    "dir = ''\n"
                    "if (exists('ARG0')) {\n"
                    "    s = ARG0\n"
@@ -169,63 +104,63 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
                    "        s = s[i+1:]\n"
                    "    }\n"
                    "}\n");
-    cb_printf(&gp, "dat = dir . ");
-    cb_gp_string(&gp, base_name(paths->dat));
-    cb_printf(&gp, "\n\n");
+    rp_printf(&gp, "dat = dir . ");
+    rp_gp_string(&gp, rp_base_name(paths->dat));
+    rp_printf(&gp, "\n\n");
     if (paths->format == RIDGE_PLOT_SVG)
-        cb_printf(&gp, "set terminal svg size 1000,700 dynamic noenhanced font 'Sans,12' background '#ffffff'\n");
+        rp_printf(&gp, "set terminal svg size 1000,700 dynamic noenhanced font 'Sans,12' background '#ffffff'\n");
     else
-        cb_printf(&gp, "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+        rp_printf(&gp, "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
                        "    set terminal pngcairo size 1000,700 noenhanced font 'Sans,12' background '#ffffff'\n"
                        "} else {\n"
                        "    set terminal png size 1000,700 noenhanced\n"
                        "}\n");
-    cb_printf(&gp, "set output dir . ");
-    cb_gp_string(&gp, base_name(paths->chart));
-    cb_printf(&gp, "\n\n");
+    rp_printf(&gp, "set output dir . ");
+    rp_gp_string(&gp, rp_base_name(paths->chart));
+    rp_printf(&gp, "\n\n");
     if (opt->title) {
-        cb_printf(&gp, "set title ");
-        cb_gp_string(&gp, opt->title);
-        cb_printf(&gp, " font ',14'\n");
+        rp_printf(&gp, "set title ");
+        rp_gp_string(&gp, opt->title);
+        rp_printf(&gp, " font ',14'\n");
     }
-    cb_printf(&gp, "set xlabel ");
-    cb_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
-    cb_printf(&gp, "\nset ylabel ");
-    cb_gp_string(&gp, opt->ylabel ? opt->ylabel : "y");
-    cb_printf(&gp, "\n");
+    rp_printf(&gp, "set xlabel ");
+    rp_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
+    rp_printf(&gp, "\nset ylabel ");
+    rp_gp_string(&gp, opt->ylabel ? opt->ylabel : "y");
+    rp_printf(&gp, "\n");
     if (opt->log_y) {
-        cb_printf(&gp, "set logscale y 10\nset mytics 10\n");
+        rp_printf(&gp, "set logscale y 10\nset mytics 10\n");
         /* The data's span with some room (the labels of vertical lines sit at the top), not whole decades. */
         if (ylo <= yhi) {
             double lo = ylo / 1.1, hi = yhi * (opt->nvlines ? 2.0 : 1.25), dec = pow(10, floor(log10(lo)));
             /* Start at the 1-2-5 tic below the data, so the lowest curve has a labelled tic under it. */
             lo = lo >= 5 * dec ? 5 * dec : lo >= 2 * dec ? 2 * dec : dec;
             /* Label 1-2-5 steps: a narrow log range would otherwise show one labelled tic. */
-            cb_printf(&gp, "set yrange [%.6g:%.6g]\nset ytics (", lo, hi);
+            rp_printf(&gp, "set yrange [%.6g:%.6g]\nset ytics (", lo, hi);
             for (double d = pow(10, floor(log10(lo))), first = 1; d <= hi; d *= 10)
                 for (int k = 0; k < 3; k++) {
                     double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
                     if (t >= lo && t <= hi) {
-                        cb_printf(&gp, "%s%.6g", first ? "" : ", ", t);
+                        rp_printf(&gp, "%s%.6g", first ? "" : ", ", t);
                         first = 0;
                     }
                 }
-            cb_printf(&gp, ")\n");
+            rp_printf(&gp, ")\n");
         }
     } else {
-        cb_printf(&gp, "set yrange [0:*]\n");
+        rp_printf(&gp, "set yrange [0:*]\n");
     }
     for (size_t i = 0; i < opt->nvlines; i++) {
         if (!isfinite(opt->vline_x[i]))
             continue;
-        cb_printf(&gp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 3 lw 1.5 lc rgb '%s'\n",
+        rp_printf(&gp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 3 lw 1.5 lc rgb '%s'\n",
                   opt->vline_x[i], opt->vline_x[i], group_colors[(size_t)(opt->vline_group[i] < 0 ? 0 : opt->vline_group[i]) % NCOLORS]);
-        cb_printf(&gp, "set label ");
-        cb_gp_string(&gp, opt->vline_label[i]);
-        cb_printf(&gp, " at %.9g, graph 0.97 right offset -0.5,0 font ',10' tc rgb '%s'\n", opt->vline_x[i],
+        rp_printf(&gp, "set label ");
+        rp_gp_string(&gp, opt->vline_label[i]);
+        rp_printf(&gp, " at %.9g, graph 0.97 right offset -0.5,0 font ',10' tc rgb '%s'\n", opt->vline_x[i],
                   group_colors[(size_t)(opt->vline_group[i] < 0 ? 0 : opt->vline_group[i]) % NCOLORS]);
     }
-    cb_printf(&gp, "set xrange [0:*]\n"
+    rp_printf(&gp, "set xrange [0:*]\n"
                    "set format x '%%g'\nset format y '%%g'\n"
                    "set grid xtics ytics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1\n"
                    "set border lw 1.2\n"
@@ -239,11 +174,11 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
             snprintf(name, sizeof name, "series %zu", i + 1);
             title = name;
         }
-        cb_printf(&gp, "    dat index %zu using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 lc rgb '%s' title ", i,
+        rp_printf(&gp, "    dat index %zu using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 lc rgb '%s' title ", i,
                   series[i].dash, dash_points[(size_t)(series[i].dash - 1) % NPOINTS],
                   group_colors[(size_t)series[i].group % NCOLORS]);
-        cb_gp_string(&gp, title);
-        cb_printf(&gp, "%s\n", i + 1 < nseries ? ", \\" : "");
+        rp_gp_string(&gp, title);
+        rp_printf(&gp, "%s\n", i + 1 < nseries ? ", \\" : "");
     }
 
     if (dat.oom || gp.oom) {

@@ -8,55 +8,12 @@
 #include <string.h>
 
 #include "ridge/plot.h"
+#include "textbuf.h"
 #include "ridge/version.h"
 
 #define TERA 1e12
 
 /* ---- a growable text buffer (the files are built in memory, then written atomically) ---- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (b->oom)
-        return;
-    va_start(ap, fmt);
-    n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        b->oom = 1;
-        return;
-    }
-    if (!b->s || b->len + (size_t)n + 1 > b->cap) {
-        size_t ncap = b->cap ? b->cap : 4096;
-        char *ns;
-        while (ncap < b->len + (size_t)n + 1)
-            ncap *= 2;
-        ns = realloc(b->s, ncap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = ncap;
-        va_start(ap, fmt);
-        vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-    }
-    b->len += (size_t)n;
-}
 
 /* ---- text that goes into the files ---- */
 
@@ -69,29 +26,6 @@ static void dat_label(const char *in, char *out, size_t cap)
         out[k++] = c == '"' ? '\'' : c == '\\' ? '/' : c < 0x20 || c == 0x7f ? ' ' : (char)c;
     }
     out[k] = '\0';
-}
-
-/* A gnuplot single-quoted string literal: '' stands for a quote; no control bytes. */
-static void sb_gp_string(sbuf *b, const char *s)
-{
-    sb_printf(b, "'");
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\'')
-            sb_printf(b, "''");
-        else if (c < 0x20 || c == 0x7f)
-            sb_printf(b, " ");
-        else
-            sb_printf(b, "%c", c);
-    }
-    sb_printf(b, "'");
-}
-
-/* The file name part of a path. */
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
 }
 
 /* ---- roofs ---- */
@@ -545,7 +479,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
     const char *wname = opt && opt->workload_name && opt->workload_name[0] ? opt->workload_name : NULL;
     const char *note = opt && opt->note && opt->note[0] ? opt->note : NULL;
     frame fr;
-    sbuf dat = {0}, gp = {0};
+    rp_buf dat = {0}, gp = {0};
     char a[32], b[32], corner_note[256] = "";
 
     if (!gpu || !paths || (n > 0 && !pts))
@@ -680,7 +614,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
     }
     if (nskipped)
         snprintf(corner_note, sizeof corner_note, "%zu op%s without FLOPs (copies) not shown; listed in %.80s",
-                 nskipped, nskipped == 1 ? "" : "s", base_name(paths->dat));
+                 nskipped, nskipped == 1 ? "" : "s", rp_base_name(paths->dat));
     if (ngroups > LABELS_MAX) {
         size_t len = strlen(corner_note);
         snprintf(corner_note + len, sizeof corner_note - len, "%slabels on the %d slowest of %zu kernels",
@@ -734,98 +668,98 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
     }
 
     /* ---- the .dat ---- */
-    sb_printf(&dat, "# ridge %s roofline data: %s (%s)%s%s\n", ridge_version(), gpu->name, gpu->id,
+    rp_printf(&dat, "# ridge %s roofline data: %s (%s)%s%s\n", ridge_version(), gpu->name, gpu->id,
               wname ? ", workload " : "", wname ? wname : "");
-    sb_printf(&dat, "# Drawn by %s. Blocks are separated by two blank lines and selected with `index N`.\n",
-              base_name(paths->gp));
-    sb_printf(&dat, "# Units: intensity in FLOP/byte; performance in TFLOP/s (TOP/s for integer kinds); "
+    rp_printf(&dat, "# Drawn by %s. Blocks are separated by two blank lines and selected with `index N`.\n",
+              rp_base_name(paths->gp));
+    rp_printf(&dat, "# Units: intensity in FLOP/byte; performance in TFLOP/s (TOP/s for integer kinds); "
                     "bandwidth in TB/s.\n");
-    sb_printf(&dat, "# Model efficiency (%s): tensor_fraction %.6g, vector_fraction %.6g, dram_fraction %.6g\n",
+    rp_printf(&dat, "# Model efficiency (%s): tensor_fraction %.6g, vector_fraction %.6g, dram_fraction %.6g\n",
               gpu->eff.source[0] ? gpu->eff.source : "defaults, docs/model.md", gpu->eff.tensor_fraction,
               gpu->eff.vector_fraction, gpu->eff.dram_fraction);
 
-    sb_printf(&dat, "\n# [index 0] roofs: one row per precision (datasheet dense peak; achievable = peak x "
+    rp_printf(&dat, "\n# [index 0] roofs: one row per precision (datasheet dense peak; achievable = peak x "
                     "tensor_fraction or vector_fraction)\n");
-    sb_printf(&dat, "# name peak_tflops_per_s achievable_tflops_per_s ridge_flops_per_byte "
+    rp_printf(&dat, "# name peak_tflops_per_s achievable_tflops_per_s ridge_flops_per_byte "
                     "achievable_ridge_flops_per_byte x_end_flops_per_byte unit\n");
     for (int r = 0; r < nroof; r++)
-        sb_printf(&dat, "\"%s\" %.6g %.6g %.6g %.6g %.6g %s\n", roofs[r].name, roofs[r].peak_flops_per_s / TERA,
+        rp_printf(&dat, "\"%s\" %.6g %.6g %.6g %.6g %.6g %s\n", roofs[r].name, roofs[r].peak_flops_per_s / TERA,
                   roofs[r].achievable_flops_per_s / TERA, roofs[r].peak_flops_per_s / bw,
                   roofs[r].achievable_flops_per_s / adram, fr.xhi, roofs[r].tensor ? "tensor" : "vector");
 
     /* Diagonals run from the left edge up to the highest roof they meet. */
-    sb_printf(&dat, "\n\n# [index 1] memory: bandwidth diagonals y = bandwidth x intensity\n");
-    sb_printf(&dat, "# name bandwidth_tb_per_s x_start_flops_per_byte x_end_flops_per_byte y_start_tflops_per_s "
+    rp_printf(&dat, "\n\n# [index 1] memory: bandwidth diagonals y = bandwidth x intensity\n");
+    rp_printf(&dat, "# name bandwidth_tb_per_s x_start_flops_per_byte x_end_flops_per_byte y_start_tflops_per_s "
                     "y_end_tflops_per_s\n");
-    sb_printf(&dat, "\"DRAM\" %.6g %.6g %.6g %.6g %.6g\n", bw / TERA, fr.xlo, roofs[0].peak_flops_per_s / bw,
+    rp_printf(&dat, "\"DRAM\" %.6g %.6g %.6g %.6g %.6g\n", bw / TERA, fr.xlo, roofs[0].peak_flops_per_s / bw,
               bw * fr.xlo / TERA, roofs[0].peak_flops_per_s / TERA);
-    sb_printf(&dat, "\"DRAM achievable\" %.6g %.6g %.6g %.6g %.6g\n", adram / TERA, fr.xlo, maxach / adram,
+    rp_printf(&dat, "\"DRAM achievable\" %.6g %.6g %.6g %.6g %.6g\n", adram / TERA, fr.xlo, maxach / adram,
               adram * fr.xlo / TERA, maxach / TERA);
     if (l2bw > 0)
-        sb_printf(&dat, "\"L2\" %.6g %.6g %.6g %.6g %.6g\n", l2bw / TERA, fr.xlo, roofs[0].peak_flops_per_s / l2bw,
+        rp_printf(&dat, "\"L2\" %.6g %.6g %.6g %.6g %.6g\n", l2bw / TERA, fr.xlo, roofs[0].peak_flops_per_s / l2bw,
                   l2bw * fr.xlo / TERA, roofs[0].peak_flops_per_s / TERA);
 
-    sb_printf(&dat, "\n\n# [index 2] ridge points (datasheet peak / datasheet DRAM bandwidth) and their labels\n"
+    rp_printf(&dat, "\n\n# [index 2] ridge points (datasheet peak / datasheet DRAM bandwidth) and their labels\n"
                     "# x_flops_per_byte y_tflops_per_s label_x label_y align(l/r/c) label\n");
     for (int r = 0; r < nroof; r++) {
         int ai = rlab[r].align == 'l' ? 0 : rlab[r].align == 'r' ? 1 : 2;
         ridge_align_used[ai] = 1;
-        sb_printf(&dat, "%.6g %.6g %.6g %.6g %c \"%s\"\n", roofs[r].peak_flops_per_s / bw,
+        rp_printf(&dat, "%.6g %.6g %.6g %.6g %c \"%s\"\n", roofs[r].peak_flops_per_s / bw,
                   roofs[r].peak_flops_per_s / TERA, data_x(&fr, rlab[r].lx), data_y(&fr, rlab[r].ly) / TERA,
                   rlab[r].align, rlab[r].text);
     }
 
-    sb_printf(&dat, "\n\n# [index 3] kernels, predicted: x = FLOPs / DRAM bytes (L2 or compulsory bytes when "
+    rp_printf(&dat, "\n\n# [index 3] kernels, predicted: x = FLOPs / DRAM bytes (L2 or compulsory bytes when "
                     "the model puts none in DRAM), y = achieved FLOP/s\n");
-    sb_printf(&dat, "# intensity_flops_per_byte performance_tflops_per_s bound_index bound label\n");
+    rp_printf(&dat, "# intensity_flops_per_byte performance_tflops_per_s bound_index bound label\n");
     for (size_t i = 0; i < nk; i++)
-        sb_printf(&dat, "%.6g %.6g %d %s \"%s\"\n", kp[i].x, kp[i].y / TERA, kp[i].bound, bound_keys[kp[i].bound],
+        rp_printf(&dat, "%.6g %.6g %d %s \"%s\"\n", kp[i].x, kp[i].y / TERA, kp[i].bound, bound_keys[kp[i].bound],
                   kp[i].label);
     if (nskipped) {
-        sb_printf(&dat, "# not plotted (no FLOPs, e.g. copies; or no bytes or time):\n");
+        rp_printf(&dat, "# not plotted (no FLOPs, e.g. copies; or no bytes or time):\n");
         for (size_t i = 0; i < n; i++) {
             char l[RIDGE_OP_NAME_MAX + 8];
             if (plottable(&pts[i]))
                 continue;
             point_label(&pts[i], i, l, sizeof l);
-            sb_printf(&dat, "#   %s: %.6g FLOP, %.6g bytes (DRAM + L2), %.6g s\n", l, pts[i].pred.flops,
+            rp_printf(&dat, "#   %s: %.6g FLOP, %.6g bytes (DRAM + L2), %.6g s\n", l, pts[i].pred.flops,
                       pts[i].pred.dram_bytes + pts[i].pred.l2_bytes, pts[i].pred.time_s);
         }
     }
 
     /* Blocks that may be empty come last: gnuplot does not count a block without data. */
-    sb_printf(&dat, "\n\n# [index 4] kernel labels, placed to avoid each other, and leader lines to labels "
+    rp_printf(&dat, "\n\n# [index 4] kernel labels, placed to avoid each other, and leader lines to labels "
                     "set apart (NaN: none)\n"
                     "# x_flops_per_byte y_tflops_per_s align(l/r/c) text x_from y_from x_to y_to\n");
     for (size_t i = 0; i < nlab; i++) {
         int ai = lab[i].align == 'l' ? 0 : lab[i].align == 'r' ? 1 : 2;
         align_used[ai] = 1;
-        sb_printf(&dat, "%.6g %.6g %c \"%s\"", data_x(&fr, lab[i].lx), data_y(&fr, lab[i].ly) / TERA, lab[i].align,
+        rp_printf(&dat, "%.6g %.6g %c \"%s\"", data_x(&fr, lab[i].lx), data_y(&fr, lab[i].ly) / TERA, lab[i].align,
                   lab[i].text);
         if (lab[i].leader) {
             nleaders++;
-            sb_printf(&dat, " %.6g %.6g %.6g %.6g\n", data_x(&fr, lab[i].fx), data_y(&fr, lab[i].fy) / TERA,
+            rp_printf(&dat, " %.6g %.6g %.6g %.6g\n", data_x(&fr, lab[i].fx), data_y(&fr, lab[i].fy) / TERA,
                       data_x(&fr, lab[i].tx), data_y(&fr, lab[i].ty) / TERA);
         } else {
-            sb_printf(&dat, " NaN NaN NaN NaN\n");
+            rp_printf(&dat, " NaN NaN NaN NaN\n");
         }
     }
 
-    sb_printf(&dat, "\n\n# [index 5] kernels, measured: x_measured_flops_per_byte y_measured_tflops_per_s "
+    rp_printf(&dat, "\n\n# [index 5] kernels, measured: x_measured_flops_per_byte y_measured_tflops_per_s "
                     "x_predicted_flops_per_byte y_predicted_tflops_per_s label\n");
     for (size_t i = 0; i < nk; i++)
         if (kp[i].has_measured)
-            sb_printf(&dat, "%.6g %.6g %.6g %.6g \"%s\"\n", kp[i].mx, kp[i].my / TERA, kp[i].x, kp[i].y / TERA,
+            rp_printf(&dat, "%.6g %.6g %.6g %.6g \"%s\"\n", kp[i].mx, kp[i].my / TERA, kp[i].x, kp[i].y / TERA,
                       kp[i].label);
 
 
     /* ---- the .gp ---- */
-    sb_printf(&gp, "# ridge %s roofline chart: %s%s%s\n", ridge_version(), gpu->name, wname ? ", " : "",
+    rp_printf(&gp, "# ridge %s roofline chart: %s%s%s\n", ridge_version(), gpu->name, wname ? ", " : "",
               wname ? wname : "");
-    sb_printf(&gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", paths->gp,
-              base_name(paths->dat), base_name(paths->chart));
-    sb_printf(&gp, "set encoding utf8\nset locale \"C\"\n\n");
-    sb_printf(&gp, "# Files are named relative to this script's directory.\n"
+    rp_printf(&gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", paths->gp,
+              rp_base_name(paths->dat), rp_base_name(paths->chart));
+    rp_printf(&gp, "set encoding utf8\nset locale \"C\"\n\n");
+    rp_printf(&gp, "# Files are named relative to this script's directory.\n"
                    "dir = ''\n"
                    "if (exists('ARG0')) {\n"
                    "    s = ARG0\n"
@@ -835,56 +769,56 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
                    "        s = s[i+1:]\n"
                    "    }\n"
                    "}\n");
-    sb_printf(&gp, "dat = dir . ");
-    sb_gp_string(&gp, base_name(paths->dat));
-    sb_printf(&gp, "\n\n");
+    rp_printf(&gp, "dat = dir . ");
+    rp_gp_string(&gp, rp_base_name(paths->dat));
+    rp_printf(&gp, "\n\n");
     if (paths->format == RIDGE_PLOT_SVG)
-        sb_printf(&gp, "set terminal svg size %g,%g dynamic noenhanced font 'Sans,11' background '#ffffff'\n",
+        rp_printf(&gp, "set terminal svg size %g,%g dynamic noenhanced font 'Sans,11' background '#ffffff'\n",
                   CANVAS_W_PX, CANVAS_H_PX);
     else
-        sb_printf(&gp,
+        rp_printf(&gp,
                   "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
                   "    set terminal pngcairo size %g,%g noenhanced font 'Sans,11' background '#ffffff'\n"
                   "} else {\n"
                   "    set terminal png size %g,%g noenhanced\n"
                   "}\n",
                   CANVAS_W_PX, CANVAS_H_PX, CANVAS_W_PX, CANVAS_H_PX);
-    sb_printf(&gp, "set output dir . ");
-    sb_gp_string(&gp, base_name(paths->chart));
-    sb_printf(&gp, "\n\n");
+    rp_printf(&gp, "set output dir . ");
+    rp_gp_string(&gp, rp_base_name(paths->chart));
+    rp_printf(&gp, "\n\n");
     {
         char title[300];
         snprintf(title, sizeof title, "Roofline: %s%s%s", gpu->name, wname ? " - " : "", wname ? wname : "");
-        sb_printf(&gp, "set title ");
-        sb_gp_string(&gp, title);
+        rp_printf(&gp, "set title ");
+        rp_gp_string(&gp, title);
         if (note) {
-            sb_printf(&gp, " . \"\\n\" . ");
-            sb_gp_string(&gp, note);
+            rp_printf(&gp, " . \"\\n\" . ");
+            rp_gp_string(&gp, note);
         }
-        sb_printf(&gp, " font ',14'\n");
+        rp_printf(&gp, " font ',14'\n");
     }
-    sb_printf(&gp, "# The plot area is pinned so that the label positions in the .dat fit it.\n"
+    rp_printf(&gp, "# The plot area is pinned so that the label positions in the .dat fit it.\n"
                    "set lmargin at screen %g\nset rmargin at screen %g\n"
                    "set bmargin at screen %g\nset tmargin at screen %g\n",
               PLOT_LEFT, PLOT_RIGHT, PLOT_BOTTOM, PLOT_TOP);
-    sb_printf(&gp, "set xlabel 'Arithmetic intensity [FLOP/byte]'\n"
+    rp_printf(&gp, "set xlabel 'Arithmetic intensity [FLOP/byte]'\n"
                    "set ylabel 'Performance [TFLOP/s]'\n"
                    "set logscale xy 10\n");
-    sb_printf(&gp, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n", fr.xlo, fr.xhi, fr.ylo / TERA, fr.yhi / TERA);
-    sb_printf(&gp, "set format x '%%g'\nset format y '%%g'\n"
+    rp_printf(&gp, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n", fr.xlo, fr.xhi, fr.ylo / TERA, fr.yhi / TERA);
+    rp_printf(&gp, "set format x '%%g'\nset format y '%%g'\n"
                    "set mxtics 10\nset mytics 10\n"
                    "set grid xtics ytics mxtics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1\n"
                    "set border lw 1.2\n"
                    "set style textbox opaque noborder margins 0.5,0.5\n"
                    "set key outside below center horizontal maxcols 3 samplen 3 spacing 1.1 font ',10'\n");
     if (corner_note[0]) {
-        sb_printf(&gp, "set label 1 ");
-        sb_gp_string(&gp, corner_note);
-        sb_printf(&gp, " at graph 0.99, graph 0.03 right font ',%d' tc rgb '#555555'\n", RIDGE_FONT_PT);
+        rp_printf(&gp, "set label 1 ");
+        rp_gp_string(&gp, corner_note);
+        rp_printf(&gp, " at graph 0.99, graph 0.03 right font ',%d' tc rgb '#555555'\n", RIDGE_FONT_PT);
     }
-    sb_printf(&gp, "\nplot \\\n");
+    rp_printf(&gp, "\nplot \\\n");
     for (int r = 0; r < nroof; r++) {
-        sb_printf(&gp,
+        rp_printf(&gp,
                   "    dat index 0 every ::%d::%d using 4:2:($6-$4):(0) with vectors nohead lw 2.5 "
                   "lc rgb '%s' title '%s%s: %s %s (achievable %s)', \\\n",
                   r, r, roof_colors[r], roofs[r].name,
@@ -893,56 +827,56 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
                                                                                     : " vector",
                   num3(roofs[r].peak_flops_per_s / TERA, a, sizeof a), roofs[r].integer ? "TOP/s" : "TFLOP/s",
                   num3(roofs[r].achievable_flops_per_s / TERA, b, sizeof b));
-        sb_printf(&gp,
+        rp_printf(&gp,
                   "    dat index 0 every ::%d::%d using 5:3:($6-$5):(0) with vectors nohead lw 1.5 dt 2 "
                   "lc rgb '%s' notitle, \\\n",
                   r, r, roof_colors[r]);
     }
-    sb_printf(&gp,
+    rp_printf(&gp,
               "    dat index 1 every ::0::0 using 3:5:($4-$3):($6-$5) with vectors nohead lw 2.5 lc rgb '%s' "
               "title 'DRAM %s (achievable %s)', \\\n",
               DRAM_COLOR, bandwidth(bw, a, sizeof a), bandwidth(adram, b, sizeof b));
-    sb_printf(&gp,
+    rp_printf(&gp,
               "    dat index 1 every ::1::1 using 3:5:($4-$3):($6-$5) with vectors nohead lw 1.5 dt 2 "
               "lc rgb '%s' notitle, \\\n",
               DRAM_COLOR);
     if (l2bw > 0)
-        sb_printf(&gp,
+        rp_printf(&gp,
                   "    dat index 1 every ::2::2 using 3:5:($4-$3):($6-$5) with vectors nohead lw 1.5 dt 4 "
                   "lc rgb '%s' title 'L2 %s (model)', \\\n",
                   L2_COLOR, bandwidth(l2bw, a, sizeof a));
-    sb_printf(&gp,
+    rp_printf(&gp,
               "    NaN with lines lw 1.5 dt 2 lc rgb '#555555' title 'dashed: achievable (model efficiency)', \\\n");
-    sb_printf(&gp, "    dat index 2 using 1:2 with points pt 7 ps 0.8 lc rgb '#222222' notitle");
+    rp_printf(&gp, "    dat index 2 using 1:2 with points pt 7 ps 0.8 lc rgb '#222222' notitle");
     for (int ai = 0; ai < 3; ai++)
         if (ridge_align_used[ai])
-            sb_printf(&gp,
+            rp_printf(&gp,
                       ", \\\n    dat index 2 using 3:(strcol(5) eq '%c' ? $4 : NaN):6 with labels %s boxed "
                       "font ',%d' tc rgb '#222222' notitle",
                       "lrc"[ai], ai == 0 ? "left" : ai == 1 ? "right" : "center", RIDGE_FONT_PT);
     if (nmeasured)
-        sb_printf(&gp,
+        rp_printf(&gp,
                   ", \\\n    dat index 5 using 3:4:($1-$3):($2-$4) with vectors nohead lw 1 lc rgb '#888888' "
                   "notitle");
     for (int bnd = 0; bnd < NBOUNDS; bnd++)
         if (bound_used[bnd])
-            sb_printf(&gp,
+            rp_printf(&gp,
                       ", \\\n    dat index 3 using 1:($3 == %d ? $2 : NaN) with points pt 7 ps 1.2 "
                       "lc rgb '%s' title 'predicted, %s'",
                       bnd, bound_colors[bnd], bound_titles[bnd]);
     if (nmeasured)
-        sb_printf(&gp, ", \\\n    dat index 5 using 1:2 with points pt 4 ps 1.3 lw 1.5 lc rgb '#000000' "
+        rp_printf(&gp, ", \\\n    dat index 5 using 1:2 with points pt 4 ps 1.3 lw 1.5 lc rgb '#000000' "
                        "title 'measured (hollow), joined to its prediction'");
     if (nleaders)
-        sb_printf(&gp, ", \\\n    dat index 4 using 5:6:($7-$5):($8-$6) with vectors nohead lw 0.8 lc rgb '#999999' "
+        rp_printf(&gp, ", \\\n    dat index 4 using 5:6:($7-$5):($8-$6) with vectors nohead lw 0.8 lc rgb '#999999' "
                        "notitle");
     for (int ai = 0; ai < 3; ai++)
         if (align_used[ai])
-            sb_printf(&gp,
+            rp_printf(&gp,
                       ", \\\n    dat index 4 using 1:(strcol(3) eq '%c' ? $2 : NaN):4 with labels %s boxed font ',%d' "
                       "tc rgb '#333333' notitle",
                       "lrc"[ai], ai == 0 ? "left" : ai == 1 ? "right" : "center", KERNEL_FONT_PT);
-    sb_printf(&gp, "\n");
+    rp_printf(&gp, "\n");
 
     if (dat.oom || gp.oom) {
         rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");

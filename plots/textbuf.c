@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "textbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rp_printf(rp_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (b->oom)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if (!b->s || b->len + (size_t)n + 1 > b->cap) {
+        size_t ncap = b->cap ? b->cap : 4096;
+        char *ns;
+        while (ncap < b->len + (size_t)n + 1)
+            ncap *= 2;
+        ns = realloc(b->s, ncap);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = ncap;
+        va_start(ap, fmt);
+        vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
+    b->len += (size_t)n;
+}
+
+void rp_gp_string(rp_buf *b, const char *s)
+{
+    rp_printf(b, "'");
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\'')
+            rp_printf(b, "''");
+        else if (c < 0x20 || c == 0x7f)
+            rp_printf(b, " ");
+        else
+            rp_printf(b, "%c", c);
+    }
+    rp_printf(b, "'");
+}
+
+const char *rp_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}

@@ -1,0 +1,24 @@
+/* Private to plots/: a growing text buffer for the .dat and .gp files, and gnuplot quoting.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_PLOTS_TEXTBUF_H
+#define RIDGE_PLOTS_TEXTBUF_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom; /* an allocation failed: the text is incomplete (sticky) */
+} rp_buf;
+
+void rp_printf(rp_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A gnuplot single-quoted string literal: '' stands for a quote; no control bytes. */
+void rp_gp_string(rp_buf *b, const char *s);
+/* The file name part of a path. */
+const char *rp_base_name(const char *path);
+
+#endif
