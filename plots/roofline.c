@@ -756,22 +756,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
     /* ---- the .gp ---- */
     rp_printf(&gp, "# ridge %s roofline chart: %s%s%s\n", ridge_version(), gpu->name, wname ? ", " : "",
               wname ? wname : "");
-    rp_printf(&gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", paths->gp,
-              rp_base_name(paths->dat), rp_base_name(paths->chart));
-    rp_printf(&gp, "set encoding utf8\nset locale \"C\"\n\n");
-    rp_printf(&gp, "# Files are named relative to this script's directory.\n"
-                   "dir = ''\n"
-                   "if (exists('ARG0')) {\n"
-                   "    s = ARG0\n"
-                   "    while (strstrt(s, '/') > 0) {\n"
-                   "        i = strstrt(s, '/')\n"
-                   "        dir = dir . s[1:i]\n"
-                   "        s = s[i+1:]\n"
-                   "    }\n"
-                   "}\n");
-    rp_printf(&gp, "dat = dir . ");
-    rp_gp_string(&gp, rp_base_name(paths->dat));
-    rp_printf(&gp, "\n\n");
+    rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
     if (paths->format == RIDGE_PLOT_SVG)
         rp_printf(&gp, "set terminal svg size %g,%g dynamic noenhanced font 'Sans,11' background '#ffffff'\n",
                   CANVAS_W_PX, CANVAS_H_PX);

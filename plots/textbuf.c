@@ -58,3 +58,23 @@ const char *rp_base_name(const char *path)
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
 }
+
+void rp_gp_preamble(rp_buf *gp, const char *gp_path, const char *dat_path, const char *chart_path)
+{
+    rp_printf(gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", gp_path,
+              rp_base_name(dat_path), rp_base_name(chart_path));
+    rp_printf(gp, "set encoding utf8\nset locale \"C\"\n\n");
+    rp_printf(gp, "# Files are named relative to this script's directory.\n"
+                  "dir = ''\n"
+                  "if (exists('ARG0')) {\n"
+                  "    s = ARG0\n"
+                  "    while (strstrt(s, '/') > 0) {\n"
+                  "        i = strstrt(s, '/')\n"
+                  "        dir = dir . s[1:i]\n"
+                  "        s = s[i+1:]\n"
+                  "    }\n"
+                  "}\n");
+    rp_printf(gp, "dat = dir . ");
+    rp_gp_string(gp, rp_base_name(dat_path));
+    rp_printf(gp, "\n\n");
+}

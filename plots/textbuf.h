@@ -18,6 +18,9 @@ void rp_printf(rp_buf *b, const char *fmt, ...)
     ;
 /* A gnuplot single-quoted string literal: '' stands for a quote; no control bytes. */
 void rp_gp_string(rp_buf *b, const char *s);
+/* The common start of a .gp script after its title line: how to render it, a C locale, and `dat`
+ * naming the data file relative to the script's own directory (so it runs from anywhere). */
+void rp_gp_preamble(rp_buf *gp, const char *gp_path, const char *dat_path, const char *chart_path);
 /* The file name part of a path. */
 const char *rp_base_name(const char *path);
 
