@@ -24,7 +24,7 @@ static const char help[] =
     "costs host dispatch time and a GPU waiting for the host shows up as bound 'host'; in graph\n"
     "mode (CUDA graphs) the per-kernel host cost is small.\n"
     "\n"
-    "With a model (a built-in id: 'ridge predict --help' lists them below, or a model file), builds\n"
+    "With a model (a built-in id, see 'ridge workloads', or a model file), builds\n"
     "the operator graph of one step for the run options and predicts: step time, throughput, MFU,\n"
     "time by layer type and by bound, and memory (weights, gradients, optimizer state, activations,\n"
     "KV cache, workspace) against the GPU's capacity, with the largest batch that fits. --per-op\n"
