@@ -10,6 +10,8 @@
 
 #include "cli.h"
 #include "model_run.h"
+#include "ridge/comm.h"
+#include "ridge/parallel.h"
 #include "ridge/plot.h"
 #include "ridge/queue.h"
 #include "ridge/schedule.h"
@@ -25,6 +27,7 @@
 
 static const char help[] =
     "usage: ridge serve --gpu ID|--gpu-file PATH --workload ID|FILE --rate R [--replicas N]\n"
+    "       ridge serve --cluster ID|FILE [--nodes N] --tp T --workload ID|FILE --rate R [--replicas N]\n"
     "                   [--max-batch B [--batch-timeout-ms T]] [--slo-p99-ms X] [--find max-rate|replicas]\n"
     "                   [--price-per-hour P] [--output N] [--simulate] [--seed S] [run options]\n"
     "                   [--slo-ttft-p99-ms X] [--slo-tpot-ms X] [--trace FILE] [--requests N] [--static]\n"
@@ -55,6 +58,12 @@ static const char help[] =
     "requests, waiting at most T ms for a batch to fill; a batch of b takes the model's time at\n"
     "batch b); the arrivals split evenly over the replicas and each is simulated (no closed form).\n"
     "\n"
+    "--cluster ID|FILE --tp T (instead of --gpu): each replica is T GPUs of one node of the cluster\n"
+    "running the model with tensor parallelism (docs/parallel.md); service and iteration times come\n"
+    "from the multi-GPU model (tp T, pp = dp = 1, microbatch = global batch = the batch). T must\n"
+    "divide the GPUs per node; replicas default to (GPUs per node x nodes) / T and --replicas may\n"
+    "not exceed that. A replica costs T x the GPU's price per hour (--price-per-hour is per GPU).\n"
+    "\n"
     "Prints utilisation, throughput, mean/p50/p90/p99 latency, stability (with the saturation rate\n"
     "when the queue cannot keep up), whether p99 meets --slo-p99-ms, and the cost per 1,000 requests\n"
     "from the GPU's price per hour (--price-per-hour overrides). --find max-rate: the highest rate\n"
@@ -64,7 +73,11 @@ static const char help[] =
 static const char help_options[] =
     "Options:\n"
     "  --rate R               requests per second (> 0)\n"
-    "  --replicas N           GPUs serving the model (default 1)\n"
+    "  --replicas N           GPUs (with --cluster: groups of T GPUs) serving the model (default 1;\n"
+    "                         with --cluster: all the cluster's GPUs / T)\n"
+    "  --cluster ID|FILE      replicas on a cluster (docs/comm.md) instead of --gpu\n"
+    "  --nodes N              with --cluster: number of nodes (default: the cluster's)\n"
+    "  --tp T                 with --cluster: tensor-parallel GPUs per replica (default 1)\n"
     "  --max-batch B          dynamic batching with at most B requests per batch\n"
     "  --batch-timeout-ms T   longest wait for a batch to fill (default 0: take what is queued)\n"
     "  --slo-p99-ms X         latency objective for the 99th percentile\n"
@@ -106,32 +119,69 @@ typedef struct {
     double kv_bytes_per_token, kv_capacity_bytes;
     const double *trace_s, *trace_prompt, *trace_output; /* --trace (owned by cmd_serve) */
     size_t trace_n;
+    /* --cluster: one replica = tp GPUs of one node (rep_cl: the cluster cut to those GPUs). */
+    const ridge_cluster *cl, *rep_cl;
+    int tp;
+    int max_replicas;     /* SERVE_MAX_REPLICAS, or the cluster's GPUs / tp */
 } serve_ctx;
+
+/* Time of one run (rc) of one replica: one GPU (cli_model_predict), or tp GPUs of the cluster
+ * (ridge_parallel_predict with tp, pp = dp = 1, microbatch = global batch = rc->batch).
+ * Prints the error and returns an exit code; mem (may be NULL) gets the memory per GPU. */
+static int replica_predict(const serve_ctx *s, const ridge_run_config *rc, double *t_s, ridge_memory *mem)
+{
+    if (s->rep_cl) {
+        ridge_parallel_config pc;
+        ridge_parallel_result r;
+        ridge_err err;
+        int st;
+        ridge_parallel_config_init(&pc);
+        pc.tp = s->tp;
+        pc.microbatch = rc->batch;
+        pc.global_batch = rc->batch;
+        st = ridge_parallel_predict(s->rep_cl, s->m, rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            return cli_exit_code(st);
+        }
+        *t_s = r.step_time_s;
+        if (mem)
+            *mem = r.memory;
+        return CLI_EXIT_OK;
+    } else {
+        cli_model_prediction p;
+        int rc_exit = cli_model_predict(s->g, s->m, rc, RIDGE_RUNTIME_EAGER, &p);
+        *t_s = p.time_s;
+        if (mem)
+            *mem = p.mem;
+        cli_model_prediction_free(&p);
+        return rc_exit;
+    }
+}
+
+/* GPUs per replica (1 without --cluster). */
+static int replica_gpus(const serve_ctx *s)
+{
+    return s->rep_cl ? s->tp : 1;
+}
 
 /* Service time of a batch of b requests: one pass, or prefill + output x decode for an LLM. */
 static int service_time(const serve_ctx *s, double b, double *t_s)
 {
     ridge_run_config rc = s->run;
-    cli_model_prediction p;
+    double t;
     int rc_exit;
     rc.batch = b;
-    if (!s->llm) {
-        rc_exit = cli_model_predict(s->g, s->m, &rc, RIDGE_RUNTIME_EAGER, &p);
-        *t_s = p.time_s;
-        cli_model_prediction_free(&p);
-        return rc_exit;
-    }
+    if (!s->llm)
+        return replica_predict(s, &rc, t_s, NULL);
     rc.mode = RIDGE_MODE_PREFILL;
-    rc_exit = cli_model_predict(s->g, s->m, &rc, RIDGE_RUNTIME_EAGER, &p);
-    *t_s = p.time_s;
-    cli_model_prediction_free(&p);
+    rc_exit = replica_predict(s, &rc, t_s, NULL);
     if (rc_exit != CLI_EXIT_OK || s->output <= 0)
         return rc_exit;
     rc.mode = RIDGE_MODE_DECODE;
     rc.context = (s->run.prompt > 0 ? s->run.prompt : 512) + floor(s->output / 2);
-    rc_exit = cli_model_predict(s->g, s->m, &rc, RIDGE_RUNTIME_EAGER, &p);
-    *t_s += s->output * p.time_s;
-    cli_model_prediction_free(&p);
+    rc_exit = replica_predict(s, &rc, &t, NULL);
+    *t_s += s->output * t;
     return rc_exit;
 }
 
@@ -186,7 +236,6 @@ static const char *yesno(int v)
 static int llm_predict(const serve_ctx *s, ridge_mode mode, double batch, double tokens, double *t_s)
 {
     ridge_run_config rc = s->run;
-    cli_model_prediction p;
     int rc_exit;
     rc.mode = mode;
     rc.batch = batch;
@@ -194,9 +243,7 @@ static int llm_predict(const serve_ctx *s, ridge_mode mode, double batch, double
         rc.prompt = tokens;
     else
         rc.context = tokens;
-    rc_exit = cli_model_predict(s->g, s->m, &rc, RIDGE_RUNTIME_EAGER, &p);
-    *t_s = p.time_s;
-    cli_model_prediction_free(&p);
+    rc_exit = replica_predict(s, &rc, t_s, NULL);
     if (rc_exit == CLI_EXIT_OK && !(*t_s > 0)) {
         cli_error("%s on %s: predicted %s time is not positive", ridge_model_name(s->m), s->g->id,
                   ridge_mode_name(mode));
@@ -271,11 +318,23 @@ static int llm_kv(serve_ctx *s)
         cli_error("%s: %s", ridge_model_name(s->m), err.msg);
         return cli_exit_code(st);
     }
-    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) / 1024;
-    s->kv_capacity_bytes = s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes;
+    if (s->rep_cl) {
+        /* Per GPU of the tensor-parallel group (weights and KV heads sharded), times tp: the
+         * replica's KV per token and free memory (their ratio, the tokens held, is per GPU). */
+        double t;
+        rc.context = 1024;
+        if ((st = replica_predict(s, &rc, &t, &m1)) != CLI_EXIT_OK)
+            return st;
+        rc.context = 2048;
+        if ((st = replica_predict(s, &rc, &t, &m2)) != CLI_EXIT_OK)
+            return st;
+    }
+    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) / 1024 * replica_gpus(s);
+    s->kv_capacity_bytes = (s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes) * replica_gpus(s);
     if (!(s->kv_bytes_per_token > 0) || !(s->kv_capacity_bytes > 0)) {
-        cli_error("%s on %s: no room for a KV cache (%g GB of memory, %g GB of weights)", ridge_model_name(s->m),
-                  s->g->id, s->g->memory_bytes / 1e9, (s->g->memory_bytes - s->kv_capacity_bytes) / 1e9);
+        cli_error("%s on %s: no room for a KV cache (%g GB of memory, %g GB of weights%s)", ridge_model_name(s->m),
+                  s->g->id, s->g->memory_bytes / 1e9, (s->g->memory_bytes - s->kv_capacity_bytes / replica_gpus(s)) / 1e9,
+                  s->rep_cl ? " per GPU at the tensor-parallel size" : "");
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
@@ -529,6 +588,37 @@ static void stats_text(const char *label, const ridge_llm_stats *st)
            cli_num(st->p50_s * 1e3, b[1], 48), cli_num(st->p90_s * 1e3, b[2], 48), cli_num(st->p99_s * 1e3, b[3], 48));
 }
 
+/* --cluster: the cluster and tensor-parallel size in JSON. */
+static void cluster_json(const serve_ctx *s, cJSON *root)
+{
+    if (!s->cl)
+        return;
+    cJSON_AddStringToObject(root, "cluster", s->cl->id);
+    cJSON_AddNumberToObject(root, "cluster_gpus", (double)s->cl->gpus_per_node * s->cl->nodes);
+    cJSON_AddNumberToObject(root, "tp", s->tp);
+    cJSON_AddNumberToObject(root, "gpus_per_replica", s->tp);
+}
+
+/* The first line of the text report: "MODEL on GPU (NAME)" or, on a cluster, the replica layout. */
+static void title_text(const serve_ctx *s, const char *what)
+{
+    if (s->cl)
+        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s\n\n", ridge_model_name(s->m),
+               s->cl->id, s->cl->name, s->tp, s->g->id, s->tp, what);
+    else
+        printf("%s on %s (%s), %s\n\n", ridge_model_name(s->m), s->g->id, s->g->name, what);
+}
+
+/* The price part of the cost line: "(P USD per GPU-hour)" [", T GPUs per replica"]. */
+static void price_text(const serve_ctx *s, double pr)
+{
+    char b[48];
+    printf("(%s USD per GPU-hour", cli_num(pr, b, sizeof b));
+    if (s->rep_cl)
+        printf(", %d GPU%s per replica", s->tp, s->tp == 1 ? "" : "s");
+    printf(")\n");
+}
+
 /* Continuous batching: find, simulate, print. */
 static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo *slo, double price, cli_format fmt)
 {
@@ -558,13 +648,13 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
         n = st == RIDGE_OK && r.saturation_rate_per_s > 0 ? (int)floor(0.9 * rate / r.saturation_rate_per_s) : 1;
         if (n < 1)
             n = 1;
-        for (; st == RIDGE_OK && n <= SERVE_MAX_REPLICAS; n++) {
+        for (; st == RIDGE_OK && n <= s->max_replicas; n++) {
             st = llm_evaluate(s, rate, n, &r, &err);
             if (st == RIDGE_OK && llm_slo_holds(slo, &r))
                 break;
         }
-        if (st == RIDGE_OK && n > SERVE_MAX_REPLICAS) {
-            cli_error("serve: no number of replicas up to %d meets the SLOs at %g requests/s", SERVE_MAX_REPLICAS,
+        if (st == RIDGE_OK && n > s->max_replicas) {
+            cli_error("serve: no number of replicas up to %d meets the SLOs at %g requests/s", s->max_replicas,
                       rate);
             return CLI_EXIT_USAGE;
         }
@@ -605,11 +695,12 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
     }
     holds = llm_slo_holds(slo, &r);
     tok_total = r.output_tokens_per_s * s->replicas;
-    cost = pr > 0 && tok_total > 0 ? pr * s->replicas / (3600 * tok_total) * 1e6 : 0;
+    cost = pr > 0 && tok_total > 0 ? pr * s->replicas * replica_gpus(s) / (3600 * tok_total) * 1e6 : 0;
     if (fmt == CLI_FMT_JSON) {
         cJSON *root = cJSON_CreateObject(), *o;
         cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
         cJSON_AddStringToObject(root, "gpu", g->id);
+        cluster_json(s, root);
         cJSON_AddStringToObject(root, "workload", ridge_model_name(s->m));
         cJSON_AddStringToObject(root, "service_model", "continuous-batching");
         cJSON_AddStringToObject(root, "arrivals", s->trace_n ? "trace" : "poisson");
@@ -665,8 +756,7 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
                slo->e2e_ms > 0 || slo->ttft_ms > 0 || slo->tpot_ms > 0 ? (holds ? "true" : "false") : "", cost);
         return CLI_EXIT_OK;
     }
-    printf("%s on %s (%s), LLM: prefill + output x decode per request, continuous batching\n\n",
-           ridge_model_name(s->m), g->id, g->name);
+    title_text(s, "LLM: prefill + output x decode per request, continuous batching");
     printf("requests          prompt %s, output %s tokens%s, %s arrivals\n", cli_num(mean_prompt, b[0], 48),
            cli_num(mean_out, b[1], 48), s->trace_n ? " (trace means)" : "", s->trace_n ? "trace" : "Poisson");
     printf("iteration [ms]    decode step %s (batch 1, context %s) to %s (batch %d, context %s); prefill of one "
@@ -712,10 +802,10 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
     if (slo->tpot_ms > 0)
         printf("SLO TPOT p99 <= %s ms  %s\n", cli_num(slo->tpot_ms, b[0], 48),
                r.stable && r.tpot.p99_s * 1e3 <= slo->tpot_ms ? "holds" : "MISSED");
-    if (cost > 0)
-        printf("cost              %s USD per million output tokens (%s USD per GPU-hour)\n", cli_num(cost, b[0], 48),
-               cli_num(pr, b[1], 48));
-    else
+    if (cost > 0) {
+        printf("cost              %s USD per million output tokens ", cli_num(cost, b[0], 48));
+        price_text(s, pr);
+    } else
         printf("cost              unknown (no price: give --price-per-hour)\n");
     return rc;
 }
@@ -770,8 +860,9 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
         rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
     for (int gi = 0; gi < ngpu; gi++) {
         ridge_gpu g;
-        rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &g);
-        if (rc)
+        if (s->cl)
+            g = s->cl->gpu;
+        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &g)) != CLI_EXIT_OK)
             goto done;
         snprintf(ids[gi], sizeof ids[gi], "%s", g.id);
         s->g = &g;
@@ -958,10 +1049,16 @@ int cmd_serve(int argc, char **argv)
                                          {"seed", required_argument, 0, 'e'},
                                          {"format", required_argument, 0, 'f'},
                                          {"help", no_argument, 0, 'h'},
+                                         {"cluster", required_argument, 0, 'C'},
+                                         {"nodes", required_argument, 0, 'N'},
+                                         {"tp", required_argument, 0, 'p'},
                                          CLI_RUN_OPTIONS,
                                          {0, 0, 0, 0}};
     const char *gpu_id = NULL, *gpu_file = NULL, *wl = NULL, *find = NULL, *trace = NULL, *sweep = NULL;
-    const char *chart = NULL;
+    const char *chart = NULL, *cluster_id = NULL;
+    long nodes = 0, tp = 0;
+    int replicas_given = 0;
+    ridge_cluster *cl = NULL, *rep_cl = NULL;
     char gpus_buf[1024];
     const char *gpu_list[SERVE_MAX_GPUS];
     int ngpus = 0, static_model = 0, batch_given = 0;
@@ -989,6 +1086,7 @@ int cmd_serve(int argc, char **argv)
     s.seed = 1;
     s.customers = 100000;
     s.requests = 20000;
+    s.max_replicas = SERVE_MAX_REPLICAS;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -1033,6 +1131,16 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_long("--replicas", optarg, 1, SERVE_MAX_REPLICAS, &lv))
                 return CLI_EXIT_USAGE;
             s.replicas = (int)lv;
+            replicas_given = 1;
+            break;
+        case 'C': cluster_id = optarg; break;
+        case 'N':
+            if (cli_parse_long("--nodes", optarg, 1, 4096, &nodes))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'p':
+            if (cli_parse_long("--tp", optarg, 1, 1024, &tp))
+                return CLI_EXIT_USAGE;
             break;
         case 'b':
             if (cli_parse_long("--max-batch", optarg, 1, SERVE_MAX_BATCH, &lv))
@@ -1107,8 +1215,12 @@ int cmd_serve(int argc, char **argv)
         return cli_usage_error("serve", "give --gpus ID,ID... or one of --gpu / --gpu-file, not both");
     if (ngpus && !sweep)
         return cli_usage_error("serve", "--gpus applies to --sweep-rate; give --gpu ID for one deployment");
-    if (!ngpus && !gpu_id == !gpu_file)
-        return cli_usage_error("serve", "give exactly one of --gpu ID or --gpu-file PATH");
+    if (cluster_id && (gpu_id || gpu_file || ngpus))
+        return cli_usage_error("serve", "give --gpu (or --gpu-file, --gpus) or --cluster, not both");
+    if (!cluster_id && (nodes || tp))
+        return cli_usage_error("serve", "--nodes and --tp need --cluster ID|FILE");
+    if (!cluster_id && !ngpus && !gpu_id == !gpu_file)
+        return cli_usage_error("serve", "give exactly one of --gpu ID, --gpu-file PATH or --cluster ID|FILE");
     if (!wl)
         return cli_usage_error("serve", "missing --workload ID|FILE");
     if (chart && !sweep)
@@ -1134,6 +1246,47 @@ int cmd_serve(int argc, char **argv)
         return cli_exit_code(st);
     }
     s.m = m;
+    if (cluster_id) {
+        long gpus;
+        cl = malloc(sizeof *cl);
+        rep_cl = malloc(sizeof *rep_cl);
+        if (!cl || !rep_cl) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_FAILURE;
+            goto done;
+        }
+        st = ridge_cluster_load(cluster_id, (int)nodes, cl, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            rc = cli_exit_code(st);
+            goto done;
+        }
+        if (!tp)
+            tp = 1;
+        if (cl->gpus_per_node % tp != 0) {
+            rc = cli_usage_error("serve", "--tp %ld: does not divide the %d GPUs per node of %s (a replica is one "
+                                          "tensor-parallel group inside a node)",
+                                 tp, cl->gpus_per_node, cl->id);
+            goto done;
+        }
+        gpus = (long)cl->gpus_per_node * cl->nodes;
+        s.max_replicas = (int)(gpus / tp < SERVE_MAX_REPLICAS ? gpus / tp : SERVE_MAX_REPLICAS);
+        if (replicas_given && s.replicas > s.max_replicas) {
+            rc = cli_usage_error("serve", "--replicas %d: cluster %s has %ld GPUs, room for %d replicas of --tp %ld",
+                                 s.replicas, cl->id, gpus, s.max_replicas, tp);
+            goto done;
+        }
+        if (!replicas_given)
+            s.replicas = s.max_replicas;
+        /* One replica: tp GPUs of one node, so tp x pp x dp = its GPUs with pp = dp = 1. */
+        *rep_cl = *cl;
+        rep_cl->gpus_per_node = (int)tp;
+        rep_cl->nodes = 1;
+        rep_cl->inter_bw_bytes_per_s_per_node = cl->inter_bw_bytes_per_s_per_node * (double)tp / cl->gpus_per_node;
+        s.cl = cl;
+        s.rep_cl = rep_cl;
+        s.tp = (int)tp;
+    }
     /* Decoder LLMs: prefill + decode, unless --mode infer says one pass. */
     if (mode_given) {
         s.llm = s.run.mode == RIDGE_MODE_PREFILL || s.run.mode == RIDGE_MODE_DECODE;
@@ -1196,8 +1349,9 @@ int cmd_serve(int argc, char **argv)
                        fmt);
         goto done;
     }
-    rc = cli_load_gpu(gpu_id, gpu_file, &g);
-    if (rc)
+    if (cl)
+        g = cl->gpu;
+    else if ((rc = cli_load_gpu(gpu_id, gpu_file, &g)) != CLI_EXIT_OK)
         goto done;
     s.g = &g;
     rc = prepare(&s);
@@ -1209,15 +1363,15 @@ int cmd_serve(int argc, char **argv)
     }
     if (find && strcmp(find, "replicas") == 0) {
         int n;
-        for (n = 1; n <= SERVE_MAX_REPLICAS; n++) {
+        for (n = 1; n <= s.max_replicas; n++) {
             st = evaluate(&s, rate, n, &r, &err);
             if (st != RIDGE_OK)
                 break;
             if (r.stable && r.p99_s * 1e3 <= slo_ms)
                 break;
         }
-        if (st == RIDGE_OK && n > SERVE_MAX_REPLICAS) {
-            cli_error("serve: no number of replicas up to %d meets p99 <= %g ms at %g requests/s", SERVE_MAX_REPLICAS,
+        if (st == RIDGE_OK && n > s.max_replicas) {
+            cli_error("serve: no number of replicas up to %d meets p99 <= %g ms at %g requests/s", s.max_replicas,
                       slo_ms, rate);
             rc = CLI_EXIT_USAGE;
             goto done;
@@ -1265,7 +1419,7 @@ int cmd_serve(int argc, char **argv)
         int slo_set = slo_ms > 0, slo_ok = r.stable && r.p99_s * 1e3 <= slo_ms;
         double pr = price >= 0 ? price : g.price_usd_per_hour;
         double thr = r.stable ? rate : r.throughput_per_s;
-        double cost = pr > 0 && thr > 0 ? pr * s.replicas / (3600 * thr) * 1000 : 0;
+        double cost = pr > 0 && thr > 0 ? pr * s.replicas * replica_gpus(&s) / (3600 * thr) * 1000 : 0;
         queue_name = s.max_batch ? "dynamic batching (simulated)"
                      : s.replicas == 1 ? "M/D/1 (Pollaczek-Khinchine)"
                                        : "M/D/c (Erlang C, Allen-Cunneen)";
@@ -1273,6 +1427,7 @@ int cmd_serve(int argc, char **argv)
             cJSON *root = cJSON_CreateObject(), *o;
             cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
             cJSON_AddStringToObject(root, "gpu", g.id);
+            cluster_json(&s, root);
             cJSON_AddStringToObject(root, "workload", ridge_model_name(m));
             cJSON_AddStringToObject(root, "service_model", s.llm ? "prefill+decode" : "infer");
             cJSON_AddStringToObject(root, "queue", queue_name);
@@ -1321,8 +1476,7 @@ int cmd_serve(int argc, char **argv)
                    r.saturation_rate_per_s, r.stable ? "true" : "false", r.mean_latency_s, r.p50_s, r.p90_s, r.p99_s,
                    slo_ms / 1e3, slo_set ? (slo_ok ? "true" : "false") : "", cost);
         } else {
-            printf("%s on %s (%s), %s\n\n", ridge_model_name(m), g.id, g.name,
-                   s.llm ? "LLM: prefill + output x decode per request" : "one inference pass per request");
+            title_text(&s, s.llm ? "LLM: prefill + output x decode per request" : "one inference pass per request");
             printf("service time      %s ms (batch 1)", cli_num(s.service_s[0] * 1e3, b[0], 48));
             if (s.max_batch > 1)
                 printf(", %s ms (batch %d)", cli_num(s.service_s[s.max_batch - 1] * 1e3, b[0], 48), s.max_batch);
@@ -1348,16 +1502,18 @@ int cmd_serve(int argc, char **argv)
                        cli_num(sim.p99_s * 1e3, b[4], 48), sim.customers);
             if (slo_set)
                 printf("SLO p99 <= %s ms  %s\n", cli_num(slo_ms, b[0], 48), slo_ok ? "holds" : "MISSED");
-            if (cost > 0)
-                printf("cost              %s USD per 1,000 requests (%s USD per GPU-hour)\n", cli_num(cost, b[0], 48),
-                       cli_num(pr, b[1], 48));
-            else
+            if (cost > 0) {
+                printf("cost              %s USD per 1,000 requests ", cli_num(cost, b[0], 48));
+                price_text(&s, pr);
+            } else
                 printf("cost              unknown (no price: give --price-per-hour)\n");
         }
     }
 done:
     free(trace_cols);
     free(s.service_s);
+    free(cl);
+    free(rep_cl);
     ridge_model_free(m);
     return rc;
 }
