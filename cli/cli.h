@@ -76,5 +76,6 @@ int cmd_workloads(int argc, char **argv);
 int cmd_collective(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 #endif

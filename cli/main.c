@@ -20,6 +20,7 @@ static const char usage[] =
     "                       bound for an operator list\n"
     "  roofline             draw a roofline chart (gnuplot) with a workload's kernels\n"
     "  serve                latency percentiles, SLO and cost of serving a model at a request rate\n"
+    "  plan                 rank GPUs, counts, batches and precisions by cost, time or energy\n"
     "  bench                predictions per second of the kernel model\n"
     "  collective           time and nccl-tests bandwidths of a collective on a cluster\n"
     "  clusters             list the built-in clusters\n"
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
         return cmd_roofline(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(cmd, "plan") == 0)
+        return cmd_plan(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "collective") == 0)

@@ -1,0 +1,734 @@
+/* ridge plan: capacity planning over GPUs, counts, batches and precisions (docs/planning.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "model_run.h"
+#include "ridge/plan.h"
+
+#define PLAN_MAX_LIST 4096
+#define PLAN_MAX_PRICES 64
+#define PLAN_CHUNK 65536
+#define PLAN_MAX_STORED 50000000ul
+
+static const char help[] =
+    "usage: ridge plan --workload ID|FILE [--mode train|infer] --gpus all|ID,ID... [--counts 1,2,4,8]\n"
+    "                  [--batches 8,16,32] [--precisions bf16,fp16] --tokens N|--samples N\n"
+    "                  [--deadline-hours H] [--budget-usd X] [--power-cap-w W]\n"
+    "                  [--objective cost|time|energy|gpus] [--top K] [--price ID=USD_PER_HOUR ...]\n"
+    "                  [--pareto time-cost|time-energy] [--no-comm] [--threads N]\n"
+    "                  [--format text|jsonl|csv] [--plan FILE.json] [run options]\n"
+    "       ridge plan --bench [--threads N]\n"
+    "\n"
+    "Evaluates every (GPU, precision, GPU count, per-GPU batch) configuration of a data-parallel\n"
+    "run that processes --tokens or --samples, filters by memory, precision support, deadline,\n"
+    "budget and power cap, and ranks the feasible ones by the objective (default cost). Each GPU\n"
+    "count runs the single-GPU step, then all-reduces the gradients (training) over a fabric\n"
+    "derived from the GPU (--no-comm: ideal scaling). Cost = GPUs x hours x price per GPU-hour\n"
+    "(the catalogue's, or --price); energy uses P = idle + utilisation x (TDP - idle), idle =\n"
+    "0.25 x TDP; the power cap limits GPUs x TDP. Lists accept A..B ranges (1..8). --plan reads\n"
+    "the same settings from a JSON file; later options override earlier ones (docs/planning.md).\n"
+    "\n"
+    "Text: the top K (default 10) with the Pareto front of (time, cost) marked '*', and the\n"
+    "infeasible configurations counted by reason. jsonl and csv: one line per configuration,\n"
+    "feasible or not, in space order, as evaluated. --threads N (default: all cores).\n"
+    "--bench: configurations per second of a llama2-7b training sweep (all GPUs x 6 precisions\n"
+    "x counts 1..1024 x 9 batches).\n"
+    "\n" CLI_RUN_HELP;
+
+typedef enum { PF_TEXT = 0, PF_JSONL, PF_CSV } plan_format;
+
+typedef struct {
+    const char *workload;
+    char workload_buf[512];
+    ridge_run_config run;
+    char gpus[PLAN_MAX_LIST][64];
+    size_t ngpus;
+    int counts[PLAN_MAX_LIST];
+    size_t ncounts;
+    double batches[PLAN_MAX_LIST];
+    size_t nbatches;
+    ridge_dtype precisions[16];
+    size_t nprecisions;
+    char price_id[PLAN_MAX_PRICES][64];
+    double price[PLAN_MAX_PRICES];
+    size_t nprices;
+    ridge_plan_target target_kind;
+    double target;
+    double deadline_s, budget_usd, power_cap_w;
+    ridge_plan_objective objective;
+    long top;
+    int pareto_energy;
+    int no_comm;
+    long threads;
+    plan_format format;
+    int bench;
+} plan_opts;
+
+enum {
+    O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
+    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH
+};
+
+static const struct option long_opts[] = {
+    {"workload", required_argument, 0, O_WORKLOAD},   {"gpus", required_argument, 0, O_GPUS},
+    {"counts", required_argument, 0, O_COUNTS},       {"batches", required_argument, 0, O_BATCHES},
+    {"precisions", required_argument, 0, O_PRECISIONS}, {"tokens", required_argument, 0, O_TOKENS},
+    {"samples", required_argument, 0, O_SAMPLES},     {"deadline-hours", required_argument, 0, O_DEADLINE},
+    {"budget-usd", required_argument, 0, O_BUDGET},   {"power-cap-w", required_argument, 0, O_POWER},
+    {"objective", required_argument, 0, O_OBJECTIVE}, {"top", required_argument, 0, O_TOP},
+    {"price", required_argument, 0, O_PRICE},         {"pareto", required_argument, 0, O_PARETO},
+    {"no-comm", no_argument, 0, O_NOCOMM},            {"threads", required_argument, 0, O_THREADS},
+    {"format", required_argument, 0, O_FORMAT},       {"plan", required_argument, 0, O_PLAN},
+    {"bench", no_argument, 0, O_BENCH},               {"help", no_argument, 0, 'h'},
+    CLI_RUN_OPTIONS,                                  {0, 0, 0, 0}};
+
+/* Comma-separated list; integers may be given as ranges A..B. Returns 0 or prints and -1. */
+static int parse_num_list(const char *opt, const char *s, int integer, double lo, double hi, double *out,
+                          size_t *n)
+{
+    char buf[8192], *save = NULL, *tok;
+    *n = 0;
+    if (strlen(s) >= sizeof buf) {
+        cli_error("%s: list too long", opt);
+        return -1;
+    }
+    strcpy(buf, s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(tok, "..");
+        double a, b;
+        if (dots && integer) {
+            *dots = '\0';
+            if (cli_parse_double(opt, tok, lo, hi, &a) || cli_parse_double(opt, dots + 2, lo, hi, &b))
+                return -1;
+            if (a != floor(a) || b != floor(b) || b < a) {
+                cli_error("%s: '%s..%s' is not an integer range A..B with A <= B", opt, tok, dots + 2);
+                return -1;
+            }
+        } else {
+            if (cli_parse_double(opt, tok, lo, hi, &a))
+                return -1;
+            if (integer && a != floor(a)) {
+                cli_error("%s: '%s' is not an integer", opt, tok);
+                return -1;
+            }
+            b = a;
+        }
+        for (double v = a; v <= b; v++) {
+            if (*n >= PLAN_MAX_LIST) {
+                cli_error("%s: more than %d values", opt, PLAN_MAX_LIST);
+                return -1;
+            }
+            out[(*n)++] = v;
+        }
+    }
+    if (*n == 0) {
+        cli_error("%s: empty list", opt);
+        return -1;
+    }
+    return 0;
+}
+
+static int add_gpu(plan_opts *o, const char *id)
+{
+    if (o->ngpus >= PLAN_MAX_LIST) {
+        cli_error("--gpus: more than %d GPUs", PLAN_MAX_LIST);
+        return -1;
+    }
+    snprintf(o->gpus[o->ngpus++], sizeof o->gpus[0], "%s", id);
+    return 0;
+}
+
+static int load_plan_file(plan_opts *o, const char *path);
+
+/* One option by code (from getopt or from a plan file key). 0, or -1 after printing. */
+static int set_opt(plan_opts *o, int c, const char *arg)
+{
+    static double tmp[PLAN_MAX_LIST];
+    size_t n;
+    int r;
+    switch (c) {
+    case O_WORKLOAD:
+        snprintf(o->workload_buf, sizeof o->workload_buf, "%s", arg);
+        o->workload = o->workload_buf;
+        return 0;
+    case O_GPUS: {
+        char buf[8192], *save = NULL, *tok;
+        o->ngpus = 0;
+        snprintf(buf, sizeof buf, "%s", arg);
+        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (strcmp(tok, "all") == 0) {
+                for (size_t i = 0; i < ridge_catalog_count(); i++)
+                    if (add_gpu(o, ridge_catalog_id(i)))
+                        return -1;
+            } else if (add_gpu(o, tok))
+                return -1;
+        }
+        if (!o->ngpus) {
+            cli_error("--gpus: empty list");
+            return -1;
+        }
+        return 0;
+    }
+    case O_COUNTS:
+        if (parse_num_list("--counts", arg, 1, 1, 1000000, tmp, &n))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            o->counts[i] = (int)tmp[i];
+        o->ncounts = n;
+        return 0;
+    case O_BATCHES:
+        if (parse_num_list("--batches", arg, 1, 1, 10000000, o->batches, &o->nbatches))
+            return -1;
+        return 0;
+    case O_PRECISIONS: {
+        char buf[512], *save = NULL, *tok;
+        o->nprecisions = 0;
+        snprintf(buf, sizeof buf, "%s", arg);
+        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            ridge_dtype d;
+            if (ridge_dtype_parse(tok, &d) || d == RIDGE_DTYPE_FP64 || d == RIDGE_DTYPE_INT4) {
+                cli_error("--precisions: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", tok);
+                return -1;
+            }
+            if (o->nprecisions >= 16) {
+                cli_error("--precisions: more than 16 values");
+                return -1;
+            }
+            o->precisions[o->nprecisions++] = d;
+        }
+        if (!o->nprecisions) {
+            cli_error("--precisions: empty list");
+            return -1;
+        }
+        return 0;
+    }
+    case O_TOKENS:
+    case O_SAMPLES:
+        if (cli_parse_double(c == O_TOKENS ? "--tokens" : "--samples", arg, 1, 1e18, &o->target))
+            return -1;
+        o->target_kind = c == O_TOKENS ? RIDGE_PLAN_TARGET_TOKENS : RIDGE_PLAN_TARGET_SAMPLES;
+        return 0;
+    case O_DEADLINE:
+        if (cli_parse_double("--deadline-hours", arg, 1e-6, 1e7, &o->deadline_s))
+            return -1;
+        o->deadline_s *= 3600.0;
+        return 0;
+    case O_BUDGET: return cli_parse_double("--budget-usd", arg, 1e-6, 1e12, &o->budget_usd);
+    case O_POWER: return cli_parse_double("--power-cap-w", arg, 1, 1e10, &o->power_cap_w);
+    case O_OBJECTIVE:
+        if (ridge_plan_objective_parse(arg, &o->objective)) {
+            cli_error("--objective: '%s' is not one of cost, time, energy, gpus", arg);
+            return -1;
+        }
+        return 0;
+    case O_TOP: return cli_parse_long("--top", arg, 1, 100000, &o->top);
+    case O_PRICE: {
+        const char *eq = strchr(arg, '=');
+        size_t len = eq ? (size_t)(eq - arg) : 0;
+        if (!eq || len == 0 || len >= sizeof o->price_id[0]) {
+            cli_error("--price: '%s' is not ID=USD_PER_HOUR", arg);
+            return -1;
+        }
+        if (o->nprices >= PLAN_MAX_PRICES) {
+            cli_error("--price: more than %d prices", PLAN_MAX_PRICES);
+            return -1;
+        }
+        if (cli_parse_double("--price", eq + 1, 0.001, 100000, &o->price[o->nprices]))
+            return -1;
+        memcpy(o->price_id[o->nprices], arg, len);
+        o->price_id[o->nprices][len] = '\0';
+        o->nprices++;
+        return 0;
+    }
+    case O_PARETO:
+        if (strcmp(arg, "time-cost") == 0)
+            o->pareto_energy = 0;
+        else if (strcmp(arg, "time-energy") == 0)
+            o->pareto_energy = 1;
+        else {
+            cli_error("--pareto: '%s' is not one of time-cost, time-energy", arg);
+            return -1;
+        }
+        return 0;
+    case O_NOCOMM: o->no_comm = 1; return 0;
+    case O_THREADS: return cli_parse_long("--threads", arg, 1, 256, &o->threads);
+    case O_FORMAT:
+        if (strcmp(arg, "text") == 0)
+            o->format = PF_TEXT;
+        else if (strcmp(arg, "jsonl") == 0)
+            o->format = PF_JSONL;
+        else if (strcmp(arg, "csv") == 0)
+            o->format = PF_CSV;
+        else {
+            cli_error("--format: '%s' is not one of text, jsonl, csv", arg);
+            return -1;
+        }
+        return 0;
+    case O_PLAN: return load_plan_file(o, arg);
+    case O_BENCH: o->bench = 1; return 0;
+    default:
+        r = cli_run_option(c, arg, &o->run);
+        if (r == 1) {
+            if (c == CLI_RUN_OPT_BASE + 6) { /* --precision: a one-entry list */
+                o->precisions[0] = o->run.precision;
+                o->nprecisions = 1;
+            }
+            if (c == CLI_RUN_OPT_BASE + 1) {
+                o->batches[0] = o->run.batch;
+                o->nbatches = 1;
+            }
+            return 0;
+        }
+        return -1;
+    }
+}
+
+/* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). */
+static int load_plan_file(plan_opts *o, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long len;
+    cJSON *root = NULL, *it;
+    int rc = -1;
+    if (!f) {
+        cli_error("%s: cannot read", path);
+        return -3;
+    }
+    if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > 1 << 20 || fseek(f, 0, SEEK_SET) ||
+        !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
+        fclose(f);
+        free(text);
+        cli_error("%s: cannot read", path);
+        return -3;
+    }
+    fclose(f);
+    text[len] = '\0';
+    root = cJSON_ParseWithLengthOpts(text, (size_t)len, NULL, 0);
+    if (!cJSON_IsObject(root)) {
+        cli_error("%s: not a JSON object", path);
+        goto done;
+    }
+    cJSON_ArrayForEach(it, root)
+    {
+        char name[64], val[8192];
+        int code = 0;
+        if (strcmp(it->string, "schema_version") == 0)
+            continue;
+        snprintf(name, sizeof name, "%s", it->string);
+        for (char *q = name; *q; q++)
+            if (*q == '_')
+                *q = '-';
+        if (strcmp(name, "prices") == 0 && cJSON_IsObject(it)) {
+            cJSON *pi;
+            cJSON_ArrayForEach(pi, it)
+            {
+                if (!cJSON_IsNumber(pi)) {
+                    cli_error("%s: $.prices.%s: not a number", path, pi->string);
+                    goto done;
+                }
+                snprintf(val, sizeof val, "%s=%.17g", pi->string, pi->valuedouble);
+                if (set_opt(o, O_PRICE, val))
+                    goto done;
+            }
+            continue;
+        }
+        for (const struct option *op = long_opts; op->name; op++)
+            if (strcmp(op->name, name) == 0)
+                code = op->val;
+        if (!code || code == O_PLAN || code == O_BENCH || code == 'h' || code == O_PRICE) {
+            cli_error("%s: $.%s: unknown key", path, it->string);
+            goto done;
+        }
+        if (cJSON_IsString(it))
+            snprintf(val, sizeof val, "%s", it->valuestring);
+        else if (cJSON_IsNumber(it))
+            snprintf(val, sizeof val, "%.17g", it->valuedouble);
+        else if (cJSON_IsBool(it)) {
+            if (!cJSON_IsTrue(it))
+                continue;
+            val[0] = '\0';
+        } else if (cJSON_IsArray(it)) {
+            cJSON *e;
+            size_t used = 0;
+            val[0] = '\0';
+            cJSON_ArrayForEach(e, it)
+            {
+                int w;
+                if (cJSON_IsString(e))
+                    w = snprintf(val + used, sizeof val - used, "%s%s", used ? "," : "", e->valuestring);
+                else if (cJSON_IsNumber(e))
+                    w = snprintf(val + used, sizeof val - used, "%s%.17g", used ? "," : "", e->valuedouble);
+                else {
+                    cli_error("%s: $.%s: list entries must be strings or numbers", path, it->string);
+                    goto done;
+                }
+                if (w < 0 || (size_t)w >= sizeof val - used) {
+                    cli_error("%s: $.%s: list too long", path, it->string);
+                    goto done;
+                }
+                used += (size_t)w;
+            }
+        } else {
+            cli_error("%s: $.%s: unsupported value type", path, it->string);
+            goto done;
+        }
+        if (set_opt(o, code, val)) {
+            cli_error("%s: $.%s: invalid value", path, it->string);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g)
+{
+    printf("{\"schema_version\":%d,\"index\":%zu,\"gpu\":\"%s\",\"precision\":\"%s\",\"gpus\":%d,"
+           "\"batch_per_gpu\":%.17g,\"feasible\":%s,\"reason\":\"%s\"",
+           CLI_SCHEMA_VERSION, r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch,
+           r->reason == RIDGE_PLAN_FEASIBLE ? "true" : "false", ridge_plan_reason_key(r->reason));
+    printf(",\"memory_bytes_per_gpu\":%.6g", r->memory_bytes);
+    if (r->step_time_s > 0) {
+        printf(",\"step_time_s\":%.6g,\"comm_s\":%.6g,\"steps\":%.17g,\"time_s\":%.6g,\"utilisation\":%.4f,"
+               "\"power_w_per_gpu\":%.6g,\"energy_j\":%.6g,\"throughput_per_s\":%.6g",
+               r->step_time_s, r->comm_s, r->steps, r->time_s, r->utilisation, r->power_w, r->energy_j,
+               r->throughput);
+        if (!isnan(r->cost_usd))
+            printf(",\"cost_usd\":%.6g", r->cost_usd);
+        else
+            printf(",\"cost_usd\":null");
+    }
+    printf("}\n");
+}
+
+static void print_row_csv(const ridge_plan_result *r, const ridge_gpu *g)
+{
+    printf("%zu,%s,%s,%d,%.17g,%d,%s,%.6g,", r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch,
+           r->reason == RIDGE_PLAN_FEASIBLE, ridge_plan_reason_key(r->reason), r->memory_bytes);
+    if (r->step_time_s > 0) {
+        printf("%.6g,%.6g,%.17g,%.6g,%.4f,%.6g,%.6g,%.6g,", r->step_time_s, r->comm_s, r->steps, r->time_s,
+               r->utilisation, r->power_w, r->energy_j, r->throughput);
+        if (!isnan(r->cost_usd))
+            printf("%.6g\n", r->cost_usd);
+        else
+            printf("\n");
+    } else
+        printf(",,,,,,,,\n");
+}
+
+static void progress(double done, double total)
+{
+    int w = 40, k = total > 0 ? (int)(w * done / total) : w;
+    fprintf(stderr, "\r[%.*s%*s] %3.0f%%", k, "########################################", w - k, "",
+            total > 0 ? 100.0 * done / total : 100.0);
+    fflush(stderr);
+}
+
+static int run_bench(long threads)
+{
+    static const ridge_dtype precs[] = {RIDGE_DTYPE_FP32, RIDGE_DTYPE_TF32, RIDGE_DTYPE_FP16,
+                                        RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP8,  RIDGE_DTYPE_INT8};
+    static const double batches[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    size_t ng = ridge_catalog_count(), space;
+    ridge_gpu *gpus = calloc(ng, sizeof *gpus);
+    int *counts = malloc(1024 * sizeof *counts);
+    ridge_plan_result *buf = malloc(PLAN_CHUNK * sizeof *buf);
+    ridge_model *m = NULL;
+    ridge_plan *p = NULL;
+    ridge_plan_spec sp;
+    ridge_err err = {{0}};
+    double t0, t1, t2, sink = 0;
+    size_t feasible = 0;
+    int rc = CLI_EXIT_FAILURE;
+    if (!gpus || !counts || !buf) {
+        cli_error("out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < ng; i++)
+        if (ridge_catalog_load(ridge_catalog_id(i), &gpus[i], &err) != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            goto done;
+        }
+    for (int i = 0; i < 1024; i++)
+        counts[i] = i + 1;
+    if (ridge_model_load("llama2-7b", &m, &err) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        goto done;
+    }
+    ridge_plan_spec_init(&sp);
+    sp.model = m;
+    sp.gpus = gpus;
+    sp.ngpus = ng;
+    sp.precisions = precs;
+    sp.nprecisions = sizeof precs / sizeof precs[0];
+    sp.counts = counts;
+    sp.ncounts = 1024;
+    sp.batches = batches;
+    sp.nbatches = sizeof batches / sizeof batches[0];
+    sp.target_kind = RIDGE_PLAN_TARGET_TOKENS;
+    sp.target = 1e9;
+    sp.objective = RIDGE_PLAN_TIME;
+    sp.threads = (int)threads;
+    t0 = now_s();
+    if (ridge_plan_alloc(&sp, &p, &err) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
+    t1 = now_s();
+    space = ridge_plan_size(p);
+    for (size_t first = 0; first < space; first += PLAN_CHUNK) {
+        size_t n = space - first < PLAN_CHUNK ? space - first : PLAN_CHUNK;
+        ridge_plan_eval_range(p, first, n, (int)threads, buf, &err);
+        for (size_t k = 0; k < n; k++)
+            if (buf[k].reason == RIDGE_PLAN_FEASIBLE) {
+                feasible++;
+                sink += buf[k].time_s;
+            }
+    }
+    t2 = now_s();
+    printf("plan bench: llama2-7b train, 1e9 tokens; %zu GPUs x %zu precisions x 1024 counts x %zu batches\n", ng,
+           sp.nprecisions, sp.nbatches);
+    printf("configurations:           %zu (%zu feasible)\n", space, feasible);
+    printf("threads:                  %ld\n", threads);
+    printf("memo (single-GPU steps):  %.3f s for %zu predictions\n", t1 - t0, ng * sp.nprecisions * sp.nbatches);
+    printf("evaluation:               %.3f s\n", t2 - t1);
+    printf("total:                    %.3f s\n", t2 - t0);
+    printf("configurations/s (total): %.4g\n", (double)space / (t2 - t0));
+    printf("configurations/s (eval):  %.4g\n", (double)space / (t2 - t1 > 0 ? t2 - t1 : 1e-9));
+    rc = sink >= 0 ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+done:
+    ridge_plan_free(p);
+    ridge_model_free(m);
+    free(buf);
+    free(counts);
+    free(gpus);
+    return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    static plan_opts o; /* large lists: not on the stack */
+    ridge_gpu *gpus = NULL;
+    double *prices = NULL;
+    ridge_model *m = NULL;
+    ridge_plan *p = NULL;
+    ridge_plan_result *all = NULL, *buf = NULL;
+    size_t *order = NULL, space, stored, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
+    ridge_plan_spec sp;
+    ridge_err err = {{0}};
+    int c, rc = CLI_EXIT_USAGE, progress_on;
+    long ncpu;
+
+    memset(&o, 0, sizeof o);
+    ridge_run_config_init(&o.run);
+    o.counts[0] = 1;
+    o.ncounts = 1;
+    o.batches[0] = 1;
+    o.nbatches = 1;
+    o.precisions[0] = RIDGE_DTYPE_BF16;
+    o.nprecisions = 1;
+    o.top = 10;
+    ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    o.threads = ncpu > 0 ? (ncpu > 256 ? 256 : ncpu) : 1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+        int r;
+        if (c == 'h') {
+            fputs(help, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (c == ':')
+            return cli_usage_error("plan", "option '%s' needs a value", argv[optind - 1]);
+        if (c == '?')
+            return cli_usage_error("plan", "unknown option '%s'", argv[optind - 1]);
+        r = set_opt(&o, c, optarg);
+        if (r)
+            return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
+    }
+    if (optind < argc)
+        return cli_usage_error("plan", "unexpected argument '%s'", argv[optind]);
+    if (o.bench)
+        return run_bench(o.threads);
+    if (!o.workload)
+        return cli_usage_error("plan", "--workload is required");
+    if (!o.ngpus)
+        return cli_usage_error("plan", "--gpus is required");
+    if (!(o.target > 0))
+        return cli_usage_error("plan", "--tokens or --samples is required");
+    if (o.run.mode != RIDGE_MODE_TRAIN && o.run.mode != RIDGE_MODE_INFER)
+        return cli_usage_error("plan", "--mode must be train or infer");
+
+    gpus = calloc(o.ngpus, sizeof *gpus);
+    prices = calloc(o.ngpus, sizeof *prices);
+    if (!gpus || !prices) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
+    for (size_t i = 0; i < o.ngpus; i++)
+        if ((rc = cli_load_gpu(o.gpus[i], NULL, &gpus[i])) != CLI_EXIT_OK)
+            goto done;
+    for (size_t k = 0; k < o.nprices; k++) {
+        int found = 0;
+        for (size_t i = 0; i < o.ngpus; i++)
+            if (strcmp(o.gpus[i], o.price_id[k]) == 0) {
+                prices[i] = o.price[k];
+                found = 1;
+            }
+        if (!found) {
+            rc = cli_usage_error("plan", "--price: '%s' is not among the candidate GPUs", o.price_id[k]);
+            goto done;
+        }
+    }
+    if ((rc = ridge_model_load(o.workload, &m, &err)) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        rc = cli_exit_code(rc);
+        goto done;
+    }
+    ridge_plan_spec_init(&sp);
+    sp.model = m;
+    sp.run = o.run;
+    sp.gpus = gpus;
+    sp.price_usd_per_hour = prices;
+    sp.ngpus = o.ngpus;
+    sp.precisions = o.precisions;
+    sp.nprecisions = o.nprecisions;
+    sp.counts = o.counts;
+    sp.ncounts = o.ncounts;
+    sp.batches = o.batches;
+    sp.nbatches = o.nbatches;
+    sp.target_kind = o.target_kind;
+    sp.target = o.target;
+    sp.deadline_s = o.deadline_s;
+    sp.budget_usd = o.budget_usd;
+    sp.power_cap_w = o.power_cap_w;
+    sp.objective = o.objective;
+    sp.no_comm = o.no_comm;
+    sp.threads = (int)o.threads;
+    if ((rc = ridge_plan_alloc(&sp, &p, &err)) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        rc = cli_exit_code(rc);
+        goto done;
+    }
+    space = ridge_plan_size(p);
+    stored = o.format == PF_TEXT ? space : 0;
+    if (stored > PLAN_MAX_STORED) {
+        rc = cli_usage_error("plan", "%zu configurations are too many to rank in memory; use --format jsonl or csv",
+                             space);
+        goto done;
+    }
+    buf = malloc(PLAN_CHUNK * sizeof *buf);
+    all = stored ? malloc(stored * sizeof *all) : NULL;
+    order = stored ? malloc(stored * sizeof *order) : NULL;
+    if (!buf || (stored && (!all || !order))) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
+    progress_on = isatty(STDERR_FILENO);
+    if (o.format == PF_CSV)
+        printf("index,gpu,precision,gpus,batch_per_gpu,feasible,reason,memory_bytes_per_gpu,step_time_s,comm_s,"
+               "steps,time_s,utilisation,power_w_per_gpu,energy_j,throughput_per_s,cost_usd\n");
+    for (size_t first = 0; first < space; first += PLAN_CHUNK) {
+        size_t n = space - first < PLAN_CHUNK ? space - first : PLAN_CHUNK;
+        ridge_plan_result *dst = stored ? all + first : buf;
+        if ((rc = ridge_plan_eval_range(p, first, n, (int)o.threads, dst, &err)) != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            rc = cli_exit_code(rc);
+            goto done;
+        }
+        for (size_t k = 0; k < n; k++) {
+            infeasible[dst[k].reason]++;
+            if (o.format == PF_JSONL)
+                print_row_jsonl(&dst[k], &gpus[dst[k].gpu]);
+            else if (o.format == PF_CSV)
+                print_row_csv(&dst[k], &gpus[dst[k].gpu]);
+        }
+        if (progress_on)
+            progress((double)(first + n), (double)space);
+    }
+    if (progress_on)
+        fputs("\r\033[K", stderr);
+    if (o.format == PF_TEXT) {
+        size_t nfront = ridge_plan_pareto(all, space, o.pareto_energy, order); /* order: scratch */
+        size_t nf = ridge_plan_rank(all, space, o.objective, order);
+        cli_table t;
+        char b[16][48];
+        const char *row[12];
+        printf("plan: %s %s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
+               ridge_mode_name(o.run.mode), o.target, o.target_kind == RIDGE_PLAN_TARGET_TOKENS ? "tokens" : "samples",
+               ridge_plan_objective_name(o.objective), space, nf);
+        if (cli_table_init(&t, 11)) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_FAILURE;
+            goto done;
+        }
+        {
+            const char *hdr[] = {"rank", "gpu", "precision", "gpus", "batch/gpu", "step [ms]", "time [h]",
+                                 "cost [USD]", "energy [kWh]", "power [kW]", "pareto"};
+            cli_table_add(&t, hdr);
+        }
+        for (int k = 1; k < 11; k++)
+            t.right[k] = (unsigned char)(k >= 3 && k <= 9);
+        for (size_t k = 0; k < nf && k < (size_t)o.top; k++) {
+            const ridge_plan_result *r = &all[order[k]];
+            snprintf(b[0], sizeof b[0], "%zu", k + 1);
+            snprintf(b[1], sizeof b[1], "%s", gpus[r->gpu].id);
+            snprintf(b[2], sizeof b[2], "%s", ridge_dtype_name(r->precision));
+            snprintf(b[3], sizeof b[3], "%d", r->count);
+            snprintf(b[4], sizeof b[4], "%.17g", r->batch);
+            cli_num(r->step_time_s * 1e3, b[5], sizeof b[5]);
+            cli_num(r->time_s / 3600.0, b[6], sizeof b[6]);
+            if (isnan(r->cost_usd))
+                snprintf(b[7], sizeof b[7], "-");
+            else
+                cli_num(r->cost_usd, b[7], sizeof b[7]);
+            cli_num(r->energy_j / 3.6e6, b[8], sizeof b[8]);
+            cli_num(r->power_w * r->count / 1e3, b[9], sizeof b[9]);
+            snprintf(b[10], sizeof b[10], "%s", r->pareto ? "*" : "");
+            for (int q = 0; q < 11; q++)
+                row[q] = b[q];
+            cli_table_add(&t, row);
+        }
+        if (nf)
+            cli_table_print_text(&t, stdout);
+        cli_table_free(&t);
+        printf("Pareto front (time, %s): %zu configurations, marked *\n", o.pareto_energy ? "energy" : "cost",
+               nfront);
+        printf("infeasible: %zu", space - nf);
+        for (int q = 1; q < RIDGE_PLAN_REASON_COUNT; q++)
+            if (infeasible[q])
+                printf(", %s %zu", ridge_plan_reason_name((ridge_plan_reason)q), infeasible[q]);
+        printf("\n");
+    }
+    rc = CLI_EXIT_OK;
+done:
+    ridge_plan_free(p);
+    ridge_model_free(m);
+    free(order);
+    free(all);
+    free(buf);
+    free(prices);
+    free(gpus);
+    return rc;
+}

@@ -1,0 +1,131 @@
+/* ridge — capacity planning: evaluate a what-if space of GPUs, counts, batches and precisions,
+ * filter it by constraints and rank it (docs/planning.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A ridge_plan is an opaque engine built once from a ridge_plan_spec: ridge_plan_alloc predicts
+ * every (GPU, precision, batch) step on one GPU and every (GPU, precision, count) gradient
+ * all-reduce up front (the memo); ridge_plan_eval then turns one configuration index into a
+ * ridge_plan_result with arithmetic only, allocating nothing, so any number of threads may call
+ * it on the same plan at once. The spec's arrays are copied; the model is borrowed and must
+ * outlive the plan. */
+#ifndef RIDGE_PLAN_H
+#define RIDGE_PLAN_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+#include "ridge/gpu.h"
+#include "ridge/kernel.h"
+#include "ridge/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { RIDGE_PLAN_COST = 0, RIDGE_PLAN_TIME, RIDGE_PLAN_ENERGY, RIDGE_PLAN_GPUS, RIDGE_PLAN_OBJECTIVE_COUNT } ridge_plan_objective;
+
+/* Why a configuration is infeasible; the first that applies, in this order. Memory is checked
+ * before the step is scheduled, so a precision the GPU's kernels lack (found by scheduling) is
+ * reported only for runs that fit; one without any peak for the precision is reported first. */
+typedef enum {
+    RIDGE_PLAN_FEASIBLE = 0,
+    RIDGE_PLAN_UNSUPPORTED, /* "unsupported precision": the GPU lacks the precision's path */
+    RIDGE_PLAN_INVALID,     /* "invalid run": the model cannot run this configuration */
+    RIDGE_PLAN_OOM,         /* "out of memory" */
+    RIDGE_PLAN_NO_PRICE,    /* "no price": cost objective or budget, and no price for the GPU */
+    RIDGE_PLAN_DEADLINE,    /* "misses deadline" */
+    RIDGE_PLAN_BUDGET,      /* "over budget" */
+    RIDGE_PLAN_POWER,       /* "over power cap" */
+    RIDGE_PLAN_REASON_COUNT
+} ridge_plan_reason;
+
+typedef enum { RIDGE_PLAN_TARGET_SAMPLES = 0, RIDGE_PLAN_TARGET_TOKENS } ridge_plan_target;
+
+const char *ridge_plan_objective_name(ridge_plan_objective o);     /* "cost" */
+int ridge_plan_objective_parse(const char *s, ridge_plan_objective *out); /* 0, or -1 */
+const char *ridge_plan_reason_name(ridge_plan_reason r);           /* "out of memory" */
+const char *ridge_plan_reason_key(ridge_plan_reason r);            /* "out_of_memory" */
+
+#define RIDGE_PLAN_MAX_DIM 4096
+
+typedef struct {
+    const ridge_model *model; /* borrowed */
+    ridge_run_config run;     /* mode, seq, optimizer...; batch and precision come from the lists */
+    ridge_runtime runtime;
+    const ridge_gpu *gpus;    /* candidate GPUs (MIG slices are GPUs of their own) */
+    const double *price_usd_per_hour; /* per GPU, overrides the catalogue when > 0; may be NULL */
+    size_t ngpus;
+    const ridge_dtype *precisions;
+    size_t nprecisions;
+    const int *counts; /* GPUs per configuration (data parallel) */
+    size_t ncounts;
+    const double *batches; /* per-GPU batch (sequences or images per step on one GPU) */
+    size_t nbatches;
+    ridge_plan_target target_kind;
+    double target;        /* samples or tokens to process, > 0 */
+    double deadline_s;    /* 0 = none */
+    double budget_usd;    /* 0 = none */
+    double power_cap_w;   /* 0 = none: limits count x TDP */
+    ridge_plan_objective objective;
+    int no_comm;          /* 1: ignore the gradient all-reduce (ideal scaling) */
+    int threads;          /* for building the memo; <= 0 means 1 */
+} ridge_plan_spec;
+
+/* Zeros, run config defaults, objective cost, eager runtime. */
+void ridge_plan_spec_init(ridge_plan_spec *s);
+
+typedef struct {
+    size_t index;       /* position in the space: ((gpu x nprec + prec) x ncounts + count) x nbatches + batch */
+    int gpu;            /* index into spec.gpus */
+    ridge_dtype precision;
+    int count;          /* GPUs */
+    double batch;       /* per GPU */
+    ridge_plan_reason reason;
+    double step_time_s;  /* one data-parallel step: single-GPU step + exposed all-reduce */
+    double comm_s;       /* the all-reduce of the gradients (0 for inference, one GPU, no_comm) */
+    double steps;        /* ceil(target / items per step, all GPUs) */
+    double time_s;       /* steps x step_time_s */
+    double cost_usd;     /* count x hours x price; NaN without a price */
+    double price_usd_per_hour;
+    double utilisation;  /* compute-bound share of the step */
+    double power_w;      /* average per GPU: idle + utilisation x (TDP - idle) */
+    double energy_j;     /* power_w x count x time_s */
+    double memory_bytes; /* per GPU */
+    double throughput;   /* target units (samples or tokens) per second, all GPUs */
+    int pareto;          /* set by ridge_plan_pareto */
+} ridge_plan_result;
+
+typedef struct ridge_plan ridge_plan; /* opaque */
+
+/* Check the spec and build the memo. EINVAL (message names the field) for empty lists, counts
+ * < 1, batches < 1, a target <= 0, or a target in tokens for a model without tokens. ENOMEM. */
+int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *err);
+void ridge_plan_free(ridge_plan *p); /* NULL is harmless */
+size_t ridge_plan_size(const ridge_plan *p); /* configurations in the space */
+const ridge_plan_spec *ridge_plan_get_spec(const ridge_plan *p); /* the plan's own copy */
+/* Evaluate configuration i (< size). Reentrant; allocates nothing. */
+void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r);
+/* Evaluate [first, first + n) into r[0..n) on `threads` threads (results as one thread gives).
+ * Returns 0, or ENOMEM/EINVAL when threads cannot be started (then nothing is written). */
+int ridge_plan_eval_range(const ridge_plan *p, size_t first, size_t n, int threads, ridge_plan_result *r,
+                          ridge_err *err);
+
+/* The objective's value of a result (cost_usd, time_s, energy_j, count). */
+double ridge_plan_objective_value(const ridge_plan_result *r, ridge_plan_objective o);
+/* Order of the feasible results by objective, then time, then cost, then index (NaN last):
+ * writes their positions in r to order[] (capacity n) and returns how many there are.
+ * Allocates nothing (an in-place heap sort). */
+size_t ridge_plan_rank(const ridge_plan_result *r, size_t n, ridge_plan_objective o, size_t *order);
+/* Mark (r[i].pareto = 1) the feasible results not dominated in (time_s, cost_usd) — or
+ * (time_s, energy_j) when use_energy — by another feasible result; results with a NaN cost
+ * take no part in the cost front. Returns the size of the front. `scratch` has n entries. */
+size_t ridge_plan_pareto(ridge_plan_result *r, size_t n, int use_energy, size_t *scratch);
+
+/* Power model (docs/planning.md): idle = 0.25 x TDP; P = idle + utilisation x (TDP - idle). */
+#define RIDGE_PLAN_IDLE_FRACTION 0.25
+double ridge_plan_power_w(double tdp_w, double utilisation);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,564 @@
+/* ridge — capacity planning: the memo, the per-configuration arithmetic, ranking and Pareto
+ * fronts (docs/planning.md). SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+#include "ridge/plan.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ridge/comm.h"
+#include "ridge/schedule.h"
+
+/* The synthetic fabric a data-parallel group runs on (docs/planning.md, "Communication"). */
+#define PLAN_GPUS_PER_NODE 8
+#define PLAN_INTER_BW_PER_GPU 25e9 /* bytes/s per GPU per direction: one 200 Gb/s NIC per GPU */
+
+typedef struct {
+    ridge_plan_reason reason; /* FEASIBLE, UNSUPPORTED, INVALID or OOM */
+    double step_s;
+    double compute_s;
+    double memory_bytes;
+    double items; /* target units one GPU processes per step */
+} plan_step;
+
+struct ridge_plan {
+    ridge_plan_spec spec; /* arrays point at the copies below */
+    ridge_gpu *gpus;
+    double *prices;
+    ridge_dtype *precisions;
+    int *counts;
+    double *batches;
+    plan_step *steps; /* [gpu][prec][batch] */
+    double *comm_s;   /* [gpu][prec][count] */
+    size_t size;
+};
+
+static const char *const objective_names[] = {"cost", "time", "energy", "gpus"};
+static const char *const reason_names[] = {"feasible",    "unsupported precision", "invalid run", "out of memory",
+                                           "no price",    "misses deadline",       "over budget", "over power cap"};
+static const char *const reason_keys[] = {"feasible", "unsupported_precision", "invalid_run", "out_of_memory",
+                                          "no_price", "misses_deadline",       "over_budget", "over_power_cap"};
+
+const char *ridge_plan_objective_name(ridge_plan_objective o)
+{
+    return (unsigned)o < RIDGE_PLAN_OBJECTIVE_COUNT ? objective_names[o] : "?";
+}
+
+int ridge_plan_objective_parse(const char *s, ridge_plan_objective *out)
+{
+    for (int i = 0; i < RIDGE_PLAN_OBJECTIVE_COUNT; i++)
+        if (strcmp(s, objective_names[i]) == 0) {
+            *out = (ridge_plan_objective)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *ridge_plan_reason_name(ridge_plan_reason r)
+{
+    return (unsigned)r < RIDGE_PLAN_REASON_COUNT ? reason_names[r] : "?";
+}
+
+const char *ridge_plan_reason_key(ridge_plan_reason r)
+{
+    return (unsigned)r < RIDGE_PLAN_REASON_COUNT ? reason_keys[r] : "?";
+}
+
+void ridge_plan_spec_init(ridge_plan_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    ridge_run_config_init(&s->run);
+    s->runtime = RIDGE_RUNTIME_EAGER;
+    s->objective = RIDGE_PLAN_COST;
+    s->threads = 1;
+}
+
+double ridge_plan_power_w(double tdp_w, double utilisation)
+{
+    double idle = RIDGE_PLAN_IDLE_FRACTION * tdp_w;
+    if (utilisation < 0)
+        utilisation = 0;
+    if (utilisation > 1)
+        utilisation = 1;
+    return idle + utilisation * (tdp_w - idle);
+}
+
+size_t ridge_plan_size(const ridge_plan *p)
+{
+    return p ? p->size : 0;
+}
+
+const ridge_plan_spec *ridge_plan_get_spec(const ridge_plan *p)
+{
+    return &p->spec;
+}
+
+void ridge_plan_free(ridge_plan *p)
+{
+    if (!p)
+        return;
+    free(p->gpus);
+    free(p->prices);
+    free(p->precisions);
+    free(p->counts);
+    free(p->batches);
+    free(p->steps);
+    free(p->comm_s);
+    free(p);
+}
+
+/* ---- the memo ---- */
+
+typedef struct {
+    const ridge_plan *p;
+    size_t first, n;
+    double tokens_per_sample;
+} memo_job;
+
+static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, plan_step *s)
+{
+    const ridge_plan_spec *sp = &p->spec;
+    size_t nb = sp->nbatches, np = sp->nprecisions;
+    size_t g = k / (np * nb), pr = k / nb % np, b = k % nb;
+    const ridge_gpu *gpu = &p->gpus[g];
+    ridge_run_config rc = sp->run;
+    ridge_memory mem;
+    ridge_oplist ops;
+    ridge_schedule_totals tot;
+    ridge_err err;
+    int st;
+
+    memset(s, 0, sizeof *s);
+    rc.precision = p->precisions[pr];
+    rc.batch = p->batches[b];
+    s->items = sp->target_kind == RIDGE_PLAN_TARGET_TOKENS ? rc.batch * tokens_per_sample : rc.batch;
+    if (ridge_kernel_peak_for(gpu, rc.precision, 1) < 0 && ridge_kernel_peak_for(gpu, rc.precision, 0) < 0) {
+        s->reason = RIDGE_PLAN_UNSUPPORTED;
+        return;
+    }
+    if (ridge_model_memory(sp->model, &rc, &mem, &err) != RIDGE_OK) {
+        s->reason = RIDGE_PLAN_INVALID;
+        return;
+    }
+    s->memory_bytes = mem.total_bytes;
+    /* Out of memory is decided before scheduling: it saves the build of a graph nobody runs. */
+    if (mem.total_bytes > gpu->memory_bytes) {
+        s->reason = RIDGE_PLAN_OOM;
+        return;
+    }
+    memset(&ops, 0, sizeof ops);
+    st = ridge_model_build(sp->model, &rc, &ops, &err);
+    if (st == RIDGE_OK)
+        st = ridge_schedule_ops(gpu, ops.ops, ops.n, sp->runtime, NULL, &tot, &err);
+    ridge_oplist_free(&ops);
+    if (st != RIDGE_OK) {
+        s->reason = st == RIDGE_EUNSUPPORTED ? RIDGE_PLAN_UNSUPPORTED : RIDGE_PLAN_INVALID;
+        return;
+    }
+    s->reason = RIDGE_PLAN_FEASIBLE;
+    s->step_s = tot.total_time_s;
+    s->compute_s = tot.time_by_bound_s[RIDGE_BOUND_COMPUTE];
+}
+
+static void *memo_thread(void *arg)
+{
+    memo_job *j = arg;
+    for (size_t k = j->first; k < j->first + j->n; k++)
+        memo_step(j->p, k, j->tokens_per_sample, &j->p->steps[k]);
+    return NULL;
+}
+
+/* A one-tier-per-level fabric from the GPU's own links: NVSwitch, NVLink bridges or PCIe
+ * inside a node of 8, InfiniBand at 25 GB/s per GPU between nodes. MIG slices get PCIe
+ * (instances do not talk over NVLink). */
+static void plan_cluster(const ridge_gpu *g, int nodes, ridge_cluster *cl)
+{
+    memset(cl, 0, sizeof *cl);
+    snprintf(cl->id, sizeof cl->id, "plan-%.40s", g->id);
+    snprintf(cl->gpu_id, sizeof cl->gpu_id, "%s", g->id);
+    cl->gpu = *g;
+    cl->gpus_per_node = PLAN_GPUS_PER_NODE;
+    cl->nodes = nodes;
+    cl->intra_pcie_bw_bytes_per_s = ridge_gpu_pcie_bw_bytes_per_s(g);
+    if (!g->mig_of[0] && g->nvlink_bw_bytes_per_s > 0 && strcmp(g->nvlink_kind, "bridge") == 0) {
+        cl->intra_kind = RIDGE_INTRA_NVLINK_BRIDGE;
+        cl->intra_bw_bytes_per_s = g->nvlink_bw_bytes_per_s;
+    } else if (!g->mig_of[0] && g->nvlink_bw_bytes_per_s > 0) {
+        cl->intra_kind = RIDGE_INTRA_NVSWITCH;
+        cl->intra_bw_bytes_per_s = g->nvlink_bw_bytes_per_s;
+    } else {
+        cl->intra_kind = RIDGE_INTRA_PCIE_HOST;
+        cl->intra_bw_bytes_per_s = cl->intra_pcie_bw_bytes_per_s;
+    }
+    cl->intra_latency_s = ridge_intra_default_latency_s(cl->intra_kind);
+    cl->intra_fraction = ridge_intra_default_fraction(cl->intra_kind);
+    cl->has_inter = 1;
+    cl->inter_kind = RIDGE_INTER_INFINIBAND;
+    cl->inter_bw_bytes_per_s_per_node = PLAN_INTER_BW_PER_GPU * PLAN_GPUS_PER_NODE;
+    cl->inter_latency_s = ridge_inter_default_latency_s(cl->inter_kind);
+    cl->inter_fraction = ridge_inter_default_fraction(cl->inter_kind);
+}
+
+static int plan_comm(ridge_plan *p, ridge_err *err)
+{
+    const ridge_plan_spec *sp = &p->spec;
+    int maxc = 1, nodes;
+    ridge_cluster *cl;
+    for (size_t c = 0; c < sp->ncounts; c++)
+        if (p->counts[c] > maxc)
+            maxc = p->counts[c];
+    nodes = (maxc + PLAN_GPUS_PER_NODE - 1) / PLAN_GPUS_PER_NODE;
+    cl = malloc(sizeof *cl);
+    if (!cl)
+        return ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
+    for (size_t g = 0; g < sp->ngpus; g++) {
+        plan_cluster(&p->gpus[g], nodes, cl);
+        for (size_t pr = 0; pr < sp->nprecisions; pr++) {
+            ridge_run_config rc = sp->run;
+            ridge_memory mem;
+            double bytes = 0;
+            rc.precision = p->precisions[pr];
+            rc.batch = 1;
+            if (ridge_model_memory(sp->model, &rc, &mem, err) == RIDGE_OK)
+                bytes = mem.gradients_bytes;
+            for (size_t c = 0; c < sp->ncounts; c++) {
+                int n = p->counts[c];
+                ridge_coll_result cr;
+                double t = 0;
+                /* Beyond one node the collective needs whole nodes: round the group up. */
+                if (n > PLAN_GPUS_PER_NODE && n % PLAN_GPUS_PER_NODE)
+                    n += PLAN_GPUS_PER_NODE - n % PLAN_GPUS_PER_NODE;
+                if (n > 1 && bytes > 0 && sp->run.mode == RIDGE_MODE_TRAIN && !sp->no_comm &&
+                    ridge_collective(cl, RIDGE_COLL_ALLREDUCE, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &cr,
+                                     err) == RIDGE_OK)
+                    t = cr.time_s;
+                p->comm_s[(g * sp->nprecisions + pr) * sp->ncounts + c] = t;
+            }
+        }
+    }
+    free(cl);
+    return RIDGE_OK;
+}
+
+static int dup_array(void **dst, const void *src, size_t n, size_t size)
+{
+    *dst = malloc(n > 0 ? n * size : 1);
+    if (!*dst)
+        return -1;
+    if (n)
+        memcpy(*dst, src, n * size);
+    return 0;
+}
+
+int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *err)
+{
+    ridge_plan *p = NULL;
+    ridge_plan_spec *sp;
+    size_t nmemo;
+    double tokens_per_sample = 1;
+    int threads;
+    *out = NULL;
+    if (!spec->model)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: no workload");
+    if (!spec->ngpus || !spec->nprecisions || !spec->ncounts || !spec->nbatches)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: %s is empty",
+                             !spec->ngpus         ? "the GPU list"
+                             : !spec->nprecisions ? "the precision list"
+                             : !spec->ncounts     ? "the count list"
+                                                  : "the batch list");
+    if (spec->ngpus > RIDGE_PLAN_MAX_DIM || spec->nprecisions > RIDGE_PLAN_MAX_DIM ||
+        spec->ncounts > RIDGE_PLAN_MAX_DIM || spec->nbatches > RIDGE_PLAN_MAX_DIM)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: a list has more than %d entries", RIDGE_PLAN_MAX_DIM);
+    for (size_t i = 0; i < spec->ncounts; i++)
+        if (spec->counts[i] < 1 || spec->counts[i] > 1000000)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: counts: %d is not in [1, 1000000]", spec->counts[i]);
+    for (size_t i = 0; i < spec->nbatches; i++)
+        if (!(spec->batches[i] >= 1 && spec->batches[i] <= 1e7))
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: batches: %g is not in [1, 1e7]", spec->batches[i]);
+    if (!(spec->target > 0 && isfinite(spec->target)))
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: the target (samples or tokens) must be > 0");
+    if (!(spec->deadline_s >= 0) || !(spec->budget_usd >= 0) || !(spec->power_cap_w >= 0))
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: deadline, budget and power cap must be >= 0");
+    if ((unsigned)spec->objective >= RIDGE_PLAN_OBJECTIVE_COUNT)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: unknown objective");
+    if (spec->target_kind == RIDGE_PLAN_TARGET_TOKENS) {
+        ridge_run_config rc = spec->run;
+        rc.batch = 1;
+        if (strncmp(ridge_model_throughput_unit(spec->model, &rc), "tokens", 6) != 0)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: %s does not process tokens (use samples)",
+                                 ridge_model_name(spec->model));
+        tokens_per_sample = ridge_model_items_per_step(spec->model, &rc);
+    }
+
+    p = calloc(1, sizeof *p);
+    if (!p)
+        goto nomem;
+    p->spec = *spec;
+    sp = &p->spec;
+    nmemo = sp->ngpus * sp->nprecisions * sp->nbatches;
+    if (dup_array((void **)&p->gpus, spec->gpus, sp->ngpus, sizeof *p->gpus) ||
+        dup_array((void **)&p->precisions, spec->precisions, sp->nprecisions, sizeof *p->precisions) ||
+        dup_array((void **)&p->counts, spec->counts, sp->ncounts, sizeof *p->counts) ||
+        dup_array((void **)&p->batches, spec->batches, sp->nbatches, sizeof *p->batches))
+        goto nomem;
+    p->prices = calloc(sp->ngpus, sizeof *p->prices);
+    p->steps = calloc(nmemo, sizeof *p->steps);
+    p->comm_s = calloc(sp->ngpus * sp->nprecisions * sp->ncounts, sizeof *p->comm_s);
+    if (!p->prices || !p->steps || !p->comm_s)
+        goto nomem;
+    for (size_t g = 0; g < sp->ngpus; g++)
+        p->prices[g] = spec->price_usd_per_hour && spec->price_usd_per_hour[g] > 0 ? spec->price_usd_per_hour[g]
+                                                                                : p->gpus[g].price_usd_per_hour;
+    sp->gpus = p->gpus;
+    sp->price_usd_per_hour = p->prices;
+    sp->precisions = p->precisions;
+    sp->counts = p->counts;
+    sp->batches = p->batches;
+    p->size = sp->ngpus * sp->nprecisions * sp->ncounts * sp->nbatches;
+
+    /* The memo: (gpu, precision, batch) steps, split in contiguous blocks over the threads. */
+    threads = sp->threads < 1 ? 1 : sp->threads > 256 ? 256 : sp->threads;
+    if ((size_t)threads > nmemo)
+        threads = (int)nmemo;
+    {
+        pthread_t tid[256];
+        memo_job jobs[256];
+        int started = 0;
+        for (int t = 0; t < threads; t++) {
+            jobs[t].p = p;
+            jobs[t].first = nmemo * (size_t)t / (size_t)threads;
+            jobs[t].n = nmemo * (size_t)(t + 1) / (size_t)threads - jobs[t].first;
+            jobs[t].tokens_per_sample = tokens_per_sample;
+        }
+        for (int t = 1; t < threads; t++) {
+            if (pthread_create(&tid[t], NULL, memo_thread, &jobs[t]) != 0)
+                break;
+            started = t;
+        }
+        /* Blocks whose thread did not start run here. */
+        memo_thread(&jobs[0]);
+        for (int t = started + 1; t < threads; t++)
+            memo_thread(&jobs[t]);
+        for (int t = 1; t <= started; t++)
+            pthread_join(tid[t], NULL);
+    }
+    if (plan_comm(p, err) != RIDGE_OK) {
+        ridge_plan_free(p);
+        return RIDGE_ENOMEM;
+    }
+    *out = p;
+    return RIDGE_OK;
+nomem:
+    ridge_plan_free(p);
+    return ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
+}
+
+/* ---- one configuration: arithmetic only ---- */
+
+void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
+{
+    const ridge_plan_spec *sp = &p->spec;
+    size_t nb = sp->nbatches, nc = sp->ncounts, np = sp->nprecisions;
+    size_t b = i % nb, c = i / nb % nc, pr = i / (nb * nc) % np, g = i / (nb * nc * np);
+    const plan_step *s = &p->steps[(g * np + pr) * nb + b];
+    const ridge_gpu *gpu = &p->gpus[g];
+    double n = (double)p->counts[c];
+
+    memset(r, 0, sizeof *r);
+    r->index = i;
+    r->gpu = (int)g;
+    r->precision = p->precisions[pr];
+    r->count = p->counts[c];
+    r->batch = p->batches[b];
+    r->memory_bytes = s->memory_bytes;
+    r->price_usd_per_hour = p->prices[g];
+    r->cost_usd = NAN;
+    if (s->reason != RIDGE_PLAN_FEASIBLE) {
+        r->reason = s->reason;
+        return;
+    }
+    /* Data parallel: each GPU runs the single-GPU step on its own batch, then the gradients
+     * are all-reduced; the reduction is not overlapped with the backward pass (conservative). */
+    r->comm_s = p->comm_s[(g * np + pr) * nc + c];
+    r->step_time_s = s->step_s + r->comm_s;
+    r->steps = ceil(sp->target / (s->items * n));
+    r->time_s = r->steps * r->step_time_s;
+    r->throughput = r->step_time_s > 0 ? s->items * n / r->step_time_s : 0;
+    r->utilisation = r->step_time_s > 0 ? s->compute_s / r->step_time_s : 0;
+    r->power_w = ridge_plan_power_w(gpu->tdp_w, r->utilisation);
+    r->energy_j = r->power_w * n * r->time_s;
+    if (r->price_usd_per_hour > 0)
+        r->cost_usd = n * r->time_s / 3600.0 * r->price_usd_per_hour;
+
+    if (!(r->price_usd_per_hour > 0) && (sp->objective == RIDGE_PLAN_COST || sp->budget_usd > 0))
+        r->reason = RIDGE_PLAN_NO_PRICE;
+    else if (sp->deadline_s > 0 && r->time_s > sp->deadline_s)
+        r->reason = RIDGE_PLAN_DEADLINE;
+    else if (sp->budget_usd > 0 && r->cost_usd > sp->budget_usd)
+        r->reason = RIDGE_PLAN_BUDGET;
+    else if (sp->power_cap_w > 0 && n * gpu->tdp_w > sp->power_cap_w)
+        r->reason = RIDGE_PLAN_POWER;
+}
+
+typedef struct {
+    const ridge_plan *p;
+    size_t first, n;
+    ridge_plan_result *r;
+} eval_job;
+
+static void *eval_thread(void *arg)
+{
+    eval_job *j = arg;
+    for (size_t k = 0; k < j->n; k++)
+        ridge_plan_eval(j->p, j->first + k, &j->r[k]);
+    return NULL;
+}
+
+int ridge_plan_eval_range(const ridge_plan *p, size_t first, size_t n, int threads, ridge_plan_result *r,
+                          ridge_err *err)
+{
+    pthread_t tid[256];
+    eval_job jobs[256];
+    int started = 0;
+    if (first > p->size || n > p->size - first)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: range [%zu, %zu) is outside the space of %zu", first,
+                             first + n, p->size);
+    if (threads < 1)
+        threads = 1;
+    if (threads > 256)
+        threads = 256;
+    if ((size_t)threads > n)
+        threads = n ? (int)n : 1;
+    for (int t = 0; t < threads; t++) {
+        size_t a = n * (size_t)t / (size_t)threads, b = n * (size_t)(t + 1) / (size_t)threads;
+        jobs[t].p = p;
+        jobs[t].first = first + a;
+        jobs[t].n = b - a;
+        jobs[t].r = r + a;
+    }
+    for (int t = 1; t < threads; t++) {
+        if (pthread_create(&tid[t], NULL, eval_thread, &jobs[t]) != 0)
+            break;
+        started = t;
+    }
+    eval_thread(&jobs[0]);
+    for (int t = started + 1; t < threads; t++)
+        eval_thread(&jobs[t]);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+    return RIDGE_OK;
+}
+
+/* ---- ranking and Pareto fronts ---- */
+
+double ridge_plan_objective_value(const ridge_plan_result *r, ridge_plan_objective o)
+{
+    switch (o) {
+    case RIDGE_PLAN_COST: return r->cost_usd;
+    case RIDGE_PLAN_TIME: return r->time_s;
+    case RIDGE_PLAN_ENERGY: return r->energy_j;
+    case RIDGE_PLAN_GPUS: return (double)r->count;
+    default: return NAN;
+    }
+}
+
+/* Ascending, NaN after every number. */
+static int cmp_num(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) - isnan(b);
+    return (a > b) - (a < b);
+}
+
+typedef int (*cmp_fn)(const ridge_plan_result *r, size_t a, size_t b, int key);
+
+static int cmp_rank(const ridge_plan_result *r, size_t a, size_t b, int key)
+{
+    int c = cmp_num(ridge_plan_objective_value(&r[a], (ridge_plan_objective)key),
+                    ridge_plan_objective_value(&r[b], (ridge_plan_objective)key));
+    if (!c)
+        c = cmp_num(r[a].time_s, r[b].time_s);
+    if (!c)
+        c = cmp_num(r[a].cost_usd, r[b].cost_usd);
+    if (!c)
+        c = (r[a].index > r[b].index) - (r[a].index < r[b].index);
+    return c;
+}
+
+/* By time, then the second axis, then index. */
+static int cmp_front(const ridge_plan_result *r, size_t a, size_t b, int use_energy)
+{
+    int c = cmp_num(r[a].time_s, r[b].time_s);
+    if (!c)
+        c = use_energy ? cmp_num(r[a].energy_j, r[b].energy_j) : cmp_num(r[a].cost_usd, r[b].cost_usd);
+    if (!c)
+        c = (r[a].index > r[b].index) - (r[a].index < r[b].index);
+    return c;
+}
+
+static void sift_down(size_t *h, size_t root, size_t n, const ridge_plan_result *r, cmp_fn cmp, int key)
+{
+    for (;;) {
+        size_t child = 2 * root + 1, t;
+        if (child >= n)
+            return;
+        if (child + 1 < n && cmp(r, h[child], h[child + 1], key) < 0)
+            child++;
+        if (cmp(r, h[root], h[child], key) >= 0)
+            return;
+        t = h[root];
+        h[root] = h[child];
+        h[child] = t;
+        root = child;
+    }
+}
+
+static void heap_sort(size_t *h, size_t n, const ridge_plan_result *r, cmp_fn cmp, int key)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(h, i, n, r, cmp, key);
+    for (size_t end = n; end > 1; end--) {
+        size_t t = h[0];
+        h[0] = h[end - 1];
+        h[end - 1] = t;
+        sift_down(h, 0, end - 1, r, cmp, key);
+    }
+}
+
+size_t ridge_plan_rank(const ridge_plan_result *r, size_t n, ridge_plan_objective o, size_t *order)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].reason == RIDGE_PLAN_FEASIBLE)
+            order[m++] = i;
+    heap_sort(order, m, r, cmp_rank, (int)o);
+    return m;
+}
+
+size_t ridge_plan_pareto(ridge_plan_result *r, size_t n, int use_energy, size_t *scratch)
+{
+    size_t m = 0, front = 0;
+    double best = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        r[i].pareto = 0;
+        if (r[i].reason == RIDGE_PLAN_FEASIBLE && !isnan(r[i].time_s) &&
+            !isnan(use_energy ? r[i].energy_j : r[i].cost_usd))
+            scratch[m++] = i;
+    }
+    heap_sort(scratch, m, r, cmp_front, use_energy);
+    /* Sweep in time order: a point is on the front when it is strictly cheaper than every
+     * faster-or-equal point before it (ties in both keep the first index only). */
+    for (size_t k = 0; k < m; k++) {
+        ridge_plan_result *x = &r[scratch[k]];
+        double y = use_energy ? x->energy_j : x->cost_usd;
+        if (y < best) {
+            x->pareto = 1;
+            best = y;
+            front++;
+        }
+    }
+    return front;
+}

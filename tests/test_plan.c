@@ -1,0 +1,358 @@
+/* Unit tests: capacity planning (model/plan.c, docs/planning.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/plan.h"
+
+static ridge_plan_result point(size_t index, double time_s, double cost_usd, double energy_j, int count)
+{
+    ridge_plan_result r;
+    memset(&r, 0, sizeof r);
+    r.index = index;
+    r.time_s = time_s;
+    r.cost_usd = cost_usd;
+    r.energy_j = energy_j;
+    r.count = count;
+    r.reason = RIDGE_PLAN_FEASIBLE;
+    return r;
+}
+
+static void test_power(void)
+{
+    static const struct {
+        double tdp_w, util, want_w;
+    } rows[] = {
+        {700, 0, 175},             /* idle = 0.25 x TDP */
+        {700, 1, 700},             /* fully compute-bound: TDP */
+        {412.5, 0.385, 222.234375}, /* 103.125 + 0.385 x 309.375 */
+        {300, 1.7, 300},           /* clamped */
+        {300, -0.2, 75},
+    };
+    check_context("power model");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        CHECK_NEAR(ridge_plan_power_w(rows[i].tdp_w, rows[i].util), rows[i].want_w, 1e-12);
+    check_context(NULL);
+}
+
+static void test_pareto_and_rank(void)
+{
+    /* time, cost, energy: hand-made. Front in (time, cost): 0 (fast, dear), 2, 4 (slow, cheap);
+     * 1 is dominated by 2, 3 is infeasible, 5 has no price, 6 duplicates 2 (later index). */
+    ridge_plan_result r[7];
+    size_t scratch[7], order[7], nfront, nf;
+    r[0] = point(0, 1.0, 10.0, 50.0, 8);
+    r[1] = point(1, 2.5, 7.0, 20.0, 4);
+    r[2] = point(2, 2.0, 6.5, 30.0, 4);
+    r[3] = point(3, 0.5, 1.0, 1.0, 1);
+    r[3].reason = RIDGE_PLAN_DEADLINE;
+    r[4] = point(4, 9.0, 3.25, 10.0, 1);
+    r[5] = point(5, 0.75, NAN, 5.0, 2);
+    r[6] = point(6, 2.0, 6.5, 30.0, 4);
+
+    check_context("pareto time-cost");
+    nfront = ridge_plan_pareto(r, 7, 0, scratch);
+    CHECK_INT(nfront, 3);
+    CHECK_INT(r[0].pareto, 1);
+    CHECK_INT(r[1].pareto, 0);
+    CHECK_INT(r[2].pareto, 1);
+    CHECK_INT(r[3].pareto, 0);
+    CHECK_INT(r[4].pareto, 1);
+    CHECK_INT(r[5].pareto, 0);
+    CHECK_INT(r[6].pareto, 0);
+
+    check_context("pareto time-energy");
+    /* energy: 5 (0.75 s, 5 J) dominates 0, 1, 2, 6 and 4 (all slower, more energy). */
+    nfront = ridge_plan_pareto(r, 7, 1, scratch);
+    CHECK_INT(nfront, 1);
+    CHECK_INT(r[5].pareto, 1);
+    CHECK_INT(r[0].pareto, 0);
+
+    check_context("rank cost");
+    nf = ridge_plan_rank(r, 7, RIDGE_PLAN_COST, order);
+    CHECK_INT(nf, 6);
+    CHECK_INT(order[0], 4);
+    CHECK_INT(order[1], 2); /* 2 and 6 tie on cost and time: index decides */
+    CHECK_INT(order[2], 6);
+    CHECK_INT(order[3], 1);
+    CHECK_INT(order[4], 0);
+    CHECK_INT(order[5], 5); /* NaN cost last */
+
+    check_context("rank time");
+    nf = ridge_plan_rank(r, 7, RIDGE_PLAN_TIME, order);
+    CHECK_INT(nf, 6);
+    CHECK_INT(order[0], 5);
+    CHECK_INT(order[1], 0);
+    CHECK_INT(order[5], 4);
+
+    check_context("rank energy");
+    ridge_plan_rank(r, 7, RIDGE_PLAN_ENERGY, order);
+    CHECK_INT(order[0], 5);
+    CHECK_INT(order[1], 4); /* 10 J, then 20 J */
+    CHECK_INT(order[2], 1);
+
+    check_context("rank gpus");
+    ridge_plan_rank(r, 7, RIDGE_PLAN_GPUS, order);
+    CHECK_INT(order[0], 4); /* 1 GPU; the infeasible 1-GPU point is left out */
+    CHECK_INT(order[1], 5);
+    CHECK_INT(order[5], 0);
+    check_context(NULL);
+}
+
+static void test_names(void)
+{
+    ridge_plan_objective o;
+    check_context("names");
+    CHECK(ridge_plan_objective_parse("energy", &o) == 0 && o == RIDGE_PLAN_ENERGY);
+    CHECK(ridge_plan_objective_parse("money", &o) == -1);
+    CHECK_STR_EQ(ridge_plan_objective_name(RIDGE_PLAN_GPUS), "gpus");
+    CHECK_STR_EQ(ridge_plan_reason_name(RIDGE_PLAN_OOM), "out of memory");
+    CHECK_STR_EQ(ridge_plan_reason_key(RIDGE_PLAN_POWER), "over_power_cap");
+    CHECK_STR_EQ(ridge_plan_reason_name(RIDGE_PLAN_NO_PRICE), "no price");
+    check_context(NULL);
+}
+
+/* A real space: bert-base training on an A100 (priced), a T4 (no BF16) and an L4 (no price). */
+typedef struct {
+    ridge_model *m;
+    ridge_gpu gpus[3];
+    double prices[3];
+    ridge_dtype precs[2];
+    int counts[4];
+    double batches[3];
+} fixture;
+
+static int fixture_init(fixture *f, ridge_plan_spec *sp)
+{
+    ridge_err err;
+    static const char *const ids[] = {"a100-sxm4-80gb", "t4", "l4"};
+    memset(f, 0, sizeof *f);
+    if (ridge_model_load("bert-base", &f->m, &err) != RIDGE_OK)
+        return -1;
+    for (int i = 0; i < 3; i++)
+        if (ridge_catalog_load(ids[i], &f->gpus[i], &err) != RIDGE_OK)
+            return -1;
+    f->prices[0] = 1.875;
+    f->prices[1] = 0;
+    f->prices[2] = 0;
+    f->gpus[2].price_usd_per_hour = 0; /* whatever the catalogue says: no price */
+    f->gpus[1].price_usd_per_hour = 0.35;
+    f->precs[0] = RIDGE_DTYPE_BF16;
+    f->precs[1] = RIDGE_DTYPE_FP16;
+    f->counts[0] = 1;
+    f->counts[1] = 3;
+    f->counts[2] = 8;
+    f->counts[3] = 24;
+    f->batches[0] = 8;
+    f->batches[1] = 48;
+    f->batches[2] = 4096; /* does not fit anywhere */
+    ridge_plan_spec_init(sp);
+    sp->model = f->m;
+    sp->gpus = f->gpus;
+    sp->price_usd_per_hour = f->prices;
+    sp->ngpus = 3;
+    sp->precisions = f->precs;
+    sp->nprecisions = 2;
+    sp->counts = f->counts;
+    sp->ncounts = 4;
+    sp->batches = f->batches;
+    sp->nbatches = 3;
+    sp->target_kind = RIDGE_PLAN_TARGET_SAMPLES;
+    sp->target = 2.5e6;
+    sp->objective = RIDGE_PLAN_COST;
+    return 0;
+}
+
+static void count_reasons(const ridge_plan *p, size_t counts[RIDGE_PLAN_REASON_COUNT])
+{
+    ridge_plan_result r;
+    memset(counts, 0, RIDGE_PLAN_REASON_COUNT * sizeof counts[0]);
+    for (size_t i = 0; i < ridge_plan_size(p); i++) {
+        ridge_plan_eval(p, i, &r);
+        counts[r.reason]++;
+    }
+}
+
+static void test_space(void)
+{
+    fixture f;
+    ridge_plan_spec sp;
+    ridge_plan *p = NULL;
+    ridge_err err;
+    ridge_plan_result r, a[72], b[72];
+    size_t reasons[RIDGE_PLAN_REASON_COUNT];
+
+    check_context("space setup");
+    if (!CHECK(fixture_init(&f, &sp) == 0))
+        return;
+    if (!CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK))
+        goto done;
+    CHECK_INT(ridge_plan_size(p), 3 * 2 * 4 * 3);
+
+    check_context("index layout and arithmetic");
+    /* index = ((gpu x 2 + prec) x 4 + count) x 3 + batch: a100, bf16, 3 GPUs, batch 48. */
+    ridge_plan_eval(p, ((0 * 2 + 0) * 4 + 1) * 3 + 1, &r);
+    CHECK_INT(r.gpu, 0);
+    CHECK_INT(r.precision, RIDGE_DTYPE_BF16);
+    CHECK_INT(r.count, 3);
+    CHECK_NEAR(r.batch, 48, 0);
+    CHECK_INT(r.reason, RIDGE_PLAN_FEASIBLE);
+    CHECK_NEAR(r.steps, ceil(2.5e6 / (48 * 3)), 0);
+    CHECK_NEAR(r.time_s, r.steps * r.step_time_s, 1e-12);
+    CHECK(r.comm_s > 0);
+    CHECK_NEAR(r.cost_usd, 3 * r.time_s / 3600 * 1.875, 1e-12);
+    CHECK_NEAR(r.power_w, ridge_plan_power_w(f.gpus[0].tdp_w, r.utilisation), 1e-12);
+    CHECK_NEAR(r.energy_j, r.power_w * 3 * r.time_s, 1e-12);
+    CHECK(r.utilisation > 0 && r.utilisation <= 1);
+    ridge_plan_eval(p, ((0 * 2 + 0) * 4 + 0) * 3 + 1, &r); /* one GPU: no all-reduce */
+    CHECK_NEAR(r.comm_s, 0, 0);
+
+    check_context("reasons, cost objective");
+    count_reasons(p, reasons);
+    /* batch 4096: out of memory on every (gpu, prec, count): 3 x 2 x 4 = 24. T4 lacks BF16,
+     * which scheduling finds for the runs that fit: 4 counts x 2 batches = 8. The L4 has no
+     * price: the 16 that fit. */
+    CHECK_INT(reasons[RIDGE_PLAN_UNSUPPORTED], 8);
+    CHECK_INT(reasons[RIDGE_PLAN_OOM], 24);
+    CHECK_INT(reasons[RIDGE_PLAN_NO_PRICE], 16);
+    CHECK_INT(reasons[RIDGE_PLAN_FEASIBLE], 24);
+
+    check_context("determinism across threads");
+    CHECK(ridge_plan_eval_range(p, 0, 72, 1, a, &err) == RIDGE_OK);
+    CHECK(ridge_plan_eval_range(p, 0, 72, 5, b, &err) == RIDGE_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(ridge_plan_eval_range(p, 70, 3, 2, b, &err) == RIDGE_EINVAL);
+    ridge_plan_free(p);
+    p = NULL;
+    sp.threads = 3; /* the memo on three threads gives the same plan */
+    if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+        CHECK(ridge_plan_eval_range(p, 0, 72, 4, b, &err) == RIDGE_OK);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+    }
+    ridge_plan_free(p);
+    p = NULL;
+
+    check_context("deadline, budget and power cap");
+    {
+        /* The deadline: longest feasible time among A100 one-GPU runs, minus a little. */
+        double one_gpu_s = a[((0 * 2 + 0) * 4 + 0) * 3 + 0].time_s;
+        sp.objective = RIDGE_PLAN_TIME; /* no price needed any more */
+        sp.deadline_s = one_gpu_s * 0.999;
+        sp.power_cap_w = 8 * f.gpus[0].tdp_w; /* 24 A100s exceed it */
+        sp.threads = 2;
+        if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+            ridge_plan_eval(p, ((0 * 2 + 0) * 4 + 0) * 3 + 0, &r);
+            CHECK_INT(r.reason, RIDGE_PLAN_DEADLINE);
+            ridge_plan_eval(p, ((0 * 2 + 0) * 4 + 3) * 3 + 1, &r);
+            CHECK_INT(r.reason, RIDGE_PLAN_POWER);
+            ridge_plan_eval(p, ((2 * 2 + 1) * 4 + 1) * 3 + 1, &r); /* L4 without a price: fine for time */
+            CHECK(r.reason != RIDGE_PLAN_NO_PRICE);
+            CHECK(isnan(r.cost_usd));
+            count_reasons(p, reasons);
+            CHECK_INT(reasons[RIDGE_PLAN_NO_PRICE], 0);
+            CHECK(reasons[RIDGE_PLAN_DEADLINE] > 0);
+            CHECK(reasons[RIDGE_PLAN_POWER] > 0);
+        }
+        ridge_plan_free(p);
+        p = NULL;
+        sp.deadline_s = 0;
+        sp.power_cap_w = 0;
+        sp.budget_usd = a[((0 * 2 + 0) * 4 + 1) * 3 + 1].cost_usd * 0.5;
+        if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+            ridge_plan_eval(p, ((0 * 2 + 0) * 4 + 1) * 3 + 1, &r);
+            CHECK_INT(r.reason, RIDGE_PLAN_BUDGET);
+            ridge_plan_eval(p, ((2 * 2 + 0) * 4 + 1) * 3 + 1, &r); /* a budget needs a price */
+            CHECK_INT(r.reason, RIDGE_PLAN_NO_PRICE);
+        }
+        ridge_plan_free(p);
+        p = NULL;
+        sp.budget_usd = 0;
+    }
+
+    check_context("no-comm and inference");
+    sp.no_comm = 1;
+    if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+        ridge_plan_eval(p, ((0 * 2 + 0) * 4 + 2) * 3 + 1, &r);
+        CHECK_NEAR(r.comm_s, 0, 0);
+        CHECK_NEAR(r.step_time_s, a[((0 * 2 + 0) * 4 + 0) * 3 + 1].step_time_s, 1e-12);
+    }
+    ridge_plan_free(p);
+    p = NULL;
+
+    check_context("spec errors");
+    {
+        ridge_plan_spec bad = sp;
+        bad.ncounts = 0;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, "count list");
+        bad = sp;
+        bad.target = 0;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        bad = sp;
+        f.counts[3] = 0;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, "counts");
+        f.counts[3] = 24;
+        CHECK(p == NULL);
+    }
+done:
+    ridge_plan_free(p);
+    ridge_model_free(f.m);
+    check_context(NULL);
+}
+
+static void test_tokens_on_cnn(void)
+{
+    ridge_model *m = NULL;
+    ridge_gpu g;
+    ridge_err err;
+    ridge_plan_spec sp;
+    ridge_plan *p = NULL;
+    ridge_dtype d = RIDGE_DTYPE_FP16;
+    int n = 1;
+    double b = 32;
+    check_context("tokens need a token model");
+    if (!CHECK(ridge_model_load("resnet50", &m, &err) == RIDGE_OK) ||
+        !CHECK(ridge_catalog_load("a100-sxm4-80gb:3g.40gb", &g, &err) == RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_plan_spec_init(&sp);
+    sp.model = m;
+    sp.gpus = &g;
+    sp.ngpus = 1;
+    sp.precisions = &d;
+    sp.nprecisions = 1;
+    sp.counts = &n;
+    sp.ncounts = 1;
+    sp.batches = &b;
+    sp.nbatches = 1;
+    sp.target_kind = RIDGE_PLAN_TARGET_TOKENS;
+    sp.target = 1e6;
+    CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "tokens");
+    sp.target_kind = RIDGE_PLAN_TARGET_SAMPLES;
+    sp.objective = RIDGE_PLAN_TIME;
+    if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+        ridge_plan_result r;
+        ridge_plan_eval(p, 0, &r);
+        CHECK_INT(r.reason, RIDGE_PLAN_FEASIBLE); /* a MIG slice as a GPU of its own */
+        CHECK(r.time_s > 0);
+    }
+    ridge_plan_free(p);
+    ridge_plan_free(NULL);
+    ridge_model_free(m);
+    check_context(NULL);
+}
+
+int main(void)
+{
+    test_power();
+    test_names();
+    test_pareto_and_rank();
+    test_space();
+    test_tokens_on_cnn();
+    return check_report();
+}
