@@ -11,6 +11,13 @@
 #include "cli.h"
 #include "model_run.h"
 #include "ridge/plan.h"
+#include "ridge/plot.h"
+#ifdef RIDGE_HAVE_MPI
+#include "plan_mpi.h"
+#define PLAN_EVAL_RANGE plan_mpi_eval_range /* under mpirun: the ranks' shares, gathered on rank 0 */
+#else
+#define PLAN_EVAL_RANGE ridge_plan_eval_range
+#endif
 
 #define PLAN_MAX_LIST 4096
 #define PLAN_MAX_PRICES 64
@@ -40,6 +47,14 @@ static const char help[] =
     "feasible or not, in space order, as evaluated. --threads N (default: all cores).\n"
     "--bench: configurations per second of a llama2-7b training sweep (all GPUs x 6 precisions\n"
     "x counts 1..1024 x 9 batches).\n"
+    "\n"
+    "Charts: --chart pareto|throughput-batch|breakdown|gpus -o CHART.png|svg writes CHART.dat and\n"
+    "CHART.gp beside the chart and renders it with gnuplot when present (docs/planning.md):\n"
+    "cost against time with the Pareto front; throughput against batch on one GPU; the step time\n"
+    "split by bound at each GPU's best batch; GPUs on throughput, per watt and per USD.\n"
+    "Serving: --mode infer --rate R --slo-p99-ms X: for each (GPU or MIG slice, precision, batch)\n"
+    "server the fewest replicas (up to 4096) whose p99 meets X under the M/D/c closed form, with\n"
+    "the cost per hour and per 1,000 requests, ranked by cost (--chart serve -o CHART: its bars).\n"
     "\n" CLI_RUN_HELP;
 
 typedef enum { PF_TEXT = 0, PF_JSONL, PF_CSV } plan_format;
@@ -69,11 +84,16 @@ typedef struct {
     long threads;
     plan_format format;
     int bench;
+    char chart[32];     /* --chart KIND, "" for none */
+    char output[4096];  /* -o/--output CHART.png|svg */
+    double rate_per_s;  /* --rate: a serving plan */
+    double slo_p99_s;   /* --slo-p99-ms */
 } plan_opts;
 
 enum {
     O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
-    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH
+    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
+    O_CHART, O_OUTPUT, O_RATE, O_SLO
 };
 
 static const struct option long_opts[] = {
@@ -87,6 +107,8 @@ static const struct option long_opts[] = {
     {"no-comm", no_argument, 0, O_NOCOMM},            {"threads", required_argument, 0, O_THREADS},
     {"format", required_argument, 0, O_FORMAT},       {"plan", required_argument, 0, O_PLAN},
     {"bench", no_argument, 0, O_BENCH},               {"help", no_argument, 0, 'h'},
+    {"chart", required_argument, 0, O_CHART},         {"output", required_argument, 0, 'o'},
+    {"rate", required_argument, 0, O_RATE},           {"slo-p99-ms", required_argument, 0, O_SLO},
     CLI_RUN_OPTIONS,                                  {0, 0, 0, 0}};
 
 /* Comma-separated list; integers may be given as ranges A..B. Returns 0 or prints and -1. */
@@ -273,6 +295,28 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         return 0;
     case O_PLAN: return load_plan_file(o, arg);
     case O_BENCH: o->bench = 1; return 0;
+    case O_CHART:
+        if (strcmp(arg, "pareto") && strcmp(arg, "throughput-batch") && strcmp(arg, "breakdown") &&
+            strcmp(arg, "gpus") && strcmp(arg, "serve")) {
+            cli_error("--chart: '%s' is not one of pareto, throughput-batch, breakdown, gpus, serve", arg);
+            return -1;
+        }
+        snprintf(o->chart, sizeof o->chart, "%s", arg);
+        return 0;
+    case O_OUTPUT:
+    case 'o':
+        if (strlen(arg) >= sizeof o->output) {
+            cli_error("--output: path too long");
+            return -1;
+        }
+        snprintf(o->output, sizeof o->output, "%s", arg);
+        return 0;
+    case O_RATE: return cli_parse_double("--rate", arg, 1e-6, 1e12, &o->rate_per_s);
+    case O_SLO:
+        if (cli_parse_double("--slo-p99-ms", arg, 1e-6, 1e9, &o->slo_p99_s))
+            return -1;
+        o->slo_p99_s /= 1e3;
+        return 0;
     default:
         r = cli_run_option(c, arg, &o->run);
         if (r == 1) {
@@ -524,6 +568,596 @@ done:
     return rc;
 }
 
+/* ---- charts and serving plans (docs/planning.md, "Charts" and "Serving plans") ---- */
+
+/* The candidates, their prices, the workload and the plan of o (target = the given one). Prints
+ * and returns an exit code; the caller frees what was made. */
+static int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
+                      double **prices, ridge_model **m, ridge_plan **p)
+{
+    ridge_plan_spec sp;
+    ridge_err err = {{0}};
+    int rc;
+    *gpus = calloc(o->ngpus, sizeof **gpus);
+    *prices = calloc(o->ngpus, sizeof **prices);
+    if (!*gpus || !*prices) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    for (size_t i = 0; i < o->ngpus; i++)
+        if ((rc = cli_load_gpu(o->gpus[i], NULL, &(*gpus)[i])) != CLI_EXIT_OK)
+            return rc;
+    for (size_t k = 0; k < o->nprices; k++) {
+        int found = 0;
+        for (size_t i = 0; i < o->ngpus; i++)
+            if (strcmp(o->gpus[i], o->price_id[k]) == 0) {
+                (*prices)[i] = o->price[k];
+                found = 1;
+            }
+        if (!found)
+            return cli_usage_error("plan", "--price: '%s' is not among the candidate GPUs", o->price_id[k]);
+    }
+    if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    ridge_plan_spec_init(&sp);
+    sp.model = *m;
+    sp.run = o->run;
+    sp.gpus = *gpus;
+    sp.price_usd_per_hour = *prices;
+    sp.ngpus = o->ngpus;
+    sp.precisions = o->precisions;
+    sp.nprecisions = o->nprecisions;
+    sp.counts = counts;
+    sp.ncounts = ncounts;
+    sp.batches = o->batches;
+    sp.nbatches = o->nbatches;
+    sp.target_kind = o->target_kind;
+    sp.target = target;
+    sp.deadline_s = o->deadline_s;
+    sp.budget_usd = o->budget_usd;
+    sp.power_cap_w = o->power_cap_w;
+    sp.objective = o->objective;
+    sp.no_comm = o->no_comm;
+    sp.threads = (int)o->threads;
+    if ((rc = ridge_plan_alloc(&sp, p, &err)) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Render a written .dat/.gp with gnuplot when present; without it a note, and success. */
+static int plan_render(const ridge_plot_paths *paths)
+{
+    ridge_err err = {{0}};
+    int st;
+    if (!ridge_gnuplot_find(NULL, 0)) {
+        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
+                paths->gp);
+        return CLI_EXIT_OK;
+    }
+    st = ridge_gnuplot_run(paths->gp, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s (the .dat and .gp are kept)", err.msg);
+        return cli_exit_code(st);
+    }
+    fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
+    return CLI_EXIT_OK;
+}
+
+/* The single-GPU step of GPU g with the highest throughput over precisions and batches that fit;
+ * -1 in *pr when none fits. */
+static void best_step(const ridge_plan *p, size_t g, size_t *pr_out, size_t *b_out, ridge_plan_step_info *best)
+{
+    const ridge_plan_spec *sp = ridge_plan_get_spec(p);
+    double best_thr = -1;
+    *pr_out = (size_t)-1;
+    *b_out = 0;
+    for (size_t pr = 0; pr < sp->nprecisions; pr++)
+        for (size_t b = 0; b < sp->nbatches; b++) {
+            ridge_plan_step_info s;
+            if (ridge_plan_step(p, g, pr, b, &s, NULL) != RIDGE_OK || s.reason != RIDGE_PLAN_FEASIBLE ||
+                !(s.step_s > 0))
+                continue;
+            if (s.items / s.step_s > best_thr) {
+                best_thr = s.items / s.step_s;
+                *best = s;
+                *pr_out = pr;
+                *b_out = b;
+            }
+        }
+}
+
+static int span_is_wide(const double *v, size_t n)
+{
+    double lo = HUGE_VAL, hi = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]) && v[i] > 0) {
+            lo = fmin(lo, v[i]);
+            hi = fmax(hi, v[i]);
+        }
+    return hi > 0 && hi / lo > 20;
+}
+
+static int run_chart(const plan_opts *o)
+{
+    ridge_gpu *gpus = NULL;
+    double *prices = NULL, *xs = NULL, *ys = NULL, *vals = NULL;
+    ridge_model *m = NULL;
+    ridge_plan *p = NULL;
+    ridge_plan_result *all = NULL;
+    size_t *order = NULL, space = 0, ng = o->ngpus;
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char title[512], note[512], ylabel[128], b[4][48];
+    const char *unit = o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? "tokens" : "samples";
+    char (*names)[160] = NULL;
+    const char **cats = NULL;
+    int rc, st = RIDGE_OK;
+
+    if (!o->output[0])
+        return cli_usage_error("plan", "--chart needs -o/--output CHART.png|svg");
+    if (ridge_plot_paths_from_chart(o->output, &paths, &err) != RIDGE_OK)
+        return cli_usage_error("plan", "-o: %s", err.msg);
+    if ((rc = plan_setup(o, o->counts, o->ncounts, o->target, &gpus, &prices, &m, &p)) != CLI_EXIT_OK)
+        goto done;
+    rc = CLI_EXIT_FAILURE;
+    space = ridge_plan_size(p);
+    names = calloc(ng * 16 + 2, sizeof *names);
+    cats = calloc(ng * 16 + 2, sizeof *cats);
+    vals = calloc(ng * 16 + 2, sizeof *vals);
+    if (!names || !cats || !vals) {
+        cli_error("out of memory");
+        goto done;
+    }
+    if (strcmp(o->chart, "pareto") == 0) {
+        ridge_scatter_series *ser = NULL;
+        ridge_scatter_options so = {0};
+        size_t nf, nfront, ns = 0, k = 0;
+        if (space > PLAN_MAX_STORED) {
+            rc = cli_usage_error("plan", "%zu configurations are too many to chart", space);
+            goto done;
+        }
+        all = malloc(space * sizeof *all);
+        order = malloc(space * sizeof *order);
+        xs = malloc((2 * space + 1) * sizeof *xs);
+        ys = malloc((2 * space + 1) * sizeof *ys);
+        ser = calloc(ng + 1, sizeof *ser);
+        if (!all || !order || !xs || !ys || !ser) {
+            free(ser);
+            cli_error("out of memory");
+            goto done;
+        }
+        ridge_plan_eval_range(p, 0, space, (int)o->threads, all, &err);
+        nfront = ridge_plan_pareto(all, space, 0, order);
+        nf = ridge_plan_rank(all, space, RIDGE_PLAN_TIME, order); /* by time: the front in order */
+        for (size_t g = 0; g < ng; g++) {
+            size_t first = k;
+            for (size_t i = 0; i < nf; i++) {
+                const ridge_plan_result *r = &all[order[i]];
+                if ((size_t)r->gpu == g && !isnan(r->cost_usd)) {
+                    xs[k] = r->time_s / 3600.0;
+                    ys[k++] = r->cost_usd;
+                }
+            }
+            snprintf(names[ns], sizeof names[0], "%s (%zu feasible)", gpus[g].id, k - first);
+            ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 0};
+            ns++;
+        }
+        {
+            size_t first = k;
+            for (size_t i = 0; i < nf; i++)
+                if (all[order[i]].pareto) {
+                    xs[k] = all[order[i]].time_s / 3600.0;
+                    ys[k++] = all[order[i]].cost_usd;
+                }
+            snprintf(names[ns], sizeof names[0], "Pareto front (%zu)", nfront);
+            ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, 0, 1};
+            ns++;
+            printf("Pareto front (time, cost) of %s %s, %.4g %s: %zu of %zu feasible configurations\n",
+                   ridge_model_name(m), ridge_mode_name(o->run.mode), o->target, unit, nfront, nf);
+            for (size_t i = 0; i < nf; i++)
+                if (all[order[i]].pareto) {
+                    const ridge_plan_result *r = &all[order[i]];
+                    printf("  %-24s %-5s %5d GPUs  batch %-6.17g  %10s h  %10s USD\n", gpus[r->gpu].id,
+                           ridge_dtype_name(r->precision), r->count, r->batch, cli_num(r->time_s / 3600, b[0], 48),
+                           cli_num(r->cost_usd, b[1], 48));
+                }
+        }
+        snprintf(title, sizeof title, "%s %s, %.4g %s: cost against time of the feasible configurations",
+                 ridge_model_name(m), ridge_mode_name(o->run.mode), o->target, unit);
+        snprintf(note, sizeof note, "%zu feasible of %zu configurations; circled and joined: the Pareto front",
+                 nf, space);
+        so.title = title;
+        so.note = note;
+        so.xlabel = "Time to finish [h]";
+        so.ylabel = "Cost [USD]";
+        so.log_x = span_is_wide(xs, k);
+        so.log_y = span_is_wide(ys, k);
+        st = ridge_scatter_write(ser, ns, &so, &paths, &err);
+        free(ser);
+    } else if (strcmp(o->chart, "throughput-batch") == 0) {
+        ridge_scatter_series *ser = calloc(ng * o->nprecisions, sizeof *ser);
+        ridge_scatter_options co = {0};
+        size_t ns = 0, k = 0;
+        xs = malloc((ng * o->nprecisions * o->nbatches + 1) * sizeof *xs);
+        ys = malloc((ng * o->nprecisions * o->nbatches + 1) * sizeof *ys);
+        free(names);
+        names = calloc(ng * o->nprecisions + 1, sizeof *names);
+        if (!ser || !xs || !ys || !names) {
+            free(ser);
+            cli_error("out of memory");
+            goto done;
+        }
+        printf("%-24s %-9s %10s %16s\n", "gpu", "precision", "batch", "throughput [/s]");
+        for (size_t g = 0; g < ng; g++)
+            for (size_t pr = 0; pr < o->nprecisions; pr++) {
+                size_t first = k;
+                for (size_t bi = 0; bi < o->nbatches; bi++) {
+                    ridge_plan_step_info s;
+                    ridge_plan_step(p, g, pr, bi, &s, NULL);
+                    if (s.reason != RIDGE_PLAN_FEASIBLE || !(s.step_s > 0))
+                        continue;
+                    xs[k] = o->batches[bi];
+                    ys[k++] = s.items / s.step_s;
+                    printf("%-24s %-9s %10.17g %16s\n", gpus[g].id, ridge_dtype_name(o->precisions[pr]),
+                           o->batches[bi], cli_num(s.items / s.step_s, b[0], 48));
+                }
+                if (o->nprecisions > 1)
+                    snprintf(names[ns], sizeof names[0], "%s %s", gpus[g].id, ridge_dtype_name(o->precisions[pr]));
+                else
+                    snprintf(names[ns], sizeof names[0], "%s", gpus[g].id);
+                ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 2};
+                ns++;
+            }
+        snprintf(title, sizeof title, "%s %s (%s): throughput against batch, one GPU",
+                 ridge_model_name(m), ridge_mode_name(o->run.mode),
+                 o->nprecisions > 1 ? "several precisions" : ridge_dtype_name(o->precisions[0]));
+        snprintf(ylabel, sizeof ylabel, "Throughput [%s/s, one GPU]", unit);
+        co.title = title;
+        co.xlabel = "Batch per GPU [samples per step]";
+        co.ylabel = ylabel;
+        co.log_x = span_is_wide(xs, k);
+        co.key_outside = 1;
+        co.y_from_zero = 1;
+        st = ridge_scatter_write(ser, ns, &co, &paths, &err);
+        free(ser);
+    } else if (strcmp(o->chart, "breakdown") == 0 || strcmp(o->chart, "gpus") == 0) {
+        int gpus_chart = strcmp(o->chart, "gpus") == 0;
+        /* Stacked layers: the schedule's split by bound. */
+        static const struct {
+            ridge_bound bound;
+            const char *name;
+        } layers[] = {{RIDGE_BOUND_COMPUTE, "compute-bound"}, {RIDGE_BOUND_MEMORY, "DRAM-bound"},
+                      {RIDGE_BOUND_L2, "L2-bound"},           {RIDGE_BOUND_LATENCY, "latency-bound"},
+                      {RIDGE_BOUND_HOST, "host (launch) waits"}};
+        enum { NL = sizeof layers / sizeof layers[0] };
+        double *v = vals; /* [series][category], up to 5 x ng */
+        double base[3] = {0, 0, 0};
+        size_t nc = 0, gmap_first = (size_t)-1;
+        ridge_bar_series ser[NL];
+        ridge_bars_options bo = {0};
+        free(vals);
+        vals = v = calloc(NL * ng + 1, sizeof *v);
+        if (!v) {
+            cli_error("out of memory");
+            goto done;
+        }
+        if (gpus_chart)
+            printf("%-24s %-9s %8s %16s %10s %18s %16s\n", "gpu", "precision", "batch", "throughput [/s]", "power [W]",
+                   "throughput/W", "per USD");
+        else
+            printf("%-24s %-9s %8s %12s   time by bound [ms per %s]: compute, DRAM, L2, latency, host\n", "gpu",
+                   "precision", "batch", "step [ms]", o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? "1000 tokens" : "sample");
+        for (size_t g = 0; g < ng; g++) {
+            size_t pr, bi;
+            ridge_plan_step_info s;
+            double per = o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? 1000.0 : 1.0;
+            best_step(p, g, &pr, &bi, &s);
+            if (pr == (size_t)-1) {
+                printf("%-24s (no batch fits)\n", gpus[g].id);
+                continue;
+            }
+            snprintf(names[nc], sizeof names[0], "%s (%s, b=%.17g)", gpus[g].id, ridge_dtype_name(o->precisions[pr]),
+                     o->batches[bi]);
+            cats[nc] = names[nc];
+            if (gpus_chart) {
+                double thr = s.items / s.step_s;
+                double pw = ridge_plan_power_w(gpus[g].tdp_w, s.time_by_bound_s[RIDGE_BOUND_COMPUTE] / s.step_s);
+                double price = ridge_plan_get_spec(p)->price_usd_per_hour[g];
+                double m3[3] = {thr, thr / pw, price > 0 ? thr * 3600.0 / price : NAN};
+                if (gmap_first == (size_t)-1) {
+                    gmap_first = g;
+                    for (int q = 0; q < 3; q++)
+                        base[q] = m3[q];
+                }
+                for (int q = 0; q < 3; q++)
+                    v[(size_t)q * ng + nc] = base[q] > 0 ? m3[q] / base[q] : NAN;
+                printf("%-24s %-9s %8.17g %16s %10s %18s %16s\n", gpus[g].id, ridge_dtype_name(o->precisions[pr]),
+                       o->batches[bi], cli_num(thr, b[0], 48), cli_num(pw, b[1], 48), cli_num(thr / pw, b[2], 48),
+                       price > 0 ? cli_num(m3[2], b[3], 48) : "-");
+            } else {
+                printf("%-24s %-9s %8.17g %12s  ", gpus[g].id, ridge_dtype_name(o->precisions[pr]), o->batches[bi],
+                       cli_num(s.step_s * 1e3, b[0], 48));
+                for (int q = 0; q < NL; q++) {
+                    v[(size_t)q * ng + nc] = s.time_by_bound_s[layers[q].bound] / s.items * per * 1e3;
+                    printf(" %s", cli_num(v[(size_t)q * ng + nc], b[0], 48));
+                }
+                printf("\n");
+            }
+            nc++;
+        }
+        if (!nc) {
+            cli_error("plan: no candidate fits any batch; nothing to chart");
+            goto done;
+        }
+        if (gpus_chart) {
+            static const char *const sn[3] = {"throughput", "throughput per watt", "throughput per USD"};
+            for (int q = 0; q < 3; q++)
+                ser[q] = (ridge_bar_series){sn[q], v + (size_t)q * ng};
+            snprintf(title, sizeof title, "%s %s: GPUs relative to %s (= 1), one GPU at its best batch",
+                     ridge_model_name(m), ridge_mode_name(o->run.mode), cats[0]);
+            snprintf(note, sizeof note, "%s = 1: %s %s/s, %s %s/s per W, %s %s per USD", gpus[gmap_first].id,
+                     cli_num(base[0], b[0], 48), unit, cli_num(base[1], b[1], 48), unit,
+                     base[2] > 0 ? cli_num(base[2], b[2], 48) : "(no price:", base[2] > 0 ? unit : "no bars)");
+            bo.ylabel = "Relative to the first GPU [ratio]";
+            bo.value_labels = 1;
+            st = ridge_bars_write(cats, nc, ser, 3, &(ridge_bars_options){title, note, bo.ylabel, 0, 1}, &paths, &err);
+        } else {
+            for (int q = 0; q < NL; q++)
+                ser[q] = (ridge_bar_series){layers[q].name, v + (size_t)q * ng};
+            snprintf(title, sizeof title, "%s %s: where the step time goes, best batch per GPU", ridge_model_name(m),
+                     ridge_mode_name(o->run.mode));
+            snprintf(note, sizeof note, "time of the kernels by what bounds them, per %s (lower is faster)",
+                     o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? "1,000 tokens" : "sample");
+            snprintf(ylabel, sizeof ylabel, "Step time per %s [ms]",
+                     o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? "1,000 tokens" : "sample");
+            st = ridge_bars_write(cats, nc, ser, NL, &(ridge_bars_options){title, note, ylabel, 1, 1}, &paths, &err);
+        }
+    } else {
+        rc = cli_usage_error("plan", "--chart: '%s' is not one of pareto, throughput-batch, breakdown, gpus", o->chart);
+        goto done;
+    }
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        rc = cli_exit_code(st);
+        goto done;
+    }
+    rc = plan_render(&paths);
+done:
+    ridge_plan_free(p);
+    ridge_model_free(m);
+    free(all);
+    free(order);
+    free(xs);
+    free(ys);
+    free(vals);
+    free(names);
+    free(cats);
+    free(prices);
+    free(gpus);
+    return rc;
+}
+
+/* One serving candidate: a (GPU, precision, batch) server. */
+typedef struct {
+    size_t gpu, prec, batch;
+    ridge_plan_reason reason;
+    double service_s;
+    ridge_plan_serve_result s;
+    double usd_per_hour, usd_per_1k;
+} serve_row;
+
+static int serve_cmp(const void *a, const void *b)
+{
+    const serve_row *x = a, *y = b;
+    if (x->usd_per_hour != y->usd_per_hour)
+        return x->usd_per_hour < y->usd_per_hour ? -1 : 1;
+    if (x->s.p99_s != y->s.p99_s)
+        return x->s.p99_s < y->s.p99_s ? -1 : 1;
+    return (x->gpu > y->gpu) - (x->gpu < y->gpu);
+}
+
+static int run_serve_plan(const plan_opts *o)
+{
+    static const int one = 1;
+    ridge_gpu *gpus = NULL;
+    double *prices = NULL;
+    ridge_model *m = NULL;
+    ridge_plan *p = NULL;
+    serve_row *rows = NULL;
+    size_t n = 0, nf = 0, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
+    ridge_err err = {{0}};
+    char b[8][48];
+    int rc;
+    if (!(o->rate_per_s > 0) || !(o->slo_p99_s > 0))
+        return cli_usage_error("plan", "a serving plan needs both --rate and --slo-p99-ms");
+    if (o->run.mode != RIDGE_MODE_INFER)
+        return cli_usage_error("plan", "a serving plan needs --mode infer");
+    if ((rc = plan_setup(o, &one, 1, o->rate_per_s, &gpus, &prices, &m, &p)) != CLI_EXIT_OK)
+        goto done;
+    rc = CLI_EXIT_FAILURE;
+    rows = calloc(o->ngpus * o->nprecisions * o->nbatches, sizeof *rows);
+    if (!rows) {
+        cli_error("out of memory");
+        goto done;
+    }
+    for (size_t g = 0; g < o->ngpus; g++)
+        for (size_t pr = 0; pr < o->nprecisions; pr++)
+            for (size_t bi = 0; bi < o->nbatches; bi++) {
+                serve_row *r = &rows[n++];
+                ridge_plan_step_info s;
+                double price = ridge_plan_get_spec(p)->price_usd_per_hour[g];
+                r->gpu = g;
+                r->prec = pr;
+                r->batch = bi;
+                ridge_plan_step(p, g, pr, bi, &s, NULL);
+                r->reason = s.reason;
+                r->service_s = s.step_s;
+                if (r->reason == RIDGE_PLAN_FEASIBLE) {
+                    int st = ridge_plan_serve(o->rate_per_s, s.step_s, o->batches[bi], o->slo_p99_s,
+                                              RIDGE_PLAN_MAX_REPLICAS, &r->s, &err);
+                    if (st != RIDGE_OK) {
+                        cli_error("%s", err.msg);
+                        rc = cli_exit_code(st);
+                        goto done;
+                    }
+                    if (!r->s.replicas)
+                        r->reason = RIDGE_PLAN_SLO;
+                    else if (!(price > 0))
+                        r->reason = RIDGE_PLAN_NO_PRICE;
+                    else {
+                        r->usd_per_hour = r->s.replicas * price;
+                        r->usd_per_1k = r->usd_per_hour / 3600.0 / o->rate_per_s * 1000.0;
+                    }
+                }
+                infeasible[r->reason]++;
+                if (r->reason == RIDGE_PLAN_FEASIBLE)
+                    nf++;
+            }
+    /* Feasible first (stable sort not needed: the key ends in the space order). */
+    {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].reason == RIDGE_PLAN_FEASIBLE) {
+                serve_row t = rows[k];
+                rows[k++] = rows[i];
+                rows[i] = t;
+            }
+        qsort(rows, nf, sizeof *rows, serve_cmp);
+    }
+    if (o->format == PF_TEXT) {
+        cli_table t;
+        const char *row[11];
+        printf("serving plan: %s infer, %s requests/s, p99 <= %s ms; M/D/c (Allen-Cunneen), fixed batches: "
+               "%zu candidates, %zu feasible\n",
+               ridge_model_name(m), cli_num(o->rate_per_s, b[0], 48), cli_num(o->slo_p99_s * 1e3, b[1], 48), n, nf);
+        if (cli_table_init(&t, 10)) {
+            cli_error("out of memory");
+            goto done;
+        }
+        {
+            const char *hdr[] = {"rank", "gpu", "precision", "batch", "service [ms]", "replicas", "util",
+                                 "p99 [ms]", "cost [USD/h]", "USD/1k req"};
+            cli_table_add(&t, hdr);
+        }
+        for (int k = 2; k < 10; k++)
+            t.right[k] = (unsigned char)(k >= 3);
+        for (size_t k = 0; k < nf && k < (size_t)o->top; k++) {
+            const serve_row *r = &rows[k];
+            snprintf(b[0], 48, "%zu", k + 1);
+            snprintf(b[1], 48, "%.17g", o->batches[r->batch]);
+            snprintf(b[2], 48, "%d", r->s.replicas);
+            row[0] = b[0];
+            row[1] = gpus[r->gpu].id;
+            row[2] = ridge_dtype_name(o->precisions[r->prec]);
+            row[3] = b[1];
+            row[4] = cli_num(r->service_s * 1e3, b[3], 48);
+            row[5] = b[2];
+            snprintf(b[4], 48, "%.2f", r->s.utilisation);
+            row[6] = b[4];
+            row[7] = cli_num(r->s.p99_s * 1e3, b[5], 48);
+            row[8] = cli_num(r->usd_per_hour, b[6], 48);
+            row[9] = cli_num(r->usd_per_1k, b[7], 48);
+            cli_table_add(&t, row);
+        }
+        if (nf)
+            cli_table_print_text(&t, stdout);
+        cli_table_free(&t);
+        printf("infeasible: %zu", n - nf);
+        for (int q = 1; q < RIDGE_PLAN_REASON_COUNT; q++)
+            if (infeasible[q])
+                printf(", %s %zu", ridge_plan_reason_name((ridge_plan_reason)q), infeasible[q]);
+        printf("\n");
+    } else {
+        if (o->format == PF_CSV)
+            printf("rank,gpu,precision,batch,feasible,reason,service_time_s,replicas,utilisation,p99_s,"
+                   "cost_usd_per_hour,cost_usd_per_1000_requests\n");
+        for (size_t k = 0; k < n; k++) {
+            const serve_row *r = &rows[k];
+            int ok = r->reason == RIDGE_PLAN_FEASIBLE;
+            if (o->format == PF_CSV) {
+                printf("%zu,%s,%s,%.17g,%d,%s,", ok ? k + 1 : 0, gpus[r->gpu].id,
+                       ridge_dtype_name(o->precisions[r->prec]), o->batches[r->batch], ok,
+                       ridge_plan_reason_key(r->reason));
+                if (ok)
+                    printf("%.6g,%d,%.4f,%.6g,%.6g,%.6g\n", r->service_s, r->s.replicas, r->s.utilisation,
+                           r->s.p99_s, r->usd_per_hour, r->usd_per_1k);
+                else
+                    printf("%.6g,,,,,\n", r->service_s);
+            } else {
+                printf("{\"schema_version\":%d,\"rank\":%zu,\"gpu\":\"%s\",\"precision\":\"%s\",\"batch\":%.17g,"
+                       "\"feasible\":%s,\"reason\":\"%s\",\"service_time_s\":%.6g",
+                       CLI_SCHEMA_VERSION, ok ? k + 1 : 0, gpus[r->gpu].id, ridge_dtype_name(o->precisions[r->prec]),
+                       o->batches[r->batch], ok ? "true" : "false", ridge_plan_reason_key(r->reason), r->service_s);
+                if (ok)
+                    printf(",\"replicas\":%d,\"utilisation\":%.4f,\"p99_s\":%.6g,\"cost_usd_per_hour\":%.6g,"
+                           "\"cost_usd_per_1000_requests\":%.6g",
+                           r->s.replicas, r->s.utilisation, r->s.p99_s, r->usd_per_hour, r->usd_per_1k);
+                printf("}\n");
+            }
+        }
+    }
+    rc = CLI_EXIT_OK;
+    if (o->chart[0]) {
+        /* The cheapest server per candidate: cost per 1,000 requests, replicas in the label. */
+        ridge_plot_paths paths;
+        char (*names)[160] = calloc(o->ngpus + 1, sizeof *names);
+        const char **cats = calloc(o->ngpus + 1, sizeof *cats);
+        double *v = calloc(o->ngpus + 1, sizeof *v);
+        char title[256], note[256];
+        size_t nc = 0;
+        int st;
+        ridge_bar_series ser;
+        if (!names || !cats || !v) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_FAILURE;
+        } else if (strcmp(o->chart, "serve") != 0) {
+            rc = cli_usage_error("plan", "--chart: with --rate only 'serve' is drawn");
+        } else if (!o->output[0]) {
+            rc = cli_usage_error("plan", "--chart needs -o/--output CHART.png|svg");
+        } else if (ridge_plot_paths_from_chart(o->output, &paths, &err) != RIDGE_OK) {
+            rc = cli_usage_error("plan", "-o: %s", err.msg);
+        } else {
+            for (size_t g = 0; g < o->ngpus; g++)
+                for (size_t k = 0; k < nf; k++)
+                    if (rows[k].gpu == g) { /* rows are sorted: the first is the cheapest */
+                        snprintf(names[nc], sizeof names[0], "%s: %d x b=%.17g", gpus[g].id, rows[k].s.replicas,
+                                 o->batches[rows[k].batch]);
+                        cats[nc] = names[nc];
+                        v[nc++] = rows[k].usd_per_1k * 1000.0; /* USD per million requests reads better */
+                        break;
+                    }
+            snprintf(title, sizeof title, "%s serving %s requests/s at p99 <= %s ms: cheapest server per candidate",
+                     ridge_model_name(m), cli_num(o->rate_per_s, b[0], 48), cli_num(o->slo_p99_s * 1e3, b[1], 48));
+            snprintf(note, sizeof note, "labels: candidate: replicas x batch; M/D/c closed form; lower is cheaper");
+            ser = (ridge_bar_series){"cost per million requests", v};
+            if (!nc) {
+                cli_error("plan: no feasible serving configuration to chart");
+                rc = CLI_EXIT_FAILURE;
+            } else if ((st = ridge_bars_write(cats, nc, &ser, 1,
+                                              &(ridge_bars_options){title, note, "Cost [USD per million requests]", 0, 1},
+                                              &paths, &err)) != RIDGE_OK) {
+                cli_error("%s", err.msg);
+                rc = cli_exit_code(st);
+            } else
+                rc = plan_render(&paths);
+        }
+        free(names);
+        free(cats);
+        free(v);
+    }
+done:
+    ridge_plan_free(p);
+    ridge_model_free(m);
+    free(rows);
+    free(prices);
+    free(gpus);
+    return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static plan_opts o; /* large lists: not on the stack */
@@ -551,7 +1185,7 @@ int cmd_plan(int argc, char **argv)
     o.threads = ncpu > 0 ? (ncpu > 256 ? 256 : ncpu) : 1;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
         int r;
         if (c == 'h') {
             fputs(help, stdout);
@@ -573,10 +1207,19 @@ int cmd_plan(int argc, char **argv)
         return cli_usage_error("plan", "--workload is required");
     if (!o.ngpus)
         return cli_usage_error("plan", "--gpus is required");
+#ifdef RIDGE_HAVE_MPI
+    /* Serving plans and charts are small and run on rank 0 alone; the other ranks stay quiet. */
+    if (plan_mpi_rank() > 0 && (o.rate_per_s > 0 || o.slo_p99_s > 0 || o.chart[0]))
+        return CLI_EXIT_OK;
+#endif
+    if (o.rate_per_s > 0 || o.slo_p99_s > 0)
+        return run_serve_plan(&o);
     if (!(o.target > 0))
         return cli_usage_error("plan", "--tokens or --samples is required");
     if (o.run.mode != RIDGE_MODE_TRAIN && o.run.mode != RIDGE_MODE_INFER)
         return cli_usage_error("plan", "--mode must be train or infer");
+    if (o.chart[0] || o.output[0])
+        return o.chart[0] ? run_chart(&o) : cli_usage_error("plan", "-o/--output needs --chart KIND");
 
     gpus = calloc(o.ngpus, sizeof *gpus);
     prices = calloc(o.ngpus, sizeof *prices);
@@ -637,6 +1280,12 @@ int cmd_plan(int argc, char **argv)
                              space);
         goto done;
     }
+#ifdef RIDGE_HAVE_MPI
+    if (plan_mpi_rank() > 0) { /* under mpirun: evaluate this rank's shares for rank 0, print nothing */
+        rc = plan_mpi_worker(p, PLAN_CHUNK, (int)o.threads);
+        goto done;
+    }
+#endif
     buf = malloc(PLAN_CHUNK * sizeof *buf);
     all = stored ? malloc(stored * sizeof *all) : NULL;
     order = stored ? malloc(stored * sizeof *order) : NULL;
@@ -652,7 +1301,7 @@ int cmd_plan(int argc, char **argv)
     for (size_t first = 0; first < space; first += PLAN_CHUNK) {
         size_t n = space - first < PLAN_CHUNK ? space - first : PLAN_CHUNK;
         ridge_plan_result *dst = stored ? all + first : buf;
-        if ((rc = ridge_plan_eval_range(p, first, n, (int)o.threads, dst, &err)) != RIDGE_OK) {
+        if ((rc = PLAN_EVAL_RANGE(p, first, n, (int)o.threads, dst, &err)) != RIDGE_OK) {
             cli_error("%s", err.msg);
             rc = cli_exit_code(rc);
             goto done;

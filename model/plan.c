@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ridge/comm.h"
+#include "ridge/queue.h"
 #include "ridge/schedule.h"
 
 /* The synthetic fabric a data-parallel group runs on (docs/planning.md, "Communication"). */
@@ -22,6 +23,7 @@ typedef struct {
     double compute_s;
     double memory_bytes;
     double items; /* target units one GPU processes per step */
+    double by_bound_s[RIDGE_BOUND_COUNT];
 } plan_step;
 
 struct ridge_plan {
@@ -38,9 +40,11 @@ struct ridge_plan {
 
 static const char *const objective_names[] = {"cost", "time", "energy", "gpus"};
 static const char *const reason_names[] = {"feasible",    "unsupported precision", "invalid run", "out of memory",
-                                           "no price",    "misses deadline",       "over budget", "over power cap"};
+                                           "no price",    "misses deadline",       "over budget", "over power cap",
+                                           "SLO unreachable"};
 static const char *const reason_keys[] = {"feasible", "unsupported_precision", "invalid_run", "out_of_memory",
-                                          "no_price", "misses_deadline",       "over_budget", "over_power_cap"};
+                                          "no_price", "misses_deadline",       "over_budget", "over_power_cap",
+                                          "slo_unreachable"};
 
 const char *ridge_plan_objective_name(ridge_plan_objective o)
 {
@@ -161,6 +165,7 @@ static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, p
     s->reason = RIDGE_PLAN_FEASIBLE;
     s->step_s = tot.total_time_s;
     s->compute_s = tot.time_by_bound_s[RIDGE_BOUND_COMPUTE];
+    memcpy(s->by_bound_s, tot.time_by_bound_s, sizeof s->by_bound_s);
 }
 
 static void *memo_thread(void *arg)
@@ -561,4 +566,89 @@ size_t ridge_plan_pareto(ridge_plan_result *r, size_t n, int use_energy, size_t 
         }
     }
     return front;
+}
+
+/* ---- the memo for charts ---- */
+
+int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t batch, ridge_plan_step_info *out,
+                    ridge_err *err)
+{
+    const ridge_plan_spec *sp = &p->spec;
+    const plan_step *s;
+    if (gpu >= sp->ngpus || precision >= sp->nprecisions || batch >= sp->nbatches)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: step (%zu, %zu, %zu) is outside the space", gpu, precision,
+                             batch);
+    s = &p->steps[(gpu * sp->nprecisions + precision) * sp->nbatches + batch];
+    memset(out, 0, sizeof *out);
+    out->reason = s->reason;
+    out->step_s = s->step_s;
+    out->items = s->items;
+    out->memory_bytes = s->memory_bytes;
+    memcpy(out->time_by_bound_s, s->by_bound_s, sizeof out->time_by_bound_s);
+    return RIDGE_OK;
+}
+
+/* ---- serving plans ---- */
+
+static int serve_at(double rate_per_s, double service_s, double batch, int c, ridge_plan_serve_result *r,
+                    ridge_err *err)
+{
+    ridge_queue_params q;
+    ridge_queue_result qr;
+    int st;
+    ridge_queue_params_init(&q);
+    q.rate_per_s = rate_per_s / batch; /* batches per second */
+    q.mean_service_s = service_s;
+    q.service_cs2 = 0; /* the model's service time is deterministic: M/D/c */
+    q.servers = c;
+    st = ridge_queue_mgc(&q, &qr, err);
+    if (st != RIDGE_OK)
+        return st;
+    r->utilisation = qr.utilisation;
+    if (!qr.stable) {
+        r->p99_s = INFINITY;
+        r->mean_latency_s = INFINITY;
+        return RIDGE_OK;
+    }
+    r->p99_s = r->fill_s + qr.p99_s;
+    r->mean_latency_s = r->fill_s + qr.mean_latency_s;
+    return RIDGE_OK;
+}
+
+int ridge_plan_serve(double rate_per_s, double service_s, double batch, double slo_p99_s, int max_replicas,
+                     ridge_plan_serve_result *r, ridge_err *err)
+{
+    double need;
+    int lo, st;
+    memset(r, 0, sizeof *r);
+    if (!(rate_per_s > 0 && isfinite(rate_per_s)) || !(service_s > 0 && isfinite(service_s)) ||
+        !(batch >= 1 && isfinite(batch)) || !(slo_p99_s > 0 && isfinite(slo_p99_s)))
+        return ridge_err_set(err, RIDGE_EINVAL, "plan serve: rate, service time, batch and SLO must be positive");
+    if (max_replicas < 1)
+        max_replicas = 1;
+    r->fill_s = (batch - 1) / rate_per_s;
+    /* Even an idle replica answers no sooner than fill + service: no count can help. */
+    if (r->fill_s + service_s > slo_p99_s) {
+        r->p99_s = r->fill_s + service_s;
+        r->mean_latency_s = r->p99_s;
+        return RIDGE_OK;
+    }
+    /* Fewer replicas than the offered load in Erlangs cannot keep up: start just above it. */
+    need = floor(rate_per_s / batch * service_s) + 1;
+    if (need > max_replicas) {
+        r->p99_s = INFINITY;
+        r->mean_latency_s = INFINITY;
+        r->utilisation = rate_per_s / batch * service_s / max_replicas;
+        return RIDGE_OK;
+    }
+    /* p99 falls as replicas are added: walk up from the stability bound (a few steps at most). */
+    for (lo = (int)need; lo <= max_replicas; lo++) {
+        if ((st = serve_at(rate_per_s, service_s, batch, lo, r, err)) != RIDGE_OK)
+            return st;
+        if (r->p99_s <= slo_p99_s) {
+            r->replicas = lo;
+            return RIDGE_OK;
+        }
+    }
+    return RIDGE_OK;
 }

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "ridge/plan.h"
+#include "ridge/queue.h"
 
 static ridge_plan_result point(size_t index, double time_s, double cost_usd, double energy_j, int count)
 {
@@ -347,6 +348,100 @@ static void test_tokens_on_cnn(void)
     check_context(NULL);
 }
 
+
+/* Serving plans: replica counts against the M/D/c closed form (ridge_queue_mgc, cs2 = 0). */
+static void test_serve(void)
+{
+    static const struct {
+        double rate_per_s, service_s, batch, slo_s;
+        int want_replicas; /* -1: check against the closed form only */
+    } rows[] = {
+        {1000, 1.461e-3, 1, 20e-3, -1},
+        {2385, 2.162e-3, 2, 9.5e-3, -1},
+        {6000, 1.404e-3, 8, 20e-3, -1},
+        {187.5, 3.25e-3, 1, 1e-3, 0},   /* service alone above the SLO */
+        {1000, 2e-3, 16, 16e-3, 0},     /* fill 15 ms + service 2 ms > 16 ms */
+    };
+    ridge_err err;
+    ridge_plan_serve_result r;
+    check_context("serving plan");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double fill = (rows[i].batch - 1) / rows[i].rate_per_s;
+        CHECK(ridge_plan_serve(rows[i].rate_per_s, rows[i].service_s, rows[i].batch, rows[i].slo_s,
+                               RIDGE_PLAN_MAX_REPLICAS, &r, &err) == RIDGE_OK);
+        CHECK_NEAR(r.fill_s, fill, 1e-12);
+        if (rows[i].want_replicas == 0) {
+            CHECK_INT(r.replicas, 0);
+            continue;
+        }
+        if (!CHECK(r.replicas >= 1))
+            continue;
+        /* c meets the SLO by the closed form, c - 1 does not (or is unstable). */
+        {
+            ridge_queue_params q;
+            ridge_queue_result qr;
+            ridge_queue_params_init(&q);
+            q.rate_per_s = rows[i].rate_per_s / rows[i].batch;
+            q.mean_service_s = rows[i].service_s;
+            q.service_cs2 = 0;
+            q.servers = r.replicas;
+            CHECK(ridge_queue_mgc(&q, &qr, &err) == RIDGE_OK);
+            CHECK(qr.stable);
+            CHECK_NEAR(r.p99_s, fill + qr.p99_s, 1e-12);
+            CHECK(r.p99_s <= rows[i].slo_s);
+            CHECK_NEAR(r.utilisation, qr.utilisation, 1e-12);
+            if (r.replicas > 1) {
+                q.servers = r.replicas - 1;
+                CHECK(ridge_queue_mgc(&q, &qr, &err) == RIDGE_OK);
+                CHECK(!qr.stable || fill + qr.p99_s > rows[i].slo_s);
+            }
+        }
+    }
+    /* Hand-checked row: 1000 req/s of 1.461 ms, batch 1, 20 ms: 2 replicas (1 is at rho 1.461). */
+    CHECK(ridge_plan_serve(1000, 1.461e-3, 1, 20e-3, 4096, &r, &err) == RIDGE_OK);
+    CHECK_INT(r.replicas, 2);
+    CHECK_NEAR(r.utilisation, 0.7305, 1e-12);
+    /* The replica cap: a load of 50 Erlangs cannot be served by 8. */
+    CHECK(ridge_plan_serve(10000, 5e-3, 1, 20e-3, 8, &r, &err) == RIDGE_OK);
+    CHECK_INT(r.replicas, 0);
+    CHECK(ridge_plan_serve(0, 1e-3, 1, 20e-3, 8, &r, &err) == RIDGE_EINVAL);
+    CHECK(ridge_plan_serve(1000, 1e-3, 0.5, 20e-3, 8, &r, &err) == RIDGE_EINVAL);
+    CHECK(ridge_plan_serve(1000, 1e-3, 1, NAN, 8, &r, &err) == RIDGE_EINVAL);
+    CHECK_STR_EQ(ridge_plan_reason_name(RIDGE_PLAN_SLO), "SLO unreachable");
+    CHECK_STR_EQ(ridge_plan_reason_key(RIDGE_PLAN_SLO), "slo_unreachable");
+    check_context(NULL);
+}
+
+/* The memo seen through ridge_plan_step: the items, the reason and the split by bound. */
+static void test_step_info(void)
+{
+    fixture f;
+    ridge_plan_spec sp;
+    ridge_plan *p = NULL;
+    ridge_err err;
+    ridge_plan_step_info s;
+    check_context("plan step info");
+    if (!CHECK(fixture_init(&f, &sp) == 0) || !CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+        ridge_model_free(f.m);
+        return;
+    }
+    CHECK(ridge_plan_step(p, 0, 0, 1, &s, &err) == RIDGE_OK); /* a100, bf16, batch 48 */
+    CHECK_INT(s.reason, RIDGE_PLAN_FEASIBLE);
+    CHECK_NEAR(s.items, 48, 1e-12);
+    {
+        double sum = 0;
+        for (int b = 0; b < RIDGE_BOUND_COUNT; b++)
+            sum += s.time_by_bound_s[b];
+        CHECK(sum > 0 && sum <= s.step_s * (1 + 1e-9));
+    }
+    CHECK(ridge_plan_step(p, 0, 0, 2, &s, &err) == RIDGE_OK); /* batch 4096 */
+    CHECK_INT(s.reason, RIDGE_PLAN_OOM);
+    CHECK(ridge_plan_step(p, 3, 0, 0, &s, &err) == RIDGE_EINVAL);
+    ridge_plan_free(p);
+    ridge_model_free(f.m);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_power();
@@ -354,5 +449,7 @@ int main(void)
     test_pareto_and_rank();
     test_space();
     test_tokens_on_cnn();
+    test_serve();
+    test_step_info();
     return check_report();
 }

@@ -36,6 +36,7 @@ typedef enum {
     RIDGE_PLAN_DEADLINE,    /* "misses deadline" */
     RIDGE_PLAN_BUDGET,      /* "over budget" */
     RIDGE_PLAN_POWER,       /* "over power cap" */
+    RIDGE_PLAN_SLO,         /* "SLO unreachable": serving plans only (ridge_plan_serve) */
     RIDGE_PLAN_REASON_COUNT
 } ridge_plan_reason;
 
@@ -120,6 +121,44 @@ size_t ridge_plan_rank(const ridge_plan_result *r, size_t n, ridge_plan_objectiv
  * (time_s, energy_j) when use_energy — by another feasible result; results with a NaN cost
  * take no part in the cost front. Returns the size of the front. `scratch` has n entries. */
 size_t ridge_plan_pareto(ridge_plan_result *r, size_t n, int use_energy, size_t *scratch);
+
+/* ---- one single-GPU step from the memo (charts) ---- */
+
+typedef struct {
+    ridge_plan_reason reason; /* FEASIBLE, UNSUPPORTED, INVALID or OOM */
+    double step_s;            /* one step on one GPU (no communication) */
+    double items;             /* target units (samples or tokens) per step */
+    double memory_bytes;
+    double time_by_bound_s[RIDGE_BOUND_COUNT]; /* the schedule's split of the step */
+} ridge_plan_step_info;
+
+/* The memoised step of (gpu, precision, batch), indices into the spec's lists. EINVAL when an
+ * index is out of range. */
+int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t batch, ridge_plan_step_info *out,
+                    ridge_err *err);
+
+/* ---- serving plans (docs/planning.md, "Serving plans") ----
+ *
+ * c replicas each serve fixed batches of `batch` requests taking service_s; requests arrive as
+ * a Poisson stream at rate_per_s. A batch is formed from the stream, so its first request waits
+ * (batch - 1) / rate_per_s for the rest (the fill time, 0 for batch 1); batches then queue at
+ * rate_per_s / batch for c deterministic servers, M/D/c by the Allen-Cunneen closed form
+ * (ridge_queue_mgc with cs2 = 0). p99 = fill + p99 of the batch queue's latency. */
+typedef struct {
+    int replicas;          /* fewest meeting the SLO; 0 when none up to max_replicas */
+    double p99_s;          /* at that count (or at max_replicas when unreachable) */
+    double mean_latency_s; /* fill + mean latency of the batch queue */
+    double fill_s;         /* (batch - 1) / rate_per_s */
+    double utilisation;    /* per replica */
+} ridge_plan_serve_result;
+
+#define RIDGE_PLAN_MAX_REPLICAS 4096
+
+/* Fewest replicas (<= max_replicas) with p99 <= slo_p99_s. Returns RIDGE_OK with replicas = 0
+ * when the SLO is unreachable (service + fill above it, or still missed at max_replicas);
+ * EINVAL for a rate, service time, batch or SLO that is not positive and finite. */
+int ridge_plan_serve(double rate_per_s, double service_s, double batch, double slo_p99_s, int max_replicas,
+                     ridge_plan_serve_result *r, ridge_err *err);
 
 /* Power model (docs/planning.md): idle = 0.25 x TDP; P = idle + utilisation x (TDP - idle). */
 #define RIDGE_PLAN_IDLE_FRACTION 0.25

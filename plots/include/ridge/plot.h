@@ -117,6 +117,59 @@ typedef struct {
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
                        const ridge_plot_paths *paths, ridge_err *err);
 
+/* ---- scatter: points per group, optional joined lines (plots/scatter.c) ---- */
+
+/* A set of points. Sets with the same `group` share a colour (one per GPU, say). A set with
+ * `line` = 1 is joined in the order given and drawn thick and dark over the points (a Pareto
+ * front), with large hollow markers around its points; `line` = 2 joins a set in its colour.
+ * Points with a non-finite coordinate, or
+ * one <= 0 on a log axis, are left out. */
+typedef struct {
+    const char *name;   /* key title; NULL or "" -> "set N" */
+    const double *x;    /* n values (borrowed) */
+    const double *y;
+    size_t n;
+    int group;          /* >= 0 */
+    int line;           /* 0: points; 1: joined, highlighted; 2: joined in the group's colour */
+} ridge_scatter_series;
+
+typedef struct {
+    const char *title;  /* NULL for none */
+    const char *note;   /* a second title line; NULL for none */
+    const char *xlabel; /* with the unit: "Time to finish [h]" */
+    const char *ylabel;
+    int log_x, log_y;   /* logarithmic axes */
+    int key_outside;    /* 1: the key right of the plot (default: inside, bottom left) */
+    int y_from_zero;    /* 1: a linear y axis starts at 0 */
+} ridge_scatter_options;
+
+/* Write paths->dat (one block per set: x y, `index N`) and paths->gp. RIDGE_EINVAL for no sets
+ * or a negative group; RIDGE_EIO when a file cannot be written (nothing is left behind). */
+int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, const ridge_scatter_options *opt,
+                        const ridge_plot_paths *paths, ridge_err *err);
+
+/* ---- bars: grouped or stacked bars over named categories (plots/bars.c) ---- */
+
+typedef struct {
+    const char *name;      /* key title (a bar within a group, or a layer of a stack) */
+    const double *values;  /* one per category (borrowed); a non-finite value draws no bar */
+} ridge_bar_series;
+
+typedef struct {
+    const char *title;    /* NULL for none */
+    const char *note;     /* a second title line; NULL for none */
+    const char *ylabel;   /* with the unit */
+    int stacked;          /* 1: one stacked bar per category; 0: grouped bars, one per series */
+    int value_labels;     /* 1: print each bar's value above it (grouped) or the total (stacked) */
+} ridge_bars_options;
+
+/* Write paths->dat (a header row of series names, then one row per category: the category in
+ * double quotes and its values, NaN for no bar) and paths->gp (gnuplot histograms).
+ * A series without any finite value is listed in the .dat but not drawn. RIDGE_EINVAL for no
+ * categories or series, or no finite value at all; RIDGE_EIO; RIDGE_ENOMEM. */
+int ridge_bars_write(const char *const *categories, size_t ncategories, const ridge_bar_series *series,
+                     size_t nseries, const ridge_bars_options *opt, const ridge_plot_paths *paths, ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,43 @@
+# ridge 0.1.0 scatter chart
+# Render with: gnuplot docs/plan-llama2-7b-pareto.gp  (reads plan-llama2-7b-pareto.dat, writes plan-llama2-7b-pareto.png; from any directory)
+set encoding utf8
+set locale "C"
+
+# Files are named relative to this script's directory.
+dir = ''
+if (exists('ARG0')) {
+    s = ARG0
+    while (strstrt(s, '/') > 0) {
+        i = strstrt(s, '/')
+        dir = dir . s[1:i]
+        s = s[i+1:]
+    }
+}
+dat = dir . 'plan-llama2-7b-pareto.dat'
+
+if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
+    set terminal pngcairo size 1000,700 noenhanced font 'Sans,12' background '#ffffff'
+} else {
+    set terminal png size 1000,700 noenhanced
+}
+set output dir . 'plan-llama2-7b-pareto.png'
+
+set title 'llama2-7b train, 1e+09 tokens: cost against time of the feasible configurations' . "\n" . '14 feasible of 140 configurations; circled and joined: the Pareto front' font ',14'
+set xlabel 'Time to finish [h]'
+set ylabel 'Cost [USD]'
+set logscale x 10
+set mxtics 10
+set autoscale fix
+set offsets graph 0.05, graph 0.05, graph 0.3, graph 0.12
+set format x '%g'
+set format y '%g'
+set grid xtics ytics mxtics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1
+set border lw 1.2
+set key inside left bottom vertical Left reverse box opaque samplen 2 spacing 1.1 font ',11'
+
+plot \
+    dat index 0 using 1:2 with points pt 7 ps 1.3 lc rgb '#0072B2' title 'a100-sxm4-80gb (0 feasible)', \
+    dat index 1 using 1:2 with points pt 5 ps 1.3 lc rgb '#D55E00' title 'h100-sxm5-80gb (0 feasible)', \
+    dat index 2 using 1:2 with points pt 9 ps 1.3 lc rgb '#009E73' title 'h200-sxm-141gb (14 feasible)', \
+    dat index 3 using 1:2 with points pt 11 ps 1.3 lc rgb '#CC79A7' title 'l40s (0 feasible)', \
+    dat index 4 using 1:2 with linespoints lw 3 lc rgb '#222222' pt 6 ps 2.2 title 'Pareto front (7)'

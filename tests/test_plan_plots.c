@@ -1,0 +1,183 @@
+/* Tests for the capacity-planning charts (plots/scatter.c, plots/bars.c, docs/planning.md): the
+ * .dat and .gp of a tiny hand-made space. Never needs gnuplot.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "ridge/plan.h"
+#include "ridge/plot.h"
+
+static char tmpdir[64];
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *s;
+    long n;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static ridge_plan_result point(size_t index, int gpu, double time_s, double cost_usd)
+{
+    ridge_plan_result r;
+    memset(&r, 0, sizeof r);
+    r.index = index;
+    r.gpu = gpu;
+    r.time_s = time_s;
+    r.cost_usd = cost_usd;
+    r.reason = RIDGE_PLAN_FEASIBLE;
+    return r;
+}
+
+/* Five configurations on two GPUs; the (time, cost) front is 0, 2 and 4. Drawn as `ridge plan
+ * --chart pareto` draws them: one set per GPU, then the front joined. */
+static void test_pareto_chart(void)
+{
+    ridge_plan_result r[5];
+    size_t scratch[5], nfront;
+    double x[2][5], y[2][5], fx[5], fy[5];
+    size_t n[2] = {0, 0}, nf = 0;
+    ridge_scatter_series ser[3];
+    ridge_scatter_options so = {0};
+    ridge_plot_paths paths;
+    ridge_err err;
+    char chart[128], *dat, *gp;
+    r[0] = point(0, 0, 3600 * 1.25, 40.5);
+    r[1] = point(1, 0, 3600 * 2.75, 41.0); /* dominated by 2 */
+    r[2] = point(2, 1, 3600 * 2.5, 22.75);
+    r[3] = point(3, 1, 3600 * 9.5, 30.25); /* dominated by 2 */
+    r[4] = point(4, 1, 3600 * 12.5, 17.125);
+    check_context("pareto chart");
+    nfront = ridge_plan_pareto(r, 5, 0, scratch);
+    CHECK_INT(nfront, 3);
+    for (size_t i = 0; i < 5; i++) {
+        x[r[i].gpu][n[r[i].gpu]] = r[i].time_s / 3600;
+        y[r[i].gpu][n[r[i].gpu]++] = r[i].cost_usd;
+        if (r[i].pareto) {
+            fx[nf] = r[i].time_s / 3600;
+            fy[nf++] = r[i].cost_usd;
+        }
+    }
+    ser[0] = (ridge_scatter_series){"gpu-a", x[0], y[0], n[0], 0, 0};
+    ser[1] = (ridge_scatter_series){"gpu-b", x[1], y[1], n[1], 1, 0};
+    ser[2] = (ridge_scatter_series){"Pareto front", fx, fy, nf, 0, 1};
+    so.title = "tiny space";
+    so.xlabel = "Time to finish [h]";
+    so.ylabel = "Cost [USD]";
+    so.log_x = 1;
+    snprintf(chart, sizeof chart, "%s/pareto.png", tmpdir);
+    CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
+    CHECK(ridge_scatter_write(ser, 3, &so, &paths, &err) == RIDGE_OK);
+    dat = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (CHECK(dat != NULL) && CHECK(gp != NULL)) {
+        CHECK_STR_HAS(dat, "# [index 2] Pareto front (joined, highlighted)\n1.25 40.5\n2.5 22.75\n12.5 17.125\n");
+        CHECK_STR_HAS(dat, "# [index 0] gpu-a\n1.25 40.5\n2.75 41\n");
+        CHECK_STR_HAS(dat, "Columns: x (Time to finish [h]) y (Cost [USD])");
+        CHECK_STR_HAS(gp, "dat = dir . 'pareto.dat'");
+        CHECK_STR_HAS(gp, "set output dir . 'pareto.png'");
+        CHECK_STR_HAS(gp, "set xlabel 'Time to finish [h]'");
+        CHECK_STR_HAS(gp, "set ylabel 'Cost [USD]'");
+        CHECK_STR_HAS(gp, "set logscale x 10");
+        CHECK(strstr(gp, "set logscale y") == NULL);
+        CHECK_STR_HAS(gp, "dat index 2 using 1:2 with linespoints lw 3");
+        CHECK_STR_HAS(gp, "title 'Pareto front'");
+    }
+    free(dat);
+    free(gp);
+    /* Errors: no sets, a negative group. */
+    CHECK(ridge_scatter_write(ser, 0, &so, &paths, &err) == RIDGE_EINVAL);
+    ser[0].group = -1;
+    CHECK(ridge_scatter_write(ser, 3, &so, &paths, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "group -1");
+    check_context(NULL);
+}
+
+static void test_bars_chart(void)
+{
+    static const char *const cats[] = {"a40 (fp16, b=256)", "a100-sxm4-80gb (fp16, b=256)"};
+    const double thr[] = {1, 2.548}, per_w[] = {1, 1.592}, per_usd[] = {1, NAN};
+    ridge_bar_series ser[3] = {{"throughput", thr}, {"throughput per watt", per_w}, {"throughput per USD", per_usd}};
+    ridge_bars_options bo = {"GPUs relative to a40 (= 1)", NULL, "Relative to the first GPU [ratio]", 0, 1};
+    ridge_plot_paths paths;
+    ridge_err err;
+    char chart[128], *dat, *gp;
+    check_context("bars chart");
+    snprintf(chart, sizeof chart, "%s/gpus.svg", tmpdir);
+    CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
+    CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
+    dat = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (CHECK(dat != NULL) && CHECK(gp != NULL)) {
+        CHECK_STR_HAS(dat, "\"category\" \"throughput\" \"throughput per watt\" \"throughput per USD\"\n");
+        CHECK_STR_HAS(dat, "\"a100-sxm4-80gb (fp16, b=256)\" 2.548 1.592 NaN\n");
+        CHECK_STR_HAS(gp, "dat = dir . 'gpus.dat'");
+        CHECK_STR_HAS(gp, "set terminal svg");
+        CHECK_STR_HAS(gp, "set ylabel 'Relative to the first GPU [ratio]'");
+        CHECK_STR_HAS(gp, "set style histogram clustered gap 1");
+        CHECK_STR_HAS(gp, "dat using 2:xtic(1)");
+        CHECK_STR_HAS(gp, "with labels");
+    }
+    free(dat);
+    free(gp);
+    bo.stacked = 1;
+    CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
+    gp = slurp(paths.gp);
+    if (CHECK(gp != NULL))
+        CHECK_STR_HAS(gp, "set style histogram rowstacked");
+    free(gp);
+    {
+        const double none[] = {NAN, NAN};
+        ridge_bar_series empty = {"no prices", none};
+        CHECK(ridge_bars_write(cats, 2, &empty, 1, &bo, &paths, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, "no finite value");
+    }
+    /* A series with no finite value is not drawn (gnuplot would reject the column). */
+    bo.stacked = 0;
+    CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
+    gp = slurp(paths.gp);
+    if (CHECK(gp != NULL)) {
+        CHECK_STR_HAS(gp, "dat using 3 lc rgb");
+        CHECK_STR_HAS(gp, "dat using 4 lc rgb"); /* per USD has one finite value: drawn */
+    }
+    free(gp);
+    CHECK(ridge_bars_write(cats, 0, ser, 3, &bo, &paths, &err) == RIDGE_EINVAL);
+    CHECK(ridge_bars_write(cats, 2, ser, 0, &bo, &paths, &err) == RIDGE_EINVAL);
+    check_context(NULL);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-test-plan-plots-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_pareto_chart();
+    test_bars_chart();
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", tmpdir);
+    }
+    return check_report();
+}
