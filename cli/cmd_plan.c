@@ -1327,18 +1327,22 @@ int cmd_plan(int argc, char **argv)
         printf("plan: %s %s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
                ridge_mode_name(o.run.mode), o.target, o.target_kind == RIDGE_PLAN_TARGET_TOKENS ? "tokens" : "samples",
                ridge_plan_objective_name(o.objective), space, nf);
-        if (cli_table_init(&t, 11)) {
+        int tokens = o.target_kind == RIDGE_PLAN_TARGET_TOKENS;
+        if (cli_table_init(&t, 12)) {
             cli_error("out of memory");
             rc = CLI_EXIT_FAILURE;
             goto done;
         }
         {
-            const char *hdr[] = {"rank", "gpu", "precision", "gpus", "batch/gpu", "step [ms]", "time [h]",
-                                 "cost [USD]", "energy [kWh]", "power [kW]", "pareto"};
+            /* Unit cost: per million tokens, or per 1,000 samples (images, sequences). */
+            const char *hdr[] = {"rank",       "gpu",          "precision",
+                                 "gpus",       "batch/gpu",    "step [ms]",
+                                 "time [h]",   "cost [USD]",   tokens ? "USD/M tokens" : "USD/1k samples",
+                                 "energy [kWh]", "power [kW]", "pareto"};
             cli_table_add(&t, hdr);
         }
-        for (int k = 1; k < 11; k++)
-            t.right[k] = (unsigned char)(k >= 3 && k <= 9);
+        for (int k = 1; k < 12; k++)
+            t.right[k] = (unsigned char)(k >= 3 && k <= 10);
         for (size_t k = 0; k < nf && k < (size_t)o.top; k++) {
             const ridge_plan_result *r = &all[order[k]];
             snprintf(b[0], sizeof b[0], "%zu", k + 1);
@@ -1348,14 +1352,17 @@ int cmd_plan(int argc, char **argv)
             snprintf(b[4], sizeof b[4], "%.17g", r->batch);
             cli_num(r->step_time_s * 1e3, b[5], sizeof b[5]);
             cli_num(r->time_s / 3600.0, b[6], sizeof b[6]);
-            if (isnan(r->cost_usd))
+            if (isnan(r->cost_usd)) {
                 snprintf(b[7], sizeof b[7], "-");
-            else
+                snprintf(b[8], sizeof b[8], "-");
+            } else {
                 cli_num(r->cost_usd, b[7], sizeof b[7]);
-            cli_num(r->energy_j / 3.6e6, b[8], sizeof b[8]);
-            cli_num(r->power_w * r->count / 1e3, b[9], sizeof b[9]);
-            snprintf(b[10], sizeof b[10], "%s", r->pareto ? "*" : "");
-            for (int q = 0; q < 11; q++)
+                cli_num(r->cost_usd / (o.target / (tokens ? 1e6 : 1e3)), b[8], sizeof b[8]);
+            }
+            cli_num(r->energy_j / 3.6e6, b[9], sizeof b[9]);
+            cli_num(r->power_w * r->count / 1e3, b[10], sizeof b[10]);
+            snprintf(b[11], sizeof b[11], "%s", r->pareto ? "*" : "");
+            for (int q = 0; q < 12; q++)
                 row[q] = b[q];
             cli_table_add(&t, row);
         }
