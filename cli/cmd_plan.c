@@ -30,6 +30,7 @@ static const char help[] =
     "                  [--deadline-hours H] [--budget-usd X] [--power-cap-w W]\n"
     "                  [--objective cost|time|energy|gpus] [--top K] [--price ID=USD_PER_HOUR ...]\n"
     "                  [--pareto time-cost|time-energy] [--no-comm] [--threads N]\n"
+    "                  [--tp 1,2,4,8] [--pp 1,2,4] [--zero 0,1,2,3]\n"
     "                  [--format text|jsonl|csv] [--plan FILE.json] [run options]\n"
     "       ridge plan --bench [--threads N]\n"
     "\n"
@@ -41,6 +42,9 @@ static const char help[] =
     "(the catalogue's, or --price); energy uses P = idle + utilisation x (TDP - idle), idle =\n"
     "0.25 x TDP; the power cap limits GPUs x TDP. Lists accept A..B ranges (1..8). --plan reads\n"
     "the same settings from a JSON file; later options override earlier ones (docs/planning.md).\n"
+    "--tp/--pp/--zero (training, transformers): ranges of tensor- and pipeline-parallel sizes and\n"
+    "ZeRO stages; each configuration is then predicted with dp = GPUs / (tp x pp), microbatch =\n"
+    "batch, pp microbatches per step, and the output gains tp, pp, zero columns.\n"
     "\n"
     "Text: the top K (default 10) with the Pareto front of (time, cost) marked '*', and the\n"
     "infeasible configurations counted by reason. jsonl and csv: one line per configuration,\n"
@@ -67,6 +71,8 @@ typedef struct {
     size_t ngpus;
     int counts[PLAN_MAX_LIST];
     size_t ncounts;
+    int tps[PLAN_MAX_LIST], pps[PLAN_MAX_LIST], zeros[4];
+    size_t ntps, npps, nzeros; /* 0: the defaults 1, 1, 0 */
     double batches[PLAN_MAX_LIST];
     size_t nbatches;
     ridge_dtype precisions[16];
@@ -93,7 +99,7 @@ typedef struct {
 enum {
     O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
     O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
-    O_CHART, O_OUTPUT, O_RATE, O_SLO
+    O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO
 };
 
 static const struct option long_opts[] = {
@@ -109,6 +115,8 @@ static const struct option long_opts[] = {
     {"bench", no_argument, 0, O_BENCH},               {"help", no_argument, 0, 'h'},
     {"chart", required_argument, 0, O_CHART},         {"output", required_argument, 0, 'o'},
     {"rate", required_argument, 0, O_RATE},           {"slo-p99-ms", required_argument, 0, O_SLO},
+    {"tp", required_argument, 0, O_TP},               {"pp", required_argument, 0, O_PP},
+    {"zero", required_argument, 0, O_ZERO},
     CLI_RUN_OPTIONS,                                  {0, 0, 0, 0}};
 
 /* Comma-separated list; integers may be given as ranges A..B. Returns 0 or prints and -1. */
@@ -204,6 +212,25 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         for (size_t i = 0; i < n; i++)
             o->counts[i] = (int)tmp[i];
         o->ncounts = n;
+        return 0;
+    case O_TP:
+    case O_PP:
+        if (parse_num_list(c == O_TP ? "--tp" : "--pp", arg, 1, 1, 1024, tmp, &n))
+            return -1;
+        for (size_t i = 0; i < n; i++)
+            (c == O_TP ? o->tps : o->pps)[i] = (int)tmp[i];
+        *(c == O_TP ? &o->ntps : &o->npps) = n;
+        return 0;
+    case O_ZERO:
+        if (parse_num_list("--zero", arg, 1, 0, 3, tmp, &n))
+            return -1;
+        if (n > 4) {
+            cli_error("--zero: more than 4 values");
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            o->zeros[i] = (int)tmp[i];
+        o->nzeros = n;
         return 0;
     case O_BATCHES:
         if (parse_num_list("--batches", arg, 1, 1, 10000000, o->batches, &o->nbatches))
@@ -443,12 +470,15 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g)
+static void print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par)
 {
     printf("{\"schema_version\":%d,\"index\":%zu,\"gpu\":\"%s\",\"precision\":\"%s\",\"gpus\":%d,"
-           "\"batch_per_gpu\":%.17g,\"feasible\":%s,\"reason\":\"%s\"",
-           CLI_SCHEMA_VERSION, r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch,
-           r->reason == RIDGE_PLAN_FEASIBLE ? "true" : "false", ridge_plan_reason_key(r->reason));
+           "\"batch_per_gpu\":%.17g,",
+           CLI_SCHEMA_VERSION, r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch);
+    if (par)
+        printf("\"tp\":%d,\"pp\":%d,\"zero\":%d,", r->tp, r->pp, r->zero);
+    printf("\"feasible\":%s,\"reason\":\"%s\"", r->reason == RIDGE_PLAN_FEASIBLE ? "true" : "false",
+           ridge_plan_reason_key(r->reason));
     printf(",\"memory_bytes_per_gpu\":%.6g", r->memory_bytes);
     if (r->step_time_s > 0) {
         printf(",\"step_time_s\":%.6g,\"comm_s\":%.6g,\"steps\":%.17g,\"time_s\":%.6g,\"utilisation\":%.4f,"
@@ -463,10 +493,12 @@ static void print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g)
     printf("}\n");
 }
 
-static void print_row_csv(const ridge_plan_result *r, const ridge_gpu *g)
+static void print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par)
 {
-    printf("%zu,%s,%s,%d,%.17g,%d,%s,%.6g,", r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch,
-           r->reason == RIDGE_PLAN_FEASIBLE, ridge_plan_reason_key(r->reason), r->memory_bytes);
+    printf("%zu,%s,%s,%d,%.17g,", r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch);
+    if (par)
+        printf("%d,%d,%d,", r->tp, r->pp, r->zero);
+    printf("%d,%s,%.6g,", r->reason == RIDGE_PLAN_FEASIBLE, ridge_plan_reason_key(r->reason), r->memory_bytes);
     if (r->step_time_s > 0) {
         printf("%.6g,%.6g,%.17g,%.6g,%.4f,%.6g,%.6g,%.6g,", r->step_time_s, r->comm_s, r->steps, r->time_s,
                r->utilisation, r->power_w, r->energy_j, r->throughput);
@@ -1169,7 +1201,7 @@ int cmd_plan(int argc, char **argv)
     size_t *order = NULL, space, stored, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
     ridge_plan_spec sp;
     ridge_err err = {{0}};
-    int c, rc = CLI_EXIT_USAGE, progress_on;
+    int c, rc = CLI_EXIT_USAGE, progress_on, par = 0;
     long ncpu;
 
     memset(&o, 0, sizeof o);
@@ -1212,12 +1244,16 @@ int cmd_plan(int argc, char **argv)
     if (plan_mpi_rank() > 0 && (o.rate_per_s > 0 || o.slo_p99_s > 0 || o.chart[0]))
         return CLI_EXIT_OK;
 #endif
+    if ((o.ntps || o.npps || o.nzeros) && (o.rate_per_s > 0 || o.slo_p99_s > 0))
+        return cli_usage_error("plan", "a serving plan does not take --tp, --pp or --zero");
     if (o.rate_per_s > 0 || o.slo_p99_s > 0)
         return run_serve_plan(&o);
     if (!(o.target > 0))
         return cli_usage_error("plan", "--tokens or --samples is required");
     if (o.run.mode != RIDGE_MODE_TRAIN && o.run.mode != RIDGE_MODE_INFER)
         return cli_usage_error("plan", "--mode must be train or infer");
+    if ((o.ntps || o.npps || o.nzeros) && (o.chart[0] || o.output[0]))
+        return cli_usage_error("plan", "--chart does not take --tp, --pp or --zero");
     if (o.chart[0] || o.output[0])
         return o.chart[0] ? run_chart(&o) : cli_usage_error("plan", "-o/--output needs --chart KIND");
 
@@ -1268,6 +1304,12 @@ int cmd_plan(int argc, char **argv)
     sp.objective = o.objective;
     sp.no_comm = o.no_comm;
     sp.threads = (int)o.threads;
+    sp.tps = o.tps;
+    sp.ntps = o.ntps;
+    sp.pps = o.pps;
+    sp.npps = o.npps;
+    sp.zeros = o.zeros;
+    sp.nzeros = o.nzeros;
     if ((rc = ridge_plan_alloc(&sp, &p, &err)) != RIDGE_OK) {
         cli_error("%s", err.msg);
         rc = cli_exit_code(rc);
@@ -1295,9 +1337,11 @@ int cmd_plan(int argc, char **argv)
         goto done;
     }
     progress_on = isatty(STDERR_FILENO);
+    par = ridge_plan_is_parallel(p);
     if (o.format == PF_CSV)
-        printf("index,gpu,precision,gpus,batch_per_gpu,feasible,reason,memory_bytes_per_gpu,step_time_s,comm_s,"
-               "steps,time_s,utilisation,power_w_per_gpu,energy_j,throughput_per_s,cost_usd\n");
+        printf("index,gpu,precision,gpus,batch_per_gpu,%sfeasible,reason,memory_bytes_per_gpu,step_time_s,comm_s,"
+               "steps,time_s,utilisation,power_w_per_gpu,energy_j,throughput_per_s,cost_usd\n",
+               par ? "tp,pp,zero," : "");
     for (size_t first = 0; first < space; first += PLAN_CHUNK) {
         size_t n = space - first < PLAN_CHUNK ? space - first : PLAN_CHUNK;
         ridge_plan_result *dst = stored ? all + first : buf;
@@ -1309,9 +1353,9 @@ int cmd_plan(int argc, char **argv)
         for (size_t k = 0; k < n; k++) {
             infeasible[dst[k].reason]++;
             if (o.format == PF_JSONL)
-                print_row_jsonl(&dst[k], &gpus[dst[k].gpu]);
+                print_row_jsonl(&dst[k], &gpus[dst[k].gpu], par);
             else if (o.format == PF_CSV)
-                print_row_csv(&dst[k], &gpus[dst[k].gpu]);
+                print_row_csv(&dst[k], &gpus[dst[k].gpu], par);
         }
         if (progress_on)
             progress((double)(first + n), (double)space);
@@ -1323,12 +1367,13 @@ int cmd_plan(int argc, char **argv)
         size_t nf = ridge_plan_rank(all, space, o.objective, order);
         cli_table t;
         char b[16][48];
-        const char *row[12];
+        const char *row[15];
+        int ncol = par ? 15 : 12;
         printf("plan: %s %s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
                ridge_mode_name(o.run.mode), o.target, o.target_kind == RIDGE_PLAN_TARGET_TOKENS ? "tokens" : "samples",
                ridge_plan_objective_name(o.objective), space, nf);
         int tokens = o.target_kind == RIDGE_PLAN_TARGET_TOKENS;
-        if (cli_table_init(&t, 12)) {
+        if (cli_table_init(&t, ncol)) {
             cli_error("out of memory");
             rc = CLI_EXIT_FAILURE;
             goto done;
@@ -1339,10 +1384,20 @@ int cmd_plan(int argc, char **argv)
                                  "gpus",       "batch/gpu",    "step [ms]",
                                  "time [h]",   "cost [USD]",   tokens ? "USD/M tokens" : "USD/1k samples",
                                  "energy [kWh]", "power [kW]", "pareto"};
-            cli_table_add(&t, hdr);
+            const char *phdr[15];
+            /* With parallelism ranges: tp, pp, zero after the batch. */
+            for (int q = 0, k = 0; q < 12; q++) {
+                phdr[k++] = hdr[q];
+                if (q == 4) {
+                    phdr[k++] = "tp";
+                    phdr[k++] = "pp";
+                    phdr[k++] = "zero";
+                }
+            }
+            cli_table_add(&t, par ? phdr : hdr);
         }
-        for (int k = 1; k < 12; k++)
-            t.right[k] = (unsigned char)(k >= 3 && k <= 10);
+        for (int k = 1; k < ncol; k++)
+            t.right[k] = (unsigned char)(k >= 3 && k <= ncol - 2);
         for (size_t k = 0; k < nf && k < (size_t)o.top; k++) {
             const ridge_plan_result *r = &all[order[k]];
             snprintf(b[0], sizeof b[0], "%zu", k + 1);
@@ -1362,8 +1417,17 @@ int cmd_plan(int argc, char **argv)
             cli_num(r->energy_j / 3.6e6, b[9], sizeof b[9]);
             cli_num(r->power_w * r->count / 1e3, b[10], sizeof b[10]);
             snprintf(b[11], sizeof b[11], "%s", r->pareto ? "*" : "");
-            for (int q = 0; q < 12; q++)
-                row[q] = b[q];
+            snprintf(b[12], sizeof b[12], "%d", r->tp);
+            snprintf(b[13], sizeof b[13], "%d", r->pp);
+            snprintf(b[14], sizeof b[14], "%d", r->zero);
+            for (int q = 0, w = 0; q < 12; q++) {
+                row[w++] = b[q];
+                if (par && q == 4) {
+                    row[w++] = b[12];
+                    row[w++] = b[13];
+                    row[w++] = b[14];
+                }
+            }
             cli_table_add(&t, row);
         }
         if (nf)

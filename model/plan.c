@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ridge/comm.h"
+#include "ridge/parallel.h"
 #include "ridge/queue.h"
 #include "ridge/schedule.h"
 
@@ -35,16 +36,19 @@ struct ridge_plan {
     double *batches;
     plan_step *steps; /* [gpu][prec][batch] */
     double *comm_s;   /* [gpu][prec][count] */
+    int *tps, *pps, *zeros; /* parallelism ranges ({1}, {1}, {0} by default) */
+    int parallel;     /* 1: a range differs from the default; eval runs ridge_parallel_predict */
+    double tokens_per_sample;
     size_t size;
 };
 
 static const char *const objective_names[] = {"cost", "time", "energy", "gpus"};
 static const char *const reason_names[] = {"feasible",    "unsupported precision", "invalid run", "out of memory",
                                            "no price",    "misses deadline",       "over budget", "over power cap",
-                                           "SLO unreachable"};
+                                           "SLO unreachable", "invalid parallel layout"};
 static const char *const reason_keys[] = {"feasible", "unsupported_precision", "invalid_run", "out_of_memory",
                                           "no_price", "misses_deadline",       "over_budget", "over_power_cap",
-                                          "slo_unreachable"};
+                                          "slo_unreachable", "invalid_parallel_layout"};
 
 const char *ridge_plan_objective_name(ridge_plan_objective o)
 {
@@ -100,6 +104,11 @@ const ridge_plan_spec *ridge_plan_get_spec(const ridge_plan *p)
     return &p->spec;
 }
 
+int ridge_plan_is_parallel(const ridge_plan *p)
+{
+    return p ? p->parallel : 0;
+}
+
 void ridge_plan_free(ridge_plan *p)
 {
     if (!p)
@@ -111,6 +120,9 @@ void ridge_plan_free(ridge_plan *p)
     free(p->batches);
     free(p->steps);
     free(p->comm_s);
+    free(p->tps);
+    free(p->pps);
+    free(p->zeros);
     free(p);
 }
 
@@ -287,6 +299,19 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         return ridge_err_set(err, RIDGE_EINVAL, "plan: the target (samples or tokens) must be > 0");
     if (!(spec->deadline_s >= 0) || !(spec->budget_usd >= 0) || !(spec->power_cap_w >= 0))
         return ridge_err_set(err, RIDGE_EINVAL, "plan: deadline, budget and power cap must be >= 0");
+    if (spec->ntps > RIDGE_PLAN_MAX_DIM || spec->npps > RIDGE_PLAN_MAX_DIM || spec->nzeros > RIDGE_PLAN_MAX_DIM)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: a list has more than %d entries", RIDGE_PLAN_MAX_DIM);
+    if ((spec->ntps && !spec->tps) || (spec->npps && !spec->pps) || (spec->nzeros && !spec->zeros))
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: a parallelism list has entries but no array");
+    for (size_t i = 0; i < spec->ntps; i++)
+        if (spec->tps[i] < 1 || spec->tps[i] > 1024)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: tp: %d is not in [1, 1024]", spec->tps[i]);
+    for (size_t i = 0; i < spec->npps; i++)
+        if (spec->pps[i] < 1 || spec->pps[i] > 1024)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: pp: %d is not in [1, 1024]", spec->pps[i]);
+    for (size_t i = 0; i < spec->nzeros; i++)
+        if (spec->zeros[i] < 0 || spec->zeros[i] > 3)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: zero: %d is not in [0, 3]", spec->zeros[i]);
     if ((unsigned)spec->objective >= RIDGE_PLAN_OBJECTIVE_COUNT)
         return ridge_err_set(err, RIDGE_EINVAL, "plan: unknown objective");
     if (spec->target_kind == RIDGE_PLAN_TARGET_TOKENS) {
@@ -303,6 +328,39 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         goto nomem;
     p->spec = *spec;
     sp = &p->spec;
+    p->tokens_per_sample = tokens_per_sample;
+    {
+        static const int one = 1, zero = 0;
+        if (!sp->ntps) {
+            sp->tps = &one;
+            sp->ntps = 1;
+        }
+        if (!sp->npps) {
+            sp->pps = &one;
+            sp->npps = 1;
+        }
+        if (!sp->nzeros) {
+            sp->zeros = &zero;
+            sp->nzeros = 1;
+        }
+    }
+    if (dup_array((void **)&p->tps, sp->tps, sp->ntps, sizeof *p->tps) ||
+        dup_array((void **)&p->pps, sp->pps, sp->npps, sizeof *p->pps) ||
+        dup_array((void **)&p->zeros, sp->zeros, sp->nzeros, sizeof *p->zeros))
+        goto nomem;
+    sp->tps = p->tps;
+    sp->pps = p->pps;
+    sp->zeros = p->zeros;
+    for (size_t i = 0; i < sp->ntps; i++)
+        p->parallel |= p->tps[i] != 1;
+    for (size_t i = 0; i < sp->npps; i++)
+        p->parallel |= p->pps[i] != 1;
+    for (size_t i = 0; i < sp->nzeros; i++)
+        p->parallel |= p->zeros[i] != 0;
+    if (p->parallel && sp->run.mode != RIDGE_MODE_TRAIN) {
+        ridge_plan_free(p);
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: tp, pp and zero ranges need training (--mode train)");
+    }
     nmemo = sp->ngpus * sp->nprecisions * sp->nbatches;
     if (dup_array((void **)&p->gpus, spec->gpus, sp->ngpus, sizeof *p->gpus) ||
         dup_array((void **)&p->precisions, spec->precisions, sp->nprecisions, sizeof *p->precisions) ||
@@ -322,7 +380,7 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     sp->precisions = p->precisions;
     sp->counts = p->counts;
     sp->batches = p->batches;
-    p->size = sp->ngpus * sp->nprecisions * sp->ncounts * sp->nbatches;
+    p->size = sp->ngpus * sp->nprecisions * sp->ncounts * sp->nbatches * sp->ntps * sp->npps * sp->nzeros;
 
     /* The memo: (gpu, precision, batch) steps, split in contiguous blocks over the threads. */
     threads = sp->threads < 1 ? 1 : sp->threads > 256 ? 256 : sp->threads;
@@ -363,14 +421,89 @@ nomem:
 
 /* ---- one configuration: arithmetic only ---- */
 
+/* One configuration with parallelism ranges: ridge_parallel_predict on the derived fabric with
+ * dp = N / (T P), microbatch = b and P microbatches (global batch = b dp P). Fills the step
+ * fields of r or sets its reason; returns the target units per step (0 when infeasible). */
+static double eval_parallel(const ridge_plan *p, size_t g, ridge_plan_result *r)
+{
+    const ridge_plan_spec *sp = &p->spec;
+    const ridge_gpu *gpu = &p->gpus[g];
+    int n = r->count, tp = r->tp, pp = r->pp, nodes, per_node;
+    ridge_cluster *cl;
+    ridge_parallel_config pc;
+    ridge_parallel_result pres;
+    ridge_run_config rc = sp->run;
+    ridge_err err;
+    double items;
+    int st;
+
+    if (ridge_kernel_peak_for(gpu, r->precision, 1) < 0 && ridge_kernel_peak_for(gpu, r->precision, 0) < 0) {
+        r->reason = RIDGE_PLAN_UNSUPPORTED;
+        return 0;
+    }
+    /* Nodes of 8 as for the DP all-reduce; a group of up to 8 GPUs is one node of that many. */
+    if (n % (tp * pp) || (n > PLAN_GPUS_PER_NODE && n % PLAN_GPUS_PER_NODE)) {
+        r->reason = RIDGE_PLAN_LAYOUT;
+        return 0;
+    }
+    per_node = n < PLAN_GPUS_PER_NODE ? n : PLAN_GPUS_PER_NODE;
+    nodes = n / per_node;
+    cl = malloc(sizeof *cl); /* large (sources): not on a worker thread's stack */
+    if (!cl) {
+        r->reason = RIDGE_PLAN_INVALID;
+        return 0;
+    }
+    plan_cluster(gpu, nodes, cl);
+    cl->gpus_per_node = per_node;
+    cl->inter_bw_bytes_per_s_per_node = PLAN_INTER_BW_PER_GPU * per_node;
+    ridge_parallel_config_init(&pc);
+    pc.tp = tp;
+    pc.pp = pp;
+    pc.dp = n / (tp * pp);
+    pc.zero = r->zero;
+    pc.microbatch = r->batch;
+    pc.global_batch = r->batch * pc.dp * pp;
+    rc.precision = r->precision;
+    rc.batch = r->batch;
+    st = ridge_parallel_predict(cl, sp->model, &rc, &pc, sp->runtime, &pres, &err);
+    free(cl);
+    if (st != RIDGE_OK) {
+        r->reason = st == RIDGE_EINVAL ? RIDGE_PLAN_LAYOUT
+                    : st == RIDGE_EUNSUPPORTED ? RIDGE_PLAN_UNSUPPORTED
+                                               : RIDGE_PLAN_INVALID;
+        return 0;
+    }
+    r->memory_bytes = pres.memory.total_bytes;
+    if (!pres.fits || pres.memory.total_bytes > gpu->memory_bytes) {
+        r->reason = RIDGE_PLAN_OOM;
+        return 0;
+    }
+    r->comm_s = pres.breakdown.tp_comm_s + pres.breakdown.pp_comm_s + pres.breakdown.dp_comm_exposed_s +
+                pres.breakdown.ep_comm_s;
+    r->step_time_s = pres.step_time_s;
+    if (sp->no_comm) { /* ideal scaling: drop the communication, keep the bubble */
+        r->step_time_s -= r->comm_s;
+        r->comm_s = 0;
+    }
+    r->utilisation = r->step_time_s > 0 ? pres.breakdown.compute_s / r->step_time_s : 0;
+    if (r->utilisation > 1)
+        r->utilisation = 1;
+    items = pc.global_batch;
+    if (sp->target_kind == RIDGE_PLAN_TARGET_TOKENS)
+        items *= p->tokens_per_sample;
+    return items;
+}
+
 void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
 {
     const ridge_plan_spec *sp = &p->spec;
     size_t nb = sp->nbatches, nc = sp->ncounts, np = sp->nprecisions;
-    size_t b = i % nb, c = i / nb % nc, pr = i / (nb * nc) % np, g = i / (nb * nc * np);
+    size_t nz = sp->nzeros, npp = sp->npps, nt = sp->ntps;
+    size_t z = i % nz, q = i / nz % npp, t = i / (nz * npp) % nt, j = i / (nz * npp * nt);
+    size_t b = j % nb, c = j / nb % nc, pr = j / (nb * nc) % np, g = j / (nb * nc * np);
     const plan_step *s = &p->steps[(g * np + pr) * nb + b];
     const ridge_gpu *gpu = &p->gpus[g];
-    double n = (double)p->counts[c];
+    double n = (double)p->counts[c], items;
 
     memset(r, 0, sizeof *r);
     r->index = i;
@@ -378,21 +511,32 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
     r->precision = p->precisions[pr];
     r->count = p->counts[c];
     r->batch = p->batches[b];
+    r->tp = p->tps[t];
+    r->pp = p->pps[q];
+    r->zero = p->zeros[z];
     r->memory_bytes = s->memory_bytes;
     r->price_usd_per_hour = p->prices[g];
     r->cost_usd = NAN;
-    if (s->reason != RIDGE_PLAN_FEASIBLE) {
-        r->reason = s->reason;
-        return;
+    if (p->parallel) {
+        r->memory_bytes = 0;
+        items = eval_parallel(p, g, r);
+        if (r->reason != RIDGE_PLAN_FEASIBLE)
+            return;
+    } else {
+        if (s->reason != RIDGE_PLAN_FEASIBLE) {
+            r->reason = s->reason;
+            return;
+        }
+        /* Data parallel: each GPU runs the single-GPU step on its own batch, then the gradients
+         * are all-reduced; the reduction is not overlapped with the backward pass (conservative). */
+        r->comm_s = p->comm_s[(g * np + pr) * nc + c];
+        r->step_time_s = s->step_s + r->comm_s;
+        r->utilisation = r->step_time_s > 0 ? s->compute_s / r->step_time_s : 0;
+        items = s->items * n;
     }
-    /* Data parallel: each GPU runs the single-GPU step on its own batch, then the gradients
-     * are all-reduced; the reduction is not overlapped with the backward pass (conservative). */
-    r->comm_s = p->comm_s[(g * np + pr) * nc + c];
-    r->step_time_s = s->step_s + r->comm_s;
-    r->steps = ceil(sp->target / (s->items * n));
+    r->steps = ceil(sp->target / items);
     r->time_s = r->steps * r->step_time_s;
-    r->throughput = r->step_time_s > 0 ? s->items * n / r->step_time_s : 0;
-    r->utilisation = r->step_time_s > 0 ? s->compute_s / r->step_time_s : 0;
+    r->throughput = r->step_time_s > 0 ? items / r->step_time_s : 0;
     r->power_w = ridge_plan_power_w(gpu->tdp_w, r->utilisation);
     r->energy_j = r->power_w * n * r->time_s;
     if (r->price_usd_per_hour > 0)

@@ -442,6 +442,119 @@ static void test_step_info(void)
     check_context(NULL);
 }
 
+/* Parallelism ranges: llama2-70b on 48 H100s with ZeRO-2. T = P = 1 (dp 48) holds all 70B
+ * weights on every GPU: out of memory (about 250 GB); T = 8 (dp 6) fits (about 73 GB). T = 3 (64 heads) and P = 3 (80 layers) are rejected by ridge_parallel_predict,
+ * T = 3 x P = 3 does not divide 48: all "invalid parallel layout". */
+static void test_parallel_ranges(void)
+{
+    static const int tps[] = {1, 8, 3}, pps[] = {1, 3}, zeros[] = {2}, counts[] = {48}, one[] = {1}, zero0[] = {0};
+    static const double batches[] = {1};
+    static const ridge_dtype precs[] = {RIDGE_DTYPE_BF16};
+    ridge_model *m = NULL;
+    ridge_gpu gpu;
+    ridge_plan_spec sp;
+    ridge_plan *p = NULL;
+    ridge_err err;
+    ridge_plan_result r, a[6], b[6];
+    size_t reasons[RIDGE_PLAN_REASON_COUNT];
+
+    check_context("parallel ranges setup");
+    if (!CHECK(ridge_model_load("llama2-70b", &m, &err) == RIDGE_OK) ||
+        !CHECK(ridge_catalog_load("h100-sxm5-80gb", &gpu, &err) == RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_plan_spec_init(&sp);
+    sp.model = m;
+    sp.gpus = &gpu;
+    sp.ngpus = 1;
+    sp.precisions = precs;
+    sp.nprecisions = 1;
+    sp.counts = counts;
+    sp.ncounts = 1;
+    sp.batches = batches;
+    sp.nbatches = 1;
+    sp.target_kind = RIDGE_PLAN_TARGET_TOKENS;
+    sp.target = 1e9;
+    sp.objective = RIDGE_PLAN_TIME;
+
+    check_context("parallel ranges: defaults written out are not parallel");
+    sp.tps = one;
+    sp.ntps = 1;
+    sp.pps = one;
+    sp.npps = 1;
+    sp.zeros = zero0;
+    sp.nzeros = 1;
+    if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+        CHECK_INT(ridge_plan_is_parallel(p), 0);
+        CHECK_INT(ridge_plan_size(p), 1);
+        ridge_plan_eval(p, 0, &r);
+        CHECK_INT(r.tp, 1);
+        CHECK_INT(r.pp, 1);
+        CHECK_INT(r.zero, 0);
+        CHECK_INT(r.reason, RIDGE_PLAN_OOM); /* 70B on one GPU's memory */
+    }
+    ridge_plan_free(p);
+    p = NULL;
+
+    check_context("parallel ranges: TP/PP sweep");
+    sp.tps = tps;
+    sp.ntps = 3;
+    sp.pps = pps;
+    sp.npps = 2;
+    sp.zeros = zeros;
+    sp.nzeros = 1;
+    if (!CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK))
+        goto done;
+    CHECK_INT(ridge_plan_is_parallel(p), 1);
+    CHECK_INT(ridge_plan_size(p), 6);
+    /* index = (tp x 2 + pp) x 1 + zero */
+    ridge_plan_eval(p, 0, &r); /* T = 1, P = 1 */
+    CHECK_INT(r.tp, 1);
+    CHECK_INT(r.pp, 1);
+    CHECK_INT(r.zero, 2);
+    CHECK_INT(r.reason, RIDGE_PLAN_OOM);
+    CHECK(r.memory_bytes > gpu.memory_bytes);
+    ridge_plan_eval(p, 2, &r); /* T = 8, P = 1 */
+    CHECK_INT(r.tp, 8);
+    CHECK_INT(r.pp, 1);
+    CHECK_INT(r.reason, RIDGE_PLAN_FEASIBLE);
+    CHECK(r.memory_bytes > 0 && r.memory_bytes <= gpu.memory_bytes);
+    CHECK(r.step_time_s > 0 && r.comm_s > 0 && r.comm_s < r.step_time_s);
+    /* global batch = microbatch 1 x dp 6 x 1 microbatch, 4096 tokens each */
+    CHECK_NEAR(r.steps, ceil(1e9 / (6.0 * 4096)), 0);
+    CHECK_NEAR(r.throughput, 6.0 * 4096 / r.step_time_s, 1e-9 * r.throughput);
+    CHECK(r.utilisation > 0 && r.utilisation <= 1);
+    count_reasons(p, reasons);
+    CHECK_INT(reasons[RIDGE_PLAN_FEASIBLE], 1);
+    CHECK_INT(reasons[RIDGE_PLAN_OOM], 1);
+    CHECK_INT(reasons[RIDGE_PLAN_LAYOUT], 4);
+    CHECK_STR_EQ(ridge_plan_reason_name(RIDGE_PLAN_LAYOUT), "invalid parallel layout");
+    CHECK_STR_EQ(ridge_plan_reason_key(RIDGE_PLAN_LAYOUT), "invalid_parallel_layout");
+
+    check_context("parallel ranges: determinism across threads");
+    CHECK(ridge_plan_eval_range(p, 0, 6, 1, a, &err) == RIDGE_OK);
+    CHECK(ridge_plan_eval_range(p, 0, 6, 3, b, &err) == RIDGE_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    ridge_plan_free(p);
+    p = NULL;
+
+    check_context("parallel ranges: checks");
+    {
+        static const int bad_zero[] = {4};
+        sp.zeros = bad_zero;
+        CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_EINVAL);
+        sp.zeros = zeros;
+        sp.run.mode = RIDGE_MODE_INFER;
+        CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_EINVAL);
+        CHECK(p == NULL);
+    }
+done:
+    ridge_plan_free(p);
+    ridge_model_free(m);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_power();
@@ -451,5 +564,6 @@ int main(void)
     test_tokens_on_cnn();
     test_serve();
     test_step_info();
+    test_parallel_ranges();
     return check_report();
 }

@@ -37,6 +37,7 @@ typedef enum {
     RIDGE_PLAN_BUDGET,      /* "over budget" */
     RIDGE_PLAN_POWER,       /* "over power cap" */
     RIDGE_PLAN_SLO,         /* "SLO unreachable": serving plans only (ridge_plan_serve) */
+    RIDGE_PLAN_LAYOUT,      /* "invalid parallel layout": parallelism ranges only (checked first) */
     RIDGE_PLAN_REASON_COUNT
 } ridge_plan_reason;
 
@@ -70,17 +71,28 @@ typedef struct {
     ridge_plan_objective objective;
     int no_comm;          /* 1: ignore the gradient all-reduce (ideal scaling) */
     int threads;          /* for building the memo; <= 0 means 1 */
+    /* Parallelism ranges (docs/planning.md, "Parallelism ranges"): NULL or empty = {1}, {1}, {0}.
+     * When any value differs from the default, each configuration is predicted with
+     * ridge_parallel_predict (training only) instead of the memoised data-parallel arithmetic. */
+    const int *tps;       /* tensor-parallel sizes, 1..1024 */
+    size_t ntps;
+    const int *pps;       /* pipeline-parallel sizes, 1..1024 */
+    size_t npps;
+    const int *zeros;     /* ZeRO stages, 0..3 */
+    size_t nzeros;
 } ridge_plan_spec;
 
 /* Zeros, run config defaults, objective cost, eager runtime. */
 void ridge_plan_spec_init(ridge_plan_spec *s);
 
 typedef struct {
-    size_t index;       /* position in the space: ((gpu x nprec + prec) x ncounts + count) x nbatches + batch */
+    size_t index;       /* position in the space: ((((gpu x nprec + prec) x ncounts + count) x nbatches + batch)
+                           x ntps + tp) x npps + pp) x nzeros + zero (the last three are 1 by default) */
     int gpu;            /* index into spec.gpus */
     ridge_dtype precision;
     int count;          /* GPUs */
-    double batch;       /* per GPU */
+    double batch;       /* per GPU (with parallelism ranges: the microbatch) */
+    int tp, pp, zero;   /* 1, 1, 0 unless the spec has parallelism ranges */
     ridge_plan_reason reason;
     double step_time_s;  /* one data-parallel step: single-GPU step + exposed all-reduce */
     double comm_s;       /* the all-reduce of the gradients (0 for inference, one GPU, no_comm) */
@@ -104,7 +116,10 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
 void ridge_plan_free(ridge_plan *p); /* NULL is harmless */
 size_t ridge_plan_size(const ridge_plan *p); /* configurations in the space */
 const ridge_plan_spec *ridge_plan_get_spec(const ridge_plan *p); /* the plan's own copy */
-/* Evaluate configuration i (< size). Reentrant; allocates nothing. */
+/* 1 when the spec has parallelism ranges other than the defaults. */
+int ridge_plan_is_parallel(const ridge_plan *p);
+/* Evaluate configuration i (< size). Reentrant; allocates nothing (with parallelism ranges it
+ * runs ridge_parallel_predict, which builds and frees a graph). */
 void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r);
 /* Evaluate [first, first + n) into r[0..n) on `threads` threads (results as one thread gives).
  * Returns 0, or ENOMEM/EINVAL when threads cannot be started (then nothing is written). */
