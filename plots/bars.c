@@ -87,17 +87,7 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
     /* ---- the .gp ---- */
     rp_printf(&gp, "# ridge %s bar chart\n", ridge_version());
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
-    if (paths->format == RIDGE_PLOT_SVG)
-        rp_printf(&gp, "set terminal svg size 1000,700 dynamic noenhanced font 'Sans,12' background '#ffffff'\n");
-    else
-        rp_printf(&gp, "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-                       "    set terminal pngcairo size 1000,700 noenhanced font 'Sans,12' background '#ffffff'\n"
-                       "} else {\n"
-                       "    set terminal png size 1000,700 noenhanced\n"
-                       "}\n");
-    rp_printf(&gp, "set output dir . ");
-    rp_gp_string(&gp, rp_base_name(paths->chart));
-    rp_printf(&gp, "\n\n");
+    rp_gp_terminal(&gp, paths, 1000, 700, 12);
     if (opt->title || opt->note) {
         rp_printf(&gp, "set title ");
         rp_gp_string(&gp, opt->title ? opt->title : "");
@@ -161,17 +151,7 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
         }
     }
 
-    if (dat.oom || gp.oom) {
-        rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-        goto done;
-    }
-    rc = ridge_plot_write_file(paths->dat, dat.s, dat.len, err);
-    if (rc)
-        goto done;
-    rc = ridge_plot_write_file(paths->gp, gp.s, gp.len, err);
-    if (rc)
-        remove(paths->dat); /* never one file without the other */
-done:
+    rc = rp_write_pair(paths, &dat, &gp, err);
     free(dat.s);
     free(gp.s);
     return rc;

@@ -757,20 +757,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
     rp_printf(&gp, "# ridge %s roofline chart: %s%s%s\n", ridge_version(), gpu->name, wname ? ", " : "",
               wname ? wname : "");
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
-    if (paths->format == RIDGE_PLOT_SVG)
-        rp_printf(&gp, "set terminal svg size %g,%g dynamic noenhanced font 'Sans,11' background '#ffffff'\n",
-                  CANVAS_W_PX, CANVAS_H_PX);
-    else
-        rp_printf(&gp,
-                  "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-                  "    set terminal pngcairo size %g,%g noenhanced font 'Sans,11' background '#ffffff'\n"
-                  "} else {\n"
-                  "    set terminal png size %g,%g noenhanced\n"
-                  "}\n",
-                  CANVAS_W_PX, CANVAS_H_PX, CANVAS_W_PX, CANVAS_H_PX);
-    rp_printf(&gp, "set output dir . ");
-    rp_gp_string(&gp, rp_base_name(paths->chart));
-    rp_printf(&gp, "\n\n");
+    rp_gp_terminal(&gp, paths, CANVAS_W_PX, CANVAS_H_PX, 11);
     {
         char title[300];
         snprintf(title, sizeof title, "Roofline: %s%s%s", gpu->name, wname ? " - " : "", wname ? wname : "");
@@ -863,16 +850,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
                       "lrc"[ai], ai == 0 ? "left" : ai == 1 ? "right" : "center", KERNEL_FONT_PT);
     rp_printf(&gp, "\n");
 
-    if (dat.oom || gp.oom) {
-        rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-        goto done;
-    }
-    rc = ridge_plot_write_file(paths->dat, dat.s, dat.len, err);
-    if (rc)
-        goto done;
-    rc = ridge_plot_write_file(paths->gp, gp.s, gp.len, err);
-    if (rc)
-        remove(paths->dat); /* never one file without the other */
+    rc = rp_write_pair(paths, &dat, &gp, err);
 done:
     free(dat.s);
     free(gp.s);

@@ -79,17 +79,7 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
     /* ---- the .gp ---- */
     rp_printf(&gp, "# ridge %s scatter chart\n", ridge_version());
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
-    if (paths->format == RIDGE_PLOT_SVG)
-        rp_printf(&gp, "set terminal svg size 1000,700 dynamic noenhanced font 'Sans,12' background '#ffffff'\n");
-    else
-        rp_printf(&gp, "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-                       "    set terminal pngcairo size 1000,700 noenhanced font 'Sans,12' background '#ffffff'\n"
-                       "} else {\n"
-                       "    set terminal png size 1000,700 noenhanced\n"
-                       "}\n");
-    rp_printf(&gp, "set output dir . ");
-    rp_gp_string(&gp, rp_base_name(paths->chart));
-    rp_printf(&gp, "\n\n");
+    rp_gp_terminal(&gp, paths, 1000, 700, 12);
     if (opt->title || opt->note) {
         rp_printf(&gp, "set title ");
         /* rp_gp_string blanks control bytes: the line break is written as gnuplot's "\n". */
@@ -142,17 +132,7 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
         rp_printf(&gp, "%s\n", i + 1 < nseries ? ", \\" : "");
     }
 
-    if (dat.oom || gp.oom) {
-        rc = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-        goto done;
-    }
-    rc = ridge_plot_write_file(paths->dat, dat.s, dat.len, err);
-    if (rc)
-        goto done;
-    rc = ridge_plot_write_file(paths->gp, gp.s, gp.len, err);
-    if (rc)
-        remove(paths->dat); /* never one file without the other */
-done:
+    rc = rp_write_pair(paths, &dat, &gp, err);
     free(dat.s);
     free(gp.s);
     return rc;

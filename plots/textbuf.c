@@ -78,3 +78,35 @@ void rp_gp_preamble(rp_buf *gp, const char *gp_path, const char *dat_path, const
     rp_gp_string(gp, rp_base_name(dat_path));
     rp_printf(gp, "\n\n");
 }
+
+void rp_gp_terminal(rp_buf *gp, const ridge_plot_paths *paths, double w_px, double h_px, int font_pt)
+{
+    if (paths->format == RIDGE_PLOT_SVG)
+        rp_printf(gp, "set terminal svg size %g,%g dynamic noenhanced font 'Sans,%d' background '#ffffff'\n", w_px,
+                  h_px, font_pt);
+    else
+        rp_printf(gp,
+                  "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+                  "    set terminal pngcairo size %g,%g noenhanced font 'Sans,%d' background '#ffffff'\n"
+                  "} else {\n"
+                  "    set terminal png size %g,%g noenhanced\n"
+                  "}\n",
+                  w_px, h_px, font_pt, w_px, h_px);
+    rp_printf(gp, "set output dir . ");
+    rp_gp_string(gp, rp_base_name(paths->chart));
+    rp_printf(gp, "\n\n");
+}
+
+int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf *gp, ridge_err *err)
+{
+    int rc;
+    if (dat->oom || gp->oom)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    rc = ridge_plot_write_file(paths->dat, dat->s, dat->len, err);
+    if (rc)
+        return rc;
+    rc = ridge_plot_write_file(paths->gp, gp->s, gp->len, err);
+    if (rc)
+        remove(paths->dat); /* never one file without the other */
+    return rc;
+}

@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+#include "ridge/error.h"
+#include "ridge/plot.h"
+
 typedef struct {
     char *s;
     size_t len, cap;
@@ -21,6 +24,12 @@ void rp_gp_string(rp_buf *b, const char *s);
 /* The common start of a .gp script after its title line: how to render it, a C locale, and `dat`
  * naming the data file relative to the script's own directory (so it runs from anywhere). */
 void rp_gp_preamble(rp_buf *gp, const char *gp_path, const char *dat_path, const char *chart_path);
+/* The terminal (svg, else pngcairo or plain png) of w x h pixels with a font_pt Sans font, and
+ * `set output` naming the chart next to the script. */
+void rp_gp_terminal(rp_buf *gp, const ridge_plot_paths *paths, double w_px, double h_px, int font_pt);
+/* Write the .dat, then the .gp (atomically each); never leaves one without the other.
+ * RIDGE_ENOMEM when either buffer ran out of memory. */
+int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf *gp, ridge_err *err);
 /* The file name part of a path. */
 const char *rp_base_name(const char *path);
 
