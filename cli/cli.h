@@ -77,5 +77,6 @@ int cmd_collective(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Convert the rows of shared/data/published-dev.csv that ridge models into a measurement file.
+
+Usage: to_measurements.py [--csv ../shared/data/published-dev.csv]
+                          [--out validation/data/published-dev.json]
+
+The rows chosen and their run configurations are exactly those of compare_published.py
+(its GPU and PRECISION tables and MAPPING); `ridge validate` then predicts each measurement.
+These are published figures, not measured by ridge: each keeps its source and row id, and the
+format additions (value, unit, metric, config.kind...) are in docs/validation.md,
+"Published figures as measurements".
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_published import GPU, PRECISION  # noqa: E402  (one mapping table for both scripts)
+
+
+def config_of(r):
+    """The run configuration of a row compare_published.py maps, or None (same conditions)."""
+    model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
+    prec = PRECISION.get(r["precision"])
+    if not gpu or not prec or r["gpu_count"] != "1":
+        return None
+    if not r["batch_per_gpu"].isdigit():
+        return None  # no batch stated: compare_published.py cannot run it either
+    batch = int(r["batch_per_gpu"])
+    base = {"gpu": gpu, "batch": batch, "precision": prec, "runtime": "eager", "source": r["source"]}
+    if model == "ResNet-50 v1.5" and task in ("training", "inference") and r["unit"] == "images/s":
+        side = int(r["seq_or_image"].split("x")[0])
+        return dict(base, workload="resnet50", mode="train" if task == "training" else "infer", image=side,
+                    kind="throughput")
+    if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
+        return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
+                    seq=int(r["seq_or_image"]), kind="throughput")
+    if model == "LLaMA 7B" and task == "inference (LLM prefill)" and r["unit"] == "ms":
+        return dict(base, workload="llama2-7b", mode="prefill", prompt=int(r["seq_or_image"].split()[1]),
+                    kind="latency")
+    if model == "LLaMA 7B" and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
+        nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
+        inp, outp = nums[0], nums[1]
+        # decode is predicted once, at the mean context of the generation (prompt + output/2)
+        return dict(base, workload="llama2-7b", mode="generate", prompt=inp, output=outp,
+                    context=inp + outp // 2, kind="generation")
+    return None
+
+
+def time_of(cfg, value):
+    """Seconds per call: per step for throughputs, the latency itself, the whole generation."""
+    if cfg["kind"] == "throughput":
+        return cfg["batch"] / value
+    if cfg["kind"] == "latency":
+        return value * 1e-3
+    return cfg["batch"] * cfg["output"] / value
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--csv", default="../shared/data/published-dev.csv")
+    ap.add_argument("--out", default="validation/data/published-dev.json")
+    a = ap.parse_args()
+    rows = list(csv.DictReader(open(a.csv, newline="")))
+    meas, skipped = [], 0
+    for r in rows:
+        cfg = config_of(r)
+        if cfg is None:
+            skipped += 1
+            continue
+        value = float(r["value"])
+        t = time_of(cfg, value)
+        meas.append({"id": r["id"], "group": "published",
+                     "time_s": {"min": t, "median": t, "max": t},
+                     "value": value, "unit": r["unit"], "metric": r["metric"],
+                     "flops": None, "bytes": None, "checked": False,
+                     "check": {"status": "none", "metric": "published figure, not verified by ridge"},
+                     "config": cfg})
+    doc = {"schema_version": 1, "kind": "ridge-measurements",
+           "provenance": {"source": "shared/data/published-dev.csv",
+                          "note": "published figures, not measured by ridge",
+                          "date": datetime.date.today().isoformat()},
+           "measurements": meas,
+           "summary": {"measurements": len(meas), "rows_not_mapped": skipped}}
+    with open(a.out, "w") as f:
+        f.write("{\n")
+        f.write(f' "schema_version": 1, "kind": "ridge-measurements",\n')
+        f.write(f' "provenance": {json.dumps(doc["provenance"])},\n')
+        f.write(' "measurements": [\n')
+        f.write(",\n".join("  " + json.dumps(m) for m in meas))
+        f.write("\n ],\n")
+        f.write(f' "summary": {json.dumps(doc["summary"])}\n}}\n')
+    print(f"{a.out}: {len(meas)} measurements, {skipped} rows not mapped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
