@@ -2,7 +2,7 @@
 """Convert the rows of shared/data/published-dev.csv that ridge models into a measurement file.
 
 Usage: to_measurements.py [--csv ../shared/data/published-dev.csv]
-                          [--out validation/data/published-dev.json]
+                          [--out validation/published/published-dev.json]
 
 The rows chosen and their run configurations are exactly those of compare_published.py
 (its GPU and PRECISION tables and MAPPING); `ridge validate` then predicts each measurement.
@@ -62,7 +62,7 @@ def time_of(cfg, value):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--csv", default="../shared/data/published-dev.csv")
-    ap.add_argument("--out", default="validation/data/published-dev.json")
+    ap.add_argument("--out", default="validation/published/published-dev.json")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.csv, newline="")))
     meas, skipped = [], 0
