@@ -14,13 +14,14 @@
 #include "cli.h"
 #include "model_run.h"
 #include "ridge/kernel.h"
+#include "ridge/plot.h"
 
 #define CMD "validate"
 #define VAL_MAX_FILES 64
 #define VAL_MAX_REASONS 16
 
 static const char help[] =
-    "usage: ridge validate FILE... [--gpu ID] [--format text|json|csv]\n"
+    "usage: ridge validate FILE... [--gpu ID] [--format text|json|csv] [--chart scatter -o CHART]\n"
     "\n"
     "Predict every measurement of ridge measurement files (docs/validation.md) that ridge can\n"
     "map and print measured, predicted and error = predicted / measured - 1 per case, then the\n"
@@ -36,6 +37,10 @@ static const char help[] =
     "  --gpu ID             the catalogue GPU for every measurement (default: mapped from\n"
     "                       provenance.gpu_name, else the measurement's config.gpu)\n"
     "  --format text|json|csv   default text\n"
+    "  --chart scatter -o CHART.png|CHART.svg\n"
+    "                       also chart predicted / measured per case (log axis, lines at\n"
+    "                       1, +-10 %% and +-25 %%, one colour per unit) with CHART.dat and\n"
+    "                       CHART.gp beside it; rendered when gnuplot is present\n"
     "  -h, --help           this help\n";
 
 /* nvidia-smi / CUDA device names to catalogue ids. */
@@ -576,28 +581,126 @@ static void print_csv(const val_state *s)
     }
 }
 
+/* --chart scatter: predicted / measured per case, one set per unit (in order of appearance). */
+static int write_chart(const val_state *s, const ridge_plot_paths *paths, int *rendered)
+{
+    ridge_validation_set sets[16];
+    char names[16][64];
+    double *num = malloc((size_t)(s->n ? s->n : 1) * 3 * sizeof *num);
+    const char **ids = malloc((size_t)(s->n ? s->n : 1) * sizeof *ids);
+    const char *units[16];
+    ridge_validation_options o = {0};
+    ridge_err err = {{0}};
+    char note[160];
+    int nsets = 0, i, u, in10 = 0, in25 = 0, k = 0, rc = CLI_EXIT_OK, st;
+    double sum = 0;
+    if (!num || !ids) {
+        free(num);
+        free(ids);
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    for (i = 0; i < s->n; i++) {
+        for (u = 0; u < nsets; u++)
+            if (strcmp(units[u], s->v[i].unit) == 0)
+                break;
+        if (u == nsets && nsets < 16)
+            units[nsets++] = s->v[i].unit;
+    }
+    /* The cases grouped by unit, numbered in input order; a 17th unit and beyond share the last set. */
+    for (u = 0; u < nsets; u++) {
+        ridge_validation_set *v = &sets[u];
+        int cnt = 0;
+        memset(v, 0, sizeof *v);
+        v->number = num + k;
+        v->measured = num + s->n + k;
+        v->predicted = num + 2 * s->n + k;
+        v->ids = ids + k;
+        for (i = 0; i < s->n; i++) {
+            int w;
+            for (w = 0; w < nsets - 1; w++)
+                if (strcmp(units[w], s->v[i].unit) == 0)
+                    break;
+            if (w != u)
+                continue;
+            num[k] = i + 1;
+            num[s->n + k] = s->v[i].measured;
+            num[2 * s->n + k] = s->v[i].predicted;
+            ids[k] = s->v[i].id;
+            k++;
+            cnt++;
+        }
+        v->n = (size_t)cnt;
+        snprintf(names[u], sizeof names[u], "%s%s (%d case%s)", units[u], strcmp(units[u], "s") ? "" : ", time",
+                 cnt, cnt == 1 ? "" : "s");
+        v->name = names[u];
+    }
+    for (i = 0; i < s->n; i++) {
+        double a = fabs(s->v[i].error);
+        sum += a;
+        in10 += a <= 0.10 + 1e-12;
+        in25 += a <= 0.25 + 1e-12;
+    }
+    if (s->n)
+        snprintf(note, sizeof note, "%d cases: MAPE %.1f %%, %d within 10 %%, %d within 25 %%", s->n,
+                 100.0 * sum / s->n, in10, in25);
+    else
+        snprintf(note, sizeof note, "no cases compared");
+    o.title = "ridge validate: predicted / measured per case";
+    o.note = note;
+    if (nsets == 0) { /* an empty chart still shows the bands */
+        memset(&sets[0], 0, sizeof sets[0]);
+        sets[0].name = "no cases";
+        nsets = 1;
+    }
+    st = ridge_validation_write(sets, (size_t)nsets, &o, paths, &err);
+    free(num);
+    free(ids);
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(st);
+    }
+    if (!ridge_gnuplot_find(NULL, 0)) {
+        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat,
+                paths->gp, paths->gp);
+        return CLI_EXIT_OK;
+    }
+    st = ridge_gnuplot_run(paths->gp, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s (the .dat and .gp are kept)", err.msg);
+        return cli_exit_code(st);
+    }
+    *rendered = 1;
+    return rc;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {{"gpu", required_argument, 0, 'g'},
                                              {"format", required_argument, 0, 'f'},
+                                             {"chart", required_argument, 0, 'c'},
+                                             {"output", required_argument, 0, 'o'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     cJSON *docs[VAL_MAX_FILES];
-    int ndocs = 0, c, i, rc = CLI_EXIT_OK, nv = 0;
-    const char *gpu = NULL;
+    int ndocs = 0, c, i, rc = CLI_EXIT_OK, nv = 0, rendered = 0;
+    const char *gpu = NULL, *chart = NULL, *out = NULL;
+    ridge_plot_paths paths;
     cli_format fmt = CLI_FMT_TEXT;
     val_state s;
     val_summary *v = NULL;
     memset(&s, 0, sizeof s);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'g': gpu = optarg; break;
         case 'f':
             if (cli_parse_format(optarg, &fmt))
                 return CLI_EXIT_USAGE;
             break;
+        case 'c': chart = optarg; break;
+        case 'o': out = optarg; break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
         case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
@@ -607,6 +710,17 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error(CMD, "missing measurement file");
     if (argc - optind > VAL_MAX_FILES)
         return cli_usage_error(CMD, "at most %d files", VAL_MAX_FILES);
+    if (chart && strcmp(chart, "scatter") != 0)
+        return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter)", chart);
+    if (chart && !out)
+        return cli_usage_error(CMD, "--chart needs -o CHART.png|CHART.svg");
+    if (out && !chart)
+        return cli_usage_error(CMD, "-o needs --chart scatter");
+    if (out) {
+        ridge_err perr = {{0}};
+        if (ridge_plot_paths_from_chart(out, &paths, &perr) != RIDGE_OK)
+            return cli_usage_error(CMD, "-o: %s", perr.msg);
+    }
     if (gpu) {
         ridge_gpu g;
         if ((rc = cli_load_gpu(gpu, NULL, &g)) != CLI_EXIT_OK)
@@ -624,12 +738,18 @@ int cmd_validate(int argc, char **argv)
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
+    /* The chart first: a chart that cannot be written leaves stdout empty. */
+    if (chart && (rc = write_chart(&s, &paths, &rendered)) != CLI_EXIT_OK)
+        goto done;
     if (fmt == CLI_FMT_JSON)
         rc = print_json(&s, v, nv);
     else if (fmt == CLI_FMT_CSV)
         print_csv(&s);
     else
         rc = print_text(&s, v, nv);
+    if (rc == CLI_EXIT_OK && rendered) /* stdout holds only the report in json and csv */
+        fprintf(fmt == CLI_FMT_TEXT ? stdout : stderr, "wrote %s (data %s, script %s)\n", paths.chart, paths.dat,
+                paths.gp);
 done:
     for (i = 0; i < ndocs; i++)
         cJSON_Delete(docs[i]);

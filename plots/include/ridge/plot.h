@@ -170,6 +170,32 @@ typedef struct {
 int ridge_bars_write(const char *const *categories, size_t ncategories, const ridge_bar_series *series,
                      size_t nseries, const ridge_bars_options *opt, const ridge_plot_paths *paths, ridge_err *err);
 
+/* ---- validation: predicted / measured per case (plots/validation.c, ridge validate --chart) ---- */
+
+/* The cases of one unit ("images/s", "s", ...): one colour and marker per set. Cases with a
+ * measured or predicted value that is not finite and positive are left out. */
+typedef struct {
+    const char *name;             /* key title ("images/s (18)"); NULL or "" -> "set N" */
+    const double *number;         /* n case numbers for the x axis (borrowed) */
+    const double *measured;       /* n values in the set's unit */
+    const double *predicted;
+    const char *const *ids;       /* n case ids for the .dat, or NULL */
+    size_t n;
+} ridge_validation_set;
+
+typedef struct {
+    const char *title; /* NULL: "Predicted / measured" */
+    const char *note;  /* a second title line (the error summary); NULL for none */
+} ridge_validation_options;
+
+/* Write paths->dat (one block per set: number measured predicted ratio "id") and paths->gp: the
+ * ratio predicted / measured on a log axis against the case number, with lines at 1 (exact),
+ * 0.9 and 1.1 (±10 %) and 0.75 and 1.25 (±25 %). The ratio is unit-free, so files mixing units
+ * share one chart. RIDGE_EINVAL for no sets; RIDGE_EIO when a file cannot be written (nothing is
+ * left behind); RIDGE_ENOMEM. */
+int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const ridge_validation_options *opt,
+                           const ridge_plot_paths *paths, ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif
