@@ -38,6 +38,9 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 /* Load a GPU by id (built-in, "ID:MIGPROFILE" allowed) or from a file when `file` is set.
  * Prints the error and returns an exit code (0 on success). */
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
+/* Read a whole file into a NUL-terminated buffer (caller frees). Prints the error and returns an
+ * exit code (0 on success). */
+int cli_read_file(const char *path, char **out, size_t *len);
 /* Print a cJSON tree to stdout (pretty) and free it. */
 int cli_print_json(cJSON *root);
 /* Human number formatting: 4 significant digits, no exponent below 1e15. */

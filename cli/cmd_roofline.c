@@ -41,46 +41,6 @@ static const char help[] =
 
 #define CMD "roofline"
 
-static int read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        cli_error("%s: cannot read (%s)", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    for (;;) {
-        size_t r;
-        if (cap - n < 65536) {
-            char *nb = realloc(buf, cap ? cap * 2 : 65536);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                cli_error("out of memory reading %s", path);
-                return CLI_EXIT_FAILURE;
-            }
-            buf = nb;
-            cap = cap ? cap * 2 : 65536;
-        }
-        r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        cli_error("%s: cannot read", path);
-        return CLI_EXIT_IO;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return CLI_EXIT_OK;
-}
-
 /* The points drawn: one per op; measured points carry their own label storage. */
 typedef struct {
     ridge_roofline_point *pts;
@@ -202,7 +162,7 @@ static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, 
     const cJSON *kind, *ver;
     int rc, i = 0;
 
-    rc = read_file(path, &text, &len);
+    rc = cli_read_file(path, &text, &len);
     if (rc)
         return rc;
     root = cJSON_ParseWithLengthOpts(text, len, &end, 0);

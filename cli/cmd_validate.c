@@ -102,46 +102,6 @@ static val_case *add_case(val_state *s)
     return &s->v[s->n++];
 }
 
-static int read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        cli_error("%s: cannot read (%s)", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    for (;;) {
-        size_t r;
-        if (cap - n < 65536) {
-            char *nb = realloc(buf, cap ? cap * 2 : 65536);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                cli_error("out of memory reading %s", path);
-                return CLI_EXIT_FAILURE;
-            }
-            buf = nb;
-            cap = cap ? cap * 2 : 65536;
-        }
-        r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        cli_error("%s: cannot read", path);
-        return CLI_EXIT_IO;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return CLI_EXIT_OK;
-}
-
 /* Load and check one file: a JSON object of kind ridge-measurements with a measurements array. */
 static int load_doc(const char *path, cJSON **out)
 {
@@ -149,7 +109,7 @@ static int load_doc(const char *path, cJSON **out)
     size_t len = 0;
     const cJSON *kind, *arr;
     cJSON *root;
-    int rc = read_file(path, &text, &len);
+    int rc = cli_read_file(path, &text, &len);
     if (rc)
         return rc;
     root = cJSON_ParseWithLength(text, len);

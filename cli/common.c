@@ -90,6 +90,46 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+int cli_read_file(const char *path, char **out, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    if (!f) {
+        cli_error("%s: cannot read (%s)", path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    for (;;) {
+        size_t r;
+        if (cap - n < 65536) {
+            char *nb = realloc(buf, cap ? cap * 2 : 65536);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                cli_error("out of memory reading %s", path);
+                return CLI_EXIT_FAILURE;
+            }
+            buf = nb;
+            cap = cap ? cap * 2 : 65536;
+        }
+        r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        cli_error("%s: cannot read", path);
+        return CLI_EXIT_IO;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return CLI_EXIT_OK;
+}
+
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
 {
     ridge_err err = {{0}};

@@ -18,15 +18,6 @@ static const char *const group_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC
 static const int dash_points[] = {7, 5, 9, 11, 13}; /* point type per dash pattern */
 #define NPOINTS (sizeof dash_points / sizeof dash_points[0])
 
-/* A .dat comment: one line, no control bytes. */
-static void cb_comment(rp_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        rp_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
-    }
-}
-
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
                        const ridge_plot_paths *paths, ridge_err *err)
 {
@@ -53,17 +44,17 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     rp_printf(&dat, "# ridge %s curves", ridge_version());
     if (opt->title) {
         rp_printf(&dat, ": ");
-        cb_comment(&dat, opt->title);
+        rp_comment(&dat, opt->title);
     }
     rp_printf(&dat, "\n# One block per series (select with `index N`), separated by two blank lines.\n# Columns: x (");
-    cb_comment(&dat, opt->xlabel ? opt->xlabel : "x");
+    rp_comment(&dat, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&dat, ") y (");
-    cb_comment(&dat, opt->ylabel ? opt->ylabel : "y");
+    rp_comment(&dat, opt->ylabel ? opt->ylabel : "y");
     rp_printf(&dat, "); points without a finite value are left out.\n");
     for (size_t i = 0; i < nseries; i++) {
         rp_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
         if (series[i].name && series[i].name[0])
-            cb_comment(&dat, series[i].name);
+            rp_comment(&dat, series[i].name);
         else
             rp_printf(&dat, "series %zu", i + 1);
         rp_printf(&dat, "\n");
@@ -85,7 +76,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     }
     for (size_t i = 0; i < opt->nvlines; i++) {
         rp_printf(&dat, "%s# vertical line: x = %.9g, ", i ? "" : "\n", opt->vline_x[i]);
-        cb_comment(&dat, opt->vline_label[i]);
+        rp_comment(&dat, opt->vline_label[i]);
         rp_printf(&dat, "\n");
     }
 

@@ -16,14 +16,6 @@ static const char *const group_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC
 static const int group_points[] = {7, 5, 9, 11, 13, 15}; /* filled circle, square, triangles... */
 #define NPOINTS (sizeof group_points / sizeof group_points[0])
 
-static void sc_comment(rp_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        rp_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
-    }
-}
-
 static int keep(double x, double y, const ridge_scatter_options *o)
 {
     return isfinite(x) && isfinite(y) && (!o->log_x || x > 0) && (!o->log_y || y > 0);
@@ -52,18 +44,18 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
     rp_printf(&dat, "# ridge %s scatter", ridge_version());
     if (opt->title) {
         rp_printf(&dat, ": ");
-        sc_comment(&dat, opt->title);
+        rp_comment(&dat, opt->title);
     }
     rp_printf(&dat, "\n# One block per set (select with `index N`), separated by two blank lines.\n# Columns: x (");
-    sc_comment(&dat, opt->xlabel ? opt->xlabel : "x");
+    rp_comment(&dat, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&dat, ") y (");
-    sc_comment(&dat, opt->ylabel ? opt->ylabel : "y");
+    rp_comment(&dat, opt->ylabel ? opt->ylabel : "y");
     rp_printf(&dat, ")\n");
     for (size_t i = 0; i < nseries; i++) {
         size_t kept = 0;
         rp_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
         if (series[i].name && series[i].name[0])
-            sc_comment(&dat, series[i].name);
+            rp_comment(&dat, series[i].name);
         else
             rp_printf(&dat, "set %zu", i + 1);
         rp_printf(&dat, "%s\n", series[i].line == 1 ? " (joined, highlighted)" : series[i].line ? " (joined)" : "");

@@ -110,3 +110,11 @@ int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf
         remove(paths->dat); /* never one file without the other */
     return rc;
 }
+
+void rp_comment(rp_buf *b, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        rp_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
+    }
+}

@@ -30,6 +30,8 @@ void rp_gp_terminal(rp_buf *gp, const ridge_plot_paths *paths, double w_px, doub
 /* Write the .dat, then the .gp (atomically each); never leaves one without the other.
  * RIDGE_ENOMEM when either buffer ran out of memory. */
 int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf *gp, ridge_err *err);
+/* Text for a .dat comment line: control bytes become spaces. */
+void rp_comment(rp_buf *b, const char *s);
 /* The file name part of a path. */
 const char *rp_base_name(const char *path);
 
