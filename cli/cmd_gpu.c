@@ -17,14 +17,9 @@ static const char help[] =
     "dollar where a price is known. ID may name a MIG slice: a100-sxm4-80gb:3g.40gb.\n"
     "Also prints the model's efficiency parameters (from the file or the documented defaults).\n";
 
-static const char *eff_names[8] = {"tensor_fraction",  "vector_fraction", "dram_fraction", "l2_bandwidth_bytes_per_s",
-                                   "kernel_floor_s", "dram_latency_s",  "host_launch_s", "graph_launch_s"};
-
 static double eff_value(const ridge_efficiency *e, int i)
 {
-    const double v[8] = {e->tensor_fraction, e->vector_fraction, e->dram_fraction, e->l2_bandwidth_bytes_per_s,
-                         e->kernel_floor_s,  e->dram_latency_s,  e->host_launch_s, e->graph_launch_s};
-    return v[i];
+    return ridge_efficiency_get(e, i);
 }
 
 static int show_json(const ridge_gpu *g)
@@ -52,8 +47,14 @@ static int show_json(const ridge_gpu *g)
         cJSON_AddItemToArray(mig, o);
     }
     eff = cJSON_AddObjectToObject(root, "efficiency");
-    for (int i = 0; i < 8; i++)
-        cJSON_AddNumberToObject(eff, eff_names[i], eff_value(&g->eff, i));
+    for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
+        cJSON_AddNumberToObject(eff, ridge_efficiency_field_name(i), eff_value(&g->eff, i));
+    {
+        cJSON *fb = cJSON_AddObjectToObject(eff, "fraction_by_peak");
+        for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
+            if (g->eff.fraction_by_peak[p] > 0)
+                cJSON_AddNumberToObject(fb, ridge_peak_key((ridge_peak)p), g->eff.fraction_by_peak[p]);
+    }
     cJSON_AddStringToObject(eff, "source", g->eff.from_file_mask ? g->eff.source : "defaults (docs/model.md)");
     src = cJSON_AddObjectToObject(root, "sources");
     for (int i = 0; i < g->source_count; i++)
@@ -106,11 +107,20 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         }
     }
     if (fmt == CLI_FMT_CSV) {
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++) {
             char val[64];
             snprintf(val, sizeof val, "%.9g", eff_value(&g->eff, i));
-            const char *row[5] = {"efficiency", eff_names[i], val, "SI",
+            const char *row[5] = {"efficiency", ridge_efficiency_field_name(i), val, "SI",
                                   (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default"};
+            cli_table_add(&t, row);
+        }
+        for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
+            char key[48], val[64];
+            if (!(g->eff.fraction_by_peak[p] > 0))
+                continue;
+            snprintf(key, sizeof key, "fraction_by_peak.%s", ridge_peak_key((ridge_peak)p));
+            snprintf(val, sizeof val, "%.9g", g->eff.fraction_by_peak[p]);
+            const char *row[5] = {"efficiency", key, val, "SI", g->eff.source};
             cli_table_add(&t, row);
         }
         cli_table_print_csv(&t, stdout);
@@ -146,13 +156,21 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
     }
     printf("\nModel efficiency parameters (docs/model.md)\n");
     {
-        static const char *labels[8] = {"tensor fraction", "vector fraction", "DRAM fraction", "L2 bandwidth [GB/s]",
-                                        "kernel floor [us]", "DRAM latency [ns]", "host launch, eager [us]",
-                                        "host launch, graph [us]"};
-        static const double scale[8] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6};
-        for (int i = 0; i < 8; i++)
+        static const char *labels[RIDGE_EFF_FIELD_COUNT] = {
+            "tensor fraction",   "vector fraction",         "DRAM fraction",
+            "L2 bandwidth [GB/s]", "kernel floor [us]",     "DRAM latency [ns]",
+            "host launch, eager [us]", "host launch, graph [us]", "framework per op [us]"};
+        static const double scale[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6};
+        for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
             printf("  %-26s %10s  %s\n", labels[i], cli_num(eff_value(&g->eff, i) / scale[i], b, sizeof b),
                    (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default");
+        for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
+            char label[48];
+            if (!(g->eff.fraction_by_peak[p] > 0))
+                continue;
+            snprintf(label, sizeof label, "fraction of %s peak", ridge_peak_key((ridge_peak)p));
+            printf("  %-26s %10s  %s\n", label, cli_num(g->eff.fraction_by_peak[p], b, sizeof b), g->eff.source);
+        }
     }
     if (g->notes[0])
         printf("\nNotes: %s\n", g->notes);

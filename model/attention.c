@@ -52,11 +52,11 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
         r->tensor = 1;
-        eff = g->eff.tensor_fraction * attention_efficiency(g);
+        eff = ridge_efficiency_fraction(&g->eff, r->peak) * attention_efficiency(g);
     } else {
         r->peak = rk_vector_peak(g, op->dtype);
         r->tensor = 0;
-        eff = g->eff.vector_fraction * 0.5; /* unfused-style math on CUDA cores */
+        eff = ridge_efficiency_fraction(&g->eff, r->peak) * 0.5; /* unfused-style math on CUDA cores */
     }
     peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count;
     if (q >= RK_ATTN_TILE_Q_DECODE) {

@@ -23,9 +23,12 @@
 #define RIDGE_DEFAULT_KERNEL_FLOOR_S 2.5e-6
 /* DRAM load-to-use latency (~400 cycles at 1.4-2 GHz plus the L2 path; gpu-specs §9). */
 #define RIDGE_DEFAULT_DRAM_LATENCY_S 600e-9
-/* Eager host cost per kernel: the CUDA launch itself (5.1 us back-to-back on an H200, gpu-specs
- * §9) plus ~3 us of framework dispatch per operator. */
-#define RIDGE_DEFAULT_HOST_LAUNCH_S 8e-6
+/* Eager host cost of one kernel launch: the CUDA launch call, 5.1 us per launch issued back to
+ * back on an H200 (gpu-specs §9). */
+#define RIDGE_DEFAULT_HOST_LAUNCH_S 5e-6
+/* Framework dispatch per operator in eager mode (Python, the dispatcher, allocator), on top of the
+ * launches: an estimate, ~3 us; 0 for plain CUDA programs. */
+#define RIDGE_DEFAULT_FRAMEWORK_OP_S 3e-6
 /* Per kernel replayed inside a CUDA graph (0.58 us per node, gpu-specs §9 OCANNL-488). */
 #define RIDGE_DEFAULT_GRAPH_LAUNCH_S 0.6e-6
 
@@ -51,6 +54,40 @@ void ridge_efficiency_defaults(const ridge_gpu *g, ridge_efficiency *e)
     e->dram_latency_s = RIDGE_DEFAULT_DRAM_LATENCY_S;
     e->host_launch_s = RIDGE_DEFAULT_HOST_LAUNCH_S;
     e->graph_launch_s = RIDGE_DEFAULT_GRAPH_LAUNCH_S;
+    e->framework_op_s = RIDGE_DEFAULT_FRAMEWORK_OP_S;
     e->from_file_mask = 0;
     snprintf(e->source, sizeof e->source, "defaults (docs/model.md)");
+}
+
+static const char *const field_names[RIDGE_EFF_FIELD_COUNT] = {
+    "tensor_fraction", "vector_fraction", "dram_fraction",  "l2_bandwidth_bytes_per_s", "kernel_floor_s",
+    "dram_latency_s",  "host_launch_s",   "graph_launch_s", "framework_op_s",
+};
+
+const char *ridge_efficiency_field_name(int i)
+{
+    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? field_names[i] : NULL;
+}
+
+double *ridge_efficiency_field(ridge_efficiency *e, int i)
+{
+    double *f[RIDGE_EFF_FIELD_COUNT] = {&e->tensor_fraction, &e->vector_fraction, &e->dram_fraction,
+                                        &e->l2_bandwidth_bytes_per_s, &e->kernel_floor_s, &e->dram_latency_s,
+                                        &e->host_launch_s, &e->graph_launch_s, &e->framework_op_s};
+    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? f[i] : NULL;
+}
+
+double ridge_efficiency_get(const ridge_efficiency *e, int i)
+{
+    const double v[RIDGE_EFF_FIELD_COUNT] = {e->tensor_fraction, e->vector_fraction, e->dram_fraction,
+                                             e->l2_bandwidth_bytes_per_s, e->kernel_floor_s, e->dram_latency_s,
+                                             e->host_launch_s, e->graph_launch_s, e->framework_op_s};
+    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? v[i] : 0;
+}
+
+double ridge_efficiency_fraction(const ridge_efficiency *e, ridge_peak p)
+{
+    if ((int)p >= 0 && p < RIDGE_PEAK_COUNT && e->fraction_by_peak[p] > 0)
+        return e->fraction_by_peak[p];
+    return ridge_peak_is_tensor(p) ? e->tensor_fraction : e->vector_fraction;
 }

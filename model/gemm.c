@@ -89,12 +89,12 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         peak = rk_vector_peak(g, dt); /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = g->eff.vector_fraction;
+        frac = ridge_efficiency_fraction(&g->eff, peak);
     } else {
         peak = (ridge_peak)tp;
         tiles = tensor_tiles;
         ntiles = sizeof tensor_tiles / sizeof tensor_tiles[0];
-        frac = g->eff.tensor_fraction;
+        frac = ridge_efficiency_fraction(&g->eff, peak);
     }
     aeff = align_eff(align_elems, es);
     {

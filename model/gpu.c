@@ -56,7 +56,7 @@ static const char *const mig_keys[] = {
 };
 static const char *const eff_keys[] = {
     "tensor_fraction", "vector_fraction", "dram_fraction", "l2_bandwidth_bytes_per_s", "kernel_floor_s",
-    "dram_latency_s", "host_launch_s", "graph_launch_s", "source", NULL,
+    "dram_latency_s", "host_launch_s", "graph_launch_s", "framework_op_s", "fraction_by_peak", "source", NULL,
 };
 
 /* Propagate errors (< 0) from the rj_ getters. */
@@ -251,35 +251,41 @@ static int parse_mig(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 
 static int parse_efficiency(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
-    const cJSON *o = NULL;
+    const cJSON *o = NULL, *fb = NULL;
     const char *path = "$.efficiency";
     ridge_efficiency *e = &g->eff;
-    struct {
-        const char *key;
-        double lo, hi;
-        double *dst;
-    } f[] = {
-        {"tensor_fraction", 0.05, 1, &e->tensor_fraction},
-        {"vector_fraction", 0.05, 1, &e->vector_fraction},
-        {"dram_fraction", 0.05, 1, &e->dram_fraction},
-        {"l2_bandwidth_bytes_per_s", 1e9, 1e15, &e->l2_bandwidth_bytes_per_s},
-        {"kernel_floor_s", 0, 1e-3, &e->kernel_floor_s},
-        {"dram_latency_s", 1e-8, 1e-5, &e->dram_latency_s},
-        {"host_launch_s", 0, 1e-3, &e->host_launch_s},
-        {"graph_launch_s", 0, 1e-3, &e->graph_launch_s},
-    };
+    /* Accepted ranges, in the order of ridge_efficiency_field(). */
+    static const double lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 0, 1e-8, 0, 0, 0};
+    static const double hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3};
     int rc;
     ridge_efficiency_defaults(g, e);
     TRY(rc = rj_object(root, "$", "efficiency", 0, &o, c));
     if (rc == 0)
         return RIDGE_OK;
     TRY(rj_check_keys(o, path, eff_keys, c));
-    for (unsigned i = 0; i < sizeof f / sizeof f[0]; i++) {
+    for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++) {
         double v = 0;
-        TRY(rc = rj_number(o, path, f[i].key, 0, f[i].lo, f[i].hi, &v, c));
+        TRY(rc = rj_number(o, path, ridge_efficiency_field_name(i), 0, lo[i], hi[i], &v, c));
         if (rc == 1) {
-            *f[i].dst = v;
+            *ridge_efficiency_field(e, i) = v;
             e->from_file_mask |= 1u << i;
+        }
+    }
+    TRY(rc = rj_object(o, path, "fraction_by_peak", 0, &fb, c));
+    if (rc == 1) {
+        const char *fpath = "$.efficiency.fraction_by_peak";
+        const char *keys[RIDGE_PEAK_COUNT + 1];
+        for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
+            keys[p] = ridge_peak_key((ridge_peak)p);
+        keys[RIDGE_PEAK_COUNT] = NULL;
+        TRY(rj_check_keys(fb, fpath, keys, c));
+        for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
+            double v = 0;
+            TRY(rc = rj_number(fb, fpath, keys[p], 0, 0.05, 1, &v, c));
+            if (rc == 1 && g->peak_flops_per_s[p] <= 0)
+                return rj_fail(c, RIDGE_EINVAL, fpath, keys[p], "the GPU has no %s peak", keys[p]);
+            if (rc == 1)
+                e->fraction_by_peak[p] = v;
         }
     }
     TRY(rj_string(o, path, "source", 0, e->source, sizeof e->source, c));

@@ -16,12 +16,14 @@ int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_
 {
     /* h: host time to issue one kernel; H: when the host has issued the last kernel so far;
      * E: when the GPU finishes the last kernel so far. A graph costs one eager launch to start. */
-    double h = rt == RIDGE_RUNTIME_GRAPH ? g->eff.graph_launch_s : g->eff.host_launch_s;
-    double H = rt == RIDGE_RUNTIME_GRAPH ? g->eff.host_launch_s : 0, E = 0;
+    /* f: framework dispatch per operator instance, eager only (a graph replay is one call). */
+    double h0 = rt == RIDGE_RUNTIME_GRAPH ? g->eff.graph_launch_s : g->eff.host_launch_s;
+    double f = rt == RIDGE_RUNTIME_GRAPH ? 0 : g->eff.framework_op_s;
+    double H = rt == RIDGE_RUNTIME_GRAPH ? g->eff.host_launch_s + g->eff.framework_op_s : 0, E = 0;
     memset(tot, 0, sizeof *tot);
     for (size_t i = 0; i < n; i++) {
         ridge_kernel_result kr;
-        double c, gk, E1, H1, gpu, wait;
+        double c, gk, h, E1, H1, gpu, wait;
         ridge_bound b;
         int rc = ridge_kernel_predict(g, &ops[i], &kr, err);
         if (rc != RIDGE_OK) {
@@ -32,10 +34,12 @@ int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_
             }
             return rc;
         }
-        /* C identical kernels of GPU time gk each, issued every h:
+        /* C identical kernels of GPU time gk each, issued every h (the launch plus the
+         * operator's framework cost spread over its kernels):
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
         c = kr.kernels * ops[i].count;
         gk = kr.time_s / kr.kernels;
+        h = h0 + f / kr.kernels;
         E1 = max3(E + c * gk, H + h + c * gk, H + c * h + gk);
         H1 = H + c * h;
         gpu = c * gk;

@@ -59,7 +59,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
             r->tensor = 1;
             r->flops = flops;
             r->kernels = 1;
-            r->compute_s = flops / (g->peak_flops_per_s[tp] * g->eff.tensor_fraction);
+            r->compute_s = flops / (g->peak_flops_per_s[tp] * ridge_efficiency_fraction(&g->eff, (ridge_peak)tp));
             rk_l2_split(g, bytes, &r->dram_bytes, &r->l2_bytes);
             r->wave_efficiency = 1;
             r->split_k = 1;

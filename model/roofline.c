@@ -115,7 +115,7 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes
     r->tensor = 0;
     r->flops = flops;
     r->kernels = kernels;
-    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * g->eff.vector_fraction) : 0;
+    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * ridge_efficiency_fraction(&g->eff, p)) : 0;
     rk_l2_split(g, bytes, &r->dram_bytes, &r->l2_bytes);
     r->wave_efficiency = 1;
     r->split_k = 1;

@@ -79,7 +79,8 @@ static int pick_roofs(const ridge_gpu *gpu, const ridge_roofline_point *pts, siz
             continue;
         for (int r = 0; r < nroof && !merged; r++) {
             if (out[r].tensor == tensor && out[r].integer == ridge_peak_is_integer(p) &&
-                fabs(out[r].peak_flops_per_s - peak) <= 1e-9 * peak) {
+                fabs(out[r].peak_flops_per_s - peak) <= 1e-9 * peak &&
+                fabs(out[r].achievable_flops_per_s - peak * ridge_efficiency_fraction(&gpu->eff, p)) <= 1e-9 * peak) {
                 /* Name each precision once ("FP16" stands for both FP16 accumulators). */
                 const char *sn = short_names[p];
                 size_t len = strlen(out[r].name);
@@ -95,7 +96,7 @@ static int pick_roofs(const ridge_gpu *gpu, const ridge_roofline_point *pts, siz
             continue;
         snprintf(out[nroof].name, sizeof out[nroof].name, "%s", short_names[p]);
         out[nroof].peak_flops_per_s = peak;
-        out[nroof].achievable_flops_per_s = peak * (tensor ? gpu->eff.tensor_fraction : gpu->eff.vector_fraction);
+        out[nroof].achievable_flops_per_s = peak * ridge_efficiency_fraction(&gpu->eff, p);
         if (!(out[nroof].achievable_flops_per_s > 0) || out[nroof].achievable_flops_per_s > peak)
             out[nroof].achievable_flops_per_s = peak;
         out[nroof].tensor = tensor;
@@ -679,7 +680,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
               gpu->eff.vector_fraction, gpu->eff.dram_fraction);
 
     rp_printf(&dat, "\n# [index 0] roofs: one row per precision (datasheet dense peak; achievable = peak x "
-                    "tensor_fraction or vector_fraction)\n");
+                    "the peak's efficiency fraction: fraction_by_peak, else tensor_fraction or vector_fraction)\n");
     rp_printf(&dat, "# name peak_tflops_per_s achievable_tflops_per_s ridge_flops_per_byte "
                     "achievable_ridge_flops_per_byte x_end_flops_per_byte unit\n");
     for (int r = 0; r < nroof; r++)

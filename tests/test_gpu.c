@@ -141,6 +141,11 @@ static const mutation_case mutation_cases[] = {
     {"unknown price key", {{M_SET, "price/currency", "\"EUR\""}}, RIDGE_EINVAL, "$.price.currency: unknown key", NULL},
     {"unknown mig key", {{M_SET, "mig/2/sm", "44"}}, RIDGE_EINVAL, "$.mig[2].sm: unknown key", NULL},
     {"unknown efficiency key", {{M_SET, "efficiency/l1_fraction", "0.5"}}, RIDGE_EINVAL, "$.efficiency.l1_fraction: unknown key", NULL},
+    {"fraction for an unknown peak", {{M_SET, "efficiency/fraction_by_peak", "{\"fp4\": 0.5}"}}, RIDGE_EINVAL, "$.efficiency.fraction_by_peak.fp4: unknown key", NULL},
+    {"fraction for a peak the GPU lacks", {{M_SET, "efficiency/fraction_by_peak", "{\"fp8\": 0.5}"}}, RIDGE_EINVAL, "$.efficiency.fraction_by_peak.fp8: the GPU has no fp8 peak", NULL},
+    {"fraction by peak above 1", {{M_SET, "efficiency/fraction_by_peak", "{\"bf16\": 1.5}"}}, RIDGE_EINVAL, "$.efficiency.fraction_by_peak.bf16: 1.5 is out of range [0.05, 1]", NULL},
+    {"fraction by peak not an object", {{M_SET, "efficiency/fraction_by_peak", "0.5"}}, RIDGE_EINVAL, "$.efficiency.fraction_by_peak: expected an object", NULL},
+    {"framework cost negative", {{M_SET, "efficiency/framework_op_s", "-1e-6"}}, RIDGE_EINVAL, "$.efficiency.framework_op_s: -1e-06 is out of range", NULL},
     {"duplicate top-level key", {{M_ADD, "sm_count", "77"}}, RIDGE_EINVAL, "$.sm_count: duplicate key", NULL},
     {"duplicate memory key", {{M_ADD, "memory/type", "\"HBM3e\""}}, RIDGE_EINVAL, "$.memory.type: duplicate key", NULL},
     {"duplicate mig key", {{M_ADD, "mig/0/sm_count", "12"}}, RIDGE_EINVAL, "$.mig[0].sm_count: duplicate key", NULL},
@@ -511,6 +516,29 @@ static void test_base_values(const char *base, size_t len)
 
 /* Errors stay one printable line whatever the input holds: keys and values are echoed into
  * err.msg, and the CLI prints it to a terminal. */
+/* efficiency.fraction_by_peak overrides the tensor/vector fraction for one peak only. */
+static void test_fraction_by_peak(const char *base)
+{
+    const mutation ms[MAX_MUT] = {{M_SET, "efficiency/fraction_by_peak", "{\"bf16\": 0.7, \"fp32\": 0.95}"},
+                                  {M_SET, "efficiency/framework_op_s", "4e-6"},
+                                  {M_END, NULL, NULL}};
+    char *text = mutate(base, ms);
+    ridge_gpu g;
+    ridge_err err;
+    check_context("fraction_by_peak");
+    if (!CHECK(text != NULL))
+        return;
+    if (CHECK_INT(ridge_gpu_parse(text, strlen(text), "fixture", &g, &err), RIDGE_OK)) {
+        CHECK_NEAR(ridge_efficiency_fraction(&g.eff, RIDGE_PEAK_BF16), 0.7, 0);
+        CHECK_NEAR(ridge_efficiency_fraction(&g.eff, RIDGE_PEAK_FP32), 0.95, 0);
+        CHECK_NEAR(ridge_efficiency_fraction(&g.eff, RIDGE_PEAK_FP16_FP32ACC), g.eff.tensor_fraction, 0);
+        CHECK_NEAR(ridge_efficiency_fraction(&g.eff, RIDGE_PEAK_FP64), g.eff.vector_fraction, 0);
+        CHECK_NEAR(g.eff.framework_op_s, 4e-6, 0);
+        CHECK(g.eff.from_file_mask & (1u << 8));
+    }
+    free(text);
+}
+
 static void test_one_line_errors(void)
 {
     static const struct {
@@ -804,6 +832,7 @@ int main(void)
     test_mutations(base);
     test_texts(base, len);
     test_one_line_errors();
+    test_fraction_by_peak(base);
     test_catalog_all();
     test_known_values();
     test_pcie();

@@ -16,8 +16,10 @@ static ridge_gpu load(const char *id)
     return g;
 }
 
-/* Kernel-by-kernel simulation of the two-stage pipeline, to check the closed form. */
-static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double h, double h0)
+/* Kernel-by-kernel simulation of the two-stage pipeline, to check the closed form. h: launch cost per
+ * kernel; f: framework cost per operator instance, spread over its kernels; h0: host time before
+ * the first issue. */
+static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double h, double f, double h0)
 {
     double H = h0, E = 0;
     for (size_t i = 0; i < n; i++) {
@@ -29,7 +31,7 @@ static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double
         kernels = r.kernels * ops[i].count;
         gk = r.time_s / r.kernels;
         for (double k = 0; k < kernels; k++) {
-            H += h;
+            H += h + f / r.kernels;
             E = (H > E ? H : E) + gk;
         }
     }
@@ -53,10 +55,11 @@ static void test_closed_form_matches_simulation(void)
         ridge_schedule_totals tot;
         ridge_op_result *res = calloc(64, sizeof *res);
         ridge_err err;
-        double h = rt ? g.eff.graph_launch_s : g.eff.host_launch_s, h0 = rt ? g.eff.host_launch_s : 0;
+        double h = rt ? g.eff.graph_launch_s : g.eff.host_launch_s;
+        double f = rt ? 0 : g.eff.framework_op_s, h0 = rt ? g.eff.host_launch_s + g.eff.framework_op_s : 0;
         double sum = 0;
         CHECK(ridge_schedule_ops(&g, ops, 64, (ridge_runtime)rt, res, &tot, &err) == RIDGE_OK);
-        CHECK_NEAR(tot.total_time_s, simulate(&g, ops, 64, h, h0), 1e-12);
+        CHECK_NEAR(tot.total_time_s, simulate(&g, ops, 64, h, f, h0), 1e-12);
         for (int i = 0; i < 64; i++)
             sum += res[i].time_s;
         CHECK_NEAR(sum, tot.total_time_s, 1e-12);
@@ -74,21 +77,22 @@ static void test_host_bound_small_kernels(void)
     ridge_err err;
     tiny.count = 1000;
     CHECK(ridge_schedule_ops(&g, &tiny, 1, RIDGE_RUNTIME_EAGER, &res, &eager, &err) == RIDGE_OK);
-    /* 1000 kernels of ~2.5 us issued every 8 us: the GPU waits for the host. */
+    /* 1000 kernels of ~2.5 us issued every 5 + 3 us: the GPU waits for the host. */
     CHECK(res.bound == RIDGE_BOUND_HOST);
-    CHECK_NEAR(eager.total_time_s, 1000 * g.eff.host_launch_s + res.kernel.time_s, 1e-9);
+    CHECK_NEAR(eager.total_time_s, 1000 * (g.eff.host_launch_s + g.eff.framework_op_s) + res.kernel.time_s, 1e-9);
     CHECK(eager.host_wait_s > eager.gpu_busy_s);
     CHECK(ridge_schedule_ops(&g, &tiny, 1, RIDGE_RUNTIME_GRAPH, &res, &graph, &err) == RIDGE_OK);
     /* In a CUDA graph the same kernels run back to back. */
     CHECK(res.bound != RIDGE_BOUND_HOST);
     CHECK(graph.total_time_s < 0.5 * eager.total_time_s);
-    CHECK_NEAR(graph.total_time_s, g.eff.host_launch_s + g.eff.graph_launch_s + 1000 * res.kernel.time_s, 1e-9);
+    CHECK_NEAR(graph.total_time_s,
+               g.eff.host_launch_s + g.eff.framework_op_s + g.eff.graph_launch_s + 1000 * res.kernel.time_s, 1e-9);
     /* A large GEMM hides the host entirely after the first issue. */
     big = ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1);
     big.count = 10;
     CHECK(ridge_schedule_ops(&g, &big, 1, RIDGE_RUNTIME_EAGER, &res, &bigt, &err) == RIDGE_OK);
     CHECK(res.bound == RIDGE_BOUND_COMPUTE);
-    CHECK_NEAR(bigt.host_wait_s, g.eff.host_launch_s, 1e-9);
+    CHECK_NEAR(bigt.host_wait_s, g.eff.host_launch_s + g.eff.framework_op_s, 1e-9);
 }
 
 static void test_errors_name_the_op(void)

@@ -60,11 +60,24 @@ typedef struct {
     double l2_bandwidth_bytes_per_s; /* achievable L2 bandwidth */
     double kernel_floor_s;           /* GPU time of an empty kernel */
     double dram_latency_s;           /* for the Little's-law limit of small kernels */
-    double host_launch_s;            /* eager host dispatch per kernel */
+    double host_launch_s;            /* eager host cost of one kernel launch (the CUDA API call) */
     double graph_launch_s;           /* per kernel inside a CUDA graph */
+    double framework_op_s;           /* eager framework dispatch per operator (0 for plain CUDA) */
     unsigned from_file_mask;         /* bit i set: i-th field above came from the file */
-    char source[160];
+    /* Achievable share of one peak, overriding tensor_fraction / vector_fraction for it
+     * (JSON `fraction_by_peak`, keys as in peak_dense_flops_per_s); 0 = not set. */
+    double fraction_by_peak[RIDGE_PEAK_COUNT];
+    char source[240];
 } ridge_efficiency;
+
+#define RIDGE_EFF_FIELD_COUNT 9 /* the doubles above from tensor_fraction to framework_op_s */
+/* Name of the i-th efficiency field ("tensor_fraction"...), and a pointer to it. */
+const char *ridge_efficiency_field_name(int i);
+double *ridge_efficiency_field(ridge_efficiency *e, int i);
+double ridge_efficiency_get(const ridge_efficiency *e, int i);
+/* The achievable share of peak p: fraction_by_peak[p] when set, else tensor_fraction or
+ * vector_fraction by the kind of p. */
+double ridge_efficiency_fraction(const ridge_efficiency *e, ridge_peak p);
 
 typedef struct {
     char key[64];
