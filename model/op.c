@@ -383,8 +383,10 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
         DIM(op->u.ew.elements, "elements");
         TRY(check_int(op->u.ew.inputs, 0, where, "inputs", err));
         TRY(check_int(op->u.ew.outputs, 0, where, "outputs", err));
-        if (op->u.ew.inputs + op->u.ew.outputs < 1)
-            return bad(err, where, "outputs", "inputs + outputs is 0: an elementwise op moves some tensor");
+        /* No tensor at all is an empty kernel (launch cost only), so no arithmetic either. */
+        if (op->u.ew.inputs + op->u.ew.outputs < 1 && op->u.ew.flops_per_element != 0)
+            return bad(err, where, "outputs",
+                       "inputs + outputs is 0 with arithmetic: an empty kernel has flops_per_element 0");
         return check_num(op->u.ew.flops_per_element, 0, dim_max, where, "flops_per_element", err);
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:

@@ -87,6 +87,10 @@ static void test_latency_floor(void)
         CHECK(r.bound == RIDGE_BOUND_LATENCY);
         CHECK(r.time_s >= g.eff.kernel_floor_s);
         CHECK(r.time_s < 2 * g.eff.kernel_floor_s + g.eff.dram_latency_s);
+        /* An empty kernel (no tensor, no arithmetic) costs exactly the floor. */
+        r = predict(&g, ridge_op_elementwise(RIDGE_DTYPE_FP32, 1, 0, 0, 0));
+        CHECK(r.bound == RIDGE_BOUND_LATENCY);
+        CHECK_NEAR(r.time_s, g.eff.kernel_floor_s, 1e-15);
     }
     check_context(NULL);
 }
