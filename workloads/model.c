@@ -166,6 +166,16 @@ int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err)
     return rc;
 }
 
+int ridge_model_parse(const char *json, size_t len, const char *origin, ridge_model **out, ridge_err *err)
+{
+    if (!out)
+        return ridge_err_set(err, RIDGE_EINVAL, "ridge_model_parse: no output pointer");
+    *out = NULL;
+    if (!json)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: no JSON text", origin ? origin : "model");
+    return parse_model(json, len, origin ? origin : "model", out, err);
+}
+
 size_t ridge_model_builtin_count(void)
 {
     return ridge_workload_count_;

@@ -84,6 +84,9 @@ int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err);
 int ridge_model_load_builtin(const char *id, ridge_model **out, ridge_err *err);
 /* Either: an existing file path, else a built-in id. */
 int ridge_model_load(const char *id_or_path, ridge_model **out, ridge_err *err);
+/* Parse a model document from memory (the same checks and errors as a file; len bytes, no NUL
+ * needed); origin names it in errors ("torch:gpt2-124m: $.arch.ffn: ..."). */
+int ridge_model_parse(const char *json, size_t len, const char *origin, ridge_model **out, ridge_err *err);
 void ridge_model_free(ridge_model *m);
 
 size_t ridge_model_builtin_count(void);
