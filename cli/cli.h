@@ -16,6 +16,7 @@ enum {
     CLI_EXIT_USAGE = 2,    /* bad usage or bad input: unknown id, malformed or invalid file */
     CLI_EXIT_IO = 3,       /* a file could not be read or written */
     CLI_EXIT_EXTERNAL = 4, /* an external program (gnuplot) failed */
+    CLI_EXIT_CHECK = 5,    /* a check failed: an error grew beyond its baseline (validate --baseline) */
 };
 
 #define CLI_SCHEMA_VERSION 1
@@ -41,6 +42,9 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
 /* Read a whole file into a NUL-terminated buffer (caller frees). Prints the error and returns an
  * exit code (0 on success). */
 int cli_read_file(const char *path, char **out, size_t *len);
+/* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
+ * error and returns an exit code. */
+int cli_write_json_file(const char *path, cJSON *root);
 /* Print a cJSON tree to stdout (pretty) and free it. */
 int cli_print_json(cJSON *root);
 /* Human number formatting: 4 significant digits, no exponent below 1e15. */
@@ -81,5 +85,6 @@ int cmd_clusters(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

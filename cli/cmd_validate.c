@@ -12,54 +12,43 @@
 #include <string.h>
 
 #include "cli.h"
-#include "model_run.h"
-#include "ridge/kernel.h"
+#include "measure.h"
 #include "ridge/plot.h"
+#include "ridge/version.h"
 
 #define CMD "validate"
 #define VAL_MAX_FILES 64
-#define VAL_MAX_REASONS 16
 
 static const char help[] =
-    "usage: ridge validate FILE... [--gpu ID] [--format text|json|csv] [--chart scatter -o CHART]\n"
+    "usage: ridge validate FILE... [--gpu ID | --gpu-file PATH] [--format text|json|csv]\n"
+    "                      [--chart scatter -o CHART] [--baseline FILE | --write-baseline FILE]\n"
     "\n"
     "Predict every measurement of ridge measurement files (docs/validation.md) that ridge can\n"
     "map and print measured, predicted and error = predicted / measured - 1 per case, then the\n"
     "mean (MAPE) and median absolute percentage error and the worst case per group, GPU and\n"
-    "workload. Kernel measurements (config.op) are predicted with the kernel model: time per\n"
-    "call = kernel time x the op's count. Model measurements (config.workload, a preset id) are\n"
-    "predicted with the recorded run configuration: throughput (items/s), latency (step time)\n"
-    "or generation (prefill + output x decode at the recorded context, output tokens/s).\n"
+    "workload. Kernel measurements (config.op) are predicted with the kernel model as they were\n"
+    "timed: calls back to back (the slower of GPU time and launch issue), one call and a\n"
+    "synchronize (config.sync \"each\"), or the launch call alone (ids ending in _issue).\n"
+    "Model measurements (config.workload, a preset id, or the hyper-parameters a PyTorch run\n"
+    "recorded) are predicted with the recorded run configuration: throughput (items/s), latency\n"
+    "(step time) or generation (prefill + output x decode at the recorded context).\n"
     "Unchecked measurements are skipped (published figures excepted); measurements that cannot\n"
     "be mapped are counted by reason. CSV holds the cases only.\n"
     "\n"
     "Options:\n"
     "  --gpu ID             the catalogue GPU for every measurement (default: mapped from\n"
     "                       provenance.gpu_name, else the measurement's config.gpu)\n"
+    "  --gpu-file PATH      predict the measurements of that file's GPU id with it (for example\n"
+    "                       a file written by ridge calibrate) instead of the catalogue entry\n"
     "  --format text|json|csv   default text\n"
     "  --chart scatter -o CHART.png|CHART.svg\n"
     "                       also chart predicted / measured per case (log axis, lines at\n"
     "                       1, +-10 %% and +-25 %%, one colour per unit) with CHART.dat and\n"
     "                       CHART.gp beside it; rendered when gnuplot is present\n"
+    "  --write-baseline FILE    also write the per-group/GPU/workload MAPE as a baseline file\n"
+    "  --baseline FILE      compare with a baseline: exit 5 when any of its groups lost cases or\n"
+    "                       its MAPE grew by more than --tolerance-points (default 2) points\n"
     "  -h, --help           this help\n";
-
-/* nvidia-smi / CUDA device names to catalogue ids. */
-static const struct {
-    const char *name, *id;
-} gpu_names[] = {
-    {"NVIDIA H200", "h200-sxm-141gb"},
-    {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
-    {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
-    {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
-    {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
-    {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
-    {"NVIDIA L40S", "l40s"},
-    {"NVIDIA L4", "l4"},
-    {"NVIDIA A40", "a40"},
-    {"Tesla T4", "t4"},
-    {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
-    {"Tesla V100-SXM2-16GB", "v100-sxm2-32gb"},
-};
 
 typedef struct {
     char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind[16];
@@ -68,285 +57,52 @@ typedef struct {
 
 typedef struct {
     val_case *v;
-    int n, cap;
-    const char *reason[VAL_MAX_REASONS];
-    int reason_count[VAL_MAX_REASONS];
-    int nreasons;
+    int n;
 } val_state;
 
-static void skip(val_state *s, const char *reason)
+/* Predict every collected item on its own catalogue GPU (loaded once per id), or on `file_gpu`
+ * (--gpu-file, e.g. a calibrated file) for the items of that GPU's id. */
+static int predict_all(meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
 {
-    int i;
-    for (i = 0; i < s->nreasons; i++)
-        if (strcmp(s->reason[i], reason) == 0) {
-            s->reason_count[i]++;
-            return;
-        }
-    if (s->nreasons < VAL_MAX_REASONS) {
-        s->reason[s->nreasons] = reason;
-        s->reason_count[s->nreasons++] = 1;
-    }
-}
-
-static val_case *add_case(val_state *s)
-{
-    if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 64;
-        val_case *nv = realloc(s->v, (size_t)cap * sizeof *nv);
-        if (!nv)
-            return NULL;
-        s->v = nv;
-        s->cap = cap;
-    }
-    memset(&s->v[s->n], 0, sizeof s->v[s->n]);
-    return &s->v[s->n++];
-}
-
-/* Load and check one file: a JSON object of kind ridge-measurements with a measurements array. */
-static int load_doc(const char *path, cJSON **out)
-{
-    char *text = NULL;
-    size_t len = 0;
-    const cJSON *kind, *arr;
-    cJSON *root;
-    int rc = cli_read_file(path, &text, &len);
-    if (rc)
-        return rc;
-    root = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        cli_error("%s: not a JSON object (malformed or truncated file)", path);
-        return CLI_EXIT_USAGE;
-    }
-    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0) {
-        cJSON_Delete(root);
-        cli_error("%s: $.kind: not \"ridge-measurements\" (not a measurement file)", path);
-        return CLI_EXIT_USAGE;
-    }
-    arr = cJSON_GetObjectItemCaseSensitive(root, "measurements");
-    if (!cJSON_IsArray(arr)) {
-        cJSON_Delete(root);
-        cli_error("%s: $.measurements: missing or not an array", path);
-        return CLI_EXIT_USAGE;
-    }
-    *out = root;
-    return CLI_EXIT_OK;
-}
-
-static const char *str_of(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* A finite number, or NAN. */
-static double num_of(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
-}
-
-static double median_time_s(const cJSON *m)
-{
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "time_s");
-    return cJSON_IsObject(t) ? num_of(t, "median") : NAN;
-}
-
-/* Predict a kernel measurement; returns a skip reason or NULL when c was filled. */
-static const char *map_kernel(const cJSON *opj, const ridge_gpu *g, double measured, val_case *c)
-{
-    cJSON *doc = cJSON_CreateObject(), *ops = cJSON_CreateArray(), *dup = cJSON_Duplicate(opj, 1);
-    ridge_oplist w = {{0}, 0, NULL};
-    ridge_kernel_result kr;
-    ridge_err err = {{0}};
-    char *text;
-    int rc;
-    if (!doc || !ops || !dup) {
-        cJSON_Delete(doc);
-        cJSON_Delete(ops);
-        cJSON_Delete(dup);
-        return "out of memory";
-    }
-    cJSON_AddNumberToObject(doc, "schema_version", 1);
-    cJSON_AddStringToObject(doc, "name", "measurement");
-    cJSON_AddItemToArray(ops, dup);
-    cJSON_AddItemToObject(doc, "ops", ops);
-    text = cJSON_PrintUnformatted(doc);
-    cJSON_Delete(doc);
-    if (!text)
-        return "out of memory";
-    rc = ridge_oplist_parse(text, strlen(text), "measurement", &w, &err);
-    free(text);
-    if (rc != RIDGE_OK)
-        return "op not understood by ridge";
-    rc = ridge_kernel_predict(g, &w.ops[0], &kr, &err);
-    if (rc != RIDGE_OK) {
-        ridge_oplist_free(&w);
-        return rc == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : "kernel prediction failed";
-    }
-    c->measured = measured;
-    c->predicted = kr.time_s * w.ops[0].count; /* per call: every instance of the op */
-    snprintf(c->workload, sizeof c->workload, "%s", ridge_op_kind_name(w.ops[0].kind));
-    snprintf(c->desc, sizeof c->desc, "%s %s", ridge_op_kind_name(w.ops[0].kind), ridge_dtype_name(w.ops[0].dtype));
-    snprintf(c->unit, sizeof c->unit, "s");
-    snprintf(c->kind, sizeof c->kind, "kernel");
-    ridge_oplist_free(&w);
-    return NULL;
-}
-
-static int run_model(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *rc, ridge_runtime rt,
-                     double *time_s, double *thr, char *unit, size_t cap)
-{
-    cli_model_prediction p;
-    int r = cli_model_predict(g, m, rc, rt, &p);
-    if (r == CLI_EXIT_OK) {
-        *time_s = p.time_s;
-        *thr = p.throughput;
-        snprintf(unit, cap, "%s", p.throughput_unit ? p.throughput_unit : "items/s");
-    }
-    cli_model_prediction_free(&p);
-    return r;
-}
-
-/* Predict a model measurement with a preset id; returns a skip reason or NULL. */
-static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, const ridge_gpu *g, val_case *c)
-{
-    ridge_run_config rc;
-    ridge_runtime rt = RIDGE_RUNTIME_EAGER;
-    ridge_model *model = NULL;
-    ridge_err err = {{0}};
-    const char *kind = str_of(cfg, "kind"), *mode = str_of(cfg, "mode"), *s;
-    double v, t1 = 0, t2 = 0, thr = 0, output = 0;
-    int generate = 0, r;
-    ridge_run_config_init(&rc);
-    if (!kind)
-        kind = "latency"; /* measured files: time_s is the step time */
-    if (mode && strcmp(mode, "generate") == 0) {
-        generate = 1;
-        rc.mode = RIDGE_MODE_PREFILL;
-    } else if (mode && ridge_mode_parse(mode, &rc.mode))
-        return "unknown mode";
-    if (strcmp(kind, "generation") == 0 && !generate)
-        return "generation needs mode generate";
-    if ((s = str_of(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
-        return "unknown precision";
-    if ((s = str_of(cfg, "runtime")) && ridge_runtime_parse(s, &rt))
-        return "unknown runtime";
-    if (isfinite(v = num_of(cfg, "batch")))
-        rc.batch = v;
-    if (isfinite(v = num_of(cfg, "seq")))
-        rc.seq = v;
-    if (isfinite(v = num_of(cfg, "image")))
-        rc.image = v;
-    if (isfinite(v = num_of(cfg, "prompt")))
-        rc.prompt = v;
-    if (isfinite(v = num_of(cfg, "context")))
-        rc.context = v;
-    if (generate && !(isfinite(output = num_of(cfg, "output")) && output >= 1))
-        return "generation without output tokens";
-    if (ridge_model_load_builtin(wl, &model, &err) != RIDGE_OK)
-        return "unknown workload preset";
-    r = run_model(g, model, &rc, rt, &t1, &thr, c->unit, sizeof c->unit);
-    if (r == CLI_EXIT_OK && generate) {
-        rc.mode = RIDGE_MODE_DECODE;
-        r = run_model(g, model, &rc, rt, &t2, &thr, c->unit, sizeof c->unit);
-    }
-    ridge_model_free(model);
-    if (r != CLI_EXIT_OK)
-        return "model prediction failed";
-    snprintf(c->workload, sizeof c->workload, "%s", wl);
-    snprintf(c->kind, sizeof c->kind, "%s", kind);
-    snprintf(c->desc, sizeof c->desc, "%s %s b%g %s", wl, mode ? mode : ridge_mode_name(rc.mode), rc.batch,
-             ridge_dtype_name(rc.precision));
-    if (strcmp(kind, "throughput") == 0) {
-        const cJSON *rate = cJSON_GetObjectItemCaseSensitive(m, "rate");
-        c->measured = num_of(m, "value");
-        if (!isfinite(c->measured) && cJSON_IsObject(rate))
-            c->measured = num_of(rate, "items_per_s");
-        c->predicted = thr;
-    } else if (strcmp(kind, "latency") == 0) {
-        c->measured = median_time_s(m);
-        c->predicted = t1;
-        snprintf(c->unit, sizeof c->unit, "s");
-    } else if (generate) {
-        c->measured = num_of(m, "value");
-        c->predicted = rc.batch * output / (t1 + output * t2);
-        snprintf(c->unit, sizeof c->unit, "output tokens/s");
-    } else
-        return "unknown config.kind";
-    return NULL;
-}
-
-static void validate_doc(const cJSON *root, const char *gpu_opt, val_state *s)
-{
-    const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
-    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *m;
-    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? str_of(prov, "gpu_name") : NULL;
-    size_t i;
-    if (name)
-        for (i = 0; i < sizeof gpu_names / sizeof gpu_names[0]; i++)
-            if (strcmp(name, gpu_names[i].name) == 0)
-                prov_gpu = gpu_names[i].id;
-    cJSON_ArrayForEach(m, arr)
-    {
-        const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m, "config"), *op, *wl, *chk;
-        const char *id = str_of(m, "id"), *group = str_of(m, "group"), *gid, *why;
-        ridge_gpu g;
+    ridge_gpu g;
+    char loaded[48] = "";
+    s->v = calloc((size_t)(ms->n ? ms->n : 1), sizeof *s->v);
+    if (!s->v)
+        return -1;
+    for (int i = 0; i < ms->n; i++) {
+        const meas_item *it = &ms->v[i];
+        val_case *c = &s->v[s->n];
         ridge_err err = {{0}};
-        val_case c;
-        memset(&c, 0, sizeof c);
-        if (!cJSON_IsObject(m) || !id || !cJSON_IsObject(cfg)) {
-            skip(s, "no id or config");
-            continue;
-        }
-        op = cJSON_GetObjectItemCaseSensitive(cfg, "op");
-        wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
-        chk = cJSON_GetObjectItemCaseSensitive(m, "checked");
-        if (!cJSON_IsObject(op) && !cJSON_IsString(wl)) {
-            skip(s, cJSON_IsObject(wl) ? "not mapped yet (workload given as hyper-parameters)"
-                                      : "no op or workload in config");
-            continue;
-        }
-        /* Published figures are not checked by anyone; they are taken as published. */
-        if (!cJSON_IsTrue(chk) && !(group && strcmp(group, "published") == 0)) {
-            skip(s, "unchecked");
-            continue;
-        }
-        gid = gpu_opt ? gpu_opt : str_of(cfg, "gpu") ? str_of(cfg, "gpu") : prov_gpu;
-        if (!gid) {
-            skip(s, "GPU not mapped (use --gpu)");
-            continue;
-        }
-        if (ridge_catalog_load(gid, &g, &err) != RIDGE_OK) {
-            skip(s, "GPU not in the catalogue");
-            continue;
-        }
-        if (cJSON_IsObject(op)) {
-            double t = median_time_s(m);
-            why = isfinite(t) && t > 0 ? map_kernel(op, &g, t, &c) : "no median time";
-        } else
-            why = map_model(m, cfg, wl->valuestring, &g, &c);
-        if (!why && !(isfinite(c.measured) && c.measured > 0 && isfinite(c.predicted) && c.predicted > 0))
-            why = "no positive measured or predicted value";
-        if (why) {
-            skip(s, why);
-            continue;
-        }
-        snprintf(c.id, sizeof c.id, "%s", id);
-        snprintf(c.group, sizeof c.group, "%s", group ? group : "-");
-        snprintf(c.gpu, sizeof c.gpu, "%s", g.id);
-        c.error = c.predicted / c.measured - 1.0;
-        {
-            val_case *slot = add_case(s);
-            if (!slot) {
-                skip(s, "out of memory");
+        const char *why;
+        double p = 0;
+        if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0) {
+            g = *file_gpu;
+            snprintf(loaded, sizeof loaded, "%s", "(file)");
+        } else if (strcmp(loaded, it->gpu) != 0) {
+            if (ridge_catalog_load(it->gpu, &g, &err) != RIDGE_OK) {
+                meas_skip(ms, "GPU not in the catalogue");
+                loaded[0] = '\0';
                 continue;
             }
-            *slot = c;
+            snprintf(loaded, sizeof loaded, "%s", it->gpu);
         }
+        if ((why = meas_predict(it, &g, &p)) != NULL) {
+            meas_skip(ms, why);
+            continue;
+        }
+        snprintf(c->id, sizeof c->id, "%s", it->id);
+        snprintf(c->group, sizeof c->group, "%s", it->group);
+        snprintf(c->gpu, sizeof c->gpu, "%s", it->gpu);
+        snprintf(c->workload, sizeof c->workload, "%s", it->workload);
+        snprintf(c->desc, sizeof c->desc, "%s", it->desc);
+        snprintf(c->unit, sizeof c->unit, "%s", it->unit);
+        snprintf(c->kind, sizeof c->kind, "%s", it->kind_name);
+        c->measured = it->measured;
+        c->predicted = p;
+        c->error = p / it->measured - 1.0;
+        s->n++;
     }
+    return 0;
 }
 
 /* ---- summaries: per group, per GPU, per workload ---- */
@@ -424,7 +180,7 @@ static void fmt_pct(char *buf, size_t cap, double frac, int sign)
     snprintf(buf, cap, sign ? "%+.2f" : "%.2f", 100.0 * frac);
 }
 
-static int print_text(const val_state *s, const val_summary *v, int nv)
+static int print_text(const val_state *s, const meas_set *ms, const val_summary *v, int nv)
 {
     cli_table t;
     int i;
@@ -479,13 +235,13 @@ static int print_text(const val_state *s, const val_summary *v, int nv)
     }
     cli_table_free(&t);
     printf("%s%d cases compared", s->n || nv ? "\n" : "", s->n);
-    for (i = 0; i < s->nreasons; i++)
-        printf("%s%d skipped: %s", i ? "; " : "; ", s->reason_count[i], s->reason[i]);
+    for (i = 0; i < ms->nreasons; i++)
+        printf("; %d skipped: %s", ms->reason_count[i], ms->reason[i]);
     printf("\n");
     return CLI_EXIT_OK;
 }
 
-static int print_json(const val_state *s, const val_summary *v, int nv)
+static int print_json(const val_state *s, const meas_set *ms, const val_summary *v, int nv)
 {
     cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips;
     int i;
@@ -521,10 +277,10 @@ static int print_json(const val_state *s, const val_summary *v, int nv)
         cJSON_AddStringToObject(o, "worst_id", v[i].worst_case->id);
         cJSON_AddItemToArray(sums, o);
     }
-    for (i = 0; i < s->nreasons; i++) {
+    for (i = 0; i < ms->nreasons; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "reason", s->reason[i]);
-        cJSON_AddNumberToObject(o, "count", s->reason_count[i]);
+        cJSON_AddStringToObject(o, "reason", ms->reason[i]);
+        cJSON_AddNumberToObject(o, "count", ms->reason_count[i]);
         cJSON_AddItemToArray(skips, o);
     }
     return cli_print_json(root);
@@ -634,22 +390,116 @@ static int write_chart(const val_state *s, const ridge_plot_paths *paths, int *r
     return rc;
 }
 
+/* ---- the error baseline: --write-baseline FILE, --baseline FILE ---- */
+
+#define VAL_BASELINE_KIND "ridge-validation-baseline"
+
+static int write_baseline(const char *path, char **files, int nfiles, const val_summary *v, int nv)
+{
+    cJSON *root = cJSON_CreateObject(), *fa, *sa;
+    int i;
+    if (!root)
+        return CLI_EXIT_FAILURE;
+    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "kind", VAL_BASELINE_KIND);
+    cJSON_AddStringToObject(root, "ridge_version", ridge_version());
+    fa = cJSON_AddArrayToObject(root, "files");
+    for (i = 0; i < nfiles; i++)
+        cJSON_AddItemToArray(fa, cJSON_CreateString(files[i]));
+    sa = cJSON_AddArrayToObject(root, "summaries");
+    for (i = 0; i < nv; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "by", v[i].scope);
+        cJSON_AddStringToObject(o, "name", v[i].name);
+        cJSON_AddNumberToObject(o, "cases", v[i].n);
+        /* Rounded to 0.01 point: the file is compared across machines and compilers. */
+        cJSON_AddNumberToObject(o, "mape_percent", round(10000.0 * v[i].mape) / 100.0);
+        cJSON_AddItemToArray(sa, o);
+    }
+    return cli_write_json_file(path, root);
+}
+
+/* Compare the summaries with a baseline: every group of the baseline must still be there with at
+ * least as many cases and a MAPE at most `tol` points above the baseline's. Problems go to stderr,
+ * one line each. Returns an exit code (CLI_EXIT_CHECK when a group regressed). */
+static int check_baseline(const char *path, const val_summary *v, int nv, double tol, int *regressions)
+{
+    char *text = NULL;
+    size_t len = 0;
+    cJSON *root;
+    const cJSON *arr, *b, *kind;
+    int rc = cli_read_file(path, &text, &len), idx = 0;
+    *regressions = 0;
+    if (rc)
+        return rc;
+    root = cJSON_ParseWithLength(text, len);
+    free(text);
+    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+    arr = cJSON_GetObjectItemCaseSensitive(root, "summaries");
+    if (!cJSON_IsObject(root) || !cJSON_IsString(kind) || strcmp(kind->valuestring, VAL_BASELINE_KIND) != 0 ||
+        !cJSON_IsArray(arr)) {
+        cJSON_Delete(root);
+        cli_error("%s: not a validation baseline (kind \"%s\" with a summaries array)", path, VAL_BASELINE_KIND);
+        return CLI_EXIT_USAGE;
+    }
+    cJSON_ArrayForEach(b, arr)
+    {
+        const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
+        const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
+        const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
+        const val_summary *cur = NULL;
+        if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape) ||
+            !isfinite(mape->valuedouble)) {
+            cJSON_Delete(root);
+            cli_error("%s: $.summaries[%d]: needs by, name (strings), cases and mape_percent (numbers)", path, idx);
+            return CLI_EXIT_USAGE;
+        }
+        idx++;
+        for (int i = 0; i < nv && !cur; i++)
+            if (strcmp(v[i].scope, by->valuestring) == 0 && strcmp(v[i].name, name->valuestring) == 0)
+                cur = &v[i];
+        if (!cur) {
+            fprintf(stderr, "ridge: baseline: %s %s: no cases any more (baseline %d)\n", by->valuestring,
+                    name->valuestring, (int)cases->valuedouble);
+            ++*regressions;
+        } else if (cur->n < (int)cases->valuedouble) {
+            fprintf(stderr, "ridge: baseline: %s %s: %d cases, fewer than the baseline's %d\n", by->valuestring,
+                    name->valuestring, cur->n, (int)cases->valuedouble);
+            ++*regressions;
+        } else if (round(10000.0 * cur->mape) / 100.0 > mape->valuedouble + tol + 1e-9) {
+            fprintf(stderr, "ridge: baseline: %s %s: MAPE %.2f %% exceeds the baseline %.2f %% by more than %g points\n",
+                    by->valuestring, name->valuestring, 100.0 * cur->mape, mape->valuedouble, tol);
+            ++*regressions;
+        }
+    }
+    cJSON_Delete(root);
+    return *regressions ? CLI_EXIT_CHECK : CLI_EXIT_OK;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {{"gpu", required_argument, 0, 'g'},
                                              {"format", required_argument, 0, 'f'},
                                              {"chart", required_argument, 0, 'c'},
                                              {"output", required_argument, 0, 'o'},
+                                             {"gpu-file", required_argument, 0, 'G'},
+                                             {"baseline", required_argument, 0, 'b'},
+                                             {"write-baseline", required_argument, 0, 'w'},
+                                             {"tolerance-points", required_argument, 0, 't'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     cJSON *docs[VAL_MAX_FILES];
-    int ndocs = 0, c, i, rc = CLI_EXIT_OK, nv = 0, rendered = 0;
-    const char *gpu = NULL, *chart = NULL, *out = NULL;
+    int ndocs = 0, c, i, rc = CLI_EXIT_OK, nv = 0, rendered = 0, regressions = 0;
+    const char *gpu = NULL, *chart = NULL, *out = NULL, *baseline = NULL, *write_base = NULL, *gpu_file = NULL;
+    ridge_gpu fileg;
+    double tol = 2.0;
     ridge_plot_paths paths;
     cli_format fmt = CLI_FMT_TEXT;
     val_state s;
+    meas_set ms;
     val_summary *v = NULL;
     memset(&s, 0, sizeof s);
+    memset(&ms, 0, sizeof ms);
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -661,6 +511,13 @@ int cmd_validate(int argc, char **argv)
             break;
         case 'c': chart = optarg; break;
         case 'o': out = optarg; break;
+        case 'b': baseline = optarg; break;
+        case 'G': gpu_file = optarg; break;
+        case 'w': write_base = optarg; break;
+        case 't':
+            if (cli_parse_double("--tolerance-points", optarg, 0, 100, &tol))
+                return CLI_EXIT_USAGE;
+            break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
         case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
         default: return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
@@ -686,14 +543,18 @@ int cmd_validate(int argc, char **argv)
         if ((rc = cli_load_gpu(gpu, NULL, &g)) != CLI_EXIT_OK)
             return rc;
     }
+    if (baseline && write_base)
+        return cli_usage_error(CMD, "--baseline and --write-baseline are exclusive");
+    if (gpu_file && (rc = cli_load_gpu(NULL, gpu_file, &fileg)) != CLI_EXIT_OK)
+        return rc;
     for (i = optind; i < argc; i++) {
-        if ((rc = load_doc(argv[i], &docs[ndocs])) != CLI_EXIT_OK)
+        if ((rc = meas_load_file(argv[i], &docs[ndocs])) != CLI_EXIT_OK)
             goto done;
         ndocs++;
     }
     for (i = 0; i < ndocs; i++)
-        validate_doc(docs[i], gpu, &s);
-    if (summarize(&s, &v, &nv)) {
+        meas_collect(docs[i], gpu, &ms);
+    if (predict_all(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;
@@ -701,12 +562,24 @@ int cmd_validate(int argc, char **argv)
     /* The chart first: a chart that cannot be written leaves stdout empty. */
     if (chart && (rc = write_chart(&s, &paths, &rendered)) != CLI_EXIT_OK)
         goto done;
+    /* The baseline is read (and checked for form) before anything is printed. */
+    if (baseline && (rc = check_baseline(baseline, v, nv, tol, &regressions)) != CLI_EXIT_OK &&
+        rc != CLI_EXIT_CHECK)
+        goto done;
     if (fmt == CLI_FMT_JSON)
-        rc = print_json(&s, v, nv);
+        rc = print_json(&s, &ms, v, nv);
     else if (fmt == CLI_FMT_CSV)
         print_csv(&s);
     else
-        rc = print_text(&s, v, nv);
+        rc = print_text(&s, &ms, v, nv);
+    if (rc == CLI_EXIT_OK && write_base)
+        rc = write_baseline(write_base, argv + optind, argc - optind, v, nv);
+    if (rc == CLI_EXIT_OK && baseline) {
+        fprintf(stderr, "ridge: baseline %s: %s\n", baseline,
+                regressions ? "FAILED (see above)" : "every group within its baseline");
+        if (regressions)
+            rc = CLI_EXIT_CHECK;
+    }
     if (rc == CLI_EXIT_OK && rendered) /* stdout holds only the report in json and csv */
         fprintf(fmt == CLI_FMT_TEXT ? stdout : stderr, "wrote %s (data %s, script %s)\n", paths.chart, paths.dat,
                 paths.gp);
@@ -715,5 +588,6 @@ done:
         cJSON_Delete(docs[i]);
     free(v);
     free(s.v);
+    meas_set_free(&ms);
     return rc;
 }

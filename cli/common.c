@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ridge/plot.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -137,6 +138,40 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(rc);
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_write_json_file(const char *path, cJSON *root)
+{
+    ridge_err err = {{0}};
+    char *text, *buf;
+    size_t n;
+    int st;
+    if (!root) {
+        cli_error("out of memory building JSON");
+        return CLI_EXIT_FAILURE;
+    }
+    text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        cli_error("out of memory building JSON");
+        return CLI_EXIT_FAILURE;
+    }
+    n = strlen(text);
+    buf = realloc(text, n + 2);
+    if (!buf) {
+        free(text);
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    buf[n] = '\n';
+    buf[n + 1] = '\0';
+    st = ridge_plot_write_file(path, buf, n + 1, &err);
+    free(buf);
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(st);
     }
     return CLI_EXIT_OK;
 }

@@ -1,0 +1,420 @@
+/* Measurement files: reading, mapping to predictions, predicting (docs/validation.md, docs/cli.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ridge/kernel.h"
+#include "torch_map.h"
+
+/* nvidia-smi / CUDA device names to catalogue ids. */
+static const struct {
+    const char *name, *id;
+} gpu_names[] = {
+    {"NVIDIA H200", "h200-sxm-141gb"},
+    {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
+    {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
+    {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
+    {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
+    {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
+    {"NVIDIA L40S", "l40s"},
+    {"NVIDIA L4", "l4"},
+    {"NVIDIA A40", "a40"},
+    {"Tesla T4", "t4"},
+    {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
+    {"Tesla V100-SXM2-16GB", "v100-sxm2-32gb"},
+};
+
+void meas_skip(meas_set *s, const char *reason)
+{
+    int i;
+    for (i = 0; i < s->nreasons; i++)
+        if (strcmp(s->reason[i], reason) == 0) {
+            s->reason_count[i]++;
+            return;
+        }
+    if (s->nreasons < MEAS_MAX_REASONS) {
+        s->reason[s->nreasons] = reason;
+        s->reason_count[s->nreasons++] = 1;
+    }
+}
+
+static meas_item *add_item(meas_set *s)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 64;
+        meas_item *nv = realloc(s->v, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return NULL;
+        s->v = nv;
+        s->cap = cap;
+    }
+    return &s->v[s->n++];
+}
+
+static void item_free(meas_item *it)
+{
+    ridge_oplist_free(&it->graph);
+    ridge_oplist_free(&it->decode);
+}
+
+void meas_set_free(meas_set *s)
+{
+    for (int i = 0; i < s->n; i++)
+        item_free(&s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+int meas_load_file(const char *path, cJSON **out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    const cJSON *kind, *arr;
+    cJSON *root;
+    int rc = cli_read_file(path, &text, &len);
+    if (rc)
+        return rc;
+    root = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        cli_error("%s: not a JSON object (malformed or truncated file)", path);
+        return CLI_EXIT_USAGE;
+    }
+    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0) {
+        cJSON_Delete(root);
+        cli_error("%s: $.kind: not \"ridge-measurements\" (not a measurement file)", path);
+        return CLI_EXIT_USAGE;
+    }
+    arr = cJSON_GetObjectItemCaseSensitive(root, "measurements");
+    if (!cJSON_IsArray(arr)) {
+        cJSON_Delete(root);
+        cli_error("%s: $.measurements: missing or not an array", path);
+        return CLI_EXIT_USAGE;
+    }
+    *out = root;
+    return CLI_EXIT_OK;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A finite number, or NAN. */
+static double num_of(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+static double median_time_s(const cJSON *m)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "time_s");
+    return cJSON_IsObject(t) ? num_of(t, "median") : NAN;
+}
+
+/* A kernel measurement: its op through ridge's own operator-list loader (the same checks as a
+ * user's file), and how it was timed. Returns a skip reason or NULL. */
+static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj, meas_item *it)
+{
+    cJSON *doc = cJSON_CreateObject(), *ops = cJSON_CreateArray(), *dup = cJSON_Duplicate(opj, 1);
+    ridge_oplist w = {{0}, 0, NULL};
+    ridge_err err = {{0}};
+    const char *s;
+    double v;
+    char *text;
+    int rc;
+    if (!doc || !ops || !dup) {
+        cJSON_Delete(doc);
+        cJSON_Delete(ops);
+        cJSON_Delete(dup);
+        return "out of memory";
+    }
+    cJSON_AddNumberToObject(doc, "schema_version", 1);
+    cJSON_AddStringToObject(doc, "name", "measurement");
+    cJSON_AddItemToArray(ops, dup);
+    cJSON_AddItemToObject(doc, "ops", ops);
+    text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!text)
+        return "out of memory";
+    rc = ridge_oplist_parse(text, strlen(text), "measurement", &w, &err);
+    free(text);
+    if (rc != RIDGE_OK)
+        return "op not understood by ridge";
+    it->type = MEAS_KERNEL;
+    it->op = w.ops[0];
+    ridge_oplist_free(&w);
+    it->measured = median_time_s(m);
+    it->rt = RIDGE_RUNTIME_EAGER;
+    if ((s = str_of(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+        return "unknown runtime";
+    it->form = MEAS_STEADY;
+    if ((s = str_of(cfg, "sync")) && strcmp(s, "each") == 0)
+        it->form = MEAS_ROUNDTRIP;
+    if (strlen(it->id) > 6 && strcmp(it->id + strlen(it->id) - 6, "_issue") == 0)
+        it->form = MEAS_ISSUE;
+    v = num_of(cfg, "graph_nodes");
+    it->graph_nodes = isfinite(v) && v >= 1 ? v : 0; /* 0: the op's own kernels are the graph */
+    snprintf(it->workload, sizeof it->workload, "%s", ridge_op_kind_name(it->op.kind));
+    snprintf(it->desc, sizeof it->desc, "%s %s", ridge_op_kind_name(it->op.kind), ridge_dtype_name(it->op.dtype));
+    snprintf(it->unit, sizeof it->unit, "s");
+    snprintf(it->kind_name, sizeof it->kind_name, "kernel");
+    return NULL;
+}
+
+/* Build the graphs of a model run; takes ownership of nothing. Returns a reason or NULL. */
+static const char *build_model(const ridge_model *model, ridge_run_config rc, ridge_runtime rt, meas_item *it)
+{
+    ridge_err err = {{0}};
+    (void)rt;
+    if (ridge_model_build(model, &rc, &it->graph, &err) != RIDGE_OK)
+        return "model graph could not be built";
+    it->items = ridge_model_items_per_step(model, &rc);
+    if (it->generate) {
+        rc.mode = RIDGE_MODE_DECODE;
+        if (ridge_model_build(model, &rc, &it->decode, &err) != RIDGE_OK)
+            return "model graph could not be built";
+    }
+    return NULL;
+}
+
+/* A model measurement with a preset id (config.workload a string; published figures). */
+static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, meas_item *it)
+{
+    ridge_run_config rc;
+    ridge_model *model = NULL;
+    ridge_err err = {{0}};
+    const char *kind = str_of(cfg, "kind"), *mode = str_of(cfg, "mode"), *s, *why;
+    double v;
+    ridge_run_config_init(&rc);
+    it->type = MEAS_MODEL;
+    it->rt = RIDGE_RUNTIME_EAGER;
+    if (!kind)
+        kind = "latency"; /* measured files: time_s is the step time */
+    if (mode && strcmp(mode, "generate") == 0) {
+        it->generate = 1;
+        rc.mode = RIDGE_MODE_PREFILL;
+    } else if (mode && ridge_mode_parse(mode, &rc.mode))
+        return "unknown mode";
+    if (strcmp(kind, "generation") == 0 && !it->generate)
+        return "generation needs mode generate";
+    if ((s = str_of(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
+        return "unknown precision";
+    if ((s = str_of(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+        return "unknown runtime";
+    if (isfinite(v = num_of(cfg, "batch")))
+        rc.batch = v;
+    if (isfinite(v = num_of(cfg, "seq")))
+        rc.seq = v;
+    if (isfinite(v = num_of(cfg, "image")))
+        rc.image = v;
+    if (isfinite(v = num_of(cfg, "prompt")))
+        rc.prompt = v;
+    if (isfinite(v = num_of(cfg, "context")))
+        rc.context = v;
+    if (it->generate && !(isfinite(it->output = num_of(cfg, "output")) && it->output >= 1))
+        return "generation without output tokens";
+    if (strcmp(kind, "throughput") == 0) {
+        const cJSON *rate = cJSON_GetObjectItemCaseSensitive(m, "rate");
+        it->kind = MEAS_THROUGHPUT;
+        it->measured = num_of(m, "value");
+        if (!isfinite(it->measured) && cJSON_IsObject(rate))
+            it->measured = num_of(rate, "items_per_s");
+    } else if (strcmp(kind, "latency") == 0) {
+        it->kind = MEAS_LATENCY;
+        it->measured = median_time_s(m);
+    } else if (it->generate) {
+        it->kind = MEAS_GENERATION;
+        it->measured = num_of(m, "value");
+    } else
+        return "unknown config.kind";
+    if (ridge_model_load_builtin(wl, &model, &err) != RIDGE_OK)
+        return "unknown workload preset";
+    it->batch = rc.batch;
+    why = build_model(model, rc, it->rt, it);
+    if (!why) {
+        snprintf(it->unit, sizeof it->unit, "%s",
+                 it->kind == MEAS_LATENCY      ? "s"
+                 : it->kind == MEAS_GENERATION ? "output tokens/s"
+                                               : ridge_model_throughput_unit(model, &rc));
+    }
+    ridge_model_free(model);
+    if (why)
+        return why;
+    snprintf(it->workload, sizeof it->workload, "%s", wl);
+    snprintf(it->kind_name, sizeof it->kind_name, "%s", kind);
+    snprintf(it->desc, sizeof it->desc, "%s %s b%g %s", wl, mode ? mode : ridge_mode_name(rc.mode), rc.batch,
+             ridge_dtype_name(rc.precision));
+    return NULL;
+}
+
+/* A PyTorch end-to-end measurement (config.workload holds hyper-parameters): the model that
+ * ran, through cli_torch_map; time_s is the step time. */
+static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
+{
+    ridge_model *model = NULL;
+    ridge_run_config rc;
+    const char *why;
+    ridge_run_config_init(&rc);
+    it->type = MEAS_MODEL;
+    it->kind = MEAS_LATENCY;
+    it->rt = RIDGE_RUNTIME_EAGER;
+    why = cli_torch_map(cfg, &model, &rc, &it->rt);
+    if (why)
+        return why;
+    it->measured = median_time_s(m);
+    it->batch = rc.batch;
+    why = build_model(model, rc, it->rt, it);
+    if (!why) {
+        const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
+        const char *name = str_of(wl, "name");
+        snprintf(it->workload, sizeof it->workload, "%s", name ? name : ridge_model_name(model));
+        snprintf(it->unit, sizeof it->unit, "s");
+        snprintf(it->kind_name, sizeof it->kind_name, "latency");
+        snprintf(it->desc, sizeof it->desc, "%s %s b%g %s %s", it->workload, ridge_mode_name(rc.mode), rc.batch,
+                 ridge_dtype_name(rc.precision), ridge_runtime_name(it->rt));
+    }
+    ridge_model_free(model);
+    return why;
+}
+
+void meas_collect(const cJSON *root, const char *gpu_opt, meas_set *s)
+{
+    const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *m;
+    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? str_of(prov, "gpu_name") : NULL;
+    size_t i;
+    if (name)
+        for (i = 0; i < sizeof gpu_names / sizeof gpu_names[0]; i++)
+            if (strcmp(name, gpu_names[i].name) == 0)
+                prov_gpu = gpu_names[i].id;
+    cJSON_ArrayForEach(m, arr)
+    {
+        const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m, "config"), *op, *wl, *chk;
+        const char *id = str_of(m, "id"), *group = str_of(m, "group"), *gid, *why;
+        ridge_gpu g;
+        ridge_err err = {{0}};
+        meas_item it;
+        memset(&it, 0, sizeof it);
+        if (!cJSON_IsObject(m) || !id || !cJSON_IsObject(cfg)) {
+            meas_skip(s, "no id or config");
+            continue;
+        }
+        op = cJSON_GetObjectItemCaseSensitive(cfg, "op");
+        wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
+        chk = cJSON_GetObjectItemCaseSensitive(m, "checked");
+        if (!cJSON_IsObject(op) && !cJSON_IsString(wl) && !cJSON_IsObject(wl)) {
+            meas_skip(s, "no op or workload in config");
+            continue;
+        }
+        /* Published figures are not checked by anyone; they are taken as published. */
+        if (!cJSON_IsTrue(chk) && !(group && strcmp(group, "published") == 0)) {
+            meas_skip(s, "unchecked");
+            continue;
+        }
+        gid = gpu_opt ? gpu_opt : str_of(cfg, "gpu") ? str_of(cfg, "gpu") : prov_gpu;
+        if (!gid) {
+            meas_skip(s, "GPU not mapped (use --gpu)");
+            continue;
+        }
+        if (ridge_catalog_load(gid, &g, &err) != RIDGE_OK) {
+            meas_skip(s, "GPU not in the catalogue");
+            continue;
+        }
+        snprintf(it.id, sizeof it.id, "%s", id);
+        snprintf(it.group, sizeof it.group, "%s", group ? group : "-");
+        snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
+        if (cJSON_IsObject(op))
+            why = map_kernel(m, cfg, op, &it);
+        else if (cJSON_IsString(wl))
+            why = map_model(m, cfg, wl->valuestring, &it);
+        else
+            why = map_torch(m, cfg, &it);
+        if (!why && !(isfinite(it.measured) && it.measured > 0))
+            why = "no positive measured value";
+        if (!why) {
+            double p;
+            why = meas_predict(&it, &g, &p); /* one that cannot be predicted is skipped now */
+        }
+        if (why) {
+            item_free(&it);
+            meas_skip(s, why);
+            continue;
+        }
+        {
+            meas_item *slot = add_item(s);
+            if (!slot) {
+                item_free(&it);
+                meas_skip(s, "out of memory");
+                continue;
+            }
+            *slot = it;
+        }
+    }
+}
+
+static double max3(double a, double b, double c)
+{
+    double x = a > b ? a : b;
+    return x > c ? x : c;
+}
+
+/* Kernel measurements come from plain CUDA programs: no framework cost, the launch alone. */
+static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, double *pred)
+{
+    ridge_kernel_result kr;
+    ridge_err err = {{0}};
+    double c, gpu, h, start, gk;
+    int rc = ridge_kernel_predict(g, &it->op, &kr, &err);
+    if (rc != RIDGE_OK)
+        return rc == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : "kernel prediction failed";
+    c = kr.kernels * it->op.count; /* kernels in one call */
+    gpu = kr.time_s * it->op.count;
+    gk = kr.kernels > 0 ? kr.time_s / kr.kernels : kr.time_s;
+    if (it->rt == RIDGE_RUNTIME_GRAPH) {
+        /* One graph launch per replay of graph_nodes kernels, then graph_launch_s per node. */
+        double nodes = it->graph_nodes > 0 ? it->graph_nodes : c;
+        h = g->eff.graph_launch_s;
+        start = g->eff.host_launch_s * c / nodes;
+    } else {
+        h = g->eff.host_launch_s;
+        start = 0;
+    }
+    switch (it->form) {
+    case MEAS_ISSUE: *pred = it->rt == RIDGE_RUNTIME_GRAPH ? start : c * h; break;
+    case MEAS_ROUNDTRIP: /* from an idle stream: the two-stage pipeline of docs/model.md */
+        *pred = max3(start + h + gpu, start + c * h + gk, 0);
+        break;
+    default: /* back to back: the slower of the two stages */ *pred = max3(gpu, c * h, start); break;
+    }
+    return NULL;
+}
+
+const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
+{
+    ridge_schedule_totals t1, t2;
+    ridge_err err = {{0}};
+    if (it->type == MEAS_KERNEL)
+        return predict_kernel(it, g, pred);
+    if (ridge_schedule_ops(g, it->graph.ops, it->graph.n, it->rt, NULL, &t1, &err) != RIDGE_OK)
+        return "model prediction failed";
+    switch (it->kind) {
+    case MEAS_LATENCY: *pred = t1.total_time_s; break;
+    case MEAS_THROUGHPUT: *pred = t1.total_time_s > 0 ? it->items / t1.total_time_s : 0; break;
+    case MEAS_GENERATION:
+        if (ridge_schedule_ops(g, it->decode.ops, it->decode.n, it->rt, NULL, &t2, &err) != RIDGE_OK)
+            return "model prediction failed";
+        *pred = it->batch * it->output / (t1.total_time_s + it->output * t2.total_time_s);
+        break;
+    }
+    if (!(isfinite(*pred) && *pred > 0))
+        return "no positive prediction";
+    return NULL;
+}

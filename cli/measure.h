@@ -1,0 +1,69 @@
+/* Measurement files (docs/validation.md): reading them, mapping each measurement to the ridge
+ * prediction of the same thing, and predicting it on a GPU. Shared by `validate` and `calibrate`.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_CLI_MEASURE_H
+#define RIDGE_CLI_MEASURE_H
+
+#include "cli.h"
+#include "ridge/schedule.h"
+#include "ridge/workload.h"
+
+#define MEAS_MAX_REASONS 16
+
+typedef enum { MEAS_KERNEL = 0, MEAS_MODEL } meas_type;
+
+/* How a kernel measurement was timed, hence what ridge predicts for it:
+ * STEADY: calls issued back to back (CUDA events or N launches then one synchronize): per call,
+ *         max(GPU time, host issue time);
+ * ROUNDTRIP: one call then a synchronize each time (config.sync "each"): issue + GPU time;
+ * ISSUE: the host time of the launch call alone (ids ending in "_issue"). */
+typedef enum { MEAS_STEADY = 0, MEAS_ROUNDTRIP, MEAS_ISSUE } meas_form;
+
+/* Model measurements: what is compared. */
+typedef enum { MEAS_LATENCY = 0, MEAS_THROUGHPUT, MEAS_GENERATION } meas_kind;
+
+typedef struct {
+    char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind_name[16];
+    double measured; /* seconds per call, or the published value in `unit` */
+    meas_type type;
+    /* MEAS_KERNEL */
+    ridge_op op;
+    ridge_runtime rt;
+    meas_form form;
+    double graph_nodes; /* kernels per graph replay (graph runtime), >= 1 */
+    /* MEAS_MODEL: the operator graphs, built once (they do not depend on the GPU) */
+    ridge_oplist graph;  /* the step; for a generation, the prefill */
+    ridge_oplist decode; /* generation only: one decode step */
+    double items;        /* items (images, sequences, tokens) per step, for throughput */
+    meas_kind kind;
+    int generate;  /* prefill + output x decode */
+    double batch;  /* sequences per step (generation) */
+    double output; /* generated tokens */
+} meas_item;
+
+typedef struct {
+    meas_item *v;
+    int n, cap;
+    const char *reason[MEAS_MAX_REASONS];
+    int reason_count[MEAS_MAX_REASONS];
+    int nreasons;
+} meas_set;
+
+/* Read and check one measurement file (kind "ridge-measurements" with a measurements array).
+ * Prints the error and returns an exit code. */
+int meas_load_file(const char *path, cJSON **out);
+
+/* Map every measurement of a document to an item appended to s (predictions are not made yet);
+ * measurements that cannot be mapped are counted by reason. gpu_opt: a catalogue id for every
+ * measurement (NULL: provenance.gpu_name, else config.gpu). */
+void meas_collect(const cJSON *root, const char *gpu_opt, meas_set *s);
+
+/* Predict one item on g (normally the GPU the item names, or a calibrated copy of it).
+ * Returns 0 and *pred (same unit as measured) or a static reason. Never prints. */
+const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred);
+
+/* Count a skipped measurement by reason (reason must be static). */
+void meas_skip(meas_set *s, const char *reason);
+void meas_set_free(meas_set *s);
+
+#endif
