@@ -25,6 +25,8 @@ static const char usage[] =
     "  collective           time and nccl-tests bandwidths of a collective on a cluster\n"
     "  clusters             list the built-in clusters\n"
     "  validate FILE...     compare predictions with measurement files (per case, group, GPU)\n"
+    "  calibrate --gpu ID FILE... -o OUT.json\n"
+    "                       fit the GPU's efficiency parameters to measurements; held-out error\n"
     "\n"
     "Common options: --format text|json|csv, --gpu-file PATH (a GPU JSON file instead of an id).\n"
     "Run 'ridge COMMAND --help' for a command's options. Exit codes: 0 ok, 1 internal error,\n"
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
         return cmd_clusters(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "calibrate") == 0)
+        return cmd_calibrate(argc - 1, argv + 1);
     fprintf(stderr, "ridge: unknown command '%s' (see 'ridge --help')\n", cmd);
     return CLI_EXIT_USAGE;
 }

@@ -1,0 +1,276 @@
+/* Calibration engine: the training split, the parameters and the GSL fit (docs/validation.md,
+ * "Calibration").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+#include "calibrate.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_vector.h>
+
+/* The declared training subset of ridge-bench-cuda's measurements. Each parameter is fitted on
+ * one kind of kernel and checked on others: DRAM/L2 bandwidth and latency on the copy and triad
+ * kernels (read, write, memcpy held out), achievable peaks on the 8192^3 GEMMs (16384^3 and the
+ * whole shape sweep held out), launch costs on the async issue time and graph replays (round
+ * trips, wall and GPU times of eager launches held out), the small-kernel floor on `scale`
+ * (`add` and `reduce` held out). FMA peaks, host copies, PyTorch end-to-end runs and published
+ * figures are never fitted. */
+const cal_rule cal_default_rules[] = {
+    {"bandwidth/copy/*", 1},       {"bandwidth/triad/*", 1},    {"gemm/*/8192", 1},
+    {"launch/empty_async_issue", 1}, {"launch/graph_replay/*", 1}, {"small/scale/*", 1},
+};
+const int cal_default_rule_count = (int)(sizeof cal_default_rules / sizeof cal_default_rules[0]);
+
+void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train)
+{
+    for (int i = 0; i < s->n; i++) {
+        train[i] = 0;
+        for (int r = 0; r < nrules; r++)
+            if (fnmatch(rules[r].glob, s->v[i].id, 0) == 0) {
+                train[i] = rules[r].train;
+                break;
+            }
+    }
+}
+
+/* Search boxes (the GPU schema's ranges, with positive lower ends for the log scale). */
+static const double field_lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 1e-8, 1e-8, 1e-8, 1e-9, 1e-9};
+static const double field_hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3};
+
+static double get_param(const ridge_gpu *g, const cal_param *p)
+{
+    return p->field >= 0 ? ridge_efficiency_get(&g->eff, p->field)
+                         : ridge_efficiency_fraction(&g->eff, (ridge_peak)p->peak);
+}
+
+static void set_param(ridge_gpu *g, const cal_param *p, double v)
+{
+    if (p->field >= 0)
+        *ridge_efficiency_field(&g->eff, p->field) = v;
+    else
+        g->eff.fraction_by_peak[p->peak] = v;
+}
+
+/* Unbounded x <-> bounded value: a logistic curve over log(value) between the box ends. */
+static double to_value(const cal_param *p, double x)
+{
+    double a = log(p->lo), b = log(p->hi);
+    return exp(a + (b - a) / (1.0 + exp(-x)));
+}
+
+static double to_x(const cal_param *p, double v)
+{
+    double a = log(p->lo), b = log(p->hi), u = (log(v) - a) / (b - a);
+    if (u < 1e-6)
+        u = 1e-6;
+    if (u > 1 - 1e-6)
+        u = 1 - 1e-6;
+    return log(u / (1 - u));
+}
+
+typedef struct {
+    ridge_gpu *g;
+    const meas_set *s;
+    const int *idx; /* training items */
+    int n;
+    const cal_param *p;
+    int np;
+} cal_ctx;
+
+/* A prediction that fails (a parameter far out) costs a large residual instead of an error. */
+#define CAL_FAILED_RESIDUAL 10.0
+
+static double residual(const meas_item *it, const ridge_gpu *g)
+{
+    double pred = 0;
+    if (meas_predict(it, g, &pred) != NULL || !(pred > 0) || !isfinite(pred))
+        return CAL_FAILED_RESIDUAL;
+    return log(pred / it->measured);
+}
+
+static int cal_f(const gsl_vector *x, void *data, gsl_vector *f)
+{
+    cal_ctx *c = data;
+    for (int j = 0; j < c->np; j++)
+        set_param(c->g, &c->p[j], to_value(&c->p[j], gsl_vector_get(x, (size_t)j)));
+    for (int i = 0; i < c->n; i++)
+        gsl_vector_set(f, (size_t)i, residual(&c->s->v[c->idx[i]], c->g));
+    return GSL_SUCCESS;
+}
+
+static double rms(const ridge_gpu *g, const meas_set *s, const int *idx, int n)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double r = residual(&s->v[idx[i]], g);
+        sum += r * r;
+    }
+    return n ? sqrt(sum / n) : 0;
+}
+
+/* The candidates: every efficiency field except the global tensor and vector fractions, and one
+ * fraction per peak the GPU has (the global fractions stay as the default for peaks no training
+ * case uses). */
+static int candidates(const ridge_gpu *g, cal_param *p)
+{
+    int n = 0;
+    for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++) {
+        if (i == 0 || i == 1)
+            continue;
+        memset(&p[n], 0, sizeof p[n]);
+        snprintf(p[n].name, sizeof p[n].name, "%s", ridge_efficiency_field_name(i));
+        p[n].field = i;
+        p[n].lo = field_lo[i];
+        p[n].hi = field_hi[i];
+        n++;
+    }
+    for (int k = 0; k < RIDGE_PEAK_COUNT; k++) {
+        if (!(g->peak_flops_per_s[k] > 0))
+            continue;
+        memset(&p[n], 0, sizeof p[n]);
+        snprintf(p[n].name, sizeof p[n].name, "fraction_by_peak.%s", ridge_peak_key((ridge_peak)k));
+        p[n].field = -1;
+        p[n].peak = k;
+        p[n].lo = 0.05;
+        p[n].hi = 1;
+        n++;
+    }
+    for (int j = 0; j < n; j++) {
+        double v = get_param(g, &p[j]);
+        if (v < p[j].lo)
+            v = p[j].lo;
+        if (v > p[j].hi)
+            v = p[j].hi;
+        p[j].initial = p[j].value = v;
+    }
+    return n;
+}
+
+/* A training case informs a parameter when a 10 % change of the parameter moves its prediction
+ * by more than 0.1 %. */
+static void sensitivity(ridge_gpu *g, const meas_set *s, const int *idx, int n, cal_param *p, int np)
+{
+    for (int j = 0; j < np; j++) {
+        double v = p[j].initial, v2 = v * 1.1 <= p[j].hi ? v * 1.1 : v / 1.1;
+        p[j].cases = 0;
+        for (int i = 0; i < n; i++) {
+            double r0 = residual(&s->v[idx[i]], g), r1;
+            set_param(g, &p[j], v2);
+            r1 = residual(&s->v[idx[i]], g);
+            set_param(g, &p[j], v);
+            if (fabs(r1 - r0) > 1e-3)
+                p[j].cases++;
+        }
+        p[j].fitted = p[j].cases > 0;
+    }
+}
+
+const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, cal_result *res)
+{
+    cal_param all[CAL_MAX_PARAMS], fit[CAL_MAX_PARAMS];
+    int *idx = malloc((size_t)(s->n ? s->n : 1) * sizeof *idx), n = 0, nall, nfit = 0, status, info = 0;
+    gsl_multifit_nlinear_workspace *w = NULL;
+    gsl_multifit_nlinear_parameters params = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_fdf fdf;
+    gsl_vector *x0 = NULL;
+    cal_ctx ctx;
+    const char *why = NULL;
+    memset(res, 0, sizeof *res);
+    if (!idx)
+        return "out of memory";
+    for (int i = 0; i < s->n; i++) {
+        if (strcmp(s->v[i].gpu, g->id) != 0 && !(g->mig_of[0] && strcmp(s->v[i].gpu, g->mig_of) == 0))
+            continue; /* calibrate on this GPU's measurements only */
+        if (train[i])
+            idx[n++] = i;
+        else
+            res->ntest++;
+    }
+    res->ntrain = n;
+    nall = candidates(g, all);
+    sensitivity(g, s, idx, n, all, nall);
+    for (int j = 0; j < nall; j++)
+        if (all[j].fitted)
+            fit[nfit++] = all[j];
+    res->rms_log_before = rms(g, s, idx, n);
+    if (n == 0) {
+        why = "no training measurements for this GPU (see the training split in docs/validation.md)";
+        goto done;
+    }
+    if (nfit == 0) {
+        why = "no training measurement depends on an efficiency parameter";
+        goto done;
+    }
+    if (n < nfit) {
+        why = "fewer training measurements than parameters to fit";
+        goto done;
+    }
+    gsl_set_error_handler_off();
+    ctx.g = g;
+    ctx.s = s;
+    ctx.idx = idx;
+    ctx.n = n;
+    ctx.p = fit;
+    ctx.np = nfit;
+    memset(&fdf, 0, sizeof fdf);
+    fdf.f = cal_f;
+    fdf.df = NULL; /* forward differences */
+    fdf.fvv = NULL;
+    fdf.n = (size_t)n;
+    fdf.p = (size_t)nfit;
+    fdf.params = &ctx;
+    params.trs = gsl_multifit_nlinear_trs_lm;
+    params.h_df = 1e-4; /* the model has tile and wave steps: a step wider than rounding noise */
+    w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &params, (size_t)n, (size_t)nfit);
+    x0 = gsl_vector_alloc((size_t)nfit);
+    if (!w || !x0) {
+        why = "out of memory";
+        goto done;
+    }
+    for (int j = 0; j < nfit; j++)
+        gsl_vector_set(x0, (size_t)j, to_x(&fit[j], fit[j].initial));
+    status = gsl_multifit_nlinear_init(x0, &fdf, w);
+    if (status == GSL_SUCCESS)
+        status = gsl_multifit_nlinear_driver(200, 1e-8, 1e-8, 1e-10, NULL, NULL, &info, w);
+    res->iterations = (int)gsl_multifit_nlinear_niter(w);
+    res->stop = status != GSL_SUCCESS ? gsl_strerror(status)
+                : info == 1              ? "small step"
+                : info == 2              ? "small gradient"
+                                         : "converged";
+    {
+        const gsl_vector *x = gsl_multifit_nlinear_position(w);
+        for (int j = 0; j < nfit; j++) {
+            double xj = gsl_vector_get(x, (size_t)j), v = to_value(&fit[j], xj);
+            double u = (log(v) - log(fit[j].lo)) / (log(fit[j].hi) - log(fit[j].lo));
+            fit[j].value = v;
+            fit[j].at_bound = u < 1e-3 || u > 1 - 1e-3;
+            set_param(g, &fit[j], v);
+        }
+    }
+    res->rms_log_after = rms(g, s, idx, n);
+    /* Keep the start if the solver made things worse (it cannot, but a failed run might). */
+    if (!(res->rms_log_after <= res->rms_log_before)) {
+        for (int j = 0; j < nfit; j++) {
+            fit[j].value = fit[j].initial;
+            set_param(g, &fit[j], fit[j].initial);
+        }
+        res->rms_log_after = res->rms_log_before;
+        res->stop = "no improvement; kept the starting values";
+    }
+    for (int j = 0, k = 0; j < nall; j++)
+        if (all[j].fitted)
+            all[j] = fit[k++];
+done:
+    res->nparams = nall;
+    memcpy(res->p, all, (size_t)nall * sizeof all[0]);
+    gsl_multifit_nlinear_free(w);
+    gsl_vector_free(x0);
+    free(idx);
+    return why;
+}

@@ -1,0 +1,51 @@
+/* Calibration: fitting a GPU's efficiency parameters to measurements with GSL nonlinear least
+ * squares on a declared training subset (docs/validation.md, "Calibration").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_CLI_CALIBRATE_H
+#define RIDGE_CLI_CALIBRATE_H
+
+#include "measure.h"
+
+/* One rule of the training split: measurements whose id matches `glob` (fnmatch) are training
+ * (train = 1) or held out (train = 0). The first matching rule decides; no match: held out. */
+typedef struct {
+    const char *glob;
+    int train;
+} cal_rule;
+
+/* The default split (docs/validation.md lists it). */
+extern const cal_rule cal_default_rules[];
+extern const int cal_default_rule_count;
+
+#define CAL_MAX_PARAMS (RIDGE_EFF_FIELD_COUNT + RIDGE_PEAK_COUNT)
+
+typedef struct {
+    char name[48];  /* "dram_fraction", "fraction_by_peak.bf16" */
+    int field;      /* efficiency field index, or -1 for a fraction_by_peak entry */
+    int peak;       /* the peak of a fraction_by_peak entry */
+    double lo, hi;  /* search box */
+    double initial; /* value before fitting */
+    double value;   /* fitted value (= initial when not fitted) */
+    int cases;      /* training cases whose prediction moves with this parameter */
+    int fitted;     /* 1 when some training case informs it */
+    int at_bound;   /* the fit ended within 0.1 % (log scale) of the box */
+} cal_param;
+
+typedef struct {
+    int nparams;
+    cal_param p[CAL_MAX_PARAMS];
+    int ntrain, ntest;
+    int iterations;
+    const char *stop;      /* why the solver stopped */
+    double rms_log_before; /* training residuals, sqrt(mean(log(pred/meas)^2)) */
+    double rms_log_after;
+} cal_result;
+
+/* Mark each item of s as training or held out by the rules: train[i] = 1 / 0. */
+void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train);
+
+/* Fit g's efficiency parameters to the training items (train[i] = 1) of s; g is updated in place
+ * with the fitted values. Returns NULL or a reason it could not fit (printed by the caller). */
+const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, cal_result *res);
+
+#endif
