@@ -209,6 +209,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "unknown precision";
     if ((s = str_of(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
+    if ((s = str_of(cfg, "layout")) && strcmp(s, "nchw") != 0 && strcmp(s, "nhwc") != 0)
+        return "unknown layout";
+    rc.nchw = s && strcmp(s, "nchw") == 0;
     if (isfinite(v = num_of(cfg, "batch")))
         rc.batch = v;
     if (isfinite(v = num_of(cfg, "seq")))

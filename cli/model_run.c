@@ -81,6 +81,16 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
             return -1;
         }
         return 1;
+    case 13:
+        if (strcmp(arg, "nhwc") == 0)
+            rc->nchw = 0;
+        else if (strcmp(arg, "nchw") == 0)
+            rc->nchw = 1;
+        else {
+            cli_error("--layout: '%s' is not one of nhwc, nchw", arg);
+            return -1;
+        }
+        return 1;
     default: return 0;
     }
 }

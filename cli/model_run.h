@@ -23,7 +23,8 @@
         {"recompute", required_argument, 0, CLI_RUN_OPT_BASE + 9},                                 \
         {"hidden", required_argument, 0, CLI_RUN_OPT_BASE + 10},                                   \
         {"layers", required_argument, 0, CLI_RUN_OPT_BASE + 11},                                   \
-        {"attention", required_argument, 0, CLI_RUN_OPT_BASE + 12}
+        {"attention", required_argument, 0, CLI_RUN_OPT_BASE + 12},                                \
+        {"layout", required_argument, 0, CLI_RUN_OPT_BASE + 13}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -38,6 +39,8 @@
     "  --recompute none|selective|full     activation recomputation (default none)\n"               \
     "  --attention flash|unfused           fused flash attention (default) or separate QK^T,\n"     \
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \
+    "  --layout nhwc|nchw                  CNN activation layout (default nhwc); in nchw, tensor-core\n"   \
+    "                                      convolutions transpose their input and output\n"            \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
 /* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */

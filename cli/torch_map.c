@@ -246,8 +246,7 @@ static const char *map_cnn(const cJSON *cfg, const cJSON *wl, double layers_run,
     cl = bool_of(cfg, "channels_last", 1);
     if (cl < 0)
         return "channels_last is not a boolean";
-    if (!cl)
-        return "NCHW layout (channels_last false) is not modelled; ridge's convolutions are NHWC";
+    rc->nchw = !cl; /* NCHW: tensor-core convolutions transpose in and out (docs/workloads.md) */
     if (ridge_model_load_builtin("resnet50", model, &err) != RIDGE_OK)
         return "the built-in resnet50 preset is missing";
     /* torchvision's ResNet-50 v1.5 is the preset; a different recorded count is another network */

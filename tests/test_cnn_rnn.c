@@ -787,6 +787,83 @@ done:
     check_context(NULL);
 }
 
+/* NCHW layout: each tensor-core convolution transposes its activations in and out; FP32 and
+ * grouped (depthwise) convolutions run NCHW natively. */
+static void layout_ops(const ridge_model *m, const ridge_run_config *rc, double *n, double *elements)
+{
+    ridge_oplist g;
+    ridge_err err = {{0}};
+    *n = *elements = 0;
+    if (!CHECK(ridge_model_build(m, rc, &g, &err) == RIDGE_OK))
+        return;
+    for (size_t i = 0; i < g.n; i++)
+        if (strcmp(g.ops[i].group, "layout") == 0) {
+            *n += g.ops[i].count;
+            *elements += g.ops[i].u.ew.elements * g.ops[i].count;
+        }
+    ridge_oplist_free(&g);
+}
+
+static void test_nchw_layout(void)
+{
+    ridge_model *r50 = load("resnet50"), *mb = load("mobilenet-v2");
+    ridge_run_config rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_FP16, 2);
+    double n, e, n_nhwc, e_nhwc, fwd_elems = 0, in_elems = 0;
+    ridge_oplist g;
+    ridge_err err = {{0}};
+    if (!r50 || !mb)
+        return;
+    check_context("resnet50 infer nchw fp16");
+    layout_ops(r50, &rc, &n_nhwc, &e_nhwc);
+    CHECK_NEAR(n_nhwc, 0, 0);
+    rc.nchw = 1;
+    layout_ops(r50, &rc, &n, &e);
+    CHECK_NEAR(n, 2 * 53, 0); /* 53 convolutions, one transpose in and one out each */
+    /* The transposed elements are the convolutions' inputs and outputs. */
+    if (CHECK(ridge_model_build(r50, &rc, &g, &err) == RIDGE_OK)) {
+        for (size_t i = 0; i < g.n; i++)
+            if (g.ops[i].kind == RIDGE_OP_CONV2D) {
+                const ridge_op *o = &g.ops[i];
+                double p = floor((o->u.conv.h + 2 * o->u.conv.pad - o->u.conv.r) / o->u.conv.stride) + 1;
+                double q = floor((o->u.conv.w + 2 * o->u.conv.pad - o->u.conv.s) / o->u.conv.stride) + 1;
+                in_elems += o->u.conv.n * o->u.conv.c * o->u.conv.h * o->u.conv.w * o->count;
+                fwd_elems += o->u.conv.n * o->u.conv.k * p * q * o->count;
+            }
+        ridge_oplist_free(&g);
+    }
+    CHECK_NEAR(e, in_elems + fwd_elems, 1e-9 * e);
+    check_context("resnet50 infer nchw fp32: native");
+    rc.precision = RIDGE_DTYPE_FP32;
+    layout_ops(r50, &rc, &n, &e);
+    CHECK_NEAR(n, 0, 0);
+    check_context("resnet50 train nchw tf32: fwd 2, dgrad 2, wgrad 2 per conv (no dgrad for the stem)");
+    rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_TF32, 2);
+    rc.nchw = 1;
+    layout_ops(r50, &rc, &n, &e);
+    CHECK_NEAR(n, 6 * 53 - 2, 0);
+    check_context("mobilenet-v2 infer nchw fp16: depthwise convolutions are not transposed");
+    rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_FP16, 2);
+    rc.nchw = 1;
+    layout_ops(mb, &rc, &n, &e);
+    CHECK(n > 0);
+    {
+        double convs = 0, grouped = 0;
+        if (CHECK(ridge_model_build(mb, &rc, &g, &err) == RIDGE_OK)) {
+            for (size_t i = 0; i < g.n; i++)
+                if (g.ops[i].kind == RIDGE_OP_CONV2D) {
+                    convs += g.ops[i].count;
+                    grouped += g.ops[i].u.conv.groups > 1 ? g.ops[i].count : 0;
+                }
+            ridge_oplist_free(&g);
+        }
+        CHECK(grouped > 0);
+        CHECK_NEAR(n, 2 * (convs - grouped), 0);
+    }
+    check_context(NULL);
+    ridge_model_free(r50);
+    ridge_model_free(mb);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -800,5 +877,6 @@ int main(void)
     test_presets_build();
     test_bad_arch();
     test_bad_runs();
+    test_nchw_layout();
     return check_report();
 }

@@ -413,11 +413,6 @@ static void edge_cases(void)
          "\"mode\":\"infer\",\"batch\":1,\"image\":[3,224,224],\"precision\":\"fp16\",\"amp\":true,"
          "\"weights_dtype\":\"fp32\",\"layers_run\":101,\"runtime\":\"eager\"}",
          "ResNet-50"},
-        {"ResNet-50 NCHW",
-         "{\"workload\":{\"family\":\"cnn\",\"name\":\"resnet50_v1.5\",\"depth\":50},\"mode\":\"infer\","
-         "\"batch\":1,\"image\":[3,224,224],\"precision\":\"fp16\",\"amp\":true,\"weights_dtype\":\"fp32\","
-         "\"layers_run\":50,\"runtime\":\"eager\",\"channels_last\":false}",
-         "NCHW"},
         {"ResNet-50 rectangular image",
          "{\"workload\":{\"family\":\"cnn\",\"name\":\"resnet50_v1.5\",\"depth\":50},\"mode\":\"infer\","
          "\"batch\":1,\"image\":[3,224,256],\"precision\":\"fp16\",\"amp\":true,\"weights_dtype\":\"fp32\","
@@ -455,6 +450,20 @@ static void edge_cases(void)
         why = map_text(bad[i].json, NULL, NULL);
         if (CHECK(why != NULL))
             CHECK_STR_HAS(why, bad[i].reason);
+    }
+
+    /* NCHW (channels_last false) maps, with the layout carried over; NHWC is the default. */
+    check_context("ResNet-50 NCHW");
+    {
+        static const char nchw[] =
+            "{\"workload\":{\"family\":\"cnn\",\"name\":\"resnet50_v1.5\",\"depth\":50},\"mode\":\"infer\","
+            "\"batch\":1,\"image\":[3,224,224],\"precision\":\"fp16\",\"amp\":true,\"weights_dtype\":\"fp32\","
+            "\"layers_run\":50,\"runtime\":\"eager\",\"channels_last\":false}";
+        ridge_run_config r;
+        memset(&r, 0, sizeof r);
+        why = map_text(nchw, NULL, &r);
+        if (CHECK(why == NULL))
+            CHECK_INT(r.nchw, 1);
     }
 
     /* NULL outputs: a reason, no crash. */

@@ -941,6 +941,22 @@ static void push_conv(rw_graph *g, const cnn_unit *u, const char *name, ridge_dt
     op->u.conv.pass = pass;
 }
 
+/* NCHW activations: cuDNN's tensor-core convolutions work in NHWC, so a convolution in NCHW
+ * transposes its activation operand(s) in and its result out, each a read and a write of the
+ * tensor (docs/workloads.md, "Layout"). Grouped (depthwise) convolutions and the FP32/FP64 path run
+ * NCHW kernels natively; the small filter transposes are left out. */
+static int nchw_transposes(const cnn_unit *u, const ridge_run_config *rc, ridge_dtype dt)
+{
+    return rc->nchw && u->groups <= 1 && dt != RIDGE_DTYPE_FP32 && dt != RIDGE_DTYPE_FP64;
+}
+
+static void push_transpose(rw_graph *g, const cnn_unit *u, const char *what, ridge_dtype at, double elements)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    snprintf(nm, sizeof nm, "%s.%s", u->name, what);
+    rw_elementwise(g, "layout", nm, at, elements, 1, 1, 0, 0, u->count);
+}
+
 /* Forward kernels of one unit (train: the training-mode variants). */
 static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
 {
@@ -951,7 +967,11 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     char nm[RIDGE_OP_NAME_MAX];
     switch (u->kind) {
     case U_CONV:
+        if (nchw_transposes(u, rc, dt))
+            push_transpose(g, u, "x_to_nhwc", at, in);
         push_conv(g, u, u->name, dt, n, RIDGE_PASS_FWD);
+        if (nchw_transposes(u, rc, dt))
+            push_transpose(g, u, "y_to_nchw", at, out);
         if (u->bias) {
             snprintf(nm, sizeof nm, "%s.bias", u->name);
             rw_elementwise(g, u->group, nm, at, out, 1, 1, 1, 0, u->count);
@@ -1011,9 +1031,17 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
         }
         if (!u->first) {
             snprintf(nm, sizeof nm, "%s.dgrad", u->name);
+            if (nchw_transposes(u, rc, dt))
+                push_transpose(g, u, "dy_to_nhwc", at, out);
             push_conv(g, u, nm, dt, n, RIDGE_PASS_BWD_DATA);
+            if (nchw_transposes(u, rc, dt))
+                push_transpose(g, u, "dx_to_nchw", at, in);
         }
         snprintf(nm, sizeof nm, "%s.wgrad", u->name);
+        if (nchw_transposes(u, rc, dt)) { /* the backward-filter call transposes x and dy again */
+            push_transpose(g, u, "wgrad_x_to_nhwc", at, in);
+            push_transpose(g, u, "wgrad_dy_to_nhwc", at, out);
+        }
         push_conv(g, u, nm, dt, n, RIDGE_PASS_BWD_FILTER);
         break;
     case U_BN:

@@ -35,7 +35,8 @@ GPU = {
 PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16"}
 
 MAPPING = """
-ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224.
+ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224;
+  layout NHWC for AMP and NCHW for FP32/TF32 (the rows' notes: "AMP uses NHWC").
 BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384.
 LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
 LLaMA 7B generation (TensorRT-LLM peak throughput, batch B, input I, output O): llama2-7b,
@@ -59,9 +60,10 @@ def predict_row(binary, r):
     batch = r["batch_per_gpu"]
     if model == "ResNet-50 v1.5" and task in ("training", "inference") and "images/s" == r["unit"]:
         mode = "train" if task == "training" else "infer"
+        layout = "nhwc" if prec in ("fp16", "bf16") else "nchw"
         p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
-                           "--precision", prec])
-        return p["throughput"], f"resnet50 {mode} b{batch} {prec}"
+                           "--precision", prec, "--layout", layout])
+        return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         mode = "train" if task == "training" else "infer"
         p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", mode, "--batch", batch,

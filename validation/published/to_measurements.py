@@ -21,6 +21,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_published import GPU, PRECISION  # noqa: E402  (one mapping table for both scripts)
 
 
+def layout_of(r):
+    """DLE ConvNets: AMP runs NHWC, FP32/TF32 runs NCHW (the rows' notes: "AMP uses NHWC")."""
+    return "nhwc" if PRECISION.get(r["precision"]) in ("fp16", "bf16") else "nchw"
+
+
 def config_of(r):
     """The run configuration of a row compare_published.py maps, or None (same conditions)."""
     model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
@@ -34,7 +39,7 @@ def config_of(r):
     if model == "ResNet-50 v1.5" and task in ("training", "inference") and r["unit"] == "images/s":
         side = int(r["seq_or_image"].split("x")[0])
         return dict(base, workload="resnet50", mode="train" if task == "training" else "infer", image=side,
-                    kind="throughput")
+                    layout=layout_of(r), kind="throughput")
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
                     seq=int(r["seq_or_image"]), kind="throughput")
