@@ -212,6 +212,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
     if ((s = str_of(cfg, "layout")) && strcmp(s, "nchw") != 0 && strcmp(s, "nhwc") != 0)
         return "unknown layout";
     rc.nchw = s && strcmp(s, "nchw") == 0;
+    if ((s = str_of(cfg, "attention")) && strcmp(s, "flash") != 0 && strcmp(s, "unfused") != 0)
+        return "unknown attention";
+    rc.unfused_attention = s && strcmp(s, "unfused") == 0;
     if (isfinite(v = num_of(cfg, "batch")))
         rc.batch = v;
     if (isfinite(v = num_of(cfg, "seq")))

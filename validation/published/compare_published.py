@@ -37,7 +37,8 @@ PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16
 MAPPING = """
 ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224;
   layout NHWC for AMP and NCHW for FP32/TF32 (the rows' notes: "AMP uses NHWC").
-BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384.
+BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384,
+  unfused attention (NGC pytorch 21.11 predates fused attention kernels in PyTorch).
 LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
 LLaMA 7B generation (TensorRT-LLM peak throughput, batch B, input I, output O): llama2-7b,
   time = prefill(B, I) + O x decode(B, context I + O/2); output tokens/s = B*O / time.
@@ -67,8 +68,8 @@ def predict_row(binary, r):
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         mode = "train" if task == "training" else "infer"
         p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", mode, "--batch", batch,
-                           "--seq", r["seq_or_image"], "--precision", prec])
-        return p["throughput"], f"bert-large {mode} b{batch} s{r['seq_or_image']} {prec}"
+                           "--seq", r["seq_or_image"], "--precision", prec, "--attention", "unfused"])
+        return p["throughput"], f"bert-large {mode} b{batch} s{r['seq_or_image']} {prec} unfused"
     if model == "LLaMA 7B" and task == "inference (LLM prefill)" and r["unit"] == "ms":
         prompt = r["seq_or_image"].split()[1]
         p = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "prefill", "--batch", batch,

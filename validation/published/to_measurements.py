@@ -42,7 +42,7 @@ def config_of(r):
                     layout=layout_of(r), kind="throughput")
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
-                    seq=int(r["seq_or_image"]), kind="throughput")
+                    seq=int(r["seq_or_image"]), attention="unfused", kind="throughput")
     if model == "LLaMA 7B" and task == "inference (LLM prefill)" and r["unit"] == "ms":
         return dict(base, workload="llama2-7b", mode="prefill", prompt=int(r["seq_or_image"].split()[1]),
                     kind="latency")
