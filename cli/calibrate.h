@@ -27,7 +27,9 @@ typedef struct {
     double initial; /* value before fitting */
     double value;   /* fitted value (= initial when not fitted) */
     int cases;      /* training cases whose prediction moves with this parameter */
-    int fitted;     /* 1 when some training case informs it */
+    int fitted;     /* 1 when some training case informs it (and --fit, if given, names it) */
+    int excluded;   /* informed, but left out by --fit */
+    int flat;       /* fitted, but no training case depends on it near the fitted value: kept */
     int at_bound;   /* the fit ended within 0.1 % (log scale) of the box */
 } cal_param;
 
@@ -44,8 +46,13 @@ typedef struct {
 /* Mark each item of s as training or held out by the rules: train[i] = 1 / 0. */
 void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train);
 
+/* The parameters calibration may fit on g, with their current values; returns how many. */
+int cal_candidates(const ridge_gpu *g, cal_param *p);
+
 /* Fit g's efficiency parameters to the training items (train[i] = 1) of s; g is updated in place
- * with the fitted values. Returns NULL or a reason it could not fit (printed by the caller). */
-const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, cal_result *res);
+ * with the fitted values. only/nonly: when nonly > 0, fit only the parameters so named (the rest
+ * keep their values). Returns NULL or a reason it could not fit (printed by the caller). */
+const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, const char *const *only, int nonly,
+                    cal_result *res);
 
 #endif

@@ -19,7 +19,8 @@
 #define CAL_MAX_RULES 64
 
 static const char help[] =
-    "usage: ridge calibrate --gpu ID FILE... -o CALIBRATED.json [--train GLOB]... [--format text|json]\n"
+    "usage: ridge calibrate --gpu ID FILE... -o CALIBRATED.json [--train GLOB]... [--fit NAME]...\n"
+    "                       [--format text|json]\n"
     "\n"
     "Fit the efficiency parameters of catalogue GPU ID (achievable share of each peak, DRAM\n"
     "fraction and latency, L2 bandwidth, kernel floor, launch costs) to the measurements of\n"
@@ -35,6 +36,8 @@ static const char help[] =
     "  --train GLOB         measurement ids to fit on (fnmatch pattern; repeatable); replaces the\n"
     "                       default split: bandwidth/copy/*, bandwidth/triad/*, gemm/*/8192,\n"
     "                       launch/empty_async_issue, launch/graph_replay/*, small/scale/*\n"
+    "  --fit NAME           fit only this parameter (repeatable; names as in the report, e.g.\n"
+    "                       framework_op_s, fraction_by_peak.bf16); the others keep their values\n"
     "  --format text|json   the report (default text)\n"
     "  -h, --help           this help\n";
 
@@ -170,7 +173,11 @@ static void print_text(const ridge_gpu *g, const cal_result *r, const cal_group 
         row[1] = fmt_value(p, p->initial, a, sizeof a);
         row[2] = p->fitted ? fmt_value(p, p->value, b, sizeof b) : "-";
         row[3] = c;
-        row[4] = !p->fitted ? "not fitted: no training case depends on it" : p->at_bound ? "at the search bound" : "";
+        row[4] = p->excluded    ? "not fitted: not named by --fit"
+                 : p->flat      ? "not identified: no training case depends on it near the fit"
+                 : !p->fitted   ? "not fitted: no training case depends on it"
+                 : p->at_bound  ? "at the search bound"
+                                : "";
         cli_table_add(&t, row);
     }
     cli_table_print_text(&t, stdout);
@@ -230,6 +237,7 @@ static int print_json(const ridge_gpu *g, const cal_result *r, const cal_group *
         cJSON_AddBoolToObject(o, "fitted", r->p[j].fitted);
         cJSON_AddNumberToObject(o, "training_cases", r->p[j].cases);
         cJSON_AddBoolToObject(o, "at_bound", r->p[j].at_bound);
+        cJSON_AddBoolToObject(o, "identified", !r->p[j].flat);
         cJSON_AddItemToArray(ps, o);
     }
     es = cJSON_AddArrayToObject(root, "errors");
@@ -255,11 +263,14 @@ int cmd_calibrate(int argc, char **argv)
     static const struct option longopts[] = {{"gpu", required_argument, 0, 'g'},
                                              {"output", required_argument, 0, 'o'},
                                              {"train", required_argument, 0, 't'},
+                                             {"fit", required_argument, 0, 'F'},
                                              {"format", required_argument, 0, 'f'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     cJSON *docs[CAL_MAX_FILES];
     cal_rule rules[CAL_MAX_RULES];
+    const char *only[CAL_MAX_PARAMS];
+    int nonly = 0;
     int nrules = 0, ndocs = 0, c, i, rc = CLI_EXIT_OK, *train = NULL, ntr = 0, nte = 0;
     const char *gpu = NULL, *out = NULL, *why;
     double *before = NULL, *after = NULL;
@@ -280,6 +291,11 @@ int cmd_calibrate(int argc, char **argv)
                 return cli_usage_error(CMD, "at most %d --train patterns", CAL_MAX_RULES);
             rules[nrules].glob = optarg;
             rules[nrules++].train = 1;
+            break;
+        case 'F':
+            if (nonly == CAL_MAX_PARAMS)
+                return cli_usage_error(CMD, "at most %d --fit names", CAL_MAX_PARAMS);
+            only[nonly++] = optarg;
             break;
         case 'f':
             if (cli_parse_format(optarg, &fmt))
@@ -304,6 +320,18 @@ int cmd_calibrate(int argc, char **argv)
         return rc;
     if (g0.mig_of[0])
         return cli_usage_error(CMD, "--gpu: calibrate the whole GPU (%s), not a MIG slice", g0.mig_of);
+    {
+        cal_param cand[CAL_MAX_PARAMS];
+        int nc = cal_candidates(&g0, cand);
+        for (i = 0; i < nonly; i++) {
+            int k;
+            for (k = 0; k < nc && strcmp(cand[k].name, only[i]) != 0; k++)
+                ;
+            if (k == nc)
+                return cli_usage_error(CMD, "--fit: '%s' is not a parameter of %s (see the report's names)", only[i],
+                                       g0.id);
+        }
+    }
     for (i = optind; i < argc; i++) {
         if ((rc = meas_load_file(argv[i], &docs[ndocs])) != CLI_EXIT_OK)
             goto done;
@@ -325,7 +353,7 @@ int cmd_calibrate(int argc, char **argv)
         cal_split(&ms, cal_default_rules, cal_default_rule_count, train);
     predict_all(&ms, &g0, before);
     g = g0;
-    why = cal_fit(&g, &ms, train, &res);
+    why = cal_fit(&g, &ms, train, only, nonly, &res);
     if (why) {
         cli_error("%s: %s", gpu, why);
         rc = CLI_EXIT_USAGE;

@@ -218,7 +218,7 @@ int main(int argc, char **argv)
     check_context(NULL);
     CHECK(ntrain > 20 && ntrain < s.n - 20);
 
-    CHECK(cal_fit(&g, &s, train, &res) == NULL);
+    CHECK(cal_fit(&g, &s, train, NULL, 0, &res) == NULL);
     CHECK(res.rms_log_after < 0.01);
     CHECK(res.rms_log_before > 0.05);
     {
@@ -273,7 +273,7 @@ int main(int argc, char **argv)
     {
         int *none = calloc((size_t)s.n, sizeof *none);
         ridge_gpu h = g;
-        CHECK(cal_fit(&h, &s, none, &res) != NULL);
+        CHECK(cal_fit(&h, &s, none, NULL, 0, &res) != NULL);
         free(none);
     }
     free(train);
