@@ -215,6 +215,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
     if ((s = str_of(cfg, "attention")) && strcmp(s, "flash") != 0 && strcmp(s, "unfused") != 0)
         return "unknown attention";
     rc.unfused_attention = s && strcmp(s, "unfused") == 0;
+    rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
     if (isfinite(v = num_of(cfg, "batch")))
         rc.batch = v;
     if (isfinite(v = num_of(cfg, "seq")))

@@ -81,6 +81,7 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
             return -1;
         }
         return 1;
+    case 14: rc->amp = 1; return 1;
     case 13:
         if (strcmp(arg, "nhwc") == 0)
             rc->nchw = 0;

@@ -24,7 +24,8 @@
         {"hidden", required_argument, 0, CLI_RUN_OPT_BASE + 10},                                   \
         {"layers", required_argument, 0, CLI_RUN_OPT_BASE + 11},                                   \
         {"attention", required_argument, 0, CLI_RUN_OPT_BASE + 12},                                \
-        {"layout", required_argument, 0, CLI_RUN_OPT_BASE + 13}
+        {"layout", required_argument, 0, CLI_RUN_OPT_BASE + 13},                                   \
+        {"amp", no_argument, 0, CLI_RUN_OPT_BASE + 14}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -41,6 +42,8 @@
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \
     "  --layout nhwc|nchw                  CNN activation layout (default nhwc); in nchw, tensor-core\n"   \
     "                                      convolutions transpose their input and output\n"            \
+    "  --amp                               inference: autocast over FP32 weights (PyTorch AMP); each\n"  \
+    "                                      weight is cast to fp16/bf16 on every forward\n"             \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
 /* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */

@@ -178,9 +178,11 @@ static const char *map_precision(const cJSON *cfg, tm_family fam, ridge_run_conf
     if (!w)
         w = amp ? "fp32" : p;
     /* Autocast over fp32 weights: ridge's mixed-precision training; in inference half-precision
-     * math (the per-step weight casts autocast adds are not modelled). */
-    if (amp && eq(w, "fp32"))
+     * math on FP32 weights cast every forward (ridge's --amp). */
+    if (amp && eq(w, "fp32")) {
+        rc->amp = rc->mode != RIDGE_MODE_TRAIN;
         return NULL;
+    }
     if (!amp && eq(w, p)) {
         if (rc->mode == RIDGE_MODE_TRAIN)
             return "half-precision training without fp32 master weights (no AMP) is not modelled";

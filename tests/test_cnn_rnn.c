@@ -864,6 +864,56 @@ static void test_nchw_layout(void)
     ridge_model_free(mb);
 }
 
+/* --amp (inference): one weight cast per conv and fc per forward, FP32 weights in memory. */
+static void test_amp_inference(void)
+{
+    ridge_model *r50 = load("resnet50");
+    ridge_run_config rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_FP16, 4), bad;
+    ridge_oplist g0, g1;
+    ridge_memory m0, m1;
+    ridge_err err = {{0}};
+    double casts = 0, cast_bytes = 0;
+    if (!r50)
+        return;
+    check_context("resnet50 --amp");
+    if (!CHECK(ridge_model_build(r50, &rc, &g0, &err) == RIDGE_OK))
+        return;
+    rc.amp = 1;
+    if (CHECK(ridge_model_build(r50, &rc, &g1, &err) == RIDGE_OK)) {
+        for (size_t i = 0; i < g1.n; i++)
+            if (strstr(g1.ops[i].name, ".wcast")) {
+                casts += g1.ops[i].count;
+                cast_bytes += g1.ops[i].u.custom.bytes * g1.ops[i].count;
+            }
+        CHECK_NEAR(casts, 54, 0); /* 53 convolutions and the fc */
+        /* Every weight (not the BN and fc biases) read in FP32 and written in FP16: 6 B each. */
+        CHECK(cast_bytes > 6 * 25.0e6 && cast_bytes < 6 * ridge_model_params(r50));
+        {
+            double weighted = 0; /* merged block repeats: one cast op per conv or fc op */
+            for (size_t i = 0; i < g0.n; i++)
+                weighted += g0.ops[i].kind == RIDGE_OP_CONV2D || g0.ops[i].kind == RIDGE_OP_GEMM;
+            CHECK_NEAR((double)(g1.n - g0.n), weighted, 0);
+        }
+        ridge_oplist_free(&g1);
+    }
+    ridge_oplist_free(&g0);
+    rc.amp = 0;
+    CHECK(ridge_model_memory(r50, &rc, &m0, &err) == RIDGE_OK);
+    rc.amp = 1;
+    CHECK(ridge_model_memory(r50, &rc, &m1, &err) == RIDGE_OK);
+    CHECK_NEAR(m1.weights_bytes, 2 * m0.weights_bytes, 1e-9 * m1.weights_bytes);
+    bad = rc;
+    bad.mode = RIDGE_MODE_TRAIN;
+    CHECK(ridge_model_build(r50, &bad, &g1, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "mixed precision already");
+    bad = rc;
+    bad.precision = RIDGE_DTYPE_FP32;
+    CHECK(ridge_model_build(r50, &bad, &g1, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--amp needs --precision fp16 or bf16");
+    check_context(NULL);
+    ridge_model_free(r50);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -878,5 +928,6 @@ int main(void)
     test_bad_arch();
     test_bad_runs();
     test_nchw_layout();
+    test_amp_inference();
     return check_report();
 }

@@ -969,6 +969,8 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     case U_CONV:
         if (nchw_transposes(u, rc, dt))
             push_transpose(g, u, "x_to_nhwc", at, in);
+        rw_weight_cast(g, u->group, u->name, dt, u->k * (u->c / (u->groups > 1 ? u->groups : 1)) * u->r * u->s,
+                       u->count);
         push_conv(g, u, u->name, dt, n, RIDGE_PASS_FWD);
         if (nchw_transposes(u, rc, dt))
             push_transpose(g, u, "y_to_nchw", at, out);

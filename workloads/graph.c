@@ -80,10 +80,26 @@ void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, d
     op->u.gemm.batch = batch;
 }
 
+void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    ridge_op *op;
+    if (!g->amp)
+        return;
+    snprintf(nm, sizeof nm, "%.55s.wcast", name);
+    op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, nm, count);
+    if (!op)
+        return;
+    op->u.custom.flops = 0;
+    op->u.custom.bytes = elements * (4 + ridge_dtype_bytes(dt));
+    op->u.custom.unit = RIDGE_UNIT_VECTOR;
+}
+
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
+    rw_weight_cast(g, group, name, dt, in * out, count);
     rw_gemm(g, group, name, dt, tokens, out, in, 1, count);
     if (!train)
         return;

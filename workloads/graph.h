@@ -15,6 +15,7 @@ typedef struct {
     ridge_op *ops;
     size_t n, cap;
     int failed; /* an allocation failed: the graph is incomplete */
+    int amp;    /* autocast over FP32 weights: rw_weight_cast adds a cast before each use */
 } rw_graph;
 
 /* Append one op (zeroed payload) and return it, or NULL after an allocation failure. */
@@ -28,6 +29,10 @@ void rw_free(rw_graph *g);
  * stored in (fp8/int8 runs keep activations in bf16; tf32 stores fp32). */
 ridge_dtype rw_math_dtype(ridge_dtype precision);
 ridge_dtype rw_act_dtype(ridge_dtype precision);
+
+/* Autocast (g->amp): the FP32 weight of a layer, `elements` values, cast to dt before its use,
+ * `count` times (one kernel, 4 + size(dt) bytes per value); nothing otherwise. */
+void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count);
 
 /* C[m,n] = A[m,k] B[k,n], `count` times. */
 void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,

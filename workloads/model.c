@@ -246,6 +246,12 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
         (rc->precision == RIDGE_DTYPE_INT8 || rc->precision == RIDGE_DTYPE_INT4 || rc->precision == RIDGE_DTYPE_FP64))
         return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
                              ridge_dtype_name(rc->precision));
+    if (rc->amp && rc->mode == RIDGE_MODE_TRAIN)
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "--amp: fp16/bf16 training is mixed precision already (FP32 master weights)");
+    if (rc->amp && !rw_mixed_precision(rc->precision))
+        return ridge_err_set(err, RIDGE_EINVAL, "--amp needs --precision fp16 or bf16, not %s",
+                             ridge_dtype_name(rc->precision));
     return m->fam->resolve(m->arch, out, err);
 }
 
@@ -294,6 +300,7 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
     memset(out, 0, sizeof *out);
     if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
         return st;
+    g.amp = r.amp;
     st = m->fam->build(m->arch, &r, &g, err);
     if (st != RIDGE_OK) {
         rw_free(&g);
@@ -313,7 +320,7 @@ int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_m
     p = m->fam->params(m->arch, &r);
     /* Weights in the run's storage precision (fp8/int8 inference stores 1 byte per weight;
      * tf32 stores fp32). */
-    wbytes = ridge_dtype_bytes(r.precision == RIDGE_DTYPE_TF32 ? RIDGE_DTYPE_FP32 : r.precision);
+    wbytes = ridge_dtype_bytes(r.precision == RIDGE_DTYPE_TF32 || r.amp ? RIDGE_DTYPE_FP32 : r.precision);
     out->weights_bytes = p * wbytes;
     if (r.mode == RIDGE_MODE_TRAIN) {
         int mixed = rw_mixed_precision(r.precision) || r.precision == RIDGE_DTYPE_FP8;

@@ -306,7 +306,11 @@ static ridge_dtype lstm_dtype(ridge_dtype p)
 static void push_lstm(rw_graph *g, const char *name, ridge_dtype dt, double batch, double seq, double in, double h,
                       double layers, int train, double count)
 {
-    ridge_op *op = rw_push(g, RIDGE_OP_LSTM, dt, "lstm", name, count);
+    ridge_op *op;
+    /* cuDNN keeps the stack's weights in one buffer: one cast of 4h(in + h) + 4h(h + h)(layers - 1)
+     * values (biases are small and left out). */
+    rw_weight_cast(g, "lstm", name, dt, 4 * h * (in + h) + 4 * h * (2 * h) * (layers - 1), count);
+    op = rw_push(g, RIDGE_OP_LSTM, dt, "lstm", name, count);
     if (!op)
         return;
     op->u.lstm.batch = batch;

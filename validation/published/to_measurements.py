@@ -38,8 +38,11 @@ def config_of(r):
     base = {"gpu": gpu, "batch": batch, "precision": prec, "runtime": "eager", "source": r["source"]}
     if model == "ResNet-50 v1.5" and task in ("training", "inference") and r["unit"] == "images/s":
         side = int(r["seq_or_image"].split("x")[0])
-        return dict(base, workload="resnet50", mode="train" if task == "training" else "infer", image=side,
-                    layout=layout_of(r), kind="throughput")
+        cfg = dict(base, workload="resnet50", mode="train" if task == "training" else "infer", image=side,
+                   layout=layout_of(r), kind="throughput")
+        if cfg["mode"] == "infer" and prec in ("fp16", "bf16"):
+            cfg["amp"] = True  # DLE ConvNets AMP: torch.cuda.amp autocast over FP32 weights
+        return cfg
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
                     seq=int(r["seq_or_image"]), attention="unfused", kind="throughput")

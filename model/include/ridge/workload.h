@@ -60,6 +60,8 @@ typedef struct {
     int fused_optimizer;      /* 1: one multi-tensor kernel per step; 0: a few kernels per tensor */
     ridge_recompute recompute;
     int unfused_attention;    /* 1: attention as separate GEMMs and softmax (no flash kernel) */
+    int amp;                  /* inference: 1 = autocast over FP32 weights (PyTorch AMP): every
+                               * weight is cast to the run precision on every forward (--amp) */
     int nchw;                 /* CNNs: 1 = activations in NCHW; tensor-core convolutions then
                                * transpose their operands to NHWC and back (--layout nchw) */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
