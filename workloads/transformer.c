@@ -390,7 +390,9 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
         sh.head_rows = sh.train && text_encoder_mlm(a) ? sh.t : sh.b;
     sh.mdt = rw_math_dtype(rc->precision);
     sh.adt = rw_act_dtype(rc->precision);
-    /* No framework runs attention in integer arithmetic: int8/int4 runs attend in bf16. */
+    /* No framework runs attention in integer arithmetic: int8/int4 runs attend in bf16. fp8 runs
+     * attend in fp8 over an fp8 KV cache (as TensorRT-LLM's FP8 KV cache); the cache is written,
+     * read and sized in attn_dt. */
     sh.attn_dt = sh.mdt == RIDGE_DTYPE_INT8 || sh.mdt == RIDGE_DTYPE_INT4 ? sh.adt : sh.mdt;
     return sh;
 }
@@ -478,9 +480,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * hd, 1, 1, TF_ROPE_FLOPS, train, L);
     }
     if (kv_write) {
-        op = rw_push(g, RIDGE_OP_COPY, sh->adt, "attention", "kv_cache_write", L);
+        op = rw_push(g, RIDGE_OP_COPY, sh->attn_dt, "attention", "kv_cache_write", L);
         if (op) {
-            op->u.copy.bytes = 2 * sh->t_kv * kvd * ridge_dtype_bytes(sh->adt);
+            op->u.copy.bytes = 2 * sh->t_kv * kvd * ridge_dtype_bytes(sh->attn_dt);
             op->u.copy.kind = RIDGE_COPY_D2D;
         }
     }
@@ -741,7 +743,7 @@ static int memory(const void *arch, const ridge_run_config *rc, ridge_memory *m,
         m->activations_bytes = T * e * (f_mlp > 4 * d ? f_mlp : 4 * d) + rows * 4;
     }
     if (rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE)
-        m->kv_cache_bytes = 2 * L * kvd * sh.kv_len * sh.b * e;
+        m->kv_cache_bytes = 2 * L * kvd * sh.kv_len * sh.b * ridge_dtype_bytes(sh.attn_dt);
     else if (a->mem_len > 0) /* Transformer-XL keeps each layer's input of the last mem_len tokens */
         m->kv_cache_bytes = L * a->mem_len * sh.b * d * e;
     return RIDGE_OK;
