@@ -30,6 +30,7 @@ typedef struct {
     int fitted;     /* 1 when some training case informs it (and --fit, if given, names it) */
     int excluded;   /* informed, but left out by --fit */
     int flat;       /* fitted, but no training case depends on it near the fitted value: kept */
+    int local;      /* a training case depends on it near its starting value */
     int at_bound;   /* the fit ended within 0.1 % (log scale) of the box */
 } cal_param;
 

@@ -102,20 +102,29 @@ static int write_calibrated(const char *path, const ridge_gpu *g, const cal_resu
         cli_error("%s: the catalogue entry could not be read", g->id);
         return CLI_EXIT_FAILURE;
     }
-    cJSON_DeleteItemFromObjectCaseSensitive(root, "efficiency");
-    eff = cJSON_AddObjectToObject(root, "efficiency");
+    /* The file's own efficiency entries stay; fitted ones are replaced or added. */
+    eff = cJSON_GetObjectItemCaseSensitive(root, "efficiency");
+    if (!cJSON_IsObject(eff)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "efficiency");
+        eff = cJSON_AddObjectToObject(root, "efficiency");
+    }
+    fb = cJSON_GetObjectItemCaseSensitive(eff, "fraction_by_peak");
     for (int j = 0; j < r->nparams; j++) {
         const cal_param *p = &r->p[j];
+        cJSON *obj = eff;
+        const char *key = p->name;
         if (!p->fitted)
             continue;
-        if (p->field >= 0)
-            cJSON_AddNumberToObject(eff, p->name, p->value);
-        else {
-            if (!fb)
+        if (p->field < 0) {
+            if (!cJSON_IsObject(fb))
                 fb = cJSON_AddObjectToObject(eff, "fraction_by_peak");
-            cJSON_AddNumberToObject(fb, ridge_peak_key((ridge_peak)p->peak), p->value);
+            obj = fb;
+            key = ridge_peak_key((ridge_peak)p->peak);
         }
+        cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+        cJSON_AddNumberToObject(obj, key, p->value);
     }
+    cJSON_DeleteItemFromObjectCaseSensitive(eff, "source");
     gmtime_r(&now, &tmv);
     strftime(date, sizeof date, "%Y-%m-%d", &tmv);
     k = snprintf(src, sizeof src, "ridge %s calibrate, %s: %d training cases from", ridge_version(), date, r->ntrain);
@@ -338,7 +347,7 @@ int cmd_calibrate(int argc, char **argv)
         ndocs++;
     }
     for (i = 0; i < ndocs; i++)
-        meas_collect(docs[i], NULL, &ms);
+        meas_collect(docs[i], NULL, NULL, &ms);
     train = calloc((size_t)(ms.n ? ms.n : 1), sizeof *train);
     before = calloc((size_t)(ms.n ? ms.n : 1), sizeof *before);
     after = calloc((size_t)(ms.n ? ms.n : 1), sizeof *after);

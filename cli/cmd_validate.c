@@ -36,18 +36,20 @@ static const char help[] =
     "be mapped are counted by reason. CSV holds the cases only.\n"
     "\n"
     "Options:\n"
-    "  --gpu ID             the catalogue GPU for every measurement (default: mapped from\n"
-    "                       provenance.gpu_name, else the measurement's config.gpu)\n"
-    "  --gpu-file PATH      predict the measurements of that file's GPU id with it (for example\n"
-    "                       a file written by ridge calibrate) instead of the catalogue entry\n"
+    "  --gpu ID             the catalogue GPU for every measurement (default: the measurement's\n"
+    "                       config.gpu, else provenance.gpu_name mapped to the catalogue)\n"
+    "  --gpu-file PATH      a GPU file (for example one written by ridge calibrate) for the\n"
+    "                       measurements of its id, instead of the catalogue entry; for every\n"
+    "                       measurement when its id is not a catalogue id. Exclusive with --gpu\n"
     "  --format text|json|csv   default text\n"
     "  --chart scatter -o CHART.png|CHART.svg\n"
     "                       also chart predicted / measured per case (log axis, lines at\n"
-    "                       1, +-10 %% and +-25 %%, one colour per unit) with CHART.dat and\n"
+    "                       1, +-10 % and +-25 %, one colour per unit) with CHART.dat and\n"
     "                       CHART.gp beside it; rendered when gnuplot is present\n"
     "  --write-baseline FILE    also write the per-group/GPU/workload MAPE as a baseline file\n"
     "  --baseline FILE      compare with a baseline: exit 5 when any of its groups lost cases or\n"
-    "                       its MAPE grew by more than --tolerance-points (default 2) points\n"
+    "                       its MAPE grew by more than the tolerance\n"
+    "  --tolerance-points N the tolerance of --baseline in percentage points (default 2)\n"
     "  -h, --help           this help\n";
 
 typedef struct {
@@ -58,10 +60,11 @@ typedef struct {
 typedef struct {
     val_case *v;
     int n;
+    int file_used; /* cases predicted with --gpu-file */
 } val_state;
 
 /* Predict every collected item on its own catalogue GPU (loaded once per id), or on `file_gpu`
- * (--gpu-file, e.g. a calibrated file) for the items of that GPU's id. */
+ * (--gpu-file, e.g. a calibrated file) for the items of its id. */
 static int predict_all(meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
 {
     ridge_gpu g;
@@ -77,6 +80,7 @@ static int predict_all(meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
         double p = 0;
         if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0) {
             g = *file_gpu;
+            s->file_used++;
             snprintf(loaded, sizeof loaded, "%s", "(file)");
         } else if (strcmp(loaded, it->gpu) != 0) {
             if (ridge_catalog_load(it->gpu, &g, &err) != RIDGE_OK) {
@@ -545,6 +549,8 @@ int cmd_validate(int argc, char **argv)
     }
     if (baseline && write_base)
         return cli_usage_error(CMD, "--baseline and --write-baseline are exclusive");
+    if (gpu && gpu_file)
+        return cli_usage_error(CMD, "--gpu and --gpu-file are exclusive");
     if (gpu_file && (rc = cli_load_gpu(NULL, gpu_file, &fileg)) != CLI_EXIT_OK)
         return rc;
     for (i = optind; i < argc; i++) {
@@ -553,12 +559,14 @@ int cmd_validate(int argc, char **argv)
         ndocs++;
     }
     for (i = 0; i < ndocs; i++)
-        meas_collect(docs[i], gpu, &ms);
+        meas_collect(docs[i], gpu, gpu_file ? &fileg : NULL, &ms);
     if (predict_all(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
+    if (gpu_file && s.file_used == 0)
+        fprintf(stderr, "ridge: note: --gpu-file %s (id %s) matched no measurement\n", gpu_file, fileg.id);
     /* The chart first: a chart that cannot be written leaves stdout empty. */
     if (chart && (rc = write_chart(&s, &paths, &rendered)) != CLI_EXIT_OK)
         goto done;

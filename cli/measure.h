@@ -54,9 +54,13 @@ typedef struct {
 int meas_load_file(const char *path, cJSON **out);
 
 /* Map every measurement of a document to an item appended to s (predictions are not made yet);
- * measurements that cannot be mapped are counted by reason. gpu_opt: a catalogue id for every
- * measurement (NULL: provenance.gpu_name, else config.gpu). */
-void meas_collect(const cJSON *root, const char *gpu_opt, meas_set *s);
+ * measurements that cannot be mapped are counted by reason. The GPU of a measurement: the
+ * catalogue id gpu_opt, else config.gpu, else provenance.gpu_name. gpu_file (a loaded GPU, e.g. a
+ * calibrated file, or NULL) replaces the catalogue entry for the measurements of its id, and is
+ * used for every measurement when its id is not a catalogue id. Used: measurements whose check passed
+ * (checked: true) or that have nothing to check (check.status "none": launch timings, published
+ * figures); a failed check is skipped as "unchecked". */
+void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_file, meas_set *s);
 
 /* Predict one item on g (normally the GPU the item names, or a calibrated copy of it).
  * Returns 0 and *pred (same unit as measured) or a static reason. Never prints. */
