@@ -253,7 +253,11 @@ int main(int argc, char **argv)
         check_context(NULL);
     }
     /* Not informed by CUDA microbenchmarks: the framework cost and the unused global fractions. */
-    CHECK(find(&res, "framework_op_s") && !find(&res, "framework_op_s")->fitted);
+    {
+        const cal_param *fw = find(&res, "framework_op_s");
+        if (CHECK(fw != NULL))
+            CHECK(!fw->fitted);
+    }
     CHECK(find(&res, "tensor_fraction") == NULL);
     /* Held-out cases (other kernels, sizes, shapes and timings) now match the truth. */
     {
