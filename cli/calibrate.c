@@ -211,7 +211,7 @@ static void coarse_start(cal_ctx *c, gsl_vector *x)
         return;
     best = cost(c, x, f);
     for (int j = 0; j < c->np; j++) {
-        double keep = gsl_vector_get(x, (size_t)j), bx = keep;
+        double bx = gsl_vector_get(x, (size_t)j);
         for (int k = -6; k <= 6; k++) {
             double d;
             gsl_vector_set(x, (size_t)j, (double)k);
@@ -222,7 +222,6 @@ static void coarse_start(cal_ctx *c, gsl_vector *x)
             }
         }
         gsl_vector_set(x, (size_t)j, bx);
-        (void)keep;
     }
     gsl_vector_free(f);
 }
