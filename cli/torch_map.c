@@ -323,6 +323,7 @@ typedef struct {
     double d, layers, heads, kv_heads, ffn, vocab, max_pos, classes;
     const char *act, *norm, *pos;
     int bias, tied, dropout, pooler;
+    int fused_qkv, fused_gate_up; /* "qkv_projection" / "gate_up_projection": "fused" or "separate" */
 } tm_arch;
 
 static const char *transformer_arch(const cJSON *wl, tm_family fam, tm_arch *a)
@@ -380,6 +381,15 @@ static const char *transformer_arch(const cJSON *wl, tm_family fam, tm_arch *a)
         return "attention masking does not match the family (encoders bidirectional, decoders causal)";
     if ((a->bias = bool_of(wl, "bias", 0)) < 0 || (a->tied = bool_of(wl, "tied_embeddings", 0)) < 0)
         return "bias or tied_embeddings is not a boolean";
+    {
+        /* How the script holds the projections (absent: fused, one GEMM). */
+        const cJSON *q = item(wl, "qkv_projection"), *gu = item(wl, "gate_up_projection");
+        if ((q && !(cJSON_IsString(q) && (eq(q->valuestring, "fused") || eq(q->valuestring, "separate")))) ||
+            (gu && !(cJSON_IsString(gu) && (eq(gu->valuestring, "fused") || eq(gu->valuestring, "separate")))))
+            return "qkv_projection or gate_up_projection is not \"fused\" or \"separate\"";
+        a->fused_qkv = !(q && eq(q->valuestring, "separate"));
+        a->fused_gate_up = !(gu && eq(gu->valuestring, "separate"));
+    }
     if (!drop || cJSON_IsNull(drop))
         a->dropout = 0;
     else if (cJSON_IsBool(drop))
@@ -497,6 +507,8 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
     cJSON_AddBoolToObject(arch, "tied_embeddings", a.tied);
     cJSON_AddBoolToObject(arch, "bias", a.bias);
     cJSON_AddBoolToObject(arch, "dropout", a.dropout);
+    cJSON_AddBoolToObject(arch, "fused_qkv", a.fused_qkv);
+    cJSON_AddBoolToObject(arch, "fused_gate_up", a.fused_gate_up);
     if (encoder) {
         cJSON_AddBoolToObject(arch, "pooler", a.pooler);
         if (a.classes > 0)

@@ -75,7 +75,7 @@ typedef struct {
     ridge_runtime runtime;
     ridge_optimizer optimizer; /* train only */
     double params;             /* expected ridge_model_params_for */
-    double layers;             /* transformers: qkv_proj count (layers in the graph); 0: not checked */
+    double layers;             /* transformers: qkv_proj (q_proj) count (layers in the graph); 0: not checked */
     double head_rows;          /* decoders: rows of the lm_head GEMM; 0: not checked */
     int has_pooler;            /* encoders: a pooler op in the graph */
 } expect_t;
@@ -190,9 +190,12 @@ static void check_graph(const ridge_model *m, const ridge_run_config *rc, const 
         return;
     }
     if (e->layers > 0) {
-        op = find_op(&w, "qkv_proj");
+        /* The Llama script holds q, k, v (and gate, up) in separate nn.Linear layers. */
+        int separate = strstr(e->id, "llama") != NULL;
+        op = find_op(&w, separate ? "q_proj" : "qkv_proj");
         if (CHECK(op != NULL))
             CHECK_NEAR(op->count, e->layers, 0);
+        CHECK((find_op(&w, "gate_proj") != NULL) == separate);
     }
     if (e->head_rows > 0) {
         op = find_op(&w, "lm_head");

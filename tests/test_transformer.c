@@ -718,6 +718,54 @@ static void test_every_preset(void)
     CHECK(presets >= 13);
 }
 
+/* fused_qkv / fused_gate_up false: the same FLOPs and parameters in separate GEMMs. */
+static void test_separate_projections(void)
+{
+    static const char base[] =
+        "{\"schema_version\":1,\"name\":\"t\",\"family\":\"transformer\",\"arch\":{\"d_model\":4096,"
+        "\"layers\":2,\"heads\":32,\"kv_heads\":8,\"ffn\":14336,\"vocab\":32000,\"ffn_act\":\"swiglu\","
+        "\"norm\":\"rmsnorm\",\"position\":\"rope\",\"max_seq\":4096%s}}";
+    char text[512];
+    ridge_model *fused = NULL, *sep = NULL;
+    ridge_err err;
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 2);
+    ridge_oplist a, b;
+    check_context("separate projections");
+    snprintf(text, sizeof text, base, "");
+    CHECK(ridge_model_parse(text, strlen(text), "fused", &fused, &err) == RIDGE_OK);
+    snprintf(text, sizeof text, base, ",\"fused_qkv\":false,\"fused_gate_up\":false");
+    CHECK(ridge_model_parse(text, strlen(text), "separate", &sep, &err) == RIDGE_OK);
+    if (!fused || !sep) {
+        ridge_model_free(fused);
+        ridge_model_free(sep);
+        return;
+    }
+    rc.seq = 512;
+    CHECK_NEAR(ridge_model_params(sep), ridge_model_params(fused), 0);
+    if (build(fused, &rc, &a) == RIDGE_OK) {
+        if (build(sep, &rc, &b) == RIDGE_OK) {
+            graph_sums sa = sums(&a), sb = sums(&b);
+            const ridge_op *q = find_op(&b, "q_proj"), *k = find_op(&b, "k_proj"), *g = find_op(&b, "gate_proj");
+            CHECK_NEAR(sb.flops, sa.flops, 1e-12 * sa.flops);
+            /* q, k, v and gate, up replace qkv and gate_up: 3 more GEMMs, each with dgrad and wgrad */
+            CHECK_NEAR(sb.ops - sa.ops, 3 * 3, 0);
+            CHECK(find_op(&b, "qkv_proj") == NULL && find_op(&a, "q_proj") == NULL);
+            if (CHECK(q && k && g)) {
+                CHECK_NEAR(q->u.gemm.n, 4096, 0);
+                CHECK_NEAR(k->u.gemm.n, 8 * 128, 0);
+                CHECK_NEAR(g->u.gemm.n, 14336, 0);
+            }
+            ridge_oplist_free(&b);
+        }
+        ridge_oplist_free(&a);
+    }
+    snprintf(text, sizeof text, base, ",\"fused_qkv\":1");
+    CHECK(ridge_model_parse(text, strlen(text), "bad", &sep, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "fused_qkv");
+    check_context(NULL);
+    ridge_model_free(fused);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -733,5 +781,6 @@ int main(void)
     test_bad_runs();
     test_defaults();
     test_every_preset();
+    test_separate_projections();
     return check_report();
 }

@@ -23,6 +23,7 @@ typedef struct {
     tf_norm norm;
     tf_pos pos;
     int encoder, tied, bias, dropout, pooler, vit;
+    int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
 } tf_arch;
 
 /* Limits on sizes in model files and run options. */
@@ -46,7 +47,7 @@ static const char *const pos_names[] = {"learned", "rope", "relative", "none", N
 static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads", "ffn", "vocab", "head_vocab",
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
                                         "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
-                                        "image", "patch", "channels", NULL};
+                                        "image", "patch", "channels", "fused_qkv", "fused_gate_up", NULL};
 
 /* ------------------------------------------------------------------ parsing */
 
@@ -110,6 +111,9 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     TRY(rj_bool(j, "$.arch", "bias", 0, &a->bias, c));
     TRY(rj_bool(j, "$.arch", "dropout", 0, &a->dropout, c));
     TRY(rj_bool(j, "$.arch", "pooler", 0, &a->pooler, c));
+    a->fused_qkv = a->fused_gate_up = 1;
+    TRY(rj_bool(j, "$.arch", "fused_qkv", 0, &a->fused_qkv, c));
+    TRY(rj_bool(j, "$.arch", "fused_gate_up", 0, &a->fused_gate_up, c));
     a->experts = a->top_k = 1;
     TRY(get_size(j, "experts", 0, 1, 100000, &a->experts, c));
     TRY(get_size(j, "top_k", 0, 1, 100000, &a->top_k, c));
@@ -473,8 +477,17 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
 
     name2(nm, sizeof nm, "attn_norm", sfx);
     rw_rows(g, nk, "norm", nm, sh->adt, T, d, train, L);
-    name2(nm, sizeof nm, "qkv_proj", sfx);
-    rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, qkv_width(a), train, L);
+    if (a->fused_qkv) {
+        name2(nm, sizeof nm, "qkv_proj", sfx);
+        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, qkv_width(a), train, L);
+    } else { /* separate projections (Hugging Face Llama): the same FLOPs in three GEMMs */
+        name2(nm, sizeof nm, "q_proj", sfx);
+        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, a->heads * hd, train, L);
+        name2(nm, sizeof nm, "k_proj", sfx);
+        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, kvd, train, L);
+        name2(nm, sizeof nm, "v_proj", sfx);
+        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, kvd, train, L);
+    }
     if (a->pos == TF_POS_ROPE) {
         name2(nm, sizeof nm, "rope", sfx);
         rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * hd, 1, 1, TF_ROPE_FLOPS, train, L);
@@ -558,8 +571,15 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "unpermute_combine", sfx);
         rw_elementwise(g, "moe", nm, sh->adt, T * d, k, 1, 2 * k, train, L);
     } else if (a->act == TF_ACT_SWIGLU) {
-        name2(nm, sizeof nm, "gate_up_proj", sfx);
-        rw_linear(g, "mlp", nm, sh->mdt, T, d, 2 * a->ffn, train, L);
+        if (a->fused_gate_up) {
+            name2(nm, sizeof nm, "gate_up_proj", sfx);
+            rw_linear(g, "mlp", nm, sh->mdt, T, d, 2 * a->ffn, train, L);
+        } else {
+            name2(nm, sizeof nm, "gate_proj", sfx);
+            rw_linear(g, "mlp", nm, sh->mdt, T, d, a->ffn, train, L);
+            name2(nm, sizeof nm, "up_proj", sfx);
+            rw_linear(g, "mlp", nm, sh->mdt, T, d, a->ffn, train, L);
+        }
         name2(nm, sizeof nm, "silu_mul", sfx);
         rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, TF_SILU_MUL_FLOPS, train, L);
         name2(nm, sizeof nm, "down_proj", sfx);
