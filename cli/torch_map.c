@@ -324,6 +324,7 @@ typedef struct {
     const char *act, *norm, *pos;
     int bias, tied, dropout, pooler;
     int fused_qkv, fused_gate_up; /* "qkv_projection" / "gate_up_projection": "fused" or "separate" */
+    const char *norm_impl, *rope_impl; /* "fused" (absent) or "composite" */
 } tm_arch;
 
 static const char *transformer_arch(const cJSON *wl, tm_family fam, tm_arch *a)
@@ -389,6 +390,20 @@ static const char *transformer_arch(const cJSON *wl, tm_family fam, tm_arch *a)
             return "qkv_projection or gate_up_projection is not \"fused\" or \"separate\"";
         a->fused_qkv = !(q && eq(q->valuestring, "separate"));
         a->fused_gate_up = !(gu && eq(gu->valuestring, "separate"));
+    }
+    {
+        /* How the script computes RMSNorm and rotary embeddings: one kernel each ("fused", the
+         * default) or PyTorch's pointwise ops one by one ("composite"). */
+        const cJSON *ni = item(wl, "norm_impl"), *ri = item(wl, "rope_impl");
+        if ((ni && !(cJSON_IsString(ni) && (eq(ni->valuestring, "fused") || eq(ni->valuestring, "composite")))) ||
+            (ri && !(cJSON_IsString(ri) && (eq(ri->valuestring, "fused") || eq(ri->valuestring, "composite")))))
+            return "norm_impl or rope_impl is not \"fused\" or \"composite\"";
+        a->norm_impl = ni ? ni->valuestring : "fused";
+        a->rope_impl = ri ? ri->valuestring : "fused";
+        if (eq(a->norm_impl, "composite") && !eq(a->norm, "rmsnorm"))
+            return "a composite norm is modelled for RMSNorm only";
+        if (eq(a->rope_impl, "composite") && !eq(a->pos, "rope"))
+            return "rope_impl without rotary positions";
     }
     if (!drop || cJSON_IsNull(drop))
         a->dropout = 0;
@@ -509,6 +524,9 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
     cJSON_AddBoolToObject(arch, "dropout", a.dropout);
     cJSON_AddBoolToObject(arch, "fused_qkv", a.fused_qkv);
     cJSON_AddBoolToObject(arch, "fused_gate_up", a.fused_gate_up);
+    cJSON_AddStringToObject(arch, "norm_impl", a.norm_impl);
+    if (eq(a.pos, "rope"))
+        cJSON_AddStringToObject(arch, "rope_impl", a.rope_impl);
     if (encoder) {
         cJSON_AddBoolToObject(arch, "pooler", a.pooler);
         if (a.classes > 0)

@@ -759,9 +759,37 @@ static void test_separate_projections(void)
         }
         ridge_oplist_free(&a);
     }
+    ridge_model_free(sep);
+    sep = NULL;
     snprintf(text, sizeof text, base, ",\"fused_qkv\":1");
     CHECK(ridge_model_parse(text, strlen(text), "bad", &sep, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "fused_qkv");
+    /* norm_impl / rope_impl composite: eager PyTorch's pointwise kernels, one op each. */
+    check_context("composite norm and rope");
+    snprintf(text, sizeof text, base, ",\"norm_impl\":\"composite\",\"rope_impl\":\"composite\"");
+    sep = NULL;
+    if (CHECK(ridge_model_parse(text, strlen(text), "composite", &sep, &err) == RIDGE_OK)) {
+        ridge_run_config inf = run(RIDGE_MODE_PREFILL, 1);
+        inf.prompt = 128;
+        if (build(fused, &inf, &a) == RIDGE_OK) {
+            if (build(sep, &inf, &b) == RIDGE_OK) {
+                graph_sums sa = sums(&a), sb = sums(&b);
+                /* per layer two norms of 8 kernels (was 1 each) and two ropes of 5 (was one op);
+                 * the final norm: 8 instead of 1 */
+                CHECK_NEAR(sb.ops - sa.ops, 2 * 7 + 10 - 1 + 7, 0);
+                CHECK_NEAR(sb.matmul_flops, sa.matmul_flops, 1e-12 * sa.matmul_flops);
+                CHECK(find_op(&b, "attn_norm.pow") != NULL && find_op(&b, "rope_k.cat") != NULL);
+                CHECK(find_op(&b, "rope") == NULL && find_op(&b, "attn_norm") == NULL);
+                ridge_oplist_free(&b);
+            }
+            ridge_oplist_free(&a);
+        }
+        ridge_model_free(sep);
+        sep = NULL;
+    }
+    snprintf(text, sizeof text, base, ",\"norm_impl\":\"unfused\"");
+    CHECK(ridge_model_parse(text, strlen(text), "bad", &sep, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "norm_impl");
     check_context(NULL);
     ridge_model_free(fused);
 }

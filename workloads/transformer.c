@@ -24,6 +24,7 @@ typedef struct {
     tf_pos pos;
     int encoder, tied, bias, dropout, pooler, vit;
     int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
+    int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
 } tf_arch;
 
 /* Limits on sizes in model files and run options. */
@@ -47,7 +48,9 @@ static const char *const pos_names[] = {"learned", "rope", "relative", "none", N
 static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads", "ffn", "vocab", "head_vocab",
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
                                         "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
-                                        "image", "patch", "channels", "fused_qkv", "fused_gate_up", NULL};
+                                        "image", "patch", "channels", "fused_qkv", "fused_gate_up", "norm_impl",
+                                        "rope_impl", NULL};
+static const char *const impl_names[] = {"fused", "composite", NULL};
 
 /* ------------------------------------------------------------------ parsing */
 
@@ -114,6 +117,12 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     a->fused_qkv = a->fused_gate_up = 1;
     TRY(rj_bool(j, "$.arch", "fused_qkv", 0, &a->fused_qkv, c));
     TRY(rj_bool(j, "$.arch", "fused_gate_up", 0, &a->fused_gate_up, c));
+    if (cJSON_GetObjectItemCaseSensitive(j, "norm_impl")) {
+        TRY(get_enum(j, "norm_impl", impl_names, &a->composite_norm, c));
+    }
+    if (cJSON_GetObjectItemCaseSensitive(j, "rope_impl")) {
+        TRY(get_enum(j, "rope_impl", impl_names, &a->composite_rope, c));
+    }
     a->experts = a->top_k = 1;
     TRY(get_size(j, "experts", 0, 1, 100000, &a->experts, c));
     TRY(get_size(j, "top_k", 0, 1, 100000, &a->top_k, c));
@@ -125,6 +134,10 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     a->encoder = a->vit;
     TRY(rj_bool(j, "$.arch", "encoder", 0, &a->encoder, c));
 
+    if (a->composite_norm && a->norm != TF_NORM_RMSNORM)
+        return rj_fail(c, RIDGE_EINVAL, "$.arch", "norm_impl", "composite is modelled for rmsnorm only");
+    if (a->composite_rope && a->pos != TF_POS_ROPE)
+        return rj_fail(c, RIDGE_EINVAL, "$.arch", "rope_impl", "needs position rope");
     if (fmod(a->d, a->heads) != 0)
         return rj_fail(c, RIDGE_EINVAL, "$.arch", "heads", "%g does not divide d_model (%g)", a->heads, a->d);
     if (a->kv_heads > a->heads)
@@ -467,16 +480,68 @@ static void expert_linear(rw_graph *g, const char *name, const tf_arch *a, const
     }
 }
 
+/* One kernel of a framework's pointwise decomposition, given by its traffic; in training the
+ * autograd backward reads the gradient and the saved input and writes a gradient (1.5x). */
+static void composite_kernel(rw_graph *g, const char *group, const char *name, const char *step, ridge_dtype dt,
+                             double bytes, double flops, int train, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    for (int b = 0; b <= train; b++) {
+        ridge_op *op;
+        snprintf(nm, sizeof nm, "%.40s.%s%s", name, step, b ? ".bwd" : "");
+        op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, nm, count);
+        if (!op)
+            return;
+        op->u.custom.flops = flops;
+        op->u.custom.bytes = b ? 1.5 * bytes : bytes;
+        op->u.custom.unit = RIDGE_UNIT_VECTOR;
+    }
+}
+
+/* A norm over rows x cols. norm_impl "composite": RMSNorm as eager PyTorch runs
+ * `(x.float() * rsqrt(x.float().pow(2).mean(-1) + eps)).to(dt) * w`, eight kernels with the
+ * intermediates in FP32 (e bytes per activation value). */
+static void norm_op(rw_graph *g, const tf_arch *a, const char *group, const char *name, ridge_dtype dt, double rows,
+                    double cols, int train, double count)
+{
+    double E = rows * cols, R = rows, e = ridge_dtype_bytes(dt);
+    if (!a->composite_norm) {
+        rw_rows(g, a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM, group, name, dt, rows, cols,
+                train, count);
+        return;
+    }
+    composite_kernel(g, group, name, "to_fp32", dt, E * (e + 4), 0, train, count);
+    composite_kernel(g, group, name, "pow", RIDGE_DTYPE_FP32, E * 8, E, train, count);
+    composite_kernel(g, group, name, "mean", RIDGE_DTYPE_FP32, E * 4 + R * 4, E, train, count);
+    composite_kernel(g, group, name, "add_eps", RIDGE_DTYPE_FP32, R * 8, R, train, count);
+    composite_kernel(g, group, name, "rsqrt", RIDGE_DTYPE_FP32, R * 8, R, train, count);
+    composite_kernel(g, group, name, "mul", RIDGE_DTYPE_FP32, E * 8 + R * 4, E, train, count);
+    composite_kernel(g, group, name, "to_dtype", dt, E * (4 + e), 0, train, count);
+    composite_kernel(g, group, name, "mul_weight", dt, E * 2 * e + cols * e, E, train, count);
+}
+
+/* Rotary embedding of one tensor of E values (rows of hd). rope_impl "composite": eager
+ * `x * cos + rotate_half(x) * sin`, rotate_half = cat(-x2, x1): five kernels. */
+static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype dt, double T, double E, int train,
+                    double count)
+{
+    double e = ridge_dtype_bytes(dt), table = T * a->head_dim * e;
+    composite_kernel(g, "attention", name, "mul_cos", dt, E * 2 * e + table, E, train, count);
+    composite_kernel(g, "attention", name, "neg", dt, E * e, E / 2, train, count);
+    composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
+    composite_kernel(g, "attention", name, "mul_sin", dt, E * 2 * e + table, E, train, count);
+    composite_kernel(g, "attention", name, "add", dt, E * 3 * e, E, train, count);
+}
+
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. */
 static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int train, int kv_write, const char *sfx)
 {
     char nm[RIDGE_OP_NAME_MAX];
     const double L = a->layers, d = a->d, T = sh->t, hd = a->head_dim, kvd = a->kv_heads * hd;
-    ridge_op_kind nk = a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM;
     ridge_op *op;
 
     name2(nm, sizeof nm, "attn_norm", sfx);
-    rw_rows(g, nk, "norm", nm, sh->adt, T, d, train, L);
+    norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
     if (a->fused_qkv) {
         name2(nm, sizeof nm, "qkv_proj", sfx);
         rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, qkv_width(a), train, L);
@@ -489,8 +554,16 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, kvd, train, L);
     }
     if (a->pos == TF_POS_ROPE) {
-        name2(nm, sizeof nm, "rope", sfx);
-        rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * hd, 1, 1, TF_ROPE_FLOPS, train, L);
+        if (a->composite_rope) {
+            name2(nm, sizeof nm, "rope_q", sfx);
+            rope_op(g, a, nm, sh->adt, T, T * a->heads * hd, train, L);
+            name2(nm, sizeof nm, "rope_k", sfx);
+            rope_op(g, a, nm, sh->adt, T, T * a->kv_heads * hd, train, L);
+        } else {
+            name2(nm, sizeof nm, "rope", sfx);
+            rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * hd, 1, 1, TF_ROPE_FLOPS, train,
+                           L);
+        }
     }
     if (kv_write) {
         op = rw_push(g, RIDGE_OP_COPY, sh->attn_dt, "attention", "kv_cache_write", L);
@@ -544,7 +617,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     name2(nm, sizeof nm, "attn_residual", sfx);
     rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
     name2(nm, sizeof nm, "mlp_norm", sfx);
-    rw_rows(g, nk, "norm", nm, sh->adt, T, d, train, L);
+    norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
 
     if (a->experts > 1) {
         double k = a->top_k;
@@ -702,8 +775,7 @@ static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridg
     } else if (sh.train && rc->recompute == RIDGE_RECOMPUTE_FULL) {
         build_layer(g, a, &sh, 0, 0, ".recompute");
     }
-    rw_rows(g, a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM, "norm", "final_norm", sh.adt, sh.t,
-            a->d, sh.train, 1);
+    norm_op(g, a, "norm", "final_norm", sh.adt, sh.t, a->d, sh.train, 1);
     build_head(g, a, &sh);
     if (sh.train)
         rw_optimizer(g, params(a), param_tensors(a), rc->precision, rc->optimizer, rc->fused_optimizer);

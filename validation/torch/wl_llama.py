@@ -39,7 +39,9 @@ WORKLOAD = {"family": "transformer_decoder", "name": "llama-7b-gqa-shape",
             "positional": "rope", "rope_theta": 10000.0, "bias": False,
             "tied_embeddings": False,
             # separate nn.Linear for q, k, v and for w1 (gate), w3 (up), as below
-            "qkv_projection": "separate", "gate_up_projection": "separate"}
+            "qkv_projection": "separate", "gate_up_projection": "separate",
+            # RMSNorm and rotary embeddings as PyTorch pointwise ops, one kernel each (below)
+            "norm_impl": "composite", "rope_impl": "composite"}
 
 QUICK_WORKLOAD = dict(WORKLOAD, name="llama-tiny-gqa", vocab=1000,
                       hidden=256, heads=8, kv_heads=2, head_dim=32, ffn=512,
