@@ -794,6 +794,37 @@ static void test_separate_projections(void)
     ridge_model_free(fused);
 }
 
+/* Training dropouts (arch dropout: true): attention output, MLP output and embedding, each a
+ * forward and a backward kernel; none in inference. */
+static void test_dropout_kernels(void)
+{
+    ridge_model *m = load("bert-base");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 4), inf = run(RIDGE_MODE_INFER, 4);
+    ridge_oplist g;
+    check_context("bert-base dropout kernels");
+    if (!m)
+        return;
+    rc.seq = inf.seq = 128;
+    if (build(m, &rc, &g) == RIDGE_OK) {
+        const ridge_op *a = find_op(&g, "attn_out_dropout"), *b = find_op(&g, "mlp_out_dropout.bwd");
+        const ridge_op *e = find_op(&g, "embed_dropout");
+        if (CHECK(a && b && e)) {
+            CHECK_NEAR(a->count, 12, 0);
+            CHECK_NEAR(b->count, 12, 0);
+            /* 4 x 128 tokens x 768 values: y and dy in bf16 (2 B) plus the 1-byte mask */
+            CHECK_NEAR(a->u.custom.bytes, 4.0 * 128 * 768 * 5, 0);
+            CHECK_NEAR(e->count, 1, 0);
+        }
+        ridge_oplist_free(&g);
+    }
+    if (build(m, &inf, &g) == RIDGE_OK) {
+        CHECK(find_op(&g, "attn_out_dropout") == NULL && find_op(&g, "embed_dropout") == NULL);
+        ridge_oplist_free(&g);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -810,5 +841,6 @@ int main(void)
     test_defaults();
     test_every_preset();
     test_separate_projections();
+    test_dropout_kernels();
     return check_report();
 }

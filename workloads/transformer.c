@@ -533,6 +533,24 @@ static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype
     composite_kernel(g, "attention", name, "add", dt, E * 3 * e, E, train, count);
 }
 
+/* A training dropout over E values: forward reads x and writes y and a 1-byte mask, backward reads
+ * dy and the mask and writes dx (the masks are the 2d bytes per token of the activation memory). */
+static void dropout_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    double e = ridge_dtype_bytes(dt);
+    for (int b = 0; b < 2; b++) {
+        ridge_op *op;
+        snprintf(nm, sizeof nm, "%.50s%s", name, b ? ".bwd" : "");
+        op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, nm, count);
+        if (!op)
+            return;
+        op->u.custom.flops = E;
+        op->u.custom.bytes = E * (2 * e + 1);
+        op->u.custom.unit = RIDGE_UNIT_VECTOR;
+    }
+}
+
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. */
 static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int train, int kv_write, const char *sfx)
 {
@@ -614,6 +632,10 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     }
     name2(nm, sizeof nm, "o_proj", sfx);
     rw_linear(g, "attention", nm, sh->mdt, T, a->heads * hd, d, train, L);
+    if (train && a->dropout) {
+        name2(nm, sizeof nm, "attn_out_dropout", sfx);
+        dropout_op(g, "attention", nm, sh->adt, T * d, L);
+    }
     name2(nm, sizeof nm, "attn_residual", sfx);
     rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
     name2(nm, sizeof nm, "mlp_norm", sfx);
@@ -666,6 +688,10 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "down_proj", sfx);
         rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
     }
+    if (train && a->dropout) {
+        name2(nm, sizeof nm, "mlp_out_dropout", sfx);
+        dropout_op(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, L);
+    }
     name2(nm, sizeof nm, "mlp_residual", sfx);
     rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, 2, 1, 1, train, L);
 }
@@ -713,6 +739,8 @@ static void build_embedding(rw_graph *g, const tf_arch *a, const ridge_run_confi
     }
     if (a->pos == TF_POS_LEARNED)
         rw_elementwise(g, "embedding", "pos_add", sh->adt, T * d, 2, 1, 1, sh->train, 1);
+    if (sh->train && a->dropout)
+        dropout_op(g, "embedding", "embed_dropout", sh->adt, T * d, 1);
 }
 
 static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
