@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "measure.h"
 #include "ridge/kernel.h"
 #include "ridge/plot.h"
 #include "ridge/workload.h"
@@ -28,9 +29,10 @@ static const char help[] =
     "  --gpu-file PATH      a GPU description file instead (docs/gpu-schema.md)\n"
     "  --workload FILE      an operator-list workload (docs/workloads.md)\n"
     "  --measured FILE      a measurement file (kind \"ridge-measurements\", docs/validation.md):\n"
-    "                       each measurement with a config.op is drawn hollow at the op's\n"
-    "                       FLOPs / compulsory bytes and FLOPs / median time, joined to its\n"
-    "                       prediction; measurements without an op are skipped and counted\n"
+    "                       each kernel measurement (config.op, read as ridge validate reads\n"
+    "                       it) is drawn hollow at the op's FLOPs / compulsory bytes and FLOPs /\n"
+    "                       median time, joined to its predicted GPU time on this GPU; the rest\n"
+    "                       (model runs, failed checks, ops ridge cannot map) are counted as skipped\n"
     "  --runtime eager|graph  accepted as in `ridge predict`; kernel points are GPU times and\n"
     "                       do not depend on it\n"
     "  -o, --output CHART   the chart, .png or .svg; CHART.dat and CHART.gp are written beside it\n"
@@ -115,133 +117,43 @@ static int add_workload(point_list *pl, const ridge_gpu *gpu, const ridge_oplist
     return CLI_EXIT_OK;
 }
 
-/* One measurement's op, through the operator-list loader: wrap it in a one-op workload. */
-static int parse_measured_op(const cJSON *op_json, const char *origin, ridge_op *op)
-{
-    cJSON *doc = cJSON_CreateObject(), *ops;
-    char *text;
-    ridge_oplist w = {0};
-    ridge_err err = {{0}};
-    int rc;
-    if (!doc || !cJSON_AddNumberToObject(doc, "schema_version", 1) || !cJSON_AddStringToObject(doc, "name", "m") ||
-        !(ops = cJSON_AddArrayToObject(doc, "ops"))) {
-        cJSON_Delete(doc);
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    cJSON_AddItemToArray(ops, cJSON_Duplicate(op_json, 1));
-    text = cJSON_PrintUnformatted(doc);
-    cJSON_Delete(doc);
-    if (!text) {
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    rc = ridge_oplist_parse(text, strlen(text), origin, &w, &err);
-    free(text);
-    if (rc != RIDGE_OK) {
-        cli_error("%s", err.msg);
-        return cli_exit_code(rc);
-    }
-    *op = w.ops[0];
-    ridge_oplist_free(&w);
-    return CLI_EXIT_OK;
-}
-
-static int positive(const cJSON *v)
-{
-    return cJSON_IsNumber(v) && v->valuedouble > 0;
-}
-
-/* Measurements with a config.op: measured point and its prediction. */
+/* Kernel measurements (config.op) of a measurement file, read and mapped as `ridge validate` does
+ * (cli/measure.c): each drawn hollow at its op's FLOPs / compulsory bytes and FLOPs / median time,
+ * joined to the op's predicted point on this GPU. The other measurements are counted as skipped. */
 static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, size_t *with_op, size_t *without_op)
 {
-    char *text = NULL;
-    size_t len = 0;
-    const char *end = NULL;
-    cJSON *root, *arr, *m;
-    const cJSON *kind, *ver;
-    int rc, i = 0;
-
-    rc = cli_read_file(path, &text, &len);
+    cJSON *root = NULL;
+    meas_set ms;
+    ridge_gpu probe;
+    int rc, in_catalog = ridge_catalog_load(gpu->id, &probe, NULL) == RIDGE_OK;
+    memset(&ms, 0, sizeof ms);
+    rc = meas_load_file(path, &root);
     if (rc)
         return rc;
-    root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-    if (!root) {
-        cli_error("%s: malformed JSON near byte %ld", path, end ? (long)(end - text) : 0L);
-        free(text);
-        return CLI_EXIT_USAGE;
-    }
-    free(text);
-    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-    ver = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
-    arr = cJSON_GetObjectItemCaseSensitive(root, "measurements");
-    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0) {
-        cli_error("%s: $.kind: expected \"ridge-measurements\"", path);
-        rc = CLI_EXIT_USAGE;
-    } else if (!cJSON_IsNumber(ver) || ver->valuedouble != 1) {
-        cli_error("%s: $.schema_version: expected 1", path);
-        rc = CLI_EXIT_USAGE;
-    } else if (!cJSON_IsArray(arr)) {
-        cli_error("%s: $.measurements: expected an array", path);
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc) {
-        cJSON_Delete(root);
-        return rc;
-    }
-    cJSON_ArrayForEach(m, arr)
-    {
-        const cJSON *config = cJSON_GetObjectItemCaseSensitive(m, "config");
-        const cJSON *opj = cJSON_IsObject(config) ? cJSON_GetObjectItemCaseSensitive(config, "op") : NULL;
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "time_s");
-        const cJSON *med = cJSON_IsObject(t) ? cJSON_GetObjectItemCaseSensitive(t, "median") : NULL;
-        const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
-        const cJSON *fl = cJSON_GetObjectItemCaseSensitive(m, "flops");
-        char origin[RIDGE_PLOT_PATH_MAX + 64], label[RIDGE_OP_NAME_MAX + 32];
-        ridge_op op;
+    /* Every measurement is drawn on this chart's GPU. */
+    meas_collect(root, in_catalog ? gpu->id : NULL, in_catalog ? NULL : gpu, &ms);
+    *without_op = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "measurements"));
+    for (int i = 0; i < ms.n && rc == CLI_EXIT_OK; i++) {
+        const meas_item *it = &ms.v[i];
+        double flops = ridge_op_flops(&it->op), bytes = ridge_op_min_bytes(&it->op);
         ridge_roofline_point *p;
-        double flops, bytes;
-
-        if (!cJSON_IsObject(m)) {
-            cli_error("%s: $.measurements[%d]: expected an object", path, i);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        if (!opj) {
-            (*without_op)++;
-            i++;
+        char where[RIDGE_PLOT_PATH_MAX + 128];
+        if (it->type != MEAS_KERNEL)
             continue;
-        }
-        if (!positive(med)) {
-            cli_error("%s: $.measurements[%d].time_s.median: expected a positive number", path, i);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        snprintf(origin, sizeof origin, "%s: $.measurements[%d].config.op", path, i);
-        rc = parse_measured_op(opj, origin, &op);
+        snprintf(where, sizeof where, "%s: %s", path, it->id);
+        rc = add_prediction(pl, gpu, &it->op, it->id, where);
         if (rc)
             break;
-        if (cJSON_IsString(id) && id->valuestring[0])
-            snprintf(label, sizeof label, "%s", id->valuestring);
-        else if (op.name[0])
-            snprintf(label, sizeof label, "%s", op.name);
-        else
-            snprintf(label, sizeof label, "m#%d", i);
-        rc = add_prediction(pl, gpu, &op, label, origin);
-        if (rc)
-            break;
-        /* The measurement's own FLOP count per timed call wins; else the op's (times its count). */
-        flops = positive(fl) ? fl->valuedouble : ridge_op_flops(&op) * op.count;
-        bytes = ridge_op_min_bytes(&op);
         p = &pl->pts[pl->n - 1];
-        if (flops > 0 && bytes > 0 && ridge_op_flops(&op) > 0) {
+        if (flops > 0 && bytes > 0) { /* the measured time covers every instance of the op */
             p->has_measured = 1;
-            p->measured_intensity_flops_per_byte = ridge_op_flops(&op) / bytes;
-            p->measured_flops_per_s = flops / med->valuedouble;
+            p->measured_intensity_flops_per_byte = flops / bytes;
+            p->measured_flops_per_s = flops * it->op.count / it->measured;
         }
         (*with_op)++;
-        i++;
+        (*without_op)--;
     }
+    meas_set_free(&ms);
     cJSON_Delete(root);
     return rc;
 }
@@ -319,8 +231,8 @@ int cmd_roofline(int argc, char **argv)
             goto done;
         base = base ? base + 1 : measured;
         if (without_op)
-            snprintf(note, sizeof note, "measured: %zu kernel%s from %s (%zu measurement%s without an op skipped)",
-                     with_op, with_op == 1 ? "" : "s", base, without_op, without_op == 1 ? "" : "s");
+            snprintf(note, sizeof note, "measured: %zu kernel%s from %s (%zu other measurement%s skipped)", with_op,
+                     with_op == 1 ? "" : "s", base, without_op, without_op == 1 ? "" : "s");
         else
             snprintf(note, sizeof note, "measured: %zu kernel%s from %s", with_op, with_op == 1 ? "" : "s", base);
         ropt.note = note;
