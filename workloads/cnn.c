@@ -902,17 +902,6 @@ static void keep_backward(rw_graph *g, size_t n0, size_t nfwd)
     g->n -= nfwd;
 }
 
-static void push_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double flops, double bytes,
-                        double count)
-{
-    ridge_op *op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, name, count);
-    if (!op)
-        return;
-    op->u.custom.flops = flops;
-    op->u.custom.bytes = bytes;
-    op->u.custom.unit = RIDGE_UNIT_VECTOR;
-}
-
 static void push_reduce(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double rows, double cols,
                         double count)
 {
@@ -991,9 +980,9 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     case U_MAXPOOL:
         /* Windows overlap: each input is read once from DRAM, the rest hit in cache; training also
          * writes the int64 argmax. */
-        push_custom(g, u->group, u->name, at, out * u->r * u->s, (in + out) * es + (train ? 8 * out : 0), u->count);
+        rw_custom(g, u->group, u->name, at, out * u->r * u->s, (in + out) * es + (train ? 8 * out : 0), u->count);
         break;
-    case U_AVGPOOL: push_custom(g, u->group, u->name, at, out * u->r * u->s, (in + out) * es, u->count); break;
+    case U_AVGPOOL: rw_custom(g, u->group, u->name, at, out * u->r * u->s, (in + out) * es, u->count); break;
     case U_GAP: push_reduce(g, u->group, u->name, at, n * u->c, u->h * u->w, u->count); break;
     case U_FC: rw_linear(g, u->group, u->name, dt, n, u->c * u->h * u->w, u->k, 0, u->count); break;
     case U_ADD: rw_elementwise(g, u->group, u->name, at, out, 2, 1, 1, 0, u->count); break;
@@ -1062,11 +1051,11 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     case U_MAXPOOL:
         /* Read dy and the argmax, zero-fill and scatter into dx. */
         snprintf(nm, sizeof nm, "%s.bwd", u->name);
-        push_custom(g, u->group, nm, at, in, out * (es + 8) + 2 * in * es, u->count);
+        rw_custom(g, u->group, nm, at, in, out * (es + 8) + 2 * in * es, u->count);
         break;
     case U_AVGPOOL:
         snprintf(nm, sizeof nm, "%s.bwd", u->name);
-        push_custom(g, u->group, nm, at, in, (in + out) * es, u->count);
+        rw_custom(g, u->group, nm, at, in, (in + out) * es, u->count);
         break;
     case U_GAP:
         /* Broadcast dy / (h w) over the window. */

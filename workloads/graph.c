@@ -80,19 +80,24 @@ void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, d
     op->u.gemm.batch = batch;
 }
 
+void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double flops, double bytes,
+               double count)
+{
+    ridge_op *op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, name, count);
+    if (!op)
+        return;
+    op->u.custom.flops = flops;
+    op->u.custom.bytes = bytes;
+    op->u.custom.unit = RIDGE_UNIT_VECTOR;
+}
+
 void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
-    ridge_op *op;
     if (!g->amp)
         return;
     snprintf(nm, sizeof nm, "%.55s.wcast", name);
-    op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, nm, count);
-    if (!op)
-        return;
-    op->u.custom.flops = 0;
-    op->u.custom.bytes = elements * (4 + ridge_dtype_bytes(dt));
-    op->u.custom.unit = RIDGE_UNIT_VECTOR;
+    rw_custom(g, group, nm, dt, 0, elements * (4 + ridge_dtype_bytes(dt)), count);
 }
 
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,

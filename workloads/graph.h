@@ -30,6 +30,10 @@ void rw_free(rw_graph *g);
 ridge_dtype rw_math_dtype(ridge_dtype precision);
 ridge_dtype rw_act_dtype(ridge_dtype precision);
 
+/* A `custom` op on the vector units given by its work: flops and bytes of one instance. */
+void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double flops, double bytes,
+               double count);
+
 /* Autocast (g->amp): the FP32 weight of a layer, `elements` values, cast to dt before its use,
  * `count` times (one kernel, 4 + size(dt) bytes per value); nothing otherwise. */
 void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count);

@@ -487,14 +487,8 @@ static void composite_kernel(rw_graph *g, const char *group, const char *name, c
 {
     char nm[RIDGE_OP_NAME_MAX];
     for (int b = 0; b <= train; b++) {
-        ridge_op *op;
         snprintf(nm, sizeof nm, "%.40s.%s%s", name, step, b ? ".bwd" : "");
-        op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, nm, count);
-        if (!op)
-            return;
-        op->u.custom.flops = flops;
-        op->u.custom.bytes = b ? 1.5 * bytes : bytes;
-        op->u.custom.unit = RIDGE_UNIT_VECTOR;
+        rw_custom(g, group, nm, dt, flops, b ? 1.5 * bytes : bytes, count);
     }
 }
 
@@ -538,17 +532,9 @@ static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype
 static void dropout_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
-    double e = ridge_dtype_bytes(dt);
-    for (int b = 0; b < 2; b++) {
-        ridge_op *op;
-        snprintf(nm, sizeof nm, "%.50s%s", name, b ? ".bwd" : "");
-        op = rw_push(g, RIDGE_OP_CUSTOM, dt, group, nm, count);
-        if (!op)
-            return;
-        op->u.custom.flops = E;
-        op->u.custom.bytes = E * (2 * e + 1);
-        op->u.custom.unit = RIDGE_UNIT_VECTOR;
-    }
+    snprintf(nm, sizeof nm, "%.50s.bwd", name);
+    rw_custom(g, group, name, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
+    rw_custom(g, group, nm, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
 }
 
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. */
