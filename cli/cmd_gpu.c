@@ -17,11 +17,6 @@ static const char help[] =
     "dollar where a price is known. ID may name a MIG slice: a100-sxm4-80gb:3g.40gb.\n"
     "Also prints the model's efficiency parameters (from the file or the documented defaults).\n";
 
-static double eff_value(const ridge_efficiency *e, int i)
-{
-    return ridge_efficiency_get(e, i);
-}
-
 static int show_json(const ridge_gpu *g)
 {
     cJSON *root = cJSON_CreateObject(), *figs, *mig, *eff, *src;
@@ -48,7 +43,7 @@ static int show_json(const ridge_gpu *g)
     }
     eff = cJSON_AddObjectToObject(root, "efficiency");
     for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
-        cJSON_AddNumberToObject(eff, ridge_efficiency_field_name(i), eff_value(&g->eff, i));
+        cJSON_AddNumberToObject(eff, ridge_efficiency_field_name(i), ridge_efficiency_get(&g->eff, i));
     {
         cJSON *fb = cJSON_AddObjectToObject(eff, "fraction_by_peak");
         for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
@@ -109,7 +104,7 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
     if (fmt == CLI_FMT_CSV) {
         for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++) {
             char val[64];
-            snprintf(val, sizeof val, "%.9g", eff_value(&g->eff, i));
+            snprintf(val, sizeof val, "%.9g", ridge_efficiency_get(&g->eff, i));
             const char *row[5] = {"efficiency", ridge_efficiency_field_name(i), val, "SI",
                                   (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default"};
             cli_table_add(&t, row);
@@ -162,7 +157,7 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
             "host launch, eager [us]", "host launch, graph [us]", "framework per op [us]"};
         static const double scale[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6};
         for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
-            printf("  %-26s %10s  %s\n", labels[i], cli_num(eff_value(&g->eff, i) / scale[i], b, sizeof b),
+            printf("  %-26s %10s  %s\n", labels[i], cli_num(ridge_efficiency_get(&g->eff, i) / scale[i], b, sizeof b),
                    (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default");
         for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
             char label[48];

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "efficiency.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,30 +60,35 @@ void ridge_efficiency_defaults(const ridge_gpu *g, ridge_efficiency *e)
     snprintf(e->source, sizeof e->source, "defaults (docs/model.md)");
 }
 
-static const char *const field_names[RIDGE_EFF_FIELD_COUNT] = {
-    "tensor_fraction", "vector_fraction", "dram_fraction",  "l2_bandwidth_bytes_per_s", "kernel_floor_s",
-    "dram_latency_s",  "host_launch_s",   "graph_launch_s", "framework_op_s",
+/* The scalar fields, in the order of RIDGE_EFF_FIELD_COUNT: their JSON names and places. */
+static const struct {
+    const char *name;
+    size_t offset;
+} fields[RIDGE_EFF_FIELD_COUNT] = {
+    {"tensor_fraction", offsetof(ridge_efficiency, tensor_fraction)},
+    {"vector_fraction", offsetof(ridge_efficiency, vector_fraction)},
+    {"dram_fraction", offsetof(ridge_efficiency, dram_fraction)},
+    {"l2_bandwidth_bytes_per_s", offsetof(ridge_efficiency, l2_bandwidth_bytes_per_s)},
+    {"kernel_floor_s", offsetof(ridge_efficiency, kernel_floor_s)},
+    {"dram_latency_s", offsetof(ridge_efficiency, dram_latency_s)},
+    {"host_launch_s", offsetof(ridge_efficiency, host_launch_s)},
+    {"graph_launch_s", offsetof(ridge_efficiency, graph_launch_s)},
+    {"framework_op_s", offsetof(ridge_efficiency, framework_op_s)},
 };
 
 const char *ridge_efficiency_field_name(int i)
 {
-    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? field_names[i] : NULL;
+    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? fields[i].name : NULL;
 }
 
 double *ridge_efficiency_field(ridge_efficiency *e, int i)
 {
-    double *f[RIDGE_EFF_FIELD_COUNT] = {&e->tensor_fraction, &e->vector_fraction, &e->dram_fraction,
-                                        &e->l2_bandwidth_bytes_per_s, &e->kernel_floor_s, &e->dram_latency_s,
-                                        &e->host_launch_s, &e->graph_launch_s, &e->framework_op_s};
-    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? f[i] : NULL;
+    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? (double *)((char *)e + fields[i].offset) : NULL;
 }
 
 double ridge_efficiency_get(const ridge_efficiency *e, int i)
 {
-    const double v[RIDGE_EFF_FIELD_COUNT] = {e->tensor_fraction, e->vector_fraction, e->dram_fraction,
-                                             e->l2_bandwidth_bytes_per_s, e->kernel_floor_s, e->dram_latency_s,
-                                             e->host_launch_s, e->graph_launch_s, e->framework_op_s};
-    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? v[i] : 0;
+    return i >= 0 && i < RIDGE_EFF_FIELD_COUNT ? *(const double *)((const char *)e + fields[i].offset) : 0;
 }
 
 double ridge_efficiency_fraction(const ridge_efficiency *e, ridge_peak p)
