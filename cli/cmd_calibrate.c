@@ -360,7 +360,8 @@ int cmd_calibrate(int argc, char **argv)
         cal_split(&ms, rules, nrules, train);
     else
         cal_split(&ms, cal_default_rules, cal_default_rule_count, train);
-    predict_all(&ms, &g0, before);
+    for (i = 0; i < ms.n; i++) /* meas_collect predicted each on its catalogue entry: the defaults */
+        before[i] = strcmp(ms.v[i].gpu, g0.id) == 0 ? ms.v[i].predicted : 0;
     g = g0;
     why = cal_fit(&g, &ms, train, only, nonly, &res);
     if (why) {

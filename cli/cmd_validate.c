@@ -64,37 +64,18 @@ typedef struct {
     int file_used; /* cases predicted with --gpu-file */
 } val_state;
 
-/* Predict every collected item on its own catalogue GPU (loaded once per id), or on `file_gpu`
- * (--gpu-file, e.g. a calibrated file) for the items of its id. */
-static int predict_all(meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
+/* The cases: every collected item with the prediction meas_collect made on its GPU (the catalogue
+ * entry, or --gpu-file for the items of its id). */
+static int cases_of(const meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
 {
-    ridge_gpu g;
-    char loaded[48] = "";
     s->v = calloc((size_t)(ms->n ? ms->n : 1), sizeof *s->v);
     if (!s->v)
         return -1;
     for (int i = 0; i < ms->n; i++) {
         const meas_item *it = &ms->v[i];
-        val_case *c = &s->v[s->n];
-        ridge_err err = {{0}};
-        const char *why;
-        double p = 0;
-        if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0) {
-            g = *file_gpu;
+        val_case *c = &s->v[s->n++];
+        if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0)
             s->file_used++;
-            snprintf(loaded, sizeof loaded, "%s", "(file)");
-        } else if (strcmp(loaded, it->gpu) != 0) {
-            if (ridge_catalog_load(it->gpu, &g, &err) != RIDGE_OK) {
-                meas_skip(ms, "GPU not in the catalogue");
-                loaded[0] = '\0';
-                continue;
-            }
-            snprintf(loaded, sizeof loaded, "%s", it->gpu);
-        }
-        if ((why = meas_predict(it, &g, &p)) != NULL) {
-            meas_skip(ms, why);
-            continue;
-        }
         snprintf(c->id, sizeof c->id, "%s", it->id);
         snprintf(c->group, sizeof c->group, "%s", it->group);
         snprintf(c->gpu, sizeof c->gpu, "%s", it->gpu);
@@ -103,9 +84,8 @@ static int predict_all(meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
         snprintf(c->unit, sizeof c->unit, "%s", it->unit);
         snprintf(c->kind, sizeof c->kind, "%s", it->kind_name);
         c->measured = it->measured;
-        c->predicted = p;
-        c->error = p / it->measured - 1.0;
-        s->n++;
+        c->predicted = it->predicted;
+        c->error = it->predicted / it->measured - 1.0;
     }
     return 0;
 }
@@ -561,7 +541,7 @@ int cmd_validate(int argc, char **argv)
     }
     for (i = 0; i < ndocs; i++)
         meas_collect(docs[i], gpu, gpu_file ? &fileg : NULL, &ms);
-    if (predict_all(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
+    if (cases_of(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;

@@ -368,12 +368,13 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
         if (!why && !(isfinite(it.measured) && it.measured > 0))
             why = "no positive measured value";
         if (!why) {
-            double p;
+            double p = 0;
             why = meas_predict(&it, &g, &p); /* one that cannot be predicted is skipped now */
             /* The error is predicted / measured: a value absurdly far from any prediction (a
              * subnormal time, 1e300 tokens/s) would overflow it, the MAPE and log residuals. */
             if (!why && !(p / it.measured < MEAS_MAX_RATIO && it.measured / p < MEAS_MAX_RATIO))
                 why = "measured value off the prediction by more than 1e100x";
+            it.predicted = p;
         }
         if (why) {
             item_free(&it);

@@ -24,7 +24,8 @@ typedef enum { MEAS_LATENCY = 0, MEAS_THROUGHPUT, MEAS_GENERATION } meas_kind;
 
 typedef struct {
     char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind_name[16];
-    double measured; /* seconds per call, or the published value in `unit` */
+    double measured;  /* seconds per call, or the published value in `unit` */
+    double predicted; /* on the GPU meas_collect resolved for it (same unit) */
     meas_type type;
     /* MEAS_KERNEL */
     ridge_op op;
