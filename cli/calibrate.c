@@ -165,6 +165,21 @@ int cal_candidates(const ridge_gpu *g, cal_param *p)
     return n;
 }
 
+/* The first of the values tries[] of parameter p (at value v now) that moves the case's residual
+ * by more than 0.001, as an index, or -1 when none does. p is left at v. */
+static int first_move(ridge_gpu *g, const meas_item *it, const cal_param *p, double v, const double *tries, int ntries)
+{
+    double r0 = residual(it, g);
+    int moved = -1;
+    for (int t = 0; t < ntries && moved < 0; t++) {
+        set_param(g, p, tries[t]);
+        if (fabs(residual(it, g) - r0) > 1e-3)
+            moved = t;
+    }
+    set_param(g, p, v);
+    return moved;
+}
+
 /* A training case informs a parameter when changing the parameter by 10 %, or by 10x either way
  * (within its box), moves its prediction by more than 0.1 %: a launch cost that only matters
  * once it exceeds the GPU time is flat near the default and still counts. */
@@ -178,15 +193,9 @@ static void sensitivity(ridge_gpu *g, const meas_set *s, const int *idx, int n, 
         tries[2] = v / 10 >= p[j].lo ? v / 10 : p[j].lo;
         p[j].cases = 0;
         for (int i = 0; i < n; i++) {
-            double r0 = residual(&s->v[idx[i]], g);
-            int moved = 0;
-            for (int t = 0; t < 3 && !moved; t++) {
-                set_param(g, &p[j], tries[t]);
-                moved = fabs(residual(&s->v[idx[i]], g) - r0) > 1e-3;
-                local |= moved && t == 0;
-            }
-            set_param(g, &p[j], v);
-            p[j].cases += moved;
+            int t = first_move(g, &s->v[idx[i]], &p[j], v, tries, 3);
+            local |= t == 0;
+            p[j].cases += t >= 0;
         }
         p[j].fitted = p[j].cases > 0;
         p[j].local = local;
@@ -326,15 +335,9 @@ const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, const cha
      * under the GPU time) is not identified: it keeps its value from before. */
     for (int j = 0; j < nfit; j++) {
         int moved = 0;
-        double v = fit[j].value;
-        for (int i = 0; i < n && !moved; i++) {
-            double r0 = residual(&s->v[idx[i]], g);
-            for (int t = 0; t < 2 && !moved; t++) {
-                set_param(g, &fit[j], t ? v / 1.1 : v * 1.1);
-                moved = fabs(residual(&s->v[idx[i]], g) - r0) > 1e-3;
-            }
-            set_param(g, &fit[j], v);
-        }
+        double v = fit[j].value, tries[2] = {v * 1.1, v / 1.1};
+        for (int i = 0; i < n && !moved; i++)
+            moved = first_move(g, &s->v[idx[i]], &fit[j], v, tries, 2) >= 0;
         if (!moved) {
             fit[j].flat = 1;
             fit[j].fitted = 0;
