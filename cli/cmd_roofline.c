@@ -124,14 +124,13 @@ static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, 
 {
     cJSON *root = NULL;
     meas_set ms;
-    ridge_gpu probe;
-    int rc, in_catalog = ridge_catalog_load(gpu->id, &probe, NULL) == RIDGE_OK;
+    int rc;
     memset(&ms, 0, sizeof ms);
     rc = meas_load_file(path, &root);
     if (rc)
         return rc;
-    /* Every measurement is drawn on this chart's GPU. */
-    meas_collect(root, in_catalog ? gpu->id : NULL, in_catalog ? NULL : gpu, &ms);
+    /* Every measurement is drawn on this chart's GPU (its id for all, the loaded GPU itself). */
+    meas_collect(root, gpu->id, gpu, &ms);
     *without_op = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "measurements"));
     for (int i = 0; i < ms.n && rc == CLI_EXIT_OK; i++) {
         const meas_item *it = &ms.v[i];
