@@ -1,6 +1,7 @@
 /* Convolution as implicit GEMM (docs/model.md, "Convolution").
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
+#include <string.h>
 
 #include "kernel_internal.h"
 
@@ -8,6 +9,80 @@
  * kernels on the vector path: per-group GEMMs this narrow cannot feed tensor cores. An ungrouped
  * convolution with few input channels (the RGB stem) still runs as implicit GEMM, misaligned. */
 #define RK_CONV_MIN_TENSOR_CHANNELS 8.0
+
+/* cuDNN's non-fused Winograd F(4x4, 3x3) (docs/model.md, "Convolution"): each 6x6 input tile
+ * gives a 4x4 output tile; the convolution becomes 36 independent GEMMs in the transformed domain
+ * (one per tile element) between a transform of the input and one of the output. */
+#define RK_WINO_OUT 4.0                           /* output tile edge m */
+#define RK_WINO_TILE 6.0                          /* transformed tile edge m + r - 1 */
+#define RK_WINO_ELEMS (RK_WINO_TILE * RK_WINO_TILE) /* GEMMs in the batch */
+/* Arithmetic of the tile transforms per transformed element (B^T d B, A^T m A: a few adds and
+ * constant multiplies per element of each 1-D pass, two passes). Never the bound: ~1 FLOP/B. */
+#define RK_WINO_TRANSFORM_FLOPS 8.0
+
+/* A streaming transform kernel reading `in` and writing `out` elements, summed into r. */
+static void wino_transform(const ridge_gpu *g, ridge_dtype dt, double in, double out, ridge_kernel_result *r)
+{
+    ridge_kernel_result part;
+    rk_streaming(g, dt, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out), (in + out) * ridge_dtype_bytes(dt), 1,
+                 &part);
+    rk_accumulate(r, &part, 1);
+}
+
+/* The Winograd algorithm for one pass of an ungrouped 3x3 stride-1 convolution. Sets r to the
+ * sum of its kernels (input/gradient transforms, the batched GEMM, the output transform). */
+static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, double q, ridge_kernel_result *r,
+                         ridge_err *err)
+{
+    double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
+    double es = ridge_dtype_bytes(op->dtype), a2 = RK_WINO_ELEMS, filt = 9.0 * k * c;
+    double t_out = rk_ceil(p / RK_WINO_OUT) * rk_ceil(q / RK_WINO_OUT); /* tiles over the output */
+    double t_in = rk_ceil(h / RK_WINO_OUT) * rk_ceil(w / RK_WINO_OUT);  /* over the input (bwd_data) */
+    double gm, gn, gk, gbytes;
+    ridge_kernel_result gemm;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    switch (op->u.conv.pass) {
+    case RIDGE_PASS_BWD_DATA:
+        /* dX = dY correlated with the flipped filter: the forward with c and k swapped. */
+        wino_transform(g, op->dtype, n * k * p * q, a2 * n * t_in * k, r);
+        wino_transform(g, op->dtype, filt, a2 * k * c, r);
+        gm = n * t_in, gn = c, gk = k;
+        wino_transform(g, op->dtype, a2 * n * t_in * c, n * c * h * w, r);
+        break;
+    case RIDGE_PASS_BWD_FILTER:
+        /* dW[e] = sum over images and tiles of dY^[e] x X^[e]: the reduction runs over n * tiles. */
+        wino_transform(g, op->dtype, n * c * h * w, a2 * n * t_out * c, r);
+        wino_transform(g, op->dtype, n * k * p * q, a2 * n * t_out * k, r);
+        gm = k, gn = c, gk = n * t_out;
+        wino_transform(g, op->dtype, a2 * k * c, filt, r);
+        break;
+    default:
+        wino_transform(g, op->dtype, n * c * h * w, a2 * n * t_out * c, r);
+        wino_transform(g, op->dtype, filt, a2 * k * c, r);
+        gm = n * t_out, gn = k, gk = c;
+        wino_transform(g, op->dtype, a2 * n * t_out * k, n * k * p * q, r);
+        break;
+    }
+    gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, c < k ? c : k, gbytes, 1.0, &gemm, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    rk_accumulate(r, &gemm, 1);
+    r->peak = gemm.peak;
+    r->tensor = gemm.tensor;
+    r->tile_m = gemm.tile_m;
+    r->tile_n = gemm.tile_n;
+    r->tiles = gemm.tiles;
+    r->waves = gemm.waves;
+    r->wave_efficiency = gemm.wave_efficiency;
+    r->split_k = gemm.split_k;
+    r->align_efficiency = gemm.align_efficiency;
+    r->flops = ridge_op_flops(op);
+    rk_composite_bound(r);
+    return RIDGE_OK;
+}
 
 int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
@@ -38,5 +113,15 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */
     r->flops = flops;
     rk_finish(g, r);
+    /* FP32 3x3 stride-1 convolutions on CUDA cores: cuDNN (benchmark mode) also times Winograd and
+     * keeps the faster. Tensor-core paths keep implicit GEMM (docs/model.md, "Convolution"). */
+    if (groups == 1 && rr == 3 && s == 3 && stride == 1 && op->dtype == RIDGE_DTYPE_FP32 && !r->tensor) {
+        ridge_kernel_result wino;
+        rc = conv_winograd(g, op, p, q, &wino, err);
+        if (rc != RIDGE_OK)
+            return rc;
+        if (wino.time_s < r->time_s)
+            *r = wino;
+    }
     return RIDGE_OK;
 }

@@ -5,9 +5,11 @@
 
 #include "kernel_internal.h"
 
-/* Per-tile prologue (pipeline fill) and epilogue (accumulator write-out), expressed as extra
- * elements of K each tile pays. */
-#define RK_GEMM_K_OVERHEAD_ELEMS 128.0
+/* Per-tile prologue and epilogue, in time (docs/model.md, "GEMM"): the pipeline waits one DRAM
+ * latency for its first stage, and the FP32 accumulators leave through shared memory at this many
+ * bytes per clock per SM. A time, not a number of K elements: on CUDA cores one K step of a tile
+ * takes 8-16x longer than on tensor cores while the fill and drain do not. */
+#define RK_GEMM_EPILOGUE_BYTES_PER_CLOCK 128.0
 /* Bytes of K per pipeline stage and stages held in shared memory (for the fit check). */
 #define RK_GEMM_STAGE_K_BYTES 64.0
 #define RK_GEMM_STAGES 3.0
@@ -103,7 +105,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double peak_sm = g->peak_flops_per_s[peak] / g->sm_count * frac * aeff * eff_scale;
         double inv_peak_sm = 1.0 / peak_sm, inv_sm = 1.0 / g->sm_count, sm = g->sm_count;
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
-        double inv_l2bw;
+        double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
         double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_waves = 0, best_tiles = 0, best_compute = 0;
         inv_l2bw = 1.0 / l2bw;
@@ -112,6 +114,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         for (size_t i = 0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
             double ctas = ctas_per_sm(g, t), base_tiles, otm, otn, stream0;
+            double t_over = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
             if (ctas < 1)
                 continue;
             /* No better than a perfectly filled machine: skip tiles that cannot win. */
@@ -140,8 +143,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     c_eff = ctas;
                 waves = base_tiles * s * inv_sm / c_eff;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate. */
-                ttile = 2.0 * t->tm * t->tn * ((s > 1 ? rk_ceil(k / s) : k) + RK_GEMM_K_OVERHEAD_ELEMS) * c_eff *
-                        inv_peak_sm * t->inv_eff;
+                ttile = (2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff + t_over) * c_eff;
                 compute = rk_ceil(waves) * ttile;
                 if (s > 1) {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */

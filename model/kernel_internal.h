@@ -67,6 +67,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
+/* The bound of a composite op (kernels run one after another, times summed): the component
+ * (compute, DRAM, L2, floors) holding most of the summed time. */
+void rk_composite_bound(ridge_kernel_result *r);
 
 int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
 int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);

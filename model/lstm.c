@@ -27,7 +27,6 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
     double layers = op->u.lstm.layers;
     int bwd = op->u.lstm.pass == RIDGE_PASS_FWD_BWD;
     double es = ridge_dtype_bytes(op->dtype);
-    double bound_time[RIDGE_BOUND_COUNT] = {0};
     ridge_kernel_result pw;
     int rc;
 
@@ -58,14 +57,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
     }
     /* Report the op's own FLOP count; the bound is the component holding most of the time. */
     r->flops = ridge_op_flops(op);
-    bound_time[RIDGE_BOUND_COMPUTE] = r->compute_s;
-    bound_time[RIDGE_BOUND_MEMORY] = r->memory_s;
-    bound_time[RIDGE_BOUND_L2] = r->l2_s;
-    bound_time[RIDGE_BOUND_LATENCY] = r->floor_s;
-    r->bound = RIDGE_BOUND_COMPUTE;
-    for (int i = 1; i < RIDGE_BOUND_COUNT; i++)
-        if (bound_time[i] > bound_time[r->bound])
-            r->bound = (ridge_bound)i;
+    rk_composite_bound(r);
     {
         int tp = rk_tensor_peak(g, op->dtype);
         r->peak = tp >= 0 ? (ridge_peak)tp : rk_vector_peak(g, op->dtype);

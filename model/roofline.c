@@ -135,3 +135,16 @@ void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double 
     a->l2_s += b->l2_s * times;
     a->floor_s += b->floor_s * times;
 }
+
+void rk_composite_bound(ridge_kernel_result *r)
+{
+    double bound_time[RIDGE_BOUND_COUNT] = {0};
+    bound_time[RIDGE_BOUND_COMPUTE] = r->compute_s;
+    bound_time[RIDGE_BOUND_MEMORY] = r->memory_s;
+    bound_time[RIDGE_BOUND_L2] = r->l2_s;
+    bound_time[RIDGE_BOUND_LATENCY] = r->floor_s;
+    r->bound = RIDGE_BOUND_COMPUTE;
+    for (int i = 1; i < RIDGE_BOUND_COUNT; i++)
+        if (bound_time[i] > bound_time[r->bound])
+            r->bound = (ridge_bound)i;
+}
