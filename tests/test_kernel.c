@@ -203,13 +203,15 @@ static void test_tile_overhead(void)
     ridge_kernel_result vl = predict(&v100, ridge_op_gemm(RIDGE_DTYPE_FP32, 8192, 8192, 8192, 1));
     ridge_kernel_result ts = predict(&v100, ridge_op_gemm(RIDGE_DTYPE_FP16, 8192, 8192, 64, 1));
     ridge_kernel_result tl = predict(&v100, ridge_op_gemm(RIDGE_DTYPE_FP16, 8192, 8192, 8192, 1));
-    double vec = vs.achieved_flops_per_s / vl.achieved_flops_per_s;
-    double ten = ts.achieved_flops_per_s / tl.achieved_flops_per_s;
+    /* Share of the shallow GEMM's compute time spent on K steps (at the deep GEMM's rate per step). */
+    double vec = vl.compute_s * 64.0 / 8192.0 / vs.compute_s;
+    double ten = tl.compute_s * 64.0 / 8192.0 / ts.compute_s;
     CHECK(vs.bound == RIDGE_BOUND_COMPUTE && ts.tensor == 1 && vs.tensor == 0);
+    CHECK(vs.achieved_flops_per_s > 0.85 * vl.achieved_flops_per_s);
     /* 128x128 FP32 tile: 64 K steps take ~12 us against ~0.9 us of fill and drain. */
-    CHECK(vec > 0.85 && vec < 0.99);
+    CHECK(vec > 0.9 && vec < 0.96);
     /* 128x256 FP16 tile: the same K takes ~3.4 us against ~1.3 us. */
-    CHECK(ten < 0.8 && ten < vec - 0.1);
+    CHECK(ten > 0.65 && ten < 0.8);
 }
 
 /* FP32 3x3 stride-1 convolutions: cuDNN's Winograd F(4x4,3x3) (3 transforms + 36 batched GEMMs)
