@@ -41,22 +41,14 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     }
 
     /* ---- the .dat ---- */
-    rp_printf(&dat, "# ridge %s curves", ridge_version());
-    if (opt->title) {
-        rp_printf(&dat, ": ");
-        rp_comment(&dat, opt->title);
-    }
-    rp_printf(&dat, "\n# One block per series (select with `index N`), separated by two blank lines.\n# Columns: x (");
+    rp_dat_blocks_header(&dat, "curves", opt->title, "series");
+    rp_printf(&dat, "# Columns: x (");
     rp_comment(&dat, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&dat, ") y (");
     rp_comment(&dat, opt->ylabel ? opt->ylabel : "y");
     rp_printf(&dat, "); points without a finite value are left out.\n");
     for (size_t i = 0; i < nseries; i++) {
-        rp_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
-        if (series[i].name && series[i].name[0])
-            rp_comment(&dat, series[i].name);
-        else
-            rp_printf(&dat, "series %zu", i + 1);
+        rp_dat_block_header(&dat, i, series[i].name, "series");
         rp_printf(&dat, "\n");
         for (size_t k = 0; k < series[i].n; k++)
             if (isfinite(series[i].x[k]) && isfinite(series[i].y[k]) && (!opt->log_y || series[i].y[k] > 0)) {

@@ -41,23 +41,15 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
     }
 
     /* ---- the .dat ---- */
-    rp_printf(&dat, "# ridge %s scatter", ridge_version());
-    if (opt->title) {
-        rp_printf(&dat, ": ");
-        rp_comment(&dat, opt->title);
-    }
-    rp_printf(&dat, "\n# One block per set (select with `index N`), separated by two blank lines.\n# Columns: x (");
+    rp_dat_blocks_header(&dat, "scatter", opt->title, "set");
+    rp_printf(&dat, "# Columns: x (");
     rp_comment(&dat, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&dat, ") y (");
     rp_comment(&dat, opt->ylabel ? opt->ylabel : "y");
     rp_printf(&dat, ")\n");
     for (size_t i = 0; i < nseries; i++) {
         size_t kept = 0;
-        rp_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
-        if (series[i].name && series[i].name[0])
-            rp_comment(&dat, series[i].name);
-        else
-            rp_printf(&dat, "set %zu", i + 1);
+        rp_dat_block_header(&dat, i, series[i].name, "set");
         rp_printf(&dat, "%s\n", series[i].line == 1 ? " (joined, highlighted)" : series[i].line ? " (joined)" : "");
         for (size_t k = 0; k < series[i].n; k++)
             if (keep(series[i].x[k], series[i].y[k], opt)) {

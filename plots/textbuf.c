@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ridge/version.h"
+
 void rp_printf(rp_buf *b, const char *fmt, ...)
 {
     va_list ap;
@@ -111,10 +113,39 @@ int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf
     return rc;
 }
 
-void rp_comment(rp_buf *b, const char *s)
+static void sanitized(rp_buf *b, const char *s, int quote)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
-        rp_printf(b, "%c", c < 0x20 || c == 0x7f ? ' ' : (char)c);
+        rp_printf(b, "%c", c < 0x20 || c == 0x7f || (quote && c == '"') ? ' ' : (char)c);
     }
+}
+
+void rp_comment(rp_buf *b, const char *s)
+{
+    sanitized(b, s, 0);
+}
+
+void rp_quoted_text(rp_buf *b, const char *s)
+{
+    sanitized(b, s, 1);
+}
+
+void rp_dat_blocks_header(rp_buf *dat, const char *kind, const char *title, const char *noun)
+{
+    rp_printf(dat, "# ridge %s %s", ridge_version(), kind);
+    if (title) {
+        rp_printf(dat, ": ");
+        rp_comment(dat, title);
+    }
+    rp_printf(dat, "\n# One block per %s (select with `index N`), separated by two blank lines.\n", noun);
+}
+
+void rp_dat_block_header(rp_buf *dat, size_t i, const char *name, const char *noun)
+{
+    rp_printf(dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
+    if (name && name[0])
+        rp_comment(dat, name);
+    else
+        rp_printf(dat, "%s %zu", noun, i + 1);
 }

@@ -32,6 +32,14 @@ void rp_gp_terminal(rp_buf *gp, const ridge_plot_paths *paths, double w_px, doub
 int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf *gp, ridge_err *err);
 /* Text for a .dat comment line: control bytes become spaces. */
 void rp_comment(rp_buf *b, const char *s);
+/* The same, also turning '"' into a space: text inside a "..." column of a .dat. */
+void rp_quoted_text(rp_buf *b, const char *s);
+/* The first lines of a multi-block .dat: "# ridge VERSION KIND[: TITLE]", then how its blocks of
+ * NOUN (series, set) are separated. The caller continues with the column line. */
+void rp_dat_blocks_header(rp_buf *dat, const char *kind, const char *title, const char *noun);
+/* The comment line opening block i: "# [index i] NAME" (or "NOUN i+1" when unnamed), preceded by
+ * the two blank lines that separate blocks; the caller adds any suffix and the newline. */
+void rp_dat_block_header(rp_buf *dat, size_t i, const char *name, const char *noun);
 /* The file name part of a path. */
 const char *rp_base_name(const char *path);
 

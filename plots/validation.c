@@ -16,14 +16,6 @@ static const char *const set_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79
 static const int set_points[] = {7, 5, 9, 11, 13, 15};
 #define NPOINTS (sizeof set_points / sizeof set_points[0])
 
-static void vc_comment(rp_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        rp_printf(b, "%c", c < 0x20 || c == 0x7f || c == '"' ? ' ' : (char)c);
-    }
-}
-
 static int usable(double m, double p)
 {
     return isfinite(m) && isfinite(p) && m > 0 && p > 0;
@@ -61,28 +53,19 @@ int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const
     rmax = fmax(rmax * 1.15, 1.6);
 
     /* ---- the .dat ---- */
-    rp_printf(&dat, "# ridge %s validation chart", ridge_version());
-    if (opt->title) {
-        rp_printf(&dat, ": ");
-        vc_comment(&dat, opt->title);
-    }
-    rp_printf(&dat, "\n# One block per set (select with `index N`), separated by two blank lines.\n"
-                    "# Columns: case number, measured, predicted (both in the set's unit), "
+    rp_dat_blocks_header(&dat, "validation chart", opt->title, "set");
+    rp_printf(&dat, "# Columns: case number, measured, predicted (both in the set's unit), "
                     "ratio = predicted / measured, \"id\"\n");
     for (size_t i = 0; i < nsets; i++) {
         size_t kept = 0;
-        rp_printf(&dat, "%s# [index %zu] ", i ? "\n\n" : "\n", i);
-        if (sets[i].name && sets[i].name[0])
-            vc_comment(&dat, sets[i].name);
-        else
-            rp_printf(&dat, "set %zu", i + 1);
+        rp_dat_block_header(&dat, i, sets[i].name, "set");
         rp_printf(&dat, "\n");
         for (size_t k = 0; k < sets[i].n; k++) {
             double m = sets[i].measured[k], p = sets[i].predicted[k];
             if (!usable(m, p))
                 continue;
             rp_printf(&dat, "%.9g %.9g %.9g %.9g \"", sets[i].number[k], m, p, p / m);
-            vc_comment(&dat, sets[i].ids && sets[i].ids[k] ? sets[i].ids[k] : "-");
+            rp_quoted_text(&dat, sets[i].ids && sets[i].ids[k] ? sets[i].ids[k] : "-");
             rp_printf(&dat, "\"\n");
             kept++;
         }
