@@ -68,6 +68,10 @@ static cJSON *op_json(const ridge_op *op, const ridge_op_result *r, size_t i)
     cJSON_AddNumberToObject(o, "flops", k->flops);
     cJSON_AddNumberToObject(o, "dram_bytes", k->dram_bytes);
     cJSON_AddNumberToObject(o, "l2_bytes", k->l2_bytes);
+    if (op->cold_bytes > 0) {
+        cJSON_AddNumberToObject(o, "cold_bytes", op->cold_bytes);
+        cJSON_AddNumberToObject(o, "reuse_bytes", op->reuse_bytes);
+    }
     cJSON_AddNumberToObject(o, "intensity_flops_per_byte", k->intensity_flops_per_byte);
     cJSON_AddNumberToObject(o, "achieved_flops_per_s", k->achieved_flops_per_s);
     cJSON_AddNumberToObject(o, "achieved_bytes_per_s", k->achieved_bytes_per_s);

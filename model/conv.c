@@ -20,12 +20,15 @@
  * constant multiplies per element of each 1-D pass, two passes). Never the bound: ~1 FLOP/B. */
 #define RK_WINO_TRANSFORM_FLOPS 8.0
 
-/* A streaming transform kernel reading `in` and writing `out` elements, summed into r. */
-static void wino_transform(const ridge_gpu *g, ridge_dtype dt, double in, double out, ridge_kernel_result *r)
+/* A streaming transform kernel reading `in` and writing `out` elements, summed into r; `cold`:
+ * it reads or writes the filter itself (the op's cold bytes), not a transformed copy. */
+static void wino_transform(const ridge_gpu *g, const ridge_op *op, double in, double out, int cold,
+                           ridge_kernel_result *r)
 {
     ridge_kernel_result part;
-    rk_streaming(g, dt, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out), (in + out) * ridge_dtype_bytes(dt), 1,
-                 &part);
+    double bytes = (in + out) * ridge_dtype_bytes(op->dtype);
+    rk_streaming(g, op->dtype, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out),
+                 cold ? rk_op_bytes(op, bytes, bytes) : rk_hot(bytes), 1, &part);
     rk_accumulate(r, &part, 1);
 }
 
@@ -46,27 +49,27 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     switch (op->u.conv.pass) {
     case RIDGE_PASS_BWD_DATA:
         /* dX = dY correlated with the flipped filter: the forward with c and k swapped. */
-        wino_transform(g, op->dtype, n * k * p * q, a2 * n * t_in * k, r);
-        wino_transform(g, op->dtype, filt, a2 * k * c, r);
+        wino_transform(g, op, n * k * p * q, a2 * n * t_in * k, 0, r);
+        wino_transform(g, op, filt, a2 * k * c, 1, r);
         gm = n * t_in, gn = c, gk = k;
-        wino_transform(g, op->dtype, a2 * n * t_in * c, n * c * h * w, r);
+        wino_transform(g, op, a2 * n * t_in * c, n * c * h * w, 0, r);
         break;
     case RIDGE_PASS_BWD_FILTER:
         /* dW[e] = sum over images and tiles of dY^[e] x X^[e]: the reduction runs over n * tiles. */
-        wino_transform(g, op->dtype, n * c * h * w, a2 * n * t_out * c, r);
-        wino_transform(g, op->dtype, n * k * p * q, a2 * n * t_out * k, r);
+        wino_transform(g, op, n * c * h * w, a2 * n * t_out * c, 0, r);
+        wino_transform(g, op, n * k * p * q, a2 * n * t_out * k, 0, r);
         gm = k, gn = c, gk = n * t_out;
-        wino_transform(g, op->dtype, a2 * k * c, filt, r);
+        wino_transform(g, op, a2 * k * c, filt, 1, r);
         break;
     default:
-        wino_transform(g, op->dtype, n * c * h * w, a2 * n * t_out * c, r);
-        wino_transform(g, op->dtype, filt, a2 * k * c, r);
+        wino_transform(g, op, n * c * h * w, a2 * n * t_out * c, 0, r);
+        wino_transform(g, op, filt, a2 * k * c, 1, r);
         gm = n * t_out, gn = k, gk = c;
-        wino_transform(g, op->dtype, a2 * n * t_out * k, n * k * p * q, r);
+        wino_transform(g, op, a2 * n * t_out * k, n * k * p * q, 0, r);
         break;
     }
     gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, c < k ? c : k, gbytes, 1.0, &gemm, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, c < k ? c : k, rk_hot(gbytes), 1.0, &gemm, err);
     if (rc != RIDGE_OK)
         return rc;
     rk_accumulate(r, &gemm, 1);
@@ -97,7 +100,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
         /* Depthwise and narrow grouped convolutions: each output reads r*s*cg inputs. */
         double mult = op->u.conv.pass == RIDGE_PASS_FWD ? 1.0 : 1.5; /* backward reads more */
-        rk_streaming(g, op->dtype, flops, bytes * mult, 1, r);
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes * mult, op->cold_bytes), 1, r);
         return RIDGE_OK;
     }
     switch (op->u.conv.pass) {
@@ -107,7 +110,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     }
     /* NHWC: the contiguous dimensions are the channel counts. */
     align = cg < kg ? cg : kg;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, align, bytes, 1.0, r, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, align, rk_op_bytes(op, bytes, bytes), 1.0, r, err);
     if (rc != RIDGE_OK)
         return rc;
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */

@@ -74,7 +74,7 @@ static double ctas_per_sm(const ridge_gpu *g, const rk_tile *t)
 }
 
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, double align_elems,
-            double min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err)
+            rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err)
 {
     int tp = rk_tensor_peak(g, dt);
     int tensor = tp >= 0;
@@ -109,7 +109,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
         double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_waves = 0, best_tiles = 0, best_compute = 0;
         inv_l2bw = 1.0 / l2bw;
-        rk_l2_split(g, min_bytes, &dram0, &l20);
+        rk_l2_split(g, min_bytes, 0, &dram0, &l20);
         mem0 = rk_dram_time(g, dram0);
         for (size_t i = 0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
@@ -148,7 +148,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (s > 1) {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0, d, l;
-                    rk_l2_split(g, min_bytes + partial, &d, &l);
+                    rk_l2_split(g, min_bytes, partial, &d, &l);
                     mem = rk_dram_time(g, d);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                     tt = 2 * floor1;
@@ -173,7 +173,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             double partial = best_s > 1 ? 2.0 * best_s * m * n * batch * 4.0 : 0;
             double stream = batch * (m * k * es * rk_ceil(n / best_tn) + k * n * es * rk_ceil(m / best_tm)) + partial;
             memset(&best, 0, sizeof best);
-            rk_l2_split(g, min_bytes + partial, &best.dram_bytes, &best.l2_bytes);
+            rk_l2_split(g, min_bytes, partial, &best.dram_bytes, &best.l2_bytes);
             if (stream > best.l2_bytes)
                 best.l2_bytes = stream;
             best.compute_s = best_compute;

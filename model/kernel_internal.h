@@ -36,6 +36,30 @@ static inline double rk_max(double a, double b)
  * and the whole L2 the hit rate falls linearly to 0 (docs/model.md, "Cache levels"). */
 #define RK_L2_FULL_HIT_FRACTION 0.5
 
+/* Compulsory bytes of a kernel, with the cold part of them and its reuse distance (ridge_op
+ * cold_bytes, reuse_bytes; 0, 0 when every byte was touched just before). */
+typedef struct {
+    double bytes, cold, reuse;
+} rk_bytes;
+
+static inline rk_bytes rk_hot(double bytes)
+{
+    rk_bytes b = {bytes, 0, 0};
+    return b;
+}
+
+/* `bytes` of an op's kernel of which up to `cold` (at most the op's cold_bytes) are cold. */
+static inline rk_bytes rk_op_bytes(const ridge_op *op, double bytes, double cold)
+{
+    rk_bytes b = {bytes, 0, 0};
+    if (op->reuse_bytes > 0 && op->cold_bytes > 0) {
+        b.cold = cold < op->cold_bytes ? cold : op->cold_bytes;
+        b.cold = b.cold < bytes ? b.cold : bytes;
+        b.reuse = op->reuse_bytes;
+    }
+    return b;
+}
+
 /* The peak a dtype runs at on the vector (CUDA-core) path. Never fails: FP32 is required. */
 ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt);
 /* The tensor-core peak for a dtype, or -1 if the GPU has none (tf32 falls back to -1 too). */
@@ -47,15 +71,16 @@ int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
  * flight, at most bytes, over the latency). */
 double rk_dram_time(const ridge_gpu *g, double bytes);
-/* Split compulsory bytes between DRAM and L2 by the working-set rule. */
-void rk_l2_split(const ridge_gpu *g, double working_set_bytes, double *dram_bytes, double *l2_bytes);
+/* Split compulsory bytes between DRAM and L2: the cold part by the hit rule at its reuse
+ * distance, the rest by the rule at the working set (all of b.bytes plus `extra` hot bytes). */
+void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, double *dram_bytes, double *l2_bytes);
 
 /* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
  * dram_bytes, l2_bytes, kernels and flops already set. */
 void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
 
 /* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
-void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes, double kernels,
+void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
 /* GEMM core: C[m,n] (+)= A[m,k] B[k,n] for `batch` independent problems. `align_elems` is the
@@ -63,7 +88,7 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes
  * compulsory bytes of the operator (which may differ from the GEMM's view, e.g. convolution).
  * Picks the tile shape and split-K factor of least predicted time, as a library heuristic would. */
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, double align_elems,
-            double min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err);
+            rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err);
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);

@@ -15,7 +15,7 @@ static int add_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, doub
     double es = ridge_dtype_bytes(dt);
     double bytes = (m * k + k * n + m * n) * es;
     double align = k < n ? k : n;
-    int rc = rk_gemm(g, dt, m, n, k, 1, align, bytes, 1.0, &part, err);
+    int rc = rk_gemm(g, dt, m, n, k, 1, align, rk_hot(bytes), 1.0, &part, err);
     if (rc == RIDGE_OK)
         rk_accumulate(acc, &part, times);
     return rc;
@@ -32,7 +32,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
 
     memset(r, 0, sizeof *r);
     /* Pointwise kernel per step: reads 4 gate pre-activations and the cell, writes h and c. */
-    rk_streaming(g, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, b * hd * 7 * es, 1, &pw);
+    rk_streaming(g, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, rk_hot(b * hd * 7 * es), 1, &pw);
     for (double l = 0; l < layers; l++) {
         double in_l = l == 0 ? in : hd;
         ridge_kernel_result layer;

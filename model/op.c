@@ -144,7 +144,7 @@ double ridge_dtype_bytes(ridge_dtype d)
 
 /* ------------------------------------------------------------------ work */
 
-static double gemm_out_bytes(ridge_dtype d)
+double ridge_gemm_out_bytes(ridge_dtype d)
 {
     switch (d) {
     case RIDGE_DTYPE_FP32:
@@ -228,7 +228,7 @@ double ridge_op_min_bytes(const ridge_op *op)
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
         double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
-        return b * (m * k + k * n) * es + b * m * n * gemm_out_bytes(op->dtype);
+        return b * (m * k + k * n) * es + b * m * n * ridge_gemm_out_bytes(op->dtype);
     }
     case RIDGE_OP_CONV2D: {
         double p = conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
@@ -437,6 +437,10 @@ int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err)
     if (!memchr(op->name, '\0', sizeof op->name))
         return bad(err, where, "name", "not terminated within %d characters", RIDGE_OP_NAME_MAX);
     TRY(check_int(op->count, 1, where, "count", err));
+    TRY(check_num(op->cold_bytes, 0, 1e18, where, "cold_bytes", err));
+    TRY(check_num(op->reuse_bytes, 0, 1e18, where, "reuse_bytes", err));
+    if (op->cold_bytes > 0 && op->reuse_bytes <= 0)
+        return bad(err, where, "cold_bytes", "needs reuse_bytes (the bytes touched between two uses)");
     return check_kind(op, where, err);
 }
 

@@ -64,16 +64,23 @@ double rk_dram_time(const ridge_gpu *g, double bytes)
     return g->eff.dram_latency_s + bytes / (g->memory_bw_bytes_per_s * g->eff.dram_fraction);
 }
 
-void rk_l2_split(const ridge_gpu *g, double ws, double *dram, double *l2)
+/* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes. */
+static double l2_hit(const ridge_gpu *g, double ws)
 {
-    double full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes, hit;
+    double full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes;
     if (ws <= full)
-        hit = 1;
-    else if (ws >= g->l2_bytes)
-        hit = 0;
-    else
-        hit = (g->l2_bytes - ws) / (g->l2_bytes - full);
-    *l2 = ws * hit;
+        return 1;
+    if (ws >= g->l2_bytes)
+        return 0;
+    return (g->l2_bytes - ws) / (g->l2_bytes - full);
+}
+
+void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, double *dram, double *l2)
+{
+    double ws = b.bytes + extra, hot = ws - b.cold;
+    *l2 = hot * l2_hit(g, ws);
+    if (b.cold > 0)
+        *l2 += b.cold * l2_hit(g, b.reuse > ws ? b.reuse : ws);
     *dram = ws - *l2;
 }
 
@@ -106,7 +113,7 @@ void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
         r->bound = RIDGE_BOUND_LATENCY;
 }
 
-void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes, double kernels,
+void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r)
 {
     ridge_peak p = rk_vector_peak(g, dt);
@@ -116,7 +123,7 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, double bytes
     r->flops = flops;
     r->kernels = kernels;
     r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * ridge_efficiency_fraction(&g->eff, p)) : 0;
-    rk_l2_split(g, bytes, &r->dram_bytes, &r->l2_bytes);
+    rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
     r->wave_efficiency = 1;
     r->split_k = 1;
     r->align_efficiency = 1;

@@ -180,6 +180,29 @@ static void test_units_and_precisions(void)
     CHECK_NEAR(r.achieved_flops_per_s, 742.4e12, 2e-3);
 }
 
+/* Cold bytes (weights last touched a step ago) hit L2 by their reuse distance, not by the
+ * op's own working set. */
+static void test_cold_bytes(void)
+{
+    ridge_gpu g = load("l40s"); /* 96 MB of L2: a 16.8 MB fp8 projection fits it */
+    ridge_op op = ridge_op_gemm(RIDGE_DTYPE_FP8, 1, 4096, 4096, 1);
+    ridge_kernel_result steady, near, far, clamp;
+    double w = 4096.0 * 4096;
+    steady = predict(&g, op);
+    op.cold_bytes = w;
+    op.reuse_bytes = 30e6; /* the whole model fits in half the L2: the weights stay resident */
+    near = predict(&g, op);
+    op.reuse_bytes = 7e9; /* a 7B model's step: they were evicted since */
+    far = predict(&g, op);
+    op.cold_bytes = 1e15; /* more than the op moves: all of it, no more */
+    clamp = predict(&g, op);
+    CHECK_NEAR(steady.dram_bytes, 0, 0);
+    CHECK_NEAR(near.dram_bytes, 0, 0);
+    CHECK_NEAR(far.dram_bytes, w, 1e-12);
+    CHECK(far.bound == RIDGE_BOUND_MEMORY && far.time_s > 1.5 * steady.time_s);
+    CHECK_NEAR(clamp.dram_bytes, ridge_op_min_bytes(&op), 1e-12);
+}
+
 /* A forward convolution of n images c x hw x hw into k channels, r x r filter, ungrouped. */
 static ridge_op conv_op(ridge_dtype dt, double n, double c, double hw, double k, double r, double stride, double pad)
 {
@@ -371,6 +394,7 @@ int main(void)
     test_conv_and_lstm();
     test_tile_overhead();
     test_winograd();
+    test_cold_bytes();
     test_all_kinds_everywhere();
     return check_report();
 }

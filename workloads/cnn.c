@@ -928,6 +928,10 @@ static void push_conv(rw_graph *g, const cnn_unit *u, const char *name, ridge_dt
     op->u.conv.pad = u->pad;
     op->u.conv.groups = u->groups;
     op->u.conv.pass = pass;
+    /* The filter (read; its gradient written by bwd_filter) is cold, unless autocast has just
+     * cast it (the cast reads the cold FP32 filter instead). */
+    if (!g->amp || pass == RIDGE_PASS_BWD_FILTER)
+        rw_cold(g, op, u->k * (u->c / (u->groups > 1 ? u->groups : 1)) * u->r * u->s * ridge_dtype_bytes(dt));
 }
 
 /* NCHW activations: cuDNN's tensor-core convolutions work in NHWC, so a convolution in NCHW

@@ -68,16 +68,25 @@ ridge_dtype rw_act_dtype(ridge_dtype p)
     }
 }
 
-void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
-             double batch, double count)
+void rw_cold(const rw_graph *g, ridge_op *op, double bytes)
+{
+    if (!op || g->reuse_bytes <= 0 || bytes <= 0)
+        return;
+    op->cold_bytes = bytes;
+    op->reuse_bytes = g->reuse_bytes;
+}
+
+ridge_op *rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
+                  double batch, double count)
 {
     ridge_op *op = rw_push(g, RIDGE_OP_GEMM, dt, group, name, count);
     if (!op)
-        return;
+        return NULL;
     op->u.gemm.m = m;
     op->u.gemm.n = n;
     op->u.gemm.k = k;
     op->u.gemm.batch = batch;
+    return op;
 }
 
 void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double flops, double bytes,
@@ -98,20 +107,28 @@ void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtyp
         return;
     snprintf(nm, sizeof nm, "%.55s.wcast", name);
     rw_custom(g, group, nm, dt, 0, elements * (4 + ridge_dtype_bytes(dt)), count);
+    if (!g->failed)
+        rw_cold(g, &g->ops[g->n - 1], elements * 4); /* the FP32 weight it reads */
 }
 
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
+    double w = in * out * ridge_dtype_bytes(dt), dw;
+    ridge_op *op;
     rw_weight_cast(g, group, name, dt, in * out, count);
-    rw_gemm(g, group, name, dt, tokens, out, in, 1, count);
+    op = rw_gemm(g, group, name, dt, tokens, out, in, 1, count);
+    if (!g->amp)
+        rw_cold(g, op, w);
     if (!train)
         return;
     snprintf(nm, sizeof nm, "%.50s.dgrad", name);
-    rw_gemm(g, group, nm, dt, tokens, in, out, 1, count);
+    rw_cold(g, rw_gemm(g, group, nm, dt, tokens, in, out, 1, count), w);
     snprintf(nm, sizeof nm, "%.50s.wgrad", name);
-    rw_gemm(g, group, nm, dt, out, in, tokens, 1, count);
+    op = rw_gemm(g, group, nm, dt, out, in, tokens, 1, count);
+    dw = in * out * ridge_gemm_out_bytes(dt); /* dW, written as the GEMM's output */
+    rw_cold(g, op, dw);
 }
 
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,

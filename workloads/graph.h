@@ -16,6 +16,9 @@ typedef struct {
     size_t n, cap;
     int failed; /* an allocation failed: the graph is incomplete */
     int amp;    /* autocast over FP32 weights: rw_weight_cast adds a cast before each use */
+    /* Bytes one step touches (weights, gradients and optimizer state, activations, KV cache):
+     * the reuse distance of the ops' cold bytes (rw_cold). 0: no op gets cold bytes. */
+    double reuse_bytes;
 } rw_graph;
 
 /* Append one op (zeroed payload) and return it, or NULL after an allocation failure. */
@@ -30,6 +33,10 @@ void rw_free(rw_graph *g);
 ridge_dtype rw_math_dtype(ridge_dtype precision);
 ridge_dtype rw_act_dtype(ridge_dtype precision);
 
+/* Mark `bytes` of op's traffic as cold: weights (or weight gradients, a KV cache) it reads or
+ * writes that the step last touched a whole step earlier (docs/model.md, "Cache levels"). */
+void rw_cold(const rw_graph *g, ridge_op *op, double bytes);
+
 /* A `custom` op on the vector units given by its work: flops and bytes of one instance. */
 void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double flops, double bytes,
                double count);
@@ -38,11 +45,12 @@ void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
  * `count` times (one kernel, 4 + size(dt) bytes per value); nothing otherwise. */
 void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count);
 
-/* C[m,n] = A[m,k] B[k,n], `count` times. */
-void rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
-             double batch, double count);
+/* C[m,n] = A[m,k] B[k,n], `count` times; returns the op (NULL after an allocation failure). */
+ridge_op *rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
+                  double batch, double count);
 /* A linear layer y[tokens,out] = x[tokens,in] W^T: forward GEMM, and in training the two backward
- * GEMMs (dX = dY W: tokens x in x out; dW = dY^T X: out x in x tokens). */
+ * GEMMs (dX = dY W: tokens x in x out; dW = dY^T X: out x in x tokens). W (read by the forward
+ * and dX GEMMs) and dW (written) are cold, unless autocast has just cast W. */
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count);
 /* Elementwise op; in training also its backward (reads the saved inputs and the gradient,

@@ -301,6 +301,12 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
     if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
         return st;
     g.amp = r.amp;
+    {
+        /* The step's footprint less the workspace: the reuse distance of weights and KV cache. */
+        ridge_memory mem;
+        if (ridge_model_memory(m, &r, &mem, NULL) == RIDGE_OK)
+            g.reuse_bytes = mem.total_bytes - mem.workspace_bytes;
+    }
     st = m->fam->build(m->arch, &r, &g, err);
     if (st != RIDGE_OK) {
         rw_free(&g);

@@ -330,6 +330,7 @@ static void push_embedding(rw_graph *g, const char *name, ridge_dtype dt, double
     op->u.emb.tokens = tokens;
     op->u.emb.dim = dim;
     op->u.emb.vocab = vocab;
+    rw_cold(g, op, tokens * dim * ridge_dtype_bytes(dt)); /* the table rows it gathers */
 }
 
 static void push_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *name, ridge_dtype dt,

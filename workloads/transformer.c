@@ -615,6 +615,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         op->u.attn.head_dim = hd;
         op->u.attn.causal = sh->causal;
         op->u.attn.pass = train ? RIDGE_PASS_FWD_BWD : RIDGE_PASS_FWD;
+        /* The KV cache of earlier steps (all but this step's tokens, which were just written). */
+        if (sh->kv_len > sh->s)
+            rw_cold(g, op, 2 * sh->b * a->kv_heads * (sh->kv_len - sh->s) * hd * ridge_dtype_bytes(sh->attn_dt));
     }
     name2(nm, sizeof nm, "o_proj", sfx);
     rw_linear(g, "attention", nm, sh->mdt, T, a->heads * hd, d, train, L);
@@ -711,6 +714,7 @@ static void build_embedding(rw_graph *g, const tf_arch *a, const ridge_run_confi
             op->u.emb.tokens = T;
             op->u.emb.dim = d;
             op->u.emb.vocab = a->vocab;
+            rw_cold(g, op, T * d * ridge_dtype_bytes(sh->adt)); /* the table rows it gathers */
         }
         if (sh->train) {
             /* scatter-add of the output gradient into the table's rows */

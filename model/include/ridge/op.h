@@ -63,6 +63,12 @@ typedef struct {
     char group[RIDGE_OP_GROUP_MAX]; /* layer type for breakdowns ("attention", "mlp", "conv",
                                        "optimizer"...); "" when not given */
     double count;                 /* repeat factor, >= 1 */
+    /* Cold bytes (docs/model.md, "Cache levels"): the part of the op's compulsory traffic last
+     * touched a whole step earlier (model weights, weight gradients, a decode step's KV cache),
+     * and the bytes the step touches between two uses of it (its LRU reuse distance). They hit
+     * L2 only when that distance fits. Both 0: every operand was touched just before (a benchmark
+     * loop repeating the op), the rule for op-list files that do not give them. */
+    double cold_bytes, reuse_bytes;
     union {
         struct { double m, n, k, batch; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; } conv;
@@ -94,6 +100,9 @@ double ridge_dtype_bytes(ridge_dtype d);
  * minimum DRAM bytes (each input read once, each output written once). docs/model.md. */
 double ridge_op_flops(const ridge_op *op);
 double ridge_op_min_bytes(const ridge_op *op);
+/* Bytes of one element of a GEMM's output C: 4 for fp32, tf32, int8, int4 (FP32 / int32
+ * accumulators written out), 2 for fp8 (bf16 output), the element size otherwise. */
+double ridge_gemm_out_bytes(ridge_dtype d);
 
 /* Check an op's fields (positive sizes, valid combinations). Errors name `where` (for
  * example "model.json: $.ops[3]"). */
