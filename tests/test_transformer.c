@@ -199,6 +199,53 @@ static void test_infer_flops(void)
     ridge_model_free(m);
 }
 
+/* ---- decode reads every weight and the KV cache from DRAM, even on a 96 MB L2 ---- */
+
+static double dram_of(const ridge_gpu *g, const ridge_oplist *ol)
+{
+    double d = 0;
+    for (size_t i = 0; i < ol->n; i++) {
+        ridge_kernel_result r;
+        ridge_err err;
+        if (CHECK(ridge_kernel_predict(g, &ol->ops[i], &r, &err) == RIDGE_OK))
+            d += r.dram_bytes * ol->ops[i].count;
+    }
+    return d;
+}
+
+/* m: llama2-7b; rc: its decode run at context 4096 (test_decode_bytes), here in fp8. */
+static void test_cold_weights(const ridge_model *m, ridge_run_config rc)
+{
+    ridge_gpu l40s;
+    ridge_err err;
+    ridge_memory mem;
+    ridge_oplist ol;
+    rc.precision = RIDGE_DTYPE_FP8;
+    if (!CHECK(ridge_catalog_load("l40s", &l40s, &err) == RIDGE_OK))
+        return;
+    CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        double cold = 0, kv_old = mem.kv_cache_bytes * 4096.0 / 4097.0, hot;
+        /* The embedding table is gathered (one row, bf16 activations); the 65 RMSNorm weight
+         * vectors are read by the norm kernels with the activations (not marked); the rest of
+         * the weights are read whole. */
+        double table = 32000.0 * 4096 * 1, norms = 65.0 * 4096 * 1, row = 4096.0 * 2;
+        for (size_t i = 0; i < ol.n; i++) {
+            cold += ol.ops[i].cold_bytes * ol.ops[i].count;
+            CHECK(ol.ops[i].cold_bytes == 0 || ol.ops[i].reuse_bytes >= mem.weights_bytes);
+        }
+        CHECK_NEAR(cold, mem.weights_bytes - table - norms + row + kv_old, 1e-9);
+        /* Each projection (16.8 MB in fp8) fits the L40S's L2; only their reuse distance, the
+         * whole step, decides: every weight and the old KV cache come from DRAM. */
+        CHECK(dram_of(&l40s, &ol) >= cold);
+        for (size_t i = 0; i < ol.n; i++)
+            ol.ops[i].cold_bytes = ol.ops[i].reuse_bytes = 0;
+        hot = dram_of(&l40s, &ol);
+        CHECK(hot < 0.6 * cold); /* as steady-state op lists: the small projections stay in L2 */
+        ridge_oplist_free(&ol);
+    }
+}
+
 /* ---- decode: the bytes are the weights and the KV cache ---- */
 
 static void test_decode_bytes(void)
@@ -234,6 +281,7 @@ static void test_decode_bytes(void)
         ridge_oplist_free(&ol);
     }
     CHECK_NEAR(ridge_model_items_per_step(m, &rc), 1, 0);
+    test_cold_weights(m, rc);
     /* An empty cache: the new token attends to itself. */
     rc.context = 0;
     if (build(m, &rc, &ol) == RIDGE_OK) {
@@ -243,56 +291,6 @@ static void test_decode_bytes(void)
         ridge_oplist_free(&ol);
     }
     check_context(NULL);
-    ridge_model_free(m);
-}
-
-/* ---- decode reads every weight and the KV cache from DRAM, even on a 96 MB L2 ---- */
-
-static double dram_of(const ridge_gpu *g, const ridge_oplist *ol)
-{
-    double d = 0;
-    for (size_t i = 0; i < ol->n; i++) {
-        ridge_kernel_result r;
-        ridge_err err;
-        if (CHECK(ridge_kernel_predict(g, &ol->ops[i], &r, &err) == RIDGE_OK))
-            d += r.dram_bytes * ol->ops[i].count;
-    }
-    return d;
-}
-
-static void test_cold_weights(void)
-{
-    ridge_model *m = load("llama2-7b");
-    ridge_run_config rc = run(RIDGE_MODE_DECODE, 1);
-    ridge_gpu l40s;
-    ridge_oplist ol;
-    ridge_memory mem;
-    ridge_err err;
-    rc.context = 4096;
-    rc.precision = RIDGE_DTYPE_FP8;
-    if (!m || !CHECK(ridge_catalog_load("l40s", &l40s, &err) == RIDGE_OK))
-        return;
-    CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
-    if (build(m, &rc, &ol) == RIDGE_OK) {
-        double cold = 0, kv_old = mem.kv_cache_bytes * 4096.0 / 4097.0, hot;
-        /* The embedding table is gathered (one row, bf16 activations); the 65 RMSNorm weight
-         * vectors are read by the norm kernels with the activations (not marked); the rest of
-         * the weights are read whole. */
-        double table = 32000.0 * 4096 * 1, norms = 65.0 * 4096 * 1, row = 4096.0 * 2;
-        for (size_t i = 0; i < ol.n; i++) {
-            cold += ol.ops[i].cold_bytes * ol.ops[i].count;
-            CHECK(ol.ops[i].cold_bytes == 0 || ol.ops[i].reuse_bytes >= mem.weights_bytes);
-        }
-        CHECK_NEAR(cold, mem.weights_bytes - table - norms + row + kv_old, 1e-9);
-        /* Each projection (16.8 MB in fp8) fits the L40S's L2; only their reuse distance, the
-         * whole step, decides: every weight and the old KV cache come from DRAM. */
-        CHECK(dram_of(&l40s, &ol) >= cold);
-        for (size_t i = 0; i < ol.n; i++)
-            ol.ops[i].cold_bytes = ol.ops[i].reuse_bytes = 0;
-        hot = dram_of(&l40s, &ol);
-        CHECK(hot < 0.6 * cold); /* as steady-state op lists: the small projections stay in L2 */
-        ridge_oplist_free(&ol);
-    }
     ridge_model_free(m);
 }
 
@@ -883,7 +881,6 @@ int main(void)
     test_train_flops_decoder();
     test_infer_flops();
     test_decode_bytes();
-    test_cold_weights();
     test_gqa();
     test_moe();
     test_train_memory();
