@@ -166,6 +166,14 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
         it->form = MEAS_ISSUE;
     v = num_of(cfg, "graph_nodes");
     it->graph_nodes = isfinite(v) && v >= 1 ? v : 0; /* 0: the op's own kernels are the graph */
+    /* GEMMs rotating through `sets` copies of their operands (about 3x L2 in all): each call
+     * finds its operands as the other sets left them, a reuse distance of sets copies. */
+    v = num_of(cfg, "rotating_buffer_sets");
+    if (isfinite(v) && v > 1 && v <= 1e6 && !(it->op.cold_bytes > 0)) {
+        double b = ridge_op_min_bytes(&it->op);
+        it->op.cold_bytes = b;
+        it->op.reuse_bytes = b * v;
+    }
     snprintf(it->workload, sizeof it->workload, "%s", ridge_op_kind_name(it->op.kind));
     snprintf(it->desc, sizeof it->desc, "%s %s", ridge_op_kind_name(it->op.kind), ridge_dtype_name(it->op.dtype));
     snprintf(it->unit, sizeof it->unit, "s");

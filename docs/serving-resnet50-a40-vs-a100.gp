@@ -27,12 +27,12 @@ set xlabel 'Offered load [requests/s]'
 set ylabel 'Latency [ms]'
 set logscale y 10
 set mytics 10
-set yrange [2:44.2776]
+set yrange [2:44.3647]
 set ytics (2, 5, 10, 20)
-set arrow from 2997.40535, graph 0 to 2997.40535, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
-set label 'a40 saturation 2997/s' at 2997.40535, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
-set arrow from 7596.6178, graph 0 to 7596.6178, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
-set label 'a100-pcie-40gb saturation 7597/s' at 7596.6178, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
+set arrow from 2997.13435, graph 0 to 2997.13435, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
+set label 'a40 saturation 2997/s' at 2997.13435, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
+set arrow from 7595.59128, graph 0 to 7595.59128, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
+set label 'a100-pcie-40gb saturation 7596/s' at 7595.59128, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
 set xrange [0:*]
 set format x '%g'
 set format y '%g'
