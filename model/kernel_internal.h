@@ -71,9 +71,29 @@ int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
  * flight, at most bytes, over the latency). */
 double rk_dram_time(const ridge_gpu *g, double bytes);
+/* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes. */
+static inline double rk_l2_hit(const ridge_gpu *g, double ws)
+{
+    double full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes;
+    if (ws <= full)
+        return 1;
+    if (ws >= g->l2_bytes)
+        return 0;
+    return (g->l2_bytes - ws) / (g->l2_bytes - full);
+}
+
 /* Split compulsory bytes between DRAM and L2: the cold part by the hit rule at its reuse
- * distance, the rest by the rule at the working set (all of b.bytes plus `extra` hot bytes). */
-void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, double *dram_bytes, double *l2_bytes);
+ * distance, the rest by the rule at the working set (all of b.bytes plus `extra` hot bytes).
+ * Inline: the GEMM tile search calls it in its loop. */
+static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, double *dram, double *l2)
+{
+    double ws = b.bytes + extra, hit = rk_l2_hit(g, ws);
+    *l2 = ws * hit;
+    /* Cold bytes: the hit at their reuse distance instead (never above the working set's). */
+    if (b.cold > 0 && b.reuse > ws)
+        *l2 -= b.cold * (hit - rk_l2_hit(g, b.reuse));
+    *dram = ws - *l2;
+}
 
 /* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
  * dram_bytes, l2_bytes, kernels and flops already set. */

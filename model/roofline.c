@@ -64,26 +64,6 @@ double rk_dram_time(const ridge_gpu *g, double bytes)
     return g->eff.dram_latency_s + bytes / (g->memory_bw_bytes_per_s * g->eff.dram_fraction);
 }
 
-/* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes. */
-static double l2_hit(const ridge_gpu *g, double ws)
-{
-    double full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes;
-    if (ws <= full)
-        return 1;
-    if (ws >= g->l2_bytes)
-        return 0;
-    return (g->l2_bytes - ws) / (g->l2_bytes - full);
-}
-
-void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, double *dram, double *l2)
-{
-    double ws = b.bytes + extra, hot = ws - b.cold;
-    *l2 = hot * l2_hit(g, ws);
-    if (b.cold > 0)
-        *l2 += b.cold * l2_hit(g, b.reuse > ws ? b.reuse : ws);
-    *dram = ws - *l2;
-}
-
 void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
 {
     double lat = r->dram_bytes > 0 ? g->eff.dram_latency_s : 0;
