@@ -37,7 +37,7 @@ QUICK=${RIDGE_QUICK:-0}
 TOTAL_BUDGET=${RIDGE_TOTAL_BUDGET_S:-480}
 PY=${RIDGE_PYTHON:-python3}
 CUDA_GROUPS=${RIDGE_CUDA_GROUPS:-bandwidth flops gemm gemm_sweep launch copy small}
-TORCH_FAMILIES=${RIDGE_TORCH_FAMILIES:-resnet bert gpt2 llama lstm}
+TORCH_FAMILIES=${RIDGE_TORCH_FAMILIES:-resnet conv bert gpt2 llama lstm}
 CMD="bash $0${*:+ $*}"
 
 # Soft budgets (seconds) the programs pace themselves to; the hard limit of
@@ -51,8 +51,8 @@ cuda_soft() {
 }
 torch_soft() {
     case $1 in
-    resnet) echo 70 ;; bert) echo 40 ;; gpt2) echo 25 ;; llama) echo 50 ;;
-    lstm) echo 20 ;; *) echo 30 ;;
+    resnet) echo 70 ;; conv) echo 25 ;; bert) echo 40 ;; gpt2) echo 25 ;;
+    llama) echo 50 ;; lstm) echo 20 ;; *) echo 30 ;;
     esac
 }
 

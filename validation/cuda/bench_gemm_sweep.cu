@@ -7,6 +7,9 @@
  *               4096x14336 weights (LLM decode)
  *   misaligned  n or k (or m) = 4095, 4097, 8191, 8193, 4088, 4092 next to
  *               their aligned neighbours (vector-load and tile alignment)
+ *   shallow     m = n = 8192 with k = 64 .. 1024: each output tile does few
+ *               K steps, so its fill and drain (a DRAM latency, the
+ *               accumulator write-out) weigh (docs/model.md, GEMM)
  *   wave        tile counts just below / at / above 1, 2 and 3 waves,
  *               assuming 128x256 output tiles and the SM count of this GPU
  *   batched     cublasGemmStridedBatchedEx, attention-like shapes
@@ -59,6 +62,7 @@ static int sweep_shapes(const ridge_bench *b, sweep_shape *s)
         n = sweep_add(s, n, "misaligned", 512, 512, 511, 1);
         n = sweep_add(s, n, "misaligned", 512, 512, 512, 1);
         n = sweep_add(s, n, "batched", 128, 128, 64, 4);
+        n = sweep_add(s, n, "shallow", 1024, 1024, 64, 1);
     } else {
         static const long long sq[] = {256,  512,  1024, 1536,  2048, 3072,
                                        4096, 6144, 8192, 12288, 16384};
@@ -91,6 +95,8 @@ static int sweep_shapes(const ridge_bench *b, sweep_shape *s)
         for (i = 0; i < (int)(sizeof bat / sizeof bat[0]); ++i)
             n = sweep_add(s, n, "batched", bat[i][1], bat[i][2], bat[i][3],
                           bat[i][0]);
+        for (i = 64; i <= 1024; i *= 2)
+            n = sweep_add(s, n, "shallow", 8192, 8192, i, 1);
     }
     /* Wave boundaries: n = 4 tiles wide, m stepped one tile row at a time
      * around w * SM-count tiles, for w = 1, 2, 3. */
@@ -111,16 +117,18 @@ static int sweep_shapes(const ridge_bench *b, sweep_shape *s)
     return n;
 }
 
-/* Order: square, skinny, misaligned, wave, batched (each in both dtypes). */
+/* Order: square, skinny, misaligned, shallow, wave, batched (each in both
+ * dtypes). */
+#define SWEEP_CLASSES 6
 static int sweep_class_rank(const char *cls)
 {
-    static const char *const order[] = {"square", "skinny", "misaligned",
-                                        "wave", "batched"};
+    static const char *const order[SWEEP_CLASSES] = {
+        "square", "skinny", "misaligned", "shallow", "wave", "batched"};
     int i;
-    for (i = 0; i < 5; ++i)
+    for (i = 0; i < SWEEP_CLASSES; ++i)
         if (strcmp(cls, order[i]) == 0)
             return i;
-    return 5;
+    return SWEEP_CLASSES;
 }
 
 int ridge_group_gemm_sweep(ridge_bench *b)
@@ -140,7 +148,7 @@ int ridge_group_gemm_sweep(ridge_bench *b)
     t.target_sample_s = b->quick ? 20e-6 : 100e-6;
     t.max_inner = b->quick ? 10 : 200;
 
-    for (rank = 0; rank <= 5 && !b->fatal; ++rank) {
+    for (rank = 0; rank <= SWEEP_CLASSES && !b->fatal; ++rank) {
         for (ki = 0; ki < nk && !b->fatal; ++ki) {
             const ridge_gemm_kind *kd = &sweep_kinds[ki];
             for (si = 0; si < nshapes && !b->fatal; ++si) {

@@ -35,7 +35,7 @@ static const ridge_group groups[] = {
     {"gemm", "GEMM peak per precision (cuBLAS / cuBLASLt), 8192 and 16384",
      ridge_group_gemm, 35.0, 5.0},
     {"gemm_sweep", "bf16/fp16 GEMM shapes: square, skinny, misaligned, "
-                   "wave boundaries, batched",
+                   "shallow K, wave boundaries, batched",
      ridge_group_gemm_sweep, 50.0, 5.0},
     {"launch", "kernel launch latency and throughput, eager and CUDA graph",
      ridge_group_launch, 10.0, 3.0},

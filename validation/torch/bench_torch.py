@@ -2,10 +2,12 @@
 """ridge-bench-torch: PyTorch end-to-end timings for ridge's validation.
 
   python3 validation/torch/bench_torch.py --out torch.json [--quick]
-          [--only resnet,bert,gpt2,llama,lstm] [--budget-s S] [--device cuda]
+          [--only resnet,conv,bert,gpt2,llama,lstm] [--budget-s S] [--device cuda]
 
 Families (each time-boxed; budgets in seconds on an H200):
   resnet  ResNet-50 v1.5 train/infer, AMP fp16/bf16, batch 64/256 (70)
+  conv    ResNet-50 convolutions one at a time, fp32 (TF32 off) and bf16,
+          cudnn.benchmark on: the kernel-level check of Winograd (25)
   bert    BERT-base/large encoder, seq 128/512, infer + fine-tune step (40)
   gpt2    GPT-2 124M training step (25)
   llama   7B-shaped GQA decoder, 2 and 4 layers, prefill + decode (50)
@@ -33,7 +35,7 @@ import torch  # noqa: E402
 
 import harness  # noqa: E402
 
-FAMILIES = ("resnet", "bert", "gpt2", "llama", "lstm")
+FAMILIES = ("resnet", "conv", "bert", "gpt2", "llama", "lstm")
 
 
 def parse_args(argv):
@@ -98,6 +100,9 @@ def main(argv):
         for fam, mod in zip(args.families, mods):
             torch.backends.cudnn.benchmark = getattr(mod, "CUDNN_BENCHMARK",
                                                      False)
+            # PyTorch's default is True; a family may ask for true FP32.
+            torch.backends.cudnn.allow_tf32 = getattr(mod, "CUDNN_ALLOW_TF32",
+                                                      True)
             budget = args.budget_s if args.budget_s else mod.BUDGET_S
             if args.quick:
                 budget = min(budget, 20.0)
