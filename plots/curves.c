@@ -94,8 +94,9 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
             /* Start at the 1-2-5 tic below the data, so the lowest curve has a labelled tic under it. */
             lo = lo >= 5 * dec ? 5 * dec : lo >= 2 * dec ? 2 * dec : dec;
             /* Label 1-2-5 steps: a narrow log range would otherwise show one labelled tic. */
+            int first = 1;
             rp_printf(&gp, "set yrange [%.6g:%.6g]\nset ytics (", lo, hi);
-            for (double d = pow(10, floor(log10(lo))), first = 1; d <= hi; d *= 10)
+            for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
                 for (int k = 0; k < 3; k++) {
                     double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
                     if (t >= lo && t <= hi) {
