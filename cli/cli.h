@@ -56,6 +56,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The usage error for what getopt_long (with a leading ':' in its option string and opterr = 0)
+ * returned for the option at argv[optind - 1]: ':' a missing value, anything else unknown. */
+int cli_getopt_error(const char *cmd, int c, char *const argv[]);
+
 /* A simple table of strings, printed aligned (text) or as CSV. */
 typedef struct {
     int ncols;

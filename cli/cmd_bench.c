@@ -189,8 +189,8 @@ int cmd_bench(int argc, char **argv)
                 return cli_usage_error("bench", "--format csv is not supported; use text or json");
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("bench", c, argv);
         }
     }
     if (optind < argc)

@@ -313,8 +313,8 @@ int cmd_calibrate(int argc, char **argv)
                 return cli_usage_error(CMD, "--format: text or json");
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error(CMD, c, argv);
         }
     }
     if (!gpu)

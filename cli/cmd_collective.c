@@ -247,8 +247,8 @@ int cmd_collective(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("collective", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("collective", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("collective", c, argv);
         }
     }
     if (optind < argc)

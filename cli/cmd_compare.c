@@ -233,8 +233,8 @@ int cmd_compare(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("compare", c, argv);
         }
     }
     if (n < 2)

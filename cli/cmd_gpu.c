@@ -200,8 +200,8 @@ int cmd_gpu(int argc, char **argv)
             break;
         case 'g': file = optarg; break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("gpu show", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("gpu show", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("gpu show", c, argv);
         }
     }
     if (optind < argc)

@@ -28,8 +28,8 @@ int cmd_gpus(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("gpus", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("gpus", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("gpus", c, argv);
         }
     }
     if (optind < argc)

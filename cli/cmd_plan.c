@@ -1223,10 +1223,8 @@ int cmd_plan(int argc, char **argv)
             fputs(help, stdout);
             return CLI_EXIT_OK;
         }
-        if (c == ':')
-            return cli_usage_error("plan", "option '%s' needs a value", argv[optind - 1]);
-        if (c == '?')
-            return cli_usage_error("plan", "unknown option '%s'", argv[optind - 1]);
+        if (c == ':' || c == '?')
+            return cli_getopt_error("plan", c, argv);
         r = set_opt(&o, c, optarg);
         if (r)
             return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;

@@ -546,8 +546,8 @@ int cmd_predict(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("predict", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("predict", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("predict", c, argv);
         }
     }
     if (optind < argc)

@@ -193,8 +193,8 @@ int cmd_roofline(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(CMD, "bad option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error(CMD, c, argv);
         }
     }
     (void)runtime; /* kernel points are GPU times: the launch path does not move them */

@@ -1205,8 +1205,8 @@ int cmd_serve(int argc, char **argv)
             fputs(help, stdout);
             fputs(help_options, stdout);
             return CLI_EXIT_OK;
-        case ':': return cli_usage_error("serve", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("serve", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("serve", c, argv);
         }
     }
     if (optind < argc)

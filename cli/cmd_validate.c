@@ -504,8 +504,8 @@ int cmd_validate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error(CMD, "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error(CMD, "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error(CMD, c, argv);
         }
     }
     if (optind >= argc)

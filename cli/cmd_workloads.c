@@ -30,8 +30,8 @@ int cmd_workloads(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':': return cli_usage_error("workloads", "option '%s' needs a value", argv[optind - 1]);
-        default: return cli_usage_error("workloads", "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: return cli_getopt_error("workloads", c, argv);
         }
     }
     if (optind < argc)
