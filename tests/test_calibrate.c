@@ -34,6 +34,11 @@ static cJSON *measurement(cJSON *arr, const char *id, const char *group, cJSON *
     cJSON_AddStringToObject(cfg, "runtime", runtime);
     if (sync)
         cJSON_AddStringToObject(cfg, "sync", sync);
+    if (strcmp(group, "launch") == 0) /* what time_s is, as bench_launch.cu states it */
+        cJSON_AddStringToObject(cfg, "timed",
+                                strstr(id, "_issue") ? "issue"
+                                : sync && strcmp(sync, "each") == 0 ? "round_trip"
+                                                                     : "back_to_back");
     if (graph_nodes > 0)
         cJSON_AddNumberToObject(cfg, "graph_nodes", graph_nodes);
     cJSON_AddItemToArray(arr, m);

@@ -32,6 +32,7 @@ typedef struct {
     const char *runtime;
     const char *measures;
     const char *sync;
+    const char *timed;   /* "round_trip", "issue" or "back_to_back": what time_s is */
     long long launches;  /* kernel launches one time_s value covers */
     long long batch;     /* launches issued back to back per sample */
     unsigned grid, block;
@@ -57,6 +58,7 @@ static void launch_emit(ridge_bench *b, const launch_desc *d,
     ridge_json_int(j, "launches", d->launches);
     ridge_json_int(j, "batch_launches", d->batch);
     ridge_json_str(j, "sync", d->sync);
+    ridge_json_str(j, "timed", d->timed);
     ridge_json_str(j, "measures", d->measures);
     ridge_json_str(j, "runtime", d->runtime);
     ridge_meas_end(b);
@@ -95,6 +97,7 @@ static int launch_sync(ridge_bench *b)
     d.runtime = "eager";
     d.measures = "launch + cudaStreamSynchronize round trip";
     d.sync = "each";
+    d.timed = "round_trip";
     d.launches = 1;
     d.batch = 1;
     d.grid = 1;
@@ -148,6 +151,7 @@ static int launch_async(ridge_bench *b, unsigned grid, unsigned block,
     memset(&d, 0, sizeof d);
     d.runtime = "eager";
     d.sync = "end";
+    d.timed = "back_to_back";
     d.launches = 1;
     d.batch = nlaunch;
     d.grid = grid;
@@ -155,11 +159,13 @@ static int launch_async(ridge_bench *b, unsigned grid, unsigned block,
     if (!full_grid) {
         ridge_stats_compute(issue, reps, &st);
         d.id = "launch/empty_async_issue";
+        d.timed = "issue";
         d.timer = "host_clock";
         d.measures = "host time of one asynchronous launch call";
         launch_emit(b, &d, &st, nlaunch, nlaunch);
         ridge_stats_compute(wall, reps, &st);
         d.id = "launch/empty_async_wall";
+        d.timed = "back_to_back";
         d.measures = "N launches then one synchronize, wall time per launch";
         launch_emit(b, &d, &st, nlaunch, nlaunch);
     }
@@ -245,6 +251,7 @@ static int launch_graph(ridge_bench *b, int nodes)
     d.runtime = "graph";
     d.measures = "cudaGraphLaunch + cudaStreamSynchronize per replay";
     d.sync = "each";
+    d.timed = "round_trip";
     d.launches = nodes;
     d.batch = 1;
     d.grid = 1;
@@ -260,6 +267,7 @@ static int launch_graph(ridge_bench *b, int nodes)
     d.timer = "cuda_event";
     d.measures = "back-to-back graph replays, GPU time per replay";
     d.sync = "end";
+    d.timed = "back_to_back";
     d.batch = inner;
     launch_emit(b, &d, &st, inner, tm.warmup);
     rc = 0;
