@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_get.h"
 #include "ridge/kernel.h"
 #include "torch_map.h"
 
@@ -104,12 +105,6 @@ int meas_load_file(const char *path, cJSON **out)
     return CLI_EXIT_OK;
 }
 
-static const char *str_of(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 /* A finite number, or NAN. */
 static double num_of(const cJSON *o, const char *key)
 {
@@ -157,10 +152,10 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
     ridge_oplist_free(&w);
     it->measured = median_time_s(m);
     it->rt = RIDGE_RUNTIME_EAGER;
-    if ((s = str_of(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+    if ((s = cli_json_str(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
     it->form = MEAS_STEADY;
-    if ((s = str_of(cfg, "timed"))) {
+    if ((s = cli_json_str(cfg, "timed"))) {
         /* What time_s is, as the benchmark states it. */
         if (strcmp(s, "round_trip") == 0)
             it->form = MEAS_ROUNDTRIP;
@@ -170,7 +165,7 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
             return "unknown timing form (config.timed)";
     } else {
         /* Files from before config.timed: a synchronize per call, or an _issue id. */
-        if ((s = str_of(cfg, "sync")) && strcmp(s, "each") == 0)
+        if ((s = cli_json_str(cfg, "sync")) && strcmp(s, "each") == 0)
             it->form = MEAS_ROUNDTRIP;
         if (strlen(it->id) > 6 && strcmp(it->id + strlen(it->id) - 6, "_issue") == 0)
             it->form = MEAS_ISSUE;
@@ -214,7 +209,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
     ridge_run_config rc;
     ridge_model *model = NULL;
     ridge_err err = {{0}};
-    const char *kind = str_of(cfg, "kind"), *mode = str_of(cfg, "mode"), *s, *why;
+    const char *kind = cli_json_str(cfg, "kind"), *mode = cli_json_str(cfg, "mode"), *s, *why;
     double v;
     ridge_run_config_init(&rc);
     it->type = MEAS_MODEL;
@@ -228,14 +223,14 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "unknown mode";
     if (strcmp(kind, "generation") == 0 && !it->generate)
         return "generation needs mode generate";
-    if ((s = str_of(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
+    if ((s = cli_json_str(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
         return "unknown precision";
-    if ((s = str_of(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+    if ((s = cli_json_str(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
-    if ((s = str_of(cfg, "layout")) && strcmp(s, "nchw") != 0 && strcmp(s, "nhwc") != 0)
+    if ((s = cli_json_str(cfg, "layout")) && strcmp(s, "nchw") != 0 && strcmp(s, "nhwc") != 0)
         return "unknown layout";
     rc.nchw = s && strcmp(s, "nchw") == 0;
-    if ((s = str_of(cfg, "attention")) && strcmp(s, "flash") != 0 && strcmp(s, "unfused") != 0)
+    if ((s = cli_json_str(cfg, "attention")) && strcmp(s, "flash") != 0 && strcmp(s, "unfused") != 0)
         return "unknown attention";
     rc.unfused_attention = s && strcmp(s, "unfused") == 0;
     rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
@@ -304,7 +299,7 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
     why = build_model(model, rc, it->rt, it);
     if (!why) {
         const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
-        const char *name = str_of(wl, "name");
+        const char *name = cli_json_str(wl, "name");
         snprintf(it->workload, sizeof it->workload, "%s", name ? name : ridge_model_name(model));
         snprintf(it->unit, sizeof it->unit, "s");
         snprintf(it->kind_name, sizeof it->kind_name, "latency");
@@ -319,7 +314,7 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
 {
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *m;
-    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? str_of(prov, "gpu_name") : NULL;
+    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? cli_json_str(prov, "gpu_name") : NULL;
     size_t i;
     int file_for_all = 0;
     if (gpu_file) {
@@ -333,7 +328,7 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
     cJSON_ArrayForEach(m, arr)
     {
         const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m, "config"), *op, *wl, *chk;
-        const char *id = str_of(m, "id"), *group = str_of(m, "group"), *gid, *why;
+        const char *id = cli_json_str(m, "id"), *group = cli_json_str(m, "group"), *gid, *why;
         ridge_gpu g;
         ridge_err err = {{0}};
         meas_item it;
@@ -353,7 +348,7 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
          * nobody ridge knows verified) is taken as measured. */
         {
             const cJSON *ck = cJSON_GetObjectItemCaseSensitive(m, "check");
-            const char *st = cJSON_IsObject(ck) ? str_of(ck, "status") : NULL;
+            const char *st = cJSON_IsObject(ck) ? cli_json_str(ck, "status") : NULL;
             int nothing = (st && strcmp(st, "none") == 0) || (group && strcmp(group, "published") == 0);
             if (!cJSON_IsTrue(chk) && !nothing) {
                 meas_skip(s, "unchecked");
@@ -363,7 +358,7 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
         if (file_for_all)
             g = *gpu_file;
         else {
-            gid = gpu_opt ? gpu_opt : str_of(cfg, "gpu") ? str_of(cfg, "gpu") : prov_gpu;
+            gid = gpu_opt ? gpu_opt : cli_json_str(cfg, "gpu") ? cli_json_str(cfg, "gpu") : prov_gpu;
             if (!gid) {
                 meas_skip(s, "GPU not mapped (use --gpu)");
                 continue;

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_get.h"
+
 typedef enum { TM_CNN, TM_ENCODER, TM_DECODER, TM_RNN } tm_family;
 
 /* ------------------------------------------------------------------ typed access */
@@ -27,12 +29,6 @@ static int has(const cJSON *o, const char *k)
 {
     const cJSON *v = item(o, k);
     return v && !cJSON_IsNull(v);
-}
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-    const cJSON *v = item(o, k);
-    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
 }
 
 /* An integer in [lo, hi]: 1 with *out set; 0 when absent or null; -1 when of another type,
@@ -95,7 +91,7 @@ static int int_array_is(const cJSON *o, const char *k, const double *want, int n
 /* The model's name: the workload's, printable ASCII, with the layers that ran when fewer. */
 static void model_name(const cJSON *wl, double layers_run, double layers, char *buf, size_t cap)
 {
-    const char *n = str_of(wl, "name");
+    const char *n = cli_json_str(wl, "name");
     char clean[64];
     size_t i = 0;
     if (!n || !*n)
@@ -154,7 +150,7 @@ static cJSON *new_doc(const char *name, const char *family, const char *descript
 
 static const char *map_precision(const cJSON *cfg, tm_family fam, ridge_run_config *rc)
 {
-    const char *p = str_of(cfg, "precision"), *w = str_of(cfg, "weights_dtype");
+    const char *p = cli_json_str(cfg, "precision"), *w = cli_json_str(cfg, "weights_dtype");
     int amp = bool_of(cfg, "amp", 0);
     if (!p)
         return "precision missing";
@@ -193,7 +189,7 @@ static const char *map_precision(const cJSON *cfg, tm_family fam, ridge_run_conf
 
 static const char *map_optimizer(const cJSON *cfg, ridge_run_config *rc)
 {
-    const char *o = str_of(cfg, "optimizer");
+    const char *o = cli_json_str(cfg, "optimizer");
     if (!o)
         return "training step without a recorded optimizer";
     /* The scripts record the constructor ("SGD(momentum=0.9, ...)", "AdamW(lr=..., capturable)"). */
@@ -225,7 +221,7 @@ static const char *map_cnn(const cJSON *cfg, const cJSON *wl, double layers_run,
     if (int_of(wl, "depth", 1, 10000, &depth) != 1 || depth != 50 || !int_array_is(wl, "blocks", blocks, 4) ||
         !int_array_is(wl, "widths", widths, 4))
         return "CNN is not a ResNet-50 (only ResNet-50 v1.5 is mapped)";
-    if (has(wl, "bottleneck_stride_on") && !eq(str_of(wl, "bottleneck_stride_on"), "conv3x3"))
+    if (has(wl, "bottleneck_stride_on") && !eq(cli_json_str(wl, "bottleneck_stride_on"), "conv3x3"))
         return "ResNet-50 v1 (stride on the 1x1 convolution) is not modelled; ridge's is v1.5";
     if (has(wl, "classes") && (int_of(wl, "classes", 1, 1e9, &v) != 1 || v != 1000))
         return "ResNet-50 with other than 1000 classes is not modelled";
@@ -272,7 +268,7 @@ static const char *map_rnn(const cJSON *cfg, const cJSON *wl, double layers_run,
     ridge_err err;
     cJSON *root, *arch;
     memset(&err, 0, sizeof err);
-    if (!eq(str_of(wl, "cell"), "lstm"))
+    if (!eq(cli_json_str(wl, "cell"), "lstm"))
         return "RNN cell is not an LSTM";
     if (bool_of(wl, "bidirectional", 0) != 0)
         return "bidirectional LSTM stack is not modelled";
@@ -329,8 +325,8 @@ typedef struct {
 
 static const char *transformer_arch(const cJSON *wl, tm_family fam, tm_arch *a)
 {
-    const char *act = str_of(wl, "activation"), *norm = str_of(wl, "norm"), *pos = str_of(wl, "positional");
-    const char *att = str_of(wl, "attention");
+    const char *act = cli_json_str(wl, "activation"), *norm = cli_json_str(wl, "norm"), *pos = cli_json_str(wl, "positional");
+    const char *att = cli_json_str(wl, "attention");
     const cJSON *drop = item(wl, "dropout");
     double hd = 0;
     int r;
@@ -435,8 +431,8 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
                                    ridge_model **model, ridge_run_config *rc)
 {
     tm_arch a;
-    const char *why, *logits = str_of(cfg, "logits"), *impl = str_of(cfg, "attention_impl");
-    const char *loss = str_of(cfg, "loss");
+    const char *why, *logits = cli_json_str(cfg, "logits"), *impl = cli_json_str(cfg, "attention_impl");
+    const char *loss = cli_json_str(cfg, "loss");
     char name[96], desc[320];
     double v = 0, run_len = 1;
     int encoder = fam == TM_ENCODER;
@@ -477,10 +473,10 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
     if (encoder) {
         if (rc->mode == RIDGE_MODE_TRAIN) {
             /* Fine-tuning: pooler and classifier with cross-entropy on the first token. */
-            if (!classifier_head(str_of(cfg, "head"), &a.classes))
+            if (!classifier_head(cli_json_str(cfg, "head"), &a.classes))
                 return "encoder training head not recorded or not 'pooler + classifier(N)'";
             a.pooler = 1;
-        } else if (has(cfg, "output") && !eq(str_of(cfg, "output"), "sequence_output")) {
+        } else if (has(cfg, "output") && !eq(cli_json_str(cfg, "output"), "sequence_output")) {
             return "encoder inference output other than the sequence output is not modelled";
         } else {
             /* The sequence output: the encoder alone, no pooler or classifier. Without classes a
@@ -550,7 +546,7 @@ static const char *map(const cJSON *cfg, ridge_model **model, ridge_run_config *
         return "workload is a preset id, not hyper-parameters";
     if (!cJSON_IsObject(wl))
         return "no workload hyper-parameters in config";
-    family = str_of(wl, "family");
+    family = cli_json_str(wl, "family");
     if (!family)
         return "torch workload without a family";
     if (eq(family, "cnn"))
@@ -563,16 +559,16 @@ static const char *map(const cJSON *cfg, ridge_model **model, ridge_run_config *
         fam = TM_RNN;
     else
         return "unknown torch workload family";
-    if (has(cfg, "device") && !starts_with(str_of(cfg, "device"), "cuda"))
+    if (has(cfg, "device") && !starts_with(cli_json_str(cfg, "device"), "cuda"))
         return "not measured on a CUDA device";
     if (has(cfg, "precision_effective"))
         return "precision substituted on the CPU (precision_effective)";
-    s = str_of(cfg, "mode");
+    s = cli_json_str(cfg, "mode");
     if (!s || ridge_mode_parse(s, &rc->mode))
         return "mode missing or not train, infer, prefill or decode";
     if (int_of(cfg, "batch", 1, 1e7, &rc->batch) != 1)
         return "batch missing or not an integer in [1, 1e7]";
-    s = str_of(cfg, "runtime");
+    s = cli_json_str(cfg, "runtime");
     if (!s || ridge_runtime_parse(s, rt))
         return "runtime missing or not eager or graph";
     if (int_of(cfg, "layers_run", 1, 1e5, &layers_run) != 1)
