@@ -113,12 +113,14 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         mem0 = rk_dram_time(g, dram0);
         for (size_t i = 0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            double ctas = ctas_per_sm(g, t), base_tiles, otm, otn, stream0;
             double t_over = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
-            if (ctas < 1)
+            double ctas, base_tiles, otm, otn, stream0;
+            /* No better than a perfectly filled machine paying one tile's fill and drain: skip
+             * tiles that cannot win. */
+            if (floor1 + ideal * t->inv_eff + t_over >= best_t)
                 continue;
-            /* No better than a perfectly filled machine: skip tiles that cannot win. */
-            if (floor1 + ideal * t->inv_eff >= best_t)
+            ctas = ctas_per_sm(g, t);
+            if (ctas < 1)
                 continue;
             otm = rk_ceil(m * t->inv_tm);
             otn = rk_ceil(n * t->inv_tn);
