@@ -21,7 +21,7 @@
 
 static const char help[] =
     "usage: ridge validate FILE... [--gpu ID | --gpu-file PATH] [--format text|json|csv]\n"
-    "                      [--chart scatter -o CHART] [--baseline FILE | --write-baseline FILE]\n"
+    "                      [--chart scatter|ratio -o CHART] [--baseline FILE | --write-baseline FILE]\n"
     "\n"
     "Predict every measurement of ridge measurement files (docs/validation.md) that ridge can\n"
     "map and print measured, predicted and error = predicted / measured - 1 per case, then the\n"
@@ -43,10 +43,12 @@ static const char help[] =
     "                       measurements of its id, instead of the catalogue entry; for every\n"
     "                       measurement when its id is not a catalogue id. Exclusive with --gpu\n"
     "  --format text|json|csv   default text\n"
-    "  --chart scatter -o CHART.png|CHART.svg\n"
-    "                       also chart predicted / measured per case (log axis, lines at\n"
-    "                       1, +-10 % and +-25 %, one colour per unit) with CHART.dat and\n"
-    "                       CHART.gp beside it; rendered when gnuplot is present\n"
+    "  --chart scatter|ratio -o CHART.png|CHART.svg\n"
+    "                       also chart the cases, one colour per unit, with CHART.dat and\n"
+    "                       CHART.gp beside it (rendered when gnuplot is present): scatter,\n"
+    "                       predicted against measured on log-log axes with the diagonal and\n"
+    "                       the +-10 % and +-25 % lines; ratio, predicted / measured (log) per\n"
+    "                       case in input order with the same bands\n"
     "  --write-baseline FILE    also write the per-group/GPU/workload MAPE as a baseline file\n"
     "  --baseline FILE      compare with a baseline: exit 5 when any of its groups lost cases or\n"
     "                       its MAPE grew by more than the tolerance\n"
@@ -282,8 +284,9 @@ static void print_csv(const val_state *s)
     }
 }
 
-/* --chart scatter: predicted / measured per case, one set per unit (in order of appearance). */
-static int write_chart(const val_state *s, const ridge_plot_paths *paths, int *rendered)
+/* --chart scatter|ratio: the cases, one set per unit (in order of appearance). */
+static int write_chart(const val_state *s, ridge_validation_style style, const ridge_plot_paths *paths,
+                       int *rendered)
 {
     ridge_validation_set sets[16];
     char names[16][64];
@@ -347,7 +350,9 @@ static int write_chart(const val_state *s, const ridge_plot_paths *paths, int *r
                  100.0 * sum / s->n, in10, in25);
     else
         snprintf(note, sizeof note, "no cases compared");
-    o.title = "ridge validate: predicted / measured per case";
+    o.title = style == RIDGE_VALIDATION_RATIO ? "ridge validate: predicted / measured per case"
+                                              : "ridge validate: predicted against measured";
+    o.style = style;
     o.note = note;
     if (nsets == 0) { /* an empty chart still shows the bands */
         memset(&sets[0], 0, sizeof sets[0]);
@@ -512,12 +517,12 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error(CMD, "missing measurement file");
     if (argc - optind > VAL_MAX_FILES)
         return cli_usage_error(CMD, "at most %d files", VAL_MAX_FILES);
-    if (chart && strcmp(chart, "scatter") != 0)
-        return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter)", chart);
+    if (chart && strcmp(chart, "scatter") != 0 && strcmp(chart, "ratio") != 0)
+        return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter, ratio)", chart);
     if (chart && !out)
         return cli_usage_error(CMD, "--chart needs -o CHART.png|CHART.svg");
     if (out && !chart)
-        return cli_usage_error(CMD, "-o needs --chart scatter");
+        return cli_usage_error(CMD, "-o needs --chart scatter|ratio");
     if (out) {
         ridge_err perr = {{0}};
         if (ridge_plot_paths_from_chart(out, &paths, &perr) != RIDGE_OK)
@@ -549,7 +554,9 @@ int cmd_validate(int argc, char **argv)
     if (gpu_file && s.file_used == 0)
         fprintf(stderr, "ridge: note: --gpu-file %s (id %s) matched no measurement\n", gpu_file, fileg.id);
     /* The chart first: a chart that cannot be written leaves stdout empty. */
-    if (chart && (rc = write_chart(&s, &paths, &rendered)) != CLI_EXIT_OK)
+    if (chart &&
+        (rc = write_chart(&s, strcmp(chart, "ratio") == 0 ? RIDGE_VALIDATION_RATIO : RIDGE_VALIDATION_SCATTER,
+                          &paths, &rendered)) != CLI_EXIT_OK)
         goto done;
     /* The baseline is read (and checked for form) before anything is printed. */
     if (baseline && (rc = check_baseline(baseline, v, nv, tol, &regressions)) != CLI_EXIT_OK &&

@@ -16,39 +16,36 @@ if (exists('ARG0')) {
 dat = dir . 'validate-published-dev.dat'
 
 if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
-    set terminal pngcairo size 1100,700 noenhanced font 'Sans,12' background '#ffffff'
+    set terminal pngcairo size 860,860 noenhanced font 'Sans,12' background '#ffffff'
 } else {
-    set terminal png size 1100,700 noenhanced
+    set terminal png size 860,860 noenhanced
 }
 set output dir . 'validate-published-dev.png'
 
-set title 'ridge validate: predicted / measured per case' . "\n" . '41 cases: MAPE 62.7 %, 15 within 10 %, 24 within 25 %' font ',14'
-set xlabel 'Case (input order)'
-set ylabel 'Predicted / measured (log scale; 1 = exact)'
-set logscale y 10
-set xrange [0.5:41.5]
-set yrange [0.511807588:7.56563688]
-set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 2, 3, 5, 10, 20, 50, 100)
+set title 'ridge validate: predicted against measured' . "\n" . '41 cases: MAPE 62.7 %, 15 within 10 %, 24 within 25 %' font ',14'
+set xlabel 'Measured (each case in its own unit: see the key)'
+set ylabel 'Predicted (same unit)'
+set logscale xy 10
+set xrange [0.001:100000]
+set yrange [0.001:100000]
+set size ratio -1
+set format x '%g'
 set format y '%g'
 set xtics out nomirror
+set ytics out nomirror
 set grid xtics ytics lc rgb '#e4e4e4' lw 1
 set border lw 1.2
-set rmargin 9
-set label 'exact' at graph 1, first 1 offset 1,0 left font ',10'
-set label '+10 %' at graph 1, first 1.1 offset 1,0.3 left font ',10' tc rgb '#555555'
-set label '-10 %' at graph 1, first 0.9 offset 1,-0.3 left font ',10' tc rgb '#555555'
-set label '+25 %' at graph 1, first 1.25 offset 1,0.3 left font ',10' tc rgb '#555555'
-set label '-25 %' at graph 1, first 0.75 offset 1,-0.3 left font ',10' tc rgb '#555555'
-set key outside bottom center horizontal Left reverse samplen 1.5 spacing 1.1 font ',11'
-set samples 2
+set label 'exact' at 0.003, 0.003 rotate by 45 font ',10' offset 0,0.6
+set key inside top left vertical Left reverse samplen 1.5 spacing 1.1 font ',11' box lc rgb '#bbbbbb' opaque
+set samples 200
 
 plot \
-    1 with lines lw 2 lc rgb '#222222' notitle, \
-    1.1 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
-    0.9 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
-    1.25 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
-    0.75 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
-    dat index 0 using 1:4 with points pt 7 ps 1.4 lc rgb '#0072B2' title 'images/s (18 cases)', \
-    dat index 1 using 1:4 with points pt 5 ps 1.4 lc rgb '#D55E00' title 'sequences/s (6 cases)', \
-    dat index 2 using 1:4 with points pt 9 ps 1.4 lc rgb '#009E73' title 'output tokens/s (11 cases)', \
-    dat index 3 using 1:4 with points pt 11 ps 1.4 lc rgb '#CC79A7' title 's, time (6 cases)'
+    x with lines lw 2 lc rgb '#222222' notitle, \
+    1.1*x with lines lw 1.2 dt 2 lc rgb '#777777' title '±10 %', \
+    0.9*x with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    1.25*x with lines lw 1.2 dt 3 lc rgb '#777777' title '±25 %', \
+    0.75*x with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    dat index 0 using 2:3 with points pt 7 ps 1.4 lc rgb '#0072B2' title 'images/s (18 cases)', \
+    dat index 1 using 2:3 with points pt 5 ps 1.4 lc rgb '#D55E00' title 'sequences/s (6 cases)', \
+    dat index 2 using 2:3 with points pt 9 ps 1.4 lc rgb '#009E73' title 'output tokens/s (11 cases)', \
+    dat index 3 using 2:3 with points pt 11 ps 1.4 lc rgb '#CC79A7' title 's, time (6 cases)'

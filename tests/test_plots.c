@@ -440,6 +440,48 @@ static void test_roofline_unwritable(void)
     CHECK(!exists(tmp));
 }
 
+/* The validation chart in both styles: the same .dat, log-log diagonal bands or ratio lines. */
+static void test_validation_chart(void)
+{
+    static const double num[] = {1, 2, 3}, meas[] = {100, 0.01, 5e4}, pred[] = {110, 0.0075, -1};
+    static const char *const ids[] = {"a", "b\"quoted\"", "c"};
+    ridge_validation_set set = {"images/s (3)", num, meas, pred, ids, 3};
+    ridge_validation_options o = {"t", "n", RIDGE_VALIDATION_SCATTER};
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[160], *dat1, *dat2, *gp;
+    join(chart, sizeof chart, "val.svg");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_validation_write(&set, 1, &o, &paths, &err), RIDGE_OK);
+    dat1 = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (CHECK(dat1 && gp)) {
+        CHECK_STR_HAS(gp, "set logscale xy 10");
+        CHECK_STR_HAS(gp, "using 2:3 with points");
+        CHECK_STR_HAS(gp, "1.25*x with lines");
+        CHECK_STR_HAS(gp, "set xrange [0.001:1000]"); /* whole decades around 0.0075 .. 110 */
+        /* a non-positive prediction is left out; a quote inside an id is blanked */
+        CHECK(strstr(dat1, "5e4") == NULL && strstr(dat1, "50000") == NULL);
+        CHECK_STR_HAS(dat1, "\"b quoted \"");
+    }
+    free(gp);
+    o.style = RIDGE_VALIDATION_RATIO;
+    CHECK_INT(ridge_validation_write(&set, 1, &o, &paths, &err), RIDGE_OK);
+    dat2 = slurp(paths.dat);
+    gp = slurp(paths.gp);
+    if (CHECK(dat2 && gp && dat1)) {
+        CHECK_STR_EQ(dat2, dat1);
+        CHECK_STR_HAS(gp, "set logscale y 10");
+        CHECK_STR_HAS(gp, "using 1:4 with points");
+        CHECK(strstr(gp, "logscale xy") == NULL);
+    }
+    free(dat1);
+    free(dat2);
+    free(gp);
+    remove(paths.dat);
+    remove(paths.gp);
+}
+
 static void test_gnuplot_runner(void)
 {
     ridge_err err = {{0}};
@@ -505,6 +547,7 @@ int main(void)
     test_roofline_svg_and_limits();
     test_labels();
     test_roofline_unwritable();
+    test_validation_chart();
     test_gnuplot_runner();
     rmdir(tmpdir);
     return check_report();

@@ -183,16 +183,23 @@ typedef struct {
     size_t n;
 } ridge_validation_set;
 
+typedef enum {
+    RIDGE_VALIDATION_SCATTER = 0, /* predicted against measured, log-log, diagonal bands */
+    RIDGE_VALIDATION_RATIO        /* predicted / measured (log) against the case number */
+} ridge_validation_style;
+
 typedef struct {
     const char *title; /* NULL: "Predicted / measured" */
     const char *note;  /* a second title line (the error summary); NULL for none */
+    ridge_validation_style style;
 } ridge_validation_options;
 
-/* Write paths->dat (one block per set: number measured predicted ratio "id") and paths->gp: the
- * ratio predicted / measured on a log axis against the case number, with lines at 1 (exact),
- * 0.9 and 1.1 (±10 %) and 0.75 and 1.25 (±25 %). The ratio is unit-free, so files mixing units
- * share one chart. RIDGE_EINVAL for no sets; RIDGE_EIO when a file cannot be written (nothing is
- * left behind); RIDGE_ENOMEM. */
+/* Write paths->dat (one block per set: number measured predicted ratio "id") and paths->gp.
+ * SCATTER: predicted against measured on log-log axes, each case in its own unit, with the
+ * diagonal (exact) and the lines 1.1x, 0.9x (±10 %) and 1.25x, 0.75x (±25 %). RATIO: the ratio
+ * predicted / measured on a log axis against the case number, with the same bands as horizontal
+ * lines; the ratio is unit-free, so files mixing units share one axis. RIDGE_EINVAL for no sets;
+ * RIDGE_EIO when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
 int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const ridge_validation_options *opt,
                            const ridge_plot_paths *paths, ridge_err *err);
 
