@@ -42,8 +42,8 @@
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \
     "  --layout nhwc|nchw                  CNN activation layout (default nhwc); in nchw, tensor-core\n"   \
     "                                      convolutions transpose their input and output\n"            \
-    "  --amp                               inference: autocast over FP32 weights (PyTorch AMP); each\n"  \
-    "                                      weight is cast to fp16/bf16 on every forward\n"             \
+    "  --amp                               autocast over FP32 weights (PyTorch AMP): weights cast\n"    \
+    "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
 /* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */

@@ -173,10 +173,10 @@ static const char *map_precision(const cJSON *cfg, tm_family fam, ridge_run_conf
         return "precision is not fp32, fp16 or bf16";
     if (!w)
         w = amp ? "fp32" : p;
-    /* Autocast over fp32 weights: ridge's mixed-precision training; in inference half-precision
-     * math on FP32 weights cast every forward (ridge's --amp). */
+    /* Autocast over fp32 weights: ridge's --amp, half-precision math on FP32 weights cast every
+     * forward (and in training each weight gradient cast back to FP32). */
     if (amp && eq(w, "fp32")) {
-        rc->amp = rc->mode != RIDGE_MODE_TRAIN;
+        rc->amp = 1;
         return NULL;
     }
     if (!amp && eq(w, p)) {

@@ -864,6 +864,16 @@ static void test_nchw_layout(void)
     ridge_model_free(mb);
 }
 
+/* The memory of rc without --amp (m0) and with it (m1). */
+static void memory_with_and_without_amp(const ridge_model *m, ridge_run_config rc, ridge_memory *m0, ridge_memory *m1)
+{
+    ridge_err err = {{0}};
+    rc.amp = 0;
+    CHECK(ridge_model_memory(m, &rc, m0, &err) == RIDGE_OK);
+    rc.amp = 1;
+    CHECK(ridge_model_memory(m, &rc, m1, &err) == RIDGE_OK);
+}
+
 /* --amp (inference): one weight cast per conv and fc per forward, FP32 weights in memory. */
 static void test_amp_inference(void)
 {
@@ -897,19 +907,61 @@ static void test_amp_inference(void)
         ridge_oplist_free(&g1);
     }
     ridge_oplist_free(&g0);
-    rc.amp = 0;
-    CHECK(ridge_model_memory(r50, &rc, &m0, &err) == RIDGE_OK);
-    rc.amp = 1;
-    CHECK(ridge_model_memory(r50, &rc, &m1, &err) == RIDGE_OK);
+    memory_with_and_without_amp(r50, rc, &m0, &m1);
     CHECK_NEAR(m1.weights_bytes, 2 * m0.weights_bytes, 1e-9 * m1.weights_bytes);
-    bad = rc;
-    bad.mode = RIDGE_MODE_TRAIN;
-    CHECK(ridge_model_build(r50, &bad, &g1, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "mixed precision already");
     bad = rc;
     bad.precision = RIDGE_DTYPE_FP32;
     CHECK(ridge_model_build(r50, &bad, &g1, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "--amp needs --precision fp16 or bf16");
+    check_context(NULL);
+    ridge_model_free(r50);
+}
+
+/* --amp in training (autocast over FP32 weights): per step a cast of each weight and one of
+ * each weight gradient back to FP32; FP32 weights and gradients, no master copy; with fp16 the
+ * GradScaler's unscale. */
+static void test_amp_training(void)
+{
+    ridge_model *r50 = load("resnet50");
+    ridge_run_config rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_FP16, 32);
+    ridge_oplist g0, g1;
+    ridge_memory m0, m1;
+    ridge_err err = {{0}};
+    double wcasts = 0, gcasts = 0, gcast_bytes = 0, p;
+    int unscale = 0, unscale0 = 0;
+    if (!r50)
+        return;
+    check_context("resnet50 train --amp");
+    p = ridge_model_params(r50);
+    if (!CHECK(ridge_model_build(r50, &rc, &g0, &err) == RIDGE_OK))
+        return;
+    rc.amp = 1;
+    if (CHECK(ridge_model_build(r50, &rc, &g1, &err) == RIDGE_OK)) {
+        for (size_t i = 0; i < g1.n; i++) {
+            wcasts += strstr(g1.ops[i].name, ".wcast") ? g1.ops[i].count : 0;
+            if (strstr(g1.ops[i].name, ".gcast")) {
+                gcasts += g1.ops[i].count;
+                gcast_bytes += g1.ops[i].u.custom.bytes * g1.ops[i].count;
+                CHECK_NEAR(g1.ops[i].cold_bytes, g1.ops[i].u.custom.bytes * 4.0 / 6.0, 1e-12);
+            }
+            unscale += strcmp(g1.ops[i].name, "grad_unscale") == 0;
+        }
+        for (size_t i = 0; i < g0.n; i++)
+            unscale0 += strcmp(g0.ops[i].name, "grad_unscale") == 0 || strstr(g0.ops[i].name, "cast") != NULL;
+        CHECK_NEAR(wcasts, 54, 0); /* 53 convolutions and the fc */
+        CHECK_NEAR(gcasts, 54, 0);
+        CHECK(gcast_bytes > 6 * 25.0e6 && gcast_bytes < 6 * p); /* FP16 read, FP32 written */
+        CHECK(unscale == 1 && unscale0 == 0);
+        ridge_oplist_free(&g1);
+    }
+    ridge_oplist_free(&g0);
+    memory_with_and_without_amp(r50, rc, &m0, &m1);
+    /* AdamW (the default): mixed 2 + 2 + 4 (master) + 8 (m, v) bytes per parameter; autocast
+     * 4 + 4 + 8, the same total laid out differently. */
+    CHECK_NEAR(m0.weights_bytes + m0.gradients_bytes + m0.optimizer_bytes, 16 * p, 1e-9);
+    CHECK_NEAR(m1.weights_bytes, 4 * p, 1e-9);
+    CHECK_NEAR(m1.gradients_bytes, 4 * p, 1e-9);
+    CHECK_NEAR(m1.optimizer_bytes, 8 * p, 1e-9);
     check_context(NULL);
     ridge_model_free(r50);
 }
@@ -929,5 +981,6 @@ int main(void)
     test_bad_runs();
     test_nchw_layout();
     test_amp_inference();
+    test_amp_training();
     return check_report();
 }

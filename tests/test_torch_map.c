@@ -255,6 +255,14 @@ static void check_measurement(const cJSON *m)
     CHECK_NEAR(rc.prompt, e->prompt, 0);
     CHECK_NEAR(rc.context, e->context, 0);
     CHECK_INT(rc.precision, e->precision);
+    /* Autocast over FP32 weights is ridge's --amp, in training as in inference. */
+    {
+        const cJSON *amp = cJSON_GetObjectItemCaseSensitive(cfg, "amp");
+        const char *wdt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cfg, "weights_dtype"));
+        int autocast = cJSON_IsTrue(amp) && (!wdt || strcmp(wdt, "fp32") == 0) &&
+                       e->precision != RIDGE_DTYPE_FP32 && e->precision != RIDGE_DTYPE_TF32;
+        CHECK_INT(rc.amp, autocast);
+    }
     CHECK_INT(rt, e->runtime);
     CHECK_INT(rc.recompute, RIDGE_RECOMPUTE_NONE);
     CHECK_INT(rc.unfused_attention, 0);

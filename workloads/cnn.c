@@ -912,6 +912,12 @@ static void push_reduce(rw_graph *g, const char *group, const char *name, ridge_
     op->u.rows.cols = cols;
 }
 
+/* Values in a convolution unit's filter. */
+static double filter_elems(const cnn_unit *u)
+{
+    return u->k * (u->c / (u->groups > 1 ? u->groups : 1)) * u->r * u->s;
+}
+
 static void push_conv(rw_graph *g, const cnn_unit *u, const char *name, ridge_dtype dt, double n, ridge_pass pass)
 {
     ridge_op *op = rw_push(g, RIDGE_OP_CONV2D, dt, u->group, name, u->count);
@@ -929,9 +935,10 @@ static void push_conv(rw_graph *g, const cnn_unit *u, const char *name, ridge_dt
     op->u.conv.groups = u->groups;
     op->u.conv.pass = pass;
     /* The filter (read; its gradient written by bwd_filter) is cold, unless autocast has just
-     * cast it (the cast reads the cold FP32 filter instead). */
-    if (!g->amp || pass == RIDGE_PASS_BWD_FILTER)
-        rw_cold(g, op, u->k * (u->c / (u->groups > 1 ? u->groups : 1)) * u->r * u->s * ridge_dtype_bytes(dt));
+     * cast it (the cast reads the cold FP32 filter instead) or casts the gradient back just after
+     * (that cast writes the cold FP32 gradient instead). */
+    if (!g->amp)
+        rw_cold(g, op, filter_elems(u) * ridge_dtype_bytes(dt));
 }
 
 /* NCHW activations: cuDNN's tensor-core convolutions work in NHWC, so a convolution in NCHW
@@ -962,7 +969,7 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     case U_CONV:
         if (nchw_transposes(u, rc, dt))
             push_transpose(g, u, "x_to_nhwc", at, in);
-        rw_weight_cast(g, u->group, u->name, dt, u->k * (u->c / (u->groups > 1 ? u->groups : 1)) * u->r * u->s,
+        rw_weight_cast(g, u->group, u->name, dt, filter_elems(u),
                        u->count);
         push_conv(g, u, u->name, dt, n, RIDGE_PASS_FWD);
         if (nchw_transposes(u, rc, dt))
@@ -1038,6 +1045,8 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
             push_transpose(g, u, "wgrad_dy_to_nhwc", at, out);
         }
         push_conv(g, u, nm, dt, n, RIDGE_PASS_BWD_FILTER);
+        rw_grad_cast(g, u->group, u->name, dt, filter_elems(u),
+                     u->count);
         break;
     case U_BN:
         /* Reductions of dy and dy * x-hat per channel, then dx. */

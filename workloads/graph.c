@@ -100,15 +100,28 @@ void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
     op->u.custom.unit = RIDGE_UNIT_VECTOR;
 }
 
-void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count)
+/* An autocast conversion kernel between the FP32 copy and dt of `elements` values: reads one,
+ * writes the other (size(dt) + 4 bytes per value); the FP32 side is cold. */
+static void amp_cast(rw_graph *g, const char *group, const char *name, const char *suffix, ridge_dtype dt,
+                     double elements, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
     if (!g->amp)
         return;
-    snprintf(nm, sizeof nm, "%.55s.wcast", name);
+    snprintf(nm, sizeof nm, "%.50s%s", name, suffix);
     rw_custom(g, group, nm, dt, 0, elements * (4 + ridge_dtype_bytes(dt)), count);
     if (!g->failed)
-        rw_cold(g, &g->ops[g->n - 1], elements * 4); /* the FP32 weight it reads */
+        rw_cold(g, &g->ops[g->n - 1], elements * 4);
+}
+
+void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count)
+{
+    amp_cast(g, group, name, ".wcast", dt, elements, count); /* reads the FP32 weight */
+}
+
+void rw_grad_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count)
+{
+    amp_cast(g, group, name, ".gcast", dt, elements, count); /* writes the FP32 gradient */
 }
 
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
@@ -128,7 +141,9 @@ void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
     snprintf(nm, sizeof nm, "%.50s.wgrad", name);
     op = rw_gemm(g, group, nm, dt, out, in, tokens, 1, count);
     dw = in * out * ridge_gemm_out_bytes(dt); /* dW, written as the GEMM's output */
-    rw_cold(g, op, dw);
+    if (!g->amp)
+        rw_cold(g, op, dw);
+    rw_grad_cast(g, group, name, dt, in * out, count); /* autocast: dW read back just after */
 }
 
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
@@ -178,26 +193,15 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
  * process tensor lists in chunks; ~65k elements per block, many blocks per launch). */
 #define RW_FUSED_PARAMS_PER_KERNEL 5e7
 
-void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt, int fused)
+/* One pass of the optimizer over `params` parameters in `kernels` kernels: an elementwise op with
+ * `count` = kernels, each kernel updating params / kernels parameters; inputs and outputs in
+ * 2-byte units (the op's dtype is bf16 for accounting). */
+static void optimizer_pass(rw_graph *g, const char *name, double params, double kernels, double in, double out,
+                           double flops)
 {
-    /* Per parameter: read the gradient (2 B in mixed precision, 4 B in FP32), read/write the FP32
-     * master weight, read/write the state (AdamW: m and v; SGD: momentum), write the half weight
-     * copy in mixed precision. */
-    int mixed = precision == RIDGE_DTYPE_FP16 || precision == RIDGE_DTYPE_BF16 || precision == RIDGE_DTYPE_FP8 ||
-                precision == RIDGE_DTYPE_INT8;
-    double states = opt == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
-    double flops = opt == RIDGE_OPTIMIZER_ADAMW ? 12 : 4;
-    /* Counted in 2-byte units (the op's dtype is bf16 for accounting): gradient 1 (2 in FP32),
-     * FP32 master weight 2 read + 2 written, each FP32 state 2 + 2, the half copy 1 written. */
-    double in = (mixed ? 1 : 2) + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
-    ridge_op *op;
-    double kernels = fused ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
-                           : tensors * (opt == RIDGE_OPTIMIZER_ADAMW ? 5 : 2);
-    op = rw_push(g, RIDGE_OP_ELEMENTWISE, RIDGE_DTYPE_BF16, "optimizer",
-                 opt == RIDGE_OPTIMIZER_ADAMW ? "adamw_step" : "sgd_step", 1);
+    ridge_op *op = rw_push(g, RIDGE_OP_ELEMENTWISE, RIDGE_DTYPE_BF16, "optimizer", name, 1);
     if (!op)
         return;
-    /* One op with `count` = kernels; each kernel updates params / kernels parameters. */
     op->count = kernels > 1 ? (double)(long long)(kernels + 0.5) : 1;
     op->u.ew.elements = (double)(long long)(params / op->count + 0.5);
     if (op->u.ew.elements < 1)
@@ -205,6 +209,28 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
     op->u.ew.inputs = in;
     op->u.ew.outputs = out;
     op->u.ew.flops_per_element = flops;
+}
+
+void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt, int fused)
+{
+    /* Per parameter: read the gradient (2 B in mixed precision, 4 B in FP32), read/write the FP32
+     * master weight, read/write the state (AdamW: m and v; SGD: momentum), write the half weight
+     * copy in mixed precision. */
+    int mixed = (precision == RIDGE_DTYPE_FP16 || precision == RIDGE_DTYPE_BF16 || precision == RIDGE_DTYPE_FP8 ||
+                 precision == RIDGE_DTYPE_INT8) && !g->amp;
+    double states = opt == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
+    double flops = opt == RIDGE_OPTIMIZER_ADAMW ? 12 : 4;
+    /* Counted in 2-byte units (the op's dtype is bf16 for accounting): gradient 1 (2 in FP32),
+     * FP32 master weight 2 read + 2 written, each FP32 state 2 + 2, the half copy 1 written. */
+    double in = (mixed ? 1 : 2) + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
+    double kernels = fused ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
+                           : tensors * (opt == RIDGE_OPTIMIZER_ADAMW ? 5 : 2);
+    ridge_op *op;
+    optimizer_pass(g, opt == RIDGE_OPTIMIZER_ADAMW ? "adamw_step" : "sgd_step", params, kernels, in, out, flops);
+    /* GradScaler (fp16 autocast): unscale the FP32 gradients and check them for inf/NaN, foreach
+     * kernels like the step's; in 2-byte units: read 2, write 2. */
+    if (g->amp && precision == RIDGE_DTYPE_FP16)
+        optimizer_pass(g, "grad_unscale", params, kernels, 2, 2, 2);
     /* zero_grad (set_to_none is free; the framework still memsets when accumulating). */
     op = rw_push(g, RIDGE_OP_ELEMENTWISE, mixed ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP32, "optimizer", "zero_grad", 1);
     if (!op)

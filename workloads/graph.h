@@ -15,7 +15,8 @@ typedef struct {
     ridge_op *ops;
     size_t n, cap;
     int failed; /* an allocation failed: the graph is incomplete */
-    int amp;    /* autocast over FP32 weights: rw_weight_cast adds a cast before each use */
+    int amp;    /* autocast over FP32 weights: rw_weight_cast adds a cast before each use, and in
+                   training rw_grad_cast one of each weight gradient back to FP32 */
     /* Bytes one step touches (weights, gradients and optimizer state, activations, KV cache):
      * the reuse distance of the ops' cold bytes (rw_cold). 0: no op gets cold bytes. */
     double reuse_bytes;
@@ -45,6 +46,11 @@ void rw_custom(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
  * `count` times (one kernel, 4 + size(dt) bytes per value); nothing otherwise. */
 void rw_weight_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count);
 
+/* Autocast training (g->amp): the weight gradient computed in dt, `elements` values, cast back to
+ * the FP32 .grad by the backward of the forward's cast (one kernel, size(dt) + 4 bytes per value;
+ * the FP32 gradient written is cold); nothing otherwise. */
+void rw_grad_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, double count);
+
 /* C[m,n] = A[m,k] B[k,n], `count` times; returns the op (NULL after an allocation failure). */
 ridge_op *rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double m, double n, double k,
                   double batch, double count);
@@ -61,9 +67,10 @@ void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtyp
  * writes dx: modelled as the same kind with twice the traffic. */
 void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *name, ridge_dtype dt, double rows,
              double cols, int train, double count);
-/* Optimizer step over `params` parameters held in `weight_dt` (FP32 master weights when mixed
- * precision): SGD with momentum or AdamW, fused (one multi-tensor kernel per ~`chunk` params) or
- * not (per-tensor kernels for `tensors` tensors). Also zeroes the gradients. */
+/* Optimizer step over `params` parameters (FP32 master weights when mixed precision; under
+ * autocast, g->amp, the FP32 weights themselves, and with fp16 the GradScaler's unscale of the
+ * FP32 gradients): SGD with momentum or AdamW, fused (one multi-tensor kernel per ~`chunk`
+ * params) or not (per-tensor kernels for `tensors` tensors). Also zeroes the gradients. */
 void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt,
                   int fused);
 

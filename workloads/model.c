@@ -246,9 +246,6 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
         (rc->precision == RIDGE_DTYPE_INT8 || rc->precision == RIDGE_DTYPE_INT4 || rc->precision == RIDGE_DTYPE_FP64))
         return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
                              ridge_dtype_name(rc->precision));
-    if (rc->amp && rc->mode == RIDGE_MODE_TRAIN)
-        return ridge_err_set(err, RIDGE_EINVAL,
-                             "--amp: fp16/bf16 training is mixed precision already (FP32 master weights)");
     if (rc->amp && !rw_mixed_precision(rc->precision))
         return ridge_err_set(err, RIDGE_EINVAL, "--amp needs --precision fp16 or bf16, not %s",
                              ridge_dtype_name(rc->precision));
@@ -329,7 +326,9 @@ int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_m
     wbytes = ridge_dtype_bytes(r.precision == RIDGE_DTYPE_TF32 || r.amp ? RIDGE_DTYPE_FP32 : r.precision);
     out->weights_bytes = p * wbytes;
     if (r.mode == RIDGE_MODE_TRAIN) {
-        int mixed = rw_mixed_precision(r.precision) || r.precision == RIDGE_DTYPE_FP8;
+        /* Mixed precision: 16-bit weights and gradients beside FP32 masters. Autocast (amp): the
+         * weights and their gradients are FP32 themselves, no master copy. */
+        int mixed = (rw_mixed_precision(r.precision) || r.precision == RIDGE_DTYPE_FP8) && !r.amp;
         double states = r.optimizer == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
         out->gradients_bytes = p * (mixed ? 2 : 4);
         /* FP32 optimizer states, plus FP32 master weights in mixed precision. */

@@ -308,8 +308,9 @@ static void push_lstm(rw_graph *g, const char *name, ridge_dtype dt, double batc
 {
     ridge_op *op;
     /* cuDNN keeps the stack's weights in one buffer: one cast of 4h(in + h) + 4h(h + h)(layers - 1)
-     * values (biases are small and left out). */
-    rw_weight_cast(g, "lstm", name, dt, 4 * h * (in + h) + 4 * h * (2 * h) * (layers - 1), count);
+     * values (biases are small and left out), and in training one of their gradients. */
+    double weights = 4 * h * (in + h) + 4 * h * (2 * h) * (layers - 1);
+    rw_weight_cast(g, "lstm", name, dt, weights, count);
     op = rw_push(g, RIDGE_OP_LSTM, dt, "lstm", name, count);
     if (!op)
         return;
@@ -319,6 +320,8 @@ static void push_lstm(rw_graph *g, const char *name, ridge_dtype dt, double batc
     op->u.lstm.hidden = h;
     op->u.lstm.layers = layers;
     op->u.lstm.pass = train ? RIDGE_PASS_FWD_BWD : RIDGE_PASS_FWD;
+    if (train)
+        rw_grad_cast(g, "lstm", name, dt, weights, count);
 }
 
 static void push_embedding(rw_graph *g, const char *name, ridge_dtype dt, double tokens, double dim, double vocab,

@@ -36,8 +36,9 @@ PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16
 
 MAPPING = """
 ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224;
-  layout NHWC for AMP and NCHW for FP32/TF32 (the rows' notes: "AMP uses NHWC"); AMP inference is
-  autocast over FP32 weights (--amp: a weight cast per layer per forward).
+  layout NHWC for AMP and NCHW for FP32/TF32 (the rows' notes: "AMP uses NHWC"); AMP is autocast
+  over FP32 weights (torch.cuda.amp; --amp: a weight cast per layer per forward, and in training
+  one of each weight gradient back to FP32 and the GradScaler's unscale).
 BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384,
   unfused attention (NGC pytorch 21.11 predates fused attention kernels in PyTorch).
 LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
@@ -63,7 +64,7 @@ def predict_row(binary, r):
     if model == "ResNet-50 v1.5" and task in ("training", "inference") and "images/s" == r["unit"]:
         mode = "train" if task == "training" else "infer"
         layout = "nhwc" if prec in ("fp16", "bf16") else "nchw"
-        amp = ["--amp"] if mode == "infer" and prec in ("fp16", "bf16") else []
+        amp = ["--amp"] if prec in ("fp16", "bf16") else []
         p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
                            "--precision", prec, "--layout", layout] + amp)
         return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"

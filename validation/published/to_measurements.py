@@ -40,7 +40,7 @@ def config_of(r):
         side = int(r["seq_or_image"].split("x")[0])
         cfg = dict(base, workload="resnet50", mode="train" if task == "training" else "infer", image=side,
                    layout=layout_of(r), kind="throughput")
-        if cfg["mode"] == "infer" and prec in ("fp16", "bf16"):
+        if prec in ("fp16", "bf16"):
             cfg["amp"] = True  # DLE ConvNets AMP: torch.cuda.amp autocast over FP32 weights
         return cfg
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
