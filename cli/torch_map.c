@@ -523,6 +523,12 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
     cJSON_AddStringToObject(arch, "norm_impl", a.norm_impl);
     if (eq(a.pos, "rope"))
         cJSON_AddStringToObject(arch, "rope_impl", a.rope_impl);
+    /* Grouped-query attention as the run did it: "repeat_kv" copies K and V out to every query
+     * head first (Hugging Face style); otherwise the kernel reads the shared heads in place. */
+    if (a.kv_heads < a.heads) {
+        const char *gqa = cli_json_str(cfg, "gqa_impl");
+        cJSON_AddStringToObject(arch, "gqa_impl", gqa && strstr(gqa, "repeat_kv") ? "repeat" : "grouped");
+    }
     if (encoder) {
         cJSON_AddBoolToObject(arch, "pooler", a.pooler);
         if (a.classes > 0)

@@ -216,6 +216,9 @@ static void check_graph(const ridge_model *m, const ridge_run_config *rc, const 
     }
     if (e->mode == TRAIN)
         CHECK(find_op(&w, e->optimizer == ADAMW ? "adamw_step" : "sgd_step") != NULL);
+    /* The Llama script's prefill copies K and V out to every head (repeat_kv); its decode reads
+     * the cache in place; the other models have no grouped queries. */
+    CHECK((find_op(&w, "repeat_k") != NULL) == (strstr(e->id, "llama") != NULL && e->mode == PREFILL));
     ridge_oplist_free(&w);
 }
 

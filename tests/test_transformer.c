@@ -592,6 +592,8 @@ static void test_bad_files(void)
          "$.arch.layers: missing required number"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"d_model\":1.5}}", "duplicate key"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"pooler\":true}}", "$.arch.pooler: only encoders"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"kv_heads\":2,\"gqa_impl\":\"copy\"}}",
+         "$.arch.gqa_impl: 'copy' is not one of: grouped, repeat"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"tied_embeddings\":1}}", "$.arch.tied_embeddings: expected true or false"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"image\":224}}", "$.arch.image: only vision transformers"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"encoder\":true,\"mem_len\":10}}", "$.arch.mem_len: an encoder has no"},

@@ -25,6 +25,7 @@ typedef struct {
     int encoder, tied, bias, dropout, pooler, vit;
     int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
     int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
+    int repeat_kv; /* gqa_impl "repeat": K and V copied out to every query head before attention */
 } tf_arch;
 
 /* Limits on sizes in model files and run options. */
@@ -49,8 +50,9 @@ static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads"
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
                                         "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
                                         "image", "patch", "channels", "fused_qkv", "fused_gate_up", "norm_impl",
-                                        "rope_impl", NULL};
+                                        "rope_impl", "gqa_impl", NULL};
 static const char *const impl_names[] = {"fused", "composite", NULL};
+static const char *const gqa_names[] = {"grouped", "repeat", NULL};
 
 /* ------------------------------------------------------------------ parsing */
 
@@ -122,6 +124,9 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     }
     if (cJSON_GetObjectItemCaseSensitive(j, "rope_impl")) {
         TRY(get_enum(j, "rope_impl", impl_names, &a->composite_rope, c));
+    }
+    if (cJSON_GetObjectItemCaseSensitive(j, "gqa_impl")) {
+        TRY(get_enum(j, "gqa_impl", gqa_names, &a->repeat_kv, c));
     }
     a->experts = a->top_k = 1;
     TRY(get_size(j, "experts", 0, 1, 100000, &a->experts, c));
@@ -586,6 +591,18 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         batched_gemm(g, "attention", nm, sh->mdt, sh->s, sh->kv_len, hd, sh->b * a->heads, train, L);
         name2(nm, sizeof nm, "rel_shift", sfx);
         rw_elementwise(g, "attention", nm, sh->adt, sh->b * a->heads * sh->s * sh->kv_len, 1, 1, 0, train, L);
+    }
+    if (a->repeat_kv && a->kv_heads < a->heads && sh->s > 1) {
+        /* Hugging Face's repeat_kv (expand + reshape) before a multi-token attention: K and V
+         * each read at kv_heads and written at heads; in training the backward sums the copies'
+         * gradients back (read heads, write kv_heads). Decode (one query) reads the cache in place. */
+        double es = ridge_dtype_bytes(sh->attn_dt), rows = sh->b * sh->kv_len * hd;
+        double bytes = rows * (a->kv_heads + a->heads) * es;
+        for (int kv = 0; kv < 2; kv++)
+            for (int b = 0; b <= train; b++) {
+                name2(nm, sizeof nm, kv ? (b ? "repeat_v.bwd" : "repeat_v") : (b ? "repeat_k.bwd" : "repeat_k"), sfx);
+                rw_custom(g, "attention", nm, sh->attn_dt, b ? rows * a->heads : 0, bytes, L);
+            }
     }
     if (sh->unfused) {
         /* Without a fused kernel the framework materialises the scores: QK^T, a masked and scaled
