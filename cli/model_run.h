@@ -25,7 +25,8 @@
         {"layers", required_argument, 0, CLI_RUN_OPT_BASE + 11},                                   \
         {"attention", required_argument, 0, CLI_RUN_OPT_BASE + 12},                                \
         {"layout", required_argument, 0, CLI_RUN_OPT_BASE + 13},                                   \
-        {"amp", no_argument, 0, CLI_RUN_OPT_BASE + 14}
+        {"amp", no_argument, 0, CLI_RUN_OPT_BASE + 14},                                            \
+        {"optimizer-impl", required_argument, 0, CLI_RUN_OPT_BASE + 15}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -36,7 +37,9 @@
     "  --context N                         decode: tokens already in the KV cache (default 0)\n"      \
     "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16; fp16/bf16 training is mixed\n"        \
     "                                      precision with FP32 master weights and optimizer state\n"  \
-    "  --optimizer sgd|adamw [--unfused-optimizer]   default adamw, fused\n"                          \
+    "  --optimizer sgd|adamw               default adamw\n"                                          \
+    "  --optimizer-impl fused|foreach|foreach-capturable|forloop   default fused; foreach is\n"     \
+    "                                      torch.optim's default (--unfused-optimizer: forloop)\n"   \
     "  --recompute none|selective|full     activation recomputation (default none)\n"               \
     "  --attention flash|unfused           fused flash attention (default) or separate QK^T,\n"     \
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \

@@ -201,9 +201,15 @@ static const char *map_optimizer(const cJSON *cfg, ridge_run_config *rc)
         rc->optimizer = RIDGE_OPTIMIZER_ADAMW;
     else
         return "optimizer is not SGD or AdamW";
-    /* torch.optim's default on CUDA is the multi-tensor (foreach) implementation, a few kernels
-     * per group of tensors: ridge's fused optimizer. foreach=False is the per-tensor loop. */
-    rc->fused_optimizer = strstr(o, "foreach=False") ? 0 : 1;
+    /* torch.optim's default on CUDA is the multi-tensor (foreach) implementation, one pass over
+     * the tensors per arithmetic step (capturable=True: one pass more for AdamW); fused=True is
+     * one fused kernel; foreach=False the per-tensor loop. */
+    if (strstr(o, "fused=True"))
+        rc->fused_optimizer = RIDGE_OPT_IMPL_FUSED;
+    else if (strstr(o, "foreach=False"))
+        rc->fused_optimizer = RIDGE_OPT_IMPL_FORLOOP;
+    else
+        rc->fused_optimizer = strstr(o, "capturable") ? RIDGE_OPT_IMPL_FOREACH_CAPTURABLE : RIDGE_OPT_IMPL_FOREACH;
     return NULL;
 }
 

@@ -294,6 +294,52 @@ static void test_decode_bytes(void)
     ridge_model_free(m);
 }
 
+/* ---- optimizer implementations: bytes per parameter of the step's passes ---- */
+
+static void test_optimizer_impls(void)
+{
+    static const struct {
+        ridge_optimizer opt;
+        int impl;
+        const char *name;
+        double bytes_per_param, passes;
+    } rows[] = {
+        {RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FOREACH, "adamw_foreach", 80, 8},
+        {RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FOREACH_CAPTURABLE, "adamw_foreach", 88, 9},
+        {RIDGE_OPTIMIZER_SGD, RIDGE_OPT_IMPL_FOREACH, "sgd_foreach", 44, 4},
+        {RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, "adamw_step", 28, 0},
+        {RIDGE_OPTIMIZER_SGD, RIDGE_OPT_IMPL_FUSED, "sgd_step", 20, 0},
+    };
+    ridge_model *m = load("gpt2");
+    if (!m)
+        return;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_run_config rc = run(RIDGE_MODE_TRAIN, 2);
+        ridge_oplist ol;
+        const ridge_op *op;
+        double p = ridge_model_params(m);
+        rc.precision = RIDGE_DTYPE_BF16;
+        rc.amp = 1; /* FP32 weights and gradients, as torch.optim sees them */
+        rc.seq = 128;
+        rc.optimizer = rows[i].opt;
+        rc.fused_optimizer = rows[i].impl;
+        check_context(ridge_optimizer_impl_name((ridge_optimizer_impl)rows[i].impl));
+        if (build(m, &rc, &ol) != RIDGE_OK)
+            continue;
+        op = find_op(&ol, rows[i].name);
+        if (CHECK(op != NULL)) {
+            double bytes = ridge_op_min_bytes(op) * op->count;
+            CHECK_NEAR(bytes / p, rows[i].bytes_per_param, 0.01);
+            /* 124 M parameters in 148 tensors: 6 launches of 21 M values per pass */
+            if (rows[i].passes > 0)
+                CHECK_NEAR(op->count, 6 * rows[i].passes, 0);
+        }
+        ridge_oplist_free(&ol);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 /* ---- grouped-query attention shrinks the KV cache by heads / kv_heads ---- */
 
 static int write_file(const char *path, const char *text)
@@ -723,7 +769,8 @@ static void test_every_preset(void)
                 int st;
                 rc.precision = mode == RIDGE_MODE_TRAIN ? train_prec[p] : infer_prec[p];
                 rc.recompute = (ridge_recompute)p;
-                rc.fused_optimizer = p != 1;
+                rc.fused_optimizer = p == 0 ? RIDGE_OPT_IMPL_FUSED : p == 1 ? RIDGE_OPT_IMPL_FORLOOP
+                                                                             : RIDGE_OPT_IMPL_FOREACH;
                 if (mode == RIDGE_MODE_TRAIN && strncmp(id, "llama", 5) == 0)
                     rc.seq = 1024; /* keep the graph sizes moderate */
                 rc.context = 300;
@@ -883,6 +930,7 @@ int main(void)
     test_train_flops_decoder();
     test_infer_flops();
     test_decode_bytes();
+    test_optimizer_impls();
     test_gqa();
     test_moe();
     test_train_memory();

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "graph.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,10 +193,21 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
 /* Parameters one fused multi-tensor kernel launch updates (PyTorch's foreach/fused kernels
  * process tensor lists in chunks; ~65k elements per block, many blocks per launch). */
 #define RW_FUSED_PARAMS_PER_KERNEL 5e7
+/* One launch of PyTorch's multi_tensor_apply (a foreach op) covers at most 320 blocks of 65,536
+ * elements and, for the three tensor lists of a typical op, 48 tensors. */
+#define RW_FOREACH_ELEMS_PER_KERNEL (320.0 * 65536.0)
+#define RW_FOREACH_TENSORS_PER_KERNEL 48.0
 
 /* One pass of the optimizer over `params` parameters in `kernels` kernels: an elementwise op with
  * `count` = kernels, each kernel updating params / kernels parameters; inputs and outputs in
  * 2-byte units (the op's dtype is bf16 for accounting). */
+/* ceil(x), at least 1. */
+static double ceil_at_least1(double x)
+{
+    double c = (double)(long long)x;
+    return c < x ? c + 1 : (c < 1 ? 1 : c);
+}
+
 static void optimizer_pass(rw_graph *g, const char *name, double params, double kernels, double in, double out,
                            double flops)
 {
@@ -211,26 +223,51 @@ static void optimizer_pass(rw_graph *g, const char *name, double params, double 
     op->u.ew.flops_per_element = flops;
 }
 
-void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt, int fused)
+void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt, int impl)
 {
     /* Per parameter: read the gradient (2 B in mixed precision, 4 B in FP32), read/write the FP32
      * master weight, read/write the state (AdamW: m and v; SGD: momentum), write the half weight
      * copy in mixed precision. */
     int mixed = (precision == RIDGE_DTYPE_FP16 || precision == RIDGE_DTYPE_BF16 || precision == RIDGE_DTYPE_FP8 ||
                  precision == RIDGE_DTYPE_INT8) && !g->amp;
-    double states = opt == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
-    double flops = opt == RIDGE_OPTIMIZER_ADAMW ? 12 : 4;
+    int adamw = opt == RIDGE_OPTIMIZER_ADAMW;
+    double states = adamw ? 2 : 1;
+    double flops = adamw ? 12 : 4;
     /* Counted in 2-byte units (the op's dtype is bf16 for accounting): gradient 1 (2 in FP32),
      * FP32 master weight 2 read + 2 written, each FP32 state 2 + 2, the half copy 1 written. */
-    double in = (mixed ? 1 : 2) + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
-    double kernels = fused ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
-                           : tensors * (opt == RIDGE_OPTIMIZER_ADAMW ? 5 : 2);
+    double gu = mixed ? 1 : 2, in = gu + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
+    double kernels = impl == RIDGE_OPT_IMPL_FUSED
+                         ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
+                         : tensors * (adamw ? 5 : 2);
+    /* Launches of one foreach op over every parameter tensor. */
+    double k_foreach = ceil_at_least1(fmax(params / RW_FOREACH_ELEMS_PER_KERNEL, tensors / RW_FOREACH_TENSORS_PER_KERNEL));
     ridge_op *op;
-    optimizer_pass(g, opt == RIDGE_OPTIMIZER_ADAMW ? "adamw_step" : "sgd_step", params, kernels, in, out, flops);
-    /* GradScaler (fp16 autocast): unscale the FP32 gradients and check them for inf/NaN, foreach
-     * kernels like the step's; in 2-byte units: read 2, write 2. */
+    if (impl == RIDGE_OPT_IMPL_FOREACH || impl == RIDGE_OPT_IMPL_FOREACH_CAPTURABLE) {
+        /* torch.optim's multi-tensor implementation: one foreach op (a pass over every tensor)
+         * per arithmetic step, with weight decay, in 2-byte units of FP32 values:
+         *   AdamW: p *= 1 - lr wd (2 -> 2); m.lerp_(g) (2 + g -> 2); v *= b2 (2 -> 2);
+         *          v.addcmul_(g, g) (2 + g -> 2); t = sqrt(v) (2 -> 2); t /= bc2 (2 -> 2);
+         *          t += eps (2 -> 2); [capturable: t /= step size (2 -> 2)]; p.addcdiv_(m, t) (6 -> 2)
+         *   SGD with momentum: d = g + wd p (g + 2 -> 2); b *= mu (2 -> 2); b += d (4 -> 2);
+         *          p -= lr b (4 -> 2)
+         * then, in mixed precision, the 16-bit copy of the weights (2 -> 1). */
+        int cap = impl == RIDGE_OPT_IMPL_FOREACH_CAPTURABLE && adamw;
+        double passes = adamw ? 8 + cap : 4;
+        double fin = adamw ? 20 + 2 * gu + 2 * cap : 12 + gu, fout = 2 * passes;
+        /* One custom op of k_foreach x passes launches, each over params / k_foreach values and
+         * moving the pass-average bytes (the passes differ in width: 2 to 8 bytes per value). */
+        rw_custom(g, "optimizer", adamw ? "adamw_foreach" : "sgd_foreach", RIDGE_DTYPE_FP32,
+                  flops / passes * params / k_foreach, 2.0 * (fin + fout) / passes * params / k_foreach,
+                  k_foreach * passes);
+        if (mixed)
+            optimizer_pass(g, "half_weights_copy", params, k_foreach, 2, 1, 0);
+    } else {
+        optimizer_pass(g, adamw ? "adamw_step" : "sgd_step", params, kernels, in, out, flops);
+    }
+    /* GradScaler (fp16 autocast): unscale the FP32 gradients and check them for inf/NaN, one
+     * foreach op; in 2-byte units: read 2, write 2. */
     if (g->amp && precision == RIDGE_DTYPE_FP16)
-        optimizer_pass(g, "grad_unscale", params, kernels, 2, 2, 2);
+        optimizer_pass(g, "grad_unscale", params, k_foreach, 2, 2, 2);
     /* zero_grad (set_to_none is free; the framework still memsets when accumulating). */
     op = rw_push(g, RIDGE_OP_ELEMENTWISE, mixed ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP32, "optimizer", "zero_grad", 1);
     if (!op)

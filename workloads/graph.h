@@ -69,9 +69,11 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
              double cols, int train, double count);
 /* Optimizer step over `params` parameters (FP32 master weights when mixed precision; under
  * autocast, g->amp, the FP32 weights themselves, and with fp16 the GradScaler's unscale of the
- * FP32 gradients): SGD with momentum or AdamW, fused (one multi-tensor kernel per ~`chunk`
- * params) or not (per-tensor kernels for `tensors` tensors). Also zeroes the gradients. */
+ * FP32 gradients): SGD with momentum or AdamW, as `impl` (a ridge_optimizer_impl) runs it: fused
+ * (one multi-tensor kernel per ~5e7 parameters, one pass), foreach (one multi-tensor pass per
+ * arithmetic step) or a loop over the `tensors` tensors (a few kernels each). Also zeroes the
+ * gradients. */
 void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt,
-                  int fused);
+                  int impl);
 
 #endif

@@ -28,6 +28,7 @@ static const rw_family *const families[] = {&rw_family_transformer, &rw_family_c
 static const char *const mode_names[] = {"train", "infer", "prefill", "decode"};
 static const char *const opt_names[] = {"sgd", "adamw"};
 static const char *const rec_names[] = {"none", "selective", "full"};
+static const char *const opt_impl_names[] = {"forloop", "fused", "foreach", "foreach-capturable"};
 
 static int parse_name(const char *s, const char *const *names, int n, int *out)
 {
@@ -63,6 +64,18 @@ int ridge_optimizer_parse(const char *s, ridge_optimizer *out)
     *out = (ridge_optimizer)v;
     return 0;
 }
+const char *ridge_optimizer_impl_name(ridge_optimizer_impl impl)
+{
+    return (unsigned)impl < 4 ? opt_impl_names[impl] : "?";
+}
+int ridge_optimizer_impl_parse(const char *s, ridge_optimizer_impl *out)
+{
+    int v;
+    if (parse_name(s, opt_impl_names, 4, &v))
+        return -1;
+    *out = (ridge_optimizer_impl)v;
+    return 0;
+}
 const char *ridge_recompute_name(ridge_recompute r)
 {
     return (unsigned)r < 3 ? rec_names[r] : "?";
@@ -83,7 +96,7 @@ void ridge_run_config_init(ridge_run_config *rc)
     rc->batch = 1;
     rc->precision = RIDGE_DTYPE_BF16;
     rc->optimizer = RIDGE_OPTIMIZER_ADAMW;
-    rc->fused_optimizer = 1;
+    rc->fused_optimizer = RIDGE_OPT_IMPL_FUSED;
     rc->recompute = RIDGE_RECOMPUTE_NONE;
 }
 

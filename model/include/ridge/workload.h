@@ -39,6 +39,16 @@ void ridge_oplist_free(ridge_oplist *w);
 
 typedef enum { RIDGE_MODE_TRAIN = 0, RIDGE_MODE_INFER, RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE } ridge_mode;
 typedef enum { RIDGE_OPTIMIZER_SGD = 0, RIDGE_OPTIMIZER_ADAMW } ridge_optimizer;
+/* How the optimizer step is implemented (ridge_run_config.fused_optimizer; docs/workloads.md). */
+typedef enum {
+    RIDGE_OPT_IMPL_FORLOOP = 0,           /* a few kernels per tensor (foreach=False) */
+    RIDGE_OPT_IMPL_FUSED = 1,             /* one multi-tensor kernel, one pass (fused=True, apex) */
+    RIDGE_OPT_IMPL_FOREACH = 2,           /* PyTorch's default: one multi-tensor pass per arithmetic step */
+    RIDGE_OPT_IMPL_FOREACH_CAPTURABLE = 3 /* the same with capturable=True (AdamW: one pass more) */
+} ridge_optimizer_impl;
+/* "fused", "foreach", "foreach-capturable", "forloop"; 0 or -1. */
+int ridge_optimizer_impl_parse(const char *s, ridge_optimizer_impl *out);
+const char *ridge_optimizer_impl_name(ridge_optimizer_impl impl);
 typedef enum { RIDGE_RECOMPUTE_NONE = 0, RIDGE_RECOMPUTE_SELECTIVE, RIDGE_RECOMPUTE_FULL } ridge_recompute;
 
 const char *ridge_mode_name(ridge_mode m);
@@ -57,11 +67,12 @@ typedef struct {
     double context;   /* decode: tokens already in the KV cache */
     ridge_dtype precision;    /* fp32, tf32, fp16, bf16 (mixed precision when training), fp8, int8 */
     ridge_optimizer optimizer;
-    int fused_optimizer;      /* 1: one multi-tensor kernel per step; 0: a few kernels per tensor */
+    int fused_optimizer;      /* a ridge_optimizer_impl (default RIDGE_OPT_IMPL_FUSED) */
     ridge_recompute recompute;
     int unfused_attention;    /* 1: attention as separate GEMMs and softmax (no flash kernel) */
-    int amp;                  /* inference: 1 = autocast over FP32 weights (PyTorch AMP): every
-                               * weight is cast to the run precision on every forward (--amp) */
+    int amp;                  /* 1 = autocast over FP32 weights (PyTorch AMP): every weight is cast
+                               * to the run precision on every forward (--amp); in training each
+                               * weight gradient is cast back, with no master copy */
     int nchw;                 /* CNNs: 1 = activations in NCHW; tensor-core convolutions then
                                * transpose their operands to NHWC and back (--layout nchw) */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
