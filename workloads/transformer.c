@@ -750,6 +750,20 @@ static void build_embedding(rw_graph *g, const tf_arch *a, const ridge_run_confi
         dropout_op(g, "embedding", "embed_dropout", sh->adt, T * d, 1);
 }
 
+/* Cross-entropy over rows x cols logits in FP32 (autocast lists it among the FP32 ops; Megatron
+ * upcasts as well): 16-bit logits are first cast to FP32 (reading es, writing 4 bytes a value)
+ * and the cast's backward turns the FP32 gradient back (the same bytes); then log-softmax and the
+ * loss with their backward. */
+static void cross_entropy(rw_graph *g, ridge_dtype logits_dt, double rows, double cols)
+{
+    if (logits_dt != RIDGE_DTYPE_FP32) {
+        double bytes = rows * cols * (ridge_dtype_bytes(logits_dt) + 4);
+        rw_custom(g, "loss", "logits_to_fp32", logits_dt, 0, bytes, 1);
+        rw_custom(g, "loss", "logits_to_fp32.bwd", logits_dt, 0, bytes, 1);
+    }
+    rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, rows, cols, 1, 1);
+}
+
 static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
 {
     const double d = a->d;
@@ -757,7 +771,7 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
         rw_linear(g, "lm_head", "lm_head", sh->mdt, sh->head_rows, d, a->head_vocab, sh->train, 1);
         /* cross-entropy on logits upcast to fp32 */
         if (sh->train)
-            rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, sh->t, a->head_vocab, 1, 1);
+            cross_entropy(g, sh->adt, sh->t, a->head_vocab);
         return;
     }
     if (sh->train && text_encoder_mlm(a)) {
@@ -767,7 +781,7 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
         rw_elementwise(g, "lm_head", "mlm_gelu", sh->adt, sh->t * d, 1, 1, TF_GELU_FLOPS, 1, 1);
         rw_rows(g, nk, "lm_head", "mlm_norm", sh->adt, sh->t, d, 1, 1);
         rw_linear(g, "lm_head", "mlm_decoder", sh->mdt, sh->t, d, a->vocab, 1, 1);
-        rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, sh->t, a->vocab, 1, 1);
+        cross_entropy(g, sh->adt, sh->t, a->vocab);
     }
     if (a->pooler) {
         rw_linear(g, "other", "pooler", sh->mdt, sh->b, d, d, sh->train, 1);
@@ -776,7 +790,7 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
     if (a->classes > 0) {
         rw_linear(g, "other", "classifier", sh->mdt, sh->b, d, a->classes, sh->train, 1);
         if (sh->train)
-            rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, sh->b, a->classes, 1, 1);
+            cross_entropy(g, sh->adt, sh->b, a->classes);
     }
 }
 
