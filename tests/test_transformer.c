@@ -340,6 +340,35 @@ static void test_optimizer_impls(void)
     ridge_model_free(m);
 }
 
+/* ---- the loss runs in FP32: 16-bit logits are cast up, and the gradient back ---- */
+
+static void test_loss_upcast(void)
+{
+    ridge_model *m = load("gpt2");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 2);
+    ridge_oplist ol;
+    if (!m)
+        return;
+    rc.seq = 256;
+    rc.precision = RIDGE_DTYPE_BF16;
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        const ridge_op *up = find_op(&ol, "logits_to_fp32"), *down = find_op(&ol, "logits_to_fp32.bwd");
+        double cells = 2.0 * 256 * 50257; /* tokens x vocabulary */
+        if (CHECK(up != NULL && down != NULL)) {
+            CHECK_NEAR(up->u.custom.bytes, cells * (2 + 4), 1e-12);
+            CHECK_NEAR(down->u.custom.bytes, cells * (2 + 4), 1e-12);
+        }
+        ridge_oplist_free(&ol);
+    }
+    rc.precision = RIDGE_DTYPE_FP32; /* already FP32: nothing to cast */
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        CHECK(find_op(&ol, "logits_to_fp32") == NULL);
+        CHECK(find_op(&ol, "cross_entropy") != NULL);
+        ridge_oplist_free(&ol);
+    }
+    ridge_model_free(m);
+}
+
 /* ---- grouped-query attention shrinks the KV cache by heads / kv_heads ---- */
 
 static int write_file(const char *path, const char *text)
@@ -931,6 +960,7 @@ int main(void)
     test_infer_flops();
     test_decode_bytes();
     test_optimizer_impls();
+    test_loss_upcast();
     test_gqa();
     test_moe();
     test_train_memory();
