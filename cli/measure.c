@@ -234,6 +234,14 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "unknown attention";
     rc.unfused_attention = s && strcmp(s, "unfused") == 0;
     rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
+    if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc.optimizer))
+        return "unknown optimizer";
+    if ((s = cli_json_str(cfg, "optimizer_impl"))) {
+        ridge_optimizer_impl impl;
+        if (ridge_optimizer_impl_parse(s, &impl))
+            return "unknown optimizer_impl";
+        rc.fused_optimizer = (int)impl;
+    }
     if (isfinite(v = num_of(cfg, "batch")))
         rc.batch = v;
     if (isfinite(v = num_of(cfg, "seq")))

@@ -22,7 +22,7 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 }
 set output dir . 'validate-published-dev-ratio.png'
 
-set title 'ridge validate: predicted / measured per case' . "\n" . '41 cases: MAPE 62.6 %, 16 within 10 %, 24 within 25 %' font ',14'
+set title 'ridge validate: predicted / measured per case' . "\n" . '41 cases: MAPE 62.6 %, 15 within 10 %, 24 within 25 %' font ',14'
 set xlabel 'Case (input order)'
 set ylabel 'Predicted / measured (log scale; 1 = exact)'
 set logscale y 10

@@ -38,7 +38,8 @@ MAPPING = """
 ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224;
   layout NHWC for AMP and NCHW for FP32/TF32 (the rows' notes: "AMP uses NHWC"); AMP is autocast
   over FP32 weights (torch.cuda.amp; --amp: a weight cast per layer per forward, and in training
-  one of each weight gradient back to FP32 and the GradScaler's unscale).
+  one of each weight gradient back to FP32 and the GradScaler's unscale); training with SGD
+  (momentum 0.875 in the DLE README; ridge's SGD has momentum), the default fused step.
 BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384,
   unfused attention (NGC pytorch 21.11 predates fused attention kernels in PyTorch).
 LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
@@ -65,8 +66,9 @@ def predict_row(binary, r):
         mode = "train" if task == "training" else "infer"
         layout = "nhwc" if prec in ("fp16", "bf16") else "nchw"
         amp = ["--amp"] if prec in ("fp16", "bf16") else []
+        opt = ["--optimizer", "sgd"] if mode == "train" else []  # DLE ConvNets: SGD with momentum
         p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
-                           "--precision", prec, "--layout", layout] + amp)
+                           "--precision", prec, "--layout", layout] + amp + opt)
         return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         mode = "train" if task == "training" else "infer"

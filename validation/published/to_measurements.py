@@ -42,6 +42,8 @@ def config_of(r):
                    layout=layout_of(r), kind="throughput")
         if prec in ("fp16", "bf16"):
             cfg["amp"] = True  # DLE ConvNets AMP: torch.cuda.amp autocast over FP32 weights
+        if cfg["mode"] == "train":
+            cfg["optimizer"] = "sgd"  # DLE ConvNets: SGD with momentum 0.875 (its README)
         return cfg
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
