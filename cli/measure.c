@@ -234,6 +234,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "unknown attention";
     rc.unfused_attention = s && strcmp(s, "unfused") == 0;
     rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
+    if ((s = cli_json_str(cfg, "fusion")) && strcmp(s, "eager") != 0 && strcmp(s, "engine") != 0)
+        return "unknown fusion";
+    rc.engine = s && strcmp(s, "engine") == 0;
     if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc.optimizer))
         return "unknown optimizer";
     if ((s = cli_json_str(cfg, "optimizer_impl"))) {

@@ -6,6 +6,17 @@
 
 #include "ridge/kernel.h"
 
+/* An option with two values: *out = 0 for `off`, 1 for `on`; returns 1, or -1 after an error. */
+static int two_way(const char *opt, const char *arg, const char *off, const char *on, int *out)
+{
+    if (strcmp(arg, off) == 0 || strcmp(arg, on) == 0) {
+        *out = strcmp(arg, on) == 0;
+        return 1;
+    }
+    cli_error("%s: '%s' is not one of %s, %s", opt, arg, off, on);
+    return -1;
+}
+
 int cli_run_option(int c, const char *arg, ridge_run_config *rc)
 {
     long v = 0;
@@ -80,27 +91,10 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
             return -1;
         rc->layers = (double)v;
         return 1;
-    case 12:
-        if (strcmp(arg, "flash") == 0)
-            rc->unfused_attention = 0;
-        else if (strcmp(arg, "unfused") == 0)
-            rc->unfused_attention = 1;
-        else {
-            cli_error("--attention: '%s' is not one of flash, unfused", arg);
-            return -1;
-        }
-        return 1;
+    case 12: return two_way("--attention", arg, "flash", "unfused", &rc->unfused_attention);
     case 14: rc->amp = 1; return 1;
-    case 13:
-        if (strcmp(arg, "nhwc") == 0)
-            rc->nchw = 0;
-        else if (strcmp(arg, "nchw") == 0)
-            rc->nchw = 1;
-        else {
-            cli_error("--layout: '%s' is not one of nhwc, nchw", arg);
-            return -1;
-        }
-        return 1;
+    case 16: return two_way("--fusion", arg, "eager", "engine", &rc->engine);
+    case 13: return two_way("--layout", arg, "nhwc", "nchw", &rc->nchw);
     default: return 0;
     }
 }

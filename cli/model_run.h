@@ -26,7 +26,8 @@
         {"attention", required_argument, 0, CLI_RUN_OPT_BASE + 12},                                \
         {"layout", required_argument, 0, CLI_RUN_OPT_BASE + 13},                                   \
         {"amp", no_argument, 0, CLI_RUN_OPT_BASE + 14},                                            \
-        {"optimizer-impl", required_argument, 0, CLI_RUN_OPT_BASE + 15}
+        {"optimizer-impl", required_argument, 0, CLI_RUN_OPT_BASE + 15},                            \
+        {"fusion", required_argument, 0, CLI_RUN_OPT_BASE + 16}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -45,6 +46,8 @@
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \
     "  --layout nhwc|nchw                  CNN activation layout (default nhwc); in nchw, tensor-core\n"   \
     "                                      convolutions transpose their input and output\n"            \
+    "  --fusion eager|engine               CNN inference: the framework's kernels (default) or an\n"    \
+    "                                      engine's (BN folded, activation and add in the conv)\n"    \
     "  --amp                               autocast over FP32 weights (PyTorch AMP): weights cast\n"    \
     "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"

@@ -65,7 +65,8 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
         wino_transform(g, op, n * c * h * w, a2 * n * t_out * c, 0, r);
         wino_transform(g, op, filt, a2 * k * c, 1, r);
         gm = n * t_out, gn = k, gk = c;
-        wino_transform(g, op, a2 * n * t_out * k, n * k * p * q, 0, r);
+        /* the output transform is the epilogue: it also reads a fused residual */
+        wino_transform(g, op, a2 * n * t_out * k + op->epilogue_bytes / es, n * k * p * q, 0, r);
         break;
     }
     gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;

@@ -222,7 +222,14 @@ double ridge_op_flops(const ridge_op *op)
     }
 }
 
+static double kind_min_bytes(const ridge_op *op);
+
 double ridge_op_min_bytes(const ridge_op *op)
+{
+    return kind_min_bytes(op) + op->epilogue_bytes;
+}
+
+static double kind_min_bytes(const ridge_op *op)
 {
     double es = ridge_dtype_bytes(op->dtype);
     switch (op->kind) {
@@ -441,6 +448,9 @@ int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err)
     TRY(check_num(op->reuse_bytes, 0, 1e18, where, "reuse_bytes", err));
     if (op->cold_bytes > 0 && op->reuse_bytes <= 0)
         return bad(err, where, "cold_bytes", "needs reuse_bytes (the bytes touched between two uses)");
+    TRY(check_num(op->epilogue_bytes, 0, 1e18, where, "epilogue_bytes", err));
+    if (op->epilogue_bytes > 0 && op->kind != RIDGE_OP_GEMM && op->kind != RIDGE_OP_CONV2D)
+        return bad(err, where, "epilogue_bytes", "only a gemm or conv2d has a fused epilogue");
     return check_kind(op, where, err);
 }
 

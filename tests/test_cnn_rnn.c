@@ -966,6 +966,55 @@ static void test_amp_training(void)
     ridge_model_free(r50);
 }
 
+/* --fusion engine: no batch-norm, activation or add kernels; each residual add rides on the
+ * convolution before it (epilogue_bytes); int8 activations stay 8-bit. */
+static void test_engine_fusion(void)
+{
+    double adds = 0, add_bytes = 0, epi = 0, convs0 = 0, convs1 = 0;
+    ridge_model *r50 = load("resnet50");
+    ridge_run_config rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_INT8, 8);
+    ridge_memory mem[2]; /* eager, engine */
+    ridge_oplist g0, g1;
+    ridge_err err = {{0}};
+    if (!r50)
+        return;
+    check_context("resnet50 --fusion engine");
+    if (!CHECK(ridge_model_build(r50, &rc, &g0, &err) == RIDGE_OK))
+        return;
+    for (size_t i = 0; i < g0.n; i++) {
+        if (strstr(g0.ops[i].name, ".add") || strcmp(g0.ops[i].group, "other") == 0) {
+            adds += g0.ops[i].count;
+            add_bytes += g0.ops[i].u.ew.elements * g0.ops[i].count; /* one residual, 1 B per value */
+        }
+        convs0 += g0.ops[i].kind == RIDGE_OP_CONV2D ? g0.ops[i].count : 0;
+    }
+    rc.engine = 1;
+    if (CHECK(ridge_model_build(r50, &rc, &g1, &err) == RIDGE_OK)) {
+        for (size_t i = 0; i < g1.n; i++) {
+            const ridge_op *op = &g1.ops[i];
+            CHECK(strcmp(op->group, "bn") != 0 && strcmp(op->group, "activation") != 0 &&
+                  strcmp(op->group, "other") != 0);
+            if (op->kind == RIDGE_OP_CONV2D) {
+                convs1 += op->count;
+                epi += op->epilogue_bytes * op->count;
+                CHECK(op->dtype == RIDGE_DTYPE_INT8);
+            }
+        }
+        CHECK_NEAR(adds, 16, 0); /* one residual add per bottleneck block */
+        CHECK_NEAR(convs1, convs0, 0);
+        CHECK_NEAR(epi, add_bytes, 1e-12);
+        ridge_oplist_free(&g1);
+    }
+    ridge_oplist_free(&g0);
+    for (int e = 0; e < 2; e++) {
+        rc.engine = e;
+        CHECK(ridge_model_memory(r50, &rc, &mem[e], &err) == RIDGE_OK);
+    }
+    CHECK_NEAR(mem[1].activations_bytes, mem[0].activations_bytes / 2, 1e-9); /* int8 instead of bf16 */
+    check_context(NULL);
+    ridge_model_free(r50);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -982,5 +1031,6 @@ int main(void)
     test_nchw_layout();
     test_amp_inference();
     test_amp_training();
+    test_engine_fusion();
     return check_report();
 }

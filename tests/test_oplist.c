@@ -237,6 +237,17 @@ static void test_formulas(void)
 
 /* ---------------------------------------------------- ridge_op_check */
 
+/* A fused epilogue's extra reads are compulsory bytes of the GEMM or convolution. */
+static void test_epilogue_bytes(void)
+{
+    ridge_op g = ridge_op_gemm(RIDGE_DTYPE_BF16, 64, 128, 256, 1);
+    double plain = ridge_op_min_bytes(&g);
+    g.epilogue_bytes = 64 * 128 * 2; /* a residual the size of C */
+    CHECK_NEAR(ridge_op_min_bytes(&g), plain + 64 * 128 * 2, 1e-15);
+    CHECK_NEAR(ridge_op_flops(&g), 2.0 * 64 * 128 * 256, 1e-15);
+    CHECK_INT(ridge_op_check(&g, "op", NULL), RIDGE_OK);
+}
+
 static void test_check(void)
 {
     const struct {
@@ -535,6 +546,12 @@ static void test_parse_errors(void)
         {"trailing text", W("{\"op\":\"copy\",\"bytes\":100,\"kind\":\"d2d\"}") " x", RIDGE_EPARSE,
          "t.json: trailing characters"},
         {"empty text", "", RIDGE_EPARSE, "t.json: line 1, column 1: malformed JSON"},
+        {"epilogue on a copy", W("{\"op\":\"copy\",\"bytes\":100,\"kind\":\"d2d\",\"epilogue_bytes\":8}"),
+         RIDGE_EINVAL, "t.json: $.ops[0].epilogue_bytes: only a gemm or conv2d has a fused epilogue"},
+        {"negative epilogue", W("{\"op\":\"gemm\",\"dtype\":\"bf16\",\"m\":8,\"n\":8,\"k\":8,\"epilogue_bytes\":-1}"),
+         RIDGE_EINVAL, "t.json: $.ops[0].epilogue_bytes: -1 is out of range"},
+        {"cold without reuse", W("{\"op\":\"gemm\",\"dtype\":\"bf16\",\"m\":8,\"n\":8,\"k\":8,\"cold_bytes\":64}"),
+         RIDGE_EINVAL, "t.json: $.ops[0].cold_bytes: needs reuse_bytes"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ridge_oplist w;
@@ -741,6 +758,7 @@ int main(int argc, char **argv)
     test_names();
     test_formulas();
     test_check();
+    test_epilogue_bytes();
     test_parse_errors();
     test_parse_good();
     test_too_many_ops();

@@ -947,7 +947,7 @@ static void push_conv(rw_graph *g, const cnn_unit *u, const char *name, ridge_dt
  * NCHW kernels natively; the small filter transposes are left out. */
 static int nchw_transposes(const cnn_unit *u, const ridge_run_config *rc, ridge_dtype dt)
 {
-    return rc->nchw && u->groups <= 1 && dt != RIDGE_DTYPE_FP32 && dt != RIDGE_DTYPE_FP64;
+    return rc->nchw && !rc->engine && u->groups <= 1 && dt != RIDGE_DTYPE_FP32 && dt != RIDGE_DTYPE_FP64;
 }
 
 static void push_transpose(rw_graph *g, const cnn_unit *u, const char *what, ridge_dtype at, double elements)
@@ -957,14 +957,43 @@ static void push_transpose(rw_graph *g, const cnn_unit *u, const char *what, rid
     rw_elementwise(g, "layout", nm, at, elements, 1, 1, 0, 0, u->count);
 }
 
+/* The dtype activations are stored in: the framework's (fp8/int8 runs keep bf16 activations), or
+ * an inference engine's, which keeps them in the run precision between its fused kernels. */
+static ridge_dtype cnn_act_dtype(const ridge_run_config *rc)
+{
+    return rc->engine ? rw_math_dtype(rc->precision) : rw_act_dtype(rc->precision);
+}
+
+/* An inference engine's forward of one unit (--fusion engine): batch norms are folded into the
+ * convolutions' weights and bias, activations run in the producing kernel's epilogue, and a
+ * residual add is fused into the epilogue of the convolution just before it, which then also
+ * reads the other branch (epilogue_bytes). Returns 1 when it handled the unit. */
+static int emit_engine(rw_graph *g, const cnn_unit *u, ridge_dtype at, double out)
+{
+    switch (u->kind) {
+    case U_BN:
+    case U_ACT: return 1;
+    case U_ADD:
+        for (size_t i = g->n; i-- > 0 && !g->failed;)
+            if (g->ops[i].kind == RIDGE_OP_CONV2D) {
+                g->ops[i].epilogue_bytes += out * ridge_dtype_bytes(at);
+                return 1;
+            }
+        return 0; /* no convolution to fuse into: a kernel of its own */
+    default: return 0;
+    }
+}
+
 /* Forward kernels of one unit (train: the training-mode variants). */
 static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
 {
     int train = rc->mode == RIDGE_MODE_TRAIN;
-    ridge_dtype dt = rw_math_dtype(rc->precision), at = rw_act_dtype(rc->precision);
+    ridge_dtype dt = rw_math_dtype(rc->precision), at = cnn_act_dtype(rc);
     double n = rc->batch, es = ridge_dtype_bytes(at);
     double in = n * u->c * u->h * u->w, out = n * u->k * u->p * u->q;
     char nm[RIDGE_OP_NAME_MAX];
+    if (rc->engine && emit_engine(g, u, at, out))
+        return;
     switch (u->kind) {
     case U_CONV:
         if (nchw_transposes(u, rc, dt))
@@ -974,7 +1003,7 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
         push_conv(g, u, u->name, dt, n, RIDGE_PASS_FWD);
         if (nchw_transposes(u, rc, dt))
             push_transpose(g, u, "y_to_nchw", at, out);
-        if (u->bias) {
+        if (u->bias && !rc->engine) {
             snprintf(nm, sizeof nm, "%s.bias", u->name);
             rw_elementwise(g, u->group, nm, at, out, 1, 1, 1, 0, u->count);
         }
@@ -1137,7 +1166,7 @@ static int cnn_memory(const void *arch, const ridge_run_config *rc, ridge_memory
 {
     const cnn_arch *a = arch;
     cnn_walk w;
-    double es = ridge_dtype_bytes(rw_act_dtype(rc->precision)), acts = 0;
+    double es = ridge_dtype_bytes(cnn_act_dtype(rc)), acts = 0;
     int st;
     if ((st = walk_checked(a, rc->image, &w, err)) != RIDGE_OK)
         return st;

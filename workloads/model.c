@@ -259,6 +259,10 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
         (rc->precision == RIDGE_DTYPE_INT8 || rc->precision == RIDGE_DTYPE_INT4 || rc->precision == RIDGE_DTYPE_FP64))
         return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
                              ridge_dtype_name(rc->precision));
+    if (rc->engine && (rc->mode != RIDGE_MODE_INFER || strcmp(m->fam->name, "cnn") != 0))
+        return ridge_err_set(err, RIDGE_EINVAL, "--fusion engine: modelled for CNN inference only");
+    if (rc->engine && rc->amp)
+        return ridge_err_set(err, RIDGE_EINVAL, "--fusion engine builds its weights in the run precision; no --amp");
     if (rc->amp && !rw_mixed_precision(rc->precision))
         return ridge_err_set(err, RIDGE_EINVAL, "--amp needs --precision fp16 or bf16, not %s",
                              ridge_dtype_name(rc->precision));

@@ -23,7 +23,7 @@
 static const char *const top_keys[] = {"schema_version", "name", "description", "source", "ops", NULL};
 
 /* Keys every op may carry come first in each list. */
-#define COMMON_KEYS "op", "dtype", "name", "group", "count", "cold_bytes", "reuse_bytes"
+#define COMMON_KEYS "op", "dtype", "name", "group", "count", "cold_bytes", "reuse_bytes", "epilogue_bytes"
 static const char *const gemm_keys[] = {COMMON_KEYS, "m", "n", "k", "batch", NULL};
 static const char *const conv_keys[] = {COMMON_KEYS, "n", "c", "h", "w", "k", "r", "s", "stride", "pad", "groups",
                                         "pass", NULL};
@@ -227,6 +227,7 @@ static int parse_op(const cJSON *o, const char *path, ridge_op *op, const rj_ctx
     TRY(num(o, path, "count", 0, &op->count, c));
     TRY(num(o, path, "cold_bytes", 0, &op->cold_bytes, c));
     TRY(num(o, path, "reuse_bytes", 0, &op->reuse_bytes, c));
+    TRY(num(o, path, "epilogue_bytes", 0, &op->epilogue_bytes, c));
     TRY(parse_fields(o, path, op, c));
     snprintf(where, sizeof where, "%s: %s", c->origin, path);
     return ridge_op_check(op, where, c->err);

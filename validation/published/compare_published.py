@@ -32,7 +32,8 @@ GPU = {
     "L4 24GB": "l4",
 }
 
-PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16"}
+PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16",
+             "INT8": "int8"}
 
 MAPPING = """
 ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and precision, 224x224;
@@ -42,10 +43,16 @@ ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and
   (momentum 0.875 in the DLE README; ridge's SGD has momentum), the default fused step.
 BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384,
   unfused attention (NGC pytorch 21.11 predates fused attention kernels in PyTorch).
+ResNet-50 v1.5 MLPerf Inference v3.0 (TensorRT, closed division): resnet50 infer at the row's
+  gpu_batch_size and precision with --fusion engine (BN folded, activation and residual add in the
+  convolution epilogues, 8-bit activations) and CUDA graphs; Offline samples/s = throughput,
+  SingleStream 90th-percentile latency = the batch-1 step time (LoadGen and the input copy are
+  not modelled).
 LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
 LLaMA 7B generation (TensorRT-LLM peak throughput, batch B, input I, output O): llama2-7b,
   time = prefill(B, I) + O x decode(B, context I + O/2); output tokens/s = B*O / time.
-Other rows (TensorFlow/MXNet/Triton variants, MLPerf, multi-GPU, other models) are skipped.
+Other rows (TensorFlow/MXNet/Triton variants, other MLPerf benchmarks, multi-GPU, other models)
+are skipped.
 """
 
 
@@ -70,6 +77,15 @@ def predict_row(binary, r):
         p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
                            "--precision", prec, "--layout", layout] + amp + opt)
         return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"
+    if model == "ResNet-50 v1.5 (MLPerf, ImageNet)" and task == "inference" and r["framework"].startswith("TensorRT"):
+        args = ["--gpu", gpu, "--workload", "resnet50", "--mode", "infer", "--batch", batch, "--precision", prec,
+                "--fusion", "engine", "--runtime", "graph"]
+        p = ridge(binary, args)
+        if r["unit"].startswith("samples/s"):  # Offline
+            return p["throughput"], f"resnet50 infer b{batch} {prec} engine (MLPerf Offline)"
+        if r["unit"] == "ms":  # SingleStream 90th-percentile latency
+            return p["time_s"] * 1e3, f"resnet50 infer b{batch} {prec} engine (MLPerf SingleStream)"
+        return None
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         mode = "train" if task == "training" else "infer"
         p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", mode, "--batch", batch,

@@ -45,6 +45,13 @@ def config_of(r):
         if cfg["mode"] == "train":
             cfg["optimizer"] = "sgd"  # DLE ConvNets: SGD with momentum 0.875 (its README)
         return cfg
+    if model == "ResNet-50 v1.5 (MLPerf, ImageNet)" and task == "inference" and r["framework"].startswith("TensorRT"):
+        cfg = dict(base, workload="resnet50", mode="infer", image=224, fusion="engine", runtime="graph")
+        if r["unit"].startswith("samples/s"):
+            return dict(cfg, kind="throughput")
+        if r["unit"] == "ms":
+            return dict(cfg, kind="latency")
+        return None
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
                     seq=int(r["seq_or_image"]), attention="unfused", kind="throughput")

@@ -69,6 +69,9 @@ typedef struct {
      * L2 only when that distance fits. Both 0: every operand was touched just before (a benchmark
      * loop repeating the op), the rule for op-list files that do not give them. */
     double cold_bytes, reuse_bytes;
+    /* gemm, conv2d: bytes the fused epilogue reads besides the op's own tensors (a residual added
+     * to the output, as an inference engine fuses it); part of the compulsory bytes. 0: none. */
+    double epilogue_bytes;
     union {
         struct { double m, n, k, batch; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; } conv;

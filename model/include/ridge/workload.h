@@ -75,6 +75,10 @@ typedef struct {
                                * weight gradient is cast back, with no master copy */
     int nchw;                 /* CNNs: 1 = activations in NCHW; tensor-core convolutions then
                                * transpose their operands to NHWC and back (--layout nchw) */
+    int engine;               /* CNN inference: 1 = an inference engine's graph (TensorRT-style,
+                               * --fusion engine): batch norms folded into the convolutions,
+                               * activations and residual adds fused into their epilogues,
+                               * activations kept in the run precision (int8 and fp8 too) */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
     double layers;
 } ridge_run_config;
