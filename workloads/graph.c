@@ -198,9 +198,6 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
 #define RW_FOREACH_ELEMS_PER_KERNEL (320.0 * 65536.0)
 #define RW_FOREACH_TENSORS_PER_KERNEL 48.0
 
-/* One pass of the optimizer over `params` parameters in `kernels` kernels: an elementwise op with
- * `count` = kernels, each kernel updating params / kernels parameters; inputs and outputs in
- * 2-byte units (the op's dtype is bf16 for accounting). */
 /* ceil(x), at least 1. */
 static double ceil_at_least1(double x)
 {
@@ -208,6 +205,9 @@ static double ceil_at_least1(double x)
     return c < x ? c + 1 : (c < 1 ? 1 : c);
 }
 
+/* One pass of the optimizer over `params` parameters in `kernels` kernels: an elementwise op with
+ * `count` = kernels, each kernel updating params / kernels parameters; inputs and outputs in
+ * 2-byte units (the op's dtype is bf16 for accounting). */
 static void optimizer_pass(rw_graph *g, const char *name, double params, double kernels, double in, double out,
                            double flops)
 {
