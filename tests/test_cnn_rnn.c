@@ -624,6 +624,44 @@ static void test_presets_build(void)
     check_context(NULL);
 }
 
+/* --fusion engine builds every CNN preset in every inference precision into valid ops with
+ * fewer kernels than eager, and never for RNNs. */
+static void test_engine_presets(void)
+{
+    static const char *const ids[] = {"resnet50", "vgg16", "mobilenet-v2", "ssd300", "lstm"};
+    static const ridge_dtype ps[] = {RIDGE_DTYPE_FP32, RIDGE_DTYPE_FP16, RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP8,
+                                     RIDGE_DTYPE_INT8};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        ridge_model *m = load(ids[i]);
+        if (!m)
+            continue;
+        check_context(ids[i]);
+        for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+            ridge_run_config rc = config(RIDGE_MODE_INFER, ps[k], 4);
+            ridge_oplist eager = {0}, engine = {0};
+            ridge_err err = {{0}};
+            int st;
+            rc.engine = 1;
+            st = ridge_model_build(m, &rc, &engine, &err);
+            if (i == 4) { /* an RNN */
+                CHECK(st == RIDGE_EINVAL);
+                CHECK_STR_HAS(err.msg, "CNN inference only");
+                break;
+            }
+            rc.engine = 0;
+            if (!CHECK(st == RIDGE_OK && ridge_model_build(m, &rc, &eager, &err) == RIDGE_OK))
+                continue;
+            for (size_t j = 0; j < engine.n; j++)
+                CHECK(ridge_op_check(&engine.ops[j], "op", &err) == RIDGE_OK);
+            CHECK(engine.n < eager.n);
+            ridge_oplist_free(&eager);
+            ridge_oplist_free(&engine);
+        }
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+}
+
 /* ------------------------------------------------------------ errors */
 
 typedef struct {
@@ -1032,5 +1070,6 @@ int main(void)
     test_amp_inference();
     test_amp_training();
     test_engine_fusion();
+    test_engine_presets();
     return check_report();
 }
