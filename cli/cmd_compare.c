@@ -87,6 +87,9 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
         cJSON_AddNumberToObject(root, "batch", run->batch);
         cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
         cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
+        cJSON_AddBoolToObject(root, "amp", run->amp);
+        cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
+        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name((ridge_optimizer_impl)run->fused_optimizer));
         cJSON_AddStringToObject(root, "throughput_unit", p[0].throughput_unit);
         arr = cJSON_AddArrayToObject(root, "gpus");
         for (int i = 0; i < n; i++) {
@@ -170,8 +173,9 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
     if (fmt == CLI_FMT_CSV) {
         cli_table_print_csv(&t, stdout);
     } else {
-        printf("%s, %s, batch %.0f, %s, %s runtime\n\n", ridge_model_name(m), ridge_mode_name(run->mode), run->batch,
-               ridge_dtype_name(run->precision), ridge_runtime_name(rt));
+        printf("%s, %s, batch %.0f, %s%s%s, %s runtime\n\n", ridge_model_name(m), ridge_mode_name(run->mode),
+               run->batch, ridge_dtype_name(run->precision), run->amp ? " autocast" : "",
+               run->engine ? ", engine fusion" : "", ridge_runtime_name(rt));
         cli_table_print_text(&t, stdout);
         printf("\nSpeedup is over %s; per watt uses board power (TDP); per USD/h needs a catalogue price.\n", g[0].id);
     }

@@ -233,6 +233,9 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
         cJSON_AddNumberToObject(root, "batch", run->batch);
         cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
         cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
+        cJSON_AddBoolToObject(root, "amp", run->amp);
+        cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
+        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name((ridge_optimizer_impl)run->fused_optimizer));
         cJSON_AddNumberToObject(root, "params", p.params);
         cJSON_AddNumberToObject(root, "time_s", p.time_s);
         cJSON_AddNumberToObject(root, "throughput", p.throughput);
@@ -270,8 +273,9 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
                p.throughput, p.throughput_unit, p.mfu, p.mem.total_bytes, p.capacity_bytes, p.fits ? "true" : "false",
                p.max_batch);
     } else {
-        printf("%s on %s (%s), %s, batch %.0f, %s, %s\n\n", ridge_model_name(m), g->id, g->name,
-               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), ridge_runtime_name(rt));
+        printf("%s on %s (%s), %s, batch %.0f, %s%s%s, %s\n\n", ridge_model_name(m), g->id, g->name,
+               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), run->amp ? " autocast" : "",
+               run->engine ? ", engine fusion" : "", ridge_runtime_name(rt));
         printf("step time         %s ms\n", cli_num(p.time_s * 1e3, b[0], 48));
         printf("throughput        %s %s\n", cli_num(p.throughput, b[0], 48), p.throughput_unit);
         printf("MFU               %s %%  (%s TFLOP model FLOPs per step, %s params)\n", cli_num(p.mfu * 100, b[0], 48),
