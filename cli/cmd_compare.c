@@ -89,7 +89,7 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
         cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
         cJSON_AddBoolToObject(root, "amp", run->amp);
         cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
-        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name((ridge_optimizer_impl)run->fused_optimizer));
+        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
         cJSON_AddStringToObject(root, "throughput_unit", p[0].throughput_unit);
         arr = cJSON_AddArrayToObject(root, "gpus");
         for (int i = 0; i < n; i++) {

@@ -235,7 +235,7 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
         cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
         cJSON_AddBoolToObject(root, "amp", run->amp);
         cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
-        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name((ridge_optimizer_impl)run->fused_optimizer));
+        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
         cJSON_AddNumberToObject(root, "params", p.params);
         cJSON_AddNumberToObject(root, "time_s", p.time_s);
         cJSON_AddNumberToObject(root, "throughput", p.throughput);

@@ -243,7 +243,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         ridge_optimizer_impl impl;
         if (ridge_optimizer_impl_parse(s, &impl))
             return "unknown optimizer_impl";
-        rc.fused_optimizer = (int)impl;
+        rc.optimizer_impl = impl;
     }
     if (isfinite(v = num_of(cfg, "batch")))
         rc.batch = v;

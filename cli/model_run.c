@@ -65,14 +65,14 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
             return -1;
         }
         return 1;
-    case 8: rc->fused_optimizer = RIDGE_OPT_IMPL_FORLOOP; return 1;
+    case 8: rc->optimizer_impl = RIDGE_OPT_IMPL_FORLOOP; return 1;
     case 15: {
         ridge_optimizer_impl impl;
         if (ridge_optimizer_impl_parse(arg, &impl)) {
             cli_error("--optimizer-impl: '%s' is not one of fused, foreach, foreach-capturable, forloop", arg);
             return -1;
         }
-        rc->fused_optimizer = (int)impl;
+        rc->optimizer_impl = impl;
         return 1;
     }
     case 9:

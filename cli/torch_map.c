@@ -205,11 +205,11 @@ static const char *map_optimizer(const cJSON *cfg, ridge_run_config *rc)
      * the tensors per arithmetic step (capturable=True: one pass more for AdamW); fused=True is
      * one fused kernel; foreach=False the per-tensor loop. */
     if (strstr(o, "fused=True"))
-        rc->fused_optimizer = RIDGE_OPT_IMPL_FUSED;
+        rc->optimizer_impl = RIDGE_OPT_IMPL_FUSED;
     else if (strstr(o, "foreach=False"))
-        rc->fused_optimizer = RIDGE_OPT_IMPL_FORLOOP;
+        rc->optimizer_impl = RIDGE_OPT_IMPL_FORLOOP;
     else
-        rc->fused_optimizer = strstr(o, "capturable") ? RIDGE_OPT_IMPL_FOREACH_CAPTURABLE : RIDGE_OPT_IMPL_FOREACH;
+        rc->optimizer_impl = strstr(o, "capturable") ? RIDGE_OPT_IMPL_FOREACH_CAPTURABLE : RIDGE_OPT_IMPL_FOREACH;
     return NULL;
 }
 

@@ -16,7 +16,7 @@
  * malformed configs (missing/wrong-typed keys -> a reason).
  *
  * On success *rc holds mode, batch, seq/image/prompt/context, precision, optimizer (train),
- * fused_optimizer, unfused_attention and, for RNNs, hidden/layers; *rt the runtime. On failure
+ * optimizer_impl, unfused_attention and, for RNNs, hidden/layers; *rt the runtime. On failure
  * *model is NULL and *rc, *rt hold ridge's defaults. The model is checked against the run
  * (ridge_model_memory) before it is returned, so a mapped pair always predicts. */
 const char *cli_torch_map(const cJSON *cfg, ridge_model **model, ridge_run_config *rc, ridge_runtime *rt);

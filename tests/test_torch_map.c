@@ -272,7 +272,7 @@ static void check_measurement(const cJSON *m)
     if (e->mode == TRAIN) {
         CHECK_INT(rc.optimizer, e->optimizer);
         /* torch.optim's default multi-tensor path; the harness's AdamW is capturable */
-        CHECK_INT(rc.fused_optimizer, e->optimizer == ADAMW ? RIDGE_OPT_IMPL_FOREACH_CAPTURABLE : RIDGE_OPT_IMPL_FOREACH);
+        CHECK_INT(rc.optimizer_impl, e->optimizer == ADAMW ? RIDGE_OPT_IMPL_FOREACH_CAPTURABLE : RIDGE_OPT_IMPL_FOREACH);
     }
     CHECK_NEAR(ridge_model_params_for(model, &rc), e->params, 0);
     {

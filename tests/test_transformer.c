@@ -322,7 +322,7 @@ static void test_optimizer_impls(void)
         rc.amp = 1; /* FP32 weights and gradients, as torch.optim sees them */
         rc.seq = 128;
         rc.optimizer = rows[i].opt;
-        rc.fused_optimizer = rows[i].impl;
+        rc.optimizer_impl = rows[i].impl;
         check_context(ridge_optimizer_impl_name((ridge_optimizer_impl)rows[i].impl));
         if (build(m, &rc, &ol) != RIDGE_OK)
             continue;
@@ -798,7 +798,7 @@ static void test_every_preset(void)
                 int st;
                 rc.precision = mode == RIDGE_MODE_TRAIN ? train_prec[p] : infer_prec[p];
                 rc.recompute = (ridge_recompute)p;
-                rc.fused_optimizer = p == 0 ? RIDGE_OPT_IMPL_FUSED : p == 1 ? RIDGE_OPT_IMPL_FORLOOP
+                rc.optimizer_impl = p == 0 ? RIDGE_OPT_IMPL_FUSED : p == 1 ? RIDGE_OPT_IMPL_FORLOOP
                                                                              : RIDGE_OPT_IMPL_FOREACH;
                 if (mode == RIDGE_MODE_TRAIN && strncmp(id, "llama", 5) == 0)
                     rc.seq = 1024; /* keep the graph sizes moderate */

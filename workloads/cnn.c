@@ -1154,7 +1154,7 @@ static int cnn_build(const void *arch, const ridge_run_config *rc, rw_graph *g, 
             emit_bwd(g, &w.u[i], rc);
         for (size_t i = 0; i < w.n; i++)
             params += unit_params(&w.u[i], &tensors);
-        rw_optimizer(g, params, tensors, rc->precision, rc->optimizer, rc->fused_optimizer);
+        rw_optimizer(g, params, tensors, rc->precision, rc->optimizer, rc->optimizer_impl);
     }
     walk_free(&w);
     return RIDGE_OK;

@@ -96,7 +96,7 @@ void ridge_run_config_init(ridge_run_config *rc)
     rc->batch = 1;
     rc->precision = RIDGE_DTYPE_BF16;
     rc->optimizer = RIDGE_OPTIMIZER_ADAMW;
-    rc->fused_optimizer = RIDGE_OPT_IMPL_FUSED;
+    rc->optimizer_impl = RIDGE_OPT_IMPL_FUSED;
     rc->recompute = RIDGE_RECOMPUTE_NONE;
 }
 

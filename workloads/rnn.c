@@ -480,7 +480,7 @@ static int rnn_build(const void *arch, const ridge_run_config *rc, rw_graph *g, 
         decoder_batched(g, &k, rc, 1);
     encoder(g, &k, rc, 1);
     params = cfg_params(&k, &tensors);
-    rw_optimizer(g, params, tensors, rc->precision, rc->optimizer, rc->fused_optimizer);
+    rw_optimizer(g, params, tensors, rc->precision, rc->optimizer, rc->optimizer_impl);
     return RIDGE_OK;
 }
 

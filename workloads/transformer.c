@@ -827,7 +827,7 @@ static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridg
     norm_op(g, a, "norm", "final_norm", sh.adt, sh.t, a->d, sh.train, 1);
     build_head(g, a, &sh);
     if (sh.train)
-        rw_optimizer(g, params(a), param_tensors(a), rc->precision, rc->optimizer, rc->fused_optimizer);
+        rw_optimizer(g, params(a), param_tensors(a), rc->precision, rc->optimizer, rc->optimizer_impl);
     return RIDGE_OK;
 }
 

@@ -39,7 +39,7 @@ void ridge_oplist_free(ridge_oplist *w);
 
 typedef enum { RIDGE_MODE_TRAIN = 0, RIDGE_MODE_INFER, RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE } ridge_mode;
 typedef enum { RIDGE_OPTIMIZER_SGD = 0, RIDGE_OPTIMIZER_ADAMW } ridge_optimizer;
-/* How the optimizer step is implemented (ridge_run_config.fused_optimizer; docs/workloads.md). */
+/* How the optimizer step is implemented (ridge_run_config.optimizer_impl; docs/workloads.md). */
 typedef enum {
     RIDGE_OPT_IMPL_FORLOOP = 0,           /* a few kernels per tensor (foreach=False) */
     RIDGE_OPT_IMPL_FUSED = 1,             /* one multi-tensor kernel, one pass (fused=True, apex) */
@@ -67,7 +67,7 @@ typedef struct {
     double context;   /* decode: tokens already in the KV cache */
     ridge_dtype precision;    /* fp32, tf32, fp16, bf16 (mixed precision when training), fp8, int8 */
     ridge_optimizer optimizer;
-    int fused_optimizer;      /* a ridge_optimizer_impl (default RIDGE_OPT_IMPL_FUSED) */
+    ridge_optimizer_impl optimizer_impl; /* default RIDGE_OPT_IMPL_FUSED */
     ridge_recompute recompute;
     int unfused_attention;    /* 1: attention as separate GEMMs and softmax (no flash kernel) */
     int amp;                  /* 1 = autocast over FP32 weights (PyTorch AMP): every weight is cast
