@@ -88,15 +88,7 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
     rp_printf(&gp, "# ridge %s bar chart\n", ridge_version());
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
     rp_gp_terminal(&gp, paths, 1000, 700, 12);
-    if (opt->title || opt->note) {
-        rp_printf(&gp, "set title ");
-        rp_gp_string(&gp, opt->title ? opt->title : "");
-        if (opt->note) {
-            rp_printf(&gp, " . \"\\n\" . ");
-            rp_gp_string(&gp, opt->note);
-        }
-        rp_printf(&gp, " font ',14'\n");
-    }
+    rp_gp_title(&gp, opt->title, opt->note);
     rp_printf(&gp, "set ylabel ");
     rp_gp_string(&gp, opt->ylabel ? opt->ylabel : "value");
     rp_printf(&gp, "\nset yrange [0:%.6g]\n", ymax > 0 ? ymax * (1.15 + 0.07 * (double)nseries) : 1.0); /* room for the key */

@@ -42,11 +42,8 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
 
     /* ---- the .dat ---- */
     rp_dat_blocks_header(&dat, "curves", opt->title, "series");
-    rp_printf(&dat, "# Columns: x (");
-    rp_comment(&dat, opt->xlabel ? opt->xlabel : "x");
-    rp_printf(&dat, ") y (");
-    rp_comment(&dat, opt->ylabel ? opt->ylabel : "y");
-    rp_printf(&dat, "); points without a finite value are left out.\n");
+    rp_dat_xy_columns(&dat, opt->xlabel, opt->ylabel);
+    rp_printf(&dat, "; points without a finite value are left out.\n");
     for (size_t i = 0; i < nseries; i++) {
         rp_dat_block_header(&dat, i, series[i].name, "series");
         rp_printf(&dat, "\n");
@@ -76,11 +73,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     rp_printf(&gp, "# ridge %s curve chart\n", ridge_version());
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
     rp_gp_terminal(&gp, paths, 1000, 700, 12);
-    if (opt->title) {
-        rp_printf(&gp, "set title ");
-        rp_gp_string(&gp, opt->title);
-        rp_printf(&gp, " font ',14'\n");
-    }
+    rp_gp_title(&gp, opt->title, NULL);
     rp_printf(&gp, "set xlabel ");
     rp_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&gp, "\nset ylabel ");
@@ -127,16 +120,10 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
                    "font ',11' width 1\n"
                    "\nplot \\\n");
     for (size_t i = 0; i < nseries; i++) {
-        char name[32];
-        const char *title = series[i].name && series[i].name[0] ? series[i].name : NULL;
-        if (!title) {
-            snprintf(name, sizeof name, "series %zu", i + 1);
-            title = name;
-        }
         rp_printf(&gp, "    dat index %zu using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 lc rgb '%s' title ", i,
                   series[i].dash, dash_points[(size_t)(series[i].dash - 1) % NPOINTS],
                   group_colors[(size_t)series[i].group % NCOLORS]);
-        rp_gp_string(&gp, title);
+        rp_gp_key_title(&gp, i, series[i].name, "series");
         rp_printf(&gp, "%s\n", i + 1 < nseries ? ", \\" : "");
     }
 

@@ -762,13 +762,7 @@ int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, 
     {
         char title[300];
         snprintf(title, sizeof title, "Roofline: %s%s%s", gpu->name, wname ? " - " : "", wname ? wname : "");
-        rp_printf(&gp, "set title ");
-        rp_gp_string(&gp, title);
-        if (note) {
-            rp_printf(&gp, " . \"\\n\" . ");
-            rp_gp_string(&gp, note);
-        }
-        rp_printf(&gp, " font ',14'\n");
+        rp_gp_title(&gp, title, note);
     }
     rp_printf(&gp, "# The plot area is pinned so that the label positions in the .dat fit it.\n"
                    "set lmargin at screen %g\nset rmargin at screen %g\n"

@@ -42,11 +42,8 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
 
     /* ---- the .dat ---- */
     rp_dat_blocks_header(&dat, "scatter", opt->title, "set");
-    rp_printf(&dat, "# Columns: x (");
-    rp_comment(&dat, opt->xlabel ? opt->xlabel : "x");
-    rp_printf(&dat, ") y (");
-    rp_comment(&dat, opt->ylabel ? opt->ylabel : "y");
-    rp_printf(&dat, ")\n");
+    rp_dat_xy_columns(&dat, opt->xlabel, opt->ylabel);
+    rp_printf(&dat, "\n");
     for (size_t i = 0; i < nseries; i++) {
         size_t kept = 0;
         rp_dat_block_header(&dat, i, series[i].name, "set");
@@ -64,16 +61,7 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
     rp_printf(&gp, "# ridge %s scatter chart\n", ridge_version());
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
     rp_gp_terminal(&gp, paths, 1000, 700, 12);
-    if (opt->title || opt->note) {
-        rp_printf(&gp, "set title ");
-        /* rp_gp_string blanks control bytes: the line break is written as gnuplot's "\n". */
-        rp_gp_string(&gp, opt->title ? opt->title : "");
-        if (opt->note) {
-            rp_printf(&gp, " . \"\\n\" . ");
-            rp_gp_string(&gp, opt->note);
-        }
-        rp_printf(&gp, " font ',14'\n");
-    }
+    rp_gp_title(&gp, opt->title, opt->note);
     rp_printf(&gp, "set xlabel ");
     rp_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&gp, "\nset ylabel ");
@@ -96,13 +84,7 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
                    "\nplot \\\n",
               opt->key_outside ? "outside right top" : "inside left bottom");
     for (size_t i = 0; i < nseries; i++) {
-        char name[32];
-        const char *title = series[i].name && series[i].name[0] ? series[i].name : NULL;
         const char *col = group_colors[(size_t)series[i].group % NCOLORS];
-        if (!title) {
-            snprintf(name, sizeof name, "set %zu", i + 1);
-            title = name;
-        }
         if (series[i].line == 2)
             rp_printf(&gp, "    dat index %zu using 1:2 with linespoints lw 2 pt %d ps 1.1 lc rgb '%s' title ", i,
                       group_points[(size_t)series[i].group % NPOINTS], col);
@@ -112,7 +94,7 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
         else
             rp_printf(&gp, "    dat index %zu using 1:2 with points pt %d ps 1.3 lc rgb '%s' title ", i,
                       group_points[(size_t)series[i].group % NPOINTS], col);
-        rp_gp_string(&gp, title);
+        rp_gp_key_title(&gp, i, series[i].name, "set");
         rp_printf(&gp, "%s\n", i + 1 < nseries ? ", \\" : "");
     }
 

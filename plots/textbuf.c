@@ -149,3 +149,36 @@ void rp_dat_block_header(rp_buf *dat, size_t i, const char *name, const char *no
     else
         rp_printf(dat, "%s %zu", noun, i + 1);
 }
+
+void rp_gp_title(rp_buf *gp, const char *title, const char *note)
+{
+    if (!title && !note)
+        return;
+    rp_printf(gp, "set title ");
+    /* rp_gp_string blanks control bytes: the line break is written as gnuplot's "\n". */
+    rp_gp_string(gp, title ? title : "");
+    if (note) {
+        rp_printf(gp, " . \"\\n\" . ");
+        rp_gp_string(gp, note);
+    }
+    rp_printf(gp, " font ',14'\n");
+}
+
+void rp_gp_key_title(rp_buf *gp, size_t i, const char *name, const char *noun)
+{
+    char fallback[32];
+    if (!name || !name[0]) {
+        snprintf(fallback, sizeof fallback, "%s %zu", noun, i + 1);
+        name = fallback;
+    }
+    rp_gp_string(gp, name);
+}
+
+void rp_dat_xy_columns(rp_buf *dat, const char *xlabel, const char *ylabel)
+{
+    rp_printf(dat, "# Columns: x (");
+    rp_comment(dat, xlabel ? xlabel : "x");
+    rp_printf(dat, ") y (");
+    rp_comment(dat, ylabel ? ylabel : "y");
+    rp_printf(dat, ")");
+}

@@ -30,6 +30,13 @@ void rp_gp_terminal(rp_buf *gp, const ridge_plot_paths *paths, double w_px, doub
 /* Write the .dat, then the .gp (atomically each); never leaves one without the other.
  * RIDGE_ENOMEM when either buffer ran out of memory. */
 int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf *gp, ridge_err *err);
+/* `set title` with an optional second line (the note) in 14 pt; nothing when both are NULL. */
+void rp_gp_title(rp_buf *gp, const char *title, const char *note);
+/* The key title of block i as a gnuplot string: name, or "NOUN i+1" when it is NULL or empty. */
+void rp_gp_key_title(rp_buf *gp, size_t i, const char *name, const char *noun);
+/* "# Columns: x (XLABEL) y (YLABEL)" of a two-column .dat ("x", "y" for NULL); the caller ends the
+ * line. */
+void rp_dat_xy_columns(rp_buf *dat, const char *xlabel, const char *ylabel);
 /* Text for a .dat comment line: control bytes become spaces. */
 void rp_comment(rp_buf *b, const char *s);
 /* The same, also turning '"' into a space: text inside a "..." column of a .dat. */

@@ -86,13 +86,7 @@ int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const
         rp_gp_terminal(&gp, paths, 1100, 700, 12);
     else
         rp_gp_terminal(&gp, paths, 860, 860, 12); /* square: equal decades on both axes */
-    rp_printf(&gp, "set title ");
-    rp_gp_string(&gp, opt->title ? opt->title : "Predicted / measured");
-    if (opt->note) {
-        rp_printf(&gp, " . \"\\n\" . ");
-        rp_gp_string(&gp, opt->note);
-    }
-    rp_printf(&gp, " font ',14'\n");
+    rp_gp_title(&gp, opt->title ? opt->title : "Predicted / measured", opt->note);
     if (opt->style == RIDGE_VALIDATION_RATIO) {
         rp_printf(&gp, "set xlabel 'Case (input order)'\n"
                        "set ylabel 'Predicted / measured (log scale; 1 = exact)'\n"
@@ -137,16 +131,10 @@ int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const
                        "    0.75*x with lines lw 1.2 dt 3 lc rgb '#777777' notitle");
     }
     for (size_t i = 0; i < nsets; i++) {
-        char name[32];
-        const char *title = sets[i].name && sets[i].name[0] ? sets[i].name : NULL;
-        if (!title) {
-            snprintf(name, sizeof name, "set %zu", i + 1);
-            title = name;
-        }
         rp_printf(&gp, ", \\\n    dat index %zu using %s with points pt %d ps 1.4 lc rgb '%s' title ", i,
                   opt->style == RIDGE_VALIDATION_RATIO ? "1:4" : "2:3", set_points[i % NPOINTS],
                   set_colors[i % NCOLORS]);
-        rp_gp_string(&gp, title);
+        rp_gp_key_title(&gp, i, sets[i].name, "set");
     }
     rp_printf(&gp, "\n");
     (void)total;
