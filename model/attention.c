@@ -92,7 +92,7 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
     r->flops = ridge_op_flops(op);
     {
         double mb = ridge_op_min_bytes(op);
-        rk_l2_split(g, rk_op_bytes(op, mb, mb), 0, &r->dram_bytes, &r->l2_bytes);
+        rk_l2_split(g, rk_op_bytes(op, mb), 0, &r->dram_bytes, &r->l2_bytes);
     }
     r->tile_m = tm;
     r->tile_n = kv_per_tile;

@@ -28,7 +28,7 @@ static void wino_transform(const ridge_gpu *g, const ridge_op *op, double in, do
     ridge_kernel_result part;
     double bytes = (in + out) * ridge_dtype_bytes(op->dtype);
     rk_streaming(g, op->dtype, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out),
-                 cold ? rk_op_bytes(op, bytes, bytes) : rk_hot(bytes), 1, &part);
+                 cold ? rk_op_bytes(op, bytes) : rk_hot(bytes), 1, &part);
     rk_accumulate(r, &part, 1);
 }
 
@@ -101,7 +101,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
         /* Depthwise and narrow grouped convolutions: each output reads r*s*cg inputs. */
         double mult = op->u.conv.pass == RIDGE_PASS_FWD ? 1.0 : 1.5; /* backward reads more */
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes * mult, op->cold_bytes), 1, r);
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes * mult), 1, r);
         return RIDGE_OK;
     }
     switch (op->u.conv.pass) {
@@ -111,7 +111,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     }
     /* NHWC: the contiguous dimensions are the channel counts. */
     align = cg < kg ? cg : kg;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, align, rk_op_bytes(op, bytes, bytes), 1.0, r, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, align, rk_op_bytes(op, bytes), 1.0, r, err);
     if (rc != RIDGE_OK)
         return rc;
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */

@@ -38,7 +38,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
         double align = op->u.gemm.k < op->u.gemm.n ? op->u.gemm.k : op->u.gemm.n;
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
         rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, align,
-                     rk_op_bytes(op, min_bytes, min_bytes), 1.0, r, err);
+                     rk_op_bytes(op, min_bytes), 1.0, r, err);
         break;
     }
     case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, r, err); break;

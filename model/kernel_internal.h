@@ -48,16 +48,22 @@ static inline rk_bytes rk_hot(double bytes)
     return b;
 }
 
-/* `bytes` of an op's kernel of which up to `cold` (at most the op's cold_bytes) are cold. */
-static inline rk_bytes rk_op_bytes(const ridge_op *op, double bytes, double cold)
+/* `bytes` of an op's kernel of which up to `cap` (at most the op's cold_bytes) are cold. */
+static inline rk_bytes rk_op_bytes_capped(const ridge_op *op, double bytes, double cap)
 {
     rk_bytes b = {bytes, 0, 0};
     if (op->reuse_bytes > 0 && op->cold_bytes > 0) {
-        b.cold = cold < op->cold_bytes ? cold : op->cold_bytes;
+        b.cold = cap < op->cold_bytes ? cap : op->cold_bytes;
         b.cold = b.cold < bytes ? b.cold : bytes;
         b.reuse = op->reuse_bytes;
     }
     return b;
+}
+
+/* `bytes` of an op's kernel of which the op's cold_bytes (at most all of them) are cold. */
+static inline rk_bytes rk_op_bytes(const ridge_op *op, double bytes)
+{
+    return rk_op_bytes_capped(op, bytes, bytes);
 }
 
 /* The peak a dtype runs at on the vector (CUDA-core) path. Never fails: FP32 is required. */

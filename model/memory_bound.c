@@ -29,7 +29,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
     case RIDGE_OP_RMSNORM: {
         /* Extra passes re-read the input (rows x cols elements). */
         double extra = (row_passes(g, op) - 1) * op->u.rows.rows * op->u.rows.cols * ridge_dtype_bytes(op->dtype);
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes + extra, bytes), 1, r);
+        rk_streaming(g, op->dtype, flops, rk_op_bytes_capped(op, bytes + extra, bytes), 1, r);
         return RIDGE_OK;
     }
     case RIDGE_OP_COPY:
@@ -47,7 +47,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
             r->align_efficiency = 1;
             return RIDGE_OK;
         }
-        rk_streaming(g, op->dtype, 0, rk_op_bytes(op, bytes, bytes), 1, r);
+        rk_streaming(g, op->dtype, 0, rk_op_bytes(op, bytes), 1, r);
         return RIDGE_OK;
     case RIDGE_OP_CUSTOM:
         if (op->u.custom.unit == RIDGE_UNIT_TENSOR) {
@@ -60,18 +60,18 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
             r->flops = flops;
             r->kernels = 1;
             r->compute_s = flops / (g->peak_flops_per_s[tp] * ridge_efficiency_fraction(&g->eff, (ridge_peak)tp));
-            rk_l2_split(g, rk_op_bytes(op, bytes, bytes), 0, &r->dram_bytes, &r->l2_bytes);
+            rk_l2_split(g, rk_op_bytes(op, bytes), 0, &r->dram_bytes, &r->l2_bytes);
             r->wave_efficiency = 1;
             r->split_k = 1;
             r->align_efficiency = 1;
             rk_finish(g, r);
             return RIDGE_OK;
         }
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes, bytes), 1, r);
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
         return RIDGE_OK;
     default:
         /* elementwise, reduce, embedding */
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes, bytes), 1, r);
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
         return RIDGE_OK;
     }
 }
