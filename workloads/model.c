@@ -306,6 +306,8 @@ double ridge_model_flops(const ridge_model *m, const ridge_run_config *rc)
     return m->fam->flops(m->arch, &r);
 }
 
+static int resolved_memory(const ridge_model *m, const ridge_run_config *rp, ridge_memory *out, ridge_err *err);
+
 int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_oplist *out, ridge_err *err)
 {
     ridge_run_config r;
@@ -318,7 +320,7 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
     {
         /* The step's footprint less the workspace: the reuse distance of weights and KV cache. */
         ridge_memory mem;
-        if (ridge_model_memory(m, &r, &mem, NULL) == RIDGE_OK)
+        if (resolved_memory(m, &r, &mem, NULL) == RIDGE_OK)
             g.reuse_bytes = mem.total_bytes - mem.workspace_bytes;
     }
     st = m->fam->build(m->arch, &r, &g, err);
@@ -329,14 +331,13 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
     return rw_finish(&g, m->name, out, err);
 }
 
-int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_memory *out, ridge_err *err)
+/* The memory of an already resolved run r. */
+static int resolved_memory(const ridge_model *m, const ridge_run_config *rp, ridge_memory *out, ridge_err *err)
 {
-    ridge_run_config r;
+    const ridge_run_config r = *rp;
     double p, wbytes;
     int st;
     memset(out, 0, sizeof *out);
-    if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
-        return st;
     p = m->fam->params(m->arch, &r);
     /* Weights in the run's storage precision (fp8/int8 inference stores 1 byte per weight;
      * tf32 stores fp32). */
@@ -357,4 +358,14 @@ int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_m
     out->total_bytes = out->weights_bytes + out->gradients_bytes + out->optimizer_bytes + out->activations_bytes +
                        out->kv_cache_bytes + out->workspace_bytes;
     return RIDGE_OK;
+}
+
+int ridge_model_memory(const ridge_model *m, const ridge_run_config *rc, ridge_memory *out, ridge_err *err)
+{
+    ridge_run_config r;
+    int st;
+    memset(out, 0, sizeof *out);
+    if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
+        return st;
+    return resolved_memory(m, &r, out, err);
 }
