@@ -225,20 +225,11 @@ static void optimizer_pass(rw_graph *g, const char *name, double params, double 
 
 void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt, int impl)
 {
-    /* Per parameter: read the gradient (2 B in mixed precision, 4 B in FP32), read/write the FP32
-     * master weight, read/write the state (AdamW: m and v; SGD: momentum), write the half weight
-     * copy in mixed precision. */
     int mixed = (precision == RIDGE_DTYPE_FP16 || precision == RIDGE_DTYPE_BF16 || precision == RIDGE_DTYPE_FP8 ||
                  precision == RIDGE_DTYPE_INT8) && !g->amp;
     int adamw = opt == RIDGE_OPTIMIZER_ADAMW;
-    double states = adamw ? 2 : 1;
     double flops = adamw ? 12 : 4;
-    /* Counted in 2-byte units (the op's dtype is bf16 for accounting): gradient 1 (2 in FP32),
-     * FP32 master weight 2 read + 2 written, each FP32 state 2 + 2, the half copy 1 written. */
-    double gu = mixed ? 1 : 2, in = gu + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
-    double kernels = impl == RIDGE_OPT_IMPL_FUSED
-                         ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
-                         : tensors * (adamw ? 5 : 2);
+    double gu = mixed ? 1 : 2; /* the gradient, in 2-byte units */
     /* Launches of one foreach op over every parameter tensor. */
     double k_foreach = ceil_at_least1(fmax(params / RW_FOREACH_ELEMS_PER_KERNEL, tensors / RW_FOREACH_TENSORS_PER_KERNEL));
     ridge_op *op;
@@ -262,6 +253,14 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
         if (mixed)
             optimizer_pass(g, "half_weights_copy", params, k_foreach, 2, 1, 0);
     } else {
+        /* One pass (fused) or one loop over the tensors (forloop). Per parameter: read the
+         * gradient, read and write the FP32 master weight and the states (AdamW: m and v; SGD:
+         * momentum), write the half copy in mixed precision; in 2-byte units (the op's dtype is
+         * bf16 for accounting): gradient 1 (2 in FP32), master 2 + 2, each state 2 + 2, copy 1. */
+        double states = adamw ? 2 : 1, in = gu + 2 + 2 * states, out = 2 + 2 * states + (mixed ? 1 : 0);
+        double kernels = impl == RIDGE_OPT_IMPL_FUSED
+                             ? (params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1)
+                             : tensors * (adamw ? 5 : 2);
         optimizer_pass(g, adamw ? "adamw_step" : "sgd_step", params, kernels, in, out, flops);
     }
     /* GradScaler (fp16 autocast): unscale the FP32 gradients and check them for inf/NaN, one
