@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -108,6 +109,29 @@ static inline int check_str_has_(const char *hay, const char *needle, const char
 #define CHECK_NEAR(a, b, rel) check_near_((double)(a), (double)(b), (rel), __FILE__, __LINE__, #a, #b)
 #define CHECK_STR_EQ(a, b) check_str_eq_((a), (b), __FILE__, __LINE__, #a, #b)
 #define CHECK_STR_HAS(hay, needle) check_str_has_((hay), (needle), __FILE__, __LINE__, #hay, #needle)
+
+/* A whole file as a NUL-terminated string (free it), or NULL when it cannot be read. */
+static inline char *check_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
 
 /* Summary line on stdout; the exit status for main(). */
 static inline int check_report(void)

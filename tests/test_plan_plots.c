@@ -14,27 +14,6 @@
 
 static char tmpdir[64];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *s;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static ridge_plan_result point(size_t index, int gpu, double time_s, double cost_usd)
 {
     ridge_plan_result r;
@@ -86,8 +65,8 @@ static void test_pareto_chart(void)
     snprintf(chart, sizeof chart, "%s/pareto.png", tmpdir);
     CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
     CHECK(ridge_scatter_write(ser, 3, &so, &paths, &err) == RIDGE_OK);
-    dat = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (CHECK(dat != NULL) && CHECK(gp != NULL)) {
         CHECK_STR_HAS(dat, "# [index 2] Pareto front (joined, highlighted)\n1.25 40.5\n2.5 22.75\n12.5 17.125\n");
         CHECK_STR_HAS(dat, "# [index 0] gpu-a\n1.25 40.5\n2.75 41\n");
@@ -124,8 +103,8 @@ static void test_bars_chart(void)
     snprintf(chart, sizeof chart, "%s/gpus.svg", tmpdir);
     CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
     CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
-    dat = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (CHECK(dat != NULL) && CHECK(gp != NULL)) {
         CHECK_STR_HAS(dat, "\"category\" \"throughput\" \"throughput per watt\" \"throughput per USD\"\n");
         CHECK_STR_HAS(dat, "\"a100-sxm4-80gb (fp16, b=256)\" 2.548 1.592 NaN\n");
@@ -140,7 +119,7 @@ static void test_bars_chart(void)
     free(gp);
     bo.stacked = 1;
     CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
-    gp = slurp(paths.gp);
+    gp = check_read_file(paths.gp);
     if (CHECK(gp != NULL))
         CHECK_STR_HAS(gp, "set style histogram rowstacked");
     free(gp);
@@ -153,7 +132,7 @@ static void test_bars_chart(void)
     /* A series with no finite value is not drawn (gnuplot would reject the column). */
     bo.stacked = 0;
     CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
-    gp = slurp(paths.gp);
+    gp = check_read_file(paths.gp);
     if (CHECK(gp != NULL)) {
         CHECK_STR_HAS(gp, "dat using 3 lc rgb");
         CHECK_STR_HAS(gp, "dat using 4 lc rgb"); /* per USD has one finite value: drawn */

@@ -14,27 +14,6 @@
 
 static char tmpdir[64];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *s;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 static int exists(const char *path)
 {
     struct stat st;
@@ -162,7 +141,7 @@ static void test_write_file(void)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     CHECK_INT(ridge_plot_write_file(path, "first version\n", 14, &err), RIDGE_OK);
     CHECK_INT(ridge_plot_write_file(path, "second\n", 7, &err), RIDGE_OK);
-    s = slurp(path);
+    s = check_read_file(path);
     CHECK_STR_EQ(s, "second\n");
     free(s);
     CHECK(!exists(tmp));
@@ -225,8 +204,8 @@ static void test_roofline(void)
     join(chart, sizeof chart, "roof.png");
     CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
     CHECK_INT(ridge_roofline_write(&g, pts, n, &opt, &paths, &err), RIDGE_OK);
-    dat = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (!CHECK(dat && gp)) {
         free(dat);
         free(gp);
@@ -303,7 +282,7 @@ static void test_roofline(void)
     if (ridge_gnuplot_find(NULL, 0)) {
         char *png;
         CHECK_INT(ridge_gnuplot_run(paths.gp, &err), RIDGE_OK);
-        png = slurp(paths.chart);
+        png = check_read_file(paths.chart);
         CHECK(png && memcmp(png, "\x89PNG", 4) == 0);
         free(png);
         remove(paths.chart);
@@ -336,8 +315,8 @@ static void test_roofline_svg_and_limits(void)
     join(chart, sizeof chart, "limits.svg");
     CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
     CHECK_INT(ridge_roofline_write(&g, pts, 5, NULL, &paths, &err), RIDGE_OK);
-    dat = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (CHECK(dat && gp)) {
         const char *p = strstr(dat, "# [index 0]"), *end = strstr(dat, "# [index 1]");
         for (; p && (p = strstr(p, "\n\"")) != NULL && p < end; p++)
@@ -400,13 +379,13 @@ static void test_labels(void)
     /* Two kernels on the same spot. */
     pts[1].pred = pts[0].pred;
     CHECK_INT(ridge_roofline_write(&g, pts, 3, NULL, &paths, &err), RIDGE_OK);
-    dat = slurp(paths.dat);
+    dat = check_read_file(paths.dat);
     CHECK_STR_HAS(dat ? strstr(dat, "# [index 4]") : NULL, "\"k00, k01\"");
     free(dat);
 
     CHECK_INT(ridge_roofline_write(&g, pts, 60, NULL, &paths, &err), RIDGE_OK);
-    dat = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (CHECK(dat && gp)) {
         const char *labels = strstr(dat, "# [index 4]");
         CHECK_STR_HAS(gp, "labels on the 40 slowest of 60 kernels");
@@ -453,8 +432,8 @@ static void test_validation_chart(void)
     join(chart, sizeof chart, "val.svg");
     CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
     CHECK_INT(ridge_validation_write(&set, 1, &o, &paths, &err), RIDGE_OK);
-    dat1 = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat1 = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (CHECK(dat1 && gp)) {
         CHECK_STR_HAS(gp, "set logscale xy 10");
         CHECK_STR_HAS(gp, "using 2:3 with points");
@@ -467,8 +446,8 @@ static void test_validation_chart(void)
     free(gp);
     o.style = RIDGE_VALIDATION_RATIO;
     CHECK_INT(ridge_validation_write(&set, 1, &o, &paths, &err), RIDGE_OK);
-    dat2 = slurp(paths.dat);
-    gp = slurp(paths.gp);
+    dat2 = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
     if (CHECK(dat2 && gp && dat1)) {
         CHECK_STR_EQ(dat2, dat1);
         CHECK_STR_HAS(gp, "set logscale y 10");

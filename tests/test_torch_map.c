@@ -149,28 +149,6 @@ static const expect_t *expectation(const char *id)
 
 /* ---------------------------------------------------------------- helpers */
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static const ridge_op *find_op(const ridge_oplist *w, const char *name)
 {
     for (size_t i = 0; i < w->n; i++)
@@ -538,7 +516,7 @@ static void edge_cases(void)
 
 int main(void)
 {
-    char *text = read_file(RIDGE_TEST_DATA_DIR "/validate/torch-e2e-sample.json");
+    char *text = check_read_file(RIDGE_TEST_DATA_DIR "/validate/torch-e2e-sample.json");
     cJSON *root, *m;
     const cJSON *arr;
     size_t seen = 0;
