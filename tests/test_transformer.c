@@ -91,6 +91,7 @@ static void test_param_counts(void)
         {"llama3-8b", 8.03e9, "meta-llama/Meta-Llama-3-8B: 8.03B"},
         {"llama3-70b", 70.6e9, "meta-llama/Meta-Llama-3-70B: 70.6B"},
         {"mixtral-8x7b", 46.7e9, "Jiang et al. 2024: 46.7B"},
+        {"gpt-j-6b", 6053381344.0, "EleutherAI/gpt-j-6b model card: 6,053,381,344"},
         {"transformer-xl-base", 151e6, "Dai et al. 2019, Table 1: 151M"},
         {"transformer-xl-large", 257e6, "Dai et al. 2019, Table 1: 257M"},
     };
@@ -669,6 +670,9 @@ static void test_bad_files(void)
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"pooler\":true}}", "$.arch.pooler: only encoders"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"kv_heads\":2,\"gqa_impl\":\"copy\"}}",
          "$.arch.gqa_impl: 'copy' is not one of: grouped, repeat"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"rotary_dim\":32}}", "$.arch.rotary_dim: needs position rope"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"parallel_residual\":\"yes\"}}",
+         "$.arch.parallel_residual: expected true or false"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"tied_embeddings\":1}}", "$.arch.tied_embeddings: expected true or false"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"image\":224}}", "$.arch.image: only vision transformers"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"encoder\":true,\"mem_len\":10}}", "$.arch.mem_len: an encoder has no"},
@@ -953,6 +957,76 @@ static void test_dropout_kernels(void)
     ridge_model_free(m);
 }
 
+/* GPT-J: parallel attention and MLP after one LayerNorm (parallel_residual) and a rotary
+ * embedding on 64 of each head's 256 dimensions (rotary_dim). Hand-derived: one layer holds
+ * 4 d^2 (QKV, output) + 2 d f (MLP) + biases (4 d + f + d, with "bias") + one LayerNorm (2 d). */
+static void test_parallel_residual(void)
+{
+    static const char base[] =
+        "{\"schema_version\":1,\"name\":\"t\",\"family\":\"transformer\",\"arch\":{\"d_model\":4096,"
+        "\"layers\":28,\"heads\":16,\"ffn\":16384,\"vocab\":50400,\"max_seq\":2048,\"ffn_act\":\"gelu\","
+        "\"norm\":\"layernorm\",\"position\":\"rope\",\"bias\":true%s}}";
+    const double d = 4096, f = 16384, L = 28, V = 50400, s = 2048;
+    const double layer = 4 * d * d + 2 * d * f + 4 * d + f + d + 2 * d;
+    char text[512];
+    ridge_model *seq = NULL, *par = load("gpt-j-6b"), *half = NULL;
+    ridge_err err;
+    ridge_run_config rc = run(RIDGE_MODE_INFER, 1), tr = run(RIDGE_MODE_TRAIN, 1);
+    ridge_oplist a, b;
+    check_context("gpt-j-6b parallel residual");
+    if (!par)
+        return;
+    rc.seq = tr.seq = s;
+    CHECK_NEAR(ridge_model_params(par), L * layer + 2 * V * d + 2 * d, 1e-12);
+    /* forward: 2 T (layer params + final norm) + attention (causal pairs) + last-token LM head */
+    CHECK_NEAR(ridge_model_flops(par, &rc), 2 * s * (L * layer + 2 * d) + L * 4 * d * s * (s + 1) / 2 + 2 * d * V, 1e-12);
+    snprintf(text, sizeof text, base, "");
+    if (!CHECK(ridge_model_parse(text, strlen(text), "sequential", &seq, &err) == RIDGE_OK)) {
+        ridge_model_free(par);
+        return;
+    }
+    /* the sequential layer has a second LayerNorm: 2 d parameters a layer more */
+    CHECK_NEAR(ridge_model_params(seq) - ridge_model_params(par), L * 2 * d, 0);
+    if (build(par, &rc, &a) == RIDGE_OK) {
+        if (build(seq, &rc, &b) == RIDGE_OK) {
+            const ridge_op *rp = find_op(&a, "rope"), *rs = find_op(&b, "rope");
+            CHECK(find_op(&a, "mlp_norm") == NULL && find_op(&b, "mlp_norm") != NULL);
+            CHECK(find_op(&a, "attn_residual") != NULL && find_op(&a, "mlp_residual") != NULL);
+            CHECK_NEAR(sums(&b).ops - sums(&a).ops, 1, 0); /* the MLP norm */
+            CHECK_NEAR(sums(&a).matmul_flops, sums(&b).matmul_flops, 1e-12 * sums(&b).matmul_flops);
+            /* rotary on 64 of 256 dimensions: a quarter of the values */
+            if (CHECK(rp && rs))
+                CHECK_NEAR(rp->u.ew.elements, rs->u.ew.elements / 4, 0);
+            ridge_oplist_free(&b);
+        }
+        ridge_oplist_free(&a);
+    }
+    /* training: the two branches' input gradients are summed once per layer */
+    if (build(par, &tr, &a) == RIDGE_OK) {
+        const ridge_op *g = find_op(&a, "branch_grad_sum");
+        if (CHECK(g)) {
+            CHECK_NEAR(g->count, L, 0);
+            CHECK_NEAR(g->u.custom.bytes, 3 * s * d * 2, 0); /* two bf16 gradients in, one out */
+        }
+        ridge_oplist_free(&a);
+    }
+    /* the parallel layer keeps one norm input and no separate MLP input: 2 d values a token less */
+    {
+        ridge_memory mp, ms;
+        if (CHECK(ridge_model_memory(par, &tr, &mp, &err) == RIDGE_OK) &&
+            CHECK(ridge_model_memory(seq, &tr, &ms, &err) == RIDGE_OK))
+            CHECK_NEAR(ms.activations_bytes - mp.activations_bytes, L * s * 2 * d * 2, 1e-9);
+    }
+    snprintf(text, sizeof text, base, ",\"rotary_dim\":300");
+    CHECK(ridge_model_parse(text, strlen(text), "bad", &half, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "$.arch.rotary_dim: 300 is not an even number of at most head_dim (256)");
+    snprintf(text, sizeof text, base, ",\"rotary_dim\":63");
+    CHECK(ridge_model_parse(text, strlen(text), "bad", &half, &err) == RIDGE_EINVAL);
+    check_context(NULL);
+    ridge_model_free(seq);
+    ridge_model_free(par);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -972,5 +1046,6 @@ int main(void)
     test_every_preset();
     test_separate_projections();
     test_dropout_kernels();
+    test_parallel_residual();
     return check_report();
 }

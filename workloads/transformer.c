@@ -26,6 +26,8 @@ typedef struct {
     int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
     int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
     int repeat_kv; /* gqa_impl "repeat": K and V copied out to every query head before attention */
+    int parallel;  /* parallel_residual: attention and MLP read one norm's output, both added to x */
+    double rotary_dim; /* dimensions of each head the rotary embedding turns (default head_dim) */
 } tf_arch;
 
 /* Limits on sizes in model files and run options. */
@@ -50,7 +52,7 @@ static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads"
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
                                         "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
                                         "image", "patch", "channels", "fused_qkv", "fused_gate_up", "norm_impl",
-                                        "rope_impl", "gqa_impl", NULL};
+                                        "rope_impl", "gqa_impl", "parallel_residual", "rotary_dim", NULL};
 static const char *const impl_names[] = {"fused", "composite", NULL};
 static const char *const gqa_names[] = {"grouped", "repeat", NULL};
 
@@ -116,6 +118,8 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     TRY(rj_bool(j, "$.arch", "bias", 0, &a->bias, c));
     TRY(rj_bool(j, "$.arch", "dropout", 0, &a->dropout, c));
     TRY(rj_bool(j, "$.arch", "pooler", 0, &a->pooler, c));
+    TRY(rj_bool(j, "$.arch", "parallel_residual", 0, &a->parallel, c));
+    TRY(get_size(j, "rotary_dim", 0, 2, TF_SIZE_MAX, &a->rotary_dim, c));
     a->fused_qkv = a->fused_gate_up = 1;
     TRY(rj_bool(j, "$.arch", "fused_qkv", 0, &a->fused_qkv, c));
     TRY(rj_bool(j, "$.arch", "fused_gate_up", 0, &a->fused_gate_up, c));
@@ -151,6 +155,15 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
         return rj_fail(c, RIDGE_EINVAL, "$.arch", "kv_heads", "%g does not divide heads (%g)", a->kv_heads,
                        a->heads);
     a->head_dim = a->d / a->heads;
+    if (a->rotary_dim > 0) {
+        if (a->pos != TF_POS_ROPE)
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "rotary_dim", "needs position rope");
+        if (a->rotary_dim > a->head_dim || fmod(a->rotary_dim, 2) != 0)
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "rotary_dim", "%g is not an even number of at most head_dim (%g)",
+                           a->rotary_dim, a->head_dim);
+    } else {
+        a->rotary_dim = a->head_dim;
+    }
     if (a->top_k > a->experts)
         return rj_fail(c, RIDGE_EINVAL, "$.arch", "top_k", "%g exceeds experts (%g)", a->top_k, a->experts);
 
@@ -196,6 +209,12 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
 static double norm_params(const tf_arch *a)
 {
     return a->norm == TF_NORM_LAYERNORM ? 2 * a->d : a->d;
+}
+
+/* Norms per layer: one before attention and one before the MLP, or one shared by both branches. */
+static double layer_norms(const tf_arch *a)
+{
+    return a->parallel ? 1 : 2;
 }
 
 static double qkv_width(const tf_arch *a)
@@ -274,7 +293,8 @@ static double embedding_params(const tf_arch *a)
 
 static double layer_params(const tf_arch *a)
 {
-    return attn_params(a) + pos_proj_params(a) + a->experts * mlp_params(a) + router_params(a) + 2 * norm_params(a);
+    return attn_params(a) + pos_proj_params(a) + a->experts * mlp_params(a) + router_params(a) +
+           layer_norms(a) * norm_params(a);
 }
 
 static double params(const void *arch)
@@ -290,7 +310,7 @@ static double params(const void *arch)
 static double param_tensors(const tf_arch *a)
 {
     double ln = a->norm == TF_NORM_LAYERNORM ? 2 : 1;
-    double per_layer = 2 * ln + 4 + (a->bias ? 4 : 0) + (a->pos == TF_POS_RELATIVE ? 1 : 0) +
+    double per_layer = layer_norms(a) * ln + 4 + (a->bias ? 4 : 0) + (a->pos == TF_POS_RELATIVE ? 1 : 0) +
                        a->experts * ((a->act == TF_ACT_SWIGLU ? 3 : 2) + (a->bias ? 2 : 0)) + (a->experts > 1 ? 1 : 0);
     double t = a->layers * per_layer + ln + (a->vocab > 0 ? 1 : 0) + (a->pos == TF_POS_LEARNED ? 1 : 0);
     if (!a->encoder && !a->tied)
@@ -563,14 +583,15 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, kvd, train, L);
     }
     if (a->pos == TF_POS_ROPE) {
+        double rd = a->rotary_dim; /* the rotated part of each head (GPT-J: 64 of 256) */
         if (a->composite_rope) {
             name2(nm, sizeof nm, "rope_q", sfx);
-            rope_op(g, a, nm, sh->adt, T, T * a->heads * hd, train, L);
+            rope_op(g, a, nm, sh->adt, T, T * a->heads * rd, train, L);
             name2(nm, sizeof nm, "rope_k", sfx);
-            rope_op(g, a, nm, sh->adt, T, T * a->kv_heads * hd, train, L);
+            rope_op(g, a, nm, sh->adt, T, T * a->kv_heads * rd, train, L);
         } else {
             name2(nm, sizeof nm, "rope", sfx);
-            rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * hd, 1, 1, TF_ROPE_FLOPS, train,
+            rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * rd, 1, 1, TF_ROPE_FLOPS, train,
                            L);
         }
     }
@@ -642,10 +663,17 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "attn_out_dropout", sfx);
         dropout_op(g, "attention", nm, sh->adt, T * d, L);
     }
-    name2(nm, sizeof nm, "attn_residual", sfx);
-    rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
-    name2(nm, sizeof nm, "mlp_norm", sfx);
-    norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
+    if (!a->parallel) {
+        name2(nm, sizeof nm, "attn_residual", sfx);
+        rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
+        name2(nm, sizeof nm, "mlp_norm", sfx);
+        norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
+    } else if (train) {
+        /* parallel_residual: attention and MLP both read attn_norm's output, so autograd sums
+         * their two input gradients before the norm's backward (one add). */
+        name2(nm, sizeof nm, "branch_grad_sum", sfx);
+        rw_custom(g, "norm", nm, sh->adt, T * d, 3 * T * d * ridge_dtype_bytes(sh->adt), L);
+    }
 
     if (a->experts > 1) {
         double k = a->top_k;
@@ -697,6 +725,10 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     if (train && a->dropout) {
         name2(nm, sizeof nm, "mlp_out_dropout", sfx);
         dropout_op(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, L);
+    }
+    if (a->parallel) { /* GPT-J: x + attn(ln(x)) + mlp(ln(x)), two adds in eager */
+        name2(nm, sizeof nm, "attn_residual", sfx);
+        rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
     }
     name2(nm, sizeof nm, "mlp_residual", sfx);
     rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, 2, 1, 1, train, L);
@@ -839,11 +871,11 @@ static double train_layer_bytes_per_token(const tf_arch *a, const tf_shape *sh)
     double e = ridge_dtype_bytes(sh->adt), d = a->d, hd = a->head_dim;
     double kv_ratio = sh->t_kv / sh->t; /* Transformer-XL: K and V cover the memory too */
     double f_mlp = a->act == TF_ACT_SWIGLU ? 3 * a->ffn : 2 * a->ffn;
-    double bytes = e * (2 * d                                              /* inputs of the two norms */
+    double bytes = e * (layer_norms(a) * d                                 /* inputs of the norms */
                         + d                                                /* QKV input */
                         + (a->heads * hd + 2 * a->kv_heads * hd * kv_ratio) /* Q, K, V */
                         + a->heads * hd                                    /* attention output */
-                        + d)                                               /* MLP input */
+                        + (a->parallel ? 0 : d))                           /* MLP input (parallel: the QKV input) */
                    + 4 * a->heads;                                         /* fp32 log-sum-exp */
     if (a->experts > 1)
         bytes += e * a->top_k * (d + f_mlp) + e * a->experts; /* permuted rows, expert MLPs, router probs */
@@ -898,7 +930,8 @@ static double flops(const void *arch, const ridge_run_config *rc)
     tf_shape sh = shape_of(a, rc);
     const double L = a->layers, d = a->d, T = sh.t, hd = a->head_dim, kvd = a->kv_heads * hd;
     /* Parameters each token meets in the layers (only top_k experts), plus the final norm. */
-    double n_layer = L * (attn_params(a) + a->top_k * mlp_params(a) + router_params(a) + 2 * norm_params(a)) +
+    double n_layer = L * (attn_params(a) + a->top_k * mlp_params(a) + router_params(a) +
+                          layer_norms(a) * norm_params(a)) +
                      norm_params(a);
     double fwd = 2 * T * n_layer;
     double pairs = attn_pairs(sh.s, sh.kv_len, sh.causal);

@@ -32,6 +32,9 @@ GPU = {
     "L4 24GB": "l4",
 }
 
+# TensorRT-LLM performance-table models and the presets they map to.
+LLM = {"LLaMA 7B": "llama2-7b", "GPT-J 6B": "gpt-j-6b"}
+
 PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16",
              "INT8": "int8"}
 
@@ -48,9 +51,11 @@ ResNet-50 v1.5 MLPerf Inference v3.0 (TensorRT, closed division): resnet50 infer
   convolution epilogues, 8-bit activations) and CUDA graphs; Offline samples/s = throughput,
   SingleStream 90th-percentile latency = the batch-1 step time (LoadGen and the input copy are
   not modelled).
-LLaMA 7B prefill (TensorRT-LLM, batch 1): llama2-7b prefill, first-token latency = step time.
-LLaMA 7B generation (TensorRT-LLM peak throughput, batch B, input I, output O): llama2-7b,
-  time = prefill(B, I) + O x decode(B, context I + O/2); output tokens/s = B*O / time.
+LLaMA 7B and GPT-J 6B prefill (TensorRT-LLM, batch 1): llama2-7b / gpt-j-6b prefill, first-token
+  latency = step time.
+LLaMA 7B and GPT-J 6B generation (TensorRT-LLM peak throughput, batch B, input I, output O, one
+  GPU): llama2-7b / gpt-j-6b, time = prefill(B, I) + O x decode(B, context I + O/2); output
+  tokens/s = B*O / time.
 Other rows (TensorFlow/MXNet/Triton variants, other MLPerf benchmarks, multi-GPU, other models)
 are skipped.
 """
@@ -91,20 +96,20 @@ def predict_row(binary, r):
         p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", mode, "--batch", batch,
                            "--seq", r["seq_or_image"], "--precision", prec, "--attention", "unfused"])
         return p["throughput"], f"bert-large {mode} b{batch} s{r['seq_or_image']} {prec} unfused"
-    if model == "LLaMA 7B" and task == "inference (LLM prefill)" and r["unit"] == "ms":
+    if model in LLM and task == "inference (LLM prefill)" and r["unit"] == "ms":
         prompt = r["seq_or_image"].split()[1]
-        p = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "prefill", "--batch", batch,
+        p = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
                            "--prompt", prompt, "--precision", prec])
-        return p["time_s"] * 1e3, f"llama2-7b prefill b{batch} p{prompt} {prec}"
-    if model == "LLaMA 7B" and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
+        return p["time_s"] * 1e3, f"{LLM[model]} prefill b{batch} p{prompt} {prec}"
+    if model in LLM and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
         nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
         inp, outp = nums[0], nums[1]  # "input 128 / output 2048 tokens"
-        pre = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "prefill", "--batch", batch,
+        pre = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
                              "--prompt", str(inp), "--precision", prec])
-        dec = ridge(binary, ["--gpu", gpu, "--workload", "llama2-7b", "--mode", "decode", "--batch", batch,
+        dec = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "decode", "--batch", batch,
                              "--context", str(inp + outp // 2), "--precision", prec])
         t = pre["time_s"] + outp * dec["time_s"]
-        return int(batch) * outp / t, f"llama2-7b generate b{batch} in{inp} out{outp} {prec}"
+        return int(batch) * outp / t, f"{LLM[model]} generate b{batch} in{inp} out{outp} {prec}"
     return None
 
 

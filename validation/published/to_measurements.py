@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, PRECISION  # noqa: E402  (one mapping table for both scripts)
+from compare_published import GPU, LLM, PRECISION  # noqa: E402  (one mapping table for both scripts)
 
 
 def layout_of(r):
@@ -55,14 +55,14 @@ def config_of(r):
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
                     seq=int(r["seq_or_image"]), attention="unfused", kind="throughput")
-    if model == "LLaMA 7B" and task == "inference (LLM prefill)" and r["unit"] == "ms":
-        return dict(base, workload="llama2-7b", mode="prefill", prompt=int(r["seq_or_image"].split()[1]),
+    if model in LLM and task == "inference (LLM prefill)" and r["unit"] == "ms":
+        return dict(base, workload=LLM[model], mode="prefill", prompt=int(r["seq_or_image"].split()[1]),
                     kind="latency")
-    if model == "LLaMA 7B" and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
+    if model in LLM and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
         nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
         inp, outp = nums[0], nums[1]
         # decode is predicted once, at the mean context of the generation (prompt + output/2)
-        return dict(base, workload="llama2-7b", mode="generate", prompt=inp, output=outp,
+        return dict(base, workload=LLM[model], mode="generate", prompt=inp, output=outp,
                     context=inp + outp // 2, kind="generation")
     return None
 
