@@ -65,6 +65,7 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
     ridge_err err;
     cli_model_prediction *p = calloc((size_t)n, sizeof *p);
     cli_table t;
+    char acc[48];
     int rc = CLI_EXIT_OK;
     if (!p)
         return CLI_EXIT_FAILURE;
@@ -90,6 +91,7 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
         cJSON_AddBoolToObject(root, "amp", run->amp);
         cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
         cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
+        cJSON_AddNumberToObject(root, "grad_accum", run->grad_accum > 1 ? run->grad_accum : 1);
         cJSON_AddStringToObject(root, "throughput_unit", p[0].throughput_unit);
         arr = cJSON_AddArrayToObject(root, "gpus");
         for (int i = 0; i < n; i++) {
@@ -173,9 +175,9 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
     if (fmt == CLI_FMT_CSV) {
         cli_table_print_csv(&t, stdout);
     } else {
-        printf("%s, %s, batch %.0f, %s%s%s, %s runtime\n\n", ridge_model_name(m), ridge_mode_name(run->mode),
-               run->batch, ridge_dtype_name(run->precision), run->amp ? " autocast" : "",
-               run->engine ? ", engine fusion" : "", ridge_runtime_name(rt));
+        printf("%s, %s, batch %.0f%s, %s%s%s, %s runtime\n\n", ridge_model_name(m), ridge_mode_name(run->mode),
+               run->batch, cli_grad_accum_note(run, acc, sizeof acc), ridge_dtype_name(run->precision),
+               run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "", ridge_runtime_name(rt));
         cli_table_print_text(&t, stdout);
         printf("\nSpeedup is over %s; per watt uses board power (TDP); per USD/h needs a catalogue price.\n", g[0].id);
     }

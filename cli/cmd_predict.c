@@ -211,7 +211,7 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
     ridge_model *m = NULL;
     ridge_err err;
     cli_model_prediction p;
-    char b[8][48];
+    char b[8][48], acc[48];
     int rc = ridge_model_load(wl, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
@@ -236,6 +236,7 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
         cJSON_AddBoolToObject(root, "amp", run->amp);
         cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
         cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
+        cJSON_AddNumberToObject(root, "grad_accum", run->grad_accum > 1 ? run->grad_accum : 1);
         cJSON_AddNumberToObject(root, "params", p.params);
         cJSON_AddNumberToObject(root, "time_s", p.time_s);
         cJSON_AddNumberToObject(root, "throughput", p.throughput);
@@ -273,9 +274,10 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
                p.throughput, p.throughput_unit, p.mfu, p.mem.total_bytes, p.capacity_bytes, p.fits ? "true" : "false",
                p.max_batch);
     } else {
-        printf("%s on %s (%s), %s, batch %.0f, %s%s%s, %s\n\n", ridge_model_name(m), g->id, g->name,
-               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), run->amp ? " autocast" : "",
-               run->engine ? ", engine fusion" : "", ridge_runtime_name(rt));
+        printf("%s on %s (%s), %s, batch %.0f%s, %s%s%s, %s\n\n", ridge_model_name(m), g->id, g->name,
+               ridge_mode_name(run->mode), run->batch, cli_grad_accum_note(run, acc, sizeof acc),
+               ridge_dtype_name(run->precision), run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
+               ridge_runtime_name(rt));
         printf("step time         %s ms\n", cli_num(p.time_s * 1e3, b[0], 48));
         printf("throughput        %s %s\n", cli_num(p.throughput, b[0], 48), p.throughput_unit);
         printf("MFU               %s %%  (%s TFLOP model FLOPs per step, %s params)\n", cli_num(p.mfu * 100, b[0], 48),

@@ -255,6 +255,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         rc.prompt = v;
     if (isfinite(v = num_of(cfg, "context")))
         rc.context = v;
+    if (isfinite(v = num_of(cfg, "grad_accum")))
+        rc.grad_accum = v;
     if (it->generate && !(isfinite(it->output = num_of(cfg, "output")) && it->output >= 1))
         return "generation without output tokens";
     if (strcmp(kind, "throughput") == 0) {

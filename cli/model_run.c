@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "model_run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,14 @@ static int two_way(const char *opt, const char *arg, const char *off, const char
     }
     cli_error("%s: '%s' is not one of %s, %s", opt, arg, off, on);
     return -1;
+}
+
+const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (rc->grad_accum > 1)
+        snprintf(buf, cap, " x %.0f micro-batches", rc->grad_accum);
+    return buf;
 }
 
 int cli_run_option(int c, const char *arg, ridge_run_config *rc)
@@ -94,6 +103,11 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
     case 12: return two_way("--attention", arg, "flash", "unfused", &rc->unfused_attention);
     case 14: rc->amp = 1; return 1;
     case 16: return two_way("--fusion", arg, "eager", "engine", &rc->engine);
+    case 17:
+        if (cli_parse_long("--grad-accum", arg, 1, 1000000, &v))
+            return -1;
+        rc->grad_accum = (double)v;
+        return 1;
     case 13: return two_way("--layout", arg, "nhwc", "nchw", &rc->nchw);
     default: return 0;
     }

@@ -27,7 +27,8 @@
         {"layout", required_argument, 0, CLI_RUN_OPT_BASE + 13},                                   \
         {"amp", no_argument, 0, CLI_RUN_OPT_BASE + 14},                                            \
         {"optimizer-impl", required_argument, 0, CLI_RUN_OPT_BASE + 15},                            \
-        {"fusion", required_argument, 0, CLI_RUN_OPT_BASE + 16}
+        {"fusion", required_argument, 0, CLI_RUN_OPT_BASE + 16},                                  \
+        {"grad-accum", required_argument, 0, CLI_RUN_OPT_BASE + 17}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -42,6 +43,8 @@
     "  --optimizer-impl fused|foreach|foreach-capturable|forloop   default fused; foreach is\n"     \
     "                                      torch.optim's default (--unfused-optimizer: forloop)\n"   \
     "  --recompute none|selective|full     activation recomputation (default none)\n"               \
+    "  --grad-accum N                      training: N micro-batches of --batch per optimizer\n"     \
+    "                                      step, gradients added into .grad (default 1)\n"           \
     "  --attention flash|unfused           fused flash attention (default) or separate QK^T,\n"     \
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \
     "  --layout nhwc|nchw                  CNN activation layout (default nhwc); in nchw, tensor-core\n"   \
@@ -51,6 +54,10 @@
     "  --amp                               autocast over FP32 weights (PyTorch AMP): weights cast\n"    \
     "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
+
+/* " x N micro-batches" for a run with gradient accumulation (--grad-accum N > 1), else "";
+ * written into buf. */
+const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap);
 
 /* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */
 int cli_run_option(int c, const char *arg, ridge_run_config *rc);

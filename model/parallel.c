@@ -259,6 +259,9 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, const rid
     long gpus = (long)cl->gpus_per_node * cl->nodes, used = (long)pc->tp * pc->pp * pc->dp;
     double per = (double)pc->dp * pc->microbatch;
     int transformer = strcmp(ridge_model_family(m), "transformer") == 0;
+    if (rc->grad_accum > 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: on a cluster, --global-batch / (--dp x --microbatch) "
+                                                "sets the micro-batches per step");
     if (pc->tp < 1 || pc->pp < 1 || pc->dp < 1 || pc->ep < 1)
         return ridge_err_set(err, RIDGE_EINVAL, "--tp, --pp, --dp, --ep: group sizes must be at least 1");
     if (!transformer && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1 || pc->sequence_parallel))

@@ -295,6 +295,8 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     for (size_t i = 0; i < spec->nbatches; i++)
         if (!(spec->batches[i] >= 1 && spec->batches[i] <= 1e7))
             return ridge_err_set(err, RIDGE_EINVAL, "plan: batches: %g is not in [1, 1e7]", spec->batches[i]);
+    if (spec->run.grad_accum > 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: --grad-accum is not swept; give the batch per step in --batches");
     if (!(spec->target > 0 && isfinite(spec->target)))
         return ridge_err_set(err, RIDGE_EINVAL, "plan: the target (samples or tokens) must be > 0");
     if (!(spec->deadline_s >= 0) || !(spec->budget_usd >= 0) || !(spec->power_cap_w >= 0))

@@ -1027,6 +1027,65 @@ static void test_parallel_residual(void)
     ridge_model_free(par);
 }
 
+/* --grad-accum N: N micro-batches per optimizer step. Items and model FLOPs are N times one
+ * micro-batch's; every forward and backward op runs N times, the optimizer group once, plus
+ * autograd's in-place add of micro-batches 2..N into .grad (one kernel per parameter tensor). */
+static void test_grad_accum(void)
+{
+    ridge_model *m = load("gpt2");
+    ridge_run_config one = run(RIDGE_MODE_TRAIN, 4), four = one, inf = run(RIDGE_MODE_INFER, 4);
+    ridge_oplist a, b;
+    ridge_err err;
+    check_context("gpt2 grad_accum 4");
+    if (!m)
+        return;
+    one.seq = four.seq = inf.seq = 256;
+    four.grad_accum = 4;
+    CHECK_NEAR(ridge_model_items_per_step(m, &four), 4 * ridge_model_items_per_step(m, &one), 0);
+    CHECK_NEAR(ridge_model_flops(m, &four), 4 * ridge_model_flops(m, &one), 1e-12);
+    if (build(m, &one, &a) == RIDGE_OK) {
+        if (build(m, &four, &b) == RIDGE_OK) {
+            const ridge_op *acc = find_op(&b, "grad_accumulate");
+            size_t j = 0;
+            CHECK(find_op(&a, "grad_accumulate") == NULL);
+            /* the same ops in the same order, then the accumulation after the optimizer step */
+            for (size_t i = 0; i < a.n && j < b.n; i++, j++) {
+                if (strcmp(b.ops[j].name, "grad_accumulate") == 0)
+                    j++;
+                CHECK_STR_EQ(b.ops[j].name, a.ops[i].name);
+                CHECK_NEAR(b.ops[j].count, a.ops[i].count * (strcmp(a.ops[i].group, "optimizer") ? 4 : 1), 0);
+            }
+            if (CHECK(acc)) {
+                /* mixed bf16 training: 2-byte gradients; all tensors together hold every parameter */
+                CHECK_NEAR(acc->u.ew.elements * acc->count, 3 * ridge_model_params(m), 1e-9);
+                CHECK_NEAR(ridge_op_min_bytes(acc) * acc->count, 3 * 3 * ridge_model_params(m) * 2, 1e-9);
+                CHECK_STR_EQ(acc->group, "optimizer");
+            }
+            ridge_oplist_free(&b);
+        }
+        ridge_oplist_free(&a);
+    }
+    /* fp32 training accumulates 4-byte gradients */
+    four.precision = RIDGE_DTYPE_FP32;
+    if (build(m, &four, &b) == RIDGE_OK) {
+        const ridge_op *acc = find_op(&b, "grad_accumulate");
+        if (CHECK(acc))
+            CHECK_NEAR(ridge_op_min_bytes(acc) * acc->count, 3 * 3 * ridge_model_params(m) * 4, 1e-9);
+        ridge_oplist_free(&b);
+    }
+    /* only training accumulates; a fraction or 0.5 is refused, 0 (a zeroed struct) is 1 */
+    inf.grad_accum = 2;
+    CHECK(ridge_model_build(m, &inf, &a, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--grad-accum: applies to --mode train, not infer");
+    four.grad_accum = 2.5;
+    CHECK(ridge_model_build(m, &four, &a, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--grad-accum: 2.5 is not an integer");
+    four.grad_accum = 0;
+    CHECK_NEAR(ridge_model_items_per_step(m, &four), ridge_model_items_per_step(m, &one), 0);
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -1047,5 +1106,6 @@ int main(void)
     test_separate_projections();
     test_dropout_kernels();
     test_parallel_residual();
+    test_grad_accum();
     return check_report();
 }

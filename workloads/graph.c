@@ -267,6 +267,21 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
      * foreach op; in 2-byte units: read 2, write 2. */
     if (g->amp && precision == RIDGE_DTYPE_FP16)
         optimizer_pass(g, "grad_unscale", params, k_foreach, 2, 2, 2);
+    /* Gradient accumulation: micro-batches 2..N add their weight gradients into .grad, autograd's
+     * AccumulateGrad as one in-place add per parameter tensor (read .grad and the new gradient,
+     * write .grad, in the gradient dtype); .grad was last touched a micro-batch earlier: cold. */
+    if (g->grad_accum > 1 && tensors >= 1) {
+        ridge_dtype gdt = mixed ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP32;
+        double per = params / tensors;
+        op = rw_push(g, RIDGE_OP_ELEMENTWISE, gdt, "optimizer", "grad_accumulate", (g->grad_accum - 1) * tensors);
+        if (op) {
+            op->u.ew.elements = per;
+            op->u.ew.inputs = 2;
+            op->u.ew.outputs = 1;
+            op->u.ew.flops_per_element = 1;
+            rw_cold(g, op, 2 * per * ridge_dtype_bytes(gdt));
+        }
+    }
     /* zero_grad (set_to_none is free; the framework still memsets when accumulating). */
     op = rw_push(g, RIDGE_OP_ELEMENTWISE, mixed ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP32, "optimizer", "zero_grad", 1);
     if (!op)

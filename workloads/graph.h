@@ -20,6 +20,9 @@ typedef struct {
     /* Bytes one step touches (weights, gradients and optimizer state, activations, KV cache):
      * the reuse distance of the ops' cold bytes (rw_cold). 0: no op gets cold bytes. */
     double reuse_bytes;
+    /* Micro-batches per optimizer step (>= 1): rw_optimizer adds the gradient accumulation of
+     * micro-batches 2..grad_accum; ridge_model_build repeats the other ops. */
+    double grad_accum;
 } rw_graph;
 
 /* Append one op (zeroed payload) and return it, or NULL after an allocation failure. */
@@ -72,7 +75,8 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
  * FP32 gradients): SGD with momentum or AdamW, as `impl` (a ridge_optimizer_impl) runs it: fused
  * (one multi-tensor kernel per ~5e7 parameters, one pass), foreach (one multi-tensor pass per
  * arithmetic step) or a loop over the `tensors` tensors (a few kernels each). Also zeroes the
- * gradients. */
+ * gradients, and with g->grad_accum > 1 adds autograd's accumulation of each later micro-batch's
+ * gradients into .grad (one in-place add per tensor per micro-batch). */
 void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt,
                   int impl);
 

@@ -98,6 +98,7 @@ void ridge_run_config_init(ridge_run_config *rc)
     rc->optimizer = RIDGE_OPTIMIZER_ADAMW;
     rc->optimizer_impl = RIDGE_OPT_IMPL_FUSED;
     rc->recompute = RIDGE_RECOMPUTE_NONE;
+    rc->grad_accum = 1;
 }
 
 int rw_mixed_precision(ridge_dtype p)
@@ -266,6 +267,13 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
     if (rc->amp && !rw_mixed_precision(rc->precision))
         return ridge_err_set(err, RIDGE_EINVAL, "--amp needs --precision fp16 or bf16, not %s",
                              ridge_dtype_name(rc->precision));
+    if (rc->grad_accum == 0)
+        out->grad_accum = 1;
+    else if (!(rc->grad_accum >= 1 && rc->grad_accum <= 1e6 && rc->grad_accum == (double)(long long)rc->grad_accum))
+        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: %g is not an integer in [1, 1e6]", rc->grad_accum);
+    else if (rc->grad_accum > 1 && rc->mode != RIDGE_MODE_TRAIN)
+        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: applies to --mode train, not %s",
+                             ridge_mode_name(rc->mode));
     return m->fam->resolve(m->arch, out, err);
 }
 
@@ -295,7 +303,7 @@ double ridge_model_items_per_step(const ridge_model *m, const ridge_run_config *
     ridge_run_config r;
     if (resolve(m, rc, &r, NULL) != RIDGE_OK)
         return 0;
-    return m->fam->items(m->arch, &r);
+    return r.grad_accum * m->fam->items(m->arch, &r); /* every micro-batch of the step */
 }
 
 double ridge_model_flops(const ridge_model *m, const ridge_run_config *rc)
@@ -303,7 +311,7 @@ double ridge_model_flops(const ridge_model *m, const ridge_run_config *rc)
     ridge_run_config r;
     if (resolve(m, rc, &r, NULL) != RIDGE_OK)
         return 0;
-    return m->fam->flops(m->arch, &r);
+    return r.grad_accum * m->fam->flops(m->arch, &r);
 }
 
 static int resolved_memory(const ridge_model *m, const ridge_run_config *rp, ridge_memory *out, ridge_err *err);
@@ -317,6 +325,7 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
     if ((st = resolve(m, rc, &r, err)) != RIDGE_OK)
         return st;
     g.amp = r.amp;
+    g.grad_accum = r.grad_accum;
     {
         /* The step's footprint less the workspace: the reuse distance of weights and KV cache. */
         ridge_memory mem;
@@ -328,6 +337,13 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
         rw_free(&g);
         return st;
     }
+    /* Gradient accumulation: every forward and backward kernel runs once per micro-batch; the
+     * optimizer group (the step, zero_grad and the accumulation adds rw_optimizer sized for the
+     * whole step) once. */
+    if (r.grad_accum > 1)
+        for (size_t i = 0; i < g.n; i++)
+            if (strcmp(g.ops[i].group, "optimizer") != 0)
+                g.ops[i].count *= r.grad_accum;
     return rw_finish(&g, m->name, out, err);
 }
 

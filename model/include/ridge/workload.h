@@ -79,11 +79,16 @@ typedef struct {
                                * --fusion engine): batch norms folded into the convolutions,
                                * activations and residual adds fused into their epilogues,
                                * activations kept in the run precision (int8 and fp8 too) */
+    double grad_accum;        /* training: micro-batches of `batch` per optimizer step
+                               * (--grad-accum; 1, or 0 in a zeroed struct, = none): the step
+                               * runs forward and backward grad_accum times, adds each micro-batch's
+                               * weight gradients into .grad, and steps the optimizer once */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
     double layers;
 } ridge_run_config;
 
-/* Defaults: train, batch 1, model's seq/image, bf16, adamw fused, no recompute. */
+/* Defaults: train, batch 1, model's seq/image, bf16, adamw fused, no recompute, no gradient
+ * accumulation. */
 void ridge_run_config_init(ridge_run_config *rc);
 
 typedef struct {
