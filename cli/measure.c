@@ -257,6 +257,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         rc.context = v;
     if (isfinite(v = num_of(cfg, "grad_accum")))
         rc.grad_accum = v;
+    if (isfinite(v = num_of(cfg, "mlm_positions")))
+        rc.mlm_positions = v;
     if (it->generate && !(isfinite(it->output = num_of(cfg, "output")) && it->output >= 1))
         return "generation without output tokens";
     if (strcmp(kind, "throughput") == 0) {
@@ -288,8 +290,13 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return why;
     snprintf(it->workload, sizeof it->workload, "%s", wl);
     snprintf(it->kind_name, sizeof it->kind_name, "%s", kind);
-    snprintf(it->desc, sizeof it->desc, "%s %s b%g %s", wl, mode ? mode : ridge_mode_name(rc.mode), rc.batch,
-             ridge_dtype_name(rc.precision));
+    {
+        char accum[24] = "";
+        if (rc.grad_accum > 1) /* micro-batch x micro-batches per step */
+            snprintf(accum, sizeof accum, "x%g", rc.grad_accum);
+        snprintf(it->desc, sizeof it->desc, "%s %s b%g%s %s", wl, mode ? mode : ridge_mode_name(rc.mode), rc.batch,
+                 accum, ridge_dtype_name(rc.precision));
+    }
     return NULL;
 }
 

@@ -70,7 +70,7 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
         return 1;
     case 7:
         if (ridge_optimizer_parse(arg, &rc->optimizer)) {
-            cli_error("--optimizer: '%s' is not one of sgd, adamw", arg);
+            cli_error("--optimizer: '%s' is not one of sgd, adamw, lamb", arg);
             return -1;
         }
         return 1;
@@ -107,6 +107,11 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
         if (cli_parse_long("--grad-accum", arg, 1, 1000000, &v))
             return -1;
         rc->grad_accum = (double)v;
+        return 1;
+    case 18:
+        if (cli_parse_long("--mlm-positions", arg, 1, 10000000, &v))
+            return -1;
+        rc->mlm_positions = (double)v;
         return 1;
     case 13: return two_way("--layout", arg, "nhwc", "nchw", &rc->nchw);
     default: return 0;

@@ -28,7 +28,8 @@
         {"amp", no_argument, 0, CLI_RUN_OPT_BASE + 14},                                            \
         {"optimizer-impl", required_argument, 0, CLI_RUN_OPT_BASE + 15},                            \
         {"fusion", required_argument, 0, CLI_RUN_OPT_BASE + 16},                                  \
-        {"grad-accum", required_argument, 0, CLI_RUN_OPT_BASE + 17}
+        {"grad-accum", required_argument, 0, CLI_RUN_OPT_BASE + 17},                              \
+        {"mlm-positions", required_argument, 0, CLI_RUN_OPT_BASE + 18}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -39,12 +40,14 @@
     "  --context N                         decode: tokens already in the KV cache (default 0)\n"      \
     "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16; fp16/bf16 training is mixed\n"        \
     "                                      precision with FP32 master weights and optimizer state\n"  \
-    "  --optimizer sgd|adamw               default adamw\n"                                          \
+    "  --optimizer sgd|adamw|lamb          default adamw (lamb: apex FusedLAMB)\n"                                          \
     "  --optimizer-impl fused|foreach|foreach-capturable|forloop   default fused; foreach is\n"     \
     "                                      torch.optim's default (--unfused-optimizer: forloop)\n"   \
     "  --recompute none|selective|full     activation recomputation (default none)\n"               \
     "  --grad-accum N                      training: N micro-batches of --batch per optimizer\n"     \
     "                                      step, gradients added into .grad (default 1)\n"           \
+    "  --mlm-positions N                   masked-LM training: the MLM head on N gathered positions\n" \
+    "                                      per sequence (default: every position)\n"                \
     "  --attention flash|unfused           fused flash attention (default) or separate QK^T,\n"     \
     "                                      softmax and PV kernels with the score matrix in memory\n"                 \
     "  --layout nhwc|nchw                  CNN activation layout (default nhwc); in nchw, tensor-core\n"   \

@@ -310,6 +310,8 @@ static void test_optimizer_impls(void)
         {RIDGE_OPTIMIZER_SGD, RIDGE_OPT_IMPL_FOREACH, "sgd_foreach", 44, 4},
         {RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, "adamw_step", 28, 0},
         {RIDGE_OPTIMIZER_SGD, RIDGE_OPT_IMPL_FUSED, "sgd_step", 20, 0},
+        /* FusedLAMB: gradient norm 4, stage 1 28, tensor norms 8, stage 2 12 */
+        {RIDGE_OPTIMIZER_LAMB, RIDGE_OPT_IMPL_FUSED, "lamb_step", 52, 0},
     };
     ridge_model *m = load("gpt2");
     if (!m)
@@ -336,6 +338,33 @@ static void test_optimizer_impls(void)
                 CHECK_NEAR(op->count, 6 * rows[i].passes, 0);
         }
         ridge_oplist_free(&ol);
+    }
+    {
+        /* LAMB in mixed precision (16-bit gradients, the 16-bit weight copy): 50 B per parameter in
+         * four passes of ceil(124 M / 5e7) kernels; m and v in memory as AdamW's; fused only */
+        ridge_run_config rc = run(RIDGE_MODE_TRAIN, 2), adam;
+        ridge_oplist ol;
+        ridge_memory ml, ma;
+        ridge_err err;
+        const ridge_op *op;
+        rc.seq = 128;
+        rc.optimizer = RIDGE_OPTIMIZER_LAMB;
+        adam = rc;
+        adam.optimizer = RIDGE_OPTIMIZER_ADAMW;
+        check_context("lamb mixed");
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            if (CHECK((op = find_op(&ol, "lamb_step")) != NULL)) {
+                CHECK_NEAR(ridge_op_min_bytes(op) * op->count / ridge_model_params(m), 50, 0.01);
+                CHECK_NEAR(op->count, 10, 0);
+            }
+            CHECK(find_op(&ol, "adamw_step") == NULL);
+            ridge_oplist_free(&ol);
+        }
+        if (CHECK(ridge_model_memory(m, &rc, &ml, &err) == RIDGE_OK) && CHECK(ridge_model_memory(m, &adam, &ma, &err) == RIDGE_OK))
+            CHECK_NEAR(ml.optimizer_bytes, ma.optimizer_bytes, 0);
+        rc.optimizer_impl = RIDGE_OPT_IMPL_FOREACH;
+        CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, "--optimizer lamb: modelled as apex's FusedLAMB only");
     }
     check_context(NULL);
     ridge_model_free(m);
@@ -673,6 +702,9 @@ static void test_bad_files(void)
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"rotary_dim\":32}}", "$.arch.rotary_dim: needs position rope"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"parallel_residual\":\"yes\"}}",
          "$.arch.parallel_residual: expected true or false"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"qa_head\":true}}", "$.arch.qa_head: only encoders"},
+        {ARCH_HEAD ARCH_OK ",\"heads\":8,\"encoder\":true,\"qa_head\":true,\"classes\":2}}",
+         "$.arch.qa_head: give classes or qa_head, not both"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"tied_embeddings\":1}}", "$.arch.tied_embeddings: expected true or false"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"image\":224}}", "$.arch.image: only vision transformers"},
         {ARCH_HEAD ARCH_OK ",\"heads\":8,\"encoder\":true,\"mem_len\":10}}", "$.arch.mem_len: an encoder has no"},
@@ -1086,6 +1118,89 @@ static void test_grad_accum(void)
     ridge_model_free(m);
 }
 
+/* bert-large-squad (qa_head): the encoder with a 2-way span head on every token instead of the
+ * masked-LM head and the pooler. Hand-derived: BertModel's 335,141,888 less the pooler
+ * (1,049,600) and the token-type table (2,048, left out), plus 2 d + 2. Training adds the head's
+ * GEMMs and a cross-entropy over the s positions for 2 b rows; no MLM kernels, no pooler. */
+static void test_qa_head(void)
+{
+    ridge_model *m = load("bert-large-squad"), *mlm = load("bert-large");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 4);
+    ridge_oplist ol;
+    ridge_err err;
+    const double d = 1024, s = 384, T = 4 * s;
+    check_context("bert-large-squad");
+    if (!m || !mlm) {
+        ridge_model_free(m);
+        ridge_model_free(mlm);
+        return;
+    }
+    rc.seq = s;
+    CHECK_NEAR(ridge_model_params(m), 335141888.0 - 1049600 - 2048 + 2 * d + 2, 0);
+    /* model FLOPs: the MLM model's without its head (2 T (d^2 + d V)) and pooler (2 b d^2), with 2 T d 2 */
+    CHECK_NEAR(ridge_model_flops(m, &rc),
+               ridge_model_flops(mlm, &rc) - 3 * (2 * T * (d * d + d * 30522) + 2 * 4 * d * d) + 3 * 2 * T * d * 2, 1e-9);
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        const ridge_op *qa = find_op(&ol, "qa_outputs"), *ce = find_op(&ol, "cross_entropy");
+        CHECK(find_op(&ol, "mlm_decoder") == NULL && find_op(&ol, "pooler") == NULL);
+        if (CHECK(qa && ce)) {
+            CHECK_NEAR(qa->u.gemm.m, T, 0);
+            CHECK_NEAR(qa->u.gemm.n, 2, 0);
+            CHECK_NEAR(ce->u.rows.rows, 2 * 4, 0);
+            CHECK_NEAR(ce->u.rows.cols, s, 0);
+        }
+        ridge_oplist_free(&ol);
+    }
+    /* no masked-LM head to restrict */
+    rc.mlm_positions = 20;
+    CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--mlm-positions: applies to masked-LM training");
+    check_context(NULL);
+    ridge_model_free(m);
+    ridge_model_free(mlm);
+}
+
+/* --mlm-positions N: BERT's masked-LM head on N gathered positions per sequence. */
+static void test_mlm_positions(void)
+{
+    ridge_model *m = load("bert-large");
+    ridge_run_config all = run(RIDGE_MODE_TRAIN, 8), few = all;
+    ridge_oplist a, b;
+    ridge_memory ma, mb;
+    ridge_err err;
+    const double d = 1024, V = 30522, s = 128;
+    check_context("bert-large mlm_positions 20");
+    if (!m)
+        return;
+    all.seq = few.seq = s;
+    few.mlm_positions = 20;
+    /* the head's FLOPs shrink from 8 x 128 rows to 8 x 20 */
+    CHECK_NEAR(ridge_model_flops(m, &all) - ridge_model_flops(m, &few), 3 * 2 * 8 * (s - 20) * (d * d + d * V), 1e-9);
+    if (build(m, &all, &a) == RIDGE_OK) {
+        if (build(m, &few, &b) == RIDGE_OK) {
+            const ridge_op *dec = find_op(&b, "mlm_decoder"), *ce = find_op(&b, "cross_entropy"), *ga = find_op(&b, "mlm_gather");
+            CHECK(find_op(&a, "mlm_gather") == NULL);
+            if (CHECK(dec && ce && ga)) {
+                CHECK_NEAR(dec->u.gemm.m, 8 * 20, 0);
+                CHECK_NEAR(ce->u.rows.rows, 8 * 20, 0);
+                CHECK_NEAR(ga->u.ew.elements, 8 * 20 * d, 0);
+            }
+            ridge_oplist_free(&b);
+        }
+        ridge_oplist_free(&a);
+    }
+    if (CHECK(ridge_model_memory(m, &all, &ma, &err) == RIDGE_OK) && CHECK(ridge_model_memory(m, &few, &mb, &err) == RIDGE_OK))
+        CHECK_NEAR(ma.activations_bytes - mb.activations_bytes, 8 * (s - 20) * (4 * d * 2 + V * 4), 1e-9);
+    few.mlm_positions = 129;
+    CHECK(ridge_model_build(m, &few, &a, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--mlm-positions: 129 is not an integer in [1, 128]");
+    few.mlm_positions = 20;
+    few.mode = RIDGE_MODE_INFER;
+    CHECK(ridge_model_build(m, &few, &a, &err) == RIDGE_EINVAL);
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -1107,5 +1222,7 @@ int main(void)
     test_dropout_kernels();
     test_parallel_residual();
     test_grad_accum();
+    test_qa_head();
+    test_mlm_positions();
     return check_report();
 }

@@ -233,7 +233,15 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
     /* Launches of one foreach op over every parameter tensor. */
     double k_foreach = ceil_at_least1(fmax(params / RW_FOREACH_ELEMS_PER_KERNEL, tensors / RW_FOREACH_TENSORS_PER_KERNEL));
     ridge_op *op;
-    if (impl == RIDGE_OPT_IMPL_FOREACH || impl == RIDGE_OPT_IMPL_FOREACH_CAPTURABLE) {
+    if (opt == RIDGE_OPTIMIZER_LAMB) {
+        /* apex FusedLAMB (fused only; ridge_model_build refuses the others): four multi-tensor
+         * passes, in 2-byte units per parameter: the global gradient norm (read g); stage 1, the
+         * Adam update (read g, master p, m, v; write m, v and the FP32 update u); the per-tensor
+         * norms of p and u (read 4); stage 2, p -= lr * trust ratio * u (read p, u; write p and,
+         * mixed, the 16-bit copy). 18 FLOPs per parameter: Adam's 12, the norms 4, the update 2. */
+        double kernels = params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1;
+        optimizer_pass(g, "lamb_step", params, 4 * kernels, 2 * gu + 14, 8 + (mixed ? 1 : 0), 18);
+    } else if (impl == RIDGE_OPT_IMPL_FOREACH || impl == RIDGE_OPT_IMPL_FOREACH_CAPTURABLE) {
         /* torch.optim's multi-tensor implementation: one foreach op (a pass over every tensor)
          * per arithmetic step, with weight decay, in 2-byte units of FP32 values:
          *   AdamW: p *= 1 - lr wd (2 -> 2); m.lerp_(g) (2 + g -> 2); v *= b2 (2 -> 2);

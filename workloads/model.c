@@ -26,7 +26,7 @@ struct ridge_model {
 static const rw_family *const families[] = {&rw_family_transformer, &rw_family_cnn, &rw_family_rnn};
 
 static const char *const mode_names[] = {"train", "infer", "prefill", "decode"};
-static const char *const opt_names[] = {"sgd", "adamw"};
+static const char *const opt_names[] = {"sgd", "adamw", "lamb"};
 static const char *const rec_names[] = {"none", "selective", "full"};
 static const char *const opt_impl_names[] = {"forloop", "fused", "foreach", "foreach-capturable"};
 
@@ -54,12 +54,12 @@ int ridge_mode_parse(const char *s, ridge_mode *out)
 }
 const char *ridge_optimizer_name(ridge_optimizer o)
 {
-    return (unsigned)o < 2 ? opt_names[o] : "?";
+    return (unsigned)o < 3 ? opt_names[o] : "?";
 }
 int ridge_optimizer_parse(const char *s, ridge_optimizer *out)
 {
     int v;
-    if (parse_name(s, opt_names, 2, &v))
+    if (parse_name(s, opt_names, 3, &v))
         return -1;
     *out = (ridge_optimizer)v;
     return 0;
@@ -267,6 +267,12 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
     if (rc->amp && !rw_mixed_precision(rc->precision))
         return ridge_err_set(err, RIDGE_EINVAL, "--amp needs --precision fp16 or bf16, not %s",
                              ridge_dtype_name(rc->precision));
+    if (rc->mode == RIDGE_MODE_TRAIN && rc->optimizer == RIDGE_OPTIMIZER_LAMB && rc->optimizer_impl != RIDGE_OPT_IMPL_FUSED)
+        return ridge_err_set(err, RIDGE_EINVAL, "--optimizer lamb: modelled as apex's FusedLAMB only (--optimizer-impl "
+                                                "fused, not %s)", ridge_optimizer_impl_name(rc->optimizer_impl));
+    if (rc->mlm_positions != 0 && strcmp(m->fam->name, "transformer") != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: applies to masked-LM training of text encoders; "
+                                                "%s is a %s model", m->name, m->fam->name);
     if (rc->grad_accum == 0)
         out->grad_accum = 1;
     else if (!(rc->grad_accum >= 1 && rc->grad_accum <= 1e6 && rc->grad_accum == (double)(long long)rc->grad_accum))
@@ -363,7 +369,7 @@ static int resolved_memory(const ridge_model *m, const ridge_run_config *rp, rid
         /* Mixed precision: 16-bit weights and gradients beside FP32 masters. Autocast (amp): the
          * weights and their gradients are FP32 themselves, no master copy. */
         int mixed = (rw_mixed_precision(r.precision) || r.precision == RIDGE_DTYPE_FP8) && !r.amp;
-        double states = r.optimizer == RIDGE_OPTIMIZER_ADAMW ? 2 : 1;
+        double states = r.optimizer == RIDGE_OPTIMIZER_SGD ? 1 : 2; /* momentum; or m and v */
         out->gradients_bytes = p * (mixed ? 2 : 4);
         /* FP32 optimizer states, plus FP32 master weights in mixed precision. */
         out->optimizer_bytes = p * 4 * (states + (mixed ? 1 : 0));

@@ -23,6 +23,7 @@ typedef struct {
     tf_norm norm;
     tf_pos pos;
     int encoder, tied, bias, dropout, pooler, vit;
+    int qa; /* qa_head: extractive question answering, start and end logits on every token */
     int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
     int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
     int repeat_kv; /* gqa_impl "repeat": K and V copied out to every query head before attention */
@@ -52,7 +53,7 @@ static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads"
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
                                         "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
                                         "image", "patch", "channels", "fused_qkv", "fused_gate_up", "norm_impl",
-                                        "rope_impl", "gqa_impl", "parallel_residual", "rotary_dim", NULL};
+                                        "rope_impl", "gqa_impl", "parallel_residual", "rotary_dim", "qa_head", NULL};
 static const char *const impl_names[] = {"fused", "composite", NULL};
 static const char *const gqa_names[] = {"grouped", "repeat", NULL};
 
@@ -119,6 +120,7 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     TRY(rj_bool(j, "$.arch", "dropout", 0, &a->dropout, c));
     TRY(rj_bool(j, "$.arch", "pooler", 0, &a->pooler, c));
     TRY(rj_bool(j, "$.arch", "parallel_residual", 0, &a->parallel, c));
+    TRY(rj_bool(j, "$.arch", "qa_head", 0, &a->qa, c));
     TRY(get_size(j, "rotary_dim", 0, 2, TF_SIZE_MAX, &a->rotary_dim, c));
     a->fused_qkv = a->fused_gate_up = 1;
     TRY(rj_bool(j, "$.arch", "fused_qkv", 0, &a->fused_qkv, c));
@@ -195,9 +197,12 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
             return rj_fail(c, RIDGE_EINVAL, "$.arch", "head_vocab", "only decoders have an LM head to size");
         if (a->mem_len > 0)
             return rj_fail(c, RIDGE_EINVAL, "$.arch", "mem_len", "an encoder has no recurrence memory");
+        if (a->qa && (a->vit || a->classes > 0))
+            return rj_fail(c, RIDGE_EINVAL, "$.arch", "qa_head",
+                           a->vit ? "a vision transformer has no tokens to answer with" : "give classes or qa_head, not both");
     } else {
-        const char *ek = a->pooler ? "pooler" : "classes";
-        if (a->pooler || a->classes > 0)
+        const char *ek = a->pooler ? "pooler" : a->qa ? "qa_head" : "classes";
+        if (a->pooler || a->qa || a->classes > 0)
             return rj_fail(c, RIDGE_EINVAL, "$.arch", ek, "only encoders (\"encoder\": true) take it");
         TRY(get_size(j, "head_vocab", 0, 1, TF_VOCAB_MAX, &a->head_vocab, c));
     }
@@ -260,7 +265,7 @@ static double patches(const tf_arch *a, double image)
 
 static int text_encoder_mlm(const tf_arch *a)
 {
-    return a->encoder && !a->vit && a->classes == 0;
+    return a->encoder && !a->vit && a->classes == 0 && !a->qa;
 }
 
 /* Parameters outside the embedding tables that run once per token (or per sequence) outside
@@ -277,6 +282,8 @@ static double head_params(const tf_arch *a)
             p += a->d * a->d + a->d;
         if (a->classes > 0)
             p += a->d * a->classes + a->classes;
+        if (a->qa) /* qa_outputs: d x 2 and its bias */
+            p += 2 * a->d + 2;
     }
     return p;
 }
@@ -317,7 +324,7 @@ static double param_tensors(const tf_arch *a)
         t += 1;
     if (text_encoder_mlm(a))
         t += 5 + (a->tied ? 0 : 1);
-    t += (a->pooler ? 2 : 0) + (a->classes > 0 ? 2 : 0) + (a->vit ? 3 : 0) + (a->pos == TF_POS_RELATIVE ? 2 : 0);
+    t += (a->pooler ? 2 : 0) + (a->classes > 0 ? 2 : 0) + (a->qa ? 2 : 0) + (a->vit ? 3 : 0) + (a->pos == TF_POS_RELATIVE ? 2 : 0);
     return t;
 }
 
@@ -355,6 +362,16 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     }
     if (rc->image != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "--image: %s is not a vision model", a->id);
+    if (rc->mlm_positions != 0) {
+        if (!text_encoder_mlm(a) || rc->mode != RIDGE_MODE_TRAIN)
+            return ridge_err_set(err, RIDGE_EINVAL,
+                                 "--mlm-positions: applies to masked-LM training (--mode train) of a text encoder "
+                                 "without classes; not to %s in %s",
+                                 a->id, mode);
+        if (!is_int_in(rc->mlm_positions, 1, rc->seq != 0 ? rc->seq : a->max_seq))
+            return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: %g is not an integer in [1, %g] (the sequence)",
+                                 rc->mlm_positions, rc->seq != 0 ? rc->seq : a->max_seq);
+    }
     switch (rc->mode) {
     case RIDGE_MODE_TRAIN:
     case RIDGE_MODE_INFER:
@@ -395,6 +412,7 @@ typedef struct {
     double kv_len; /* keys each query sequence attends over (with Transformer-XL memory) */
     double t_kv;   /* tokens the QKV projection runs on: memory tokens too, except in decode */
     double head_rows; /* rows the LM head and the loss run on */
+    int mlm_gather;   /* masked-LM head on gathered positions (--mlm-positions) */
     int train, causal;
     int unfused; /* attention as separate kernels (--attention unfused) */
     ridge_dtype mdt, adt, attn_dt;
@@ -428,8 +446,11 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
     sh.t = sh.b * sh.s;
     if (!a->encoder)
         sh.head_rows = sh.train ? sh.t : sh.b;
-    else
-        sh.head_rows = sh.train && text_encoder_mlm(a) ? sh.t : sh.b;
+    else if (sh.train && text_encoder_mlm(a)) {
+        sh.mlm_gather = rc->mlm_positions > 0;
+        sh.head_rows = sh.b * (sh.mlm_gather ? rc->mlm_positions : sh.s);
+    } else
+        sh.head_rows = sh.b;
     sh.mdt = rw_math_dtype(rc->precision);
     sh.adt = rw_act_dtype(rc->precision);
     /* No framework runs attention in integer arithmetic: int8/int4 runs attend in bf16. fp8 runs
@@ -807,13 +828,24 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
         return;
     }
     if (sh->train && text_encoder_mlm(a)) {
-        /* BERT's masked-LM head over every position (Hugging Face BertForMaskedLM) */
+        /* BERT's masked-LM head over every position (Hugging Face BertForMaskedLM), or over the
+         * masked positions gathered first (--mlm-positions; NVIDIA's BERT: dense_seq_output) */
         ridge_op_kind nk = a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM;
-        rw_linear(g, "lm_head", "mlm_transform", sh->mdt, sh->t, d, d, 1, 1);
-        rw_elementwise(g, "lm_head", "mlm_gelu", sh->adt, sh->t * d, 1, 1, TF_GELU_FLOPS, 1, 1);
-        rw_rows(g, nk, "lm_head", "mlm_norm", sh->adt, sh->t, d, 1, 1);
-        rw_linear(g, "lm_head", "mlm_decoder", sh->mdt, sh->t, d, a->vocab, 1, 1);
-        cross_entropy(g, sh->adt, sh->t, a->vocab);
+        const double R = sh->head_rows;
+        if (sh->mlm_gather) /* index_select of the rows; its backward scatters them back (zeros elsewhere) */
+            rw_elementwise(g, "lm_head", "mlm_gather", sh->adt, R * d, 1, 1, 0, 1, 1);
+        rw_linear(g, "lm_head", "mlm_transform", sh->mdt, R, d, d, 1, 1);
+        rw_elementwise(g, "lm_head", "mlm_gelu", sh->adt, R * d, 1, 1, TF_GELU_FLOPS, 1, 1);
+        rw_rows(g, nk, "lm_head", "mlm_norm", sh->adt, R, d, 1, 1);
+        rw_linear(g, "lm_head", "mlm_decoder", sh->mdt, R, d, a->vocab, 1, 1);
+        cross_entropy(g, sh->adt, R, a->vocab);
+    }
+    if (a->qa) {
+        /* BertForQuestionAnswering: start and end logits on every token; in training a
+         * cross-entropy over the s positions for each of the 2 b (sequence, start|end) rows */
+        rw_linear(g, "other", "qa_outputs", sh->mdt, sh->t, d, 2, sh->train, 1);
+        if (sh->train)
+            cross_entropy(g, sh->adt, 2 * sh->b, sh->s);
     }
     if (a->pooler) {
         rw_linear(g, "other", "pooler", sh->mdt, sh->b, d, d, sh->train, 1);
@@ -900,8 +932,10 @@ static int memory(const void *arch, const ridge_run_config *rc, ridge_memory *m,
         if (!a->encoder)
             head = 2 * T * d * e + T * a->head_vocab * 4; /* final norm and LM-head inputs, fp32 logits */
         else if (text_encoder_mlm(a))
-            head = 4 * T * d * e + T * a->vocab * 4;
+            head = 4 * sh.head_rows * d * e + sh.head_rows * a->vocab * 4; /* every position, or the gathered */
         head += (a->pooler ? 2 * sh.b * d * e : 0) + (a->classes > 0 ? sh.b * (d * e + a->classes * 4) : 0);
+        if (a->qa) /* the qa_outputs input, and the fp32 start and end logits */
+            head += T * d * e + 2 * T * 4;
         if (a->vit)
             head += sh.b * a->channels * rc->image * rc->image * e; /* the image, for the patch wgrad */
         if (sh.unfused && rc->recompute == RIDGE_RECOMPUTE_NONE) /* the saved softmax output, and with dropout its mask and output (Korthikanti's 5as^2b) */
@@ -912,7 +946,7 @@ static int memory(const void *arch, const ridge_run_config *rc, ridge_memory *m,
             m->activations_bytes = L * layer + head; /* selective: the same with flash attention */
     } else {
         double f_mlp = (a->act == TF_ACT_SWIGLU ? 3 * a->ffn : 2 * a->ffn) * a->top_k;
-        double rows = a->encoder ? (a->classes > 0 ? sh.b * a->classes : 0) : sh.b * a->head_vocab;
+        double rows = a->encoder ? (a->classes > 0 ? sh.b * a->classes : a->qa ? 2 * T : 0) : sh.b * a->head_vocab;
         m->activations_bytes = T * e * (f_mlp > 4 * d ? f_mlp : 4 * d) + rows * 4;
     }
     if (rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE)
@@ -944,8 +978,8 @@ static double flops(const void *arch, const ridge_run_config *rc)
         fwd += 2 * sh.head_rows * d * a->head_vocab;
     } else {
         if (sh.train && text_encoder_mlm(a))
-            fwd += 2 * T * (d * d + d * a->vocab);
-        fwd += (a->pooler ? 2 * sh.b * d * d : 0) + 2 * sh.b * d * a->classes;
+            fwd += 2 * sh.head_rows * (d * d + d * a->vocab);
+        fwd += (a->pooler ? 2 * sh.b * d * d : 0) + 2 * sh.b * d * a->classes + (a->qa ? 2 * T * d * 2 : 0);
     }
     if (a->vit)
         fwd += 2 * sh.b * patches(a, rc->image) * a->channels * a->patch * a->patch * d;

@@ -38,7 +38,8 @@ void ridge_oplist_free(ridge_oplist *w);
  * ridge_model_memory estimates the memory it needs. */
 
 typedef enum { RIDGE_MODE_TRAIN = 0, RIDGE_MODE_INFER, RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE } ridge_mode;
-typedef enum { RIDGE_OPTIMIZER_SGD = 0, RIDGE_OPTIMIZER_ADAMW } ridge_optimizer;
+/* SGD with momentum, AdamW, LAMB (layer-wise adaptive AdamW, as apex's FusedLAMB runs it). */
+typedef enum { RIDGE_OPTIMIZER_SGD = 0, RIDGE_OPTIMIZER_ADAMW, RIDGE_OPTIMIZER_LAMB } ridge_optimizer;
 /* How the optimizer step is implemented (ridge_run_config.optimizer_impl; docs/workloads.md). */
 typedef enum {
     RIDGE_OPT_IMPL_FORLOOP = 0,           /* a few kernels per tensor (foreach=False) */
@@ -83,6 +84,10 @@ typedef struct {
                                * (--grad-accum; 1, or 0 in a zeroed struct, = none): the step
                                * runs forward and backward grad_accum times, adds each micro-batch's
                                * weight gradients into .grad, and steps the optimizer once */
+    double mlm_positions;     /* masked-LM training of a text encoder: positions per sequence the
+                               * MLM head and loss run on (--mlm-positions, BERT's
+                               * max_predictions_per_seq with the masked rows gathered first);
+                               * 0 = every position */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
     double layers;
 } ridge_run_config;
