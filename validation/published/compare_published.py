@@ -12,6 +12,7 @@ The mapping decisions are stated in MAPPING below and in docs/validation.md.
 import argparse
 import csv
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -44,8 +45,14 @@ ResNet-50 v1.5 (PyTorch DLE rows): resnet50, train or infer, the row's batch and
   over FP32 weights (torch.cuda.amp; --amp: a weight cast per layer per forward, and in training
   one of each weight gradient back to FP32 and the GradScaler's unscale); training with SGD
   (momentum 0.875 in the DLE README; ridge's SGD has momentum), the default fused step.
-BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large, train / infer, seq 384,
-  unfused attention (NGC pytorch 21.11 predates fused attention kernels in PyTorch).
+BERT-large SQuAD v1.1 fine-tuning / inference (PyTorch DLE): bert-large-squad (the span head on
+  every token, no MLM head or pooler), train / infer, seq 384, unfused attention (NGC pytorch 21.11
+  predates fused attention kernels in PyTorch).
+BERT-large pre-training with LAMB (PyTorch DLE, rows with a micro-batch): bert-large train at the
+  row's micro-batch (batch_per_gpu) and sequence, --grad-accum from the row's "accumulation steps
+  A and B" (A for the TF32/FP32 row, B for AMP), --optimizer lamb (apex FusedLAMB), the MLM head
+  on the masked positions only (--mlm-positions 20 at sequence 128 and 80 at 512: the DLE scripts'
+  max_predictions_per_seq), unfused attention; sequences/s per optimizer step.
 ResNet-50 v1.5 MLPerf Inference v3.0 (TensorRT, closed division): resnet50 infer at the row's
   gpu_batch_size and precision with --fusion engine (BN folded, activation and residual add in the
   convolution epilogues, 8-bit activations) and CUDA graphs; Offline samples/s = throughput,
@@ -59,6 +66,16 @@ LLaMA 7B and GPT-J 6B generation (TensorRT-LLM peak throughput, batch B, input I
 Other rows (TensorFlow/MXNet/Triton variants, other MLPerf benchmarks, multi-GPU, other models)
 are skipped.
 """
+
+
+def pretrain_args(r, prec):
+    """--grad-accum and --mlm-positions of a DLE BERT pre-training row, or None (not stated)."""
+    m = re.search(r"accumulation steps (\d+) and (\d+)", r["notes"])
+    seq = int(r["seq_or_image"])
+    if not m or not r["batch_per_gpu"].isdigit() or seq not in (128, 512):
+        return None
+    accum = m.group(2) if prec in ("fp16", "bf16") else m.group(1)
+    return {"grad_accum": int(accum), "mlm_positions": 20 if seq == 128 else 80}
 
 
 def ridge(binary, args):
@@ -82,6 +99,16 @@ def predict_row(binary, r):
         p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
                            "--precision", prec, "--layout", layout] + amp + opt)
         return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"
+    if model == "BERT-large pre-training (LAMB)" and r["unit"] == "sequences/s":
+        pa = pretrain_args(r, prec)
+        if pa is None:
+            return None
+        p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", "train", "--batch", batch,
+                           "--seq", r["seq_or_image"], "--precision", prec, "--attention", "unfused",
+                           "--optimizer", "lamb", "--grad-accum", str(pa["grad_accum"]),
+                           "--mlm-positions", str(pa["mlm_positions"])])
+        return p["throughput"], (f"bert-large pretrain b{batch}x{pa['grad_accum']} s{r['seq_or_image']} {prec} "
+                                 f"lamb mlm{pa['mlm_positions']}")
     if model == "ResNet-50 v1.5 (MLPerf, ImageNet)" and task == "inference" and r["framework"].startswith("TensorRT"):
         args = ["--gpu", gpu, "--workload", "resnet50", "--mode", "infer", "--batch", batch, "--precision", prec,
                 "--fusion", "engine", "--runtime", "graph"]
@@ -93,9 +120,9 @@ def predict_row(binary, r):
         return None
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         mode = "train" if task == "training" else "infer"
-        p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", mode, "--batch", batch,
+        p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large-squad", "--mode", mode, "--batch", batch,
                            "--seq", r["seq_or_image"], "--precision", prec, "--attention", "unfused"])
-        return p["throughput"], f"bert-large {mode} b{batch} s{r['seq_or_image']} {prec} unfused"
+        return p["throughput"], f"bert-large-squad {mode} b{batch} s{r['seq_or_image']} {prec} unfused"
     if model in LLM and task == "inference (LLM prefill)" and r["unit"] == "ms":
         prompt = r["seq_or_image"].split()[1]
         p = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,

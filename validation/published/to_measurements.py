@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, LLM, PRECISION  # noqa: E402  (one mapping table for both scripts)
+from compare_published import GPU, LLM, PRECISION, pretrain_args  # noqa: E402  (one mapping table for both scripts)
 
 
 def layout_of(r):
@@ -52,8 +52,14 @@ def config_of(r):
         if r["unit"] == "ms":
             return dict(cfg, kind="latency")
         return None
+    if model == "BERT-large pre-training (LAMB)" and r["unit"] == "sequences/s":
+        pa = pretrain_args(r, prec)
+        if pa is None:
+            return None
+        return dict(base, workload="bert-large", mode="train", seq=int(r["seq_or_image"]), attention="unfused",
+                    optimizer="lamb", kind="throughput", **pa)
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
-        return dict(base, workload="bert-large", mode="train" if task == "training" else "infer",
+        return dict(base, workload="bert-large-squad", mode="train" if task == "training" else "infer",
                     seq=int(r["seq_or_image"]), attention="unfused", kind="throughput")
     if model in LLM and task == "inference (LLM prefill)" and r["unit"] == "ms":
         return dict(base, workload=LLM[model], mode="prefill", prompt=int(r["seq_or_image"].split()[1]),
