@@ -40,7 +40,7 @@
     "  --context N                         decode: tokens already in the KV cache (default 0)\n"      \
     "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16; fp16/bf16 training is mixed\n"        \
     "                                      precision with FP32 master weights and optimizer state\n"  \
-    "  --optimizer sgd|adamw|lamb          default adamw (lamb: apex FusedLAMB)\n"                                          \
+    "  --optimizer sgd|adamw|lamb          default adamw (lamb: apex FusedLAMB)\n"                   \
     "  --optimizer-impl fused|foreach|foreach-capturable|forloop   default fused; foreach is\n"     \
     "                                      torch.optim's default (--unfused-optimizer: forloop)\n"   \
     "  --recompute none|selective|full     activation recomputation (default none)\n"               \

@@ -74,8 +74,8 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
  * autocast, g->amp, the FP32 weights themselves, and with fp16 the GradScaler's unscale of the
  * FP32 gradients): SGD with momentum or AdamW, as `impl` (a ridge_optimizer_impl) runs it: fused
  * (one multi-tensor kernel per ~5e7 parameters, one pass), foreach (one multi-tensor pass per
- * arithmetic step) or a loop over the `tensors` tensors (a few kernels each). Also zeroes the
- * gradients, and with g->grad_accum > 1 adds autograd's accumulation of each later micro-batch's
+ * arithmetic step) or a loop over the `tensors` tensors (a few kernels each); LAMB as apex's
+ * FusedLAMB (four multi-tensor passes; fused only). Also zeroes the gradients, and with g->grad_accum > 1 adds autograd's accumulation of each later micro-batch's
  * gradients into .grad (one in-place add per tensor per micro-batch). */
 void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt,
                   int impl);

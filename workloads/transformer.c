@@ -366,7 +366,7 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
         if (!text_encoder_mlm(a) || rc->mode != RIDGE_MODE_TRAIN)
             return ridge_err_set(err, RIDGE_EINVAL,
                                  "--mlm-positions: applies to masked-LM training (--mode train) of a text encoder "
-                                 "without classes; not to %s in %s",
+                                 "without classes or qa_head; not to %s in %s",
                                  a->id, mode);
         if (!is_int_in(rc->mlm_positions, 1, rc->seq != 0 ? rc->seq : a->max_seq))
             return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: %g is not an integer in [1, %g] (the sequence)",
