@@ -346,6 +346,11 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
         return ridge_err_set(err, RIDGE_EINVAL, "--mode: %d is not a mode", (int)rc->mode);
     if (a->encoder && (rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE))
         return ridge_err_set(err, RIDGE_EINVAL, "--mode %s: %s is an encoder; use infer", mode, a->id);
+    if (rc->mlm_positions != 0 && (!text_encoder_mlm(a) || rc->mode != RIDGE_MODE_TRAIN))
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "--mlm-positions: applies to masked-LM training (--mode train) of a text encoder without "
+                             "classes or qa_head; not to %s in %s",
+                             a->id, mode);
     if (a->vit) {
         if (rc->seq != 0 && rc->seq != patches(a, rc->image != 0 ? rc->image : a->image) + 1)
             return ridge_err_set(err, RIDGE_EINVAL,
@@ -362,16 +367,6 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     }
     if (rc->image != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "--image: %s is not a vision model", a->id);
-    if (rc->mlm_positions != 0) {
-        if (!text_encoder_mlm(a) || rc->mode != RIDGE_MODE_TRAIN)
-            return ridge_err_set(err, RIDGE_EINVAL,
-                                 "--mlm-positions: applies to masked-LM training (--mode train) of a text encoder "
-                                 "without classes or qa_head; not to %s in %s",
-                                 a->id, mode);
-        if (!is_int_in(rc->mlm_positions, 1, rc->seq != 0 ? rc->seq : a->max_seq))
-            return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: %g is not an integer in [1, %g] (the sequence)",
-                                 rc->mlm_positions, rc->seq != 0 ? rc->seq : a->max_seq);
-    }
     switch (rc->mode) {
     case RIDGE_MODE_TRAIN:
     case RIDGE_MODE_INFER:
@@ -401,6 +396,9 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
                                  rc->context, a->max_seq, a->id);
         break;
     }
+    if (rc->mlm_positions != 0 && !is_int_in(rc->mlm_positions, 1, rc->seq)) /* train: seq resolved above */
+        return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: %g is not an integer in [1, %g] (the sequence)",
+                             rc->mlm_positions, rc->seq);
     return RIDGE_OK;
 }
 
