@@ -3,6 +3,7 @@
 #include "measure.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,6 +204,28 @@ static const char *build_model(const ridge_model *model, ridge_run_config rc, ri
     return NULL;
 }
 
+/* The numeric run-configuration keys of a preset measurement and their ridge_run_config fields. */
+static const struct {
+    const char *key;
+    size_t offset;
+} run_numbers[] = {
+    {"batch", offsetof(ridge_run_config, batch)},           {"seq", offsetof(ridge_run_config, seq)},
+    {"image", offsetof(ridge_run_config, image)},           {"prompt", offsetof(ridge_run_config, prompt)},
+    {"context", offsetof(ridge_run_config, context)},       {"grad_accum", offsetof(ridge_run_config, grad_accum)},
+    {"mlm_positions", offsetof(ridge_run_config, mlm_positions)},
+};
+
+/* A string key with two values: *on = 1 when it is `yes`, 0 when `no` or absent; -1 for any
+ * other value. */
+static int two_way_key(const cJSON *cfg, const char *key, const char *no, const char *yes, int *on)
+{
+    const char *s = cli_json_str(cfg, key);
+    if (s && strcmp(s, no) != 0 && strcmp(s, yes) != 0)
+        return -1;
+    *on = s && strcmp(s, yes) == 0;
+    return 0;
+}
+
 /* A model measurement with a preset id (config.workload a string; published figures). */
 static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, meas_item *it)
 {
@@ -227,16 +250,13 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "unknown precision";
     if ((s = cli_json_str(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
-    if ((s = cli_json_str(cfg, "layout")) && strcmp(s, "nchw") != 0 && strcmp(s, "nhwc") != 0)
+    if (two_way_key(cfg, "layout", "nhwc", "nchw", &rc.nchw))
         return "unknown layout";
-    rc.nchw = s && strcmp(s, "nchw") == 0;
-    if ((s = cli_json_str(cfg, "attention")) && strcmp(s, "flash") != 0 && strcmp(s, "unfused") != 0)
+    if (two_way_key(cfg, "attention", "flash", "unfused", &rc.unfused_attention))
         return "unknown attention";
-    rc.unfused_attention = s && strcmp(s, "unfused") == 0;
     rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
-    if ((s = cli_json_str(cfg, "fusion")) && strcmp(s, "eager") != 0 && strcmp(s, "engine") != 0)
+    if (two_way_key(cfg, "fusion", "eager", "engine", &rc.engine))
         return "unknown fusion";
-    rc.engine = s && strcmp(s, "engine") == 0;
     if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc.optimizer))
         return "unknown optimizer";
     if ((s = cli_json_str(cfg, "optimizer_impl"))) {
@@ -245,20 +265,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
             return "unknown optimizer_impl";
         rc.optimizer_impl = impl;
     }
-    if (isfinite(v = num_of(cfg, "batch")))
-        rc.batch = v;
-    if (isfinite(v = num_of(cfg, "seq")))
-        rc.seq = v;
-    if (isfinite(v = num_of(cfg, "image")))
-        rc.image = v;
-    if (isfinite(v = num_of(cfg, "prompt")))
-        rc.prompt = v;
-    if (isfinite(v = num_of(cfg, "context")))
-        rc.context = v;
-    if (isfinite(v = num_of(cfg, "grad_accum")))
-        rc.grad_accum = v;
-    if (isfinite(v = num_of(cfg, "mlm_positions")))
-        rc.mlm_positions = v;
+    for (size_t k = 0; k < sizeof run_numbers / sizeof run_numbers[0]; k++)
+        if (isfinite(v = num_of(cfg, run_numbers[k].key)))
+            *(double *)((char *)&rc + run_numbers[k].offset) = v;
     if (it->generate && !(isfinite(it->output = num_of(cfg, "output")) && it->output >= 1))
         return "generation without output tokens";
     if (strcmp(kind, "throughput") == 0) {
