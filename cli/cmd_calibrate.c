@@ -15,7 +15,6 @@
 #include "ridge/version.h"
 
 #define CMD "calibrate"
-#define CAL_MAX_FILES 64
 #define CAL_MAX_RULES 64
 
 static const char help[] =
@@ -276,11 +275,10 @@ int cmd_calibrate(int argc, char **argv)
                                              {"format", required_argument, 0, 'f'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
-    cJSON *docs[CAL_MAX_FILES];
     cal_rule rules[CAL_MAX_RULES];
     const char *only[CAL_MAX_PARAMS];
     int nonly = 0;
-    int nrules = 0, ndocs = 0, c, i, rc = CLI_EXIT_OK, *train = NULL, ntr = 0, nte = 0;
+    int nrules = 0, c, i, rc = CLI_EXIT_OK, *train = NULL, ntr = 0, nte = 0;
     const char *gpu = NULL, *out = NULL, *why;
     double *before = NULL, *after = NULL;
     cli_format fmt = CLI_FMT_TEXT;
@@ -323,8 +321,8 @@ int cmd_calibrate(int argc, char **argv)
         return cli_usage_error(CMD, "missing -o CALIBRATED.json");
     if (optind >= argc)
         return cli_usage_error(CMD, "missing measurement file");
-    if (argc - optind > CAL_MAX_FILES)
-        return cli_usage_error(CMD, "at most %d files", CAL_MAX_FILES);
+    if (argc - optind > MEAS_MAX_FILES)
+        return cli_usage_error(CMD, "at most %d files", MEAS_MAX_FILES);
     if ((rc = cli_load_gpu(gpu, NULL, &g0)) != CLI_EXIT_OK)
         return rc;
     if (g0.mig_of[0])
@@ -341,13 +339,8 @@ int cmd_calibrate(int argc, char **argv)
                                        g0.id);
         }
     }
-    for (i = optind; i < argc; i++) {
-        if ((rc = meas_load_file(argv[i], &docs[ndocs])) != CLI_EXIT_OK)
-            goto done;
-        ndocs++;
-    }
-    for (i = 0; i < ndocs; i++)
-        meas_collect(docs[i], NULL, NULL, &ms);
+    if ((rc = meas_collect_files(argv + optind, argc - optind, NULL, NULL, &ms)) != CLI_EXIT_OK)
+        goto done;
     train = calloc((size_t)(ms.n ? ms.n : 1), sizeof *train);
     before = calloc((size_t)(ms.n ? ms.n : 1), sizeof *before);
     after = calloc((size_t)(ms.n ? ms.n : 1), sizeof *after);
@@ -380,8 +373,6 @@ int cmd_calibrate(int argc, char **argv)
     else
         print_text(&g, &res, tr, ntr, te, nte, out);
 done:
-    for (i = 0; i < ndocs; i++)
-        cJSON_Delete(docs[i]);
     free(train);
     free(before);
     free(after);

@@ -17,7 +17,6 @@
 #include "ridge/version.h"
 
 #define CMD "validate"
-#define VAL_MAX_FILES 64
 
 static const char help[] =
     "usage: ridge validate FILE... [--gpu ID | --gpu-file PATH] [--format text|json|csv]\n"
@@ -479,8 +478,7 @@ int cmd_validate(int argc, char **argv)
                                              {"tolerance-points", required_argument, 0, 't'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
-    cJSON *docs[VAL_MAX_FILES];
-    int ndocs = 0, c, i, rc = CLI_EXIT_OK, nv = 0, rendered = 0, regressions = 0;
+    int c, rc = CLI_EXIT_OK, nv = 0, rendered = 0, regressions = 0;
     const char *gpu = NULL, *chart = NULL, *out = NULL, *baseline = NULL, *write_base = NULL, *gpu_file = NULL;
     ridge_gpu fileg;
     double tol = 2.0;
@@ -516,8 +514,8 @@ int cmd_validate(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_usage_error(CMD, "missing measurement file");
-    if (argc - optind > VAL_MAX_FILES)
-        return cli_usage_error(CMD, "at most %d files", VAL_MAX_FILES);
+    if (argc - optind > MEAS_MAX_FILES)
+        return cli_usage_error(CMD, "at most %d files", MEAS_MAX_FILES);
     if (chart && strcmp(chart, "scatter") != 0 && strcmp(chart, "ratio") != 0)
         return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter, ratio)", chart);
     if (chart && !out)
@@ -540,13 +538,8 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error(CMD, "--gpu and --gpu-file are exclusive");
     if (gpu_file && (rc = cli_load_gpu(NULL, gpu_file, &fileg)) != CLI_EXIT_OK)
         return rc;
-    for (i = optind; i < argc; i++) {
-        if ((rc = meas_load_file(argv[i], &docs[ndocs])) != CLI_EXIT_OK)
-            goto done;
-        ndocs++;
-    }
-    for (i = 0; i < ndocs; i++)
-        meas_collect(docs[i], gpu, gpu_file ? &fileg : NULL, &ms);
+    if ((rc = meas_collect_files(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
+        goto done;
     if (cases_of(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
@@ -581,8 +574,6 @@ int cmd_validate(int argc, char **argv)
         fprintf(fmt == CLI_FMT_TEXT ? stdout : stderr, "wrote %s (data %s, script %s)\n", paths.chart, paths.dat,
                 paths.gp);
 done:
-    for (i = 0; i < ndocs; i++)
-        cJSON_Delete(docs[i]);
     free(v);
     free(s.v);
     meas_set_free(&ms);

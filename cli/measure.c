@@ -473,6 +473,22 @@ static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, doubl
     return NULL;
 }
 
+int meas_collect_files(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, meas_set *s)
+{
+    cJSON *docs[MEAS_MAX_FILES];
+    int loaded = 0, rc = CLI_EXIT_OK;
+    if (n > MEAS_MAX_FILES)
+        n = MEAS_MAX_FILES; /* the commands refuse more as a usage error */
+    while (loaded < n && (rc = meas_load_file(paths[loaded], &docs[loaded])) == CLI_EXIT_OK)
+        loaded++;
+    for (int i = 0; i < loaded; i++) {
+        if (rc == CLI_EXIT_OK)
+            meas_collect(docs[i], gpu_opt, gpu_file, s);
+        cJSON_Delete(docs[i]);
+    }
+    return rc;
+}
+
 const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
 {
     ridge_schedule_totals t1, t2;

@@ -54,6 +54,14 @@ typedef struct {
  * Prints the error and returns an exit code. */
 int meas_load_file(const char *path, cJSON **out);
 
+/* Most measurement files one command reads. */
+#define MEAS_MAX_FILES 64
+
+/* Read the n (at most MEAS_MAX_FILES) measurement files, all before any is collected, then
+ * meas_collect each into s with gpu_opt and gpu_file. Prints the error of the first file that
+ * fails to load and returns its exit code (s untouched); CLI_EXIT_OK otherwise. */
+int meas_collect_files(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, meas_set *s);
+
 /* Map every measurement of a document to an item appended to s (predictions are not made yet);
  * measurements that cannot be mapped are counted by reason. The GPU of a measurement: the
  * catalogue id gpu_opt, else config.gpu, else provenance.gpu_name. gpu_file (a loaded GPU, e.g. a
