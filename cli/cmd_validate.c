@@ -24,8 +24,8 @@ static const char help[] =
     "\n"
     "Predict every measurement of ridge measurement files (docs/validation.md) that ridge can\n"
     "map and print measured, predicted and error = predicted / measured - 1 per case, then the\n"
-    "mean (MAPE) and median absolute percentage error and the worst case per group, GPU and\n"
-    "workload. Kernel measurements (config.op) are predicted with the kernel model as they were\n"
+    "mean (MAPE) and median absolute percentage error and the worst case per group, GPU,\n"
+    "workload and GPU x kernel family (docs/validation.md), then the 10 worst cases. Kernel measurements (config.op) are predicted with the kernel model as they were\n"
     "timed: calls back to back (the slower of GPU time and launch issue), one call and a\n"
     "synchronize (config.timed \"round_trip\"), or the launch call alone (config.timed\n"
     "\"issue\"; older files: config.sync \"each\", ids ending in _issue).\n"
@@ -53,10 +53,14 @@ static const char help[] =
     "  --baseline FILE      compare with a baseline: exit 5 when any of its groups lost cases or\n"
     "                       its MAPE grew by more than the tolerance\n"
     "  --tolerance-points N the tolerance of --baseline in percentage points (default 2)\n"
+    "  --min-time S         leave out cases measured in seconds below S (counted as skipped)\n"
+    "  --summary            text: the summaries and the 10 worst cases, not every case\n"
+    "  --only kernels|models  compare only kernel (config.op) or only model measurements\n"
     "  -h, --help           this help\n";
 
 typedef struct {
     char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind[16];
+    char family[96]; /* "GPU family": the GPU x kernel family summaries */
     double measured, predicted, error; /* error = predicted / measured - 1 */
 } val_case;
 
@@ -68,14 +72,23 @@ typedef struct {
 
 /* The cases: every collected item with the prediction meas_collect made on its GPU (the catalogue
  * entry, or --gpu-file for the items of its id). */
-static int cases_of(const meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
+static int cases_of(meas_set *ms, val_state *s, const ridge_gpu *file_gpu, double min_time_s, const char *only)
 {
     s->v = calloc((size_t)(ms->n ? ms->n : 1), sizeof *s->v);
     if (!s->v)
         return -1;
     for (int i = 0; i < ms->n; i++) {
         const meas_item *it = &ms->v[i];
-        val_case *c = &s->v[s->n++];
+        val_case *c;
+        if (only && (strcmp(only, "kernels") == 0) != (it->type == MEAS_KERNEL)) {
+            meas_skip(ms, strcmp(only, "kernels") == 0 ? "not a kernel (--only kernels)" : "not a model (--only models)");
+            continue;
+        }
+        if (min_time_s > 0 && strcmp(it->unit, "s") == 0 && it->measured < min_time_s) {
+            meas_skip(ms, "measured below --min-time");
+            continue;
+        }
+        c = &s->v[s->n++];
         if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0)
             s->file_used++;
         snprintf(c->id, sizeof c->id, "%s", it->id);
@@ -85,6 +98,7 @@ static int cases_of(const meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
         snprintf(c->desc, sizeof c->desc, "%s", it->desc);
         snprintf(c->unit, sizeof c->unit, "%s", it->unit);
         snprintf(c->kind, sizeof c->kind, "%s", it->kind_name);
+        snprintf(c->family, sizeof c->family, "%s %s", it->gpu, it->family[0] ? it->family : "model");
         c->measured = it->measured;
         c->predicted = it->predicted;
         c->error = it->predicted / it->measured - 1.0;
@@ -96,8 +110,8 @@ static int cases_of(const meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
 
 typedef struct {
     const char *scope;
-    char name[48];
-    int n;
+    char name[96];
+    int n, first; /* first: index of the first case, for the order of rows */
     double mape, median, worst;
     const val_case *worst_case;
 } val_summary;
@@ -108,47 +122,73 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+#define VAL_SCOPES 4
+
 static const char *key_of(const val_case *c, int scope)
 {
-    return scope == 0 ? c->group : scope == 1 ? c->gpu : c->workload;
+    return scope == 0 ? c->group : scope == 1 ? c->gpu : scope == 2 ? c->workload : c->family;
 }
 
+/* Case indices of one scope sorted by key, then by input order (qsort is not stable). */
+typedef struct {
+    const val_state *s;
+    int scope;
+} val_sort_ctx;
+
+static val_sort_ctx sort_ctx; /* qsort has no context argument; summarize is not reentrant */
+
+static int cmp_case(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    int c = strcmp(key_of(&sort_ctx.s->v[i], sort_ctx.scope), key_of(&sort_ctx.s->v[j], sort_ctx.scope));
+    return c ? c : (i > j) - (i < j);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+    const val_summary *x = a, *y = b;
+    int sx = strcmp(x->scope, y->scope);
+    (void)sx;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+/* MAPE, median and worst case per group, GPU, workload and GPU x kernel family, each scope's
+ * rows in order of first appearance. Sorting keeps it O(n log n) over 10^4..10^5 cases. */
 static int summarize(const val_state *s, val_summary **out, int *nout)
 {
-    static const char *const scopes[] = {"group", "gpu", "workload"};
+    static const char *const scopes[VAL_SCOPES] = {"group", "gpu", "workload", "family"};
     val_summary *v = NULL;
-    double *ape = malloc((size_t)(s->n ? s->n : 1) * sizeof *ape);
+    size_t nn = (size_t)(s->n ? s->n : 1);
+    double *ape = malloc(nn * sizeof *ape);
+    int *idx = malloc(nn * sizeof *idx);
     int n = 0, scope, i, j;
-    if (!ape)
-        return -1;
-    v = calloc((size_t)(3 * s->n + 1), sizeof *v);
-    if (!v) {
+    if (!ape || !idx || !(v = calloc((size_t)(VAL_SCOPES * s->n + 1), sizeof *v))) {
         free(ape);
+        free(idx);
         return -1;
     }
-    for (scope = 0; scope < 3; scope++)
-        for (i = 0; i < s->n; i++) {
-            const char *k = key_of(&s->v[i], scope);
-            int seen = 0, cnt = 0;
+    for (scope = 0; scope < VAL_SCOPES; scope++) {
+        int start = n;
+        for (i = 0; i < s->n; i++)
+            idx[i] = i;
+        sort_ctx.s = s;
+        sort_ctx.scope = scope;
+        qsort(idx, (size_t)s->n, sizeof *idx, cmp_case);
+        for (i = 0; i < s->n; i = j) {
+            const char *k = key_of(&s->v[idx[i]], scope);
+            val_summary *r = &v[n++];
             double sum = 0;
-            val_summary *r;
-            for (j = 0; j < i && !seen; j++)
-                seen = strcmp(key_of(&s->v[j], scope), k) == 0;
-            if (seen)
-                continue;
-            r = &v[n++];
+            int cnt = 0;
             r->scope = scopes[scope];
+            r->first = idx[i];
             snprintf(r->name, sizeof r->name, "%s", k);
-            for (j = i; j < s->n; j++) {
-                double a;
-                if (strcmp(key_of(&s->v[j], scope), k) != 0)
-                    continue;
-                a = fabs(s->v[j].error);
+            for (j = i; j < s->n && strcmp(key_of(&s->v[idx[j]], scope), k) == 0; j++) {
+                double a = fabs(s->v[idx[j]].error);
                 ape[cnt++] = a;
                 sum += a;
                 if (!r->worst_case || a > r->worst) {
                     r->worst = a;
-                    r->worst_case = &s->v[j];
+                    r->worst_case = &s->v[idx[j]];
                 }
             }
             qsort(ape, (size_t)cnt, sizeof *ape, cmp_double);
@@ -156,7 +196,10 @@ static int summarize(const val_state *s, val_summary **out, int *nout)
             r->mape = sum / cnt;
             r->median = cnt % 2 ? ape[cnt / 2] : 0.5 * (ape[cnt / 2 - 1] + ape[cnt / 2]);
         }
+        qsort(v + start, (size_t)(n - start), sizeof *v, cmp_first);
+    }
     free(ape);
+    free(idx);
     *out = v;
     *nout = n;
     return 0;
@@ -167,10 +210,30 @@ static void fmt_pct(char *buf, size_t cap, double frac, int sign)
     snprintf(buf, cap, sign ? "%+.2f" : "%.2f", 100.0 * frac);
 }
 
-static int print_text(const val_state *s, const meas_set *ms, const val_summary *v, int nv)
+/* Indices of the `*n` cases of largest |error|, largest first (at most VAL_WORST). */
+#define VAL_WORST 10
+static void worst_cases(const val_state *s, int *out, int *n)
+{
+    *n = 0;
+    for (int i = 0; i < s->n; i++) {
+        double a = fabs(s->v[i].error);
+        int j = *n < VAL_WORST ? (*n)++ : VAL_WORST;
+        if (j == VAL_WORST && a <= fabs(s->v[out[VAL_WORST - 1]].error))
+            continue;
+        if (j == VAL_WORST)
+            j = VAL_WORST - 1;
+        while (j > 0 && fabs(s->v[out[j - 1]].error) < a) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = i;
+    }
+}
+
+static int print_text(const val_state *s, const meas_set *ms, const val_summary *v, int nv, int summary_only)
 {
     cli_table t;
-    int i;
+    int i, worst[VAL_WORST], nworst;
     if (cli_table_init(&t, 8))
         return CLI_EXIT_FAILURE;
     {
@@ -192,7 +255,7 @@ static int print_text(const val_state *s, const meas_set *ms, const val_summary 
             return CLI_EXIT_FAILURE;
         }
     }
-    if (s->n)
+    if (s->n && !summary_only)
         cli_table_print_text(&t, stdout);
     cli_table_free(&t);
     if (cli_table_init(&t, 7))
@@ -217,10 +280,37 @@ static int print_text(const val_state *s, const meas_set *ms, const val_summary 
         }
     }
     if (nv) {
-        printf("\n");
+        if (!summary_only)
+            printf("\n");
         cli_table_print_text(&t, stdout);
     }
     cli_table_free(&t);
+    worst_cases(s, worst, &nworst);
+    if (nworst) {
+        if (cli_table_init(&t, 6))
+            return CLI_EXIT_FAILURE;
+        {
+            const char *h[] = {"worst", "id", "gpu", "case", "error [%]", "family"};
+            cli_table_add(&t, h);
+        }
+        t.right[0] = t.right[4] = 1;
+        for (i = 0; i < nworst; i++) {
+            const val_case *c = &s->v[worst[i]];
+            char r[8], e[32];
+            const char *row[6];
+            snprintf(r, sizeof r, "%d", i + 1);
+            fmt_pct(e, sizeof e, c->error, 1);
+            row[0] = r, row[1] = c->id, row[2] = c->gpu, row[3] = c->desc, row[4] = e;
+            row[5] = strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family;
+            if (cli_table_add(&t, row)) {
+                cli_table_free(&t);
+                return CLI_EXIT_FAILURE;
+            }
+        }
+        printf("\n");
+        cli_table_print_text(&t, stdout);
+        cli_table_free(&t);
+    }
     printf("%s%d cases compared", s->n || nv ? "\n" : "", s->n);
     for (i = 0; i < ms->nreasons; i++)
         printf("; %d skipped: %s", ms->reason_count[i], ms->reason[i]);
@@ -230,14 +320,18 @@ static int print_text(const val_state *s, const meas_set *ms, const val_summary 
 
 static int print_json(const val_state *s, const meas_set *ms, const val_summary *v, int nv)
 {
-    cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips;
-    int i;
+    cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips, *wa;
+    int i, worst[VAL_WORST], nworst;
     if (!root)
         return cli_print_json(NULL);
     cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
     cases = cJSON_AddArrayToObject(root, "cases");
     sums = cJSON_AddArrayToObject(root, "summaries");
     skips = cJSON_AddArrayToObject(root, "skipped");
+    wa = cJSON_AddArrayToObject(root, "worst_ids");
+    worst_cases(s, worst, &nworst);
+    for (i = 0; i < nworst; i++)
+        cJSON_AddItemToArray(wa, cJSON_CreateString(s->v[worst[i]].id));
     for (i = 0; i < s->n; i++) {
         const val_case *c = &s->v[i];
         cJSON *o = cJSON_CreateObject();
@@ -247,6 +341,7 @@ static int print_json(const val_state *s, const meas_set *ms, const val_summary 
         cJSON_AddStringToObject(o, "workload", c->workload);
         cJSON_AddStringToObject(o, "case", c->desc);
         cJSON_AddStringToObject(o, "kind", c->kind);
+        cJSON_AddStringToObject(o, "family", strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family);
         cJSON_AddStringToObject(o, "unit", c->unit);
         cJSON_AddNumberToObject(o, "measured", c->measured);
         cJSON_AddNumberToObject(o, "predicted", c->predicted);
@@ -476,9 +571,14 @@ int cmd_validate(int argc, char **argv)
                                              {"baseline", required_argument, 0, 'b'},
                                              {"write-baseline", required_argument, 0, 'w'},
                                              {"tolerance-points", required_argument, 0, 't'},
+                                             {"min-time", required_argument, 0, 'm'},
+                                             {"summary", no_argument, 0, 's'},
+                                             {"only", required_argument, 0, 'k'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
-    int c, rc = CLI_EXIT_OK, nv = 0, rendered = 0, regressions = 0;
+    int c, rc = CLI_EXIT_OK, nv = 0, rendered = 0, regressions = 0, summary_only = 0;
+    double min_time = 0;
+    const char *only = NULL;
     const char *gpu = NULL, *chart = NULL, *out = NULL, *baseline = NULL, *write_base = NULL, *gpu_file = NULL;
     ridge_gpu fileg;
     double tol = 2.0;
@@ -506,6 +606,16 @@ int cmd_validate(int argc, char **argv)
         case 't':
             if (cli_parse_double("--tolerance-points", optarg, 0, 100, &tol))
                 return CLI_EXIT_USAGE;
+            break;
+        case 'm':
+            if (cli_parse_double("--min-time", optarg, 0, 1e6, &min_time))
+                return CLI_EXIT_USAGE;
+            break;
+        case 's': summary_only = 1; break;
+        case 'k':
+            if (strcmp(optarg, "kernels") != 0 && strcmp(optarg, "models") != 0)
+                return cli_usage_error(CMD, "--only: unknown '%s' (kernels, models)", optarg);
+            only = optarg;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
         case ':':
@@ -540,7 +650,7 @@ int cmd_validate(int argc, char **argv)
         return rc;
     if ((rc = meas_collect_files(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
         goto done;
-    if (cases_of(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
+    if (cases_of(&ms, &s, gpu_file ? &fileg : NULL, min_time, only) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;
@@ -561,7 +671,7 @@ int cmd_validate(int argc, char **argv)
     else if (fmt == CLI_FMT_CSV)
         print_csv(&s);
     else
-        rc = print_text(&s, &ms, v, nv);
+        rc = print_text(&s, &ms, v, nv, summary_only);
     if (rc == CLI_EXIT_OK && write_base)
         rc = write_baseline(write_base, argv + optind, argc - optind, v, nv);
     if (rc == CLI_EXIT_OK && baseline) {

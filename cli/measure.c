@@ -119,26 +119,59 @@ static double median_time_s(const cJSON *m)
     return cJSON_IsObject(t) ? num_of(t, "median") : NAN;
 }
 
-/* A kernel measurement: its op through ridge's own operator-list loader (the same checks as a
- * user's file), and how it was timed. Returns a skip reason or NULL. */
-static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj, meas_item *it)
+/* The kernel family of an op, for the per-family summaries (docs/validation.md, "Kernel
+ * families"). GEMMs by dtype and shape: skinny (GEMV-like, min(m, n) <= 64), small (fewer than
+ * 128 output tiles of 128 x 128: under one wave on any data-centre part), large otherwise. */
+static void family_of(const ridge_op *op, char *buf, size_t cap)
 {
-    cJSON *doc = cJSON_CreateObject(), *ops = cJSON_CreateArray(), *dup = cJSON_Duplicate(opj, 1);
+    const char *dt = ridge_dtype_name(op->dtype);
+    switch (op->kind) {
+    case RIDGE_OP_GEMM: {
+        double m = op->u.gemm.m, n = op->u.gemm.n;
+        if (op->u.gemm.batch > 1)
+            snprintf(buf, cap, "bmm/%s", dt);
+        else
+            snprintf(buf, cap, "gemm/%s/%s", dt, (m < n ? m : n) <= 64 ? "skinny" : m * n < 2097152.0 ? "small" : "large");
+        return;
+    }
+    case RIDGE_OP_CONV2D: snprintf(buf, cap, "conv/%s", dt); return;
+    case RIDGE_OP_ATTENTION: snprintf(buf, cap, "attention"); return;
+    case RIDGE_OP_LSTM: snprintf(buf, cap, "lstm/%s", dt); return;
+    case RIDGE_OP_ELEMENTWISE:
+    case RIDGE_OP_COPY: snprintf(buf, cap, "copy+elementwise"); return;
+    case RIDGE_OP_SOFTMAX:
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+    case RIDGE_OP_REDUCE: snprintf(buf, cap, "row reduction"); return;
+    default: snprintf(buf, cap, "%s", ridge_op_kind_name(op->kind)); return;
+    }
+}
+
+/* The op (config.op) or ops (config.ops, run one after another in one timed call) of a kernel
+ * measurement through ridge's own operator-list loader: the same checks as a user's file. */
+static const char *parse_kernel_ops(const cJSON *opj, const cJSON *opsj, meas_item *it)
+{
+    cJSON *doc = cJSON_CreateObject(), *ops = cJSON_IsArray(opsj) ? cJSON_Duplicate(opsj, 1) : cJSON_CreateArray();
     ridge_oplist w = {{0}, 0, NULL};
     ridge_err err = {{0}};
-    const char *s;
-    double v;
     char *text;
     int rc;
-    if (!doc || !ops || !dup) {
+    if (!doc || !ops) {
         cJSON_Delete(doc);
         cJSON_Delete(ops);
-        cJSON_Delete(dup);
         return "out of memory";
+    }
+    if (!cJSON_IsArray(opsj)) {
+        cJSON *dup = cJSON_Duplicate(opj, 1);
+        if (!dup) {
+            cJSON_Delete(doc);
+            cJSON_Delete(ops);
+            return "out of memory";
+        }
+        cJSON_AddItemToArray(ops, dup);
     }
     cJSON_AddNumberToObject(doc, "schema_version", 1);
     cJSON_AddStringToObject(doc, "name", "measurement");
-    cJSON_AddItemToArray(ops, dup);
     cJSON_AddItemToObject(doc, "ops", ops);
     text = cJSON_PrintUnformatted(doc);
     cJSON_Delete(doc);
@@ -148,13 +181,34 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
     free(text);
     if (rc != RIDGE_OK)
         return "op not understood by ridge";
-    it->type = MEAS_KERNEL;
     it->op = w.ops[0];
-    ridge_oplist_free(&w);
+    for (size_t i = 1; i < w.n; i++) /* the family and names follow the op of most FLOPs */
+        if (ridge_op_flops(&w.ops[i]) > ridge_op_flops(&it->op))
+            it->op = w.ops[i];
+    if (w.n > 1)
+        it->graph = w; /* the sequence; it->op names it */
+    else
+        ridge_oplist_free(&w);
+    return NULL;
+}
+
+/* A kernel measurement: its op(s) and how it was timed. Returns a skip reason or NULL. */
+static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj, meas_item *it)
+{
+    const char *s, *why;
+    double v;
+    it->type = MEAS_KERNEL;
+    if ((why = parse_kernel_ops(opj, cJSON_GetObjectItemCaseSensitive(cfg, "ops"), it)))
+        return why;
     it->measured = median_time_s(m);
     it->rt = RIDGE_RUNTIME_EAGER;
     if ((s = cli_json_str(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
+    if ((s = cli_json_str(cfg, "framework"))) {
+        if (strcmp(s, "pytorch") != 0)
+            return "unknown framework (config.framework)";
+        it->framework = 1;
+    }
     it->form = MEAS_STEADY;
     if ((s = cli_json_str(cfg, "timed"))) {
         /* What time_s is, as the benchmark states it. */
@@ -162,7 +216,11 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
             it->form = MEAS_ROUNDTRIP;
         else if (strcmp(s, "issue") == 0)
             it->form = MEAS_ISSUE;
-        else if (strcmp(s, "back_to_back") != 0)
+        else if (strcmp(s, "gpu_time") == 0)
+            it->form = MEAS_GPU_TIME;
+        /* A CUDA event before and after each call, calls issued back to back: the slower of the
+         * GPU and the host's issue of one call, as back to back. */
+        else if (strcmp(s, "back_to_back") != 0 && strcmp(s, "per_call_events") != 0)
             return "unknown timing form (config.timed)";
     } else {
         /* Files from before config.timed: a synchronize per call, or an _issue id. */
@@ -171,20 +229,35 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
         if (strlen(it->id) > 6 && strcmp(it->id + strlen(it->id) - 6, "_issue") == 0)
             it->form = MEAS_ISSUE;
     }
+    /* A published rate (config.kind "rate"): the value in TFLOPS or GB/s of the op as stated. */
+    if ((s = cli_json_str(cfg, "kind")) && strcmp(s, "rate") == 0) {
+        const char *unit = cli_json_str(m, "unit");
+        double value = num_of(m, "value");
+        if (unit && strcmp(unit, "TFLOPS") == 0)
+            it->kind = MEAS_FLOP_RATE, it->measured = value * 1e12;
+        else if (unit && strcmp(unit, "GB/s") == 0)
+            it->kind = MEAS_BYTE_RATE, it->measured = value * 1e9;
+        else
+            return "unknown rate unit (TFLOPS, GB/s)";
+    } else if (s && strcmp(s, "latency") != 0)
+        return "unknown config.kind";
     v = num_of(cfg, "graph_nodes");
     it->graph_nodes = isfinite(v) && v >= 1 ? v : 0; /* 0: the op's own kernels are the graph */
     /* GEMMs rotating through `sets` copies of their operands (about 3x L2 in all): each call
      * finds its operands as the other sets left them, a reuse distance of sets copies. */
     v = num_of(cfg, "rotating_buffer_sets");
-    if (isfinite(v) && v > 1 && v <= 1e6 && !(it->op.cold_bytes > 0)) {
+    if (isfinite(v) && v > 1 && v <= 1e6 && !(it->op.cold_bytes > 0) && it->graph.n == 0) {
         double b = ridge_op_min_bytes(&it->op);
         it->op.cold_bytes = b;
         it->op.reuse_bytes = b * v;
     }
     snprintf(it->workload, sizeof it->workload, "%s", ridge_op_kind_name(it->op.kind));
-    snprintf(it->desc, sizeof it->desc, "%s %s", ridge_op_kind_name(it->op.kind), ridge_dtype_name(it->op.dtype));
-    snprintf(it->unit, sizeof it->unit, "s");
+    snprintf(it->desc, sizeof it->desc, "%s %s%s", ridge_op_kind_name(it->op.kind), ridge_dtype_name(it->op.dtype),
+             it->graph.n > 1 ? " (+ more ops)" : "");
+    snprintf(it->unit, sizeof it->unit, "%s",
+             it->kind == MEAS_FLOP_RATE ? "FLOP/s" : it->kind == MEAS_BYTE_RATE ? "B/s" : "s");
     snprintf(it->kind_name, sizeof it->kind_name, "kernel");
+    family_of(&it->op, it->family, sizeof it->family);
     return NULL;
 }
 
@@ -299,6 +372,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return why;
     snprintf(it->workload, sizeof it->workload, "%s", wl);
     snprintf(it->kind_name, sizeof it->kind_name, "%s", kind);
+    snprintf(it->family, sizeof it->family, "model");
     {
         char accum[24] = "";
         if (rc.grad_accum > 1) /* micro-batch x micro-batches per step */
@@ -332,6 +406,7 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
         snprintf(it->workload, sizeof it->workload, "%s", name ? name : ridge_model_name(model));
         snprintf(it->unit, sizeof it->unit, "s");
         snprintf(it->kind_name, sizeof it->kind_name, "latency");
+        snprintf(it->family, sizeof it->family, "model");
         snprintf(it->desc, sizeof it->desc, "%s %s b%g %s %s", it->workload, ridge_mode_name(rc.mode), rc.batch,
                  ridge_dtype_name(rc.precision), ridge_runtime_name(it->rt));
     }
@@ -369,6 +444,8 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
         op = cJSON_GetObjectItemCaseSensitive(cfg, "op");
         wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
         chk = cJSON_GetObjectItemCaseSensitive(m, "checked");
+        if (!cJSON_IsObject(op) && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(cfg, "ops")))
+            op = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cfg, "ops"), 0);
         if (!cJSON_IsObject(op) && !cJSON_IsString(wl) && !cJSON_IsObject(wl)) {
             meas_skip(s, "no op or workload in config");
             continue;
@@ -442,34 +519,49 @@ static double max3(double a, double b, double c)
     return x > c ? x : c;
 }
 
-/* Kernel measurements come from plain CUDA programs: no framework cost, the launch alone. */
+/* Kernel measurements: the op's GPU time and kernels (each op of config.ops in turn), and the host's
+ * cost of issuing them: the launch alone for plain CUDA programs, plus framework_op_s per op
+ * instance when PyTorch issued them (config.framework). docs/validation.md. */
 static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, double *pred)
 {
     ridge_kernel_result kr;
     ridge_err err = {{0}};
-    double c, gpu, h, start, gk;
-    int rc = ridge_kernel_predict(g, &it->op, &kr, &err);
-    if (rc != RIDGE_OK)
-        return rc == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : "kernel prediction failed";
-    c = kr.kernels * it->op.count; /* kernels in one call */
-    gpu = kr.time_s * it->op.count;
-    gk = kr.kernels > 0 ? kr.time_s / kr.kernels : kr.time_s;
+    double c = 0, gpu = 0, h, start, gk = 0, fw = 0, work = 0;
+    size_t nops = it->graph.n > 1 ? it->graph.n : 1;
+    for (size_t i = 0; i < nops; i++) {
+        const ridge_op *op = it->graph.n > 1 ? &it->graph.ops[i] : &it->op;
+        int rc = ridge_kernel_predict(g, op, &kr, &err);
+        if (rc != RIDGE_OK)
+            return rc == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : "kernel prediction failed";
+        c += kr.kernels * op->count; /* kernels in one call */
+        gpu += kr.time_s * op->count;
+        if (i == 0)
+            gk = kr.kernels > 0 ? kr.time_s / kr.kernels : kr.time_s;
+        if (it->framework)
+            fw += g->eff.framework_op_s * op->count;
+        work += (it->kind == MEAS_FLOP_RATE ? ridge_op_flops(op) : ridge_op_min_bytes(op)) * op->count;
+    }
     if (it->rt == RIDGE_RUNTIME_GRAPH) {
-        /* One graph launch per replay of graph_nodes kernels, then graph_launch_s per node. */
+        /* One graph launch per replay of graph_nodes kernels, then graph_launch_s per node; the
+         * framework's dispatch happened at capture. */
         double nodes = it->graph_nodes > 0 ? it->graph_nodes : c;
         h = g->eff.graph_launch_s;
         start = g->eff.host_launch_s * c / nodes;
+        fw = 0;
     } else {
         h = g->eff.host_launch_s;
         start = 0;
     }
     switch (it->form) {
-    case MEAS_ISSUE: *pred = it->rt == RIDGE_RUNTIME_GRAPH ? start : c * h; break;
+    case MEAS_ISSUE: *pred = it->rt == RIDGE_RUNTIME_GRAPH ? start : c * h + fw; break;
     case MEAS_ROUNDTRIP: /* from an idle stream: the two-stage pipeline of docs/model.md */
-        *pred = max3(start + h + gpu, start + c * h + gk, 0);
+        *pred = max3(start + fw + h + gpu, start + fw + c * h + gk, 0);
         break;
-    default: /* back to back: the slower of the two stages */ *pred = max3(gpu, c * h, start); break;
+    case MEAS_GPU_TIME: *pred = gpu; break;
+    default: /* back to back: the slower of the two stages */ *pred = max3(gpu, c * h + fw, start); break;
     }
+    if (it->kind == MEAS_FLOP_RATE || it->kind == MEAS_BYTE_RATE)
+        *pred = work / *pred;
     return NULL;
 }
 
@@ -505,6 +597,7 @@ const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
             return "model prediction failed";
         *pred = it->batch * it->output / (t1.total_time_s + it->output * t2.total_time_s);
         break;
+    default: return "unknown measurement kind"; /* rates are kernel measurements */
     }
     if (!(isfinite(*pred) && *pred > 0))
         return "no positive prediction";

@@ -17,18 +17,20 @@ typedef enum { MEAS_KERNEL = 0, MEAS_MODEL } meas_type;
  *         max(GPU time, host issue time);
  * ROUNDTRIP: one call then a synchronize each time (config.sync "each"): issue + GPU time;
  * ISSUE: the host time of the launch call alone (ids ending in "_issue"). */
-typedef enum { MEAS_STEADY = 0, MEAS_ROUNDTRIP, MEAS_ISSUE } meas_form;
+typedef enum { MEAS_STEADY = 0, MEAS_ROUNDTRIP, MEAS_ISSUE, MEAS_GPU_TIME } meas_form;
 
 /* Model measurements: what is compared. */
-typedef enum { MEAS_LATENCY = 0, MEAS_THROUGHPUT, MEAS_GENERATION } meas_kind;
+typedef enum { MEAS_LATENCY = 0, MEAS_THROUGHPUT, MEAS_GENERATION, MEAS_FLOP_RATE, MEAS_BYTE_RATE } meas_kind;
 
 typedef struct {
     char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind_name[16];
+    char family[40]; /* kernel family (docs/validation.md, "Kernel families"), "model" for models */
     double measured;  /* seconds per call, or the published value in `unit` */
     double predicted; /* on the GPU meas_collect resolved for it (same unit) */
     meas_type type;
-    /* MEAS_KERNEL */
+    /* MEAS_KERNEL: one op, or the ops of `graph` run one after another (config.ops) */
     ridge_op op;
+    int framework; /* timed from PyTorch (config.framework "pytorch"): framework_op_s per op */
     ridge_runtime rt;
     meas_form form;
     double graph_nodes; /* kernels per graph replay (graph runtime), >= 1 */

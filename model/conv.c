@@ -70,7 +70,7 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
         break;
     }
     gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, c < k ? c : k, rk_hot(gbytes), 1.0, &gemm, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, RIDGE_LAYOUT_NT, c < k ? c : k, rk_hot(gbytes), 1.0, &gemm, err);
     if (rc != RIDGE_OK)
         return rc;
     rk_accumulate(r, &gemm, 1);
@@ -111,7 +111,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     }
     /* NHWC: the contiguous dimensions are the channel counts. */
     align = cg < kg ? cg : kg;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, align, rk_op_bytes(op, bytes), 1.0, r, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes), 1.0, r, err);
     if (rc != RIDGE_OK)
         return rc;
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */

@@ -41,7 +41,13 @@ static const rk_tile vector_tiles[] = {
 /* Most parts a split-K GEMM is cut into. */
 #define RK_GEMM_MAX_SPLIT_K 16.0
 
-/* Share of the aligned speed by the alignment (bytes) of the contiguous dimension: without
+/* Hopper (compute capability 9.x) without 16-byte-aligned operands: the TMA cannot describe the
+ * tensors, so cuBLAS falls back from its wgmma kernels to sm80-class mma.sync kernels, which
+ * reach this share of the Hopper tensor peak before the alignment factor below (docs/model.md
+ * §2; h200-2026-11-29/{a,c}/bf16_4096x2100x4096: 193 TFLOP/s against 750 aligned). */
+#define RK_GEMM_HOPPER_NO_TMA 0.35
+
+/* Share of the aligned speed by the alignment (bytes) of a leading dimension: without
  * 16-byte multiples the kernel cannot use 16-byte vector loads / TMA and falls back. */
 static double align_eff(double elems, double es)
 {
@@ -73,18 +79,64 @@ static double ctas_per_sm(const ridge_gpu *g, const rk_tile *t)
     return c;
 }
 
-int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, double align_elems,
-            rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err)
+static int is_hopper(const ridge_gpu *g)
+{
+    return g->compute_capability[0] == '9' && g->compute_capability[1] == '.';
+}
+
+/* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
+ * when stored as written, m when transposed), B's (n, or k when transposed) and C's (n, at the
+ * output element size), must be a multiple of 16 bytes for the fast path; the worst operand
+ * sets the factor. `align_elems` > 0: one contiguous dimension given by the caller instead. */
+static double gemm_align(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, ridge_layout layout,
+                         double align_elems, int tensor)
+{
+    double es = ridge_dtype_bytes(dt), a;
+    if (align_elems > 0)
+        a = align_eff(align_elems, es);
+    else {
+        double lda = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT ? m : k;
+        double ldb = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT ? k : n;
+        double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, ridge_gemm_out_bytes(dt));
+        a = x < y ? x : y;
+        a = a < z ? a : z;
+    }
+    if (a < 1.0 && tensor && is_hopper(g))
+        a *= RK_GEMM_HOPPER_NO_TMA;
+    return a;
+}
+
+/* int8 GEMMs whose B is not stored transposed (cuBLAS "TN" is the only layout of the IMMA
+ * kernels: torch._int_mm with a row-major B) run on the CUDA cores as DP4A dot products: four
+ * int8 multiply-adds per instruction on each INT32 lane. Parts whose INT32 lanes are half the FP32
+ * lanes (Volta on, except GA10x/AD10x that share them) reach 2x the FP32 FLOP rate in int ops. */
+static double dp4a_peak(const ridge_gpu *g)
+{
+    return 2.0 * g->peak_flops_per_s[RIDGE_PEAK_FP32];
+}
+
+int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
+            double align_elems, rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err)
 {
     int tp = rk_tensor_peak(g, dt);
     int tensor = tp >= 0;
     ridge_peak peak;
     const rk_tile *tiles;
     size_t ntiles;
-    double es = ridge_dtype_bytes(dt), frac, aeff, best_t = INFINITY;
+    double es = ridge_dtype_bytes(dt), frac, aeff, best_t = INFINITY, peak_flops;
+    int dp4a = 0, stream_k;
     ridge_kernel_result best;
 
-    if (!tensor) {
+    if (tensor && dt == RIDGE_DTYPE_INT8 && align_elems <= 0 && layout != RIDGE_LAYOUT_NT) {
+        tensor = 0;
+        dp4a = 1;
+    }
+    if (dp4a) {
+        peak = RIDGE_PEAK_FP32;
+        tiles = vector_tiles;
+        ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
+        frac = ridge_efficiency_fraction(&g->eff, peak);
+    } else if (!tensor) {
         if (dt == RIDGE_DTYPE_FP16 || dt == RIDGE_DTYPE_BF16 || dt == RIDGE_DTYPE_FP8 || dt == RIDGE_DTYPE_INT8 ||
             dt == RIDGE_DTYPE_INT4)
             return rk_no_tensor_path(g, dt, err);
@@ -98,11 +150,15 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         ntiles = sizeof tensor_tiles / sizeof tensor_tiles[0];
         frac = ridge_efficiency_fraction(&g->eff, peak);
     }
-    aeff = align_eff(align_elems, es);
+    aeff = gemm_align(g, dt, m, n, k, layout, align_elems, tensor);
+    /* cuBLAS (11.8 on) and CUTLASS pick stream-K kernels on sm80 and later for shapes whose last
+     * wave of tiles is part-empty. */
+    stream_k = g->compute_capability[0] >= '8' && g->compute_capability[1] == '.';
+    peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
-        double peak_sm = g->peak_flops_per_s[peak] / g->sm_count * frac * aeff * eff_scale;
+        double peak_sm = peak_flops / g->sm_count * frac * aeff * eff_scale;
         double inv_peak_sm = 1.0 / peak_sm, inv_sm = 1.0 / g->sm_count, sm = g->sm_count;
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
         double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
@@ -160,6 +216,19 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     tt = floor1;
                 }
                 tt += rk_max(compute, rk_max(mem, l2b * inv_l2bw));
+                if (s_i == 0 && stream_k && rk_ceil(waves) > waves) {
+                    /* Stream-K (docs/model.md §2): the MAC iterations of all tiles are divided
+                     * evenly over the SMs, so the last wave is not part-empty; each SM pays one
+                     * more fill and drain for the tile it shares, whose FP32 partial sums go
+                     * through L2 (the fix-up). */
+                    double sk = waves * (ttile - t_over * c_eff) + 2.0 * t_over * c_eff;
+                    double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
+                    double tsk = floor1 + rk_max(sk + fix, rk_max(mem, l2b * inv_l2bw));
+                    if (tsk < tt) {
+                        tt = tsk;
+                        compute = sk + fix;
+                    }
+                }
                 if (tt < best_t) {
                     best_t = tt;
                     best_tm = t->tm;

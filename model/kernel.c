@@ -34,10 +34,8 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     int rc;
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
-        /* Row-major A[m,k] and B[k,n]: the contiguous dimensions are k and n. */
-        double align = op->u.gemm.k < op->u.gemm.n ? op->u.gemm.k : op->u.gemm.n;
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
-        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, align,
+        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
                      rk_op_bytes(op, min_bytes), 1.0, r, err);
         break;
     }

@@ -109,12 +109,14 @@ void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
 void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
-/* GEMM core: C[m,n] (+)= A[m,k] B[k,n] for `batch` independent problems. `align_elems` is the
- * smallest contiguous dimension in elements (for the alignment rule); `min_bytes` are the
- * compulsory bytes of the operator (which may differ from the GEMM's view, e.g. convolution).
- * Picks the tile shape and split-K factor of least predicted time, as a library heuristic would. */
-int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, double align_elems,
-            rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err);
+/* GEMM core: C[m,n] (+)= A[m,k] B[k,n] for `batch` independent problems, operands stored as
+ * `layout` says. `align_elems` > 0 is the smallest contiguous dimension in elements (implicit
+ * GEMMs: convolution channels, LSTM sizes); 0: every operand's leading dimension from the layout
+ * (docs/model.md §2, "Alignment"). `min_bytes` are the compulsory bytes of the operator (which
+ * may differ from the GEMM's view, e.g. convolution). Picks the tile shape and split-K factor of
+ * least predicted time, as a library heuristic would. */
+int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
+            double align_elems, rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err);
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);

@@ -14,6 +14,43 @@
  * normalisations then read their input twice (statistics pass, then normalise pass). */
 #define RK_ROW_ON_CHIP_FRACTION 0.5
 
+/* Row kernels (docs/model.md §6, "One CTA per row"): a kernel that gives each row to one CTA of
+ * this many threads, and the time of one block-wide reduction in such a CTA (warp shuffles, a
+ * __syncthreads, the shared-memory exchange and the broadcast of the result), in SM clocks. */
+#define RK_ROW_CTA_THREADS 1024.0
+#define RK_ROW_REDUCE_CYCLES 1500.0
+/* Softmax and norm rows at most this long (elements, and bytes) go to one warp each, many rows per
+ * CTA (PyTorch's persistent softmax and its warp-per-row norms): no per-row CTA cost. */
+#define RK_ROW_WARP_MAX_ELEMS 1024.0
+#define RK_ROW_WARP_MAX_BYTES 4096.0
+
+/* Time of the rounds of a one-CTA-per-row kernel: rows / (SMs x CTAs per SM) rounds, each of
+ * `loads` dependent passes over the row (one DRAM latency each) and `reductions` block-wide
+ * reductions. 0 when the rows go to warps. */
+static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double es, double loads, double reductions,
+                           int warp_rows)
+{
+    double threads = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
+    double ctas = rk_floor(threads / RK_ROW_CTA_THREADS), clock = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
+    if (warp_rows && cols <= RK_ROW_WARP_MAX_ELEMS && cols * es <= RK_ROW_WARP_MAX_BYTES)
+        return 0;
+    if (ctas < 1)
+        ctas = 1;
+    return rk_ceil(rows / (g->sm_count * ctas)) *
+           (loads * g->eff.dram_latency_s + reductions * RK_ROW_REDUCE_CYCLES / clock);
+}
+
+/* A streaming kernel whose rows go to one CTA each: the slower of streaming and the row rounds. */
+static void row_kernel(const ridge_gpu *g, double t_rows, ridge_kernel_result *r)
+{
+    double t = rk_max(r->compute_s, rk_max(r->memory_s, r->l2_s));
+    if (t_rows > t) {
+        r->time_s = r->floor_s + t_rows;
+        r->bound = RIDGE_BOUND_LATENCY;
+    }
+    (void)g;
+}
+
 static double row_passes(const ridge_gpu *g, const ridge_op *op)
 {
     double row_bytes = op->u.rows.cols * ridge_dtype_bytes(op->dtype);
@@ -28,8 +65,13 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
     case RIDGE_OP_LAYERNORM:
     case RIDGE_OP_RMSNORM: {
         /* Extra passes re-read the input (rows x cols elements). */
-        double extra = (row_passes(g, op) - 1) * op->u.rows.rows * op->u.rows.cols * ridge_dtype_bytes(op->dtype);
+        double es = ridge_dtype_bytes(op->dtype), passes = row_passes(g, op);
+        double extra = (passes - 1) * op->u.rows.rows * op->u.rows.cols * es;
+        /* Softmax: a max pass, a sum-of-exponentials pass and the normalising pass, two block
+         * reductions; the norms: the moments in one pass and one (Welford) reduction. */
+        int sm = op->kind == RIDGE_OP_SOFTMAX;
         rk_streaming(g, op->dtype, flops, rk_op_bytes_capped(op, bytes + extra, bytes), 1, r);
+        row_kernel(g, row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, 1), r);
         return RIDGE_OK;
     }
     case RIDGE_OP_COPY:
@@ -69,8 +111,20 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         }
         rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
         return RIDGE_OK;
+    case RIDGE_OP_REDUCE:
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
+        if (op->u.rows.rows > 1)
+            row_kernel(g, row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1, 0), r);
+        return RIDGE_OK;
+    case RIDGE_OP_ELEMENTWISE:
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
+        if (op->u.ew.rows > 0)
+            row_kernel(g,
+                       row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype), 1, 0, 0),
+                       r);
+        return RIDGE_OK;
     default:
-        /* elementwise, reduce, embedding */
+        /* embedding */
         rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
         return RIDGE_OK;
     }

@@ -69,6 +69,8 @@ static const double dtype_bytes[RIDGE_DTYPE_COUNT] = {8, 4, 4, 2, 2, 1, 1, 0.5};
 static const char *const pass_names[RIDGE_PASS_COUNT] = {"fwd", "bwd_data", "bwd_filter", "fwd_bwd"};
 #define COPY_KIND_COUNT 3
 static const char *const copy_kind_names[COPY_KIND_COUNT] = {"d2d", "h2d", "d2h"};
+static const char *const layout_names[RIDGE_LAYOUT_COUNT] = {"nn", "nt", "tn", "tt"};
+static const char *const ew_fn_names[RIDGE_EW_FN_COUNT] = {"plain", "gelu_erf", "gelu_tanh", "silu", "exp"};
 
 const char *ridge_op_kind_name(ridge_op_kind k)
 {
@@ -88,6 +90,16 @@ const char *ridge_pass_name(ridge_pass p)
 const char *ridge_copy_kind_name(ridge_copy_kind k)
 {
     return (unsigned)k < COPY_KIND_COUNT ? copy_kind_names[k] : "?";
+}
+
+const char *ridge_layout_name(ridge_layout l)
+{
+    return (unsigned)l < RIDGE_LAYOUT_COUNT ? layout_names[l] : "?";
+}
+
+const char *ridge_ew_fn_name(ridge_ew_fn f)
+{
+    return (unsigned)f < RIDGE_EW_FN_COUNT ? ew_fn_names[f] : "?";
 }
 
 static int lookup(const char *s, const char *const *names, int n)
@@ -116,6 +128,24 @@ int ridge_dtype_parse(const char *s, ridge_dtype *out)
     if (i < 0)
         return -1;
     *out = (ridge_dtype)i;
+    return 0;
+}
+
+int ridge_layout_parse(const char *s, ridge_layout *out)
+{
+    int i = lookup(s, layout_names, RIDGE_LAYOUT_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_layout)i;
+    return 0;
+}
+
+int ridge_ew_fn_parse(const char *s, ridge_ew_fn *out)
+{
+    int i = lookup(s, ew_fn_names, RIDGE_EW_FN_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_ew_fn)i;
     return 0;
 }
 
@@ -383,6 +413,8 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
         DIM(op->u.gemm.n, "n");
         DIM(op->u.gemm.k, "k");
         DIM(op->u.gemm.batch, "batch");
+        if ((unsigned)op->u.gemm.layout >= RIDGE_LAYOUT_COUNT)
+            return bad(err, where, "layout", "%d is not a layout", (int)op->u.gemm.layout);
         return RIDGE_OK;
     case RIDGE_OP_CONV2D: return check_conv(op, where, err);
     case RIDGE_OP_ATTENTION: return check_attn(op, where, err);
@@ -394,6 +426,17 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
         if (op->u.ew.inputs + op->u.ew.outputs < 1 && op->u.ew.flops_per_element != 0)
             return bad(err, where, "outputs",
                        "inputs + outputs is 0 with arithmetic: an empty kernel has flops_per_element 0");
+        TRY(check_int(op->u.ew.strided_inputs, 0, where, "strided_inputs", err));
+        if (op->u.ew.strided_inputs > op->u.ew.inputs)
+            return bad(err, where, "strided_inputs", "%.17g is more than the %.17g inputs", op->u.ew.strided_inputs,
+                       op->u.ew.inputs);
+        if (op->u.ew.rows != 0) {
+            DIM(op->u.ew.rows, "rows");
+            if (op->u.ew.rows > op->u.ew.elements)
+                return bad(err, where, "rows", "%.17g rows of %.17g elements", op->u.ew.rows, op->u.ew.elements);
+        }
+        if ((unsigned)op->u.ew.fn >= RIDGE_EW_FN_COUNT)
+            return bad(err, where, "function", "%d is not a function", (int)op->u.ew.fn);
         return check_num(op->u.ew.flops_per_element, 0, dim_max, where, "flops_per_element", err);
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:

@@ -24,12 +24,13 @@ static const char *const top_keys[] = {"schema_version", "name", "description", 
 
 /* Keys every op may carry come first in each list. */
 #define COMMON_KEYS "op", "dtype", "name", "group", "count", "cold_bytes", "reuse_bytes", "epilogue_bytes"
-static const char *const gemm_keys[] = {COMMON_KEYS, "m", "n", "k", "batch", NULL};
+static const char *const gemm_keys[] = {COMMON_KEYS, "m", "n", "k", "batch", "layout", NULL};
 static const char *const conv_keys[] = {COMMON_KEYS, "n", "c", "h", "w", "k", "r", "s", "stride", "pad", "groups",
                                         "pass", NULL};
 static const char *const attn_keys[] = {COMMON_KEYS, "batch",  "heads",  "kv_heads", "q_len",
                                         "kv_len",    "head_dim", "causal", "pass",   NULL};
-static const char *const ew_keys[] = {COMMON_KEYS, "elements", "inputs", "outputs", "flops_per_element", NULL};
+static const char *const ew_keys[] = {COMMON_KEYS, "elements", "inputs", "outputs", "flops_per_element",
+                                      "strided_inputs", "function", "rows", NULL};
 static const char *const rows_keys[] = {COMMON_KEYS, "rows", "cols", NULL};
 static const char *const emb_keys[] = {COMMON_KEYS, "tokens", "dim", "vocab", NULL};
 static const char *const lstm_keys[] = {COMMON_KEYS, "batch", "seq", "input", "hidden", "layers", "pass", NULL};
@@ -137,6 +138,10 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         TRY(num(o, path, "k", 1, &op->u.gemm.k, c));
         op->u.gemm.batch = 1;
         TRY(num(o, path, "batch", 0, &op->u.gemm.batch, c));
+        TRY(rc = rj_string(o, path, "layout", 0, s, sizeof s, c));
+        if (rc == 1 && ridge_layout_parse(s, &op->u.gemm.layout) != 0)
+            return rj_fail(c, RIDGE_EINVAL, path, "layout", "'%s' is not one of: nn, nt, tn, tt",
+                           printable(safe, sizeof safe, s));
         return RIDGE_OK;
     case RIDGE_OP_CONV2D:
         TRY(num(o, path, "n", 1, &op->u.conv.n, c));
@@ -166,6 +171,12 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         TRY(num(o, path, "inputs", 1, &op->u.ew.inputs, c));
         TRY(num(o, path, "outputs", 1, &op->u.ew.outputs, c));
         TRY(num(o, path, "flops_per_element", 1, &op->u.ew.flops_per_element, c));
+        TRY(num(o, path, "strided_inputs", 0, &op->u.ew.strided_inputs, c));
+        TRY(num(o, path, "rows", 0, &op->u.ew.rows, c));
+        TRY(rc = rj_string(o, path, "function", 0, s, sizeof s, c));
+        if (rc == 1 && ridge_ew_fn_parse(s, &op->u.ew.fn) != 0)
+            return rj_fail(c, RIDGE_EINVAL, path, "function", "'%s' is not one of: plain, gelu_erf, gelu_tanh, silu, exp",
+                           printable(safe, sizeof safe, s));
         return RIDGE_OK;
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:

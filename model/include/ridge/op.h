@@ -53,6 +53,22 @@ typedef enum {
 typedef enum { RIDGE_COPY_D2D = 0, RIDGE_COPY_H2D, RIDGE_COPY_D2H } ridge_copy_kind;
 typedef enum { RIDGE_UNIT_VECTOR = 0, RIDGE_UNIT_TENSOR } ridge_unit;
 
+/* How a GEMM's operands are stored, as two letters for A and B: `n`, as written (A[m,k] and
+ * B[k,n] row-major), or `t`, stored transposed (A as [k,m], B as [n,k], the nn.Linear weight).
+ * It sets every operand's leading dimension, which decides the alignment (docs/model.md §2). */
+typedef enum { RIDGE_LAYOUT_NN = 0, RIDGE_LAYOUT_NT, RIDGE_LAYOUT_TN, RIDGE_LAYOUT_TT, RIDGE_LAYOUT_COUNT } ridge_layout;
+
+/* The function an elementwise op applies, for its instruction cost (docs/model.md §6).
+ * RIDGE_EW_PLAIN: flops_per_element as given. */
+typedef enum {
+    RIDGE_EW_PLAIN = 0,
+    RIDGE_EW_GELU_ERF,
+    RIDGE_EW_GELU_TANH,
+    RIDGE_EW_SILU,
+    RIDGE_EW_EXP,
+    RIDGE_EW_FN_COUNT
+} ridge_ew_fn;
+
 #define RIDGE_OP_NAME_MAX 64
 #define RIDGE_OP_GROUP_MAX 24
 
@@ -73,10 +89,15 @@ typedef struct {
      * to the output, as an inference engine fuses it); part of the compulsory bytes. 0: none. */
     double epilogue_bytes;
     union {
-        struct { double m, n, k, batch; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
+        struct { double m, n, k, batch; ridge_layout layout; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; } conv;
         struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; } attn;
-        struct { double elements, inputs, outputs, flops_per_element; } ew;
+        struct {
+            double elements, inputs, outputs, flops_per_element;
+            double strided_inputs; /* inputs read through a non-contiguous view (0..inputs) */
+            double rows;           /* > 0: one CTA per row of elements / rows (0: a flat grid) */
+            ridge_ew_fn fn;
+        } ew;
         struct { double rows, cols; } rows; /* softmax, layernorm, rmsnorm, reduce */
         struct { double tokens, dim, vocab; } emb;
         struct { double batch, seq, input, hidden, layers; ridge_pass pass; } lstm;
@@ -90,11 +111,15 @@ const char *ridge_op_kind_name(ridge_op_kind k);
 const char *ridge_dtype_name(ridge_dtype d);
 const char *ridge_pass_name(ridge_pass p);
 const char *ridge_copy_kind_name(ridge_copy_kind k);
+const char *ridge_layout_name(ridge_layout l);
+const char *ridge_ew_fn_name(ridge_ew_fn f);
 /* Reverse look-ups: 0 and *out set on success, -1 if unknown. */
 int ridge_op_kind_parse(const char *s, ridge_op_kind *out);
 int ridge_dtype_parse(const char *s, ridge_dtype *out);
 int ridge_pass_parse(const char *s, ridge_pass *out);
 int ridge_copy_kind_parse(const char *s, ridge_copy_kind *out);
+int ridge_layout_parse(const char *s, ridge_layout *out);
+int ridge_ew_fn_parse(const char *s, ridge_ew_fn *out);
 
 /* Bytes per element in memory (TF32 is stored as FP32; INT4 is 0.5). */
 double ridge_dtype_bytes(ridge_dtype d);

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""Convert the measured and published data sets of shared/data/ into ridge measurement files.
+
+Usage: import_shared.py [--shared DIR] [--out DIR] [--only NAME]
+
+DIR defaults to ../shared/data (beside the checkout) and validation/data. One file per source:
+
+  h200-2026-11-29/dev.jsonl        -> validation/data/h200-2026-11-29.json
+  aiconfigurator-gemm/gemm.csv     -> validation/data/aiconfigurator-gemm.json
+  published-microbench.csv         -> validation/data/published-microbench.json
+
+Every record keeps its source id (`id`, and `source_id` when one record gives several timings) and
+its timing form (`config.timed`: `per_call_events`, `back_to_back`, `gpu_time`; `config.runtime`
+`graph` for CUDA-graph replays). A record ridge cannot model yet is listed in the file's `skipped`
+array with the reason, never dropped. Bad input (a malformed line, a missing or non-numeric field,
+a non-positive time) stops the conversion with one line naming the file, the line and the field,
+exit 2, and nothing is written. The format is docs/validation.md, "Measurement files"; the mapping
+of each section is docs/validation.md, "Imported data sets".
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+
+VERSION = 1
+
+
+class InputError(Exception):
+    """One line: FILE:LINE: FIELD: what is wrong."""
+
+
+def fail(path, line, field, what):
+    raise InputError(f"{path}:{line}: {field}: {what}")
+
+
+def num(rec, key, path, line, positive=True, integer=False):
+    """A finite number field, positive when asked; an InputError naming the field otherwise."""
+    if key not in rec or rec[key] is None or rec[key] == "":
+        fail(path, line, key, "missing")
+    v = rec[key]
+    if isinstance(v, str):
+        try:
+            v = float(v)
+        except ValueError:
+            fail(path, line, key, f"not a number: {rec[key]!r}")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        fail(path, line, key, f"not a finite number: {rec[key]!r}")
+    if positive and v <= 0:
+        fail(path, line, key, f"not positive: {rec[key]!r}")
+    if integer:
+        if v != int(v):
+            fail(path, line, key, f"not an integer: {rec[key]!r}")
+        v = int(v)
+    return v
+
+
+def text(rec, key, path, line):
+    v = rec.get(key)
+    if not isinstance(v, str) or not v:
+        fail(path, line, key, "missing or not a string")
+    return v
+
+
+def timing(seconds, iters=None, mn=None, mx=None):
+    t = {"median": seconds}
+    if mn is not None:
+        t["min"] = mn
+    if mx is not None:
+        t["max"] = mx
+    return t
+
+
+def measurement(mid, group, seconds, op=None, ops=None, timed="per_call_events", runtime="eager",
+                framework=None, extra=None, source_id=None, gpu=None, flops=None, bytes_=None, tmin=None,
+                tmax=None, reps=None):
+    cfg = {}
+    if op is not None:
+        cfg["op"] = op
+    if ops is not None:
+        cfg["ops"] = ops
+    cfg["timed"] = timed
+    cfg["runtime"] = runtime
+    if framework:
+        cfg["framework"] = framework
+    if gpu:
+        cfg["gpu"] = gpu
+    if extra:
+        cfg.update(extra)
+    m = {"id": mid, "group": group, "time_s": timing(seconds, mn=tmin, mx=tmax) if seconds is not None else None}
+    if source_id:
+        m["source_id"] = source_id
+    if reps is not None:
+        m["reps"] = reps
+    m["flops"] = flops
+    m["bytes"] = bytes_
+    m["checked"] = False
+    m["check"] = {"status": "none", "metric": None, "value": None, "tolerance": None}
+    m["config"] = cfg
+    return m
+
+
+# ---------------------------------------------------------------- h200-2026-11-29/dev.jsonl
+
+H200_PREC = {"bf16": "bf16", "fp16": "fp16", "tf32": "tf32", "fp32": "fp32", "fp8_e4m3": "fp8", "int8": "int8"}
+
+
+def ms(rec, key, path, line):
+    return num(rec, key, path, line) * 1e-3
+
+
+def h200_kernel(rec, path, line, sid, out, skipped):
+    """The measurements of one kernel record (one per timing it holds)."""
+    sec = rec["section"]
+    prec = rec.get("precision")
+    torch = {"framework": "pytorch"}
+    tmin = num(rec, "min_ms", path, line) * 1e-3 if "min_ms" in rec else None
+    tmax = num(rec, "max_ms", path, line) * 1e-3 if "max_ms" in rec else None
+    reps = num(rec, "iters", path, line, integer=True) if "iters" in rec else None
+
+    def add(op=None, ops=None, **kw):
+        out.append(measurement(sid, sec, ms(rec, "median_ms", path, line), op=op, ops=ops, framework="pytorch",
+                               tmin=tmin, tmax=tmax, reps=reps, **kw))
+
+    if sec == "copy":
+        n = num(rec, "bytes_read", path, line, integer=True)
+        add(op={"op": "copy", "bytes": n, "kind": "d2d"}, bytes_=n + num(rec, "bytes_written", path, line, integer=True))
+    elif sec in ("gemm_peak", "gemm", "bmm"):
+        if prec not in H200_PREC:
+            fail(path, line, "precision", f"unknown GEMM precision {prec!r}")
+        m, n, k = (num(rec, x, path, line, integer=True) for x in ("m", "n", "k"))
+        # measure.py: torch.matmul(A[m,k], B[k,n]) both row-major; _scaled_mm takes B column-major;
+        # _int_mm both row-major; torch.bmm row-major.
+        op = {"op": "gemm", "dtype": H200_PREC[prec], "m": m, "n": n, "k": k,
+              "layout": "nt" if prec == "fp8_e4m3" else "nn"}
+        if sec == "bmm":
+            op["batch"] = num(rec, "batch", path, line, integer=True)
+        add(op=op, flops=num(rec, "flops", path, line), extra={"api": {"fp8_e4m3": "torch._scaled_mm",
+                                                                     "int8": "torch._int_mm"}.get(prec, "torch." + ("bmm" if sec == "bmm" else "matmul"))})
+    elif sec == "elementwise":
+        n = num(rec, "elements", path, line, integer=True)
+        op = {"op": "elementwise", "dtype": "fp32", "elements": n, "inputs": 2, "outputs": 1, "flops_per_element": 1}
+        b = num(rec, "bytes", path, line, integer=True)
+        add(op=op, bytes_=b, extra={"cache": "warm"})
+        if "back_to_back_ms" in rec:
+            out.append(measurement(sid + "/back_to_back", sec, ms(rec, "back_to_back_ms", path, line), op=op,
+                                   timed="back_to_back", framework="pytorch", source_id=sid, bytes_=b,
+                                   extra={"calls": 100 if n <= (1 << 22) else 10}))
+        if "graph_ms" in rec and rec["graph_ms"] is not None:
+            out.append(measurement(sid + "/graph", sec, ms(rec, "graph_ms", path, line), op=op, timed="back_to_back",
+                                   runtime="graph", source_id=sid, bytes_=b, extra={"graph_nodes": 100}))
+    elif sec == "normlike":
+        kind = text(rec, "op", path, line)
+        if kind == "reduce_sum":
+            n = num(rec, "elements", path, line, integer=True)
+            add(op={"op": "reduce", "dtype": "fp32", "rows": 1, "cols": n}, bytes_=num(rec, "min_bytes", path, line))
+            return
+        rows, cols = num(rec, "rows", path, line, integer=True), num(rec, "cols", path, line, integer=True)
+        if kind in ("softmax", "layernorm"):
+            add(op={"op": kind, "dtype": "bf16", "rows": rows, "cols": cols})
+        elif kind == "gelu":
+            add(op={"op": "elementwise", "dtype": "bf16", "elements": rows * cols, "inputs": 1, "outputs": 1,
+                    "flops_per_element": 1, "function": "gelu_erf"})
+        elif kind == "silu_mul":
+            # F.silu(g) * h on the two column halves of x: silu reads a strided half (row stride
+            # cols, cols/2 contiguous) into a new tensor, then the multiply reads it and h.
+            half = rows * cols // 2
+            add(ops=[{"op": "elementwise", "dtype": "bf16", "elements": half, "inputs": 1, "outputs": 1,
+                      "flops_per_element": 1, "function": "silu", "strided_inputs": 1},
+                     {"op": "elementwise", "dtype": "bf16", "elements": half, "inputs": 2, "outputs": 1,
+                      "flops_per_element": 1, "strided_inputs": 1}])
+        else:
+            fail(path, line, "op", f"unknown normlike op {kind!r}")
+    elif sec == "conv":
+        if prec not in ("fp16", "fp32"):
+            fail(path, line, "precision", f"unknown convolution precision {prec!r}")
+        hw = num(rec, "hw", path, line, integer=True)
+        r = num(rec, "kernel", path, line, integer=True)
+        op = {"op": "conv2d", "dtype": prec, "n": num(rec, "batch", path, line, integer=True),
+              "c": num(rec, "cin", path, line, integer=True), "h": hw, "w": hw,
+              "k": num(rec, "cout", path, line, integer=True), "r": r, "s": r,
+              "stride": num(rec, "stride", path, line, integer=True),
+              "pad": num(rec, "pad", path, line, positive=False, integer=True), "pass": "fwd"}
+        add(op=op, flops=num(rec, "flops", path, line),
+            extra={"memory_format": "channels_last", "cudnn_benchmark": True,
+                   "tf32_cudnn": bool(rec.get("cudnn_tf32", False))})
+    elif sec == "attention":
+        kind = text(rec, "op", path, line)
+        b, h, d = (num(rec, x, path, line, integer=True) for x in ("batch", "heads", "head_dim"))
+        if kind in ("attention_fwd", "attention_fwd_bwd"):
+            s = num(rec, "seq", path, line, integer=True)
+            op = {"op": "attention", "dtype": "bf16", "batch": b, "heads": h, "q_len": s, "kv_len": s,
+                  "head_dim": d, "causal": bool(rec.get("causal")), "pass": "fwd" if kind == "attention_fwd" else "fwd_bwd"}
+        elif kind == "attention_decode":
+            op = {"op": "attention", "dtype": "bf16", "batch": b, "heads": h, "q_len": 1,
+                  "kv_len": num(rec, "kv_len", path, line, integer=True), "head_dim": d, "causal": False, "pass": "fwd"}
+        else:
+            fail(path, line, "op", f"unknown attention op {kind!r}")
+        add(op=op, extra={"api": "F.scaled_dot_product_attention"})
+    elif sec == "lstm":
+        kind = text(rec, "op", path, line)
+        if prec not in ("fp32", "fp16"):
+            fail(path, line, "precision", f"unknown LSTM precision {prec!r}")
+        op = {"op": "lstm", "dtype": prec, "batch": num(rec, "batch", path, line, integer=True),
+              "seq": num(rec, "seq", path, line, integer=True), "input": num(rec, "input", path, line, integer=True),
+              "hidden": num(rec, "hidden", path, line, integer=True),
+              "layers": num(rec, "layers", path, line, integer=True),
+              "pass": "fwd" if kind == "lstm_fwd" else "fwd_bwd"}
+        # measure.py: fp32 rows with cuDNN TF32 off (the record's cudnn_tf32); the training rows
+        # run the same module after it, with TF32 still off.
+        add(op=op, extra={"tf32_cudnn": bool(rec.get("cudnn_tf32", False)), "api": "nn.LSTM (cuDNN)"})
+    else:
+        skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} is not a kernel"})
+
+
+def h200_model(rec, path, line, sid, out, skipped):
+    """Whole-model records as preset measurements (config.workload a preset id, time_s the step)."""
+    sec = rec["section"]
+    base = {"kind": "latency"}
+    tmin = num(rec, "min_ms", path, line) * 1e-3 if "min_ms" in rec else None
+    tmax = num(rec, "max_ms", path, line) * 1e-3 if "max_ms" in rec else None
+    if sec == "resnet50":
+        mode = text(rec, "mode", path, line)
+        prec = text(rec, "precision", path, line)
+        cfg = dict(base, workload="resnet50", mode=mode, batch=num(rec, "batch", path, line, integer=True),
+                   image=num(rec, "image", path, line, integer=True), layout="nhwc")
+        if mode == "train":
+            cfg.update(precision=prec, optimizer="sgd")
+            if prec in ("bf16", "fp16"):
+                cfg["amp"] = True  # autocast over fp32 weights (measure.py)
+        else:
+            cfg.update(precision=prec)  # the model cast to fp16
+    elif sec == "hf_train":
+        model = {"bert-base": "bert-base", "gpt2-124m": "gpt2"}.get(rec.get("model"))
+        if not model:
+            fail(path, line, "model", f"unknown model {rec.get('model')!r}")
+        cfg = dict(base, workload=model, mode="train", batch=num(rec, "batch", path, line, integer=True),
+                   seq=num(rec, "seq", path, line, integer=True), precision="bf16", amp=True, optimizer="adamw",
+                   optimizer_impl="fused")
+    elif sec == "llm_infer":
+        if rec.get("model") != "llama2-7b":
+            fail(path, line, "model", f"unknown model {rec.get('model')!r}")
+        mode = text(rec, "mode", path, line)
+        cfg = dict(base, workload="llama2-7b", mode=mode, batch=num(rec, "batch", path, line, integer=True),
+                   precision="bf16")
+        if mode == "prefill":
+            cfg["prompt"] = num(rec, "prompt", path, line, integer=True)
+            cfg["seq"] = cfg["prompt"]
+        elif mode == "decode":
+            cfg["context"] = num(rec, "context", path, line, integer=True)
+        else:
+            fail(path, line, "mode", f"unknown mode {mode!r}")
+    else:
+        skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} not converted"})
+        return
+    out.append(measurement(sid, sec, ms(rec, "median_ms", path, line), timed="per_call_events", runtime="eager",
+                           extra={k: v for k, v in cfg.items()}, tmin=tmin, tmax=tmax,
+                           reps=num(rec, "iters", path, line, integer=True) if "iters" in rec else None))
+    out[-1]["config"]["workload"] = cfg["workload"]
+    if rec.get("graph_ms") is not None:
+        g = measurement(sid + "/graph", sec, ms(rec, "graph_ms", path, line), timed="per_call_events",
+                        runtime="graph", extra=dict(cfg), source_id=sid)
+        out.append(g)
+
+
+KERNEL_SECTIONS = {"copy", "gemm_peak", "gemm", "bmm", "elementwise", "normlike", "conv", "attention", "lstm"}
+MODEL_SECTIONS = {"resnet50", "hf_train", "llm_infer"}
+
+
+def convert_h200(path):
+    out, skipped, env = [], [], {}
+    seen = set()
+    with open(path, encoding="utf-8") as f:
+        for line, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            try:
+                rec = json.loads(raw)
+            except json.JSONDecodeError as e:
+                fail(path, line, "line", f"malformed JSON ({e.msg})")
+            if not isinstance(rec, dict):
+                fail(path, line, "line", "not a JSON object")
+            run, sec = text(rec, "run", path, line), text(rec, "section", path, line)
+            name = text(rec, "name", path, line)
+            sid = f"h200-2026-11-29/{run}/{name}"
+            if sec == "env":
+                if name == "env":
+                    env[run] = rec
+                continue
+            if "error" in rec:
+                skipped.append({"id": sid, "group": sec, "reason": "the record holds an error: " + str(rec["error"])[:200]})
+                continue
+            if sid in seen:
+                fail(path, line, "name", f"duplicate record {sid}")
+            seen.add(sid)
+            if sec in KERNEL_SECTIONS:
+                h200_kernel(rec, path, line, sid, out, skipped)
+            elif sec in MODEL_SECTIONS:
+                h200_model(rec, path, line, sid, out, skipped)
+            else:
+                skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} not converted"})
+    a = env.get("a", {})
+    prov = {"gpu_name": a.get("gpu", "NVIDIA H200"), "sm_count": a.get("sm_count"), "l2_bytes": a.get("l2_bytes"),
+            "torch": a.get("torch"), "cuda_runtime": a.get("cuda"), "cudnn": a.get("cudnn"),
+            "date": "2026-11-29", "source": "shared/data/h200-2026-11-29/dev.jsonl (runs a and c; README beside it)",
+            "nvidia_smi": a.get("nvidia_smi")}
+    return prov, out, skipped
+
+
+# ---------------------------------------------------------------- aiconfigurator-gemm/gemm.csv
+
+AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S": ("l40s", "l40s")}
+
+
+def convert_aic(path):
+    out, seen = [], set()
+    with open(path, newline="", encoding="utf-8") as f:
+        rd = csv.DictReader(f)
+        need = ("source", "gpu", "device_name", "framework", "kernel_source", "dtype", "m", "n", "k", "latency_ms")
+        for c in need:
+            if c not in (rd.fieldnames or []):
+                fail(path, 1, c, "column missing")
+        for line, r in enumerate(rd, 2):
+            dev = r["device_name"]
+            if dev not in AIC_GPU:
+                fail(path, line, "device_name", f"unknown device {dev!r}")
+            gid, short = AIC_GPU[dev]
+            dt = r["dtype"]
+            if dt not in ("bf16", "fp8"):
+                fail(path, line, "dtype", f"unknown dtype {dt!r}")
+            m, n, k = (num(r, x, path, line, integer=True) for x in ("m", "n", "k"))
+            t = num(r, "latency_ms", path, line) * 1e-3
+            mid = f"aiconfigurator-gemm/{short}/{dt}/{m}x{n}x{k}"
+            if mid in seen:
+                fail(path, line, "m,n,k", f"duplicate record {mid}")
+            seen.add(mid)
+            # y = x W^T, x[m,k] and W[n,k] row-major (nn.Linear / vLLM's linear layer): B is stored
+            # transposed. Timed in a CUDA graph: GPU time per GEMM.
+            op = {"op": "gemm", "dtype": dt, "m": m, "n": n, "k": k, "layout": "nt"}
+            ops = None
+            if dt == "fp8":
+                # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
+                # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
+                # the CUTLASS scaled-mm.
+                ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "name": "segmented_max_reduction"},
+                       {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
+                        "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
+                       dict(op, name="cutlass_scaled_mm")]
+                op = None
+            out.append(measurement(mid, "gemm", t, op=op, ops=ops, timed="gpu_time", runtime="graph", gpu=gid,
+                                   flops=2 * m * n * k, extra={"api": r["kernel_source"], "framework_version": r["framework"]}))
+    prov = {"gpu_name": None, "date": None,
+            "source": "shared/data/aiconfigurator-gemm/gemm.csv (ai-dynamo/aiconfigurator@095f58a51; README beside it)"}
+    return prov, out, []
+
+
+# ---------------------------------------------------------------- published-microbench.csv
+
+# The row's GPU as published -> (catalogue id, what was assumed where the row leaves it open).
+PUB_GPU = {
+    "A40 48GB PCIe": ("a40", None),
+    "A100 SXM4 (memory variant not stated)": ("a100-sxm4-80gb", "memory variant not stated: the 80 GB part (same SMs and clocks)"),
+    "A100 PCIe (memory variant not stated)": ("a100-pcie-80gb", "memory variant not stated: the 80 GB part (same SMs and clocks)"),
+    "A100 40GB (form factor not stated)": ("a100-sxm4-40gb", "form factor not stated: the SXM4 part"),
+    "A100 40GB (form factor not stated in file)": ("a100-sxm4-40gb", "form factor not stated: the SXM4 part (same bandwidth as PCIe)"),
+    "A100 80GB (form factor not stated in file)": ("a100-sxm4-80gb", "form factor not stated: the SXM4 part"),
+    "H100 80GB SXM5": ("h100-sxm5-80gb", None),
+    "H100 80GB PCIe": ("h100-pcie-80gb", None),
+    "H200 141GB SXM": ("h200-sxm-141gb", None),
+    "H200 141GB (form factor not stated in file)": ("h200-sxm-141gb", "form factor not stated: the SXM part"),
+    "V100 (memory variant not stated in file)": ("v100-sxm2-32gb", "memory variant not stated: the SXM2 32 GB part (same bandwidth as 16 GB)"),
+}
+PUB_PREC = {"BF16": "bf16", "FP16": "fp16", "TF32": "tf32", "FP32": "fp32", "FP8 (e4m3)": "fp8", "FP64": "fp64"}
+# gpu-stream kernels over fp64 arrays (te42kyfo/gpu-benches): read sum += A[i]; scale A = B*c;
+# triad A = B + c*C; init A = c. The source's largest array size is not in the row: 2^28
+# elements (2 GiB per array), far past every L2, where the rate no longer depends on the size.
+STREAM_N = 1 << 28
+STREAM_OPS = {
+    "read": {"op": "reduce", "dtype": "fp64", "rows": 1, "cols": STREAM_N},
+    "scale": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 1, "outputs": 1, "flops_per_element": 1},
+    "triad": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 2, "outputs": 1, "flops_per_element": 2},
+    "init": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 0, "outputs": 1, "flops_per_element": 0},
+}
+
+
+def convert_pub(path):
+    out, skipped = [], []
+    with open(path, newline="", encoding="utf-8") as f:
+        rd = csv.DictReader(f)
+        for c in ("id", "source", "gpu", "model", "precision", "seq_or_image", "unit", "value"):
+            if c not in (rd.fieldnames or []):
+                fail(path, 1, c, "column missing")
+        for line, r in enumerate(rd, 2):
+            rid = r["id"]
+            if not rid:
+                fail(path, line, "id", "missing")
+            v = num(r, "value", path, line)
+            if r["gpu"] not in PUB_GPU:
+                skipped.append({"id": rid, "group": "published", "reason": f"GPU {r['gpu']!r} is not in the catalogue"})
+                continue
+            gpu, assumed = PUB_GPU[r["gpu"]]
+            extra = {"kind": "rate", "source": r["source"]}
+            if assumed:
+                extra["gpu_assumed"] = assumed
+            unit = r["unit"]
+            stream = re.match(r'STREAM-like kernel "(\w+)"', r["model"])
+            if unit == "TFLOPS" and r["model"].startswith("GEMM"):
+                prec = PUB_PREC.get(r["precision"])
+                if not prec:
+                    fail(path, line, "precision", f"unknown GEMM precision {r['precision']!r}")
+                shape = re.search(r"(\d+)x(\d+)x(\d+)", r["seq_or_image"]) or re.search(r"n=(\d+)", r["seq_or_image"])
+                if not shape:
+                    fail(path, line, "seq_or_image", f"no GEMM shape in {r['seq_or_image']!r}")
+                g = [int(x) for x in shape.groups()]
+                m, n, k = g if len(g) == 3 else (g[0], g[0], g[0])
+                # torch.matmul of two row-major tensors (mamf-finder.py, busy_pytorch_blas.py)
+                op = {"op": "gemm", "dtype": prec, "m": m, "n": n, "k": k, "layout": "nn"}
+                if prec == "fp8":
+                    op["layout"] = "nt"  # torch._scaled_mm takes B column-major
+                me = measurement(rid, "published", None, op=op, timed="back_to_back", framework="pytorch", gpu=gpu,
+                                 extra=extra)
+            elif unit == "GB/s" and stream and stream.group(1) in STREAM_OPS:
+                me = measurement(rid, "published", None, op=STREAM_OPS[stream.group(1)], timed="back_to_back", gpu=gpu,
+                                 extra=dict(extra, size_assumed="2^28 fp64 elements per array"))
+            else:
+                fail(path, line, "model", f"neither a GEMM in TFLOPS nor a gpu-stream kernel in GB/s: {r['model']!r}")
+            del me["time_s"]
+            me["value"], me["unit"] = v, unit
+            out.append(me)
+    prov = {"gpu_name": None, "date": None, "source": "shared/data/published-microbench.csv (each row's source)"}
+    return prov, out, skipped
+
+
+# ---------------------------------------------------------------- output
+
+def write_file(path, prov, ms_, skipped):
+    """One measurement a line (docs/validation.md), written to a temporary file and renamed."""
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    head = {"schema_version": 1, "kind": "ridge-measurements", "provenance": dict(prov, converter=f"validation/import_shared.py v{VERSION}")}
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".import-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("{" + json.dumps(head)[1:-1] + ",\n\"measurements\": [\n")
+            for i, m in enumerate(ms_):
+                f.write(json.dumps(m, sort_keys=False) + (",\n" if i + 1 < len(ms_) else "\n"))
+            f.write("],\n\"skipped\": " + json.dumps(skipped, indent=None) + ",\n\"errors\": [],\n")
+            f.write("\"summary\": " + json.dumps({"measurements": len(ms_), "skipped": len(skipped), "errors": 0}) + "\n}\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+SOURCES = {
+    "h200-2026-11-29": ("h200-2026-11-29/dev.jsonl", convert_h200),
+    "aiconfigurator-gemm": ("aiconfigurator-gemm/gemm.csv", convert_aic),
+    "published-microbench": ("published-microbench.csv", convert_pub),
+}
+
+
+def main(argv=None):
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shared", default=os.path.join(here, "..", "..", "shared", "data"))
+    ap.add_argument("--out", default=os.path.join(here, "data"))
+    ap.add_argument("--only", choices=sorted(SOURCES), action="append")
+    ap.add_argument("--input", help="with one --only: read this file instead of the data set's own")
+    a = ap.parse_args(argv)
+    names = a.only or sorted(SOURCES)
+    if a.input and len(names) != 1:
+        ap.error("--input needs exactly one --only")
+    try:
+        for name in names:
+            rel, conv = SOURCES[name]
+            src = a.input or os.path.join(a.shared, rel)
+            if not os.path.isfile(src):
+                raise InputError(f"{src}: cannot read (no such file)")
+            prov, ms_, skipped = conv(src)
+            dst = os.path.join(a.out, name + ".json")
+            write_file(dst, prov, ms_, skipped)
+            print(f"{dst}: {len(ms_)} measurements, {len(skipped)} listed as skipped")
+    except InputError as e:
+        print(f"import_shared.py: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"import_shared.py: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
