@@ -218,9 +218,10 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
             it->form = MEAS_ISSUE;
         else if (strcmp(s, "gpu_time") == 0)
             it->form = MEAS_GPU_TIME;
-        /* A CUDA event before and after each call, calls issued back to back: the slower of the
-         * GPU and the host's issue of one call, as back to back. */
-        else if (strcmp(s, "back_to_back") != 0 && strcmp(s, "per_call_events") != 0)
+        /* A CUDA event recorded before and after each call, calls issued back to back. */
+        else if (strcmp(s, "per_call_events") == 0)
+            it->form = MEAS_PER_CALL_EVENTS;
+        else if (strcmp(s, "back_to_back") != 0)
             return "unknown timing form (config.timed)";
     } else {
         /* Files from before config.timed: a synchronize per call, or an _issue id. */
@@ -558,6 +559,14 @@ static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, doubl
         *pred = max3(start + fw + h + gpu, start + fw + c * h + gk, 0);
         break;
     case MEAS_GPU_TIME: *pred = gpu; break;
+    case MEAS_PER_CALL_EVENTS:
+        /* The host records an event before and after each call: each is one more command on the
+         * stream (a launch) and, from PyTorch, one more framework call. When the GPU is faster
+         * than the host, the events are as far apart as the host's issue of one call and one
+         * event record; back to back, the slower stage sets the pace. */
+        *pred = max3(gpu, c * h + fw + 2.0 * (g->eff.host_launch_s + (it->framework ? g->eff.framework_op_s : 0)),
+                     start);
+        break;
     default: /* back to back: the slower of the two stages */ *pred = max3(gpu, c * h + fw, start); break;
     }
     if (it->kind == MEAS_FLOP_RATE || it->kind == MEAS_BYTE_RATE)

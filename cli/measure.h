@@ -17,7 +17,7 @@ typedef enum { MEAS_KERNEL = 0, MEAS_MODEL } meas_type;
  *         max(GPU time, host issue time);
  * ROUNDTRIP: one call then a synchronize each time (config.sync "each"): issue + GPU time;
  * ISSUE: the host time of the launch call alone (ids ending in "_issue"). */
-typedef enum { MEAS_STEADY = 0, MEAS_ROUNDTRIP, MEAS_ISSUE, MEAS_GPU_TIME } meas_form;
+typedef enum { MEAS_STEADY = 0, MEAS_ROUNDTRIP, MEAS_ISSUE, MEAS_GPU_TIME, MEAS_PER_CALL_EVENTS } meas_form;
 
 /* Model measurements: what is compared. */
 typedef enum { MEAS_LATENCY = 0, MEAS_THROUGHPUT, MEAS_GENERATION, MEAS_FLOP_RATE, MEAS_BYTE_RATE } meas_kind;

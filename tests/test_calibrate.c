@@ -79,6 +79,7 @@ static cJSON *op_gemm(const char *dt, double m, double n, double k, double batch
     cJSON_AddNumberToObject(o, "k", k);
     if (batch > 1)
         cJSON_AddNumberToObject(o, "batch", batch);
+    cJSON_AddStringToObject(o, "layout", "nt"); /* ridge-bench-cuda: Y = X W^T */
     return o;
 }
 

@@ -449,6 +449,7 @@ def write_file(path, prov, ms_, skipped):
                 f.write(json.dumps(m, sort_keys=False) + (",\n" if i + 1 < len(ms_) else "\n"))
             f.write("],\n\"skipped\": " + json.dumps(skipped, indent=None) + ",\n\"errors\": [],\n")
             f.write("\"summary\": " + json.dumps({"measurements": len(ms_), "skipped": len(skipped), "errors": 0}) + "\n}\n")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)

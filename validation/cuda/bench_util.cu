@@ -485,6 +485,9 @@ void ridge_op_gemm(ridge_json *j, ridge_dtype dt, long long m, long long n,
     ridge_json_int(j, "k", k);
     if (batch > 1)
         ridge_json_int(j, "batch", batch);
+    /* Y = X W^T with W[n,k] row-major (the nn.Linear layout; cuBLAS sees TN): B is stored
+     * transposed (docs/workloads.md, gemm `layout`). */
+    ridge_json_str(j, "layout", "nt");
     ridge_json_obj_end(j);
 }
 

@@ -155,11 +155,11 @@ int main(void)
     capture(script_op, buf, sizeof buf);
     expect_str("op gemm", buf,
                "{\"op\":{\"op\":\"gemm\",\"dtype\":\"bf16\",\"m\":1,"
-               "\"n\":4096,\"k\":14336}}");
+               "\"n\":4096,\"k\":14336,\"layout\":\"nt\"}}");
     capture(script_op_batched, buf, sizeof buf);
     expect_str("ops", buf,
                "{\"op\":{\"op\":\"gemm\",\"dtype\":\"fp16\",\"m\":512,"
-               "\"n\":512,\"k\":64,\"batch\":96},"
+               "\"n\":512,\"k\":64,\"batch\":96,\"layout\":\"nt\"},"
                "\"op\":{\"op\":\"copy\",\"dtype\":\"fp32\",\"bytes\":4096,"
                "\"kind\":\"h2d\"},"
                "\"op\":{\"op\":\"custom\",\"dtype\":\"fp32\",\"flops\":0,"

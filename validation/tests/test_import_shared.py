@@ -1,0 +1,131 @@
+"""Tests of validation/import_shared.py on a few records of each data set, made here (no shared/ needed).
+
+Run by CTest (validation_python); with RIDGE set to the ridge binary, the converted files are also
+read back through `ridge validate`.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import import_shared  # noqa: E402
+
+H200 = [
+    {"run": "a", "section": "env", "name": "env", "gpu": "NVIDIA H200", "sm_count": 132},
+    {"run": "a", "section": "gemm", "name": "bf16_4096x2100x4096", "op": "gemm", "precision": "bf16", "m": 4096,
+     "n": 2100, "k": 4096, "flops": 70464307200.0, "median_ms": 0.36501, "min_ms": 0.36294, "max_ms": 0.43821,
+     "iters": 100},
+    {"run": "c", "section": "gemm_peak", "name": "fp8_8192x8192x8192", "op": "gemm", "precision": "fp8_e4m3",
+     "m": 8192, "n": 8192, "k": 8192, "flops": 1099511627776.0, "median_ms": 0.79763},
+    {"run": "a", "section": "elementwise", "name": "add_fp32_2^10", "op": "add", "precision": "fp32",
+     "elements": 1024, "bytes": 12288, "median_ms": 0.01867, "back_to_back_ms": 0.008207, "graph_ms": 0.001011},
+    {"run": "a", "section": "normlike", "name": "silu_mul_bf16_4096x4096", "op": "silu_mul", "precision": "bf16",
+     "rows": 4096, "cols": 4096, "min_bytes": 67108864, "median_ms": 0.05234},
+    {"run": "a", "section": "llm_infer", "model": "llama2-7b", "name": "llama2-7b_decode_bs1_ctx1024",
+     "mode": "decode", "batch": 1, "context": 1024, "median_ms": 32.8, "graph_ms": 6.34},
+]
+AIC_HEAD = "source,gpu,device_name,framework,kernel_source,dtype,m,n,k,latency_ms\n"
+AIC = ("x,H100 80GB SXM5,NVIDIA H100 80GB HBM3,vLLM 0.24.0,torch.nn.functional.linear,bf16,4096,4096,4096,0.2\n"
+       "x,H100 80GB SXM5,NVIDIA H100 80GB HBM3,vLLM 0.24.0,CutlassFP8ScaledMMLinearKernel,fp8,32768,128,128,0.238\n"
+       "x,L40S,NVIDIA L40S,vLLM 0.24.0,torch.nn.functional.linear,bf16,1,128,128,0.00174\n")
+
+
+class ImportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text):
+        p = os.path.join(self.d, name)
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(text)
+        return p
+
+    def run_import(self, only, path):
+        out = os.path.join(self.d, "out")
+        rc = import_shared.main(["--only", only, "--input", path, "--out", out])
+        return rc, os.path.join(out, only + ".json")
+
+    def test_h200_ids_and_timing_forms(self):
+        src = self.write("dev.jsonl", "\n".join(json.dumps(r) for r in H200) + "\n")
+        rc, dst = self.run_import("h200-2026-11-29", src)
+        self.assertEqual(rc, 0)
+        doc = json.load(open(dst))
+        self.assertEqual(doc["kind"], "ridge-measurements")
+        ms = {m["id"]: m for m in doc["measurements"]}
+        g = ms["h200-2026-11-29/a/bf16_4096x2100x4096"]
+        self.assertEqual(g["config"]["op"]["layout"], "nn")
+        self.assertEqual(g["config"]["timed"], "per_call_events")
+        self.assertAlmostEqual(g["time_s"]["median"], 0.36501e-3)
+        self.assertEqual(ms["h200-2026-11-29/c/fp8_8192x8192x8192"]["config"]["op"]["layout"], "nt")
+        graph = ms["h200-2026-11-29/a/add_fp32_2^10/graph"]
+        self.assertEqual(graph["source_id"], "h200-2026-11-29/a/add_fp32_2^10")
+        self.assertEqual((graph["config"]["runtime"], graph["config"]["graph_nodes"]), ("graph", 100))
+        self.assertEqual(ms["h200-2026-11-29/a/add_fp32_2^10/back_to_back"]["config"]["timed"], "back_to_back")
+        self.assertEqual(len(ms["h200-2026-11-29/a/silu_mul_bf16_4096x4096"]["config"]["ops"]), 2)
+        dec = ms["h200-2026-11-29/a/llama2-7b_decode_bs1_ctx1024"]["config"]
+        self.assertEqual((dec["workload"], dec["mode"], dec["context"]), ("llama2-7b", "decode", 1024))
+        self.assertEqual(ms["h200-2026-11-29/a/llama2-7b_decode_bs1_ctx1024/graph"]["config"]["runtime"], "graph")
+        self.assertEqual(len(ms), 8)  # every record kept, none silently skipped
+        self.assertEqual(doc["skipped"], [])
+        self.validate(dst, 8)
+
+    def test_aiconfigurator(self):
+        rc, dst = self.run_import("aiconfigurator-gemm", self.write("gemm.csv", AIC_HEAD + AIC))
+        self.assertEqual(rc, 0)
+        ms = {m["id"]: m for m in json.load(open(dst))["measurements"]}
+        self.assertEqual(set(ms), {"aiconfigurator-gemm/h100_sxm/bf16/4096x4096x4096",
+                                   "aiconfigurator-gemm/h100_sxm/fp8/32768x128x128",
+                                   "aiconfigurator-gemm/l40s/bf16/1x128x128"})
+        b = ms["aiconfigurator-gemm/h100_sxm/bf16/4096x4096x4096"]["config"]
+        self.assertEqual((b["timed"], b["gpu"], b["op"]["layout"]), ("gpu_time", "h100-sxm5-80gb", "nt"))
+        f = ms["aiconfigurator-gemm/h100_sxm/fp8/32768x128x128"]["config"]
+        self.assertEqual([o["op"] for o in f["ops"]], ["reduce", "elementwise", "gemm"])
+        self.validate(dst, 3)
+
+    def test_bad_input_names_file_line_field(self):
+        cases = [
+            ("gemm.csv", AIC_HEAD + AIC.replace("0.238", "-1"), "aiconfigurator-gemm", ":3: latency_ms: not positive"),
+            ("gemm.csv", AIC_HEAD + AIC.replace("0.238", ""), "aiconfigurator-gemm", ":3: latency_ms: missing"),
+            ("gemm.csv", AIC_HEAD + AIC.replace(",32768,", ",x,"), "aiconfigurator-gemm", ":3: m: not a number"),
+            ("dev.jsonl", json.dumps(H200[1]) + "\n{not json\n", "h200-2026-11-29", ":2: line: malformed JSON"),
+            ("dev.jsonl", json.dumps(dict(H200[1], median_ms=0)) + "\n", "h200-2026-11-29", ":1: median_ms: not positive"),
+            ("dev.jsonl", json.dumps({k: v for k, v in H200[1].items() if k != "n"}) + "\n", "h200-2026-11-29",
+             ":1: n: missing"),
+        ]
+        for name, text, only, want in cases:
+            with self.subTest(want=want):
+                src = self.write(name, text)
+                err = os.path.join(self.d, "err")
+                with open(err, "w") as fe:
+                    old, sys.stderr = sys.stderr, fe
+                    try:
+                        rc, dst = self.run_import(only, src)
+                    finally:
+                        sys.stderr = old
+                msg = open(err).read()
+                self.assertEqual(rc, 2)
+                self.assertEqual(msg.count("\n"), 1, msg)
+                self.assertIn(src + want, msg)
+                self.assertFalse(os.path.exists(dst), "nothing is written on bad input")
+
+    def validate(self, path, n):
+        ridge = os.environ.get("RIDGE")
+        if not ridge:
+            return
+        out = subprocess.run([ridge, "validate", path, "--format", "json"], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        doc = json.loads(out.stdout)
+        self.assertEqual(len(doc["cases"]), n, doc["skipped"])
+        self.assertTrue(all(c["family"] for c in doc["cases"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
