@@ -19,7 +19,7 @@
 
 static const char help[] =
     "usage: ridge calibrate --gpu ID FILE... -o CALIBRATED.json [--train GLOB]... [--fit NAME]...\n"
-    "                       [--format text|json]\n"
+    "                       [--format text|json] [--min-time S]\n"
     "\n"
     "Fit the efficiency parameters of catalogue GPU ID (achievable share of each peak, DRAM\n"
     "fraction and latency, L2 bandwidth, kernel floor, launch costs) to the measurements of\n"
@@ -38,6 +38,7 @@ static const char help[] =
     "  --fit NAME           fit only this parameter (repeatable; names as in the report, e.g.\n"
     "                       framework_op_s, fraction_by_peak.bf16); the others keep their values\n"
     "  --format text|json   the report (default text)\n"
+    "  --min-time S         leave out measurements timed below S seconds (training and held out)\n"
     "  -h, --help           this help\n";
 
 typedef struct {
@@ -273,6 +274,7 @@ int cmd_calibrate(int argc, char **argv)
                                              {"train", required_argument, 0, 't'},
                                              {"fit", required_argument, 0, 'F'},
                                              {"format", required_argument, 0, 'f'},
+                                             {"min-time", required_argument, 0, 'm'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     cal_rule rules[CAL_MAX_RULES];
@@ -280,7 +282,7 @@ int cmd_calibrate(int argc, char **argv)
     int nonly = 0;
     int nrules = 0, c, i, rc = CLI_EXIT_OK, *train = NULL, ntr = 0, nte = 0;
     const char *gpu = NULL, *out = NULL, *why;
-    double *before = NULL, *after = NULL;
+    double *before = NULL, *after = NULL, min_time = 0;
     cli_format fmt = CLI_FMT_TEXT;
     ridge_gpu g0, g;
     meas_set ms;
@@ -309,6 +311,10 @@ int cmd_calibrate(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             if (fmt == CLI_FMT_CSV)
                 return cli_usage_error(CMD, "--format: text or json");
+            break;
+        case 'm':
+            if (cli_parse_double("--min-time", optarg, 0, 1e6, &min_time))
+                return CLI_EXIT_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;
         case ':':
@@ -341,6 +347,7 @@ int cmd_calibrate(int argc, char **argv)
     }
     if ((rc = meas_collect_files(argv + optind, argc - optind, NULL, NULL, &ms)) != CLI_EXIT_OK)
         goto done;
+    meas_filter(&ms, min_time, NULL);
     train = calloc((size_t)(ms.n ? ms.n : 1), sizeof *train);
     before = calloc((size_t)(ms.n ? ms.n : 1), sizeof *before);
     after = calloc((size_t)(ms.n ? ms.n : 1), sizeof *after);

@@ -72,23 +72,14 @@ typedef struct {
 
 /* The cases: every collected item with the prediction meas_collect made on its GPU (the catalogue
  * entry, or --gpu-file for the items of its id). */
-static int cases_of(meas_set *ms, val_state *s, const ridge_gpu *file_gpu, double min_time_s, const char *only)
+static int cases_of(const meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
 {
     s->v = calloc((size_t)(ms->n ? ms->n : 1), sizeof *s->v);
     if (!s->v)
         return -1;
     for (int i = 0; i < ms->n; i++) {
         const meas_item *it = &ms->v[i];
-        val_case *c;
-        if (only && (strcmp(only, "kernels") == 0) != (it->type == MEAS_KERNEL)) {
-            meas_skip(ms, strcmp(only, "kernels") == 0 ? "not a kernel (--only kernels)" : "not a model (--only models)");
-            continue;
-        }
-        if (min_time_s > 0 && strcmp(it->unit, "s") == 0 && it->measured < min_time_s) {
-            meas_skip(ms, "measured below --min-time");
-            continue;
-        }
-        c = &s->v[s->n++];
+        val_case *c = &s->v[s->n++];
         if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0)
             s->file_used++;
         snprintf(c->id, sizeof c->id, "%s", it->id);
@@ -650,7 +641,8 @@ int cmd_validate(int argc, char **argv)
         return rc;
     if ((rc = meas_collect_files(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
         goto done;
-    if (cases_of(&ms, &s, gpu_file ? &fileg : NULL, min_time, only) || summarize(&s, &v, &nv)) {
+    meas_filter(&ms, min_time, only);
+    if (cases_of(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;

@@ -251,6 +251,17 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
         double b = ridge_op_min_bytes(&it->op);
         it->op.cold_bytes = b;
         it->op.reuse_bytes = b * v;
+    } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "l2_cold"))) {
+        /* Operands that reach the kernel from DRAM whatever their size (the benchmark evicts
+         * them, or the records show DRAM rates): all compulsory bytes cold, never reused in L2. */
+        size_t nops = it->graph.n > 1 ? it->graph.n : 1;
+        for (size_t i = 0; i < nops; i++) {
+            ridge_op *op = it->graph.n > 1 ? &it->graph.ops[i] : &it->op;
+            if (!(op->cold_bytes > 0)) {
+                op->cold_bytes = ridge_op_min_bytes(op);
+                op->reuse_bytes = 1e18;
+            }
+        }
     }
     snprintf(it->workload, sizeof it->workload, "%s", ridge_op_kind_name(it->op.kind));
     snprintf(it->desc, sizeof it->desc, "%s %s%s", ridge_op_kind_name(it->op.kind), ridge_dtype_name(it->op.dtype),
@@ -572,6 +583,25 @@ static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, doubl
     if (it->kind == MEAS_FLOP_RATE || it->kind == MEAS_BYTE_RATE)
         *pred = work / *pred;
     return NULL;
+}
+
+void meas_filter(meas_set *s, double min_time_s, const char *only)
+{
+    int k = 0;
+    for (int i = 0; i < s->n; i++) {
+        meas_item *it = &s->v[i];
+        const char *why = NULL;
+        if (only && (strcmp(only, "kernels") == 0) != (it->type == MEAS_KERNEL))
+            why = strcmp(only, "kernels") == 0 ? "not a kernel (--only kernels)" : "not a model (--only models)";
+        else if (min_time_s > 0 && strcmp(it->unit, "s") == 0 && it->measured < min_time_s)
+            why = "measured below --min-time";
+        if (why) {
+            meas_skip(s, why);
+            item_free(it);
+        } else
+            s->v[k++] = *it;
+    }
+    s->n = k;
 }
 
 int meas_collect_files(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, meas_set *s)

@@ -79,6 +79,9 @@ const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred);
 
 /* Count a skipped measurement by reason (reason must be static). */
 void meas_skip(meas_set *s, const char *reason);
+/* Drop the items measured in seconds below min_time_s (0: none) and, with only "kernels" or
+ * "models" (NULL: all), the items of the other type; each counted as skipped by reason. */
+void meas_filter(meas_set *s, double min_time_s, const char *only);
 void meas_set_free(meas_set *s);
 
 #endif

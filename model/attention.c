@@ -9,21 +9,24 @@
 #define RK_ATTN_TILE_Q 128.0
 #define RK_ATTN_TILE_Q_DECODE 64.0
 #define RK_ATTN_MIN_KV_CHUNK 256.0
-/* Backward does 2.5x the forward FLOPs at this share of the forward's efficiency. */
+/* Backward does 2.5x the forward FLOPs. */
 #define RK_ATTN_BWD_FLOPS_RATIO 2.5
-#define RK_ATTN_BWD_EFFICIENCY 0.80
 
-/* Share of the GEMM efficiency a fused attention kernel reaches, by architecture: the softmax's
- * exponentials and rescaling run on the vector units between the two matmuls. On Hopper the
- * default PyTorch kernel (FlashAttention-2) does not use wgmma, so it reaches about half of what
- * a Hopper GEMM does (docs/model.md). */
-static double attention_efficiency(const ridge_gpu *g)
+/* Share of the GEMM efficiency a fused attention kernel reaches, by architecture, forward and
+ * backward (the backward's share is of the forward's): the softmax's exponentials and rescaling
+ * run on the vector units between the matmuls (docs/model.md §4). Hopper: PyTorch 2.11's SDPA
+ * runs Hopper-native (wgmma) kernels, h200-2026-11-29/{a,c}/sdpa_fwd_causal_b8_h32_s{2048,8192}
+ * at 547-573 TFLOP/s (0.73 of 0.785 x 989) and sdpa_fwdbwd_causal_b8_h32_s2048 with a backward at
+ * 0.62 of the forward's rate; Ampere/Ada: FlashAttention-2 at ~70 % of the A100 peak. */
+static void attention_efficiency(const ridge_gpu *g, double *fwd, double *bwd)
 {
+    *bwd = 0.80;
     if (strcmp(g->architecture, "hopper") == 0 || strcmp(g->architecture, "blackwell") == 0)
-        return 0.55;
-    if (strcmp(g->architecture, "ampere") == 0 || strcmp(g->architecture, "ada") == 0)
-        return 0.88;
-    return 0.60;
+        *fwd = 0.73, *bwd = 0.62;
+    else if (strcmp(g->architecture, "ampere") == 0 || strcmp(g->architecture, "ada") == 0)
+        *fwd = 0.88;
+    else
+        *fwd = 0.60;
 }
 
 /* Visible (query, key) pairs per (batch, head): the causal triangle when requested, with the
@@ -46,13 +49,14 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
     double q = op->u.attn.q_len, kv = op->u.attn.kv_len, d = op->u.attn.head_dim;
     double pr = pairs(q, kv, op->u.attn.causal), kv_avg = q > 0 ? pr / q : 0;
     int tp = rk_tensor_peak(g, op->dtype);
-    double peak_sm, eff, tiles, tm, kv_per_tile, s = 1, t_tile, waves;
+    double peak_sm, eff, eta, eta_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
     (void)err;
+    attention_efficiency(g, &eta, &eta_bwd);
     memset(r, 0, sizeof *r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
         r->tensor = 1;
-        eff = ridge_efficiency_fraction(&g->eff, r->peak) * attention_efficiency(g);
+        eff = ridge_efficiency_fraction(&g->eff, r->peak) * eta;
     } else {
         r->peak = rk_vector_peak(g, op->dtype);
         r->tensor = 0;
@@ -81,12 +85,16 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
         kv_per_tile = kv_avg / s;
         /* A packed tile computes tm rows however few are real. */
     }
-    t_tile = 4.0 * tm * kv_per_tile * d / (peak_sm * eff);
+    /* Each tile's fill and drain, as a GEMM tile's (docs/model.md §2): one DRAM latency before its
+     * first block of keys, and its FP32 output accumulators (tm x head_dim) out through shared
+     * memory at the end. At short sequences this is a large share of a tile. */
+    t_over = g->eff.dram_latency_s + tm * d * 4.0 / (128.0 * g->tensor_clock_hz);
+    t_tile = 4.0 * tm * kv_per_tile * d / (peak_sm * eff) + t_over;
     waves = tiles / g->sm_count;
     r->compute_s = rk_ceil(waves) * t_tile;
     r->kernels = s > 1 ? 2 : 1; /* split-KV adds a combine kernel */
     if (op->u.attn.pass == RIDGE_PASS_FWD_BWD) {
-        r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / RK_ATTN_BWD_EFFICIENCY;
+        r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / eta_bwd;
         r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
     }
     r->flops = ridge_op_flops(op);

@@ -16,6 +16,13 @@
 #define RK_WINO_OUT 4.0                           /* output tile edge m */
 #define RK_WINO_TILE 6.0                          /* transformed tile edge m + r - 1 */
 #define RK_WINO_ELEMS (RK_WINO_TILE * RK_WINO_TILE) /* GEMMs in the batch */
+/* FP32 convolutions on CUDA cores with channels_last tensors (TF32 off): cuDNN runs its NHWC
+ * FFMA implicit-GEMM kernels, which reach this share of the SGEMM rate (docs/model.md §3;
+ * h200-2026-11-29/a/fp32_n128_c64_k64_hw56_r3_s1 and fp32_n128_c512_k512_hw7_r3_s1: 35.6 and
+ * 31.8 TFLOP/s, 0.59 and 0.53 of 0.9 x 67 TFLOP/s). Its Winograd kernels are NCHW: an NHWC
+ * convolution pays a transpose of its input and of its output around them. */
+#define RK_CONV_NHWC_FFMA_SHARE 0.55
+
 /* Arithmetic of the tile transforms per transformed element (B^T d B, A^T m A: a few adds and
  * constant multiplies per element of each 1-D pass, two passes). Never the bound: ~1 FLOP/B. */
 #define RK_WINO_TRANSFORM_FLOPS 8.0
@@ -46,6 +53,14 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     int rc;
 
     memset(r, 0, sizeof *r);
+    if (op->u.conv.nhwc) {
+        /* NHWC -> NCHW of the pass's input and NCHW -> NHWC of its output, around the kernels. */
+        double x = n * c * h * w, y = n * k * p * q;
+        double in = op->u.conv.pass == RIDGE_PASS_BWD_DATA ? y : x;
+        double out = op->u.conv.pass == RIDGE_PASS_BWD_DATA ? x : y; /* bwd_filter: dY, the second input */
+        wino_transform(g, op, in, in, 0, r);
+        wino_transform(g, op, out, out, 0, r);
+    }
     switch (op->u.conv.pass) {
     case RIDGE_PASS_BWD_DATA:
         /* dX = dY correlated with the flipped filter: the forward with c and k swapped. */
@@ -70,7 +85,8 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
         break;
     }
     gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, RIDGE_LAYOUT_NT, c < k ? c : k, rk_hot(gbytes), 1.0, &gemm, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, RIDGE_LAYOUT_NT, c < k ? c : k, rk_hot(gbytes),
+                 op->u.conv.nhwc ? RK_CONV_NHWC_FFMA_SHARE : 1.0, 0, &gemm, err);
     if (rc != RIDGE_OK)
         return rc;
     rk_accumulate(r, &gemm, 1);
@@ -111,7 +127,8 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ri
     }
     /* NHWC: the contiguous dimensions are the channel counts. */
     align = cg < kg ? cg : kg;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes), 1.0, r, err);
+    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes),
+                 op->u.conv.nhwc && op->dtype == RIDGE_DTYPE_FP32 ? RK_CONV_NHWC_FFMA_SHARE : 1.0, 0, r, err);
     if (rc != RIDGE_OK)
         return rc;
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */

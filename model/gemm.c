@@ -38,8 +38,11 @@ static const rk_tile vector_tiles[] = {
     {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85},
 };
 
-/* Most parts a split-K GEMM is cut into. */
+/* Most parts a split-K GEMM is cut into, and the split factors tried besides the one that fills
+ * the machine. */
 #define RK_GEMM_MAX_SPLIT_K 16.0
+#define RK_GEMM_NSPLITS 6
+static const double gemm_splits[RK_GEMM_NSPLITS] = {2, 3, 4, 6, 8, 16};
 
 /* Hopper (compute capability 9.x) without 16-byte-aligned operands: the TMA cannot describe the
  * tensors, so cuBLAS falls back from its wgmma kernels to sm80-class mma.sync kernels, which
@@ -116,7 +119,8 @@ static double dp4a_peak(const ridge_gpu *g)
 }
 
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
-            double align_elems, rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err)
+            double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
+            ridge_err *err)
 {
     int tp = rk_tensor_peak(g, dt);
     int tensor = tp >= 0;
@@ -151,9 +155,11 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         frac = ridge_efficiency_fraction(&g->eff, peak);
     }
     aeff = gemm_align(g, dt, m, n, k, layout, align_elems, tensor);
-    /* cuBLAS (11.8 on) and CUTLASS pick stream-K kernels on sm80 and later for shapes whose last
-     * wave of tiles is part-empty. */
-    stream_k = g->compute_capability[0] >= '8' && g->compute_capability[1] == '.';
+    /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
+     * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
+     * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic. */
+    stream_k = tensor && g->compute_capability[0] >= '8' && g->compute_capability[1] == '.' &&
+               !(flags & RK_GEMM_NO_STREAM_K);
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
@@ -183,18 +189,23 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             base_tiles = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
             stream0 = batch * (m * k * es * otn + k * n * es * otm);
-            /* Split-K only helps when one wave is not full: try no split, and the split that fills
-             * the machine (at most 16 parts, each at least RK_GEMM_MIN_SPLIT_K deep). */
-            double s_fill = 1;
+            /* Split-K only helps when one wave is not full: try no split, the split that fills
+             * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
+             * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
+             * against the partial sums it writes and reduces. */
+            double s_fill = 1, s_max = 1;
             if (base_tiles < sm) {
+                s_max = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
+                if (s_max > RK_GEMM_MAX_SPLIT_K)
+                    s_max = RK_GEMM_MAX_SPLIT_K;
                 s_fill = rk_ceil(sm / base_tiles);
-                if (s_fill > RK_GEMM_MAX_SPLIT_K)
-                    s_fill = RK_GEMM_MAX_SPLIT_K;
-                if (s_fill > rk_floor(k / RK_GEMM_MIN_SPLIT_K))
-                    s_fill = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
+                if (s_fill > s_max)
+                    s_fill = s_max;
             }
-            for (int s_i = 0; s_i < (s_fill > 1 ? 2 : 1); s_i++) {
-                double s = s_i == 0 ? 1 : s_fill, waves, ttile, compute, mem, l2b, tt;
+            for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
+                double s = s_i == 0 ? 1 : s_i == 1 ? s_fill : gemm_splits[s_i - 2], waves, ttile, compute, mem, l2b, tt;
+                if (s_i > 0 && (s < 2 || s > s_max || (s_i > 1 && s == s_fill)))
+                    continue;
                 /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
                 double c_eff = rk_ceil(base_tiles * s * inv_sm);
                 if (c_eff > ctas)
@@ -216,12 +227,13 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     tt = floor1;
                 }
                 tt += rk_max(compute, rk_max(mem, l2b * inv_l2bw));
-                if (s_i == 0 && stream_k && rk_ceil(waves) > waves) {
-                    /* Stream-K (docs/model.md §2): the MAC iterations of all tiles are divided
-                     * evenly over the SMs, so the last wave is not part-empty; each SM pays one
-                     * more fill and drain for the tile it shares, whose FP32 partial sums go
-                     * through L2 (the fix-up). */
-                    double sk = waves * (ttile - t_over * c_eff) + 2.0 * t_over * c_eff;
+                if (s_i == 0 && stream_k && base_tiles > sm && rk_ceil(base_tiles * inv_sm) > base_tiles * inv_sm) {
+                    /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
+                     * all tiles are divided evenly over the SMs, so the last wave is not
+                     * part-empty; each SM pays one more fill and drain for the tile it shares, whose
+                     * FP32 partial sums go through L2 (the fix-up). */
+                    double work = 2.0 * t->tm * t->tn * k * inv_peak_sm * t->inv_eff;
+                    double sk = base_tiles * inv_sm * (work + t_over) + t_over;
                     double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
                     double tsk = floor1 + rk_max(sk + fix, rk_max(mem, l2b * inv_l2bw));
                     if (tsk < tt) {

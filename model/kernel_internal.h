@@ -115,8 +115,11 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes byt
  * (docs/model.md §2, "Alignment"). `min_bytes` are the compulsory bytes of the operator (which
  * may differ from the GEMM's view, e.g. convolution). Picks the tile shape and split-K factor of
  * least predicted time, as a library heuristic would. */
+/* rk_gemm flags: the library has no stream-K kernels for this GEMM (cuDNN's recurrent GEMMs). */
+#define RK_GEMM_NO_STREAM_K 1
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
-            double align_elems, rk_bytes min_bytes, double eff_scale, ridge_kernel_result *r, ridge_err *err);
+            double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
+            ridge_err *err);
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);

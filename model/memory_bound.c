@@ -51,6 +51,30 @@ static void row_kernel(const ridge_gpu *g, double t_rows, ridge_kernel_result *r
     (void)g;
 }
 
+/* FP32 instructions per element of the functions an elementwise op may name (ridge_ew_fn),
+ * conversions from and to the storage type and the multiply-adds around the function included:
+ * frameworks compute half-precision elementwise math in FP32 (PyTorch's opmath), so these run at
+ * the FP32 rate whatever the dtype, one instruction being an FMA's 2 FLOPs (docs/model.md §6).
+ * gelu_erf from h200-2026-11-29/a/gelu_bf16_65536x4096 (0.344 ms for 268 M elements: 41 per
+ * element at 0.9 x 33.4 T lane-instructions/s); the others are estimates from the CUDA math
+ * library's sequences (expf ~12, tanhf ~18, an IEEE division ~10) until records price them. */
+static const double ew_fn_instructions[RIDGE_EW_FN_COUNT] = {
+    [RIDGE_EW_PLAIN] = 0, [RIDGE_EW_GELU_ERF] = 40, [RIDGE_EW_GELU_TANH] = 26, [RIDGE_EW_SILU] = 28, [RIDGE_EW_EXP] = 16,
+};
+
+/* An elementwise op's FLOPs and the peak they run at: a named function is FP32 math
+ * (ew_fn_instructions, two FLOPs each); plain ops keep flops_per_element at the dtype's rate. */
+static void ew_work(const ridge_gpu *g, const ridge_op *op, double *flops, ridge_dtype *dt)
+{
+    *dt = op->dtype;
+    if (op->u.ew.fn != RIDGE_EW_PLAIN && (unsigned)op->u.ew.fn < RIDGE_EW_FN_COUNT) {
+        double f = 2.0 * ew_fn_instructions[op->u.ew.fn];
+        *flops = op->u.ew.elements * (f > op->u.ew.flops_per_element ? f : op->u.ew.flops_per_element);
+        *dt = RIDGE_DTYPE_FP32;
+    }
+    (void)g;
+}
+
 static double row_passes(const ridge_gpu *g, const ridge_op *op)
 {
     double row_bytes = op->u.rows.cols * ridge_dtype_bytes(op->dtype);
@@ -113,16 +137,24 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         return RIDGE_OK;
     case RIDGE_OP_REDUCE:
         rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
+        /* A framework reduction over short rows gives them to warps (one pass); a kernel that
+         * launches one CTA per row (cta_per_row) pays its rounds whatever the row length. */
         if (op->u.rows.rows > 1)
-            row_kernel(g, row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1, 0), r);
+            row_kernel(g,
+                       row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1,
+                                    !op->u.rows.cta_per_row),
+                       r);
         return RIDGE_OK;
-    case RIDGE_OP_ELEMENTWISE:
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
+    case RIDGE_OP_ELEMENTWISE: {
+        ridge_dtype math;
+        ew_work(g, op, &flops, &math);
+        rk_streaming(g, math, flops, rk_op_bytes(op, bytes), 1, r);
         if (op->u.ew.rows > 0)
             row_kernel(g,
                        row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype), 1, 0, 0),
                        r);
         return RIDGE_OK;
+    }
     default:
         /* embedding */
         rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);

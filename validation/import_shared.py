@@ -183,7 +183,8 @@ def h200_kernel(rec, path, line, sid, out, skipped):
               "c": num(rec, "cin", path, line, integer=True), "h": hw, "w": hw,
               "k": num(rec, "cout", path, line, integer=True), "r": r, "s": r,
               "stride": num(rec, "stride", path, line, integer=True),
-              "pad": num(rec, "pad", path, line, positive=False, integer=True), "pass": "fwd"}
+              "pad": num(rec, "pad", path, line, positive=False, integer=True), "pass": "fwd",
+              "memory_format": "nhwc"}  # measure.py: channels_last input and weights
         add(op=op, flops=num(rec, "flops", path, line),
             extra={"memory_format": "channels_last", "cudnn_benchmark": True,
                    "tf32_cudnn": bool(rec.get("cudnn_tf32", False))})
@@ -345,13 +346,20 @@ def convert_aic(path):
                 # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
                 # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
                 # the CUTLASS scaled-mm.
-                ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "name": "segmented_max_reduction"},
+                ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "cta_per_row": True,
+                        "name": "segmented_max_reduction"},
                        {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
                         "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
                        dict(op, name="cutlass_scaled_mm")]
                 op = None
             out.append(measurement(mid, "gemm", t, op=op, ops=ops, timed="gpu_time", runtime="graph", gpu=gid,
-                                   flops=2 * m * n * k, extra={"api": r["kernel_source"], "framework_version": r["framework"]}))
+                                   flops=2 * m * n * k,
+                                   extra={"api": r["kernel_source"], "framework_version": r["framework"],
+                                          # The rows reach DRAM rates, not L2 rates, for operands that fit
+                                          # in half the L2 (l40s/bf16/1x4096x4096: 33.6 MB at 667 GB/s,
+                                          # below the 864 GB/s DRAM peak; h100_sxm/bf16/1x4096x4096 at
+                                          # 2.2 TB/s): each call finds its operands cold.
+                                          "l2_cold": True}))
     prov = {"gpu_name": None, "date": None,
             "source": "shared/data/aiconfigurator-gemm/gemm.csv (ai-dynamo/aiconfigurator@095f58a51; README beside it)"}
     return prov, out, []

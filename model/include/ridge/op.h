@@ -90,7 +90,7 @@ typedef struct {
     double epilogue_bytes;
     union {
         struct { double m, n, k, batch; ridge_layout layout; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
-        struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; } conv;
+        struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; int nhwc; } conv; /* nhwc: channels_last tensors */
         struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; } attn;
         struct {
             double elements, inputs, outputs, flops_per_element;
@@ -98,7 +98,7 @@ typedef struct {
             double rows;           /* > 0: one CTA per row of elements / rows (0: a flat grid) */
             ridge_ew_fn fn;
         } ew;
-        struct { double rows, cols; } rows; /* softmax, layernorm, rmsnorm, reduce */
+        struct { double rows, cols; int cta_per_row; } rows; /* softmax, layernorm, rmsnorm, reduce; cta_per_row: reduce */
         struct { double tokens, dim, vocab; } emb;
         struct { double batch, seq, input, hidden, layers; ridge_pass pass; } lstm;
         struct { double bytes; ridge_copy_kind kind; } copy;
