@@ -159,7 +159,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic. */
     stream_k = tensor && g->compute_capability[0] >= '8' && g->compute_capability[1] == '.' &&
-               !(flags & RK_GEMM_NO_STREAM_K);
+               !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
@@ -194,7 +194,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
              * against the partial sums it writes and reduces. */
             double s_fill = 1, s_max = 1;
-            if (base_tiles < sm) {
+            if (base_tiles < sm && !(flags & RK_GEMM_NO_SPLIT_K)) {
                 s_max = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
                 if (s_max > RK_GEMM_MAX_SPLIT_K)
                     s_max = RK_GEMM_MAX_SPLIT_K;
@@ -230,10 +230,11 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (s_i == 0 && stream_k && base_tiles > sm && rk_ceil(base_tiles * inv_sm) > base_tiles * inv_sm) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
-                     * part-empty; each SM pays one more fill and drain for the tile it shares, whose
-                     * FP32 partial sums go through L2 (the fix-up). */
+                     * part-empty. A persistent kernel loads the next tile while it drains the
+                     * last, so each SM pays the fill and drain once, and once more for the tile it
+                     * shares, whose FP32 partial sums go through L2 (the fix-up). */
                     double work = 2.0 * t->tm * t->tn * k * inv_peak_sm * t->inv_eff;
-                    double sk = base_tiles * inv_sm * (work + t_over) + t_over;
+                    double sk = base_tiles * inv_sm * work + 2.0 * t_over;
                     double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
                     double tsk = floor1 + rk_max(sk + fix, rk_max(mem, l2b * inv_l2bw));
                     if (tsk < tt) {

@@ -115,8 +115,10 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes byt
  * (docs/model.md §2, "Alignment"). `min_bytes` are the compulsory bytes of the operator (which
  * may differ from the GEMM's view, e.g. convolution). Picks the tile shape and split-K factor of
  * least predicted time, as a library heuristic would. */
-/* rk_gemm flags: the library has no stream-K kernels for this GEMM (cuDNN's recurrent GEMMs). */
+/* rk_gemm flags: the library has no stream-K kernels for this GEMM (cuDNN's recurrent GEMMs);
+ * it splits K neither (vLLM's CUTLASS FP8 scaled-mm: fixed tile configurations, one CTA a tile). */
 #define RK_GEMM_NO_STREAM_K 1
+#define RK_GEMM_NO_SPLIT_K 2
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
             double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
             ridge_err *err);

@@ -89,7 +89,7 @@ typedef struct {
      * to the output, as an inference engine fuses it); part of the compulsory bytes. 0: none. */
     double epilogue_bytes;
     union {
-        struct { double m, n, k, batch; ridge_layout layout; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1 */
+        struct { double m, n, k, batch; ridge_layout layout; int no_split_k; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1; no_split_k: the library never splits K */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; int nhwc; } conv; /* nhwc: channels_last tensors */
         struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; } attn;
         struct {
