@@ -38,11 +38,10 @@ static const rk_tile vector_tiles[] = {
     {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85},
 };
 
-/* Most parts a split-K GEMM is cut into, and the split factors tried besides the one that fills
- * the machine. */
+/* Most parts a split-K GEMM is cut into, and how many whole-wave splits are tried besides the one
+ * that fills the machine. */
 #define RK_GEMM_MAX_SPLIT_K 16.0
-#define RK_GEMM_NSPLITS 6
-static const double gemm_splits[RK_GEMM_NSPLITS] = {2, 3, 4, 6, 8, 16};
+#define RK_GEMM_NSPLITS 3
 
 /* Hopper (compute capability 9.x) without 16-byte-aligned operands: the TMA cannot describe the
  * tensors, so cuBLAS falls back from its wgmma kernels to sm80-class mma.sync kernels, which
@@ -170,6 +169,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
         double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_waves = 0, best_tiles = 0, best_compute = 0;
+        double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
         inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, 0, &dram0, &l20);
         mem0 = rk_dram_time(g, dram0);
@@ -202,10 +202,22 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (s_fill > s_max)
                     s_fill = s_max;
             }
+            /* The splits that leave no wave part-empty: the most parts that fit in 1, 2 or 3
+             * waves (floor(j SM / tiles)), besides no split and the fill split. */
+            double splits[2 + RK_GEMM_NSPLITS] = {1, s_fill};
+            for (int j = 0; j < RK_GEMM_NSPLITS; j++)
+                splits[2 + j] = rk_floor((j + 1) * sm / base_tiles);
             for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
-                double s = s_i == 0 ? 1 : s_i == 1 ? s_fill : gemm_splits[s_i - 2], waves, ttile, compute, mem, l2b, tt;
-                if (s_i > 0 && (s < 2 || s > s_max || (s_i > 1 && s == s_fill)))
+                double s = splits[s_i], waves, ttile, compute, mem, l2b, tt;
+                if (s_i > 0 && (s < 2 || s > s_max || s == splits[s_i - 1] || (s_i > 1 && s == s_fill)))
                     continue;
+                /* A split pays two kernel floors and its partial sums through DRAM at least: no
+                 * split (nor a larger one) can win once that alone reaches the best time. */
+                if (s_i > 0 && 2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw) >= best_t) {
+                    if (s_i > 1)
+                        break; /* the wave splits ascend: their partial sums only grow */
+                    continue;
+                }
                 /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
                 double c_eff = rk_ceil(base_tiles * s * inv_sm);
                 if (c_eff > ctas)
@@ -214,6 +226,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate. */
                 ttile = (2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff + t_over) * c_eff;
                 compute = rk_ceil(waves) * ttile;
+                if (s > 1 && 2 * floor1 + compute >= best_t)
+                    continue; /* its compute alone loses: skip the memory terms */
                 if (s > 1) {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0, d, l;
