@@ -41,8 +41,8 @@ void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train)
 }
 
 /* Search boxes (the GPU schema's ranges, with positive lower ends for the log scale). */
-static const double field_lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 1e-8, 1e-8, 1e-8, 1e-9, 1e-9};
-static const double field_hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3};
+static const double field_lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 1e-8, 1e-8, 1e-8, 1e-9, 1e-9, 1e-8};
+static const double field_hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3, 1e-3};
 
 static double get_param(const ridge_gpu *g, const cal_param *p)
 {

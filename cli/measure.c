@@ -545,10 +545,11 @@ static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, doubl
         int rc = ridge_kernel_predict(g, op, &kr, &err);
         if (rc != RIDGE_OK)
             return rc == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : "kernel prediction failed";
+        double t = ridge_kernel_time_in(g, &kr, it->rt);
         c += kr.kernels * op->count; /* kernels in one call */
-        gpu += kr.time_s * op->count;
+        gpu += t * op->count;
         if (i == 0)
-            gk = kr.kernels > 0 ? kr.time_s / kr.kernels : kr.time_s;
+            gk = kr.kernels > 0 ? t / kr.kernels : t;
         if (it->framework)
             fw += g->eff.framework_op_s * op->count;
         work += (it->kind == MEAS_FLOP_RATE ? ridge_op_flops(op) : ridge_op_min_bytes(op)) * op->count;

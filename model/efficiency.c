@@ -22,6 +22,9 @@
 #define RIDGE_DEFAULT_L2_BYTES_PER_CLOCK_PER_SM 32.0
 /* GPU-side duration of a minimal kernel: launch, block dispatch, ramp-up and drain. */
 #define RIDGE_DEFAULT_KERNEL_FLOOR_S 2.5e-6
+/* The same inside a CUDA graph, whose kernel nodes the GPU front end has prepared: 1.0 us per
+ * tiny kernel replayed (h200-2026-11-29/a/add_fp32_2^10/graph: 1.011 us; ^14: 1.253 us). */
+#define RIDGE_DEFAULT_GRAPH_KERNEL_FLOOR_S 1.0e-6
 /* DRAM load-to-use latency (~400 cycles at 1.4-2 GHz plus the L2 path; gpu-specs §9). */
 #define RIDGE_DEFAULT_DRAM_LATENCY_S 600e-9
 /* Eager host cost of one kernel launch: the CUDA launch call, 5.1 us per launch issued back to
@@ -56,6 +59,7 @@ void ridge_efficiency_defaults(const ridge_gpu *g, ridge_efficiency *e)
     e->host_launch_s = RIDGE_DEFAULT_HOST_LAUNCH_S;
     e->graph_launch_s = RIDGE_DEFAULT_GRAPH_LAUNCH_S;
     e->framework_op_s = RIDGE_DEFAULT_FRAMEWORK_OP_S;
+    e->graph_kernel_floor_s = RIDGE_DEFAULT_GRAPH_KERNEL_FLOOR_S;
     e->from_file_mask = 0;
     snprintf(e->source, sizeof e->source, "defaults (docs/model.md)");
 }
@@ -74,6 +78,7 @@ static const struct {
     {"host_launch_s", offsetof(ridge_efficiency, host_launch_s)},
     {"graph_launch_s", offsetof(ridge_efficiency, graph_launch_s)},
     {"framework_op_s", offsetof(ridge_efficiency, framework_op_s)},
+    {"graph_kernel_floor_s", offsetof(ridge_efficiency, graph_kernel_floor_s)},
 };
 
 const char *ridge_efficiency_field_name(int i)

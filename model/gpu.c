@@ -56,7 +56,8 @@ static const char *const mig_keys[] = {
 };
 static const char *const eff_keys[] = {
     "tensor_fraction", "vector_fraction", "dram_fraction", "l2_bandwidth_bytes_per_s", "kernel_floor_s",
-    "dram_latency_s", "host_launch_s", "graph_launch_s", "framework_op_s", "fraction_by_peak", "source", NULL,
+    "dram_latency_s", "host_launch_s", "graph_launch_s", "framework_op_s", "graph_kernel_floor_s", "fraction_by_peak",
+    "source", NULL,
 };
 
 /* Propagate errors (< 0) from the rj_ getters. */
@@ -255,8 +256,8 @@ static int parse_efficiency(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     const char *path = "$.efficiency";
     ridge_efficiency *e = &g->eff;
     /* Accepted ranges, in the order of ridge_efficiency_field(). */
-    static const double lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 0, 1e-8, 0, 0, 0};
-    static const double hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3};
+    static const double lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 0, 1e-8, 0, 0, 0, 0};
+    static const double hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3, 1e-3};
     int rc;
     ridge_efficiency_defaults(g, e);
     TRY(rc = rj_object(root, "$", "efficiency", 0, &o, c));

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include "ridge/kernel.h"
 #include "ridge/schedule.h"
 
 static double max3(double a, double b, double c)
@@ -38,7 +39,7 @@ int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_
          * operator's framework cost spread over its kernels):
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
         c = kr.kernels * ops[i].count;
-        gk = kr.time_s / kr.kernels;
+        gk = ridge_kernel_time_in(g, &kr, rt) / kr.kernels;
         h = h0 + f / kr.kernels;
         E1 = max3(E + c * gk, H + h + c * gk, H + c * h + gk);
         H1 = H + c * h;

@@ -28,6 +28,13 @@ int ridge_runtime_parse(const char *s, ridge_runtime *out)
     return 0;
 }
 
+double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ridge_runtime rt)
+{
+    if (rt != RIDGE_RUNTIME_GRAPH || !(r->floor_s > 0))
+        return r->time_s;
+    return r->time_s - r->floor_s + r->kernels * g->eff.graph_kernel_floor_s;
+}
+
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     double min_bytes = ridge_op_min_bytes(op);

@@ -19,7 +19,8 @@ static ridge_gpu load(const char *id)
 /* Kernel-by-kernel simulation of the two-stage pipeline, to check the closed form. h: launch cost per
  * kernel; f: framework cost per operator instance, spread over its kernels; h0: host time before
  * the first issue. */
-static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double h, double f, double h0)
+static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double h, double f, double h0,
+                       ridge_runtime rt)
 {
     double H = h0, E = 0;
     for (size_t i = 0; i < n; i++) {
@@ -29,7 +30,9 @@ static double simulate(const ridge_gpu *g, const ridge_op *ops, size_t n, double
         if (ridge_kernel_predict(g, &ops[i], &r, &err) != RIDGE_OK)
             return -1;
         kernels = r.kernels * ops[i].count;
-        gk = r.time_s / r.kernels;
+        /* In a graph each kernel's floor is graph_kernel_floor_s (docs/model.md §1). */
+        gk = (rt == RIDGE_RUNTIME_GRAPH ? r.time_s - r.floor_s + r.kernels * g->eff.graph_kernel_floor_s : r.time_s) /
+             r.kernels;
         for (double k = 0; k < kernels; k++) {
             H += h + f / r.kernels;
             E = (H > E ? H : E) + gk;
@@ -59,7 +62,7 @@ static void test_closed_form_matches_simulation(void)
         double f = rt ? 0 : g.eff.framework_op_s, h0 = rt ? g.eff.host_launch_s + g.eff.framework_op_s : 0;
         double sum = 0;
         CHECK(ridge_schedule_ops(&g, ops, 64, (ridge_runtime)rt, res, &tot, &err) == RIDGE_OK);
-        CHECK_NEAR(tot.total_time_s, simulate(&g, ops, 64, h, f, h0), 1e-12);
+        CHECK_NEAR(tot.total_time_s, simulate(&g, ops, 64, h, f, h0, (ridge_runtime)rt), 1e-12);
         for (int i = 0; i < 64; i++)
             sum += res[i].time_s;
         CHECK_NEAR(sum, tot.total_time_s, 1e-12);
@@ -82,11 +85,16 @@ static void test_host_bound_small_kernels(void)
     CHECK_NEAR(eager.total_time_s, 1000 * (g.eff.host_launch_s + g.eff.framework_op_s) + res.kernel.time_s, 1e-9);
     CHECK(eager.host_wait_s > eager.gpu_busy_s);
     CHECK(ridge_schedule_ops(&g, &tiny, 1, RIDGE_RUNTIME_GRAPH, &res, &graph, &err) == RIDGE_OK);
-    /* In a CUDA graph the same kernels run back to back. */
+    /* In a CUDA graph the same kernels run back to back, each with the graph's shorter floor:
+     * about a microsecond a tiny kernel (h200-2026-11-29/a/add_fp32_2^10/graph: 1.011 us). */
     CHECK(res.bound != RIDGE_BOUND_HOST);
     CHECK(graph.total_time_s < 0.5 * eager.total_time_s);
     CHECK_NEAR(graph.total_time_s,
-               g.eff.host_launch_s + g.eff.framework_op_s + g.eff.graph_launch_s + 1000 * res.kernel.time_s, 1e-9);
+               g.eff.host_launch_s + g.eff.framework_op_s + g.eff.graph_launch_s +
+                   1000 * ridge_kernel_time_in(&g, &res.kernel, RIDGE_RUNTIME_GRAPH),
+               1e-9);
+    CHECK(ridge_kernel_time_in(&g, &res.kernel, RIDGE_RUNTIME_GRAPH) < 1.3e-6);
+    CHECK(ridge_kernel_time_in(&g, &res.kernel, RIDGE_RUNTIME_GRAPH) > 0.9e-6);
     /* A large GEMM hides the host entirely after the first issue. */
     big = ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1);
     big.count = 10;

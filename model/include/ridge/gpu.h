@@ -63,6 +63,7 @@ typedef struct {
     double host_launch_s;            /* eager host cost of one kernel launch (the CUDA API call) */
     double graph_launch_s;           /* per kernel inside a CUDA graph */
     double framework_op_s;           /* eager framework dispatch per operator (0 for plain CUDA) */
+    double graph_kernel_floor_s;     /* GPU time of an empty kernel replayed in a CUDA graph */
     unsigned from_file_mask;         /* bit i set: i-th field above came from the file */
     /* Achievable share of one peak, overriding tensor_fraction / vector_fraction for it
      * (JSON `fraction_by_peak`, keys as in peak_dense_flops_per_s); 0 = not set. */
@@ -70,7 +71,7 @@ typedef struct {
     char source[240];
 } ridge_efficiency;
 
-#define RIDGE_EFF_FIELD_COUNT 9 /* the doubles above from tensor_fraction to framework_op_s */
+#define RIDGE_EFF_FIELD_COUNT 10 /* the doubles above from tensor_fraction to graph_kernel_floor_s */
 /* Name of the i-th efficiency field ("tensor_fraction"...), and a pointer to it. */
 const char *ridge_efficiency_field_name(int i);
 double *ridge_efficiency_field(ridge_efficiency *e, int i);

@@ -62,6 +62,10 @@ typedef struct {
  * (e.g. an fp8 GEMM on an A100); RIDGE_EINVAL for an invalid op. */
 int ridge_kernel_predict(const ridge_gpu *gpu, const ridge_op *op, ridge_kernel_result *res, ridge_err *err);
 
+/* GPU time of one instance of a predicted op when it runs in `rt`: in a CUDA graph each kernel's
+ * floor is graph_kernel_floor_s instead of kernel_floor_s (docs/model.md §1). */
+double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ridge_runtime rt);
+
 /* The peak an op's dtype and unit run at on this GPU, or -1 if the GPU has none. */
 int ridge_kernel_peak_for(const ridge_gpu *gpu, ridge_dtype dt, int tensor);
 
