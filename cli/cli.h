@@ -39,8 +39,8 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 /* Load a GPU by id (built-in, "ID:MIGPROFILE" allowed) or from a file when `file` is set.
  * Prints the error and returns an exit code (0 on success). */
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
-/* Read a whole file into a NUL-terminated buffer (caller frees). Prints the error and returns an
- * exit code (0 on success). */
+/* Read a whole file into a NUL-terminated buffer (caller frees) with ridge_file_read, so at most
+ * RIDGE_FILE_MAX_BYTES. Prints the error and returns an exit code (0 on success). */
 int cli_read_file(const char *path, char **out, size_t *len);
 /* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
  * error and returns an exit code. */

@@ -366,25 +366,14 @@ static int set_opt(plan_opts *o, int c, const char *arg)
 /* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). */
 static int load_plan_file(plan_opts *o, const char *path)
 {
-    FILE *f = fopen(path, "rb");
     char *text = NULL;
-    long len;
+    size_t len = 0;
     cJSON *root = NULL, *it;
-    int rc = -1;
-    if (!f) {
-        cli_error("%s: cannot read", path);
-        return -3;
-    }
-    if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > 1 << 20 || fseek(f, 0, SEEK_SET) ||
-        !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
-        fclose(f);
-        free(text);
-        cli_error("%s: cannot read", path);
-        return -3;
-    }
-    fclose(f);
-    text[len] = '\0';
-    root = cJSON_ParseWithLengthOpts(text, (size_t)len, NULL, 0);
+    int rc = cli_read_file(path, &text, &len);
+    if (rc != CLI_EXIT_OK)
+        return rc == CLI_EXIT_IO ? -3 : -1;
+    rc = -1;
+    root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
     if (!cJSON_IsObject(root)) {
         cli_error("%s: not a JSON object", path);
         goto done;

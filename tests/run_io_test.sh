@@ -63,5 +63,53 @@ else
     echo "note: no writable /dev/full; the write-error checks are skipped"
 fi
 
+# --- reading: one reader with one limit (RIDGE_FILE_MAX_BYTES, 256 MiB) for every input file.
+# Bounded here in time and memory, so that a reader without a limit fails instead of filling the
+# machine: a device that never ends is refused at the limit.
+limit=$((256 * 1024 * 1024))
+ENDLESS_CASES=(
+    "validate /dev/zero"
+    "serve --gpu a40 --workload llama2-7b --rate 1 --trace /dev/zero"
+    "plan --plan /dev/zero"
+    "predict --gpu a40 --workload /dev/zero"
+)
+for c in "${ENDLESS_CASES[@]}"; do
+    read -ra argv <<<"$c"
+    (ulimit -v 3000000; exec timeout 60 "$ridge" "${argv[@]}") >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "ridge $c: exit $rc, expected 3" test $rc -eq 3
+    check "ridge $c: one line naming the limit ($(head -c 200 "$tmp/err"))" \
+        one_line_error "$tmp/err" '^ridge: /dev/zero: larger than 256 MiB, the limit for an input file$'
+done
+# Exactly the limit is read; one byte more is refused (a GPU file padded with blanks).
+{ cat "$src/model/gpus/a40.json"; head -c $((limit - $(wc -c <"$src/model/gpus/a40.json"))) /dev/zero | tr '\0' ' '; } \
+    >"$tmp/big-gpu.json"
+check "a GPU file of exactly 256 MiB is $(wc -c <"$tmp/big-gpu.json") bytes" test "$(wc -c <"$tmp/big-gpu.json")" -eq $limit
+"$ridge" gpu show --gpu-file "$tmp/big-gpu.json" >/dev/null 2>"$tmp/err"
+rc=$?
+check "a GPU file of exactly 256 MiB loads: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+printf ' ' >>"$tmp/big-gpu.json"
+"$ridge" gpu show --gpu-file "$tmp/big-gpu.json" >/dev/null 2>"$tmp/err"
+check "a GPU file of 256 MiB + 1 byte: exit 3" test $? -eq 3
+check "a GPU file of 256 MiB + 1 byte: the limit named" one_line_error "$tmp/err" 'big-gpu\.json: larger than 256 MiB'
+rm -f "$tmp/big-gpu.json"
+# docs/workloads.md: 1,000,000 operators, in a file of at most 256 MiB. One million named GEMMs
+# (104 MB) are read and predicted.
+awk 'BEGIN { print "{\"schema_version\": 1, \"name\": \"million\", \"ops\": [";
+             for (i = 0; i < 1000000; i++)
+                 printf "  {\"op\": \"gemm\", \"name\": \"layer%07d.attn.q_proj\", \"dtype\": \"bf16\", \"m\": 4096, \"n\": 4096, \"k\": 4096}%s\n", i, i < 999999 ? "," : "";
+             print "]}" }' >"$tmp/million.json"
+"$ridge" predict --gpu a40 --workload "$tmp/million.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "one million named ops ($(($(wc -c <"$tmp/million.json") / 1000000)) MB) predict: exit $rc ($(head -c 200 "$tmp/err"))" \
+    test $rc -eq 0
+check "one million named ops: 1000000 kernels" grep -q '(1000000 kernels' "$tmp/out"
+rm -f "$tmp/million.json"
+# A serving trace is text: a NUL byte is an input error naming the line.
+{ echo "arrival_s,prompt,output"; printf '0.5,12,7\n0.75,1\0002,7\n'; } >"$tmp/nul.csv"
+"$ridge" serve --gpu a40 --workload llama2-7b --rate 1 --trace "$tmp/nul.csv" >"$tmp/out" 2>"$tmp/err"
+check "a trace with a NUL byte: exit 2" test $? -eq 2
+check "a trace with a NUL byte: the line named" one_line_error "$tmp/err" 'nul\.csv:3: a NUL byte: not a text file$'
+
 echo "$n I/O checks, $failed failed"
 [ "$failed" -eq 0 ]
