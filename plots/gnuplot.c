@@ -38,8 +38,9 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
     if (!chart_path || !chart_path[0])
         return ridge_err_set(err, RIDGE_EINVAL, "empty chart path");
     n = strlen(chart_path);
-    /* Room for the longest companion suffix (".dat" + ".tmp") and the terminator. */
-    if (n + 9 > RIDGE_PLOT_PATH_MAX)
+    /* Room for the longest companion suffix (".dat" + ".XXXXXX" for its temporary file) and the
+     * terminator. */
+    if (n + 12 > RIDGE_PLOT_PATH_MAX)
         return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: chart path too long", chart_path);
     if (ends_with_ci(chart_path, n, ".png"))
         out->format = RIDGE_PLOT_PNG;
@@ -61,33 +62,68 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
 
 /* ---- atomic files ---- */
 
-int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err)
+/* A new temporary file beside `path`, for writing it and renaming it over `path` (atomic: the
+ * same directory): "PATH.XXXXXX", made by mkstemp, so it is a name no one else has (two runs
+ * writing the same output get different ones) and created here (never an existing file, nor the
+ * target of a link). mkstemp makes it 0600; it gets the mode a plain fopen would have given it,
+ * 0666 less the umask. Fills tmp and *fd. */
+static int temp_open(const char *path, char *tmp, size_t cap, int *fd, ridge_err *err)
 {
-    char tmp[RIDGE_PLOT_PATH_MAX + 8];
-    FILE *f;
-    int e = 0;
-    if (strlen(path) + 5 > sizeof tmp)
+    mode_t mask;
+    int e;
+    if ((size_t)snprintf(tmp, cap, "%s.XXXXXX", path) >= cap)
         return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: path too long", path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    f = fopen(tmp, "wb");
-    if (!f)
+    *fd = mkstemp(tmp);
+    if (*fd < 0)
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(errno));
-    if (size > 0 && fwrite(data, 1, size, f) != size)
-        e = errno ? errno : EIO;
-    if (fflush(f) != 0 && !e)
-        e = errno ? errno : EIO;
-    if (fclose(f) != 0 && !e)
-        e = errno ? errno : EIO;
+    /* The umask is read by setting it: ridge writes its files from one thread. */
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(*fd, 0666 & ~mask) == 0)
+        return RIDGE_OK;
+    e = errno;
+    close(*fd);
+    unlink(tmp);
+    return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
+}
+
+/* Finish a temporary file of temp_open: flushed to the disk, closed, renamed over `path`; on a
+ * failure (`e` an errno already, or one here) removed, and RIDGE_EIO naming `path`. */
+static int temp_commit(const char *tmp, const char *path, int fd, int e, ridge_err *err)
+{
+    if (!e && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && !e)
+        e = errno;
     if (e) {
-        remove(tmp);
+        unlink(tmp);
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
     }
     if (rename(tmp, path) != 0) {
         e = errno;
-        remove(tmp);
+        unlink(tmp);
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot replace (%s)", path, strerror(e));
     }
     return RIDGE_OK;
+}
+
+int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err)
+{
+    char tmp[RIDGE_PLOT_PATH_MAX + 8];
+    size_t done = 0;
+    int fd = -1, e = 0, rc = temp_open(path, tmp, sizeof tmp, &fd, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    while (done < size && !e) {
+        ssize_t w = write(fd, data + done, size - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w < 0 && errno != EINTR)
+            e = errno;
+        else if (w == 0)
+            e = EIO;
+    }
+    return temp_commit(tmp, path, fd, e, err);
 }
 
 /* ---- finding gnuplot ---- */

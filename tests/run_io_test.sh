@@ -111,5 +111,39 @@ rm -f "$tmp/million.json"
 check "a trace with a NUL byte: exit 2" test $? -eq 2
 check "a trace with a NUL byte: the line named" one_line_error "$tmp/err" 'nul\.csv:3: a NUL byte: not a text file$'
 
+# --- output files: a new temporary name beside the target (mkstemp), then a rename
+pub=$src/validation/published/published-dev.json
+CALIBRATE=(calibrate --gpu v100-sxm2-32gb --train pub0225 --fit framework_op_s "$pub")
+# A link at the old fixed temporary name (OUT.tmp) is not followed: its target stays as it was.
+for out in cal.json baseline.json; do
+    mkdir "$tmp/links"
+    echo "victim" >"$tmp/links/victim.txt"
+    ln -s victim.txt "$tmp/links/$out.tmp"
+    if [ $out = cal.json ]; then
+        "$ridge" "${CALIBRATE[@]}" -o "$tmp/links/$out" >/dev/null 2>"$tmp/err"
+    else
+        "$ridge" validate "$pub" --write-baseline "$tmp/links/$out" >/dev/null 2>"$tmp/err"
+    fi
+    rc=$?
+    check "$out beside a link OUT.tmp: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+    check "$out beside a link OUT.tmp: the link's target is untouched" test "$(cat "$tmp/links/victim.txt")" = victim
+    check "$out beside a link OUT.tmp: $out is written" grep -q '"schema_version"' "$tmp/links/$out"
+    check "$out beside a link OUT.tmp: nothing else left ($(ls "$tmp/links" | tr '\n' ' '))" \
+        test "$(ls "$tmp/links" | wc -l)" -eq 3
+    rm -rf "$tmp/links"
+done
+# Two runs writing the same output at once: each has its own temporary file, both succeed, and
+# the file is whole.
+mkdir "$tmp/two"
+for i in 1 2 3 4; do
+    "$ridge" "${CALIBRATE[@]}" -o "$tmp/two/cal.json" >/dev/null 2>"$tmp/two.err$i" &
+done
+ok=0
+for job in $(jobs -p); do wait "$job" && ok=$((ok + 1)); done
+check "four runs writing one file at once all succeed ($ok; $(cat "$tmp"/two.err* | head -c 200))" test $ok -eq 4
+check "four runs writing one file at once: it loads" "$ridge" gpu show --gpu-file "$tmp/two/cal.json" >/dev/null
+check "four runs writing one file at once: no temporary file left" test "$(ls "$tmp/two" | wc -l)" -eq 1
+rm -rf "$tmp/two" "$tmp"/two.err*
+
 echo "$n I/O checks, $failed failed"
 [ "$failed" -eq 0 ]

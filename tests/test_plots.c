@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,20 @@ static int exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+/* Entries in the test directory: what a write leaves behind. */
+static int entries(void)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
 }
 
 static double *v_dummy(void)
@@ -134,22 +149,52 @@ static void test_paths(void)
 
 static void test_write_file(void)
 {
-    char path[128], tmp[160], nodir[128];
+    char path[128], tmp[160], victim[128], nodir[128];
     ridge_err err = {{0}};
+    struct stat st;
+    mode_t mask;
     char *s;
     join(path, sizeof path, "atomic.txt");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     CHECK_INT(ridge_plot_write_file(path, "first version\n", 14, &err), RIDGE_OK);
     CHECK_INT(ridge_plot_write_file(path, "second\n", 7, &err), RIDGE_OK);
     s = check_read_file(path);
     CHECK_STR_EQ(s, "second\n");
     free(s);
-    CHECK(!exists(tmp));
+    CHECK_INT(entries(), 1); /* no temporary file left */
+    remove(path);
+
+    /* The temporary name is not fixed: a link at PATH.tmp is not followed (it was: the write
+     * went to the link's target), a directory there is no obstacle. */
+    join(victim, sizeof victim, "victim.txt");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK_INT(ridge_plot_write_file(victim, "victim\n", 7, &err), RIDGE_OK);
+    CHECK(symlink(victim, tmp) == 0);
+    CHECK_INT(ridge_plot_write_file(path, "through a link?\n", 16, &err), RIDGE_OK);
+    s = check_read_file(victim);
+    CHECK_STR_EQ(s, "victim\n");
+    free(s);
+    s = check_read_file(path);
+    CHECK_STR_EQ(s, "through a link?\n");
+    free(s);
+    remove(tmp);
+    CHECK(mkdir(tmp, 0700) == 0);
+    CHECK_INT(ridge_plot_write_file(path, "past a directory\n", 17, &err), RIDGE_OK);
+    CHECK_INT(entries(), 3); /* the file, the victim, the directory */
+    rmdir(tmp);
+    remove(victim);
+    remove(path);
+
+    /* The mode a plain fopen gives: 0666 less the umask (mkstemp alone makes 0600). */
+    mask = umask(027);
+    CHECK_INT(ridge_plot_write_file(path, "x", 1, &err), RIDGE_OK);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
+    umask(mask);
     remove(path);
 
     join(nodir, sizeof nodir, "no/such/dir/x.dat");
     CHECK_INT(ridge_plot_write_file(nodir, "x", 1, &err), RIDGE_EIO);
     CHECK_STR_HAS(err.msg, nodir);
+    CHECK_INT(entries(), 0);
 }
 
 /* The example workload: one op per interesting case. */
