@@ -661,7 +661,7 @@ static int plan_render(const ridge_plot_paths *paths)
                 paths->gp);
         return CLI_EXIT_OK;
     }
-    st = ridge_gnuplot_run(paths->gp, &err);
+    st = ridge_gnuplot_run(paths, &err);
     if (st != RIDGE_OK) {
         cli_error("%s (the .dat and .gp are kept)", err.msg);
         return cli_exit_code(st);

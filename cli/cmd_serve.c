@@ -963,7 +963,7 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
             fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths.dat,
                     paths.gp, paths.gp);
         } else {
-            st = ridge_gnuplot_run(paths.gp, &err);
+            st = ridge_gnuplot_run(&paths, &err);
             if (st != RIDGE_OK) {
                 cli_error("%s (the .dat and .gp are kept)", err.msg);
                 rc = cli_exit_code(st);

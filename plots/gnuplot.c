@@ -1,5 +1,5 @@
 /* The gnuplot side of every chart: chart paths, atomic file writes, and a runner that finds
- * gnuplot and renders a script under the C locale.
+ * gnuplot and renders a script under the C locale into a chart replaced atomically.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 
@@ -216,14 +216,15 @@ static void last_line(const char *buf, size_t len, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(end - start), buf + start);
 }
 
-int ridge_gnuplot_run(const char *script_path, ridge_err *err)
+int ridge_gnuplot_run(const ridge_plot_paths *paths, ridge_err *err)
 {
-    char exe[RIDGE_PLOT_PATH_MAX];
+    char exe[RIDGE_PLOT_PATH_MAX], tmp[RIDGE_PLOT_PATH_MAX + 8];
     char msg[8192]; /* the tail of gnuplot's output; larger than a read chunk */
     char line[300];
     size_t used = 0;
-    int fds[2], status = 0, rc = RIDGE_OK;
+    int fds[2], status = 0, out = -1, rc;
     char **env;
+    struct stat st;
     pid_t pid;
 
     if (!ridge_gnuplot_find(exe, sizeof exe))
@@ -231,28 +232,40 @@ int ridge_gnuplot_run(const char *script_path, ridge_err *err)
     env = c_locale_env();
     if (!env)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory starting gnuplot");
-    if (pipe(fds) != 0) {
+    /* The chart is rendered into a temporary file and renamed over the old one, never written in
+     * place: a gnuplot that fails or is killed leaves the old chart as it was. */
+    rc = temp_open(paths->chart, tmp, sizeof tmp, &out, err);
+    if (rc != RIDGE_OK) {
         free(env);
-        return ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: pipe: %s", strerror(errno));
+        return rc;
+    }
+    if (pipe(fds) != 0) {
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: pipe: %s", strerror(errno));
+        goto fail;
     }
     pid = fork();
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
-        free(env);
-        return ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: fork: %s", strerror(e));
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: fork: %s", strerror(e));
+        goto fail;
     }
     if (pid == 0) {
-        char *const args[] = {exe, (char *)(uintptr_t)script_path, NULL};
+        /* `gnuplot -c SCRIPT -`: ARG1 '-' has the script write the chart to standard output
+         * (rp_gp_terminal), which is the temporary file; messages go to the pipe. */
+        char *const args[] = {exe, (char *)(uintptr_t) "-c", (char *)(uintptr_t)paths->gp, (char *)(uintptr_t) "-",
+                              NULL};
         close(fds[0]);
-        dup2(fds[1], STDOUT_FILENO);
+        dup2(out, STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
+        close(out);
         close(fds[1]);
         execve(exe, args, env);
         _exit(127);
     }
     free(env);
+    env = NULL;
     close(fds[1]);
     /* Keep the last sizeof msg bytes: gnuplot's error is at the end. */
     for (;;) {
@@ -273,16 +286,28 @@ int ridge_gnuplot_run(const char *script_path, ridge_err *err)
     }
     close(fds[0]);
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot (%s): waitpid: %s", exe, strerror(errno));
+        if (errno != EINTR) {
+            rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot (%s): waitpid: %s", exe, strerror(errno));
+            goto fail;
+        }
     }
     last_line(msg, used, line, sizeof line);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !line[0])
         rc = ridge_err_set(err, RIDGE_EEXTERNAL, "could not run gnuplot (%s)", exe);
     else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot failed on %s (exit status %d)%s%s", script_path,
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot failed on %s (exit status %d)%s%s", paths->gp,
                            WEXITSTATUS(status), line[0] ? ": " : "", line);
     else if (WIFSIGNALED(status))
-        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot killed by signal %d on %s", WTERMSIG(status), script_path);
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot killed by signal %d on %s", WTERMSIG(status), paths->gp);
+    else if (fstat(out, &st) != 0 || st.st_size == 0)
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot wrote no chart from %s%s%s", paths->gp, line[0] ? ": " : "",
+                           line);
+    if (rc != RIDGE_OK)
+        goto fail;
+    return temp_commit(tmp, paths->chart, out, 0, err);
+fail:
+    free(env);
+    close(out);
+    unlink(tmp);
     return rc;
 }

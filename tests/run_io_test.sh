@@ -145,5 +145,52 @@ check "four runs writing one file at once: it loads" "$ridge" gpu show --gpu-fil
 check "four runs writing one file at once: no temporary file left" test "$(ls "$tmp/two" | wc -l)" -eq 1
 rm -rf "$tmp/two" "$tmp"/two.err*
 
+# --- charts: rendered into a temporary file and renamed over the old chart, never written in
+# place. A stand-in gnuplot writes part of a chart where gnuplot would write it (its stdout when
+# called `-c SCRIPT -`, else the file the script's `set output` names), then kills ridge
+# (`kill -9` during rendering): the old chart must be left whole.
+cat >"$tmp/killer-gnuplot" <<'SH'
+#!/bin/sh
+if [ "$1" = -c ] && [ "$3" = - ]; then
+    printf 'part of a ch'
+else
+    chart=$(dirname "$1")/$(sed -n "s/^ *set output dir \. '\(.*\)'$/\1/p" "$1")
+    printf 'part of a ch' >"$chart"
+fi
+kill -9 $PPID
+sleep 1
+SH
+chmod +x "$tmp/killer-gnuplot"
+CHART_CASES=(
+    "roofline --gpu a40 -o @CHART@"
+    "serve --gpu a40 --workload resnet50 --sweep-rate 100:1000:3 -o @CHART@"
+    "plan --workload bert-base --gpus a40,l4 --counts 1,2 --batches 16 --samples 1e6 --price a40=0.8 --price l4=0.6 --chart pareto -o @CHART@"
+    "validate $pub --chart scatter -o @CHART@"
+)
+for c in "${CHART_CASES[@]}"; do
+    mkdir "$tmp/chart"
+    echo "old chart" >"$tmp/chart/c.png"
+    read -ra argv <<<"${c//@CHART@/$tmp/chart/c.png}"
+    # (In a subshell that waits, so that bash's "Killed" note goes with its stderr.)
+    (RIDGE_GNUPLOT=$tmp/killer-gnuplot "$ridge" "${argv[@]}"; true) >/dev/null 2>&1
+    check "ridge ${c%% *} killed while rendering: the old chart is whole ($(head -c 40 "$tmp/chart/c.png"))" \
+        test "$(cat "$tmp/chart/c.png")" = "old chart"
+    rm -f "$tmp"/chart/c.png.?????? # the killed run's temporary file: a kill -9 leaves it
+    # With gnuplot: the new chart replaces the old one by rename (a new inode), a whole PNG.
+    if command -v gnuplot >/dev/null 2>&1; then
+        before=$(stat -c %i "$tmp/chart/c.png")
+        "$ridge" "${argv[@]}" >/dev/null 2>"$tmp/err"
+        rc=$?
+        check "ridge ${c%% *} -o c.png: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+        check "ridge ${c%% *} -o c.png: a PNG" grep -q PNG <(head -c 4 "$tmp/chart/c.png")
+        check "ridge ${c%% *} -o c.png: renamed over the old chart, not written into it" \
+            test "$(stat -c %i "$tmp/chart/c.png")" != "$before"
+        check "ridge ${c%% *} -o c.png: no temporary file left ($(ls "$tmp/chart" | tr '\n' ' '))" \
+            test "$(ls "$tmp/chart" | grep -c '^c\.png')" -eq 1
+    fi
+    rm -rf "$tmp/chart"
+done
+command -v gnuplot >/dev/null 2>&1 || echo "note: no gnuplot; charts are only checked with a stand-in"
+
 echo "$n I/O checks, $failed failed"
 [ "$failed" -eq 0 ]

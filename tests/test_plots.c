@@ -326,7 +326,7 @@ static void test_roofline(void)
     /* Rendered once when gnuplot is around: the script must be valid gnuplot. */
     if (ridge_gnuplot_find(NULL, 0)) {
         char *png;
-        CHECK_INT(ridge_gnuplot_run(paths.gp, &err), RIDGE_OK);
+        CHECK_INT(ridge_gnuplot_run(&paths, &err), RIDGE_OK);
         png = check_read_file(paths.chart);
         CHECK(png && memcmp(png, "\x89PNG", 4) == 0);
         free(png);
@@ -506,34 +506,53 @@ static void test_validation_chart(void)
     remove(paths.gp);
 }
 
+/* A chart file's contents (check_read_file), compared and freed. */
+static int chart_is(const char *path, const char *want)
+{
+    char *s = check_read_file(path);
+    int same = s && strcmp(s, want) == 0;
+    free(s);
+    return same;
+}
+
 static void test_gnuplot_runner(void)
 {
     ridge_err err = {{0}};
-    char found[256], fake[128], script[128];
+    char found[256], fake[128], chart[128];
+    ridge_plot_paths fail, ok, empty;
     FILE *f;
     const char *saved = getenv("RIDGE_GNUPLOT");
     char *keep = saved ? strdup(saved) : NULL;
 
+    join(chart, sizeof chart, "s.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &fail, &err), RIDGE_OK);
+    join(chart, sizeof chart, "ok.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &ok, &err), RIDGE_OK);
+    join(chart, sizeof chart, "empty.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &empty, &err), RIDGE_OK);
+
     setenv("RIDGE_GNUPLOT", "", 1);
     CHECK_INT(ridge_gnuplot_find(found, sizeof found), 0);
-    CHECK_INT(ridge_gnuplot_run("whatever.gp", &err), RIDGE_ENOTFOUND);
+    CHECK_INT(ridge_gnuplot_run(&fail, &err), RIDGE_ENOTFOUND);
     CHECK_STR_HAS(err.msg, "gnuplot not found");
 
     setenv("RIDGE_GNUPLOT", "/no/such/gnuplot", 1);
     CHECK_INT(ridge_gnuplot_find(found, sizeof found), 0);
 
-    /* A stand-in that fails as gnuplot does: message on stderr, exit status 1; it also checks
-     * it runs under the C locale. */
+    /* A stand-in that runs as gnuplot does: called `-c SCRIPT -`, it writes the chart to stdout
+     * (ok.gp), nothing (empty.gp), or fails with a message on stderr and exit status 1 after
+     * writing part of a chart; it also checks it runs under the C locale. */
     join(fake, sizeof fake, "fake-gnuplot");
-    join(script, sizeof script, "s.gp");
     f = fopen(fake, "w");
     if (CHECK(f != NULL)) {
         fputs("#!/bin/sh\n"
               "[ \"$LC_ALL\" = C ] || { echo \"locale is '$LC_ALL'\" >&2; exit 3; }\n"
               "[ -z \"$LANG\" ] || { echo \"LANG is '$LANG'\" >&2; exit 3; }\n"
-              "case \"$1\" in *ok.gp) exit 0;; esac\n"
+              "[ \"$1\" = -c ] && [ \"$3\" = - ] || { echo \"called as $*\" >&2; exit 3; }\n"
+              "case \"$2\" in *ok.gp) echo 'new chart'; exit 0;; *empty.gp) exit 0;; esac\n"
+              "echo 'part of a ch'\n"
               "echo 'gnuplot> plot sin(' >&2\n"
-              "echo \"\\\"$1\\\" line 7: unexpected end of expression\" >&2\n"
+              "echo \"\\\"$2\\\" line 7: unexpected end of expression\" >&2\n"
               "exit 1\n",
               f);
         fclose(f);
@@ -543,11 +562,25 @@ static void test_gnuplot_runner(void)
     setenv("LANG", "de_DE.UTF-8", 1);
     CHECK_INT(ridge_gnuplot_find(found, sizeof found), 1);
     CHECK_STR_EQ(found, fake);
-    CHECK_INT(ridge_gnuplot_run(script, &err), RIDGE_EEXTERNAL);
+    /* A gnuplot that fails, or writes nothing, leaves the old chart as it was, and no
+     * temporary file; one that succeeds replaces it. */
+    CHECK_INT(ridge_plot_write_file(fail.chart, "old chart\n", 10, &err), RIDGE_OK);
+    CHECK_INT(ridge_plot_write_file(empty.chart, "old chart\n", 10, &err), RIDGE_OK);
+    CHECK_INT(ridge_plot_write_file(ok.chart, "old chart\n", 10, &err), RIDGE_OK);
+    CHECK_INT(ridge_gnuplot_run(&fail, &err), RIDGE_EEXTERNAL);
     CHECK_STR_HAS(err.msg, "line 7: unexpected end of expression");
     CHECK_STR_HAS(err.msg, "exit status 1");
-    CHECK_INT(ridge_gnuplot_run("ok.gp", &err), RIDGE_OK);
+    CHECK(chart_is(fail.chart, "old chart\n"));
+    CHECK_INT(ridge_gnuplot_run(&empty, &err), RIDGE_EEXTERNAL);
+    CHECK_STR_HAS(err.msg, "gnuplot wrote no chart from");
+    CHECK(chart_is(empty.chart, "old chart\n"));
+    CHECK_INT(ridge_gnuplot_run(&ok, &err), RIDGE_OK);
+    CHECK(chart_is(ok.chart, "new chart\n"));
+    CHECK_INT(entries(), 4); /* the three charts and the stand-in */
     unsetenv("LANG");
+    remove(fail.chart);
+    remove(empty.chart);
+    remove(ok.chart);
     remove(fake);
 
     if (keep) {

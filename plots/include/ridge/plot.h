@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Files are written atomically (a new temporary file PATH.XXXXXX from mkstemp beside PATH, then
- * rename), so a failure never leaves half-written files. The script refers to its .dat and chart by bare file name, resolved against the
+ * rename), so a failure never leaves half-written files, and the chart too is rendered into one
+ * and renamed over the old chart. The script refers to its .dat and chart by bare file name, resolved against the
  * script's own directory, so `gnuplot dir/chart.gp` works from any working directory and the
  * three files can be moved together. */
 #ifndef RIDGE_PLOT_H
@@ -49,9 +50,13 @@ int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge
  * NULL) when found, 0 otherwise. */
 int ridge_gnuplot_find(char *path, size_t cap);
 
-/* Run gnuplot on a script under the C locale (LC_ALL=C), capturing its messages. RIDGE_ENOTFOUND
- * when gnuplot is absent; RIDGE_EEXTERNAL with gnuplot's last error line when it fails. */
-int ridge_gnuplot_run(const char *script_path, ridge_err *err);
+/* Render paths->gp into paths->chart with gnuplot under the C locale (LC_ALL=C), capturing its
+ * messages: `gnuplot -c GP -` writes the chart to its standard output, a new temporary file beside
+ * the chart (as ridge_plot_write_file's), renamed over the chart when gnuplot succeeds, so a
+ * gnuplot that fails or is killed leaves the old chart as it was. RIDGE_ENOTFOUND when gnuplot is
+ * absent; RIDGE_EEXTERNAL with gnuplot's last error line when it fails or writes nothing;
+ * RIDGE_EIO when the chart cannot be written. */
+int ridge_gnuplot_run(const ridge_plot_paths *paths, ridge_err *err);
 
 /* ---- roofline ---- */
 
