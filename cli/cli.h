@@ -23,12 +23,16 @@ enum {
 
 typedef enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_CSV } cli_format;
 
-/* "ridge: message" on stderr, one line. */
+/* "ridge: message" on stderr, one line; "ridge: FILE: $.KEY: message" while an origin is set. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* Where the option values being parsed come from, for cli_error: a file and its top-level key
+ * (a plan file's "$.gpus"), so that an error in a value read from a file is one line naming
+ * both; (NULL, NULL) for the command line. The strings are borrowed until the next call. */
+void cli_error_origin(const char *file, const char *key);
 /* Map a libridge status to an exit code. */
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */

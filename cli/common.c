@@ -10,10 +10,21 @@
 #include "ridge/file.h"
 #include "ridge/plot.h"
 
+/* Process state of the CLI, not of the library: options are parsed on one thread. */
+static const char *error_file, *error_key;
+
+void cli_error_origin(const char *file, const char *key)
+{
+    error_file = file;
+    error_key = key;
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     fputs("ridge: ", stderr);
+    if (error_file)
+        fprintf(stderr, "%s: $%s%s: ", error_file, error_key ? "." : "", error_key ? error_key : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

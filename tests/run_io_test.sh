@@ -111,6 +111,20 @@ rm -f "$tmp/million.json"
 check "a trace with a NUL byte: exit 2" test $? -eq 2
 check "a trace with a NUL byte: the line named" one_line_error "$tmp/err" 'nul\.csv:3: a NUL byte: not a text file$'
 
+# --- plan: a workload path longer than 511 characters (it was cut there), from the command line
+# and from a plan file
+long=$tmp/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})
+mkdir -p "$long"
+cp "$src/workloads/bert-base.json" "$long/model.json"
+printf '{"schema_version": 1, "workload": "%s", "gpus": "a40", "samples": 1e6}\n' "$long/model.json" >"$tmp/long.json"
+"$ridge" plan --plan "$tmp/long.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a plan file naming a workload path of ${#long} characters: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+"$ridge" plan --workload "$long/model.json" --gpus a40 --samples 1e6 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--workload of ${#long} characters: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+rm -rf "$tmp/d"* "$tmp/long.json"
+
 # --- output files: a new temporary name beside the target (mkstemp), then a rename
 pub=$src/validation/published/published-dev.json
 CALIBRATE=(calibrate --gpu v100-sxm2-32gb --train pub0225 --fit framework_op_s "$pub")
