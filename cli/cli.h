@@ -23,12 +23,16 @@ enum {
 
 typedef enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_CSV } cli_format;
 
-/* "ridge: message" on stderr, one line. */
+/* "ridge: message" on stderr, one line; "ridge: FILE: $.KEY: message" while an origin is set. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* Where the option values being parsed come from, for cli_error: a file and its top-level key
+ * (a plan file's "$.gpus"), so that an error in a value read from a file is one line naming
+ * both; (NULL, NULL) for the command line. The strings are borrowed until the next call. */
+void cli_error_origin(const char *file, const char *key);
 /* Map a libridge status to an exit code. */
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */
@@ -39,8 +43,8 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 /* Load a GPU by id (built-in, "ID:MIGPROFILE" allowed) or from a file when `file` is set.
  * Prints the error and returns an exit code (0 on success). */
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
-/* Read a whole file into a NUL-terminated buffer (caller frees). Prints the error and returns an
- * exit code (0 on success). */
+/* Read a whole file into a NUL-terminated buffer (caller frees) with ridge_file_read, so at most
+ * RIDGE_FILE_MAX_BYTES. Prints the error and returns an exit code (0 on success). */
 int cli_read_file(const char *path, char **out, size_t *len);
 /* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
  * error and returns an exit code. */

@@ -67,7 +67,7 @@ typedef enum { PF_TEXT = 0, PF_JSONL, PF_CSV } plan_format;
 
 typedef struct {
     const char *workload;
-    char workload_buf[512];
+    char workload_buf[4096]; /* a path: PATH_MAX on Linux */
     ridge_run_config run;
     char gpus[PLAN_MAX_LIST][64];
     size_t ngpus;
@@ -121,50 +121,62 @@ static const struct option long_opts[] = {
     {"zero", required_argument, 0, O_ZERO},
     CLI_RUN_OPTIONS,                                  {0, 0, 0, 0}};
 
+/* A copy of an option's text to cut into a list (strtok_r), of any length: the caller frees it.
+ * NULL after printing the error. */
+static char *list_copy(const char *s)
+{
+    char *buf = malloc(strlen(s) + 1);
+    if (!buf)
+        cli_error("out of memory");
+    else
+        strcpy(buf, s);
+    return buf;
+}
+
 /* Comma-separated list; integers may be given as ranges A..B. Returns 0 or prints and -1. */
 static int parse_num_list(const char *opt, const char *s, int integer, double lo, double hi, double *out,
                           size_t *n)
 {
-    char buf[8192], *save = NULL, *tok;
+    char *buf = list_copy(s), *save = NULL, *tok;
+    int rc = -1;
     *n = 0;
-    if (strlen(s) >= sizeof buf) {
-        cli_error("%s: list too long", opt);
+    if (!buf)
         return -1;
-    }
-    strcpy(buf, s);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(tok, "..");
         double a, b;
         if (dots && integer) {
             *dots = '\0';
             if (cli_parse_double(opt, tok, lo, hi, &a) || cli_parse_double(opt, dots + 2, lo, hi, &b))
-                return -1;
+                goto done;
             if (a != floor(a) || b != floor(b) || b < a) {
                 cli_error("%s: '%s..%s' is not an integer range A..B with A <= B", opt, tok, dots + 2);
-                return -1;
+                goto done;
             }
         } else {
             if (cli_parse_double(opt, tok, lo, hi, &a))
-                return -1;
+                goto done;
             if (integer && a != floor(a)) {
                 cli_error("%s: '%s' is not an integer", opt, tok);
-                return -1;
+                goto done;
             }
             b = a;
         }
         for (double v = a; v <= b; v++) {
             if (*n >= PLAN_MAX_LIST) {
                 cli_error("%s: more than %d values", opt, PLAN_MAX_LIST);
-                return -1;
+                goto done;
             }
             out[(*n)++] = v;
         }
     }
-    if (*n == 0) {
+    if (*n == 0)
         cli_error("%s: empty list", opt);
-        return -1;
-    }
-    return 0;
+    else
+        rc = 0;
+done:
+    free(buf);
+    return rc;
 }
 
 static int add_gpu(plan_opts *o, const char *id)
@@ -173,7 +185,11 @@ static int add_gpu(plan_opts *o, const char *id)
         cli_error("--gpus: more than %d GPUs", PLAN_MAX_LIST);
         return -1;
     }
-    snprintf(o->gpus[o->ngpus++], sizeof o->gpus[0], "%s", id);
+    if (strlen(id) >= sizeof o->gpus[0]) {
+        cli_error("--gpus: '%.40s...' is longer than %zu characters, which no GPU id is", id, sizeof o->gpus[0] - 1);
+        return -1;
+    }
+    strcpy(o->gpus[o->ngpus++], id);
     return 0;
 }
 
@@ -187,26 +203,30 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     int r;
     switch (c) {
     case O_WORKLOAD:
-        snprintf(o->workload_buf, sizeof o->workload_buf, "%s", arg);
+        if (strlen(arg) >= sizeof o->workload_buf) {
+            cli_error("--workload: longer than %zu characters", sizeof o->workload_buf - 1);
+            return -1;
+        }
+        strcpy(o->workload_buf, arg);
         o->workload = o->workload_buf;
         return 0;
     case O_GPUS: {
-        char buf[8192], *save = NULL, *tok;
+        char *buf = list_copy(arg), *save = NULL, *tok;
+        r = buf ? 0 : -1;
         o->ngpus = 0;
-        snprintf(buf, sizeof buf, "%s", arg);
-        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        for (tok = buf ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save)) {
             if (strcmp(tok, "all") == 0) {
-                for (size_t i = 0; i < ridge_catalog_count(); i++)
-                    if (add_gpu(o, ridge_catalog_id(i)))
-                        return -1;
-            } else if (add_gpu(o, tok))
-                return -1;
+                for (size_t i = 0; i < ridge_catalog_count() && !r; i++)
+                    r = add_gpu(o, ridge_catalog_id(i));
+            } else
+                r = add_gpu(o, tok);
         }
-        if (!o->ngpus) {
+        free(buf);
+        if (!r && !o->ngpus) {
             cli_error("--gpus: empty list");
-            return -1;
+            r = -1;
         }
-        return 0;
+        return r;
     }
     case O_COUNTS:
         if (parse_num_list("--counts", arg, 1, 1, 1000000, tmp, &n))
@@ -239,26 +259,26 @@ static int set_opt(plan_opts *o, int c, const char *arg)
             return -1;
         return 0;
     case O_PRECISIONS: {
-        char buf[512], *save = NULL, *tok;
+        char *buf = list_copy(arg), *save = NULL, *tok;
+        r = buf ? 0 : -1;
         o->nprecisions = 0;
-        snprintf(buf, sizeof buf, "%s", arg);
-        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        for (tok = buf ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save)) {
             ridge_dtype d;
             if (ridge_dtype_parse(tok, &d) || d == RIDGE_DTYPE_FP64 || d == RIDGE_DTYPE_INT4) {
                 cli_error("--precisions: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", tok);
-                return -1;
-            }
-            if (o->nprecisions >= 16) {
+                r = -1;
+            } else if (o->nprecisions >= 16) {
                 cli_error("--precisions: more than 16 values");
-                return -1;
-            }
-            o->precisions[o->nprecisions++] = d;
+                r = -1;
+            } else
+                o->precisions[o->nprecisions++] = d;
         }
-        if (!o->nprecisions) {
+        free(buf);
+        if (!r && !o->nprecisions) {
             cli_error("--precisions: empty list");
-            return -1;
+            r = -1;
         }
-        return 0;
+        return r;
     }
     case O_TOKENS:
     case O_SAMPLES:
@@ -363,36 +383,59 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     }
 }
 
-/* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). */
+/* A plan-file value as option text, of any length (caller frees): a string as it is, a number
+ * with 17 digits, a list of those joined with commas. NULL after printing an error. */
+static char *plan_value(const cJSON *it, const char *path)
+{
+    /* A single value is walked as a list of one: `it`, then nothing. */
+    const cJSON *first = cJSON_IsArray(it) ? it->child : it, *e;
+    size_t cap = 1, used = 0;
+    char *val;
+    if (!cJSON_IsArray(it) && !cJSON_IsString(it) && !cJSON_IsNumber(it)) {
+        cli_error("%s: $.%s: unsupported value type", path, it->string);
+        return NULL;
+    }
+    for (e = first; e; e = e == it ? NULL : e->next) {
+        if (!cJSON_IsString(e) && !cJSON_IsNumber(e)) {
+            cli_error("%s: $.%s: list entries must be strings or numbers", path, it->string);
+            return NULL;
+        }
+        cap += 1 + (cJSON_IsString(e) ? strlen(e->valuestring) : 32); /* "%.17g" takes at most 24 */
+    }
+    if (!(val = malloc(cap))) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    val[0] = '\0';
+    for (e = first; e; e = e == it ? NULL : e->next) {
+        const char *sep = used ? "," : "";
+        int w = cJSON_IsString(e) ? snprintf(val + used, cap - used, "%s%s", sep, e->valuestring)
+                                  : snprintf(val + used, cap - used, "%s%.17g", sep, e->valuedouble);
+        used += (size_t)w;
+    }
+    return val;
+}
+
+/* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). An error in a
+ * value names the file and the key (cli_error_origin). */
 static int load_plan_file(plan_opts *o, const char *path)
 {
-    FILE *f = fopen(path, "rb");
     char *text = NULL;
-    long len;
+    size_t len = 0;
     cJSON *root = NULL, *it;
-    int rc = -1;
-    if (!f) {
-        cli_error("%s: cannot read", path);
-        return -3;
-    }
-    if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > 1 << 20 || fseek(f, 0, SEEK_SET) ||
-        !(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len) {
-        fclose(f);
-        free(text);
-        cli_error("%s: cannot read", path);
-        return -3;
-    }
-    fclose(f);
-    text[len] = '\0';
-    root = cJSON_ParseWithLengthOpts(text, (size_t)len, NULL, 0);
+    int rc = cli_read_file(path, &text, &len);
+    if (rc != CLI_EXIT_OK)
+        return rc == CLI_EXIT_IO ? -3 : -1;
+    rc = -1;
+    root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
     if (!cJSON_IsObject(root)) {
         cli_error("%s: not a JSON object", path);
         goto done;
     }
     cJSON_ArrayForEach(it, root)
     {
-        char name[64], val[8192];
-        int code = 0;
+        char name[64], *val;
+        int code = 0, bad;
         if (strcmp(it->string, "schema_version") == 0)
             continue;
         snprintf(name, sizeof name, "%s", it->string);
@@ -403,12 +446,22 @@ static int load_plan_file(plan_opts *o, const char *path)
             cJSON *pi;
             cJSON_ArrayForEach(pi, it)
             {
+                char price[48];
                 if (!cJSON_IsNumber(pi)) {
                     cli_error("%s: $.prices.%s: not a number", path, pi->string);
                     goto done;
                 }
-                snprintf(val, sizeof val, "%s=%.17g", pi->string, pi->valuedouble);
-                if (set_opt(o, O_PRICE, val))
+                snprintf(price, sizeof price, "%.17g", pi->valuedouble);
+                if (!(val = malloc(strlen(pi->string) + strlen(price) + 2))) {
+                    cli_error("out of memory");
+                    goto done;
+                }
+                sprintf(val, "%s=%s", pi->string, price);
+                cli_error_origin(path, "prices");
+                bad = set_opt(o, O_PRICE, val);
+                cli_error_origin(NULL, NULL);
+                free(val);
+                if (bad)
                     goto done;
             }
             continue;
@@ -420,43 +473,19 @@ static int load_plan_file(plan_opts *o, const char *path)
             cli_error("%s: $.%s: unknown key", path, it->string);
             goto done;
         }
-        if (cJSON_IsString(it))
-            snprintf(val, sizeof val, "%s", it->valuestring);
-        else if (cJSON_IsNumber(it))
-            snprintf(val, sizeof val, "%.17g", it->valuedouble);
-        else if (cJSON_IsBool(it)) {
+        if (cJSON_IsBool(it)) {
             if (!cJSON_IsTrue(it))
                 continue;
-            val[0] = '\0';
-        } else if (cJSON_IsArray(it)) {
-            cJSON *e;
-            size_t used = 0;
-            val[0] = '\0';
-            cJSON_ArrayForEach(e, it)
-            {
-                int w;
-                if (cJSON_IsString(e))
-                    w = snprintf(val + used, sizeof val - used, "%s%s", used ? "," : "", e->valuestring);
-                else if (cJSON_IsNumber(e))
-                    w = snprintf(val + used, sizeof val - used, "%s%.17g", used ? "," : "", e->valuedouble);
-                else {
-                    cli_error("%s: $.%s: list entries must be strings or numbers", path, it->string);
-                    goto done;
-                }
-                if (w < 0 || (size_t)w >= sizeof val - used) {
-                    cli_error("%s: $.%s: list too long", path, it->string);
-                    goto done;
-                }
-                used += (size_t)w;
-            }
-        } else {
-            cli_error("%s: $.%s: unsupported value type", path, it->string);
+            val = NULL; /* a flag */
+        } else if (!(val = plan_value(it, path))) {
             goto done;
         }
-        if (set_opt(o, code, val)) {
-            cli_error("%s: $.%s: invalid value", path, it->string);
+        cli_error_origin(path, it->string);
+        bad = set_opt(o, code, val ? val : "");
+        cli_error_origin(NULL, NULL);
+        free(val);
+        if (bad)
             goto done;
-        }
     }
     rc = 0;
 done:
@@ -672,7 +701,7 @@ static int plan_render(const ridge_plot_paths *paths)
                 paths->gp);
         return CLI_EXIT_OK;
     }
-    st = ridge_gnuplot_run(paths->gp, &err);
+    st = ridge_gnuplot_run(paths, &err);
     if (st != RIDGE_OK) {
         cli_error("%s (the .dat and .gp are kept)", err.msg);
         return cli_exit_code(st);

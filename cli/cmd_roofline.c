@@ -256,7 +256,7 @@ int cmd_roofline(int argc, char **argv)
         goto done;
     }
     {
-        int st = ridge_gnuplot_run(paths.gp, &err);
+        int st = ridge_gnuplot_run(&paths, &err);
         if (st != RIDGE_OK) {
             cli_error("%s (the .dat and .gp are kept)", err.msg);
             rc = cli_exit_code(st);

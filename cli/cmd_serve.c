@@ -445,19 +445,24 @@ static int trace_field(cJSON *o, const char *key, double *v)
 
 static int trace_load(const char *path, double **out, size_t *n_out)
 {
-    FILE *f = fopen(path, "r");
-    char line[4096];
-    size_t n = 0, cap = 0, lineno = 0;
+    char *text = NULL, *line, *text_end;
+    size_t len = 0, n = 0, cap = 0, lineno = 0;
     double *v = NULL;
-    int rc = CLI_EXIT_OK;
-    if (!f) {
-        cli_error("%s: cannot read (%s)", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    while (fgets(line, sizeof line, f)) {
-        char *p = line, *end;
+    int rc = cli_read_file(path, &text, &len);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    text_end = text + len;
+    for (line = text; line < text_end; line += strlen(line) + 1) {
+        char *p = line, *end, *nl = memchr(line, '\n', (size_t)(text_end - line));
         double a, pr, o;
         lineno++;
+        if (nl)
+            *nl = '\0';
+        if (strlen(line) != (size_t)((nl ? nl : text_end) - line)) {
+            cli_error("%s:%zu: a NUL byte: not a text file", path, lineno);
+            rc = CLI_EXIT_USAGE;
+            goto done;
+        }
         while (isspace((unsigned char)*p))
             p++;
         if (!*p || *p == '#')
@@ -524,7 +529,7 @@ static int trace_load(const char *path, double **out, size_t *n_out)
         rc = CLI_EXIT_USAGE;
     }
 done:
-    fclose(f);
+    free(text);
     if (rc == CLI_EXIT_OK) {
         /* Rows to columns: arrivals, then prompts, then outputs. */
         double *cols = malloc(3 * n * sizeof *cols);
@@ -958,7 +963,7 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
             fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths.dat,
                     paths.gp, paths.gp);
         } else {
-            st = ridge_gnuplot_run(paths.gp, &err);
+            st = ridge_gnuplot_run(&paths, &err);
             if (st != RIDGE_OK) {
                 cli_error("%s (the .dat and .gp are kept)", err.msg);
                 rc = cli_exit_code(st);

@@ -457,7 +457,7 @@ static int write_chart(const val_state *s, ridge_validation_style style, const r
                 paths->gp, paths->gp);
         return CLI_EXIT_OK;
     }
-    st = ridge_gnuplot_run(paths->gp, &err);
+    st = ridge_gnuplot_run(paths, &err);
     if (st != RIDGE_OK) {
         cli_error("%s (the .dat and .gp are kept)", err.msg);
         return cli_exit_code(st);

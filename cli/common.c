@@ -7,12 +7,24 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ridge/file.h"
 #include "ridge/plot.h"
+
+/* Process state of the CLI, not of the library: options are parsed on one thread. */
+static const char *error_file, *error_key;
+
+void cli_error_origin(const char *file, const char *key)
+{
+    error_file = file;
+    error_key = key;
+}
 
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     fputs("ridge: ", stderr);
+    if (error_file)
+        fprintf(stderr, "%s: $%s%s: ", error_file, error_key ? "." : "", error_key ? error_key : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -101,41 +113,12 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
 
 int cli_read_file(const char *path, char **out, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        cli_error("%s: cannot read (%s)", path, strerror(errno));
-        return CLI_EXIT_IO;
+    ridge_err err = {{0}};
+    int rc = ridge_file_read(path, out, len, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
     }
-    for (;;) {
-        size_t r;
-        if (cap - n < 65536) {
-            char *nb = realloc(buf, cap ? cap * 2 : 65536);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                cli_error("out of memory reading %s", path);
-                return CLI_EXIT_FAILURE;
-            }
-            buf = nb;
-            cap = cap ? cap * 2 : 65536;
-        }
-        r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        cli_error("%s: cannot read", path);
-        return CLI_EXIT_IO;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
     return CLI_EXIT_OK;
 }
 

@@ -1,5 +1,6 @@
 /* ridge — command-line entry point: dispatches to one file per command.
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ static const char usage[] =
     "  -h, --help           this help\n"
     "  -V, --version        versions of ridge, GSL and cJSON\n";
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     const char *cmd;
     if (argc < 2) {
@@ -81,4 +82,24 @@ int main(int argc, char **argv)
         return cmd_calibrate(argc - 1, argv + 1);
     fprintf(stderr, "ridge: unknown command '%s' (see 'ridge --help')\n", cmd);
     return CLI_EXIT_USAGE;
+}
+
+/* Every command prints to stdout through stdio's buffer, so a full disk or a closed file shows
+ * only in the stream's error flag or when the buffer is flushed: check both, and the close,
+ * once for all commands. A command that failed keeps its own exit code. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv), e = 0;
+    if (fflush(stdout) != 0)
+        e = errno;
+    if (ferror(stdout) && !e)
+        e = EIO; /* an earlier write failed; its errno is gone */
+    if (fclose(stdout) != 0 && !e)
+        e = errno;
+    if (e) {
+        cli_error("standard output: write error (%s)", strerror(e));
+        if (rc == CLI_EXIT_OK)
+            rc = CLI_EXIT_IO;
+    }
+    return rc;
 }

@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 1000,700 noenhanced
 }
-set output dir . 'plan-llama2-7b-pareto.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'plan-llama2-7b-pareto.png'
+}
 
 set title 'llama2-7b train, 1e+09 tokens: cost against time of the feasible configurations' . "\n" . '14 feasible of 140 configurations; circled and joined: the Pareto front' font ',14'
 set xlabel 'Time to finish [h]'

@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 1000,700 noenhanced
 }
-set output dir . 'plan-resnet50-a40-a100.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'plan-resnet50-a40-a100.png'
+}
 
 set title 'resnet50 train: GPUs relative to a40 (fp16, b=256) (= 1), one GPU at its best batch' . "\n" . 'a40 = 1: 1065 samples/s, 7.847 samples/s per W, 4792244 samples per USD' font ',14'
 set ylabel 'Relative to the first GPU [ratio]'

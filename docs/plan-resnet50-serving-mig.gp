@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 1000,700 noenhanced
 }
-set output dir . 'plan-resnet50-serving-mig.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'plan-resnet50-serving-mig.png'
+}
 
 set title 'resnet50 serving 1000 requests/s at p99 <= 20 ms: cheapest server per candidate' . "\n" . 'labels: candidate: replicas x batch; M/D/c closed form; lower is cheaper' font ',14'
 set ylabel 'Cost [USD per million requests]'

@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 1200,800 noenhanced
 }
-set output dir . 'roofline-h200-llama-layer.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'roofline-h200-llama-layer.png'
+}
 
 set title 'Roofline: NVIDIA H200 SXM 141GB - llama2-7b-layer-prefill-2048' font ',14'
 # The plot area is pinned so that the label positions in the .dat fit it.

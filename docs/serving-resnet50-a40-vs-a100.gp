@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 1000,700 noenhanced
 }
-set output dir . 'serving-resnet50-a40-vs-a100.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'serving-resnet50-a40-vs-a100.png'
+}
 
 set title 'resnet50 (fp16): latency against load, dynamic batching (max 32, timeout 2 ms)' font ',14'
 set xlabel 'Offered load [requests/s]'

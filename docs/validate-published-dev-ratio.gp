@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 1100,700 noenhanced
 }
-set output dir . 'validate-published-dev-ratio.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'validate-published-dev-ratio.png'
+}
 
 set title 'ridge validate: predicted / measured per case' . "\n" . '69 cases: MAPE 45.3 %, 25 within 10 %, 44 within 25 %' font ',14'
 set xlabel 'Case (input order)'

@@ -20,7 +20,13 @@ if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
 } else {
     set terminal png size 860,860 noenhanced
 }
-set output dir . 'validate-published-dev.png'
+# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
+# it then renames over the chart.
+if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
+    set output
+} else {
+    set output dir . 'validate-published-dev.png'
+}
 
 set title 'ridge validate: predicted against measured' . "\n" . '69 cases: MAPE 45.3 %, 25 within 10 %, 44 within 25 %' font ',14'
 set xlabel 'Measured (each case in its own unit: see the key)'

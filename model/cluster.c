@@ -7,6 +7,7 @@
 #include "embedded.h"
 #include "nearest.h"
 #include "json_util.h"
+#include "ridge/file.h"
 #include "ridge/comm.h"
 
 #define TRY(expr)              \
@@ -256,7 +257,7 @@ int ridge_cluster_load(const char *id_or_path, int nodes_override, ridge_cluster
     if (strchr(id_or_path, '/') || (n > 5 && strcmp(id_or_path + n - 5, ".json") == 0)) {
         char *text = NULL;
         size_t len = 0;
-        int rc = rj_read_file(id_or_path, &text, &len, err);
+        int rc = ridge_file_read(id_or_path, &text, &len, err);
         if (rc != RIDGE_OK)
             return rc;
         rc = ridge_cluster_parse(text, len, id_or_path, nodes_override, cl, err);

@@ -10,6 +10,7 @@
 
 #include "efficiency.h"
 #include "json_util.h"
+#include "ridge/file.h"
 
 static const char *const peak_keys[RIDGE_PEAK_COUNT] = {
     "fp64", "fp64_tensor", "fp32", "fp16_vector", "tf32", "fp16", "fp16_fp32acc", "bf16", "fp8", "int8", "int4",
@@ -419,7 +420,7 @@ int ridge_gpu_load_file(const char *path, ridge_gpu *gpu, ridge_err *err)
 {
     char *text = NULL;
     size_t len = 0;
-    int rc = rj_read_file(path, &text, &len, err);
+    int rc = ridge_file_read(path, &text, &len, err);
     if (rc != RIDGE_OK)
         return rc;
     rc = ridge_gpu_parse(text, len, path, gpu, err);

@@ -28,48 +28,6 @@ int rj_fail(const rj_ctx *c, int status, const char *path, const char *key, cons
     return ridge_err_set(c->err, status, "%s: %s: %s", c->origin, where, what);
 }
 
-int rj_read_file(const char *path, char **text, size_t *len, ridge_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (!f)
-        return ridge_err_set(err, RIDGE_EIO, "%s: cannot open: %s", path, strerror(errno));
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            size_t ncap = cap ? cap * 2 : 16384;
-            char *nb;
-            if (ncap > (size_t)64 << 20) {
-                fclose(f);
-                free(buf);
-                return ridge_err_set(err, RIDGE_EIO, "%s: file larger than 64 MiB", path);
-            }
-            nb = realloc(buf, ncap);
-            if (!nb) {
-                fclose(f);
-                free(buf);
-                return ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", path);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        fclose(f);
-        free(buf);
-        return ridge_err_set(err, RIDGE_EIO, "%s: read error", path);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return RIDGE_OK;
-}
-
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
 {
     const char *end = NULL;

@@ -17,8 +17,6 @@ typedef struct {
 
 #define RJ_PATH_MAX 160
 
-/* Read a whole file into a NUL-terminated buffer (caller frees). RIDGE_EIO on failure. */
-int rj_read_file(const char *path, char **text, size_t *len, ridge_err *err);
 /* Parse with a line:column on error; the root must be an object. */
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root);
 /* Fails on any key of obj not in `allowed` (NULL-terminated), and on duplicate keys. */

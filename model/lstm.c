@@ -33,7 +33,10 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
     memset(r, 0, sizeof *r);
     /* Pointwise kernel per step: reads 4 gate pre-activations and the cell, writes h and c. */
     rk_streaming(g, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, rk_hot(b * hd * 7 * es), 1, &pw);
-    for (double l = 0; l < layers; l++) {
+    /* Layer 0 reads the input, layers 1..layers-1 the hidden state of the one below and cost the
+     * same: two iterations, the second counted layers - 1 times (closed form, so that a layer
+     * count near the schema's 1e15, beyond 2^53 where l++ stops counting, costs no more). */
+    for (int l = 0; l < 2 && l < layers; l++) {
         double in_l = l == 0 ? in : hd;
         ridge_kernel_result layer;
         memset(&layer, 0, sizeof layer);
@@ -53,7 +56,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
             if ((rc = add_gemm(g, op->dtype, 4 * hd, in_l + hd, b * t, 1, &layer, err)) != RIDGE_OK)
                 return rc;
         }
-        rk_accumulate(r, &layer, 1);
+        rk_accumulate(r, &layer, l == 0 ? 1 : layers - 1);
     }
     /* Report the op's own FLOP count; the bound is the component holding most of the time. */
     r->flops = ridge_op_flops(op);

@@ -1,5 +1,5 @@
 /* The gnuplot side of every chart: chart paths, atomic file writes, and a runner that finds
- * gnuplot and renders a script under the C locale.
+ * gnuplot and renders a script under the C locale into a chart replaced atomically.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 
@@ -38,8 +38,9 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
     if (!chart_path || !chart_path[0])
         return ridge_err_set(err, RIDGE_EINVAL, "empty chart path");
     n = strlen(chart_path);
-    /* Room for the longest companion suffix (".dat" + ".tmp") and the terminator. */
-    if (n + 9 > RIDGE_PLOT_PATH_MAX)
+    /* Room for the longest companion suffix (".dat" + ".XXXXXX" for its temporary file) and the
+     * terminator. */
+    if (n + 12 > RIDGE_PLOT_PATH_MAX)
         return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: chart path too long", chart_path);
     if (ends_with_ci(chart_path, n, ".png"))
         out->format = RIDGE_PLOT_PNG;
@@ -61,33 +62,68 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
 
 /* ---- atomic files ---- */
 
-int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err)
+/* A new temporary file beside `path`, for writing it and renaming it over `path` (atomic: the
+ * same directory): "PATH.XXXXXX", made by mkstemp, so it is a name no one else has (two runs
+ * writing the same output get different ones) and created here (never an existing file, nor the
+ * target of a link). mkstemp makes it 0600; it gets the mode a plain fopen would have given it,
+ * 0666 less the umask. Fills tmp and *fd. */
+static int temp_open(const char *path, char *tmp, size_t cap, int *fd, ridge_err *err)
 {
-    char tmp[RIDGE_PLOT_PATH_MAX + 8];
-    FILE *f;
-    int e = 0;
-    if (strlen(path) + 5 > sizeof tmp)
+    mode_t mask;
+    int e;
+    if ((size_t)snprintf(tmp, cap, "%s.XXXXXX", path) >= cap)
         return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: path too long", path);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    f = fopen(tmp, "wb");
-    if (!f)
+    *fd = mkstemp(tmp);
+    if (*fd < 0)
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(errno));
-    if (size > 0 && fwrite(data, 1, size, f) != size)
-        e = errno ? errno : EIO;
-    if (fflush(f) != 0 && !e)
-        e = errno ? errno : EIO;
-    if (fclose(f) != 0 && !e)
-        e = errno ? errno : EIO;
+    /* The umask is read by setting it: ridge writes its files from one thread. */
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(*fd, 0666 & ~mask) == 0)
+        return RIDGE_OK;
+    e = errno;
+    close(*fd);
+    unlink(tmp);
+    return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
+}
+
+/* Finish a temporary file of temp_open: flushed to the disk, closed, renamed over `path`; on a
+ * failure (`e` an errno already, or one here) removed, and RIDGE_EIO naming `path`. */
+static int temp_commit(const char *tmp, const char *path, int fd, int e, ridge_err *err)
+{
+    if (!e && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && !e)
+        e = errno;
     if (e) {
-        remove(tmp);
+        unlink(tmp);
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
     }
     if (rename(tmp, path) != 0) {
         e = errno;
-        remove(tmp);
+        unlink(tmp);
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot replace (%s)", path, strerror(e));
     }
     return RIDGE_OK;
+}
+
+int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err)
+{
+    char tmp[RIDGE_PLOT_PATH_MAX + 8];
+    size_t done = 0;
+    int fd = -1, e = 0, rc = temp_open(path, tmp, sizeof tmp, &fd, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    while (done < size && !e) {
+        ssize_t w = write(fd, data + done, size - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w < 0 && errno != EINTR)
+            e = errno;
+        else if (w == 0)
+            e = EIO;
+    }
+    return temp_commit(tmp, path, fd, e, err);
 }
 
 /* ---- finding gnuplot ---- */
@@ -180,14 +216,15 @@ static void last_line(const char *buf, size_t len, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(end - start), buf + start);
 }
 
-int ridge_gnuplot_run(const char *script_path, ridge_err *err)
+int ridge_gnuplot_run(const ridge_plot_paths *paths, ridge_err *err)
 {
-    char exe[RIDGE_PLOT_PATH_MAX];
+    char exe[RIDGE_PLOT_PATH_MAX], tmp[RIDGE_PLOT_PATH_MAX + 8];
     char msg[8192]; /* the tail of gnuplot's output; larger than a read chunk */
     char line[300];
     size_t used = 0;
-    int fds[2], status = 0, rc = RIDGE_OK;
+    int fds[2], status = 0, out = -1, rc;
     char **env;
+    struct stat st;
     pid_t pid;
 
     if (!ridge_gnuplot_find(exe, sizeof exe))
@@ -195,28 +232,40 @@ int ridge_gnuplot_run(const char *script_path, ridge_err *err)
     env = c_locale_env();
     if (!env)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory starting gnuplot");
-    if (pipe(fds) != 0) {
+    /* The chart is rendered into a temporary file and renamed over the old one, never written in
+     * place: a gnuplot that fails or is killed leaves the old chart as it was. */
+    rc = temp_open(paths->chart, tmp, sizeof tmp, &out, err);
+    if (rc != RIDGE_OK) {
         free(env);
-        return ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: pipe: %s", strerror(errno));
+        return rc;
+    }
+    if (pipe(fds) != 0) {
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: pipe: %s", strerror(errno));
+        goto fail;
     }
     pid = fork();
     if (pid < 0) {
         int e = errno;
         close(fds[0]);
         close(fds[1]);
-        free(env);
-        return ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: fork: %s", strerror(e));
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "cannot start gnuplot: fork: %s", strerror(e));
+        goto fail;
     }
     if (pid == 0) {
-        char *const args[] = {exe, (char *)(uintptr_t)script_path, NULL};
+        /* `gnuplot -c SCRIPT -`: ARG1 '-' has the script write the chart to standard output
+         * (rp_gp_terminal), which is the temporary file; messages go to the pipe. */
+        char *const args[] = {exe, (char *)(uintptr_t) "-c", (char *)(uintptr_t)paths->gp, (char *)(uintptr_t) "-",
+                              NULL};
         close(fds[0]);
-        dup2(fds[1], STDOUT_FILENO);
+        dup2(out, STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
+        close(out);
         close(fds[1]);
         execve(exe, args, env);
         _exit(127);
     }
     free(env);
+    env = NULL;
     close(fds[1]);
     /* Keep the last sizeof msg bytes: gnuplot's error is at the end. */
     for (;;) {
@@ -237,16 +286,28 @@ int ridge_gnuplot_run(const char *script_path, ridge_err *err)
     }
     close(fds[0]);
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot (%s): waitpid: %s", exe, strerror(errno));
+        if (errno != EINTR) {
+            rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot (%s): waitpid: %s", exe, strerror(errno));
+            goto fail;
+        }
     }
     last_line(msg, used, line, sizeof line);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && !line[0])
         rc = ridge_err_set(err, RIDGE_EEXTERNAL, "could not run gnuplot (%s)", exe);
     else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot failed on %s (exit status %d)%s%s", script_path,
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot failed on %s (exit status %d)%s%s", paths->gp,
                            WEXITSTATUS(status), line[0] ? ": " : "", line);
     else if (WIFSIGNALED(status))
-        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot killed by signal %d on %s", WTERMSIG(status), script_path);
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot killed by signal %d on %s", WTERMSIG(status), paths->gp);
+    else if (fstat(out, &st) != 0 || st.st_size == 0)
+        rc = ridge_err_set(err, RIDGE_EEXTERNAL, "gnuplot wrote no chart from %s%s%s", paths->gp, line[0] ? ": " : "",
+                           line);
+    if (rc != RIDGE_OK)
+        goto fail;
+    return temp_commit(tmp, paths->chart, out, 0, err);
+fail:
+    free(env);
+    close(out);
+    unlink(tmp);
     return rc;
 }

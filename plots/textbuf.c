@@ -94,9 +94,15 @@ void rp_gp_terminal(rp_buf *gp, const ridge_plot_paths *paths, double w_px, doub
                   "    set terminal png size %g,%g noenhanced\n"
                   "}\n",
                   w_px, h_px, font_pt, w_px, h_px);
-    rp_printf(gp, "set output dir . ");
+    /* ridge runs `gnuplot -c SCRIPT -` and renames what it writes over the chart (atomic). */
+    rp_printf(gp, "# ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file\n"
+                  "# it then renames over the chart.\n"
+                  "if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {\n"
+                  "    set output\n"
+                  "} else {\n"
+                  "    set output dir . ");
     rp_gp_string(gp, rp_base_name(paths->chart));
-    rp_printf(gp, "\n\n");
+    rp_printf(gp, "\n}\n\n");
 }
 
 int rp_write_pair(const ridge_plot_paths *paths, const rp_buf *dat, const rp_buf *gp, ridge_err *err)

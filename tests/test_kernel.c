@@ -1,8 +1,11 @@
 /* The kernel model: each mechanism in isolation (docs/model.md).
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "ridge/gpu.h"
@@ -433,6 +436,58 @@ static void test_conv_and_lstm(void)
     }
 }
 
+/* A test that hangs fails instead: SIGALRM reports which one and exits. */
+static void hung(int sig)
+{
+    static const char msg[] = "test_kernel: FAIL: a prediction did not finish within 10 s (a loop over a count?)\n";
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    _exit(w < 0 ? 2 : 1);
+}
+
+/* The cost of an LSTM stack is closed-form in its layers: layer 0 plus layers - 1 equal layers,
+ * up to the schema's 1e15 (beyond 2^53, where counting layers one by one never ends). */
+static void test_lstm_layers(void)
+{
+    static const struct {
+        double layers;
+        ridge_pass pass;
+    } rows[] = {
+        {3, RIDGE_PASS_FWD}, {7, RIDGE_PASS_FWD_BWD}, {1e6, RIDGE_PASS_FWD}, {1e15, RIDGE_PASS_FWD},
+        {1e15, RIDGE_PASS_FWD_BWD},
+    };
+    ridge_gpu g = load("h200-sxm-141gb");
+    signal(SIGALRM, hung);
+    alarm(10);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_op l;
+        ridge_kernel_result one, two, many;
+        char ctx[64];
+        snprintf(ctx, sizeof ctx, "lstm layers %g, pass %d", rows[i].layers, (int)rows[i].pass);
+        check_context(ctx);
+        memset(&l, 0, sizeof l);
+        l.kind = RIDGE_OP_LSTM;
+        l.dtype = RIDGE_DTYPE_BF16;
+        l.count = 1;
+        l.u.lstm.batch = 24; l.u.lstm.seq = 37; l.u.lstm.input = 333; l.u.lstm.hidden = 517;
+        l.u.lstm.pass = rows[i].pass;
+        l.u.lstm.layers = 1;
+        one = predict(&g, l);
+        l.u.lstm.layers = 2;
+        two = predict(&g, l);
+        l.u.lstm.layers = rows[i].layers;
+        many = predict(&g, l);
+        CHECK(isfinite(many.time_s) && many.time_s > two.time_s);
+        CHECK_NEAR(many.time_s, one.time_s + (rows[i].layers - 1) * (two.time_s - one.time_s), 1e-9);
+        CHECK_NEAR(many.kernels, one.kernels + (rows[i].layers - 1) * (two.kernels - one.kernels), 1e-12);
+        CHECK_NEAR(many.dram_bytes, one.dram_bytes + (rows[i].layers - 1) * (two.dram_bytes - one.dram_bytes),
+                   1e-9);
+    }
+    alarm(0);
+    signal(SIGALRM, SIG_DFL);
+    check_context(NULL);
+}
+
 /* Every kind on every catalogue GPU gives a finite positive time, or EUNSUPPORTED. */
 static void test_all_kinds_everywhere(void)
 {
@@ -475,6 +530,7 @@ int main(void)
     test_units_and_precisions();
     test_attention();
     test_conv_and_lstm();
+    test_lstm_layers();
     test_tile_overhead();
     test_winograd();
     test_cold_bytes();

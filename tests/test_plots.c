@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,20 @@ static int exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
+}
+
+/* Entries in the test directory: what a write leaves behind. */
+static int entries(void)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d)))
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
 }
 
 static double *v_dummy(void)
@@ -134,22 +149,52 @@ static void test_paths(void)
 
 static void test_write_file(void)
 {
-    char path[128], tmp[160], nodir[128];
+    char path[128], tmp[160], victim[128], nodir[128];
     ridge_err err = {{0}};
+    struct stat st;
+    mode_t mask;
     char *s;
     join(path, sizeof path, "atomic.txt");
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     CHECK_INT(ridge_plot_write_file(path, "first version\n", 14, &err), RIDGE_OK);
     CHECK_INT(ridge_plot_write_file(path, "second\n", 7, &err), RIDGE_OK);
     s = check_read_file(path);
     CHECK_STR_EQ(s, "second\n");
     free(s);
-    CHECK(!exists(tmp));
+    CHECK_INT(entries(), 1); /* no temporary file left */
+    remove(path);
+
+    /* The temporary name is not fixed: a link at PATH.tmp is not followed (it was: the write
+     * went to the link's target), a directory there is no obstacle. */
+    join(victim, sizeof victim, "victim.txt");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    CHECK_INT(ridge_plot_write_file(victim, "victim\n", 7, &err), RIDGE_OK);
+    CHECK(symlink(victim, tmp) == 0);
+    CHECK_INT(ridge_plot_write_file(path, "through a link?\n", 16, &err), RIDGE_OK);
+    s = check_read_file(victim);
+    CHECK_STR_EQ(s, "victim\n");
+    free(s);
+    s = check_read_file(path);
+    CHECK_STR_EQ(s, "through a link?\n");
+    free(s);
+    remove(tmp);
+    CHECK(mkdir(tmp, 0700) == 0);
+    CHECK_INT(ridge_plot_write_file(path, "past a directory\n", 17, &err), RIDGE_OK);
+    CHECK_INT(entries(), 3); /* the file, the victim, the directory */
+    rmdir(tmp);
+    remove(victim);
+    remove(path);
+
+    /* The mode a plain fopen gives: 0666 less the umask (mkstemp alone makes 0600). */
+    mask = umask(027);
+    CHECK_INT(ridge_plot_write_file(path, "x", 1, &err), RIDGE_OK);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0640);
+    umask(mask);
     remove(path);
 
     join(nodir, sizeof nodir, "no/such/dir/x.dat");
     CHECK_INT(ridge_plot_write_file(nodir, "x", 1, &err), RIDGE_EIO);
     CHECK_STR_HAS(err.msg, nodir);
+    CHECK_INT(entries(), 0);
 }
 
 /* The example workload: one op per interesting case. */
@@ -281,7 +326,7 @@ static void test_roofline(void)
     /* Rendered once when gnuplot is around: the script must be valid gnuplot. */
     if (ridge_gnuplot_find(NULL, 0)) {
         char *png;
-        CHECK_INT(ridge_gnuplot_run(paths.gp, &err), RIDGE_OK);
+        CHECK_INT(ridge_gnuplot_run(&paths, &err), RIDGE_OK);
         png = check_read_file(paths.chart);
         CHECK(png && memcmp(png, "\x89PNG", 4) == 0);
         free(png);
@@ -461,34 +506,53 @@ static void test_validation_chart(void)
     remove(paths.gp);
 }
 
+/* A chart file's contents (check_read_file), compared and freed. */
+static int chart_is(const char *path, const char *want)
+{
+    char *s = check_read_file(path);
+    int same = s && strcmp(s, want) == 0;
+    free(s);
+    return same;
+}
+
 static void test_gnuplot_runner(void)
 {
     ridge_err err = {{0}};
-    char found[256], fake[128], script[128];
+    char found[256], fake[128], chart[128];
+    ridge_plot_paths fail, ok, empty;
     FILE *f;
     const char *saved = getenv("RIDGE_GNUPLOT");
     char *keep = saved ? strdup(saved) : NULL;
 
+    join(chart, sizeof chart, "s.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &fail, &err), RIDGE_OK);
+    join(chart, sizeof chart, "ok.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &ok, &err), RIDGE_OK);
+    join(chart, sizeof chart, "empty.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &empty, &err), RIDGE_OK);
+
     setenv("RIDGE_GNUPLOT", "", 1);
     CHECK_INT(ridge_gnuplot_find(found, sizeof found), 0);
-    CHECK_INT(ridge_gnuplot_run("whatever.gp", &err), RIDGE_ENOTFOUND);
+    CHECK_INT(ridge_gnuplot_run(&fail, &err), RIDGE_ENOTFOUND);
     CHECK_STR_HAS(err.msg, "gnuplot not found");
 
     setenv("RIDGE_GNUPLOT", "/no/such/gnuplot", 1);
     CHECK_INT(ridge_gnuplot_find(found, sizeof found), 0);
 
-    /* A stand-in that fails as gnuplot does: message on stderr, exit status 1; it also checks
-     * it runs under the C locale. */
+    /* A stand-in that runs as gnuplot does: called `-c SCRIPT -`, it writes the chart to stdout
+     * (ok.gp), nothing (empty.gp), or fails with a message on stderr and exit status 1 after
+     * writing part of a chart; it also checks it runs under the C locale. */
     join(fake, sizeof fake, "fake-gnuplot");
-    join(script, sizeof script, "s.gp");
     f = fopen(fake, "w");
     if (CHECK(f != NULL)) {
         fputs("#!/bin/sh\n"
               "[ \"$LC_ALL\" = C ] || { echo \"locale is '$LC_ALL'\" >&2; exit 3; }\n"
               "[ -z \"$LANG\" ] || { echo \"LANG is '$LANG'\" >&2; exit 3; }\n"
-              "case \"$1\" in *ok.gp) exit 0;; esac\n"
+              "[ \"$1\" = -c ] && [ \"$3\" = - ] || { echo \"called as $*\" >&2; exit 3; }\n"
+              "case \"$2\" in *ok.gp) echo 'new chart'; exit 0;; *empty.gp) exit 0;; esac\n"
+              "echo 'part of a ch'\n"
               "echo 'gnuplot> plot sin(' >&2\n"
-              "echo \"\\\"$1\\\" line 7: unexpected end of expression\" >&2\n"
+              "echo \"\\\"$2\\\" line 7: unexpected end of expression\" >&2\n"
               "exit 1\n",
               f);
         fclose(f);
@@ -498,11 +562,25 @@ static void test_gnuplot_runner(void)
     setenv("LANG", "de_DE.UTF-8", 1);
     CHECK_INT(ridge_gnuplot_find(found, sizeof found), 1);
     CHECK_STR_EQ(found, fake);
-    CHECK_INT(ridge_gnuplot_run(script, &err), RIDGE_EEXTERNAL);
+    /* A gnuplot that fails, or writes nothing, leaves the old chart as it was, and no
+     * temporary file; one that succeeds replaces it. */
+    CHECK_INT(ridge_plot_write_file(fail.chart, "old chart\n", 10, &err), RIDGE_OK);
+    CHECK_INT(ridge_plot_write_file(empty.chart, "old chart\n", 10, &err), RIDGE_OK);
+    CHECK_INT(ridge_plot_write_file(ok.chart, "old chart\n", 10, &err), RIDGE_OK);
+    CHECK_INT(ridge_gnuplot_run(&fail, &err), RIDGE_EEXTERNAL);
     CHECK_STR_HAS(err.msg, "line 7: unexpected end of expression");
     CHECK_STR_HAS(err.msg, "exit status 1");
-    CHECK_INT(ridge_gnuplot_run("ok.gp", &err), RIDGE_OK);
+    CHECK(chart_is(fail.chart, "old chart\n"));
+    CHECK_INT(ridge_gnuplot_run(&empty, &err), RIDGE_EEXTERNAL);
+    CHECK_STR_HAS(err.msg, "gnuplot wrote no chart from");
+    CHECK(chart_is(empty.chart, "old chart\n"));
+    CHECK_INT(ridge_gnuplot_run(&ok, &err), RIDGE_OK);
+    CHECK(chart_is(ok.chart, "new chart\n"));
+    CHECK_INT(entries(), 4); /* the three charts and the stand-in */
     unsetenv("LANG");
+    remove(fail.chart);
+    remove(empty.chart);
+    remove(ok.chart);
     remove(fake);
 
     if (keep) {

@@ -9,6 +9,7 @@
 #include "embedded.h"
 #include "nearest.h"
 #include "family.h"
+#include "ridge/file.h"
 #include "ridge/gpu.h"
 #include "ridge/workload.h"
 
@@ -171,7 +172,7 @@ int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err)
 {
     char *text = NULL;
     size_t len = 0;
-    int rc = rj_read_file(path, &text, &len, err);
+    int rc = ridge_file_read(path, &text, &len, err);
     *out = NULL;
     if (rc != RIDGE_OK)
         return rc;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "json_util.h"
+#include "ridge/file.h"
 
 #define TRY(expr)              \
     do {                       \
@@ -317,7 +318,7 @@ int ridge_oplist_load_file(const char *path, ridge_oplist *out, ridge_err *err)
         memset(out, 0, sizeof *out);
     if (!path)
         return ridge_err_set(err, RIDGE_EINVAL, "<workload>: no file name");
-    rc = rj_read_file(path, &text, &len, err);
+    rc = ridge_file_read(path, &text, &len, err);
     if (rc != RIDGE_OK)
         return rc;
     rc = ridge_oplist_parse(text, len, path, out, err);

@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 
 #include "calibrate.h"
+#include "fuzz_contract.h"
 #include "measure.h"
 #include "ridge/gpu.h"
 
@@ -32,14 +33,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Calibration runs the model thousands of times: only on small sets, to keep executions fast. */
 #define FUZZ_MAX_FIT_ITEMS 40
-
-#define REQUIRE(cond)                                                                          \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "fuzz_measure.c:%d: contract broken: %s\n", __LINE__, #cond);      \
-            abort();                                                                           \
-        }                                                                                      \
-    } while (0)
 
 #define TERMINATED(arr) (memchr((arr), '\0', sizeof(arr)) != NULL)
 

@@ -12,24 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_contract.h"
 #include "ridge/error.h"
 #include "ridge/op.h"
 #include "ridge/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void require(int cond)
-{
-    if (!cond)
-        abort();
-}
-
 static void check_error(int rc, const ridge_err *err, const ridge_oplist *w)
 {
-    require(rc < 0 && strcmp(ridge_err_name(rc), "EUNKNOWN") != 0);
-    require(memchr(err->msg, '\0', sizeof err->msg) != NULL);
-    require(err->msg[0] != '\0' && strchr(err->msg, '\n') == NULL);
-    require(w->n == 0 && w->ops == NULL);
+    fuzz_check_error(rc, err);
+    REQUIRE(w->n == 0 && w->ops == NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -45,16 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ridge_oplist_free(&w);
         return 0;
     }
-    require(w.n >= 1 && w.n <= RIDGE_OPLIST_MAX_OPS && w.ops != NULL);
-    require(memchr(w.name, '\0', sizeof w.name) != NULL && w.name[0] != '\0');
+    REQUIRE(w.n >= 1 && w.n <= RIDGE_OPLIST_MAX_OPS && w.ops != NULL);
+    REQUIRE(memchr(w.name, '\0', sizeof w.name) != NULL && w.name[0] != '\0');
     for (size_t i = 0; i < w.n; i++) {
         double f = ridge_op_flops(&w.ops[i]);
         double b = ridge_op_min_bytes(&w.ops[i]);
-        require(isfinite(f) && f >= 0);
-        require(isfinite(b) && b >= 0);
-        require(ridge_op_check(&w.ops[i], "fuzz.json", &err) == RIDGE_OK);
+        REQUIRE(isfinite(f) && f >= 0);
+        REQUIRE(isfinite(b) && b >= 0);
+        REQUIRE(ridge_op_check(&w.ops[i], "fuzz.json", &err) == RIDGE_OK);
     }
     ridge_oplist_free(&w);
-    require(w.n == 0 && w.ops == NULL);
+    REQUIRE(w.n == 0 && w.ops == NULL);
     return 0;
 }

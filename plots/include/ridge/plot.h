@@ -3,8 +3,9 @@
  * never needs gnuplot.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Files are written atomically (PATH.tmp, then rename), so a failure never leaves half-written
- * files. The script refers to its .dat and chart by bare file name, resolved against the
+ * Files are written atomically (a new temporary file PATH.XXXXXX from mkstemp beside PATH, then
+ * rename), so a failure never leaves half-written files, and the chart too is rendered into one
+ * and renamed over the old chart. The script refers to its .dat and chart by bare file name, resolved against the
  * script's own directory, so `gnuplot dir/chart.gp` works from any working directory and the
  * three files can be moved together. */
 #ifndef RIDGE_PLOT_H
@@ -36,7 +37,10 @@ typedef struct {
  * RIDGE_EINVAL, as is an empty or overlong path. */
 int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, ridge_err *err);
 
-/* Write `size` bytes to `path` atomically (path.tmp, then rename). RIDGE_EIO names the path. */
+/* Write `size` bytes to `path` atomically: into a new temporary file beside it (mkstemp
+ * "PATH.XXXXXX": never an existing file or a link's target, never another run's), flushed to the
+ * disk, then renamed over `path`. The file gets the mode fopen would give it (0666 less the
+ * umask). RIDGE_EIO names the path; nothing is left behind. */
 int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err);
 
 /* ---- gnuplot ---- */
@@ -46,9 +50,13 @@ int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge
  * NULL) when found, 0 otherwise. */
 int ridge_gnuplot_find(char *path, size_t cap);
 
-/* Run gnuplot on a script under the C locale (LC_ALL=C), capturing its messages. RIDGE_ENOTFOUND
- * when gnuplot is absent; RIDGE_EEXTERNAL with gnuplot's last error line when it fails. */
-int ridge_gnuplot_run(const char *script_path, ridge_err *err);
+/* Render paths->gp into paths->chart with gnuplot under the C locale (LC_ALL=C), capturing its
+ * messages: `gnuplot -c GP -` writes the chart to its standard output, a new temporary file beside
+ * the chart (as ridge_plot_write_file's), renamed over the chart when gnuplot succeeds, so a
+ * gnuplot that fails or is killed leaves the old chart as it was. RIDGE_ENOTFOUND when gnuplot is
+ * absent; RIDGE_EEXTERNAL with gnuplot's last error line when it fails or writes nothing;
+ * RIDGE_EIO when the chart cannot be written. */
+int ridge_gnuplot_run(const ridge_plot_paths *paths, ridge_err *err);
 
 /* ---- roofline ---- */
 

@@ -1,0 +1,62 @@
+/* One reader for every input file (ridge/file.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "ridge/file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err)
+{
+    FILE *f;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int rc = RIDGE_OK;
+    *text = NULL;
+    *len = 0;
+    f = fopen(path, "rb");
+    if (!f)
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot open: %s", path, strerror(errno));
+    for (;;) {
+        size_t got;
+        if (n > RIDGE_FILE_MAX_BYTES) {
+            rc = ridge_err_set(err, RIDGE_EIO, "%s: larger than %zu MiB, the limit for an input file", path,
+                               RIDGE_FILE_MAX_BYTES >> 20);
+            break;
+        }
+        if (n == cap) {
+            /* Up to one byte past the limit (that byte tells a file of exactly the limit from a
+             * larger one), plus the NUL. */
+            size_t ncap = cap ? 2 * cap : 65536;
+            char *nb;
+            if (ncap > RIDGE_FILE_MAX_BYTES + 1)
+                ncap = RIDGE_FILE_MAX_BYTES + 1;
+            nb = realloc(buf, ncap + 1);
+            if (!nb) {
+                rc = ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        if (got == 0) {
+            if (ferror(f))
+                rc = ridge_err_set(err, RIDGE_EIO, "%s: read error (%s)", path, strerror(errno));
+            break;
+        }
+        n += got;
+    }
+    fclose(f);
+    if (rc != RIDGE_OK) {
+        free(buf);
+        return rc;
+    }
+    if (!buf && !(buf = malloc(1)))
+        return ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", path);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return RIDGE_OK;
+}

@@ -1,0 +1,29 @@
+/* ridge — reading an input file: one reader, with one size limit, for every file ridge reads
+ * (GPU, cluster, model, operator-list and measurement files; the CLI's plan files, baselines and
+ * serving traces).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_FILE_H
+#define RIDGE_FILE_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest input file, in bytes (256 MiB): an operator list of RIDGE_OPLIST_MAX_OPS GEMMs
+ * with names (113 MB) fits, and a device or pipe that never ends (/dev/zero) stops here. */
+#define RIDGE_FILE_MAX_BYTES ((size_t)256 << 20)
+
+/* Read all of `path` into *text, NUL-terminated (*len bytes before the NUL; the caller frees
+ * *text). Pipes and devices are read as files are. Errors leave *text NULL and name the path:
+ * RIDGE_EIO "PATH: cannot open: REASON", "PATH: read error (REASON)" or "PATH: larger than
+ * 256 MiB, the limit for an input file"; RIDGE_ENOMEM. */
+int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* The one input-file reader (model/file.c, ridge/file.h): contents, the size limit, errors.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/file.h"
+
+/* Files read whole: the same bytes as check.h's reader, NUL-terminated; an empty file is an
+ * empty string, not NULL. */
+static void test_contents(void)
+{
+    static const char *const paths[] = {"/dev/null", RIDGE_TEST_DATA_DIR "/valid.json",
+                                        RIDGE_TEST_DATA_DIR "/control_chars.json"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        char *text = NULL, *want = check_read_file(paths[i]);
+        size_t len = 99;
+        ridge_err err = {{0}};
+        check_context(paths[i]);
+        if (!CHECK(want != NULL))
+            continue;
+        if (CHECK(ridge_file_read(paths[i], &text, &len, &err) == RIDGE_OK)) {
+            CHECK_INT(len, strlen(want));
+            CHECK(text[len] == '\0');
+            CHECK_STR_EQ(text, want);
+            free(text);
+        }
+        free(want);
+    }
+    check_context(NULL);
+}
+
+/* Each failure is RIDGE_EIO naming the path, with *text NULL. */
+static void test_errors(void)
+{
+    static const struct {
+        const char *path;
+        const char *msg;
+    } rows[] = {
+        {"/nonexistent/ridge.json", "/nonexistent/ridge.json: cannot open: No such file or directory"},
+        {"/tmp", "/tmp: read error (Is a directory)"},
+        {"/dev/zero", "/dev/zero: larger than 256 MiB, the limit for an input file"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char *text = (char *)"unset";
+        size_t len = 99;
+        ridge_err err = {{0}};
+        check_context(rows[i].path);
+        CHECK_INT(ridge_file_read(rows[i].path, &text, &len, &err), RIDGE_EIO);
+        CHECK(text == NULL && len == 0);
+        CHECK_STR_EQ(err.msg, rows[i].msg);
+    }
+    check_context(NULL);
+}
+
+int main(void)
+{
+    test_contents();
+    test_errors();
+    return check_report();
+}
