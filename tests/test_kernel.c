@@ -517,6 +517,84 @@ static void test_all_kinds_everywhere(void)
     check_context(NULL);
 }
 
+/* The mechanisms of the imported records, each in isolation (docs/model.md §2-6). */
+static void test_record_mechanisms(void)
+{
+    ridge_gpu h200 = load("h200-sxm-141gb"), h100 = load("h100-sxm5-80gb"), a100 = load("a100-sxm4-80gb");
+    ridge_op op;
+    ridge_kernel_result a, b;
+    /* NHWC FP32 convolution (TF32 off): cuDNN's FFMA kernels at 0.55 of the SGEMM rate. A 1x1
+     * convolution is implicit GEMM either way, so the ratio is the share (the floor aside). */
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_CONV2D;
+    op.dtype = RIDGE_DTYPE_FP32;
+    op.count = 1;
+    op.u.conv.n = 128, op.u.conv.c = 256, op.u.conv.h = 56, op.u.conv.w = 56, op.u.conv.k = 256;
+    op.u.conv.r = 1, op.u.conv.s = 1, op.u.conv.stride = 1, op.u.conv.pad = 0, op.u.conv.groups = 1;
+    a = predict(&h200, op);
+    op.u.conv.nhwc = 1;
+    b = predict(&h200, op);
+    CHECK_NEAR((b.time_s - b.floor_s) / (a.time_s - a.floor_s), 1.0 / 0.55, 0.03);
+    /* ... and half precision keeps its tensor-core path. */
+    op.dtype = RIDGE_DTYPE_FP16;
+    a = predict(&h200, op);
+    op.u.conv.nhwc = 0;
+    CHECK_NEAR(predict(&h200, op).time_s, a.time_s, 1e-12);
+
+    /* A named elementwise function is FP32 math: GELU (erf) over 2^28 bf16 elements is bound by
+     * its 40 instructions per element, a plain op with the same bytes by DRAM. */
+    op = ridge_op_elementwise(RIDGE_DTYPE_BF16, 268435456.0, 1, 1, 1);
+    a = predict(&h200, op);
+    op.u.ew.fn = RIDGE_EW_GELU_ERF;
+    b = predict(&h200, op);
+    CHECK(a.bound == RIDGE_BOUND_MEMORY);
+    CHECK(b.bound == RIDGE_BOUND_COMPUTE);
+    CHECK_NEAR(b.compute_s,
+               268435456.0 * 80.0 / (h200.peak_flops_per_s[RIDGE_PEAK_FP32] * h200.eff.vector_fraction), 1e-9);
+
+    /* no_split_k: a long-k GEMM of a few tiles cannot use the idle SMs (8 tiles of 64x64 on 132). */
+    op = ridge_op_gemm(RIDGE_DTYPE_FP8, 256, 128, 65536, 1);
+    op.u.gemm.layout = RIDGE_LAYOUT_NT;
+    a = predict(&h100, op);
+    op.u.gemm.no_split_k = 1;
+    b = predict(&h100, op);
+    CHECK(a.split_k > 1);
+    CHECK(b.split_k == 1 && b.kernels == 1);
+    CHECK(b.time_s > 4 * a.time_s);
+
+    /* cta_per_row: a kernel that launches one CTA per row pays its rounds even for short rows; a
+     * framework reduction over the same short rows goes to warps. */
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_REDUCE;
+    op.dtype = RIDGE_DTYPE_BF16;
+    op.count = 1;
+    op.u.rows.rows = 32768, op.u.rows.cols = 128;
+    a = predict(&h100, op);
+    op.u.rows.cta_per_row = 1;
+    b = predict(&h100, op);
+    CHECK(b.bound == RIDGE_BOUND_LATENCY);
+    CHECK_NEAR(b.time_s - b.floor_s,
+               ceil(32768.0 / (h100.sm_count * 2)) * (h100.eff.dram_latency_s + 1500.0 / h100.boost_clock_hz), 1e-9);
+    CHECK(b.time_s > 10 * a.time_s);
+
+    /* Attention: Hopper's SDPA at 0.73 of the GEMM rate forward and 0.62 of that backward;
+     * Ampere's FlashAttention-2 at 0.88 and 0.80. A long causal prefill is compute-bound. */
+    {
+        ridge_op f = attention(8, 32, 32, 8192, 8192, 1), fb;
+        double ph = h200.peak_flops_per_s[RIDGE_PEAK_BF16] * h200.eff.tensor_fraction;
+        double pa = a100.peak_flops_per_s[RIDGE_PEAK_BF16] * a100.eff.tensor_fraction;
+        a = predict(&h200, f);
+        b = predict(&a100, f);
+        CHECK_NEAR(a.achieved_flops_per_s / ph, 0.73, 0.05);
+        CHECK_NEAR(b.achieved_flops_per_s / pa, 0.88, 0.05);
+        fb = f;
+        fb.u.attn.pass = RIDGE_PASS_FWD_BWD;
+        /* forward + 2.5x its FLOPs at 0.62 of its rate: 1 + 2.5 / 0.62 = 5.03 forwards */
+        CHECK_NEAR((predict(&h200, fb).time_s - 4 * h200.eff.kernel_floor_s) / (a.time_s - a.floor_s), 1 + 2.5 / 0.62,
+                   0.02);
+    }
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -535,5 +613,6 @@ int main(void)
     test_winograd();
     test_cold_bytes();
     test_all_kinds_everywhere();
+    test_record_mechanisms();
     return check_report();
 }
