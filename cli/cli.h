@@ -47,6 +47,17 @@ int cli_read_file(const char *path, char **out, size_t *len);
 int cli_write_json_file(const char *path, cJSON *root);
 /* Print a cJSON tree to stdout (pretty) and free it. */
 int cli_print_json(cJSON *root);
+/* Text output of strings from files (names, notes, sources): control characters as escapes, so
+ * that a file cannot drive the terminal. C0 controls and DEL become \xHH, the C1 controls
+ * U+0080..U+009F \u00HH (U+009B is a CSI to many terminals). cli_text_escape writes the escaped s
+ * into out (cap bytes, NUL-terminated, cut at a whole character; out may be NULL with cap 0) and
+ * returns its full length; cli_text returns buf holding the escaped s, cut to fit. An escape is
+ * at most 4 times the bytes it stands for: CLI_TEXT_CAP(sizeof field) holds any field's. */
+#define CLI_TEXT_CAP(bytes) (4 * (bytes) + 1)
+/* Of a GPU, model, operator-list or cluster name (each a char[96]). */
+#define CLI_NAME_TEXT_CAP CLI_TEXT_CAP(96)
+size_t cli_text_escape(const char *s, char *out, size_t cap);
+const char *cli_text(const char *s, char *buf, size_t cap);
 /* Human number formatting: 4 significant digits, no exponent below 1e15. */
 const char *cli_num(double v, char *buf, size_t cap);
 /* A short usage line printer for a command; help text is in each cmd_*.c. */

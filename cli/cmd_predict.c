@@ -172,7 +172,9 @@ static int print_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime 
         cli_table_free(&t);
         return CLI_EXIT_OK;
     }
-    printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, g->name, w->name, ridge_runtime_name(rt));
+    char gname[CLI_NAME_TEXT_CAP], wname[CLI_NAME_TEXT_CAP];
+    printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, cli_text(g->name, gname, sizeof gname),
+           cli_text(w->name, wname, sizeof wname), ridge_runtime_name(rt));
     cli_table_print_text(&t, stdout);
     cli_table_free(&t);
     printf("\ntotal time        %s us\n", cli_num(tot->total_time_s * 1e6, b[0], 48));
@@ -274,7 +276,9 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
                p.throughput, p.throughput_unit, p.mfu, p.mem.total_bytes, p.capacity_bytes, p.fits ? "true" : "false",
                p.max_batch);
     } else {
-        printf("%s on %s (%s), %s, batch %.0f%s, %s%s%s, %s\n\n", ridge_model_name(m), g->id, g->name,
+        char mname[CLI_NAME_TEXT_CAP], gname[CLI_NAME_TEXT_CAP];
+        printf("%s on %s (%s), %s, batch %.0f%s, %s%s%s, %s\n\n", cli_text(ridge_model_name(m), mname, sizeof mname),
+               g->id, cli_text(g->name, gname, sizeof gname),
                ridge_mode_name(run->mode), run->batch, cli_grad_accum_note(run, acc, sizeof acc),
                ridge_dtype_name(run->precision), run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
                ridge_runtime_name(rt));
@@ -417,7 +421,9 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
                                 "optimizer"};
         double v[7] = {bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->ep_comm_s,
                        bd->bubble_s, bd->optimizer_s};
-        printf("%s on %s, %d node%s x %d = %d GPUs (%s), %s, %s, %s\n", ridge_model_name(m), cl->id, cl->nodes,
+        char mname[CLI_NAME_TEXT_CAP];
+        printf("%s on %s, %d node%s x %d = %d GPUs (%s), %s, %s, %s\n", cli_text(ridge_model_name(m), mname, sizeof mname),
+               cl->id, cl->nodes,
                cl->nodes == 1 ? "" : "s", cl->gpus_per_node, r.gpus, cl->gpu.id, ridge_mode_name(run->mode),
                ridge_dtype_name(run->precision), ridge_runtime_name(rt));
         printf("tp %d, pp %d, dp %d, ep %d, zero %d%s, microbatch %.0f, global batch %.0f, %s", pc->tp, pc->pp, pc->dp,

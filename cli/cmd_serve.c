@@ -602,11 +602,13 @@ static void cluster_json(const serve_ctx *s, cJSON *root)
 /* The first line of the text report: "MODEL on GPU (NAME)" or, on a cluster, the replica layout. */
 static void title_text(const serve_ctx *s, const char *what)
 {
+    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP];
+    cli_text(ridge_model_name(s->m), mname, sizeof mname);
     if (s->cl)
-        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s\n\n", ridge_model_name(s->m),
-               s->cl->id, s->cl->name, s->tp, s->g->id, s->tp, what);
+        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s\n\n", mname, s->cl->id,
+               cli_text(s->cl->name, name, sizeof name), s->tp, s->g->id, s->tp, what);
     else
-        printf("%s on %s (%s), %s\n\n", ridge_model_name(s->m), s->g->id, s->g->name, what);
+        printf("%s on %s (%s), %s\n\n", mname, s->g->id, cli_text(s->g->name, name, sizeof name), what);
 }
 
 /* The price part of the cost line: "(P USD per GPU-hour)" [", T GPUs per replica"]. */
