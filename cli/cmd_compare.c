@@ -215,7 +215,7 @@ int cmd_compare(int argc, char **argv)
     /* '-' first: keep ids and --gpu-file in command-line order. */
     while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(c, optarg, &run) < 0)
+            if (cli_run_option(c, optarg, NULL, &run) < 0)
                 return CLI_EXIT_USAGE;
             run_flags++;
             continue;

@@ -347,7 +347,7 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         o->slo_p99_s /= 1e3;
         return 0;
     default:
-        r = cli_run_option(c, arg, &o->run);
+        r = cli_run_option(c, arg, NULL, &o->run);
         if (r == 1) {
             if (c == CLI_RUN_OPT_BASE + 6) { /* --precision: a one-entry list */
                 o->precisions[0] = o->run.precision;

@@ -502,7 +502,7 @@ int cmd_predict(int argc, char **argv)
     opterr = 0; /* one line of our own instead of getopt's */
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE && c < 2000) {
-            if (cli_run_option(c, optarg, &run) < 0)
+            if (cli_run_option(c, optarg, NULL, &run) < 0)
                 return CLI_EXIT_USAGE;
             run_flags++;
             continue;

@@ -1093,7 +1093,7 @@ int cmd_serve(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(c, optarg, &s.run) < 0)
+            if (cli_run_option(c, optarg, NULL, &s.run) < 0)
                 return CLI_EXIT_USAGE;
             if (c == CLI_RUN_OPT_BASE)
                 mode_given = 1;

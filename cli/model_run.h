@@ -62,8 +62,9 @@
  * written into buf. */
 const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap);
 
-/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */
-int cli_run_option(int c, const char *arg, ridge_run_config *rc);
+/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. Messages
+ * name the value by label ("plan.json: $.seq"), or by the option (--seq) when label is NULL. */
+int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc);
 
 typedef struct {
     double time_s;
