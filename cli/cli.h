@@ -36,6 +36,9 @@ int cli_parse_format(const char *s, cli_format *f);
 /* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
+/* A comma-separated list must have no empty entry ("1,,2", a leading or trailing comma), which
+ * strtok would skip. 0 ok, -1 error (printed). */
+int cli_check_list(const char *opt, const char *s);
 /* Load a GPU by id (built-in, "ID:MIGPROFILE" allowed) or from a file when `file` is set.
  * Prints the error and returns an exit code (0 on success). */
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);

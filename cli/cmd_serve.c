@@ -1,8 +1,8 @@
 /* ridge serve: latency percentiles, SLO and cost of serving a model at a request rate
  * (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +21,8 @@
 #define SERVE_MAX_REPLICAS 4096
 #define SERVE_MAX_GPUS 8
 #define SERVE_MAX_SWEEP 200
+#define SERVE_MAX_SEED 4294967295L /* gsl_rng_set takes 32 bits of the seed */
+_Static_assert(LONG_MAX >= SERVE_MAX_SEED, "--seed is parsed as a long");
 #define LLM_DEFAULT_MAX_BATCH 256
 #define LLM_GRID_CTX 6   /* decode-time grid: context points */
 #define LLM_GRID_MAX 12  /* batch points: 1, 2, 4, ..., max_batch */
@@ -300,7 +302,8 @@ static int llm_iter_cost(double dec, double ctx, double preq, double ptok, void 
 }
 
 /* KV bytes per token (difference of two contexts, so fixed terms cancel) and the memory left for
- * the KV cache: GPU memory - weights - workspace. */
+ * the KV cache: GPU memory - weights - workspace. The contexts are 0 and 1, which any decoder
+ * takes (one with 1024 learned positions refused 2048). */
 static int llm_kv(serve_ctx *s)
 {
     ridge_run_config rc = s->run;
@@ -309,9 +312,9 @@ static int llm_kv(serve_ctx *s)
     int st;
     rc.mode = RIDGE_MODE_DECODE;
     rc.batch = 1;
-    rc.context = 1024;
+    rc.context = 0;
     st = ridge_model_memory(s->m, &rc, &m1, &err);
-    rc.context = 2048;
+    rc.context = 1;
     if (st == RIDGE_OK)
         st = ridge_model_memory(s->m, &rc, &m2, &err);
     if (st != RIDGE_OK) {
@@ -322,14 +325,14 @@ static int llm_kv(serve_ctx *s)
         /* Per GPU of the tensor-parallel group (weights and KV heads sharded), times tp: the
          * replica's KV per token and free memory (their ratio, the tokens held, is per GPU). */
         double t;
-        rc.context = 1024;
+        rc.context = 0;
         if ((st = replica_predict(s, &rc, &t, &m1)) != CLI_EXIT_OK)
             return st;
-        rc.context = 2048;
+        rc.context = 1;
         if ((st = replica_predict(s, &rc, &t, &m2)) != CLI_EXIT_OK)
             return st;
     }
-    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) / 1024 * replica_gpus(s);
+    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) * replica_gpus(s);
     s->kv_capacity_bytes = (s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes) * replica_gpus(s);
     if (!(s->kv_bytes_per_token > 0) || !(s->kv_capacity_bytes > 0)) {
         cli_error("%s on %s: no room for a KV cache (%g GB of memory, %g GB of weights%s)", ridge_model_name(s->m),
@@ -341,7 +344,7 @@ static int llm_kv(serve_ctx *s)
 }
 
 /* Fill the iteration-time grid on the current GPU: batches 1, 2, 4, ..., max_batch; contexts
- * spread over [shortest prompt, longest prompt + output]. */
+ * spread over [shortest prompt, longest prompt + output - 1] (the last decode step's). */
 static int llm_prepare(serve_ctx *s)
 {
     double pmin = s->run.prompt > 0 ? s->run.prompt : 512, pmax = pmin, omax = s->output, psum = 0;
@@ -363,9 +366,9 @@ static int llm_prepare(serve_ctx *s)
     for (double b = 1; b < s->max_batch && s->nb < LLM_GRID_MAX - 1; b *= 2)
         s->grid_b[s->nb++] = b;
     s->grid_b[s->nb++] = s->max_batch;
-    s->nc = pmax + omax > pmin ? LLM_GRID_CTX : 1;
+    s->nc = pmax + omax - 1 > pmin ? LLM_GRID_CTX : 1;
     for (int j = 0; j < s->nc; j++)
-        s->grid_c[j] = floor(pmin + (pmax + omax - pmin) * j / (s->nc > 1 ? s->nc - 1 : 1));
+        s->grid_c[j] = floor(pmin + (pmax + omax - 1 - pmin) * j / (s->nc > 1 ? s->nc - 1 : 1));
     for (int i = 0; i < s->nb; i++) {
         for (int j = 0; j < s->nc; j++) {
             rc = llm_predict(s, RIDGE_MODE_DECODE, s->grid_b[i], s->grid_c[j], &s->decode_s[i][j]);
@@ -445,18 +448,19 @@ static int trace_field(cJSON *o, const char *key, double *v)
 
 static int trace_load(const char *path, double **out, size_t *n_out)
 {
-    FILE *f = fopen(path, "r");
-    char line[4096];
-    size_t n = 0, cap = 0, lineno = 0;
+    char *text = NULL, *next;
+    size_t n = 0, cap = 0, lineno = 0, len = 0;
     double *v = NULL;
-    int rc = CLI_EXIT_OK;
-    if (!f) {
-        cli_error("%s: cannot read (%s)", path, strerror(errno));
-        return CLI_EXIT_IO;
-    }
-    while (fgets(line, sizeof line, f)) {
+    /* The whole file at once: lines of any length, and a directory is an unreadable file (3). */
+    int rc = cli_read_file(path, &text, &len);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    for (char *line = text; line && line < text + len; line = next) {
         char *p = line, *end;
         double a, pr, o;
+        next = memchr(line, '\n', (size_t)(text + len - line));
+        if (next)
+            *next++ = '\0';
         lineno++;
         while (isspace((unsigned char)*p))
             p++;
@@ -491,10 +495,11 @@ static int trace_load(const char *path, double **out, size_t *n_out)
             if (*end)
                 goto bad_csv;
         }
-        if (!isfinite(a) || a < 0 || (n && a < v[3 * (n - 1)]) || !(pr >= 1) || !(o >= 1) || pr > 1e7 || o > 1e7) {
+        if (!isfinite(a) || a < 0 || (n && a < v[3 * (n - 1)]) || !(pr >= 1) || !(o >= 1) ||
+            pr > RIDGE_RUN_TOKENS_MAX || o > RIDGE_RUN_TOKENS_MAX) {
             cli_error("%s:%zu: arrival %g s must be >= 0 and not earlier than the one before; prompt and output "
-                      ">= 1 token",
-                      path, lineno, a);
+                      "1 to %d tokens",
+                      path, lineno, a, RIDGE_RUN_TOKENS_MAX);
             rc = CLI_EXIT_USAGE;
             goto done;
         }
@@ -524,7 +529,7 @@ static int trace_load(const char *path, double **out, size_t *n_out)
         rc = CLI_EXIT_USAGE;
     }
 done:
-    fclose(f);
+    free(text);
     if (rc == CLI_EXIT_OK) {
         /* Rows to columns: arrivals, then prompts, then outputs. */
         double *cols = malloc(3 * n * sizeof *cols);
@@ -563,6 +568,43 @@ static int prepare_service(serve_ctx *s)
             cli_error("%s on %s: predicted service time is not positive", ridge_model_name(s->m), s->g->id);
             return CLI_EXIT_FAILURE;
         }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* An LLM request holds its prompt and output tokens in the KV cache by its last decode step,
+ * which attends to all of them: the model must take that sequence. Checked once, here, so the
+ * error names --prompt and --output (or the trace) rather than the --context of a decode step
+ * serve derives from them. */
+static int check_request_tokens(const serve_ctx *s)
+{
+    double prompt = s->run.prompt > 0 ? s->run.prompt : 512, output = s->output;
+    ridge_run_config rc = s->run;
+    ridge_oplist ol = {0};
+    ridge_err err;
+    int st;
+    for (size_t i = 0; i < s->trace_n; i++)
+        if (i == 0 || s->trace_prompt[i] + s->trace_output[i] > prompt + output) {
+            prompt = s->trace_prompt[i];
+            output = s->trace_output[i];
+        }
+    if (output < 1)
+        return CLI_EXIT_OK; /* no decode step */
+    rc.mode = RIDGE_MODE_DECODE;
+    rc.batch = 1;
+    rc.context = prompt + output - 1;
+    st = ridge_model_build(s->m, &rc, &ol, &err);
+    ridge_oplist_free(&ol);
+    if (st != RIDGE_OK) {
+        if (s->trace_n)
+            cli_error("%s: the trace's longest request, %.0f prompt + %.0f output = %.0f tokens, does not fit the "
+                      "model (its last decode step: %s)",
+                      ridge_model_name(s->m), prompt, output, prompt + output, err.msg);
+        else
+            cli_error("%s: a request of --prompt %.0f + --output %.0f = %.0f tokens does not fit the model (its "
+                      "last decode step: %s)",
+                      ridge_model_name(s->m), prompt, output, prompt + output, err.msg);
+        return cli_exit_code(st);
     }
     return CLI_EXIT_OK;
 }
@@ -1064,7 +1106,7 @@ int cmd_serve(int argc, char **argv)
     char gpus_buf[1024];
     const char *gpu_list[SERVE_MAX_GPUS];
     int ngpus = 0, static_model = 0, batch_given = 0;
-    double rate = 0, slo_ms = 0, timeout_ms = -1, price = -1, v, sweep_a = 0, sweep_b = 0;
+    double rate = 0, slo_ms = 0, timeout_ms = -1, price = -1, sweep_a = 0, sweep_b = 0;
     long lv, sweep_n = 0;
     int mode_given = 0, simulate = 0, c, rc = CLI_EXIT_OK, st;
     cli_format fmt = CLI_FMT_TEXT;
@@ -1106,6 +1148,8 @@ int cmd_serve(int argc, char **argv)
             char *p = gpus_buf;
             if (snprintf(gpus_buf, sizeof gpus_buf, "%s", optarg) >= (int)sizeof gpus_buf)
                 return cli_usage_error("serve", "--gpus: the list is too long");
+            if (cli_check_list("--gpus", optarg))
+                return CLI_EXIT_USAGE;
             ngpus = 0;
             while (*p) {
                 char *comma = strchr(p, ',');
@@ -1195,9 +1239,10 @@ int cmd_serve(int argc, char **argv)
         case 'o': chart = optarg; break;
         case 'S': simulate = 1; break;
         case 'e':
-            if (cli_parse_double("--seed", optarg, 0, 4294967295.0, &v) || v != floor(v))
-                return cli_usage_error("serve", "--seed: '%s' is not an integer in [0, 4294967295]", optarg);
-            s.seed = (unsigned long)v;
+            /* One message from the parser (a second from here doubled it for -1). */
+            if (cli_parse_long("--seed", optarg, 0, SERVE_MAX_SEED, &lv))
+                return CLI_EXIT_USAGE;
+            s.seed = (unsigned long)lv;
             break;
         case 'f':
             if (cli_parse_format(optarg, &fmt))
@@ -1342,6 +1387,8 @@ int cmd_serve(int argc, char **argv)
             goto done;
         }
     }
+    if (s.llm && (rc = check_request_tokens(&s)) != CLI_EXIT_OK)
+        goto done;
     if (sweep) {
         if (!ngpus && gpu_id) {
             gpu_list[0] = gpu_id;

@@ -99,6 +99,16 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+int cli_check_list(const char *opt, const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,")) {
+        cli_error("%s: an empty entry in '%s'", opt, s);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_read_file(const char *path, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -127,9 +137,10 @@ int cli_read_file(const char *path, char **out, size_t *len)
             break;
     }
     if (ferror(f)) {
+        int e = errno; /* EISDIR for a directory, which fopen opens */
         free(buf);
         fclose(f);
-        cli_error("%s: cannot read", path);
+        cli_error("%s: cannot read (%s)", path, strerror(e));
         return CLI_EXIT_IO;
     }
     fclose(f);
