@@ -131,6 +131,8 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
         cli_error("%s: list too long", opt);
         return -1;
     }
+    if (cli_check_list(opt, s))
+        return -1;
     strcpy(buf, s);
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(tok, "..");
@@ -167,10 +169,10 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
     return 0;
 }
 
-static int add_gpu(plan_opts *o, const char *id)
+static int add_gpu(plan_opts *o, const char *id, const char *name)
 {
     if (o->ngpus >= PLAN_MAX_LIST) {
-        cli_error("--gpus: more than %d GPUs", PLAN_MAX_LIST);
+        cli_error("%s: more than %d GPUs", name, PLAN_MAX_LIST);
         return -1;
     }
     snprintf(o->gpus[o->ngpus++], sizeof o->gpus[0], "%s", id);
@@ -179,10 +181,24 @@ static int add_gpu(plan_opts *o, const char *id)
 
 static int load_plan_file(plan_opts *o, const char *path);
 
-/* One option by code (from getopt or from a plan file key). 0, or -1 after printing. */
-static int set_opt(plan_opts *o, int c, const char *arg)
+/* "--NAME" of option c, for messages. */
+static const char *opt_flag(int c, char *buf, size_t cap)
+{
+    for (const struct option *op = long_opts; op->name; op++)
+        if (op->val == c) {
+            snprintf(buf, cap, "--%s", op->name);
+            return buf;
+        }
+    return "?";
+}
+
+/* One option by code (from getopt or from a plan file key). 0, or -1 after printing one line
+ * that names the value by label ("plan.json: $.counts"), or by the option when label is NULL. */
+static int set_opt(plan_opts *o, int c, const char *arg, const char *label)
 {
     static double tmp[PLAN_MAX_LIST];
+    char flag[48];
+    const char *name = label ? label : opt_flag(c, flag, sizeof flag);
     size_t n;
     int r;
     switch (c) {
@@ -193,23 +209,25 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     case O_GPUS: {
         char buf[8192], *save = NULL, *tok;
         o->ngpus = 0;
+        if (cli_check_list(name, arg))
+            return -1;
         snprintf(buf, sizeof buf, "%s", arg);
         for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (strcmp(tok, "all") == 0) {
                 for (size_t i = 0; i < ridge_catalog_count(); i++)
-                    if (add_gpu(o, ridge_catalog_id(i)))
+                    if (add_gpu(o, ridge_catalog_id(i), name))
                         return -1;
-            } else if (add_gpu(o, tok))
+            } else if (add_gpu(o, tok, name))
                 return -1;
         }
         if (!o->ngpus) {
-            cli_error("--gpus: empty list");
+            cli_error("%s: empty list", name);
             return -1;
         }
         return 0;
     }
     case O_COUNTS:
-        if (parse_num_list("--counts", arg, 1, 1, 1000000, tmp, &n))
+        if (parse_num_list(name, arg, 1, 1, 1000000, tmp, &n))
             return -1;
         for (size_t i = 0; i < n; i++)
             o->counts[i] = (int)tmp[i];
@@ -217,17 +235,17 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         return 0;
     case O_TP:
     case O_PP:
-        if (parse_num_list(c == O_TP ? "--tp" : "--pp", arg, 1, 1, 1024, tmp, &n))
+        if (parse_num_list(name, arg, 1, 1, 1024, tmp, &n))
             return -1;
         for (size_t i = 0; i < n; i++)
             (c == O_TP ? o->tps : o->pps)[i] = (int)tmp[i];
         *(c == O_TP ? &o->ntps : &o->npps) = n;
         return 0;
     case O_ZERO:
-        if (parse_num_list("--zero", arg, 1, 0, 3, tmp, &n))
+        if (parse_num_list(name, arg, 1, 0, 3, tmp, &n))
             return -1;
         if (n > 4) {
-            cli_error("--zero: more than 4 values");
+            cli_error("%s: more than 4 values", name);
             return -1;
         }
         for (size_t i = 0; i < n; i++)
@@ -235,63 +253,65 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         o->nzeros = n;
         return 0;
     case O_BATCHES:
-        if (parse_num_list("--batches", arg, 1, 1, 10000000, o->batches, &o->nbatches))
+        if (parse_num_list(name, arg, 1, 1, 10000000, o->batches, &o->nbatches))
             return -1;
         return 0;
     case O_PRECISIONS: {
         char buf[512], *save = NULL, *tok;
         o->nprecisions = 0;
+        if (cli_check_list(name, arg))
+            return -1;
         snprintf(buf, sizeof buf, "%s", arg);
         for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             ridge_dtype d;
             if (ridge_dtype_parse(tok, &d) || d == RIDGE_DTYPE_FP64 || d == RIDGE_DTYPE_INT4) {
-                cli_error("--precisions: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", tok);
+                cli_error("%s: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", name, tok);
                 return -1;
             }
             if (o->nprecisions >= 16) {
-                cli_error("--precisions: more than 16 values");
+                cli_error("%s: more than 16 values", name);
                 return -1;
             }
             o->precisions[o->nprecisions++] = d;
         }
         if (!o->nprecisions) {
-            cli_error("--precisions: empty list");
+            cli_error("%s: empty list", name);
             return -1;
         }
         return 0;
     }
     case O_TOKENS:
     case O_SAMPLES:
-        if (cli_parse_double(c == O_TOKENS ? "--tokens" : "--samples", arg, 1, 1e18, &o->target))
+        if (cli_parse_double(name, arg, 1, 1e18, &o->target))
             return -1;
         o->target_kind = c == O_TOKENS ? RIDGE_PLAN_TARGET_TOKENS : RIDGE_PLAN_TARGET_SAMPLES;
         return 0;
     case O_DEADLINE:
-        if (cli_parse_double("--deadline-hours", arg, 1e-6, 1e7, &o->deadline_s))
+        if (cli_parse_double(name, arg, 1e-6, 1e7, &o->deadline_s))
             return -1;
         o->deadline_s *= 3600.0;
         return 0;
-    case O_BUDGET: return cli_parse_double("--budget-usd", arg, 1e-6, 1e12, &o->budget_usd);
-    case O_POWER: return cli_parse_double("--power-cap-w", arg, 1, 1e10, &o->power_cap_w);
+    case O_BUDGET: return cli_parse_double(name, arg, 1e-6, 1e12, &o->budget_usd);
+    case O_POWER: return cli_parse_double(name, arg, 1, 1e10, &o->power_cap_w);
     case O_OBJECTIVE:
         if (ridge_plan_objective_parse(arg, &o->objective)) {
-            cli_error("--objective: '%s' is not one of cost, time, energy, gpus", arg);
+            cli_error("%s: '%s' is not one of cost, time, energy, gpus", name, arg);
             return -1;
         }
         return 0;
-    case O_TOP: return cli_parse_long("--top", arg, 1, 100000, &o->top);
+    case O_TOP: return cli_parse_long(name, arg, 1, 100000, &o->top);
     case O_PRICE: {
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : 0;
         if (!eq || len == 0 || len >= sizeof o->price_id[0]) {
-            cli_error("--price: '%s' is not ID=USD_PER_HOUR", arg);
+            cli_error("%s: '%s' is not ID=USD_PER_HOUR", name, arg);
             return -1;
         }
         if (o->nprices >= PLAN_MAX_PRICES) {
-            cli_error("--price: more than %d prices", PLAN_MAX_PRICES);
+            cli_error("%s: more than %d prices", name, PLAN_MAX_PRICES);
             return -1;
         }
-        if (cli_parse_double("--price", eq + 1, 0.001, 100000, &o->price[o->nprices]))
+        if (cli_parse_double(name, eq + 1, 0.001, 100000, &o->price[o->nprices]))
             return -1;
         memcpy(o->price_id[o->nprices], arg, len);
         o->price_id[o->nprices][len] = '\0';
@@ -304,12 +324,12 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         else if (strcmp(arg, "time-energy") == 0)
             o->pareto_energy = 1;
         else {
-            cli_error("--pareto: '%s' is not one of time-cost, time-energy", arg);
+            cli_error("%s: '%s' is not one of time-cost, time-energy", name, arg);
             return -1;
         }
         return 0;
     case O_NOCOMM: o->no_comm = 1; return 0;
-    case O_THREADS: return cli_parse_long("--threads", arg, 1, 256, &o->threads);
+    case O_THREADS: return cli_parse_long(name, arg, 1, 256, &o->threads);
     case O_FORMAT:
         if (strcmp(arg, "text") == 0)
             o->format = PF_TEXT;
@@ -318,7 +338,7 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         else if (strcmp(arg, "csv") == 0)
             o->format = PF_CSV;
         else {
-            cli_error("--format: '%s' is not one of text, jsonl, csv", arg);
+            cli_error("%s: '%s' is not one of text, jsonl, csv", name, arg);
             return -1;
         }
         return 0;
@@ -327,7 +347,7 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     case O_CHART:
         if (strcmp(arg, "pareto") && strcmp(arg, "throughput-batch") && strcmp(arg, "breakdown") &&
             strcmp(arg, "gpus") && strcmp(arg, "serve")) {
-            cli_error("--chart: '%s' is not one of pareto, throughput-batch, breakdown, gpus, serve", arg);
+            cli_error("%s: '%s' is not one of pareto, throughput-batch, breakdown, gpus, serve", name, arg);
             return -1;
         }
         snprintf(o->chart, sizeof o->chart, "%s", arg);
@@ -335,19 +355,19 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     case O_OUTPUT:
     case 'o':
         if (strlen(arg) >= sizeof o->output) {
-            cli_error("--output: path too long");
+            cli_error("%s: path too long", name);
             return -1;
         }
         snprintf(o->output, sizeof o->output, "%s", arg);
         return 0;
-    case O_RATE: return cli_parse_double("--rate", arg, 1e-6, 1e12, &o->rate_per_s);
+    case O_RATE: return cli_parse_double(name, arg, 1e-6, 1e12, &o->rate_per_s);
     case O_SLO:
-        if (cli_parse_double("--slo-p99-ms", arg, 1e-6, 1e9, &o->slo_p99_s))
+        if (cli_parse_double(name, arg, 1e-6, 1e9, &o->slo_p99_s))
             return -1;
         o->slo_p99_s /= 1e3;
         return 0;
     default:
-        r = cli_run_option(c, arg, NULL, &o->run);
+        r = cli_run_option(c, arg, label, &o->run);
         if (r == 1) {
             if (c == CLI_RUN_OPT_BASE + 6) { /* --precision: a one-entry list */
                 o->precisions[0] = o->run.precision;
@@ -391,7 +411,7 @@ static int load_plan_file(plan_opts *o, const char *path)
     }
     cJSON_ArrayForEach(it, root)
     {
-        char name[64], val[8192];
+        char name[64], val[8192], label[RIDGE_ERR_MSG_MAX];
         int code = 0;
         if (strcmp(it->string, "schema_version") == 0)
             continue;
@@ -408,7 +428,8 @@ static int load_plan_file(plan_opts *o, const char *path)
                     goto done;
                 }
                 snprintf(val, sizeof val, "%s=%.17g", pi->string, pi->valuedouble);
-                if (set_opt(o, O_PRICE, val))
+                snprintf(label, sizeof label, "%s: $.prices.%s", path, pi->string);
+                if (set_opt(o, O_PRICE, val, label))
                     goto done;
             }
             continue;
@@ -453,10 +474,9 @@ static int load_plan_file(plan_opts *o, const char *path)
             cli_error("%s: $.%s: unsupported value type", path, it->string);
             goto done;
         }
-        if (set_opt(o, code, val)) {
-            cli_error("%s: $.%s: invalid value", path, it->string);
+        snprintf(label, sizeof label, "%s: $.%s", path, it->string);
+        if (set_opt(o, code, val, label))
             goto done;
-        }
     }
     rc = 0;
 done:
@@ -1228,7 +1248,7 @@ int cmd_plan(int argc, char **argv)
         }
         if (c == ':' || c == '?')
             return cli_getopt_error("plan", c, argv);
-        r = set_opt(&o, c, optarg);
+        r = set_opt(&o, c, optarg, NULL);
         if (r)
             return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
     }
