@@ -827,7 +827,9 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
            r.iterations);
     printf("stable            %s (saturation about %s requests/s", yesno(r.stable),
            cli_num(r.saturation_rate_per_s * s->replicas, b[0], 48));
-    if (!r.stable)
+    if (!r.stable && rate >= r.saturation_rate_per_s * s->replicas)
+        printf("; the rate is not below it");
+    else if (!r.stable)
         printf("; second half: %s completions/s against %s arrivals/s per replica",
                cli_num(r.completion_rate_2nd_half_per_s, b[1], 48), cli_num(r.arrival_rate_2nd_half_per_s, b[2], 48));
     printf(")\n");

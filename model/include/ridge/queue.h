@@ -165,7 +165,8 @@ typedef struct {
 
 typedef struct {
     size_t requests;               /* measured */
-    int stable;                    /* completions kept up with arrivals over the second half */
+    int stable;                    /* completions kept up with arrivals over the second half, and the
+                                    * offered rate is below saturation_rate_per_s */
     double arrival_rate_2nd_half_per_s;    /* arrivals / time over the second half of the arrivals */
     double completion_rate_2nd_half_per_s; /* completions over the same window */
     double saturation_rate_per_s;  /* estimate: B_eff / (O t(B_eff)) (docs/serving.md) */
