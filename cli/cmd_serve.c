@@ -663,6 +663,108 @@ static void price_text(const serve_ctx *s, double pr)
     printf(")\n");
 }
 
+/* One probe of --find replicas: 1 when n replicas meet the SLOs, 0 when not, -1 on an error (in
+ * the probe's err). */
+typedef int (*replicas_probe)(const serve_ctx *s, int n, void *arg);
+
+/* The fewest replicas in [n0, s->max_replicas] that meet the SLOs: double from n0 until they hold,
+ * then bisect (more replicas are assumed never to hurt: each probe is deterministic, a closed form
+ * or a simulation with the fixed seed). Fewer than n0 are known to fail. Returns the number, 0
+ * when none up to the limit does, -1 after a failed probe. */
+static int min_replicas(const serve_ctx *s, int n0, replicas_probe holds, void *arg)
+{
+    int n = n0 < 1 ? 1 : n0 > s->max_replicas ? s->max_replicas : n0, lo = n - 1, hi = 0, h;
+    while (!hi) {
+        if ((h = holds(s, n, arg)) < 0)
+            return -1;
+        if (h)
+            hi = n;
+        else if (n == s->max_replicas)
+            return 0;
+        else {
+            lo = n;
+            n = n > s->max_replicas / 2 ? s->max_replicas : 2 * n;
+        }
+    }
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if ((h = holds(s, mid, arg)) < 0)
+            return -1;
+        if (h)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* What no number of replicas and no rate can beat: a request alone. Its first token needs the
+ * prefill of its prompt, each later one a decode step at batch 1 and a context of at least its
+ * prompt (the cost grows with batch, context and prefill tokens), so every request has
+ * TTFT >= prefill(P), TPOT >= decode(1, P) and e2e >= prefill(P) + (O - 1) decode(1, P), with P and
+ * O the shortest prompt and output (a trace's). An SLO below its floor is infeasible: said at
+ * once, with the reason, instead of searching thousands of replicas. Prints and returns an exit
+ * code. */
+static int llm_slo_floor(const serve_ctx *s, const llm_slo *slo, const char *find)
+{
+    const char *what = strcmp(find, "replicas") == 0 ? "number of replicas" : "rate";
+    double p = s->run.prompt > 0 ? s->run.prompt : 512, o = s->output, ttft, tpot, e2e;
+    char b[4][48];
+    for (size_t i = 0; i < s->trace_n; i++) {
+        p = i == 0 || s->trace_prompt[i] < p ? s->trace_prompt[i] : p;
+        o = i == 0 || s->trace_output[i] < o ? s->trace_output[i] : o;
+    }
+    if (llm_iter_cost(0, 0, 1, p, (void *)(uintptr_t)s, &ttft) || llm_iter_cost(1, p, 0, 0, (void *)(uintptr_t)s, &tpot))
+        return CLI_EXIT_OK; /* no floor known: the search decides */
+    e2e = ttft + (o - 1) * tpot;
+    cli_num(ttft * 1e3, b[1], 48);
+    cli_num(tpot * 1e3, b[2], 48);
+    if (slo->e2e_ms > 0 && e2e * 1e3 > slo->e2e_ms) {
+        cli_error("serve: infeasible: no %s meets --slo-p99-ms %g: a request alone takes %s ms (the prefill of "
+                  "%g prompt tokens, %s ms, and %g decode steps of at least %s ms)",
+                  what, slo->e2e_ms, cli_num(e2e * 1e3, b[0], 48), p, b[1], o - 1, b[2]);
+        return CLI_EXIT_USAGE;
+    }
+    if (slo->ttft_ms > 0 && ttft * 1e3 > slo->ttft_ms) {
+        cli_error("serve: infeasible: no %s meets --slo-ttft-p99-ms %g: the prefill of %g prompt tokens alone "
+                  "takes %s ms",
+                  what, slo->ttft_ms, p, b[1]);
+        return CLI_EXIT_USAGE;
+    }
+    if (slo->tpot_ms > 0 && o > 1 && tpot * 1e3 > slo->tpot_ms) {
+        cli_error("serve: infeasible: no %s meets --slo-tpot-ms %g: a decode step at batch 1 takes %s ms", what,
+                  slo->tpot_ms, b[2]);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* What a probe of min_replicas needs: the rate, the SLOs, where its error goes. */
+typedef struct {
+    double rate;
+    double slo_s;       /* the queue models: p99 */
+    const llm_slo *slo; /* continuous batching */
+    ridge_err *err;
+    int st; /* the status of the last probe */
+} probe_arg;
+
+/* The queue models: stable, and the p99 latency within the SLO. */
+static int queue_probe(const serve_ctx *s, int n, void *arg)
+{
+    probe_arg *a = arg;
+    ridge_queue_result r;
+    a->st = evaluate(s, a->rate, n, &r, a->err);
+    return a->st != RIDGE_OK ? -1 : r.stable && r.p99_s <= a->slo_s;
+}
+
+static int llm_probe(const serve_ctx *s, int n, void *arg)
+{
+    probe_arg *a = arg;
+    ridge_llm_result r;
+    a->st = llm_evaluate(s, a->rate, n, &r, a->err);
+    return a->st != RIDGE_OK ? -1 : llm_slo_holds(a->slo, &r);
+}
+
 /* Continuous batching: find, simulate, print. */
 static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo *slo, double price, cli_format fmt)
 {
@@ -685,24 +787,24 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
         mean_prompt = pp / (double)s->trace_n;
         rate = span > 0 ? (double)(s->trace_n - 1) / span : 0;
     }
+    if (find && (rc = llm_slo_floor(s, slo, find)) != CLI_EXIT_OK)
+        return rc;
     if (find && strcmp(find, "replicas") == 0) {
         /* Fewer replicas than rate / saturation cannot keep up: start just below that. */
+        probe_arg pa = {rate, 0, slo, &err, RIDGE_OK};
         int n;
         st = llm_evaluate(s, rate, 1, &r, &err);
-        n = st == RIDGE_OK && r.saturation_rate_per_s > 0 ? (int)floor(0.9 * rate / r.saturation_rate_per_s) : 1;
-        if (n < 1)
-            n = 1;
-        for (; st == RIDGE_OK && n <= s->max_replicas; n++) {
-            st = llm_evaluate(s, rate, n, &r, &err);
-            if (st == RIDGE_OK && llm_slo_holds(slo, &r))
-                break;
+        if (st == RIDGE_OK) {
+            n = min_replicas(s, r.saturation_rate_per_s > 0 ? (int)floor(0.9 * rate / r.saturation_rate_per_s) : 1,
+                             llm_probe, &pa);
+            st = pa.st;
+            if (n == 0) {
+                cli_error("serve: infeasible: no number of replicas up to %d meets the SLOs at %g requests/s",
+                          s->max_replicas, rate);
+                return CLI_EXIT_USAGE;
+            }
+            s->replicas = n;
         }
-        if (st == RIDGE_OK && n > s->max_replicas) {
-            cli_error("serve: no number of replicas up to %d meets the SLOs at %g requests/s", s->max_replicas,
-                      rate);
-            return CLI_EXIT_USAGE;
-        }
-        s->replicas = n;
     } else if (find) {
         /* Bisection on the rate: the simulation has a fixed seed, so each probe is deterministic;
          * the SLO is assumed to hold below the found rate and fail above it. */
@@ -1412,18 +1514,21 @@ int cmd_serve(int argc, char **argv)
         rc = serve_llm(&s, rate, find, &slo, price, fmt);
         goto done;
     }
+    if (find && s.service_s[0] * 1e3 > slo_ms) {
+        /* A lone request (or batch of one) is the floor of every latency (llm_slo_floor). */
+        cli_error("serve: infeasible: no %s meets p99 <= %g ms: a lone request takes %s ms",
+                  strcmp(find, "replicas") == 0 ? "number of replicas" : "rate", slo_ms,
+                  cli_num(s.service_s[0] * 1e3, b[0], 48));
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
     if (find && strcmp(find, "replicas") == 0) {
-        int n;
-        for (n = 1; n <= s.max_replicas; n++) {
-            st = evaluate(&s, rate, n, &r, &err);
-            if (st != RIDGE_OK)
-                break;
-            if (r.stable && r.p99_s * 1e3 <= slo_ms)
-                break;
-        }
-        if (st == RIDGE_OK && n > s.max_replicas) {
-            cli_error("serve: no number of replicas up to %d meets p99 <= %g ms at %g requests/s", s.max_replicas,
-                      slo_ms, rate);
+        probe_arg pa = {rate, slo_ms / 1e3, NULL, &err, RIDGE_OK};
+        int n = min_replicas(&s, 1, queue_probe, &pa);
+        st = pa.st;
+        if (n == 0) {
+            cli_error("serve: infeasible: no number of replicas up to %d meets p99 <= %g ms at %g requests/s",
+                      s.max_replicas, slo_ms, rate);
             rc = CLI_EXIT_USAGE;
             goto done;
         }
