@@ -1570,6 +1570,14 @@ int cmd_serve(int argc, char **argv)
             goto done;
         }
         have_sim = 1;
+        if (sim.short_run)
+            fprintf(stderr,
+                    "ridge: warning: --simulate: %zu requests are too few at utilisation %.4g: the queue forgets its "
+                    "state over about %s requests and the 95%% interval needs about %s (%g of those per batch); it may "
+                    "understate the error\n",
+                    sim.customers, r.utilisation, cli_num(sim.relaxation_customers, b[0], 48),
+                    cli_num(RIDGE_DES_MIN_RELAXATIONS * sim.relaxation_customers * (double)dc.ci_batches, b[1], 48),
+                    RIDGE_DES_MIN_RELAXATIONS);
     }
     {
         int slo_set = slo_ms > 0, slo_ok = r.stable && r.p99_s * 1e3 <= slo_ms;
@@ -1621,6 +1629,8 @@ int cmd_serve(int argc, char **argv)
                 cJSON_AddNumberToObject(o, "p50_s", sim.p50_s);
                 cJSON_AddNumberToObject(o, "p90_s", sim.p90_s);
                 cJSON_AddNumberToObject(o, "p99_s", sim.p99_s);
+                cJSON_AddNumberToObject(o, "relaxation_requests", sim.relaxation_customers);
+                cJSON_AddBoolToObject(o, "run_too_short", sim.short_run);
             }
             rc = cli_print_json(root);
         } else if (fmt == CLI_FMT_CSV) {
