@@ -369,7 +369,7 @@ static int set_opt(plan_opts *o, int c, const char *arg, const char *label)
     default:
         r = cli_run_option(c, arg, label, &o->run);
         if (r == 1) {
-            if (c == CLI_RUN_OPT_BASE + 6) { /* --precision: a one-entry list */
+            if (c == CLI_RUN_OPT_PRECISION) { /* --precision: a one-entry list */
                 o->precisions[0] = o->run.precision;
                 o->nprecisions = 1;
             }

@@ -125,6 +125,8 @@ typedef struct {
     const ridge_cluster *cl, *rep_cl;
     int tp;
     int max_replicas;     /* SERVE_MAX_REPLICAS, or the cluster's GPUs / tp */
+    int precision_given;  /* --precision; else the best the GPUs have (cli_default_precision) */
+    char precision_note[96];
 } serve_ctx;
 
 /* Time of one run (rc) of one replica: one GPU (cli_model_predict), or tp GPUs of the cluster
@@ -642,15 +644,33 @@ static void cluster_json(const serve_ctx *s, cJSON *root)
 }
 
 /* The first line of the text report: "MODEL on GPU (NAME)" or, on a cluster, the replica layout. */
+/* "fp16 (the default bf16 has no tensor path on t4), " when the default precision was not kept
+ * (the headers say which one runs), else "". */
+static const char *precision_text(const serve_ctx *s, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (s->precision_note[0])
+        snprintf(buf, cap, "%s%s, ", ridge_dtype_name(s->run.precision), s->precision_note);
+    return buf;
+}
+
 static void title_text(const serve_ctx *s, const char *what)
 {
-    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP];
+    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP], prec[128];
     cli_text(ridge_model_name(s->m), mname, sizeof mname);
+    precision_text(s, prec, sizeof prec);
     if (s->cl)
-        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s\n\n", mname, s->cl->id,
-               cli_text(s->cl->name, name, sizeof name), s->tp, s->g->id, s->tp, what);
+        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s%s\n\n", mname, s->cl->id,
+               cli_text(s->cl->name, name, sizeof name), s->tp, s->g->id, s->tp, prec, what);
     else
-        printf("%s on %s (%s), %s\n\n", mname, s->g->id, cli_text(s->g->name, name, sizeof name), what);
+        printf("%s on %s (%s), %s%s\n\n", mname, s->g->id, cli_text(s->g->name, name, sizeof name), prec, what);
+}
+
+/* Without --precision: the best precision the n GPUs all have. */
+static void default_precision(serve_ctx *s, const ridge_gpu *g, int n)
+{
+    if (!s->precision_given)
+        cli_default_precision(&s->run, g, n, s->precision_note, sizeof s->precision_note);
 }
 
 /* The price part of the cost line: "(P USD per GPU-hour)" [", T GPUs per replica"]. */
@@ -982,6 +1002,7 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
                      long npts, const char *chart, cli_format fmt)
 {
     double (*lat)[3][SERVE_MAX_SWEEP] = calloc((size_t)ngpu, sizeof *lat);
+    ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
     double rates[SERVE_MAX_SWEEP], sat[SERVE_MAX_GPUS];
     int stable[SERVE_MAX_GPUS][SERVE_MAX_SWEEP];
     char ids[SERVE_MAX_GPUS][64], b[4][48];
@@ -993,27 +1014,31 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
                         : s->max_batch ? "dynamic batching (simulated)"
                         : s->replicas == 1 ? "M/D/1 (Pollaczek-Khinchine)"
                                            : "M/D/c (Erlang C, Allen-Cunneen)";
-    if (!lat) {
+    if (!lat || !gs) {
         cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
+        rc = CLI_EXIT_FAILURE;
+        goto done;
     }
     if (chart) {
         st = ridge_plot_paths_from_chart(chart, &paths, &err);
         if (st != RIDGE_OK) {
-            free(lat);
-            return cli_usage_error("serve", "-o: %s", err.msg);
+            rc = cli_usage_error("serve", "-o: %s", err.msg);
+            goto done;
         }
     }
     for (long k = 0; k < npts; k++)
         rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
+    /* All the GPUs first: they are compared in one precision. */
     for (int gi = 0; gi < ngpu; gi++) {
-        ridge_gpu g;
         if (s->cl)
-            g = s->cl->gpu;
-        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &g)) != CLI_EXIT_OK)
+            gs[gi] = s->cl->gpu;
+        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &gs[gi])) != CLI_EXIT_OK)
             goto done;
-        snprintf(ids[gi], sizeof ids[gi], "%s", g.id);
-        s->g = &g;
+    }
+    default_precision(s, gs, ngpu);
+    for (int gi = 0; gi < ngpu; gi++) {
+        snprintf(ids[gi], sizeof ids[gi], "%s", gs[gi].id);
+        s->g = &gs[gi];
         rc = prepare(s);
         if (rc)
             goto done;
@@ -1126,8 +1151,9 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
     } else if (fmt == CLI_FMT_CSV) {
         printf("gpu,rate_per_s,stable,saturation_rate_per_s,mean_latency_s,p50_s,p99_s\n");
     } else {
-        printf("%s: latency against offered load; %s, %d replica%s\n\n", ridge_model_name(s->m), queue, s->replicas,
-               s->replicas == 1 ? "" : "s");
+        char prec[128];
+        printf("%s: latency against offered load; %s%s, %d replica%s\n\n", ridge_model_name(s->m),
+               precision_text(s, prec, sizeof prec), queue, s->replicas, s->replicas == 1 ? "" : "s");
         printf("%-20s %14s %7s %11s %11s %11s\n", "gpu", "rate [req/s]", "stable", "mean [ms]", "p50 [ms]", "p99 [ms]");
     }
     for (int gi = 0; gi < ngpu; gi++)
@@ -1168,6 +1194,7 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
     }
 done:
     cJSON_Delete(root);
+    free(gs);
     free(lat);
     return rc;
 }
@@ -1241,8 +1268,9 @@ int cmd_serve(int argc, char **argv)
         if (c >= CLI_RUN_OPT_BASE) {
             if (cli_run_option(c, optarg, NULL, &s.run) < 0)
                 return CLI_EXIT_USAGE;
-            if (c == CLI_RUN_OPT_BASE)
+            if (c == CLI_RUN_OPT_MODE)
                 mode_given = 1;
+            s.precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;
         }
         switch (c) {
@@ -1507,6 +1535,7 @@ int cmd_serve(int argc, char **argv)
     else if ((rc = cli_load_gpu(gpu_id, gpu_file, &g)) != CLI_EXIT_OK)
         goto done;
     s.g = &g;
+    default_precision(&s, &g, 1);
     rc = prepare(&s);
     if (rc != CLI_EXIT_OK)
         goto done;

@@ -18,6 +18,29 @@ static int two_way(const char *opt, const char *arg, const char *off, const char
     return -1;
 }
 
+void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap)
+{
+    static const ridge_dtype best[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP16};
+    int lacking = -1; /* the first GPU without a bf16 tensor path */
+    note[0] = '\0';
+    rc->precision = RIDGE_DTYPE_FP32;
+    for (size_t k = 0; k < sizeof best / sizeof best[0]; k++) {
+        int all = 1;
+        for (int i = 0; i < n && all; i++)
+            if (ridge_kernel_peak_for(&g[i], best[k], 1) < 0) {
+                all = 0;
+                if (k == 0)
+                    lacking = i;
+            }
+        if (all) {
+            rc->precision = best[k];
+            break;
+        }
+    }
+    if (lacking >= 0)
+        snprintf(note, cap, " (the default bf16 has no tensor path on %s)", g[lacking].id);
+}
+
 const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap)
 {
     buf[0] = '\0';
