@@ -40,9 +40,8 @@
     "  --seq N | --image N                 sequence length / image side (default: the model's)\n"     \
     "  --prompt N                          prefill: prompt tokens (default 512)\n"                    \
     "  --context N                         decode: tokens already in the KV cache (default 0)\n"      \
-    "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16 (fp16 where a GPU has no BF16\n"      \
-    "                                      tensor path, said in the header); fp16/bf16 training is\n" \
-    "                                      mixed precision with FP32 master weights and optimizer state\n" \
+    "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16 (fp16 on a GPU without it);\n"       \
+    "                                      fp16/bf16 training: FP32 master weights, optimizer state\n" \
     "  --optimizer sgd|adamw|lamb          default adamw (lamb: apex FusedLAMB)\n"                   \
     "  --optimizer-impl fused|foreach|foreach-capturable|forloop   default fused; foreach is\n"     \
     "                                      torch.optim's default (--unfused-optimizer: forloop)\n"   \
