@@ -130,7 +130,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* Split-K only helps when one wave is not full: try no split, and the split that fills
              * the machine (at most 16 parts, each at least RK_GEMM_MIN_SPLIT_K deep). */
             double s_fill = 1;
-            if (base_tiles < sm) {
+            if (base_tiles < sm && !g->no_split_k) {
                 s_fill = rk_ceil(sm / base_tiles);
                 if (s_fill > RK_GEMM_MAX_SPLIT_K)
                     s_fill = RK_GEMM_MAX_SPLIT_K;
