@@ -29,10 +29,6 @@ void cli_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-/* Where the option values being parsed come from, for cli_error: a file and its top-level key
- * (a plan file's "$.gpus"), so that an error in a value read from a file is one line naming
- * both; (NULL, NULL) for the command line. The strings are borrowed until the next call. */
-void cli_error_origin(const char *file, const char *key);
 /* Map a libridge status to an exit code. */
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */
@@ -40,6 +36,9 @@ int cli_parse_format(const char *s, cli_format *f);
 /* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
+/* A comma-separated list must have no empty entry ("1,,2", a leading or trailing comma), which
+ * strtok would skip. 0 ok, -1 error (printed). */
+int cli_check_list(const char *opt, const char *s);
 /* Load a GPU by id (built-in, "ID:MIGPROFILE" allowed) or from a file when `file` is set.
  * Prints the error and returns an exit code (0 on success). */
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
@@ -51,6 +50,17 @@ int cli_read_file(const char *path, char **out, size_t *len);
 int cli_write_json_file(const char *path, cJSON *root);
 /* Print a cJSON tree to stdout (pretty) and free it. */
 int cli_print_json(cJSON *root);
+/* Text output of strings from files (names, notes, sources): control characters as escapes, so
+ * that a file cannot drive the terminal. C0 controls and DEL become \xHH, the C1 controls
+ * U+0080..U+009F \u00HH (U+009B is a CSI to many terminals). cli_text_escape writes the escaped s
+ * into out (cap bytes, NUL-terminated, cut at a whole character; out may be NULL with cap 0) and
+ * returns its full length; cli_text returns buf holding the escaped s, cut to fit. An escape is
+ * at most 4 times the bytes it stands for: CLI_TEXT_CAP(sizeof field) holds any field's. */
+#define CLI_TEXT_CAP(bytes) (4 * (bytes) + 1)
+/* Of a GPU, model, operator-list or cluster name (each a char[96]). */
+#define CLI_NAME_TEXT_CAP CLI_TEXT_CAP(96)
+size_t cli_text_escape(const char *s, char *out, size_t cap);
+const char *cli_text(const char *s, char *buf, size_t cap);
 /* Human number formatting: 4 significant digits, no exponent below 1e15. */
 const char *cli_num(double v, char *buf, size_t cap);
 /* A short usage line printer for a command; help text is in each cmd_*.c. */

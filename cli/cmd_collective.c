@@ -55,7 +55,8 @@ bad:
 
 static void describe(const ridge_cluster *cl)
 {
-    printf("%s  %s\n", cl->id, cl->name);
+    char name[CLI_NAME_TEXT_CAP];
+    printf("%s  %s\n", cl->id, cli_text(cl->name, name, sizeof name));
     printf("  %d node%s x %d %s, intra %s", cl->nodes, cl->nodes == 1 ? "" : "s", cl->gpus_per_node, cl->gpu_id,
            ridge_intra_kind_name(cl->intra_kind));
     if (cl->has_inter)

@@ -57,18 +57,23 @@ static int winner(const cli_figure_val *v, int n, ridge_better better)
     return best;
 }
 
-/* Side-by-side predictions of one model run on several GPUs. */
-static int compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *run,
-                            ridge_runtime rt, cli_format fmt)
+/* Side-by-side predictions of one model run on several GPUs (without --precision, in the best
+ * precision all of them have, so that the rows compare like with like). */
+static int compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *given,
+                            int precision_given, ridge_runtime rt, cli_format fmt)
 {
     ridge_model *m = NULL;
     ridge_err err;
     cli_model_prediction *p = calloc((size_t)n, sizeof *p);
     cli_table t;
-    char acc[48];
+    ridge_run_config rc_run = *given;
+    const ridge_run_config *run = &rc_run;
+    char acc[48], note[96] = "";
     int rc = CLI_EXIT_OK;
     if (!p)
         return CLI_EXIT_FAILURE;
+    if (!precision_given)
+        cli_default_precision(&rc_run, g, n, note, sizeof note);
     rc = ridge_model_load(workload, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
@@ -175,9 +180,11 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
     if (fmt == CLI_FMT_CSV) {
         cli_table_print_csv(&t, stdout);
     } else {
-        printf("%s, %s, batch %.0f%s, %s%s%s, %s runtime\n\n", ridge_model_name(m), ridge_mode_name(run->mode),
-               run->batch, cli_grad_accum_note(run, acc, sizeof acc), ridge_dtype_name(run->precision),
-               run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "", ridge_runtime_name(rt));
+        char mname[CLI_NAME_TEXT_CAP];
+        printf("%s, %s, batch %.0f%s, %s%s%s%s, %s runtime\n\n", cli_text(ridge_model_name(m), mname, sizeof mname),
+               ridge_mode_name(run->mode), run->batch, cli_grad_accum_note(run, acc, sizeof acc),
+               ridge_dtype_name(run->precision), note, run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
+               ridge_runtime_name(rt));
         cli_table_print_text(&t, stdout);
         printf("\nSpeedup is over %s; per watt uses board power (TDP); per USD/h needs a catalogue price.\n", g[0].id);
     }
@@ -203,7 +210,7 @@ int cmd_compare(int argc, char **argv)
     const char *workload = NULL;
     ridge_run_config run;
     ridge_runtime rt = RIDGE_RUNTIME_EAGER;
-    int run_flags = 0;
+    int run_flags = 0, precision_given = 0;
     const char *ids[MAX_GPUS], *files[MAX_GPUS];
     ridge_gpu *g = NULL;
     int n = 0, c, rc = CLI_EXIT_OK;
@@ -215,9 +222,10 @@ int cmd_compare(int argc, char **argv)
     /* '-' first: keep ids and --gpu-file in command-line order. */
     while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(c, optarg, &run) < 0)
+            if (cli_run_option(c, optarg, NULL, &run) < 0)
                 return CLI_EXIT_USAGE;
             run_flags++;
+            precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;
         }
         switch (c) {
@@ -254,7 +262,7 @@ int cmd_compare(int argc, char **argv)
             goto done;
     }
     if (workload) {
-        rc = compare_workload(g, n, workload, &run, rt, fmt);
+        rc = compare_workload(g, n, workload, &run, precision_given, rt, fmt);
         goto done;
     }
     if (run_flags) {

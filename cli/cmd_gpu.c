@@ -122,7 +122,8 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         cli_table_free(&t);
         return CLI_EXIT_OK;
     }
-    printf("%s  %s", g->id, g->name);
+    char text[CLI_TEXT_CAP(sizeof g->notes)];
+    printf("%s  %s", g->id, cli_text(g->name, text, sizeof text));
     if (g->mig_of[0])
         printf("  (MIG slice of %s)", g->mig_of);
     printf("\n\n");
@@ -158,17 +159,18 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         static const double scale[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6};
         for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
             printf("  %-26s %10s  %s\n", labels[i], cli_num(ridge_efficiency_get(&g->eff, i) / scale[i], b, sizeof b),
-                   (g->eff.from_file_mask >> i) & 1u ? g->eff.source : "default");
+                   (g->eff.from_file_mask >> i) & 1u ? cli_text(g->eff.source, text, sizeof text) : "default");
         for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
             char label[48];
             if (!(g->eff.fraction_by_peak[p] > 0))
                 continue;
             snprintf(label, sizeof label, "fraction of %s peak", ridge_peak_key((ridge_peak)p));
-            printf("  %-26s %10s  %s\n", label, cli_num(g->eff.fraction_by_peak[p], b, sizeof b), g->eff.source);
+            printf("  %-26s %10s  %s\n", label, cli_num(g->eff.fraction_by_peak[p], b, sizeof b),
+                   cli_text(g->eff.source, text, sizeof text));
         }
     }
     if (g->notes[0])
-        printf("\nNotes: %s\n", g->notes);
+        printf("\nNotes: %s\n", cli_text(g->notes, text, sizeof text));
     return CLI_EXIT_OK;
 }
 

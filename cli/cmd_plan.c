@@ -142,6 +142,10 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
     *n = 0;
     if (!buf)
         return -1;
+    if (cli_check_list(opt, s)) {
+        free(buf);
+        return -1;
+    }
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(tok, "..");
         double a, b;
@@ -179,14 +183,14 @@ done:
     return rc;
 }
 
-static int add_gpu(plan_opts *o, const char *id)
+static int add_gpu(plan_opts *o, const char *id, const char *name)
 {
     if (o->ngpus >= PLAN_MAX_LIST) {
-        cli_error("--gpus: more than %d GPUs", PLAN_MAX_LIST);
+        cli_error("%s: more than %d GPUs", name, PLAN_MAX_LIST);
         return -1;
     }
     if (strlen(id) >= sizeof o->gpus[0]) {
-        cli_error("--gpus: '%.40s...' is longer than %zu characters, which no GPU id is", id, sizeof o->gpus[0] - 1);
+        cli_error("%s: '%.40s...' is longer than %zu characters, which no GPU id is", name, id, sizeof o->gpus[0] - 1);
         return -1;
     }
     strcpy(o->gpus[o->ngpus++], id);
@@ -195,10 +199,24 @@ static int add_gpu(plan_opts *o, const char *id)
 
 static int load_plan_file(plan_opts *o, const char *path);
 
-/* One option by code (from getopt or from a plan file key). 0, or -1 after printing. */
-static int set_opt(plan_opts *o, int c, const char *arg)
+/* "--NAME" of option c, for messages. */
+static const char *opt_flag(int c, char *buf, size_t cap)
+{
+    for (const struct option *op = long_opts; op->name; op++)
+        if (op->val == c) {
+            snprintf(buf, cap, "--%s", op->name);
+            return buf;
+        }
+    return "?";
+}
+
+/* One option by code (from getopt or from a plan file key). 0, or -1 after printing one line
+ * that names the value by label ("plan.json: $.counts"), or by the option when label is NULL. */
+static int set_opt(plan_opts *o, int c, const char *arg, const char *label)
 {
     static double tmp[PLAN_MAX_LIST];
+    char flag[48];
+    const char *name = label ? label : opt_flag(c, flag, sizeof flag);
     size_t n;
     int r;
     switch (c) {
@@ -214,22 +232,24 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         char *buf = list_copy(arg), *save = NULL, *tok;
         r = buf ? 0 : -1;
         o->ngpus = 0;
-        for (tok = buf ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save)) {
+        if (buf && cli_check_list(name, arg))
+            r = -1;
+        for (tok = buf && !r ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save)) {
             if (strcmp(tok, "all") == 0) {
                 for (size_t i = 0; i < ridge_catalog_count() && !r; i++)
-                    r = add_gpu(o, ridge_catalog_id(i));
+                    r = add_gpu(o, ridge_catalog_id(i), name);
             } else
-                r = add_gpu(o, tok);
+                r = add_gpu(o, tok, name);
         }
         free(buf);
         if (!r && !o->ngpus) {
-            cli_error("--gpus: empty list");
+            cli_error("%s: empty list", name);
             r = -1;
         }
         return r;
     }
     case O_COUNTS:
-        if (parse_num_list("--counts", arg, 1, 1, 1000000, tmp, &n))
+        if (parse_num_list(name, arg, 1, 1, 1000000, tmp, &n))
             return -1;
         for (size_t i = 0; i < n; i++)
             o->counts[i] = (int)tmp[i];
@@ -237,17 +257,17 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         return 0;
     case O_TP:
     case O_PP:
-        if (parse_num_list(c == O_TP ? "--tp" : "--pp", arg, 1, 1, 1024, tmp, &n))
+        if (parse_num_list(name, arg, 1, 1, 1024, tmp, &n))
             return -1;
         for (size_t i = 0; i < n; i++)
             (c == O_TP ? o->tps : o->pps)[i] = (int)tmp[i];
         *(c == O_TP ? &o->ntps : &o->npps) = n;
         return 0;
     case O_ZERO:
-        if (parse_num_list("--zero", arg, 1, 0, 3, tmp, &n))
+        if (parse_num_list(name, arg, 1, 0, 3, tmp, &n))
             return -1;
         if (n > 4) {
-            cli_error("--zero: more than 4 values");
+            cli_error("%s: more than 4 values", name);
             return -1;
         }
         for (size_t i = 0; i < n; i++)
@@ -255,63 +275,65 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         o->nzeros = n;
         return 0;
     case O_BATCHES:
-        if (parse_num_list("--batches", arg, 1, 1, 10000000, o->batches, &o->nbatches))
+        if (parse_num_list(name, arg, 1, 1, 10000000, o->batches, &o->nbatches))
             return -1;
         return 0;
     case O_PRECISIONS: {
         char *buf = list_copy(arg), *save = NULL, *tok;
         r = buf ? 0 : -1;
         o->nprecisions = 0;
-        for (tok = buf ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save)) {
+        if (buf && cli_check_list(name, arg))
+            r = -1;
+        for (tok = buf && !r ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save)) {
             ridge_dtype d;
             if (ridge_dtype_parse(tok, &d) || d == RIDGE_DTYPE_FP64 || d == RIDGE_DTYPE_INT4) {
-                cli_error("--precisions: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", tok);
+                cli_error("%s: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", name, tok);
                 r = -1;
             } else if (o->nprecisions >= 16) {
-                cli_error("--precisions: more than 16 values");
+                cli_error("%s: more than 16 values", name);
                 r = -1;
             } else
                 o->precisions[o->nprecisions++] = d;
         }
         free(buf);
         if (!r && !o->nprecisions) {
-            cli_error("--precisions: empty list");
+            cli_error("%s: empty list", name);
             r = -1;
         }
         return r;
     }
     case O_TOKENS:
     case O_SAMPLES:
-        if (cli_parse_double(c == O_TOKENS ? "--tokens" : "--samples", arg, 1, 1e18, &o->target))
+        if (cli_parse_double(name, arg, 1, 1e18, &o->target))
             return -1;
         o->target_kind = c == O_TOKENS ? RIDGE_PLAN_TARGET_TOKENS : RIDGE_PLAN_TARGET_SAMPLES;
         return 0;
     case O_DEADLINE:
-        if (cli_parse_double("--deadline-hours", arg, 1e-6, 1e7, &o->deadline_s))
+        if (cli_parse_double(name, arg, 1e-6, 1e7, &o->deadline_s))
             return -1;
         o->deadline_s *= 3600.0;
         return 0;
-    case O_BUDGET: return cli_parse_double("--budget-usd", arg, 1e-6, 1e12, &o->budget_usd);
-    case O_POWER: return cli_parse_double("--power-cap-w", arg, 1, 1e10, &o->power_cap_w);
+    case O_BUDGET: return cli_parse_double(name, arg, 1e-6, 1e12, &o->budget_usd);
+    case O_POWER: return cli_parse_double(name, arg, 1, 1e10, &o->power_cap_w);
     case O_OBJECTIVE:
         if (ridge_plan_objective_parse(arg, &o->objective)) {
-            cli_error("--objective: '%s' is not one of cost, time, energy, gpus", arg);
+            cli_error("%s: '%s' is not one of cost, time, energy, gpus", name, arg);
             return -1;
         }
         return 0;
-    case O_TOP: return cli_parse_long("--top", arg, 1, 100000, &o->top);
+    case O_TOP: return cli_parse_long(name, arg, 1, 100000, &o->top);
     case O_PRICE: {
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t)(eq - arg) : 0;
         if (!eq || len == 0 || len >= sizeof o->price_id[0]) {
-            cli_error("--price: '%s' is not ID=USD_PER_HOUR", arg);
+            cli_error("%s: '%s' is not ID=USD_PER_HOUR", name, arg);
             return -1;
         }
         if (o->nprices >= PLAN_MAX_PRICES) {
-            cli_error("--price: more than %d prices", PLAN_MAX_PRICES);
+            cli_error("%s: more than %d prices", name, PLAN_MAX_PRICES);
             return -1;
         }
-        if (cli_parse_double("--price", eq + 1, 0.001, 100000, &o->price[o->nprices]))
+        if (cli_parse_double(name, eq + 1, 0.001, 100000, &o->price[o->nprices]))
             return -1;
         memcpy(o->price_id[o->nprices], arg, len);
         o->price_id[o->nprices][len] = '\0';
@@ -324,12 +346,12 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         else if (strcmp(arg, "time-energy") == 0)
             o->pareto_energy = 1;
         else {
-            cli_error("--pareto: '%s' is not one of time-cost, time-energy", arg);
+            cli_error("%s: '%s' is not one of time-cost, time-energy", name, arg);
             return -1;
         }
         return 0;
     case O_NOCOMM: o->no_comm = 1; return 0;
-    case O_THREADS: return cli_parse_long("--threads", arg, 1, 256, &o->threads);
+    case O_THREADS: return cli_parse_long(name, arg, 1, 256, &o->threads);
     case O_FORMAT:
         if (strcmp(arg, "text") == 0)
             o->format = PF_TEXT;
@@ -338,7 +360,7 @@ static int set_opt(plan_opts *o, int c, const char *arg)
         else if (strcmp(arg, "csv") == 0)
             o->format = PF_CSV;
         else {
-            cli_error("--format: '%s' is not one of text, jsonl, csv", arg);
+            cli_error("%s: '%s' is not one of text, jsonl, csv", name, arg);
             return -1;
         }
         return 0;
@@ -347,7 +369,7 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     case O_CHART:
         if (strcmp(arg, "pareto") && strcmp(arg, "throughput-batch") && strcmp(arg, "breakdown") &&
             strcmp(arg, "gpus") && strcmp(arg, "serve")) {
-            cli_error("--chart: '%s' is not one of pareto, throughput-batch, breakdown, gpus, serve", arg);
+            cli_error("%s: '%s' is not one of pareto, throughput-batch, breakdown, gpus, serve", name, arg);
             return -1;
         }
         snprintf(o->chart, sizeof o->chart, "%s", arg);
@@ -355,21 +377,21 @@ static int set_opt(plan_opts *o, int c, const char *arg)
     case O_OUTPUT:
     case 'o':
         if (strlen(arg) >= sizeof o->output) {
-            cli_error("--output: path too long");
+            cli_error("%s: path too long", name);
             return -1;
         }
         snprintf(o->output, sizeof o->output, "%s", arg);
         return 0;
-    case O_RATE: return cli_parse_double("--rate", arg, 1e-6, 1e12, &o->rate_per_s);
+    case O_RATE: return cli_parse_double(name, arg, 1e-6, 1e12, &o->rate_per_s);
     case O_SLO:
-        if (cli_parse_double("--slo-p99-ms", arg, 1e-6, 1e9, &o->slo_p99_s))
+        if (cli_parse_double(name, arg, 1e-6, 1e9, &o->slo_p99_s))
             return -1;
         o->slo_p99_s /= 1e3;
         return 0;
     default:
-        r = cli_run_option(c, arg, &o->run);
+        r = cli_run_option(c, arg, label, &o->run);
         if (r == 1) {
-            if (c == CLI_RUN_OPT_BASE + 6) { /* --precision: a one-entry list */
+            if (c == CLI_RUN_OPT_PRECISION) { /* --precision: a one-entry list */
                 o->precisions[0] = o->run.precision;
                 o->nprecisions = 1;
             }
@@ -417,7 +439,7 @@ static char *plan_value(const cJSON *it, const char *path)
 }
 
 /* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). An error in a
- * value names the file and the key (cli_error_origin). */
+ * value names the file and the JSON path. */
 static int load_plan_file(plan_opts *o, const char *path)
 {
     char *text = NULL;
@@ -434,7 +456,7 @@ static int load_plan_file(plan_opts *o, const char *path)
     }
     cJSON_ArrayForEach(it, root)
     {
-        char name[64], *val;
+        char name[64], *val, label[RIDGE_ERR_MSG_MAX];
         int code = 0, bad;
         if (strcmp(it->string, "schema_version") == 0)
             continue;
@@ -457,9 +479,8 @@ static int load_plan_file(plan_opts *o, const char *path)
                     goto done;
                 }
                 sprintf(val, "%s=%s", pi->string, price);
-                cli_error_origin(path, "prices");
-                bad = set_opt(o, O_PRICE, val);
-                cli_error_origin(NULL, NULL);
+                snprintf(label, sizeof label, "%s: $.prices.%s", path, pi->string);
+                bad = set_opt(o, O_PRICE, val, label);
                 free(val);
                 if (bad)
                     goto done;
@@ -480,9 +501,8 @@ static int load_plan_file(plan_opts *o, const char *path)
         } else if (!(val = plan_value(it, path))) {
             goto done;
         }
-        cli_error_origin(path, it->string);
-        bad = set_opt(o, code, val ? val : "");
-        cli_error_origin(NULL, NULL);
+        snprintf(label, sizeof label, "%s: $.%s", path, it->string);
+        bad = set_opt(o, code, val ? val : "", label);
         free(val);
         if (bad)
             goto done;
@@ -1257,7 +1277,7 @@ int cmd_plan(int argc, char **argv)
         }
         if (c == ':' || c == '?')
             return cli_getopt_error("plan", c, argv);
-        r = set_opt(&o, c, optarg);
+        r = set_opt(&o, c, optarg, NULL);
         if (r)
             return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
     }

@@ -172,7 +172,9 @@ static int print_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime 
         cli_table_free(&t);
         return CLI_EXIT_OK;
     }
-    printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, g->name, w->name, ridge_runtime_name(rt));
+    char gname[CLI_NAME_TEXT_CAP], wname[CLI_NAME_TEXT_CAP];
+    printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, cli_text(g->name, gname, sizeof gname),
+           cli_text(w->name, wname, sizeof wname), ridge_runtime_name(rt));
     cli_table_print_text(&t, stdout);
     cli_table_free(&t);
     printf("\ntotal time        %s us\n", cli_num(tot->total_time_s * 1e6, b[0], 48));
@@ -205,14 +207,19 @@ static void add_memory_json(cJSON *o, const cli_model_prediction *p)
     cJSON_AddNumberToObject(m, "max_batch", p->max_batch);
 }
 
-static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_config *run, ridge_runtime rt, int per_op,
-                         cli_format fmt)
+static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_config *given, int precision_given,
+                         ridge_runtime rt, int per_op, cli_format fmt)
 {
     ridge_model *m = NULL;
     ridge_err err;
     cli_model_prediction p;
-    char b[8][48], acc[48];
-    int rc = ridge_model_load(wl, &m, &err);
+    ridge_run_config rc_run = *given;
+    const ridge_run_config *run = &rc_run;
+    char b[8][48], acc[48], note[96] = "";
+    int rc;
+    if (!precision_given)
+        cli_default_precision(&rc_run, g, 1, note, sizeof note);
+    rc = ridge_model_load(wl, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(rc);
@@ -274,9 +281,11 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
                p.throughput, p.throughput_unit, p.mfu, p.mem.total_bytes, p.capacity_bytes, p.fits ? "true" : "false",
                p.max_batch);
     } else {
-        printf("%s on %s (%s), %s, batch %.0f%s, %s%s%s, %s\n\n", ridge_model_name(m), g->id, g->name,
+        char mname[CLI_NAME_TEXT_CAP], gname[CLI_NAME_TEXT_CAP];
+        printf("%s on %s (%s), %s, batch %.0f%s, %s%s%s%s, %s\n\n", cli_text(ridge_model_name(m), mname, sizeof mname),
+               g->id, cli_text(g->name, gname, sizeof gname),
                ridge_mode_name(run->mode), run->batch, cli_grad_accum_note(run, acc, sizeof acc),
-               ridge_dtype_name(run->precision), run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
+               ridge_dtype_name(run->precision), note, run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
                ridge_runtime_name(rt));
         printf("step time         %s ms\n", cli_num(p.time_s * 1e3, b[0], 48));
         printf("throughput        %s %s\n", cli_num(p.throughput, b[0], 48), p.throughput_unit);
@@ -315,8 +324,8 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
 
 /* ---- multi-GPU (--cluster): docs/parallel.md ---- */
 
-static int predict_parallel(const char *cluster_id, long nodes, const char *wl, const ridge_run_config *run,
-                            const ridge_parallel_config *pc, ridge_runtime rt, cli_format fmt)
+static int predict_parallel(const char *cluster_id, long nodes, const char *wl, const ridge_run_config *given,
+                            int precision_given, const ridge_parallel_config *pc, ridge_runtime rt, cli_format fmt)
 {
     ridge_cluster *cl = malloc(sizeof *cl);
     ridge_model *m = NULL;
@@ -324,13 +333,17 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
     ridge_err err;
     const ridge_parallel_breakdown *bd = &r.breakdown;
     const double gib = 1073741824.0;
-    char b[8][48];
+    ridge_run_config rc_run = *given;
+    const ridge_run_config *run = &rc_run;
+    char b[8][48], note[96] = "";
     int rc;
     if (!cl) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
     rc = ridge_cluster_load(cluster_id, (int)nodes, cl, &err);
+    if (rc == RIDGE_OK && !precision_given)
+        cli_default_precision(&rc_run, &cl->gpu, 1, note, sizeof note);
     if (rc == RIDGE_OK)
         rc = ridge_model_load(wl, &m, &err);
     if (rc == RIDGE_OK)
@@ -417,9 +430,11 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
                                 "optimizer"};
         double v[7] = {bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->ep_comm_s,
                        bd->bubble_s, bd->optimizer_s};
-        printf("%s on %s, %d node%s x %d = %d GPUs (%s), %s, %s, %s\n", ridge_model_name(m), cl->id, cl->nodes,
-               cl->nodes == 1 ? "" : "s", cl->gpus_per_node, r.gpus, cl->gpu.id, ridge_mode_name(run->mode),
-               ridge_dtype_name(run->precision), ridge_runtime_name(rt));
+        char mname[CLI_NAME_TEXT_CAP];
+        printf("%s on %s, %d node%s x %d = %d GPUs (%s), %s, %s%s, %s\n",
+               cli_text(ridge_model_name(m), mname, sizeof mname), cl->id, cl->nodes, cl->nodes == 1 ? "" : "s",
+               cl->gpus_per_node, r.gpus, cl->gpu.id, ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
+               note, ridge_runtime_name(rt));
         printf("tp %d, pp %d, dp %d, ep %d, zero %d%s, microbatch %.0f, global batch %.0f, %s", pc->tp, pc->pp, pc->dp,
                pc->ep, pc->zero, pc->sequence_parallel ? ", sequence parallel" : "", pc->microbatch, pc->global_batch,
                ridge_pp_schedule_name(pc->schedule));
@@ -479,6 +494,7 @@ int cmd_predict(int argc, char **argv)
     const char *gpu_id = NULL, *gpu_file = NULL, *wfile = NULL;
     ridge_run_config run;
     int per_op = 0, run_flags = 0, par_flags = 0, have_tp = 0, have_pp = 0, have_dp = 0, have_mb = 0, have_gb = 0;
+    int precision_given = 0;
     const char *cluster_id = NULL;
     long nodes = 0, v = 0;
     ridge_parallel_config pc;
@@ -496,9 +512,10 @@ int cmd_predict(int argc, char **argv)
     opterr = 0; /* one line of our own instead of getopt's */
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE && c < 2000) {
-            if (cli_run_option(c, optarg, &run) < 0)
+            if (cli_run_option(c, optarg, NULL, &run) < 0)
                 return CLI_EXIT_USAGE;
             run_flags++;
+            precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;
         }
         if (c >= 2000 && c <= 2011) {
@@ -571,7 +588,7 @@ int cmd_predict(int argc, char **argv)
             return cli_usage_error("predict", "--cluster needs --microbatch and --global-batch");
         if (cli_is_oplist_file(wfile))
             return cli_usage_error("predict", "--cluster takes a model workload, not the operator list %s", wfile);
-        return predict_parallel(cluster_id, nodes, wfile, &run, &pc, rt, fmt);
+        return predict_parallel(cluster_id, nodes, wfile, &run, precision_given, &pc, rt, fmt);
     }
     if (par_flags)
         return cli_usage_error("predict", "--nodes, --tp, --pp, --dp, --ep, --zero, --sp, --microbatch, "
@@ -584,7 +601,7 @@ int cmd_predict(int argc, char **argv)
     if (rc)
         return rc;
     if (!cli_is_oplist_file(wfile))
-        return predict_model(&g, wfile, &run, rt, per_op, fmt);
+        return predict_model(&g, wfile, &run, precision_given, rt, per_op, fmt);
     if (run_flags)
         return cli_usage_error("predict", "run options (--mode, --batch...) apply to model workloads, not to the "
                                           "operator list %s", wfile);

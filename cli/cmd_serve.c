@@ -1,8 +1,8 @@
 /* ridge serve: latency percentiles, SLO and cost of serving a model at a request rate
  * (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +21,8 @@
 #define SERVE_MAX_REPLICAS 4096
 #define SERVE_MAX_GPUS 8
 #define SERVE_MAX_SWEEP 200
+#define SERVE_MAX_SEED 4294967295L /* gsl_rng_set takes 32 bits of the seed */
+_Static_assert(LONG_MAX >= SERVE_MAX_SEED, "--seed is parsed as a long");
 #define LLM_DEFAULT_MAX_BATCH 256
 #define LLM_GRID_CTX 6   /* decode-time grid: context points */
 #define LLM_GRID_MAX 12  /* batch points: 1, 2, 4, ..., max_batch */
@@ -123,6 +125,8 @@ typedef struct {
     const ridge_cluster *cl, *rep_cl;
     int tp;
     int max_replicas;     /* SERVE_MAX_REPLICAS, or the cluster's GPUs / tp */
+    int precision_given;  /* --precision; else the best the GPUs have (cli_default_precision) */
+    char precision_note[96];
 } serve_ctx;
 
 /* Time of one run (rc) of one replica: one GPU (cli_model_predict), or tp GPUs of the cluster
@@ -300,7 +304,8 @@ static int llm_iter_cost(double dec, double ctx, double preq, double ptok, void 
 }
 
 /* KV bytes per token (difference of two contexts, so fixed terms cancel) and the memory left for
- * the KV cache: GPU memory - weights - workspace. */
+ * the KV cache: GPU memory - weights - workspace. The contexts are 0 and 1, which any decoder
+ * takes (one with 1024 learned positions refused 2048). */
 static int llm_kv(serve_ctx *s)
 {
     ridge_run_config rc = s->run;
@@ -309,9 +314,9 @@ static int llm_kv(serve_ctx *s)
     int st;
     rc.mode = RIDGE_MODE_DECODE;
     rc.batch = 1;
-    rc.context = 1024;
+    rc.context = 0;
     st = ridge_model_memory(s->m, &rc, &m1, &err);
-    rc.context = 2048;
+    rc.context = 1;
     if (st == RIDGE_OK)
         st = ridge_model_memory(s->m, &rc, &m2, &err);
     if (st != RIDGE_OK) {
@@ -322,14 +327,14 @@ static int llm_kv(serve_ctx *s)
         /* Per GPU of the tensor-parallel group (weights and KV heads sharded), times tp: the
          * replica's KV per token and free memory (their ratio, the tokens held, is per GPU). */
         double t;
-        rc.context = 1024;
+        rc.context = 0;
         if ((st = replica_predict(s, &rc, &t, &m1)) != CLI_EXIT_OK)
             return st;
-        rc.context = 2048;
+        rc.context = 1;
         if ((st = replica_predict(s, &rc, &t, &m2)) != CLI_EXIT_OK)
             return st;
     }
-    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) / 1024 * replica_gpus(s);
+    s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) * replica_gpus(s);
     s->kv_capacity_bytes = (s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes) * replica_gpus(s);
     if (!(s->kv_bytes_per_token > 0) || !(s->kv_capacity_bytes > 0)) {
         cli_error("%s on %s: no room for a KV cache (%g GB of memory, %g GB of weights%s)", ridge_model_name(s->m),
@@ -341,7 +346,7 @@ static int llm_kv(serve_ctx *s)
 }
 
 /* Fill the iteration-time grid on the current GPU: batches 1, 2, 4, ..., max_batch; contexts
- * spread over [shortest prompt, longest prompt + output]. */
+ * spread over [shortest prompt, longest prompt + output - 1] (the last decode step's). */
 static int llm_prepare(serve_ctx *s)
 {
     double pmin = s->run.prompt > 0 ? s->run.prompt : 512, pmax = pmin, omax = s->output, psum = 0;
@@ -363,9 +368,9 @@ static int llm_prepare(serve_ctx *s)
     for (double b = 1; b < s->max_batch && s->nb < LLM_GRID_MAX - 1; b *= 2)
         s->grid_b[s->nb++] = b;
     s->grid_b[s->nb++] = s->max_batch;
-    s->nc = pmax + omax > pmin ? LLM_GRID_CTX : 1;
+    s->nc = pmax + omax - 1 > pmin ? LLM_GRID_CTX : 1;
     for (int j = 0; j < s->nc; j++)
-        s->grid_c[j] = floor(pmin + (pmax + omax - pmin) * j / (s->nc > 1 ? s->nc - 1 : 1));
+        s->grid_c[j] = floor(pmin + (pmax + omax - 1 - pmin) * j / (s->nc > 1 ? s->nc - 1 : 1));
     for (int i = 0; i < s->nb; i++) {
         for (int j = 0; j < s->nc; j++) {
             rc = llm_predict(s, RIDGE_MODE_DECODE, s->grid_b[i], s->grid_c[j], &s->decode_s[i][j]);
@@ -496,10 +501,11 @@ static int trace_load(const char *path, double **out, size_t *n_out)
             if (*end)
                 goto bad_csv;
         }
-        if (!isfinite(a) || a < 0 || (n && a < v[3 * (n - 1)]) || !(pr >= 1) || !(o >= 1) || pr > 1e7 || o > 1e7) {
+        if (!isfinite(a) || a < 0 || (n && a < v[3 * (n - 1)]) || !(pr >= 1) || !(o >= 1) ||
+            pr > RIDGE_RUN_TOKENS_MAX || o > RIDGE_RUN_TOKENS_MAX) {
             cli_error("%s:%zu: arrival %g s must be >= 0 and not earlier than the one before; prompt and output "
-                      ">= 1 token",
-                      path, lineno, a);
+                      "1 to %d tokens",
+                      path, lineno, a, RIDGE_RUN_TOKENS_MAX);
             rc = CLI_EXIT_USAGE;
             goto done;
         }
@@ -572,6 +578,43 @@ static int prepare_service(serve_ctx *s)
     return CLI_EXIT_OK;
 }
 
+/* An LLM request holds its prompt and output tokens in the KV cache by its last decode step,
+ * which attends to all of them: the model must take that sequence. Checked once, here, so the
+ * error names --prompt and --output (or the trace) rather than the --context of a decode step
+ * serve derives from them. */
+static int check_request_tokens(const serve_ctx *s)
+{
+    double prompt = s->run.prompt > 0 ? s->run.prompt : 512, output = s->output;
+    ridge_run_config rc = s->run;
+    ridge_oplist ol = {0};
+    ridge_err err;
+    int st;
+    for (size_t i = 0; i < s->trace_n; i++)
+        if (i == 0 || s->trace_prompt[i] + s->trace_output[i] > prompt + output) {
+            prompt = s->trace_prompt[i];
+            output = s->trace_output[i];
+        }
+    if (output < 1)
+        return CLI_EXIT_OK; /* no decode step */
+    rc.mode = RIDGE_MODE_DECODE;
+    rc.batch = 1;
+    rc.context = prompt + output - 1;
+    st = ridge_model_build(s->m, &rc, &ol, &err);
+    ridge_oplist_free(&ol);
+    if (st != RIDGE_OK) {
+        if (s->trace_n)
+            cli_error("%s: the trace's longest request, %.0f prompt + %.0f output = %.0f tokens, does not fit the "
+                      "model (its last decode step: %s)",
+                      ridge_model_name(s->m), prompt, output, prompt + output, err.msg);
+        else
+            cli_error("%s: a request of --prompt %.0f + --output %.0f = %.0f tokens does not fit the model (its "
+                      "last decode step: %s)",
+                      ridge_model_name(s->m), prompt, output, prompt + output, err.msg);
+        return cli_exit_code(st);
+    }
+    return CLI_EXIT_OK;
+}
+
 static int prepare(serve_ctx *s)
 {
     return s->continuous ? llm_prepare(s) : prepare_service(s);
@@ -605,13 +648,33 @@ static void cluster_json(const serve_ctx *s, cJSON *root)
 }
 
 /* The first line of the text report: "MODEL on GPU (NAME)" or, on a cluster, the replica layout. */
+/* "fp16 (the default bf16 has no tensor path on t4), " when the default precision was not kept
+ * (the headers say which one runs), else "". */
+static const char *precision_text(const serve_ctx *s, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (s->precision_note[0])
+        snprintf(buf, cap, "%s%s, ", ridge_dtype_name(s->run.precision), s->precision_note);
+    return buf;
+}
+
 static void title_text(const serve_ctx *s, const char *what)
 {
+    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP], prec[128];
+    cli_text(ridge_model_name(s->m), mname, sizeof mname);
+    precision_text(s, prec, sizeof prec);
     if (s->cl)
-        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s\n\n", ridge_model_name(s->m),
-               s->cl->id, s->cl->name, s->tp, s->g->id, s->tp, what);
+        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s%s\n\n", mname, s->cl->id,
+               cli_text(s->cl->name, name, sizeof name), s->tp, s->g->id, s->tp, prec, what);
     else
-        printf("%s on %s (%s), %s\n\n", ridge_model_name(s->m), s->g->id, s->g->name, what);
+        printf("%s on %s (%s), %s%s\n\n", mname, s->g->id, cli_text(s->g->name, name, sizeof name), prec, what);
+}
+
+/* Without --precision: the best precision the n GPUs all have. */
+static void default_precision(serve_ctx *s, const ridge_gpu *g, int n)
+{
+    if (!s->precision_given)
+        cli_default_precision(&s->run, g, n, s->precision_note, sizeof s->precision_note);
 }
 
 /* The price part of the cost line: "(P USD per GPU-hour)" [", T GPUs per replica"]. */
@@ -622,6 +685,108 @@ static void price_text(const serve_ctx *s, double pr)
     if (s->rep_cl)
         printf(", %d GPU%s per replica", s->tp, s->tp == 1 ? "" : "s");
     printf(")\n");
+}
+
+/* One probe of --find replicas: 1 when n replicas meet the SLOs, 0 when not, -1 on an error (in
+ * the probe's err). */
+typedef int (*replicas_probe)(const serve_ctx *s, int n, void *arg);
+
+/* The fewest replicas in [n0, s->max_replicas] that meet the SLOs: double from n0 until they hold,
+ * then bisect (more replicas are assumed never to hurt: each probe is deterministic, a closed form
+ * or a simulation with the fixed seed). Fewer than n0 are known to fail. Returns the number, 0
+ * when none up to the limit does, -1 after a failed probe. */
+static int min_replicas(const serve_ctx *s, int n0, replicas_probe holds, void *arg)
+{
+    int n = n0 < 1 ? 1 : n0 > s->max_replicas ? s->max_replicas : n0, lo = n - 1, hi = 0, h;
+    while (!hi) {
+        if ((h = holds(s, n, arg)) < 0)
+            return -1;
+        if (h)
+            hi = n;
+        else if (n == s->max_replicas)
+            return 0;
+        else {
+            lo = n;
+            n = n > s->max_replicas / 2 ? s->max_replicas : 2 * n;
+        }
+    }
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if ((h = holds(s, mid, arg)) < 0)
+            return -1;
+        if (h)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* What no number of replicas and no rate can beat: a request alone. Its first token needs the
+ * prefill of its prompt, each later one a decode step at batch 1 and a context of at least its
+ * prompt (the cost grows with batch, context and prefill tokens), so every request has
+ * TTFT >= prefill(P), TPOT >= decode(1, P) and e2e >= prefill(P) + (O - 1) decode(1, P), with P and
+ * O the shortest prompt and output (a trace's). An SLO below its floor is infeasible: said at
+ * once, with the reason, instead of searching thousands of replicas. Prints and returns an exit
+ * code. */
+static int llm_slo_floor(const serve_ctx *s, const llm_slo *slo, const char *find)
+{
+    const char *what = strcmp(find, "replicas") == 0 ? "number of replicas" : "rate";
+    double p = s->run.prompt > 0 ? s->run.prompt : 512, o = s->output, ttft, tpot, e2e;
+    char b[4][48];
+    for (size_t i = 0; i < s->trace_n; i++) {
+        p = i == 0 || s->trace_prompt[i] < p ? s->trace_prompt[i] : p;
+        o = i == 0 || s->trace_output[i] < o ? s->trace_output[i] : o;
+    }
+    if (llm_iter_cost(0, 0, 1, p, (void *)(uintptr_t)s, &ttft) || llm_iter_cost(1, p, 0, 0, (void *)(uintptr_t)s, &tpot))
+        return CLI_EXIT_OK; /* no floor known: the search decides */
+    e2e = ttft + (o - 1) * tpot;
+    cli_num(ttft * 1e3, b[1], 48);
+    cli_num(tpot * 1e3, b[2], 48);
+    if (slo->e2e_ms > 0 && e2e * 1e3 > slo->e2e_ms) {
+        cli_error("serve: infeasible: no %s meets --slo-p99-ms %g: a request alone takes %s ms (the prefill of "
+                  "%g prompt tokens, %s ms, and %g decode steps of at least %s ms)",
+                  what, slo->e2e_ms, cli_num(e2e * 1e3, b[0], 48), p, b[1], o - 1, b[2]);
+        return CLI_EXIT_USAGE;
+    }
+    if (slo->ttft_ms > 0 && ttft * 1e3 > slo->ttft_ms) {
+        cli_error("serve: infeasible: no %s meets --slo-ttft-p99-ms %g: the prefill of %g prompt tokens alone "
+                  "takes %s ms",
+                  what, slo->ttft_ms, p, b[1]);
+        return CLI_EXIT_USAGE;
+    }
+    if (slo->tpot_ms > 0 && o > 1 && tpot * 1e3 > slo->tpot_ms) {
+        cli_error("serve: infeasible: no %s meets --slo-tpot-ms %g: a decode step at batch 1 takes %s ms", what,
+                  slo->tpot_ms, b[2]);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* What a probe of min_replicas needs: the rate, the SLOs, where its error goes. */
+typedef struct {
+    double rate;
+    double slo_s;       /* the queue models: p99 */
+    const llm_slo *slo; /* continuous batching */
+    ridge_err *err;
+    int st; /* the status of the last probe */
+} probe_arg;
+
+/* The queue models: stable, and the p99 latency within the SLO. */
+static int queue_probe(const serve_ctx *s, int n, void *arg)
+{
+    probe_arg *a = arg;
+    ridge_queue_result r;
+    a->st = evaluate(s, a->rate, n, &r, a->err);
+    return a->st != RIDGE_OK ? -1 : r.stable && r.p99_s <= a->slo_s;
+}
+
+static int llm_probe(const serve_ctx *s, int n, void *arg)
+{
+    probe_arg *a = arg;
+    ridge_llm_result r;
+    a->st = llm_evaluate(s, a->rate, n, &r, a->err);
+    return a->st != RIDGE_OK ? -1 : llm_slo_holds(a->slo, &r);
 }
 
 /* Continuous batching: find, simulate, print. */
@@ -646,24 +811,24 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
         mean_prompt = pp / (double)s->trace_n;
         rate = span > 0 ? (double)(s->trace_n - 1) / span : 0;
     }
+    if (find && (rc = llm_slo_floor(s, slo, find)) != CLI_EXIT_OK)
+        return rc;
     if (find && strcmp(find, "replicas") == 0) {
         /* Fewer replicas than rate / saturation cannot keep up: start just below that. */
+        probe_arg pa = {rate, 0, slo, &err, RIDGE_OK};
         int n;
         st = llm_evaluate(s, rate, 1, &r, &err);
-        n = st == RIDGE_OK && r.saturation_rate_per_s > 0 ? (int)floor(0.9 * rate / r.saturation_rate_per_s) : 1;
-        if (n < 1)
-            n = 1;
-        for (; st == RIDGE_OK && n <= s->max_replicas; n++) {
-            st = llm_evaluate(s, rate, n, &r, &err);
-            if (st == RIDGE_OK && llm_slo_holds(slo, &r))
-                break;
+        if (st == RIDGE_OK) {
+            n = min_replicas(s, r.saturation_rate_per_s > 0 ? (int)floor(0.9 * rate / r.saturation_rate_per_s) : 1,
+                             llm_probe, &pa);
+            st = pa.st;
+            if (n == 0) {
+                cli_error("serve: infeasible: no number of replicas up to %d meets the SLOs at %g requests/s",
+                          s->max_replicas, rate);
+                return CLI_EXIT_USAGE;
+            }
+            s->replicas = n;
         }
-        if (st == RIDGE_OK && n > s->max_replicas) {
-            cli_error("serve: no number of replicas up to %d meets the SLOs at %g requests/s", s->max_replicas,
-                      rate);
-            return CLI_EXIT_USAGE;
-        }
-        s->replicas = n;
     } else if (find) {
         /* Bisection on the rate: the simulation has a fixed seed, so each probe is deterministic;
          * the SLO is assumed to hold below the found rate and fail above it. */
@@ -788,7 +953,9 @@ static int serve_llm(serve_ctx *s, double rate, const char *find, const llm_slo 
            r.iterations);
     printf("stable            %s (saturation about %s requests/s", yesno(r.stable),
            cli_num(r.saturation_rate_per_s * s->replicas, b[0], 48));
-    if (!r.stable)
+    if (!r.stable && rate >= r.saturation_rate_per_s * s->replicas)
+        printf("; the rate is not below it");
+    else if (!r.stable)
         printf("; second half: %s completions/s against %s arrivals/s per replica",
                cli_num(r.completion_rate_2nd_half_per_s, b[1], 48), cli_num(r.arrival_rate_2nd_half_per_s, b[2], 48));
     printf(")\n");
@@ -839,6 +1006,7 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
                      long npts, const char *chart, cli_format fmt)
 {
     double (*lat)[3][SERVE_MAX_SWEEP] = calloc((size_t)ngpu, sizeof *lat);
+    ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
     double rates[SERVE_MAX_SWEEP], sat[SERVE_MAX_GPUS];
     int stable[SERVE_MAX_GPUS][SERVE_MAX_SWEEP];
     char ids[SERVE_MAX_GPUS][64], b[4][48];
@@ -850,27 +1018,31 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
                         : s->max_batch ? "dynamic batching (simulated)"
                         : s->replicas == 1 ? "M/D/1 (Pollaczek-Khinchine)"
                                            : "M/D/c (Erlang C, Allen-Cunneen)";
-    if (!lat) {
+    if (!lat || !gs) {
         cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
+        rc = CLI_EXIT_FAILURE;
+        goto done;
     }
     if (chart) {
         st = ridge_plot_paths_from_chart(chart, &paths, &err);
         if (st != RIDGE_OK) {
-            free(lat);
-            return cli_usage_error("serve", "-o: %s", err.msg);
+            rc = cli_usage_error("serve", "-o: %s", err.msg);
+            goto done;
         }
     }
     for (long k = 0; k < npts; k++)
         rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
+    /* All the GPUs first: they are compared in one precision. */
     for (int gi = 0; gi < ngpu; gi++) {
-        ridge_gpu g;
         if (s->cl)
-            g = s->cl->gpu;
-        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &g)) != CLI_EXIT_OK)
+            gs[gi] = s->cl->gpu;
+        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &gs[gi])) != CLI_EXIT_OK)
             goto done;
-        snprintf(ids[gi], sizeof ids[gi], "%s", g.id);
-        s->g = &g;
+    }
+    default_precision(s, gs, ngpu);
+    for (int gi = 0; gi < ngpu; gi++) {
+        snprintf(ids[gi], sizeof ids[gi], "%s", gs[gi].id);
+        s->g = &gs[gi];
         rc = prepare(s);
         if (rc)
             goto done;
@@ -983,8 +1155,9 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
     } else if (fmt == CLI_FMT_CSV) {
         printf("gpu,rate_per_s,stable,saturation_rate_per_s,mean_latency_s,p50_s,p99_s\n");
     } else {
-        printf("%s: latency against offered load; %s, %d replica%s\n\n", ridge_model_name(s->m), queue, s->replicas,
-               s->replicas == 1 ? "" : "s");
+        char prec[128];
+        printf("%s: latency against offered load; %s%s, %d replica%s\n\n", ridge_model_name(s->m),
+               precision_text(s, prec, sizeof prec), queue, s->replicas, s->replicas == 1 ? "" : "s");
         printf("%-20s %14s %7s %11s %11s %11s\n", "gpu", "rate [req/s]", "stable", "mean [ms]", "p50 [ms]", "p99 [ms]");
     }
     for (int gi = 0; gi < ngpu; gi++)
@@ -1025,6 +1198,7 @@ static int run_sweep(serve_ctx *s, const char *const *gpu_ids, int ngpu, const c
     }
 done:
     cJSON_Delete(root);
+    free(gs);
     free(lat);
     return rc;
 }
@@ -1067,7 +1241,7 @@ int cmd_serve(int argc, char **argv)
     char gpus_buf[1024];
     const char *gpu_list[SERVE_MAX_GPUS];
     int ngpus = 0, static_model = 0, batch_given = 0;
-    double rate = 0, slo_ms = 0, timeout_ms = -1, price = -1, v, sweep_a = 0, sweep_b = 0;
+    double rate = 0, slo_ms = 0, timeout_ms = -1, price = -1, sweep_a = 0, sweep_b = 0;
     long lv, sweep_n = 0;
     int mode_given = 0, simulate = 0, c, rc = CLI_EXIT_OK, st;
     cli_format fmt = CLI_FMT_TEXT;
@@ -1096,10 +1270,11 @@ int cmd_serve(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(c, optarg, &s.run) < 0)
+            if (cli_run_option(c, optarg, NULL, &s.run) < 0)
                 return CLI_EXIT_USAGE;
-            if (c == CLI_RUN_OPT_BASE)
+            if (c == CLI_RUN_OPT_MODE)
                 mode_given = 1;
+            s.precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;
         }
         switch (c) {
@@ -1109,6 +1284,8 @@ int cmd_serve(int argc, char **argv)
             char *p = gpus_buf;
             if (snprintf(gpus_buf, sizeof gpus_buf, "%s", optarg) >= (int)sizeof gpus_buf)
                 return cli_usage_error("serve", "--gpus: the list is too long");
+            if (cli_check_list("--gpus", optarg))
+                return CLI_EXIT_USAGE;
             ngpus = 0;
             while (*p) {
                 char *comma = strchr(p, ',');
@@ -1198,9 +1375,10 @@ int cmd_serve(int argc, char **argv)
         case 'o': chart = optarg; break;
         case 'S': simulate = 1; break;
         case 'e':
-            if (cli_parse_double("--seed", optarg, 0, 4294967295.0, &v) || v != floor(v))
-                return cli_usage_error("serve", "--seed: '%s' is not an integer in [0, 4294967295]", optarg);
-            s.seed = (unsigned long)v;
+            /* One message from the parser (a second from here doubled it for -1). */
+            if (cli_parse_long("--seed", optarg, 0, SERVE_MAX_SEED, &lv))
+                return CLI_EXIT_USAGE;
+            s.seed = (unsigned long)lv;
             break;
         case 'f':
             if (cli_parse_format(optarg, &fmt))
@@ -1345,6 +1523,8 @@ int cmd_serve(int argc, char **argv)
             goto done;
         }
     }
+    if (s.llm && (rc = check_request_tokens(&s)) != CLI_EXIT_OK)
+        goto done;
     if (sweep) {
         if (!ngpus && gpu_id) {
             gpu_list[0] = gpu_id;
@@ -1359,6 +1539,7 @@ int cmd_serve(int argc, char **argv)
     else if ((rc = cli_load_gpu(gpu_id, gpu_file, &g)) != CLI_EXIT_OK)
         goto done;
     s.g = &g;
+    default_precision(&s, &g, 1);
     rc = prepare(&s);
     if (rc != CLI_EXIT_OK)
         goto done;
@@ -1366,18 +1547,21 @@ int cmd_serve(int argc, char **argv)
         rc = serve_llm(&s, rate, find, &slo, price, fmt);
         goto done;
     }
+    if (find && s.service_s[0] * 1e3 > slo_ms) {
+        /* A lone request (or batch of one) is the floor of every latency (llm_slo_floor). */
+        cli_error("serve: infeasible: no %s meets p99 <= %g ms: a lone request takes %s ms",
+                  strcmp(find, "replicas") == 0 ? "number of replicas" : "rate", slo_ms,
+                  cli_num(s.service_s[0] * 1e3, b[0], 48));
+        rc = CLI_EXIT_USAGE;
+        goto done;
+    }
     if (find && strcmp(find, "replicas") == 0) {
-        int n;
-        for (n = 1; n <= s.max_replicas; n++) {
-            st = evaluate(&s, rate, n, &r, &err);
-            if (st != RIDGE_OK)
-                break;
-            if (r.stable && r.p99_s * 1e3 <= slo_ms)
-                break;
-        }
-        if (st == RIDGE_OK && n > s.max_replicas) {
-            cli_error("serve: no number of replicas up to %d meets p99 <= %g ms at %g requests/s", s.max_replicas,
-                      slo_ms, rate);
+        probe_arg pa = {rate, slo_ms / 1e3, NULL, &err, RIDGE_OK};
+        int n = min_replicas(&s, 1, queue_probe, &pa);
+        st = pa.st;
+        if (n == 0) {
+            cli_error("serve: infeasible: no number of replicas up to %d meets p99 <= %g ms at %g requests/s",
+                      s.max_replicas, slo_ms, rate);
             rc = CLI_EXIT_USAGE;
             goto done;
         }
@@ -1419,6 +1603,14 @@ int cmd_serve(int argc, char **argv)
             goto done;
         }
         have_sim = 1;
+        if (sim.short_run)
+            fprintf(stderr,
+                    "ridge: warning: --simulate: %zu requests are too few at utilisation %.4g: the queue forgets its "
+                    "state over about %s requests and the 95%% interval needs about %s (%g of those per batch); it may "
+                    "understate the error\n",
+                    sim.customers, r.utilisation, cli_num(sim.relaxation_customers, b[0], 48),
+                    cli_num(RIDGE_DES_MIN_RELAXATIONS * sim.relaxation_customers * (double)dc.ci_batches, b[1], 48),
+                    RIDGE_DES_MIN_RELAXATIONS);
     }
     {
         int slo_set = slo_ms > 0, slo_ok = r.stable && r.p99_s * 1e3 <= slo_ms;
@@ -1470,6 +1662,8 @@ int cmd_serve(int argc, char **argv)
                 cJSON_AddNumberToObject(o, "p50_s", sim.p50_s);
                 cJSON_AddNumberToObject(o, "p90_s", sim.p90_s);
                 cJSON_AddNumberToObject(o, "p99_s", sim.p99_s);
+                cJSON_AddNumberToObject(o, "relaxation_requests", sim.relaxation_customers);
+                cJSON_AddBoolToObject(o, "run_too_short", sim.short_run);
             }
             rc = cli_print_json(root);
         } else if (fmt == CLI_FMT_CSV) {

@@ -10,21 +10,10 @@
 #include "ridge/file.h"
 #include "ridge/plot.h"
 
-/* Process state of the CLI, not of the library: options are parsed on one thread. */
-static const char *error_file, *error_key;
-
-void cli_error_origin(const char *file, const char *key)
-{
-    error_file = file;
-    error_key = key;
-}
-
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
     fputs("ridge: ", stderr);
-    if (error_file)
-        fprintf(stderr, "%s: $%s%s: ", error_file, error_key ? "." : "", error_key ? error_key : "");
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -111,6 +100,16 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+int cli_check_list(const char *opt, const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,")) {
+        cli_error("%s: an empty entry in '%s'", opt, s);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_read_file(const char *path, char **out, size_t *len)
 {
     ridge_err err = {{0}};
@@ -184,6 +183,58 @@ int cli_print_json(cJSON *root)
     fputc('\n', stdout);
     free(s);
     return CLI_EXIT_OK;
+}
+
+/* Bytes of the control character at s (0: none there): C0 and DEL take one, C1 two (UTF-8). */
+static size_t control_len(const char *s)
+{
+    unsigned char a = (unsigned char)s[0];
+    if (a == 0)
+        return 0;
+    if (a < 0x20 || a == 0x7f)
+        return 1;
+    if (a == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+        return 2;
+    return 0;
+}
+
+size_t cli_text_escape(const char *s, char *out, size_t cap)
+{
+    size_t n = 0, kept = 0; /* escaped length so far; bytes written to out */
+    int cut = 0;
+    while (*s) {
+        char esc[8];
+        const char *piece = s;
+        size_t k = control_len(s), len;
+        if (k) {
+            unsigned code = k == 1 ? (unsigned char)s[0] : (unsigned char)s[1];
+            len = (size_t)snprintf(esc, sizeof esc, k == 1 ? "\\x%02x" : "\\u%04x", code);
+            piece = esc;
+        } else {
+            /* One whole character: a UTF-8 lead byte with its continuation bytes. */
+            k = 1;
+            while (((unsigned char)s[k] & 0xc0) == 0x80)
+                k++;
+            len = k;
+        }
+        if (!cut && n + len < cap) {
+            memcpy(out + n, piece, len);
+            kept = n + len;
+        } else {
+            cut = 1;
+        }
+        n += len;
+        s += k;
+    }
+    if (cap > 0)
+        out[kept] = '\0';
+    return n;
+}
+
+const char *cli_text(const char *s, char *buf, size_t cap)
+{
+    cli_text_escape(s, buf, cap);
+    return buf;
 }
 
 const char *cli_num(double v, char *buf, size_t cap)
@@ -266,30 +317,48 @@ static void put_trimmed(const char *line, size_t n, FILE *out)
     fputc('\n', out);
 }
 
+/* The cells as text output shows them: control characters escaped (cli_text_escape). */
+static char **escaped_cells(const cli_table *t)
+{
+    size_t ncells = (size_t)t->nrows * (size_t)t->ncols;
+    char **e = calloc(ncells ? ncells : 1, sizeof *e);
+    for (size_t i = 0; e && i < ncells; i++) {
+        size_t n = cli_text_escape(t->cells[i], NULL, 0);
+        e[i] = malloc(n + 1);
+        if (!e[i]) {
+            while (i > 0)
+                free(e[--i]);
+            free(e);
+            return NULL;
+        }
+        cli_text_escape(t->cells[i], e[i], n + 1);
+    }
+    return e;
+}
+
 void cli_table_print_text(const cli_table *t, FILE *out)
 {
     int *w = calloc((size_t)t->ncols, sizeof *w);
+    char **cells = escaped_cells(t);
     char *line = NULL;
     size_t cap = 0;
-    if (!w)
-        return;
+    if (!w || !cells)
+        goto done;
     for (int r = 0; r < t->nrows; r++)
         for (int c = 0; c < t->ncols; c++) {
-            int cw = width(t->cells[r * t->ncols + c]);
+            int cw = width(cells[r * t->ncols + c]);
             if (cw > w[c])
                 w[c] = cw;
         }
     for (int c = 0; c < t->ncols; c++)
         cap += (size_t)w[c] * 4 + 2; /* UTF-8 cells may take up to 4 bytes per column */
     line = malloc(cap + 1);
-    if (!line) {
-        free(w);
-        return;
-    }
+    if (!line)
+        goto done;
     for (int r = 0; r < t->nrows; r++) {
         size_t n = 0;
         for (int c = 0; c < t->ncols; c++) {
-            const char *s = t->cells[r * t->ncols + c];
+            const char *s = cells[r * t->ncols + c];
             int pad = w[c] - width(s);
             size_t len = strlen(s);
             if (t->right[c] && r > 0) {
@@ -322,13 +391,17 @@ void cli_table_print_text(const cli_table *t, FILE *out)
             put_trimmed(line, n, out);
         }
     }
+done:
+    for (int i = 0; cells && i < t->nrows * t->ncols; i++)
+        free(cells[i]);
+    free(cells);
     free(line);
     free(w);
 }
 
 static void csv_cell(const char *s, FILE *out)
 {
-    if (strpbrk(s, ",\"\n")) {
+    if (strpbrk(s, ",\"\n\r")) {
         fputc('"', out);
         for (; *s; s++) {
             if (*s == '"')

@@ -18,6 +18,29 @@ static int two_way(const char *opt, const char *arg, const char *off, const char
     return -1;
 }
 
+void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap)
+{
+    static const ridge_dtype best[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP16};
+    int lacking = -1; /* the first GPU without a bf16 tensor path */
+    note[0] = '\0';
+    rc->precision = RIDGE_DTYPE_FP32;
+    for (size_t k = 0; k < sizeof best / sizeof best[0]; k++) {
+        int all = 1;
+        for (int i = 0; i < n && all; i++)
+            if (ridge_kernel_peak_for(&g[i], best[k], 1) < 0) {
+                all = 0;
+                if (k == 0)
+                    lacking = i;
+            }
+        if (all) {
+            rc->precision = best[k];
+            break;
+        }
+    }
+    if (lacking >= 0)
+        snprintf(note, cap, " (the default bf16 has no tensor path on %s)", g[lacking].id);
+}
+
 const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap)
 {
     buf[0] = '\0';
@@ -26,51 +49,66 @@ const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t ca
     return buf;
 }
 
-int cli_run_option(int c, const char *arg, ridge_run_config *rc)
+/* "--NAME" of run option c, for messages. */
+static const char *run_option_flag(int c, char *buf, size_t cap)
 {
+    static const struct option run_opts[] = {CLI_RUN_OPTIONS};
+    for (size_t i = 0; i < sizeof run_opts / sizeof run_opts[0]; i++)
+        if (run_opts[i].val == c) {
+            snprintf(buf, cap, "--%s", run_opts[i].name);
+            return buf;
+        }
+    return "?";
+}
+
+int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc)
+{
+    char flag[48];
+    const char *name;
     long v = 0;
+    name = label ? label : run_option_flag(c, flag, sizeof flag);
     switch (c - CLI_RUN_OPT_BASE) {
     case 0:
         if (ridge_mode_parse(arg, &rc->mode)) {
-            cli_error("--mode: '%s' is not one of train, infer, prefill, decode", arg);
+            cli_error("%s: '%s' is not one of train, infer, prefill, decode", name, arg);
             return -1;
         }
         return 1;
     case 1:
-        if (cli_parse_long("--batch", arg, 1, 10000000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_BATCH_MAX, &v))
             return -1;
         rc->batch = (double)v;
         return 1;
     case 2:
-        if (cli_parse_long("--seq", arg, 1, 10000000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_TOKENS_MAX, &v))
             return -1;
         rc->seq = (double)v;
         return 1;
     case 3:
-        if (cli_parse_long("--image", arg, 8, 100000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_IMAGE_MAX, &v))
             return -1;
         rc->image = (double)v;
         return 1;
     case 4:
-        if (cli_parse_long("--prompt", arg, 1, 10000000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_TOKENS_MAX, &v))
             return -1;
         rc->prompt = (double)v;
         return 1;
     case 5:
-        if (cli_parse_long("--context", arg, 0, 100000000, &v))
+        if (cli_parse_long(name, arg, 0, RIDGE_RUN_TOKENS_MAX, &v))
             return -1;
         rc->context = (double)v;
         return 1;
     case 6:
         if (ridge_dtype_parse(arg, &rc->precision) || rc->precision == RIDGE_DTYPE_FP64 ||
             rc->precision == RIDGE_DTYPE_INT4) {
-            cli_error("--precision: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", arg);
+            cli_error("%s: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", name, arg);
             return -1;
         }
         return 1;
     case 7:
         if (ridge_optimizer_parse(arg, &rc->optimizer)) {
-            cli_error("--optimizer: '%s' is not one of sgd, adamw, lamb", arg);
+            cli_error("%s: '%s' is not one of sgd, adamw, lamb", name, arg);
             return -1;
         }
         return 1;
@@ -78,7 +116,7 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
     case 15: {
         ridge_optimizer_impl impl;
         if (ridge_optimizer_impl_parse(arg, &impl)) {
-            cli_error("--optimizer-impl: '%s' is not one of fused, foreach, foreach-capturable, forloop", arg);
+            cli_error("%s: '%s' is not one of fused, foreach, foreach-capturable, forloop", name, arg);
             return -1;
         }
         rc->optimizer_impl = impl;
@@ -86,34 +124,34 @@ int cli_run_option(int c, const char *arg, ridge_run_config *rc)
     }
     case 9:
         if (ridge_recompute_parse(arg, &rc->recompute)) {
-            cli_error("--recompute: '%s' is not one of none, selective, full", arg);
+            cli_error("%s: '%s' is not one of none, selective, full", name, arg);
             return -1;
         }
         return 1;
     case 10:
-        if (cli_parse_long("--hidden", arg, 1, 1000000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_RNN_HIDDEN_MAX, &v))
             return -1;
         rc->hidden = (double)v;
         return 1;
     case 11:
-        if (cli_parse_long("--layers", arg, 1, 100000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_RNN_LAYERS_MAX, &v))
             return -1;
         rc->layers = (double)v;
         return 1;
-    case 12: return two_way("--attention", arg, "flash", "unfused", &rc->unfused_attention);
+    case 12: return two_way(name, arg, "flash", "unfused", &rc->unfused_attention);
     case 14: rc->amp = 1; return 1;
-    case 16: return two_way("--fusion", arg, "eager", "engine", &rc->engine);
+    case 16: return two_way(name, arg, "eager", "engine", &rc->engine);
     case 17:
-        if (cli_parse_long("--grad-accum", arg, 1, 1000000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_GRAD_ACCUM_MAX, &v))
             return -1;
         rc->grad_accum = (double)v;
         return 1;
     case 18:
-        if (cli_parse_long("--mlm-positions", arg, 1, 10000000, &v))
+        if (cli_parse_long(name, arg, 1, RIDGE_RUN_TOKENS_MAX, &v))
             return -1;
         rc->mlm_positions = (double)v;
         return 1;
-    case 13: return two_way("--layout", arg, "nhwc", "nchw", &rc->nchw);
+    case 13: return two_way(name, arg, "nhwc", "nchw", &rc->nchw);
     default: return 0;
     }
 }

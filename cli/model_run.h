@@ -12,6 +12,8 @@
 
 /* getopt_long entries for the run flags; option values start at CLI_RUN_OPT_BASE. */
 #define CLI_RUN_OPT_BASE 1000
+#define CLI_RUN_OPT_MODE (CLI_RUN_OPT_BASE + 0)
+#define CLI_RUN_OPT_PRECISION (CLI_RUN_OPT_BASE + 6)
 #define CLI_RUN_OPTIONS                                                                            \
     {"mode", required_argument, 0, CLI_RUN_OPT_BASE + 0}, {"batch", required_argument, 0, CLI_RUN_OPT_BASE + 1},  \
         {"seq", required_argument, 0, CLI_RUN_OPT_BASE + 2}, {"image", required_argument, 0, CLI_RUN_OPT_BASE + 3}, \
@@ -38,8 +40,8 @@
     "  --seq N | --image N                 sequence length / image side (default: the model's)\n"     \
     "  --prompt N                          prefill: prompt tokens (default 512)\n"                    \
     "  --context N                         decode: tokens already in the KV cache (default 0)\n"      \
-    "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16; fp16/bf16 training is mixed\n"        \
-    "                                      precision with FP32 master weights and optimizer state\n"  \
+    "  --precision fp32|tf32|fp16|bf16|fp8|int8   default bf16 (fp16 on a GPU without it);\n"       \
+    "                                      fp16/bf16 training: FP32 master weights, optimizer state\n" \
     "  --optimizer sgd|adamw|lamb          default adamw (lamb: apex FusedLAMB)\n"                   \
     "  --optimizer-impl fused|foreach|foreach-capturable|forloop   default fused; foreach is\n"     \
     "                                      torch.optim's default (--unfused-optimizer: forloop)\n"   \
@@ -58,12 +60,19 @@
     "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
+/* The precision of a run that was given none (docs/cli.md): bf16 where each of the n GPUs has a
+ * BF16 tensor path, else fp16 where they all have an FP16 one (V100, T4), else fp32. Sets
+ * rc->precision, and writes into note what the header says when bf16 was not kept
+ * (" (the default bf16 has no tensor path on t4)"), else "". */
+void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap);
+
 /* " x N micro-batches" for a run with gradient accumulation (--grad-accum N > 1), else "";
  * written into buf. */
 const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap);
 
-/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. */
-int cli_run_option(int c, const char *arg, ridge_run_config *rc);
+/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. Messages
+ * name the value by label ("plan.json: $.seq"), or by the option (--seq) when label is NULL. */
+int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc);
 
 typedef struct {
     double time_s;

@@ -101,6 +101,34 @@ static double sample_service(const ridge_des_config *c, gsl_rng *rng)
     }
 }
 
+/* The relaxation time in arrivals and whether the batches of the interval are shorter than
+ * RIDGE_DES_MIN_RELAXATIONS of it (ridge_des_result). rho is the offered load where the rate and
+ * the service law give it (a backlog at the end of a run near rho = 1 inflates the measured
+ * utilisation), else the measured one (traces, batching). A trace's gaps count as Poisson's. */
+static void relaxation(const ridge_des_config *c, ridge_des_result *r)
+{
+    double rho = r->utilisation, ca2 = c->arrival == RIDGE_ARRIVAL_CONSTANT ? 0 : 1, cs2 = 0, gap;
+    if (c->max_batch < 1) {
+        double m = c->mean_service_s;
+        if (c->service == RIDGE_SERVICE_EXPONENTIAL)
+            cs2 = 1;
+        else if (c->service == RIDGE_SERVICE_EMPIRICAL) {
+            m = gsl_stats_mean(c->table_s, 1, c->table_n);
+            /* Equally likely values: the population variance (divided by n, not n - 1). */
+            cs2 = m > 0 ? gsl_stats_variance_with_fixed_mean(c->table_s, 1, c->table_n, m) / (m * m) : 0;
+        }
+        if (c->arrival != RIDGE_ARRIVAL_TRACE)
+            rho = c->rate_per_s * m / c->servers;
+    }
+    if (!(rho < 1)) {
+        r->short_run = 1;
+        return;
+    }
+    gap = 1 - sqrt(rho);
+    r->relaxation_customers = rho * (ca2 + cs2) / (2 * gap * gap);
+    r->short_run = (double)r->customers / (double)c->ci_batches < RIDGE_DES_MIN_RELAXATIONS * r->relaxation_customers;
+}
+
 /* FIFO c servers: each request starts on the earliest-free server. */
 static void run_fifo(const ridge_des_config *c, const double *arr, size_t total, gsl_rng *rng, double *free_at,
                      double *lat, double *wait, double *busy, double *end_max)
@@ -217,6 +245,7 @@ int ridge_des_run(const ridge_des_config *c, ridge_des_result *r, ridge_err *err
         r->throughput_per_s = (double)n / span;
     }
     r->mean_batch = c->max_batch >= 1 && nbatches > 0 ? (double)n / nbatches : 1;
+    relaxation(c, r);
     st = RIDGE_OK;
 done:
     gsl_rng_free(rng);

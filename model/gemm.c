@@ -194,7 +194,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
              * against the partial sums it writes and reduces. */
             double s_fill = 1, s_max = 1;
-            if (base_tiles < sm && !(flags & RK_GEMM_NO_SPLIT_K)) {
+            if (base_tiles < sm && !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k) {
                 s_max = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
                 if (s_max > RK_GEMM_MAX_SPLIT_K)
                     s_max = RK_GEMM_MAX_SPLIT_K;

@@ -12,8 +12,9 @@ static double max3(double a, double b, double c)
     return m > c ? m : c;
 }
 
-int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
-                       ridge_schedule_totals *tot, ridge_err *err)
+/* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K. */
+static int schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                         ridge_op_result *results, ridge_schedule_totals *tot, int *split, ridge_err *err)
 {
     /* h: host time to issue one kernel; H: when the host has issued the last kernel so far;
      * E: when the GPU finishes the last kernel so far. A graph costs one eager launch to start. */
@@ -35,6 +36,8 @@ int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_
             }
             return rc;
         }
+        if (split && kr.split_k > 1)
+            *split = 1;
         /* C identical kernels of GPU time gk each, issued every h (the launch plus the
          * operator's framework cost spread over its kernels):
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
@@ -68,4 +71,30 @@ int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_
     tot->total_time_s = E;
     tot->host_issue_s = H;
     return RIDGE_OK;
+}
+
+int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
+                       ridge_schedule_totals *tot, ridge_err *err)
+{
+    /* The kernel model picks split-K for GPU time; the reduction kernel it adds costs a launch.
+     * Where the host bounds an eager step, as at batch 1, those launches are on the critical path
+     * and the GPU time saved is not: the whole A100 launching them ran ResNet-50 slower than a
+     * 1g.10gb slice, too small to split (docs/model.md §7, §8). So a step with a split is run
+     * again without split-K and the faster pass is kept, as a framework autotuning the step
+     * would. Graph replays cost the host little: their choice stands. */
+    int split = 0, rc = schedule_pass(g, ops, n, rt, results, tot, &split, err);
+    ridge_schedule_totals unsplit;
+    ridge_gpu g1;
+    if (rc != RIDGE_OK || !split || rt != RIDGE_RUNTIME_EAGER)
+        return rc;
+    g1 = *g;
+    g1.no_split_k = 1;
+    rc = schedule_pass(&g1, ops, n, rt, NULL, &unsplit, NULL, err);
+    if (rc == RIDGE_OK && unsplit.total_time_s < tot->total_time_s) {
+        if (results) /* the faster pass's per-op results */
+            rc = schedule_pass(&g1, ops, n, rt, results, tot, NULL, err);
+        else
+            *tot = unsplit;
+    }
+    return rc;
 }

@@ -28,8 +28,79 @@ int rj_fail(const rj_ctx *c, int status, const char *path, const char *key, cons
     return ridge_err_set(c->err, status, "%s: %s: %s", c->origin, where, what);
 }
 
+/* Bytes of the UTF-8 sequence at s (1 to 4), or 0 when it is not one: RFC 3629, so no overlong
+ * forms, no surrogates (U+D800..U+DFFF) and nothing above U+10FFFF. */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+    size_t n;
+    unsigned lo = 0x80, hi = 0xbf; /* the range of the second byte */
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        n = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        if (s[0] == 0xe0)
+            lo = 0xa0; /* overlong below U+0800 */
+        else if (s[0] == 0xed)
+            hi = 0x9f; /* surrogates */
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        if (s[0] == 0xf0)
+            lo = 0x90; /* overlong below U+10000 */
+        else if (s[0] == 0xf4)
+            hi = 0x8f; /* above U+10FFFF */
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+static int utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = utf8_seq_len(p);
+        if (n == 0)
+            return 0;
+        p += n;
+    }
+    return 1;
+}
+
+/* JSON text is UTF-8 (RFC 8259, section 8.1), and names and strings are copied into reports and
+ * JSON output: every member name and string value under v must be valid; the error names the
+ * path (never the bytes). */
+static int check_utf8(const cJSON *v, const char *path, const rj_ctx *c)
+{
+    int i = 0;
+    for (const cJSON *it = v->child; it; it = it->next, i++) {
+        char sub[RJ_PATH_MAX];
+        if (cJSON_IsArray(v)) {
+            snprintf(sub, sizeof sub, "%s[%d]", path, i);
+        } else {
+            if (it->string && !utf8_valid(it->string))
+                return rj_fail(c, RIDGE_EPARSE, path, NULL, "a member name is not valid UTF-8");
+            rj_join(sub, sizeof sub, path, it->string);
+        }
+        if (cJSON_IsString(it) && it->valuestring && !utf8_valid(it->valuestring))
+            return rj_fail(c, RIDGE_EPARSE, sub, NULL, "not valid UTF-8");
+        if (it->child) {
+            int rc = check_utf8(it, sub, c);
+            if (rc != RIDGE_OK)
+                return rc;
+        }
+    }
+    return RIDGE_OK;
+}
+
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
 {
+    int rc;
     const char *end = NULL;
     cJSON *j;
     if (memchr(text, '\0', len))
@@ -62,6 +133,10 @@ int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
     if (!cJSON_IsObject(j)) {
         cJSON_Delete(j);
         return ridge_err_set(c->err, RIDGE_EPARSE, "%s: $: expected a JSON object", c->origin);
+    }
+    if ((rc = check_utf8(j, "$", c)) != RIDGE_OK) {
+        cJSON_Delete(j);
+        return rc;
     }
     *root = j;
     return RIDGE_OK;

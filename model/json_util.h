@@ -17,7 +17,8 @@ typedef struct {
 
 #define RJ_PATH_MAX 160
 
-/* Parse with a line:column on error; the root must be an object. */
+/* Parse with a line:column on error; the root must be an object, and every name and string in it
+ * valid UTF-8 (an error names the JSON path). */
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root);
 /* Fails on any key of obj not in `allowed` (NULL-terminated), and on duplicate keys. */
 int rj_check_keys(const cJSON *obj, const char *path, const char *const *allowed, const rj_ctx *c);

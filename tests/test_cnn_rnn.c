@@ -817,6 +817,26 @@ static void test_bad_runs(void)
     rc.seq = -3;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "--seq: -3 is not an integer");
+    /* The limits are the run options' (RIDGE_RUN_*_MAX), which the command line parses against:
+     * the last value in range builds, the next is refused naming the same range. */
+    rc.seq = RIDGE_RUN_TOKENS_MAX;
+    CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_OK);
+    ridge_oplist_free(&ol);
+    rc.seq = RIDGE_RUN_TOKENS_MAX + 1;
+    CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--seq: 1e+07 is not an integer in [1, 10000000]");
+    rc.seq = 0;
+    rc.layers = RIDGE_RUN_RNN_LAYERS_MAX + 1;
+    CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--layers: 1001 is not an integer in [1, 1000]");
+    rc.layers = 0;
+    rc.hidden = RIDGE_RUN_RNN_HIDDEN_MAX + 1;
+    CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--hidden: 1e+06 is not an integer in [1, 1000000]");
+    rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_BF16, 1);
+    rc.image = RIDGE_RUN_IMAGE_MAX + 1;
+    CHECK(ridge_model_build(cnn, &rc, &ol, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "--image: 65537 is not an integer in [1, 65536]");
 done:
     ridge_model_free(cnn);
     ridge_model_free(vgg);

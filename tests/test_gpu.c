@@ -112,6 +112,14 @@ static const mutation_case mutation_cases[] = {
     {"empty name", {{M_SET, "name", "\"\""}}, RIDGE_EINVAL, "$.name: empty string", NULL},
     {"chip too long", {{M_SET, "chip", "\"TX75-ABCDEFGHIJKLMNOPQRSTU\""}}, RIDGE_EINVAL, "$.chip: string longer than 23 characters", NULL},
 
+    /* Text that is not UTF-8 (RFC 8259: JSON is UTF-8): rejected at load with its path, never copied out. */
+    {"a stray 0xff byte in the name", {{M_SETRAW, "name", "\"Ridge \xff GPU\""}}, RIDGE_EPARSE, "$.name: not valid UTF-8", NULL},
+    {"overlong '.' in a MIG profile", {{M_SETRAW, "mig/1/profile", "\"2g\xc0\xae" "20gb\""}}, RIDGE_EPARSE, "$.mig[1].profile: not valid UTF-8", NULL},
+    {"a UTF-16 surrogate in a source", {{M_SETRAW, "sources/sm_count", "\"SM \xed\xa0\x80 count\""}}, RIDGE_EPARSE, "$.sources.sm_count: not valid UTF-8", NULL},
+    {"a sequence cut short at the end of the notes", {{M_SETRAW, "notes", "\"cut \xe4\xb8\""}}, RIDGE_EPARSE, "$.notes: not valid UTF-8", NULL},
+    {"above U+10FFFF in the efficiency source", {{M_SETRAW, "efficiency/source", "\"fit \xf4\x90\x80\x80\""}}, RIDGE_EPARSE, "$.efficiency.source: not valid UTF-8", NULL},
+    {"valid 2-, 3- and 4-byte UTF-8 is kept", {{M_SETRAW, "name", "\"Ridge \xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80 GPU\""}}, RIDGE_OK, NULL, NULL},
+
     /* Negative, zero, non-finite and absurd values. */
     {"negative bandwidth", {{M_SET, "memory/bandwidth_bytes_per_s", "-1.2345e12"}}, RIDGE_EINVAL, "$.memory.bandwidth_bytes_per_s: -1.2345e+12 is out of range", NULL},
     {"zero bandwidth", {{M_SET, "memory/bandwidth_bytes_per_s", "0"}}, RIDGE_EINVAL, "$.memory.bandwidth_bytes_per_s: 0 is out of range", NULL},
@@ -238,6 +246,8 @@ static const text_case text_cases[] = {
     {"null", T_RAW, "null", RIDGE_EPARSE, ORIGIN ": $: expected a JSON object"},
     {"empty object", T_RAW, "{}", RIDGE_EINVAL, ORIGIN ": $.schema_version: missing required number"},
     {"bare 1e999", T_RAW, "{\"schema_version\": 1e999}", RIDGE_EINVAL, ORIGIN ": $.schema_version: not a finite number"},
+    {"a member name that is not UTF-8", T_RAW, "{\"schema_version\": 1, \"n\xfe\": 2.385}", RIDGE_EPARSE,
+     ORIGIN ": $: a member name is not valid UTF-8"},
 };
 
 /* ---- helpers ---- */

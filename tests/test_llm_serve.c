@@ -208,6 +208,19 @@ static void test_determinism_and_load(void)
     /* The throughput under overload is near the estimated saturation rate. */
     CHECK_NEAR(hi.throughput_per_s, a.saturation_rate_per_s, 0.15);
     CHECK(hi.mean_batch > 30);
+
+    /* At and just above the saturation rate the verdict is the rate's: rho >= 1 is not stable,
+     * though a finite run there grows too slowly for the growth test alone. */
+    check_context("at and just above saturation");
+    for (int k = 0; k < 2; k++) {
+        c.rate_per_s = (k == 0 ? 1.0 : 1.01) * a.saturation_rate_per_s;
+        CHECK_INT(ridge_llm_run(&c, &hi, &err), RIDGE_OK);
+        CHECK_INT(hi.stable, 0);
+        CHECK_NEAR(hi.saturation_rate_per_s, a.saturation_rate_per_s, 1e-12);
+    }
+    c.rate_per_s = 0.98 * a.saturation_rate_per_s;
+    CHECK_INT(ridge_llm_run(&c, &lo, &err), RIDGE_OK);
+    CHECK_INT(lo.stable, 1);
     check_context(NULL);
 }
 

@@ -7,6 +7,24 @@
 #include "check.h"
 #include "ridge/queue.h"
 
+/* The two-point service table of the M/G/1 rows: E[S] 1.25, cs2 0.36, E[S^3] 4.0625. */
+static const double two_point[2] = {0.5, 2.0};
+
+/* A simulator configuration: Poisson arrivals at rate, one server, the service law with mean s
+ * (the empirical law draws from two_point). */
+static ridge_des_config dc(double rate, ridge_service_kind law, double s, unsigned long seed)
+{
+    ridge_des_config c;
+    ridge_des_config_init(&c);
+    c.rate_per_s = rate;
+    c.service = law;
+    c.mean_service_s = s;
+    c.table_s = two_point;
+    c.table_n = 2;
+    c.seed = seed;
+    return c;
+}
+
 static ridge_queue_params qp(double rate, double s, double cs2, int c)
 {
     ridge_queue_params p;
@@ -169,7 +187,6 @@ static void test_unstable_and_errors(void)
 
 static void test_des_vs_closed(void)
 {
-    static const double table[2] = {0.5, 2.0}; /* E[S] 1.25, cs2 0.36, E[S^3] 4.0625 */
     /* name, lambda, service law, E[S], cs2, c, tolerance on the mean beyond 2 CI half-widths,
      * p99 relative tolerance (closed form exact for M/M/1, approximate otherwise). */
     static const struct {
@@ -197,14 +214,8 @@ static void test_des_vs_closed(void)
         if (rows[i].law == RIDGE_SERVICE_EMPIRICAL)
             p.service_m3_s3 = 4.0625;
         CHECK_INT(ridge_queue_mgc(&p, &r, &err), RIDGE_OK);
-        ridge_des_config_init(&c);
-        c.rate_per_s = rows[i].rate;
-        c.service = rows[i].law;
-        c.mean_service_s = rows[i].s;
-        c.table_s = table;
-        c.table_n = 2;
+        c = dc(rows[i].rate, rows[i].law, rows[i].s, 20240611 + i);
         c.servers = rows[i].c;
-        c.seed = 20240611 + i;
         CHECK_INT(ridge_des_run(&c, &d, &err), RIDGE_OK);
         CHECK_INT(d.customers, 200000);
         tol = 2 * d.ci95_half_width_s + rows[i].mean_extra_rel * r.mean_latency_s;
@@ -217,6 +228,39 @@ static void test_des_vs_closed(void)
         CHECK_NEAR(d.p99_s, r.p99_s, rows[i].p99_rel);
         CHECK_NEAR(d.utilisation, rows[i].rate * rows[i].s / rows[i].c, 0.02);
         CHECK_NEAR(d.throughput_per_s, rows[i].rate, 0.02);
+        CHECK_INT(d.short_run, 0);
+    }
+    check_context(NULL);
+}
+
+/* Is the run long enough for the load? The relaxation time rho (ca2 + cs2) / (2 (1 - sqrt rho)^2)
+ * in arrivals against the 20 batches of 10,000 of the interval (5 relaxation times each). */
+static void test_des_run_length(void)
+{
+    static const struct {
+        const char *name;
+        ridge_arrival_kind arrival;
+        ridge_service_kind law;
+        double rho, s, cs2_sum; /* cs2_sum = ca2 + cs2 */
+        int short_run;
+    } rows[] = {
+        {"M/M/1 rho 0.9: 342 arrivals", RIDGE_ARRIVAL_POISSON, RIDGE_SERVICE_EXPONENTIAL, 0.9, 1, 2, 0},
+        {"M/G/1 two-point rho 0.95: 1008 arrivals", RIDGE_ARRIVAL_POISSON, RIDGE_SERVICE_EMPIRICAL, 0.95, 1.25, 1.36, 0},
+        {"M/D/1 rho 0.99: 19,800 arrivals, two per batch", RIDGE_ARRIVAL_POISSON, RIDGE_SERVICE_DETERMINISTIC, 0.99, 2.385, 1, 1},
+        {"M/D/1 rho 0.999: 2 million arrivals, the run a tenth of one", RIDGE_ARRIVAL_POISSON, RIDGE_SERVICE_DETERMINISTIC, 0.999, 2.385, 1, 1},
+        {"D/D/1 rho 0.999: no queue to relax", RIDGE_ARRIVAL_CONSTANT, RIDGE_SERVICE_DETERMINISTIC, 0.999, 2.385, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_des_config c;
+        ridge_des_result d;
+        ridge_err err;
+        double gap = 1 - sqrt(rows[i].rho);
+        check_context(rows[i].name);
+        c = dc(rows[i].rho / rows[i].s, rows[i].law, rows[i].s, 7 + i);
+        c.arrival = rows[i].arrival;
+        CHECK_INT(ridge_des_run(&c, &d, &err), RIDGE_OK);
+        CHECK_NEAR(d.relaxation_customers, rows[i].rho * rows[i].cs2_sum / (2 * gap * gap), 1e-9);
+        CHECK_INT(d.short_run, rows[i].short_run);
     }
     check_context(NULL);
 }
@@ -334,6 +378,7 @@ int main(void)
     test_mm1_distribution();
     test_unstable_and_errors();
     test_des_vs_closed();
+    test_des_run_length();
     test_des_special();
     test_max_rate();
     return check_report();

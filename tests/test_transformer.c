@@ -751,7 +751,12 @@ static void test_bad_runs(void)
         {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, -1, 0, 0, "--context: -1 is not an integer"},
         {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 224, 0, "--image: llama2-7b is not a vision model"},
         {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 0, 4, "--layers: applies to RNN models only"},
-        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, 8, 0, "--image: 8 is not an integer in [16, 100000]"},
+        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, 8, 0, "--image: 8 is not an integer in [16, 65536]"},
+        /* One past the run options' limits (RIDGE_RUN_*_MAX, the command line's too). */
+        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, RIDGE_RUN_IMAGE_MAX + 1, 0, "--image: 65537 is not an integer in [16, 65536]"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, 0, 0, "--seq: 1e+07 is not an integer in [1, 10000000]"},
+        {"llama2-7b", RIDGE_MODE_PREFILL, 0, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, 0, "--prompt: 1e+07 is not an integer in [1, 10000000]"},
+        {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, "--context: 1e+07 is not an integer in [0, 10000000]"},
         {"vit-b16", RIDGE_MODE_TRAIN, 512, 0, 0, 0, 0, "--seq: vit-b16 is a vision transformer"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

@@ -15,7 +15,7 @@
 
 #define CNN_MAX_LAYERS 10000
 #define CNN_DIM_MAX 1000000    /* channels, features */
-#define CNN_IMAGE_MAX 65536    /* input side in pixels */
+#define CNN_IMAGE_MAX RIDGE_RUN_IMAGE_MAX /* input side in pixels */
 #define CNN_KERNEL_MAX 1024    /* filter side, stride, padding */
 #define CNN_REPEAT_MAX 1000
 #define CNN_MAX_MAPS 16        /* detection head: feature maps */

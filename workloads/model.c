@@ -255,8 +255,9 @@ double ridge_model_params(const ridge_model *m)
 static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_config *out, ridge_err *err)
 {
     *out = *rc;
-    if (!(rc->batch >= 1 && rc->batch <= 1e7 && rc->batch == (double)(long long)rc->batch))
-        return ridge_err_set(err, RIDGE_EINVAL, "--batch: %g is not an integer in [1, 1e7]", rc->batch);
+    if (!(rc->batch >= 1 && rc->batch <= RIDGE_RUN_BATCH_MAX && rc->batch == (double)(long long)rc->batch))
+        return ridge_err_set(err, RIDGE_EINVAL, "--batch: %g is not an integer in [1, %d]", rc->batch,
+                             RIDGE_RUN_BATCH_MAX);
     if (rc->mode == RIDGE_MODE_TRAIN &&
         (rc->precision == RIDGE_DTYPE_INT8 || rc->precision == RIDGE_DTYPE_INT4 || rc->precision == RIDGE_DTYPE_FP64))
         return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
@@ -276,8 +277,10 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
                                                 "%s is a %s model", m->name, m->fam->name);
     if (rc->grad_accum == 0)
         out->grad_accum = 1;
-    else if (!(rc->grad_accum >= 1 && rc->grad_accum <= 1e6 && rc->grad_accum == (double)(long long)rc->grad_accum))
-        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: %g is not an integer in [1, 1e6]", rc->grad_accum);
+    else if (!(rc->grad_accum >= 1 && rc->grad_accum <= RIDGE_RUN_GRAD_ACCUM_MAX &&
+               rc->grad_accum == (double)(long long)rc->grad_accum))
+        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: %g is not an integer in [1, %d]", rc->grad_accum,
+                             RIDGE_RUN_GRAD_ACCUM_MAX);
     else if (rc->grad_accum > 1 && rc->mode != RIDGE_MODE_TRAIN)
         return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: applies to --mode train, not %s",
                              ridge_mode_name(rc->mode));

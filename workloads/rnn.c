@@ -16,8 +16,8 @@
 #include "family.h"
 
 #define RNN_DIM_MAX 1000000  /* input, hidden, vocab */
-#define RNN_LAYERS_MAX 1000
-#define RNN_SEQ_MAX 1000000
+#define RNN_LAYERS_MAX RIDGE_RUN_RNN_LAYERS_MAX
+#define RNN_SEQ_MAX RIDGE_RUN_TOKENS_MAX
 
 typedef struct {
     char id[64]; /* the model, for messages ("gnmt") */
@@ -231,8 +231,10 @@ static int rnn_resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     if (!(rc->seq >= 1 && rc->seq <= RNN_SEQ_MAX && rc->seq == floor(rc->seq)))
         return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g is not an integer in [1, %d]", rc->seq, RNN_SEQ_MAX);
     /* --hidden and --layers stay 0 when not given: "the model's" (the decoder keeps its own depth) */
-    if (rc->hidden != 0 && !(rc->hidden >= 1 && rc->hidden <= RNN_DIM_MAX && rc->hidden == floor(rc->hidden)))
-        return ridge_err_set(err, RIDGE_EINVAL, "--hidden: %g is not an integer in [1, %d]", rc->hidden, RNN_DIM_MAX);
+    if (rc->hidden != 0 &&
+        !(rc->hidden >= 1 && rc->hidden <= RIDGE_RUN_RNN_HIDDEN_MAX && rc->hidden == floor(rc->hidden)))
+        return ridge_err_set(err, RIDGE_EINVAL, "--hidden: %g is not an integer in [1, %d]", rc->hidden,
+                             RIDGE_RUN_RNN_HIDDEN_MAX);
     if (rc->layers != 0) {
         if (!(rc->layers >= 1 && rc->layers <= RNN_LAYERS_MAX && rc->layers == floor(rc->layers)))
             return ridge_err_set(err, RIDGE_EINVAL, "--layers: %g is not an integer in [1, %d]", rc->layers,

@@ -34,7 +34,6 @@ typedef struct {
 /* Limits on sizes in model files and run options. */
 #define TF_SIZE_MAX 10000000L
 #define TF_VOCAB_MAX 100000000L
-#define TF_RUN_MAX 1e7
 /* Tokens a prefill takes when --prompt is not given. */
 #define TF_DEFAULT_PROMPT 512.0
 /* FLOPs per element: GELU (tanh form: cube, multiply-adds, tanh, scale), ReLU, SiLU(gate)*up
@@ -179,7 +178,7 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
         if (cJSON_GetObjectItemCaseSensitive(j, "max_seq"))
             return rj_fail(c, RIDGE_EINVAL, "$.arch", "max_seq",
                            "a vision transformer's sequence is (image/patch)^2 + 1; give \"image\" instead");
-        TRY(get_size(j, "image", 1, 1, 100000, &a->image, c));
+        TRY(get_size(j, "image", 1, 1, RIDGE_RUN_IMAGE_MAX, &a->image, c));
         a->channels = 3;
         TRY(get_size(j, "channels", 0, 1, 100000, &a->channels, c));
         if (a->image < a->patch)
@@ -359,9 +358,9 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
                                  a->id);
         if (rc->image == 0)
             rc->image = a->image;
-        if (!is_int_in(rc->image, a->patch, 100000))
-            return ridge_err_set(err, RIDGE_EINVAL, "--image: %g is not an integer in [%g, 100000] (the patch side)",
-                                 rc->image, a->patch);
+        if (!is_int_in(rc->image, a->patch, RIDGE_RUN_IMAGE_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--image: %g is not an integer in [%g, %d] (from the patch side)",
+                                 rc->image, a->patch, RIDGE_RUN_IMAGE_MAX);
         rc->seq = patches(a, rc->image) + 1;
         return RIDGE_OK;
     }
@@ -372,8 +371,9 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     case RIDGE_MODE_INFER:
         if (rc->seq == 0)
             rc->seq = a->max_seq;
-        if (!is_int_in(rc->seq, 1, TF_RUN_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g is not an integer in [1, 1e7]", rc->seq);
+        if (!is_int_in(rc->seq, 1, RIDGE_RUN_TOKENS_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g is not an integer in [1, %d]", rc->seq,
+                                 RIDGE_RUN_TOKENS_MAX);
         if (a->pos == TF_POS_LEARNED && rc->seq > a->max_seq)
             return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g exceeds the %g positions %s has learned", rc->seq,
                                  a->max_seq, a->id);
@@ -381,15 +381,17 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     case RIDGE_MODE_PREFILL:
         if (rc->prompt == 0)
             rc->prompt = TF_DEFAULT_PROMPT < a->max_seq || a->pos != TF_POS_LEARNED ? TF_DEFAULT_PROMPT : a->max_seq;
-        if (!is_int_in(rc->prompt, 1, TF_RUN_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g is not an integer in [1, 1e7]", rc->prompt);
+        if (!is_int_in(rc->prompt, 1, RIDGE_RUN_TOKENS_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g is not an integer in [1, %d]", rc->prompt,
+                                 RIDGE_RUN_TOKENS_MAX);
         if (a->pos == TF_POS_LEARNED && rc->prompt > a->max_seq)
             return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g exceeds the %g positions %s has learned",
                                  rc->prompt, a->max_seq, a->id);
         break;
     case RIDGE_MODE_DECODE:
-        if (!is_int_in(rc->context, 0, TF_RUN_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--context: %g is not an integer in [0, 1e7]", rc->context);
+        if (!is_int_in(rc->context, 0, RIDGE_RUN_TOKENS_MAX))
+            return ridge_err_set(err, RIDGE_EINVAL, "--context: %g is not an integer in [0, %d]", rc->context,
+                                 RIDGE_RUN_TOKENS_MAX);
         if (a->pos == TF_POS_LEARNED && rc->context + 1 > a->max_seq)
             return ridge_err_set(err, RIDGE_EINVAL,
                                  "--context: %g + 1 new token exceeds the %g positions %s has learned",

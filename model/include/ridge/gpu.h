@@ -134,6 +134,9 @@ typedef struct {
     char mig_of[48]; /* when this value is a MIG slice: the parent id; "" otherwise */
 
     ridge_efficiency eff;
+    /* 1: GEMMs are not split over K. Set only on the copy ridge_schedule_ops predicts its pass
+     * without split-K on (docs/model.md §7); 0 in every GPU loaded or sliced. */
+    int no_split_k;
 
     char notes[640];
     int source_count;

@@ -103,7 +103,18 @@ typedef struct {
     double utilisation;        /* busy server time / (servers x simulated span) */
     double throughput_per_s;   /* measured completions / their span */
     double mean_batch;         /* requests per batch (1 without batching) */
+    /* How long the queue takes to forget its state, in arrivals: the heavy-traffic relaxation
+     * time rho (ca2 + cs2) / (2 (1 - sqrt rho)^2) at the measured utilisation rho (exact for
+     * M/M/1, Morse; ca2, cs2 the squared coefficients of variation of the gaps between arrivals
+     * and of the service) (docs/serving.md). */
+    double relaxation_customers;
+    /* 1 when a batch of the confidence interval spans fewer than RIDGE_DES_MIN_RELAXATIONS
+     * relaxation times (or rho >= 1): its means are correlated and the interval understates the
+     * error (at rho = 0.999 in 200,000 requests it missed the exact mean by a factor of 2). */
+    int short_run;
 } ridge_des_result;
+
+#define RIDGE_DES_MIN_RELAXATIONS 5.0
 
 /* Defaults: Poisson, exponential, one server, no batching, 200000 customers, 10000 warm-up,
  * 20 batches, seed 1. */
@@ -165,7 +176,8 @@ typedef struct {
 
 typedef struct {
     size_t requests;               /* measured */
-    int stable;                    /* completions kept up with arrivals over the second half */
+    int stable;                    /* completions kept up with arrivals over the second half, and the
+                                    * offered rate is below saturation_rate_per_s */
     double arrival_rate_2nd_half_per_s;    /* arrivals / time over the second half of the arrivals */
     double completion_rate_2nd_half_per_s; /* completions over the same window */
     double saturation_rate_per_s;  /* estimate: B_eff / (O t(B_eff)) (docs/serving.md) */

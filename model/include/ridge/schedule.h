@@ -32,7 +32,9 @@ typedef struct {
 } ridge_schedule_totals;
 
 /* Two-stage pipeline (host issue -> GPU stream) over ops in order. results may be NULL; else it
- * has n entries. Stops at the first op that fails (its index in err). */
+ * has n entries. Stops at the first op that fails (its index in err). In eager mode a step whose
+ * GEMMs split over K is also run without split-K, and the faster of the two is kept: a split's
+ * reduction kernel costs a launch the host may not have time for (docs/model.md §7). */
 int ridge_schedule_ops(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
                        ridge_op_result *results, ridge_schedule_totals *tot, ridge_err *err);
 

@@ -59,6 +59,17 @@ int ridge_optimizer_parse(const char *s, ridge_optimizer *out);
 const char *ridge_recompute_name(ridge_recompute r);
 int ridge_recompute_parse(const char *s, ridge_recompute *out);
 
+/* The ranges of the run options, which ridge_model_build checks and the command line parses
+ * against, so that both name the same limits (docs/workloads.md, "Run configuration"). A model
+ * may narrow them: learned positions bound a sequence, a vision transformer's image starts at its
+ * patch side. */
+#define RIDGE_RUN_BATCH_MAX 10000000      /* batch */
+#define RIDGE_RUN_TOKENS_MAX 10000000     /* seq, prompt, context (tokens of one sequence) */
+#define RIDGE_RUN_IMAGE_MAX 65536         /* image, pixels per side */
+#define RIDGE_RUN_GRAD_ACCUM_MAX 1000000  /* grad_accum */
+#define RIDGE_RUN_RNN_HIDDEN_MAX 1000000  /* hidden (RNN) */
+#define RIDGE_RUN_RNN_LAYERS_MAX 1000     /* layers (RNN) */
+
 typedef struct {
     ridge_mode mode;
     double batch;     /* sequences or images per step */
