@@ -15,7 +15,7 @@ static int add_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, doub
     double es = ridge_dtype_bytes(dt);
     double bytes = (m * k + k * n + m * n) * es;
     double align = k < n ? k : n;
-    int rc = rk_gemm(g, dt, m, n, k, 1, RIDGE_LAYOUT_NT, align, rk_hot(bytes), 1.0, RK_GEMM_NO_STREAM_K, &part, err);
+    int rc = rk_gemm(g, dt, m, n, k, 1, RIDGE_LAYOUT_NT, align, rk_hot(bytes), 1.0, RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K, &part, err);
     if (rc == RIDGE_OK)
         rk_accumulate(acc, &part, times);
     return rc;
