@@ -21,8 +21,7 @@ static const char help[] =
     "kernel model (docs/model.md): time, bound (compute, memory, l2, latency, host), FLOPs, DRAM\n"
     "bytes, arithmetic intensity, achieved FLOP/s and bytes/s, and efficiency against the plain\n"
     "roofline. Ops are issued in order through the host launch pipeline: in eager mode each kernel\n"
-    "costs host dispatch time and a GPU waiting for the host shows up as bound 'host'; in graph\n"
-    "mode (CUDA graphs) the per-kernel host cost is small.\n"
+    "costs host dispatch time and a GPU waiting for the host shows up as bound 'host'.\n"
     "\n"
     "With a model (a built-in id, see 'ridge workloads', or a model file), builds\n"
     "the operator graph of one step for the run options and predicts: step time, throughput, MFU,\n"
@@ -32,8 +31,7 @@ static const char help[] =
     "\n"
     "With --cluster (instead of --gpu), predicts one step on the whole cluster with tensor (--tp),\n"
     "pipeline (--pp), data (--dp) and expert (--ep) parallelism (docs/parallel.md): tp x pp x dp\n"
-    "must equal the cluster's GPUs. Prints step time split into compute, exposed communication\n"
-    "per kind, pipeline bubble and optimizer, throughput, model FLOP/s per GPU, MFU and memory per\n"
+    "must equal the cluster's GPUs. Prints the step time by part, throughput, MFU and memory per\n"
     "GPU. --zero 1|2|3 shards optimizer state, gradients, weights over dp; --sp adds sequence\n"
     "parallelism. tp, pp, ep and --sp are modelled for transformers; other models take --dp only.\n"
     "\n" CLI_RUN_HELP;
@@ -239,7 +237,9 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
         cJSON_AddStringToObject(root, "mode", ridge_mode_name(run->mode));
         cJSON_AddNumberToObject(root, "batch", run->batch);
         cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
-        cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
+        cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(p.runtime));
+        cJSON_AddStringToObject(root, "host_profile", p.host.id);
+        cJSON_AddStringToObject(root, "code", ridge_code_name(p.code));
         cJSON_AddBoolToObject(root, "amp", run->amp);
         cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
         cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
@@ -255,6 +255,7 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
         cJSON_AddNumberToObject(root, "kernels", p.tot.kernels);
         cJSON_AddNumberToObject(root, "gpu_busy_s", p.tot.gpu_busy_s);
         cJSON_AddNumberToObject(root, "host_wait_s", p.tot.host_wait_s);
+        cJSON_AddNumberToObject(root, "host_issue_s", p.tot.host_issue_s);
         o = cJSON_AddObjectToObject(root, "time_by_layer_type_s");
         for (int k = 0; k < p.ngroups; k++)
             cJSON_AddNumberToObject(o, p.groups[k], p.group_time_s[k]);
@@ -272,12 +273,12 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
         }
         rc = cli_print_json(root);
     } else if (fmt == CLI_FMT_CSV && per_op) {
-        rc = print_table(g, &p.ops, rt, p.results, &p.tot, fmt);
+        rc = print_table(g, &p.ops, p.runtime, p.results, &p.tot, fmt);
     } else if (fmt == CLI_FMT_CSV) {
         printf("gpu,workload,mode,batch,precision,runtime,time_s,throughput,throughput_unit,mfu,memory_total_bytes,"
                "memory_capacity_bytes,fits,max_batch\n");
         printf("%s,%s,%s,%.0f,%s,%s,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%.0f\n", g->id, ridge_model_name(m),
-               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), ridge_runtime_name(rt), p.time_s,
+               ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), ridge_runtime_name(p.runtime), p.time_s,
                p.throughput, p.throughput_unit, p.mfu, p.mem.total_bytes, p.capacity_bytes, p.fits ? "true" : "false",
                p.max_batch);
     } else {
@@ -286,12 +287,14 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
                g->id, cli_text(g->name, gname, sizeof gname),
                ridge_mode_name(run->mode), run->batch, cli_grad_accum_note(run, acc, sizeof acc),
                ridge_dtype_name(run->precision), note, run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
-               ridge_runtime_name(rt));
+               ridge_runtime_name(p.runtime));
+        printf("host profile      %s, code %s\n", p.host.id, ridge_code_name(p.code));
         printf("step time         %s ms\n", cli_num(p.time_s * 1e3, b[0], 48));
         printf("throughput        %s %s\n", cli_num(p.throughput, b[0], 48), p.throughput_unit);
         printf("MFU               %s %%  (%s TFLOP model FLOPs per step, %s params)\n", cli_num(p.mfu * 100, b[0], 48),
                cli_num(p.model_flops / 1e12, b[1], 48), cli_num(p.params, b[2], 48));
-        printf("kernels           %s (GPU waiting for the host %s ms)\n", cli_num(p.tot.kernels, b[0], 48),
+        printf("kernels           %s per step (host issue %s ms, GPU waiting for the host %s ms)\n",
+               cli_num(p.tot.kernels, b[0], 48), cli_num(p.tot.host_issue_s * 1e3, b[2], 48),
                cli_num(p.tot.host_wait_s * 1e3, b[1], 48));
         printf("\ntime by layer type\n");
         for (int k = 0; k < p.ngroups; k++)
@@ -314,7 +317,7 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
                cli_num(p.max_batch, b[2], 48));
         if (per_op) {
             printf("\n");
-            rc = print_table(g, &p.ops, rt, p.results, &p.tot, fmt);
+            rc = print_table(g, &p.ops, p.runtime, p.results, &p.tot, fmt);
         }
     }
     cli_model_prediction_free(&p);

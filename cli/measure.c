@@ -273,11 +273,27 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
     return NULL;
 }
 
+/* The host profile (config.host, else torch-eager) and code style (config.code, else the
+ * profile's) of a model measurement. Returns a reason or NULL. */
+static const char *model_host(const cJSON *cfg, ridge_run_config *rc, meas_item *it)
+{
+    const char *s = cli_json_str(cfg, "host");
+    ridge_err err = {{0}};
+    if (ridge_host_load(s ? s : RIDGE_HOST_DEFAULT, &it->host, &err) != RIDGE_OK)
+        return "unknown host profile (config.host)";
+    if ((s = cli_json_str(cfg, "code")) && ridge_code_parse(s, &rc->code))
+        return "unknown code style (config.code)";
+    if (rc->code == RIDGE_CODE_AS_WRITTEN && it->host.code[0])
+        ridge_code_parse(it->host.code, &rc->code);
+    return NULL;
+}
+
 /* Build the graphs of a model run; takes ownership of nothing. Returns a reason or NULL. */
 static const char *build_model(const ridge_model *model, ridge_run_config rc, ridge_runtime rt, meas_item *it)
 {
     ridge_err err = {{0}};
-    (void)rt;
+    it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc.mode == RIDGE_MODE_DECODE, rt);
+    it->decode_rt = (ridge_runtime)ridge_host_runtime_for(&it->host, 1, rt);
     if (ridge_model_build(model, &rc, &it->graph, &err) != RIDGE_OK)
         return "model graph could not be built";
     it->items = ridge_model_items_per_step(model, &rc);
@@ -369,6 +385,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         it->measured = num_of(m, "value");
     } else
         return "unknown config.kind";
+    if ((why = model_host(cfg, &rc, it)))
+        return why;
     if (ridge_model_load_builtin(wl, &model, &err) != RIDGE_OK)
         return "unknown workload preset";
     it->batch = rc.batch;
@@ -407,6 +425,8 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
     it->kind = MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
     why = cli_torch_map(cfg, &model, &rc, &it->rt);
+    if (!why && (why = model_host(cfg, &rc, it)))
+        ridge_model_free(model);
     if (why)
         return why;
     it->measured = median_time_s(m);
@@ -627,13 +647,14 @@ const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
     ridge_err err = {{0}};
     if (it->type == MEAS_KERNEL)
         return predict_kernel(it, g, pred);
-    if (ridge_schedule_ops(g, it->graph.ops, it->graph.n, it->rt, NULL, &t1, &err) != RIDGE_OK)
+    if (ridge_schedule_ops_host(g, it->graph.ops, it->graph.n, it->rt, &it->host, NULL, &t1, &err) != RIDGE_OK)
         return "model prediction failed";
     switch (it->kind) {
     case MEAS_LATENCY: *pred = t1.total_time_s; break;
     case MEAS_THROUGHPUT: *pred = t1.total_time_s > 0 ? it->items / t1.total_time_s : 0; break;
     case MEAS_GENERATION:
-        if (ridge_schedule_ops(g, it->decode.ops, it->decode.n, it->rt, NULL, &t2, &err) != RIDGE_OK)
+        if (ridge_schedule_ops_host(g, it->decode.ops, it->decode.n, it->decode_rt, &it->host, NULL, &t2, &err) !=
+            RIDGE_OK)
             return "model prediction failed";
         *pred = it->batch * it->output / (t1.total_time_s + it->output * t2.total_time_s);
         break;

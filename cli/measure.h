@@ -42,6 +42,8 @@ typedef struct {
     int generate;  /* prefill + output x decode */
     double batch;  /* sequences per step (generation) */
     double output; /* generated tokens */
+    ridge_host_profile host;  /* MEAS_MODEL: config.host, else torch-eager (docs/model.md §7) */
+    ridge_runtime decode_rt;  /* generation: the decode step's runtime under that profile */
 } meas_item;
 
 typedef struct {

@@ -152,6 +152,27 @@ int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *
         rc->mlm_positions = (double)v;
         return 1;
     case 13: return two_way(name, arg, "nhwc", "nchw", &rc->nchw);
+    case 19: {
+        /* checked now, so that a bad profile is one line before any output */
+        ridge_host_profile hp;
+        ridge_err err;
+        if (ridge_host_load(arg, &hp, &err) != RIDGE_OK) {
+            cli_error("%s: %s", name, err.msg);
+            return -1;
+        }
+        if (strlen(arg) >= sizeof rc->host) {
+            cli_error("%s: path longer than %zu characters", name, sizeof rc->host - 1);
+            return -1;
+        }
+        snprintf(rc->host, sizeof rc->host, "%s", arg);
+        return 1;
+    }
+    case 20:
+        if (ridge_code_parse(arg, &rc->code)) {
+            cli_error("%s: '%s' is not one of torch, hf, megatron, engine, compile", name, arg);
+            return -1;
+        }
+        return 1;
     default: return 0;
     }
 }
@@ -214,12 +235,31 @@ static double max_batch_that_fits(const ridge_model *m, const ridge_run_config *
     return lo;
 }
 
+int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp)
+{
+    ridge_err err;
+    if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err) != RIDGE_OK) {
+        cli_error("--host: %s", err.msg);
+        return CLI_EXIT_USAGE;
+    }
+    if (rc->code == RIDGE_CODE_AS_WRITTEN && hp->code[0])
+        ridge_code_parse(hp->code, &rc->code);
+    return CLI_EXIT_OK;
+}
+
 int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *rc, ridge_runtime rt,
                       cli_model_prediction *p)
 {
     ridge_err err;
     int st, peak;
+    ridge_run_config run = *rc;
     memset(p, 0, sizeof *p);
+    if (cli_host_for_run(&run, &p->host) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
+    rt = (ridge_runtime)ridge_host_runtime_for(&p->host, run.mode == RIDGE_MODE_DECODE, rt);
+    p->runtime = rt;
+    p->code = run.code;
+    rc = &run;
     st = ridge_model_build(m, rc, &p->ops, &err);
     if (st != RIDGE_OK) {
         cli_error("%s: %s", ridge_model_name(m), err.msg);
@@ -230,7 +270,7 @@ int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
-    st = ridge_schedule_ops(g, p->ops.ops, p->ops.n, rt, p->results, &p->tot, &err);
+    st = ridge_schedule_ops_host(g, p->ops.ops, p->ops.n, rt, &p->host, p->results, &p->tot, &err);
     if (st != RIDGE_OK) {
         cli_error("%s on %s: %s", ridge_model_name(m), g->id, err.msg);
         return cli_exit_code(st);

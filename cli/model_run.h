@@ -31,7 +31,9 @@
         {"optimizer-impl", required_argument, 0, CLI_RUN_OPT_BASE + 15},                            \
         {"fusion", required_argument, 0, CLI_RUN_OPT_BASE + 16},                                  \
         {"grad-accum", required_argument, 0, CLI_RUN_OPT_BASE + 17},                              \
-        {"mlm-positions", required_argument, 0, CLI_RUN_OPT_BASE + 18}
+        {"mlm-positions", required_argument, 0, CLI_RUN_OPT_BASE + 18},                           \
+        {"host", required_argument, 0, CLI_RUN_OPT_BASE + 19},                                    \
+        {"code", required_argument, 0, CLI_RUN_OPT_BASE + 20}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -58,6 +60,8 @@
     "                                      engine's (BN folded, activation and add in the conv)\n"    \
     "  --amp                               autocast over FP32 weights (PyTorch AMP): weights cast\n"    \
     "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
+    "  --host PROFILE|FILE    torch-eager (default), torch-graph, torch-compile, engine\n"            \
+    "  --code STYLE           torch, hf, megatron, engine, compile (docs/workloads.md)\n"              \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
 /* The precision of a run that was given none (docs/cli.md): bf16 where each of the n GPUs has a
@@ -91,9 +95,16 @@ typedef struct {
     int ngroups;
     char groups[24][RIDGE_OP_GROUP_MAX];
     double group_time_s[24];
+    ridge_host_profile host; /* the profile the step was priced with */
+    ridge_runtime runtime;   /* the runtime it ran in (an engine's decode: graph) */
+    ridge_code code;         /* the code style the graph was built for */
     ridge_oplist ops;        /* the graph, owned */
     ridge_op_result *results; /* per op, owned */
 } cli_model_prediction;
+
+/* The host profile of a run (rc->host, else torch-eager), and its code style when the run has
+ * none; prints the error and returns an exit code. */
+int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp);
 
 /* Build, schedule and size a model run on a GPU. Prints the error and returns an exit code. */
 int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *rc, ridge_runtime rt,

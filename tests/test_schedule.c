@@ -195,8 +195,76 @@ static void test_errors_name_the_op(void)
     CHECK_STR_HAS(err.msg, "op 1 fp8-proj");
 }
 
+/* Host profiles (docs/model.md §7): the built-ins, a user's file and its errors, the op classes,
+ * and the pipeline priced by a profile. */
+static void test_host_profiles(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb");
+    ridge_host_profile hp, slow;
+    ridge_err err;
+    ridge_op tiny = ridge_op_elementwise(RIDGE_DTYPE_FP32, 1024, 2, 1, 1), lin, bwd, opt;
+    ridge_schedule_totals tot, tot2;
+    ridge_op_result res;
+    const char *neg = "{\"schema_version\": 1, \"host\": {\"aten_op_s\": -2e-6}}";
+    const char *unk = "{\"schema_version\": 1, \"host\": {\"dispatch\": 1}}";
+    const char *half = "{\"schema_version\": 1, \"host\": {\"id\": \"half\", \"cpu_speed\": 0.5}}";
+    CHECK(ridge_host_builtin_count() >= 4);
+    for (size_t i = 0; i < ridge_host_builtin_count(); i++) {
+        const ridge_host_profile *b = ridge_host_builtin(i);
+        CHECK(ridge_host_load(b->id, &hp, &err) == RIDGE_OK);
+        CHECK(hp.cpu_speed > 0 && hp.launch_s > 0 && hp.source[0]);
+    }
+    CHECK(ridge_host_load("torch-eagr", &hp, &err) == RIDGE_ENOTFOUND);
+    CHECK_STR_HAS(err.msg, "torch-eager");
+    CHECK(ridge_host_parse(neg, strlen(neg), "n.json", &hp, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "n.json: $.host.aten_op_s");
+    CHECK(ridge_host_parse(unk, strlen(unk), "u.json", &hp, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "u.json: $.host.dispatch: unknown key");
+    /* the classes of the graph builders' ops */
+    lin = ridge_op_gemm(RIDGE_DTYPE_BF16, 128, 4096, 4096, 1);
+    bwd = lin;
+    strcpy(bwd.name, "qkv_proj.dgrad");
+    opt = tiny;
+    strcpy(opt.group, "optimizer");
+    CHECK_INT(ridge_host_class_of(&tiny), RIDGE_HOST_ATEN);
+    CHECK_INT(ridge_host_class_of(&lin), RIDGE_HOST_LIBRARY);
+    CHECK_INT(ridge_host_class_of(&bwd), RIDGE_HOST_AUTOGRAD);
+    CHECK_INT(ridge_host_class_of(&opt), RIDGE_HOST_MULTI_TENSOR);
+    /* eager: a tiny aten op inside a module costs its dispatch, the module call and the launch */
+    CHECK(ridge_host_load("torch-eager", &hp, &err) == RIDGE_OK);
+    tiny.count = 1000;
+    tiny.modules = 1;
+    CHECK(ridge_schedule_ops_host(&g, &tiny, 1, RIDGE_RUNTIME_EAGER, &hp, &res, &tot, &err) == RIDGE_OK);
+    CHECK(res.bound == RIDGE_BOUND_HOST);
+    CHECK_NEAR(tot.host_issue_s, 1000 * (hp.dispatch_s[RIDGE_HOST_ATEN] + hp.module_call_s + hp.launch_s), 1e-12);
+    CHECK_NEAR(tot.total_time_s, tot.host_issue_s + res.kernel.time_s, 1e-9);
+    /* half the CPU speed: twice the host time */
+    CHECK(ridge_host_parse(half, strlen(half), "h.json", &slow, &err) == RIDGE_OK);
+    CHECK_STR_EQ(slow.id, "half");
+    CHECK(ridge_schedule_ops_host(&g, &tiny, 1, RIDGE_RUNTIME_EAGER, &slow, &res, &tot2, &err) == RIDGE_OK);
+    CHECK_NEAR(tot2.host_issue_s, 2 * tot.host_issue_s, 1e-12);
+    /* graph: one replay, then the nodes; the GPU is no longer waiting */
+    CHECK(ridge_schedule_ops_host(&g, &tiny, 1, RIDGE_RUNTIME_GRAPH, &hp, &res, &tot2, &err) == RIDGE_OK);
+    CHECK(res.bound != RIDGE_BOUND_HOST);
+    CHECK_NEAR(tot2.host_issue_s, hp.graph_replay_s + 1000 * hp.graph_node_s, 1e-12);
+    /* an engine replays decode steps as a graph; the other profiles keep the runtime asked for */
+    CHECK(ridge_host_load("engine", &hp, &err) == RIDGE_OK);
+    CHECK_INT(ridge_host_runtime_for(&hp, 1, RIDGE_RUNTIME_EAGER), RIDGE_RUNTIME_GRAPH);
+    CHECK_INT(ridge_host_runtime_for(&hp, 0, RIDGE_RUNTIME_EAGER), RIDGE_RUNTIME_EAGER);
+    /* host_sync: the host waits for a long kernel before issuing the next op */
+    {
+        ridge_op two[2] = {ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1), ridge_op_elementwise(RIDGE_DTYPE_FP32, 1024, 2, 1, 1)};
+        CHECK(ridge_host_load("torch-eager", &hp, &err) == RIDGE_OK);
+        CHECK(ridge_schedule_ops_host(&g, two, 2, RIDGE_RUNTIME_EAGER, &hp, NULL, &tot, &err) == RIDGE_OK);
+        two[0].host_sync = 1;
+        CHECK(ridge_schedule_ops_host(&g, two, 2, RIDGE_RUNTIME_EAGER, &hp, NULL, &tot2, &err) == RIDGE_OK);
+        CHECK(tot2.total_time_s > tot.total_time_s + 5e-6);
+    }
+}
+
 int main(void)
 {
+    test_host_profiles();
     test_closed_form_matches_simulation();
     test_host_bound_small_kernels();
     test_split_k_against_the_host();

@@ -1206,8 +1206,53 @@ static void test_mlm_positions(void)
     ridge_model_free(m);
 }
 
+/* Kernels per step of the models in the H200 records, as their code launches them
+ * (docs/workloads.md, "How the code is written"). measure.py's Llama decoder, one decode step:
+ * per layer RMSNorm 8 x 2, QKV, RoPE 7 x 2 (chunk/cat), K and V index_copy_ 2, SDPA 2 (a split-KV
+ * decode and its combine), o_proj, residual add, gate_up, SiLU and multiply 2, down, add: 42;
+ * plus the embedding, the final norm's 8 and the head: 32 x 42 + 10 = 1,354. */
+static void test_kernel_counts_as_written(void)
+{
+    static const struct {
+        const char *id;
+        ridge_mode mode;
+        ridge_code code;
+        double batch, kernels;
+    } rows[] = {
+        {"llama2-7b", RIDGE_MODE_DECODE, RIDGE_CODE_TORCH, 1, 32 * 42 + 10},
+        {"llama2-7b", RIDGE_MODE_DECODE, RIDGE_CODE_AS_WRITTEN, 1, 419},
+        {"llama2-7b", RIDGE_MODE_DECODE, RIDGE_CODE_ENGINE, 1, 323},
+        /* torchvision ResNet-50 inference: 53 conv, 53 BN, 49 ReLU, 16 adds, the pools, fc */
+        {"resnet50", RIDGE_MODE_INFER, RIDGE_CODE_TORCH, 1, 174},
+    };
+    ridge_gpu g;
+    ridge_err err;
+    CHECK(ridge_catalog_load("h200-sxm-141gb", &g, &err) == RIDGE_OK);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_model *m = load(rows[i].id);
+        ridge_run_config rc;
+        ridge_oplist ol;
+        ridge_schedule_totals tot;
+        ridge_run_config_init(&rc);
+        rc.mode = rows[i].mode;
+        rc.batch = rows[i].batch;
+        rc.context = 1024;
+        rc.precision = strcmp(rows[i].id, "resnet50") == 0 ? RIDGE_DTYPE_FP16 : RIDGE_DTYPE_BF16;
+        rc.code = rows[i].code;
+        if (!m)
+            continue;
+        CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK);
+        CHECK(ridge_schedule_ops(&g, ol.ops, ol.n, RIDGE_RUNTIME_EAGER, NULL, &tot, &err) == RIDGE_OK);
+        if (!check_near_(tot.kernels, rows[i].kernels, 1e-12, __FILE__, __LINE__, rows[i].id, "kernels"))
+            fprintf(stderr, "  %s code %s: %g kernels\n", rows[i].id, ridge_code_name(rows[i].code), tot.kernels);
+        ridge_oplist_free(&ol);
+        ridge_model_free(m);
+    }
+}
+
 int main(void)
 {
+    test_kernel_counts_as_written();
     test_param_counts();
     test_train_flops_decoder();
     test_infer_flops();

@@ -220,7 +220,9 @@ def h200_kernel(rec, path, line, sid, out, skipped):
 def h200_model(rec, path, line, sid, out, skipped):
     """Whole-model records as preset measurements (config.workload a preset id, time_s the step)."""
     sec = rec["section"]
-    base = {"kind": "latency"}
+    # how measure.py's model code is written (docs/workloads.md, "How the code is written"):
+    # Hugging Face transformers for hf_train, plain PyTorch modules (its Decoder, torchvision) else
+    base = {"kind": "latency", "code": "hf" if sec == "hf_train" else "torch"}
     tmin = num(rec, "min_ms", path, line) * 1e-3 if "min_ms" in rec else None
     tmax = num(rec, "max_ms", path, line) * 1e-3 if "max_ms" in rec else None
     if sec == "resnet50":

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "family.h"
+#include "ridge/host.h"
 
 #define CNN_MAX_LAYERS 10000
 #define CNN_DIM_MAX 1000000    /* channels, features */
@@ -1147,11 +1148,20 @@ static int cnn_build(const void *arch, const ridge_run_config *rc, rw_graph *g, 
     int st;
     if ((st = walk_checked(a, rc->image, &w, err)) != RIDGE_OK)
         return st;
-    for (size_t i = 0; i < w.n; i++)
+    for (size_t i = 0; i < w.n; i++) {
+        size_t first = g->n;
         emit_fwd(g, &w.u[i], rc);
+        /* one nn.Module call per layer (conv, batch norm, activation, pool, linear); a residual
+         * add stands for its block's call (torchvision's Bottleneck) */
+        rw_modules_at(g, first, 1);
+    }
     if (rc->mode == RIDGE_MODE_TRAIN) {
+        size_t first = g->n;
         for (size_t i = w.n; i-- > 0;)
             emit_bwd(g, &w.u[i], rc);
+        /* the backward kernels are issued by the C++ autograd engine */
+        for (size_t i = first; !g->failed && i < g->n; i++)
+            g->ops[i].host_class = RIDGE_HOST_AUTOGRAD;
         for (size_t i = 0; i < w.n; i++)
             params += unit_params(&w.u[i], &tensors);
         rw_optimizer(g, params, tensors, rc->precision, rc->optimizer, rc->optimizer_impl);

@@ -125,16 +125,24 @@ void rw_grad_cast(rw_graph *g, const char *group, const char *name, ridge_dtype 
     amp_cast(g, group, name, ".gcast", dt, elements, count); /* writes the FP32 gradient */
 }
 
+void rw_modules_at(rw_graph *g, size_t i, double n)
+{
+    if (g->modules && !g->failed && i < g->n)
+        g->ops[i].modules += n;
+}
+
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
     double w = in * out * ridge_dtype_bytes(dt), dw;
     ridge_op *op;
+    size_t first = g->n;
     rw_weight_cast(g, group, name, dt, in * out, count);
     op = rw_gemm(g, group, name, dt, tokens, out, in, 1, count);
     if (!g->amp)
         rw_cold(g, op, w);
+    rw_modules_at(g, first, 1); /* nn.Linear */
     if (!train)
         return;
     snprintf(nm, sizeof nm, "%.50s.dgrad", name);

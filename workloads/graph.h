@@ -23,7 +23,13 @@ typedef struct {
     /* Micro-batches per optimizer step (>= 1): rw_optimizer adds the gradient accumulation of
      * micro-batches 2..grad_accum; ridge_model_build repeats the other ops. */
     double grad_accum;
+    /* Eager code that calls an nn.Module per layer (--code torch, hf): rw_linear marks the first
+     * op of each linear layer with one module call (ridge_op.modules). */
+    int modules;
 } rw_graph;
+
+/* Add n nn.Module calls to the op at index i (the first op of the module), when g->modules. */
+void rw_modules_at(rw_graph *g, size_t i, double n);
 
 /* Append one op (zeroed payload) and return it, or NULL after an allocation failure. */
 ridge_op *rw_push(rw_graph *g, ridge_op_kind kind, ridge_dtype dt, const char *group, const char *name, double count);

@@ -102,6 +102,23 @@ void ridge_run_config_init(ridge_run_config *rc)
     rc->grad_accum = 1;
 }
 
+static const char *const code_names[] = {"", "torch", "hf", "megatron", "engine", "compile", NULL};
+
+int ridge_code_parse(const char *s, ridge_code *out)
+{
+    for (int i = 1; s && code_names[i]; i++)
+        if (strcmp(s, code_names[i]) == 0) {
+            *out = (ridge_code)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *ridge_code_name(ridge_code c)
+{
+    return (int)c > 0 && c <= RIDGE_CODE_COMPILE ? code_names[c] : "as-written";
+}
+
 int rw_mixed_precision(ridge_dtype p)
 {
     return p == RIDGE_DTYPE_FP16 || p == RIDGE_DTYPE_BF16;
@@ -336,6 +353,7 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
         return st;
     g.amp = r.amp;
     g.grad_accum = r.grad_accum;
+    g.modules = r.code == RIDGE_CODE_TORCH || r.code == RIDGE_CODE_HF;
     {
         /* The step's footprint less the workspace: the reuse distance of weights and KV cache. */
         ridge_memory mem;

@@ -416,6 +416,7 @@ typedef struct {
     int train, causal;
     int unfused; /* attention as separate kernels (--attention unfused) */
     ridge_dtype mdt, adt, attn_dt;
+    ridge_code code; /* how the code is written (--code) */
 } tf_shape;
 
 static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
@@ -426,6 +427,7 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
     sh.train = rc->mode == RIDGE_MODE_TRAIN;
     sh.causal = !a->encoder;
     sh.unfused = rc->unfused_attention;
+    sh.code = rc->code;
     switch (rc->mode) {
     case RIDGE_MODE_PREFILL:
         sh.s = rc->prompt;
@@ -546,11 +548,17 @@ static void norm_op(rw_graph *g, const tf_arch *a, const char *group, const char
 {
     double E = rows * cols, R = rows, e = ridge_dtype_bytes(dt);
     if (!a->composite_norm) {
+        size_t first = g->n;
         rw_rows(g, a->norm == TF_NORM_RMSNORM ? RIDGE_OP_RMSNORM : RIDGE_OP_LAYERNORM, group, name, dt, rows, cols,
                 train, count);
+        rw_modules_at(g, first, 1);
         return;
     }
-    composite_kernel(g, group, name, "to_fp32", dt, E * (e + 4), 0, train, count);
+    {
+        size_t first = g->n;
+        composite_kernel(g, group, name, "to_fp32", dt, E * (e + 4), 0, train, count);
+        rw_modules_at(g, first, 1); /* the RMSNorm module */
+    }
     composite_kernel(g, group, name, "pow", RIDGE_DTYPE_FP32, E * 8, E, train, count);
     composite_kernel(g, group, name, "mean", RIDGE_DTYPE_FP32, E * 4 + R * 4, E, train, count);
     composite_kernel(g, group, name, "add_eps", RIDGE_DTYPE_FP32, R * 8, R, train, count);
@@ -563,9 +571,21 @@ static void norm_op(rw_graph *g, const tf_arch *a, const char *group, const char
 /* Rotary embedding of one tensor of E values (rows of hd). rope_impl "composite": eager
  * `x * cos + rotate_half(x) * sin`, rotate_half = cat(-x2, x1): five kernels. */
 static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype dt, double T, double E, int train,
-                    double count)
+                    double count, int chunk_cat)
 {
     double e = ridge_dtype_bytes(dt), table = T * a->head_dim * e;
+    if (chunk_cat) {
+        /* measure.py's rope: x1, x2 = x.chunk(2, -1); cat((x1 cos - x2 sin, x2 cos + x1 sin), -1):
+         * four multiplies of a half by the table, a subtraction, an addition, the cat: seven. */
+        composite_kernel(g, "attention", name, "x1_cos", dt, E * e + table / 2, E / 2, train, count);
+        composite_kernel(g, "attention", name, "x2_sin", dt, E * e + table / 2, E / 2, train, count);
+        composite_kernel(g, "attention", name, "sub", dt, E * 1.5 * e, E / 2, train, count);
+        composite_kernel(g, "attention", name, "x2_cos", dt, E * e + table / 2, E / 2, train, count);
+        composite_kernel(g, "attention", name, "x1_sin", dt, E * e + table / 2, E / 2, train, count);
+        composite_kernel(g, "attention", name, "add", dt, E * 1.5 * e, E / 2, train, count);
+        composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
+        return;
+    }
     composite_kernel(g, "attention", name, "mul_cos", dt, E * 2 * e + table, E, train, count);
     composite_kernel(g, "attention", name, "neg", dt, E * e, E / 2, train, count);
     composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
@@ -583,15 +603,27 @@ static void dropout_op(rw_graph *g, const char *group, const char *name, ridge_d
     rw_custom(g, group, nm, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
 }
 
+/* Engines and inductor fuse each residual add into the norm that follows it. */
+static int residual_fused(const tf_shape *sh)
+{
+    return sh->code == RIDGE_CODE_ENGINE || sh->code == RIDGE_CODE_COMPILE;
+}
+
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. */
 static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int train, int kv_write, const char *sfx)
 {
     char nm[RIDGE_OP_NAME_MAX];
     const double L = a->layers, d = a->d, T = sh->t, hd = a->head_dim, kvd = a->kv_heads * hd;
     ridge_op *op;
+    size_t first = g->n;
 
     name2(nm, sizeof nm, "attn_norm", sfx);
     norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
+    /* The layer's own module calls besides its linears and norms: the block (torch); Hugging
+     * Face's decoder layer, attention, MLP and activation modules, or BERT's layer, attention,
+     * self-attention, self-output, intermediate, output and activation modules with their two
+     * dropouts */
+    rw_modules_at(g, first, sh->code == RIDGE_CODE_HF ? (a->encoder ? 9 : 4) : 1);
     if (a->fused_qkv) {
         name2(nm, sizeof nm, "qkv_proj", sfx);
         rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, qkv_width(a), train, L);
@@ -607,16 +639,31 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         double rd = a->rotary_dim; /* the rotated part of each head (GPT-J: 64 of 256) */
         if (a->composite_rope) {
             name2(nm, sizeof nm, "rope_q", sfx);
-            rope_op(g, a, nm, sh->adt, T, T * a->heads * rd, train, L);
+            rope_op(g, a, nm, sh->adt, T, T * a->heads * rd, train, L, sh->code == RIDGE_CODE_TORCH);
             name2(nm, sizeof nm, "rope_k", sfx);
-            rope_op(g, a, nm, sh->adt, T, T * a->kv_heads * rd, train, L);
+            rope_op(g, a, nm, sh->adt, T, T * a->kv_heads * rd, train, L, sh->code == RIDGE_CODE_TORCH);
         } else {
             name2(nm, sizeof nm, "rope", sfx);
             rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * rd, 1, 1, TF_ROPE_FLOPS, train,
                            L);
         }
     }
-    if (kv_write) {
+    if (kv_write && (sh->code == RIDGE_CODE_TORCH || sh->code == RIDGE_CODE_HF)) {
+        /* Eager code writes K and V separately: index_copy_ of this step's tokens into a
+         * preallocated cache (torch), or Hugging Face's DynamicCache, which concatenates: a decode
+         * step copies the whole cache and the new token into a new tensor, each of K and V. */
+        double es = ridge_dtype_bytes(sh->attn_dt), new_b = sh->t_kv * kvd * es;
+        double old_b = sh->code == RIDGE_CODE_HF && sh->s == 1 ? sh->b * (sh->kv_len - 1) * kvd * es : 0;
+        for (int kv = 0; kv < 2; kv++) {
+            op = rw_push(g, RIDGE_OP_COPY, sh->attn_dt, "attention", kv ? "v_cache_write" : "k_cache_write", L);
+            if (op) {
+                op->u.copy.bytes = 2 * old_b + new_b;
+                op->u.copy.kind = RIDGE_COPY_D2D;
+                rw_cold(g, op, 2 * old_b);
+            }
+        }
+    } else if (kv_write && sh->code != RIDGE_CODE_ENGINE && sh->code != RIDGE_CODE_COMPILE) {
+        /* (engines and inductor write the cache from the rotary kernel's epilogue) */
         op = rw_push(g, RIDGE_OP_COPY, sh->attn_dt, "attention", "kv_cache_write", L);
         if (op) {
             op->u.copy.bytes = 2 * sh->t_kv * kvd * ridge_dtype_bytes(sh->attn_dt);
@@ -678,6 +725,12 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         if (sh->kv_len > sh->s)
             rw_cold(g, op, 2 * sh->b * a->kv_heads * (sh->kv_len - sh->s) * hd * ridge_dtype_bytes(sh->attn_dt));
     }
+    if ((sh->code == RIDGE_CODE_TORCH || sh->code == RIDGE_CODE_HF) && sh->s > 1) {
+        /* a.transpose(1, 2).reshape(B, T, D): the heads-major output copied token-major */
+        name2(nm, sizeof nm, "attn_out_transpose", sfx);
+        composite_kernel(g, "attention", nm, "copy", sh->adt, 2 * T * a->heads * hd * ridge_dtype_bytes(sh->adt), 0,
+                         train, L);
+    }
     name2(nm, sizeof nm, "o_proj", sfx);
     rw_linear(g, "attention", nm, sh->mdt, T, a->heads * hd, d, train, L);
     if (train && a->dropout) {
@@ -686,7 +739,8 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     }
     if (!a->parallel) {
         name2(nm, sizeof nm, "attn_residual", sfx);
-        rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
+        if (!residual_fused(sh))
+            rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
         name2(nm, sizeof nm, "mlp_norm", sfx);
         norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
     } else if (train) {
@@ -730,8 +784,22 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
             name2(nm, sizeof nm, "up_proj", sfx);
             rw_linear(g, "mlp", nm, sh->mdt, T, d, a->ffn, train, L);
         }
-        name2(nm, sizeof nm, "silu_mul", sfx);
-        rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, TF_SILU_MUL_FLOPS, train, L);
+        if (sh->code == RIDGE_CODE_TORCH || sh->code == RIDGE_CODE_HF) {
+            /* F.silu(g) * u: SiLU over the gate (a strided half of the fused projection), then
+             * the multiply, two kernels */
+            size_t i0 = g->n;
+            name2(nm, sizeof nm, "silu", sfx);
+            rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 1, 1, 0, train, L);
+            if (!g->failed && i0 < g->n) {
+                g->ops[i0].u.ew.fn = RIDGE_EW_SILU;
+                g->ops[i0].u.ew.strided_inputs = a->fused_gate_up ? 1 : 0;
+            }
+            name2(nm, sizeof nm, "silu_times_up", sfx);
+            rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, 1, train, L);
+        } else {
+            name2(nm, sizeof nm, "silu_mul", sfx);
+            rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, TF_SILU_MUL_FLOPS, train, L);
+        }
         name2(nm, sizeof nm, "down_proj", sfx);
         rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
     } else {
@@ -752,10 +820,22 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
     }
     name2(nm, sizeof nm, "mlp_residual", sfx);
-    rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, 2, 1, 1, train, L);
+    if (!residual_fused(sh))
+        rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, 2, 1, 1, train, L);
 }
 
+static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_config *rc, const tf_shape *sh);
+
 static void build_embedding(rw_graph *g, const tf_arch *a, const ridge_run_config *rc, const tf_shape *sh)
+{
+    size_t first = g->n;
+    build_embedding_ops(g, a, rc, sh);
+    /* the model's own module and its embedding (Hugging Face: also the base model and the rotary
+     * or position modules) */
+    rw_modules_at(g, first, sh->code == RIDGE_CODE_HF ? 4 : 2);
+}
+
+static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_config *rc, const tf_shape *sh)
 {
     const double T = sh->t, d = a->d;
     ridge_op *op;
@@ -858,9 +938,29 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
     }
 }
 
+/* The arch as the run's code writes it (--code; docs/workloads.md, "How the code is written"):
+ * eager PyTorch and Hugging Face compute RMSNorm and the rotary embedding as pointwise kernels;
+ * Megatron, engines and inductor fuse them. As written: the model file's keys. */
+static tf_arch code_arch(const tf_arch *a, ridge_code code)
+{
+    tf_arch c = *a;
+    switch (code) {
+    case RIDGE_CODE_TORCH:
+    case RIDGE_CODE_HF:
+        c.composite_norm = a->norm == TF_NORM_RMSNORM;
+        c.composite_rope = a->pos == TF_POS_ROPE;
+        break;
+    case RIDGE_CODE_MEGATRON:
+    case RIDGE_CODE_ENGINE:
+    case RIDGE_CODE_COMPILE: c.composite_norm = c.composite_rope = 0; break;
+    default: break;
+    }
+    return c;
+}
+
 static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridge_err *err)
 {
-    const tf_arch *a = arch;
+    const tf_arch ca = code_arch(arch, rc->code), *a = &ca;
     tf_shape sh = shape_of(a, rc);
     int kv_write = rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE;
     (void)err;

@@ -26,6 +26,13 @@ def layout_of(r):
     return "nhwc" if PRECISION.get(r["precision"]) in ("fp16", "bf16") else "nchw"
 
 
+def host_of(r):
+    """The host profile the row's software implies (docs/model.md §7): TensorRT and TensorRT-LLM are
+    inference engines (fused kernels from a C++ runtime, decode as CUDA graphs); the PyTorch rows
+    (NVIDIA DeepLearningExamples) run eager."""
+    return "engine" if r["framework"].startswith("TensorRT") else "torch-eager"
+
+
 def config_of(r):
     """The run configuration of a row compare_published.py maps, or None (same conditions)."""
     model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
@@ -35,7 +42,8 @@ def config_of(r):
     if not r["batch_per_gpu"].isdigit():
         return None  # no batch stated: compare_published.py cannot run it either
     batch = int(r["batch_per_gpu"])
-    base = {"gpu": gpu, "batch": batch, "precision": prec, "runtime": "eager", "source": r["source"]}
+    base = {"gpu": gpu, "batch": batch, "precision": prec, "runtime": "eager", "source": r["source"],
+            "host": host_of(r)}
     if model == "ResNet-50 v1.5" and task in ("training", "inference") and r["unit"] == "images/s":
         side = int(r["seq_or_image"].split("x")[0])
         cfg = dict(base, workload="resnet50", mode="train" if task == "training" else "infer", image=side,

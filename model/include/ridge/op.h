@@ -88,6 +88,13 @@ typedef struct {
     /* gemm, conv2d: bytes the fused epilogue reads besides the op's own tensors (a residual added
      * to the output, as an inference engine fuses it); part of the compulsory bytes. 0: none. */
     double epilogue_bytes;
+    /* Host side (docs/model.md §7, "Host profiles"): the dispatch class of the op (a
+     * ridge_host_class; 0 = derived from its kind and name), the nn.Module calls whose Python runs
+     * before it (per instance), and host_sync = 1 when the host waits for the GPU after it (a
+     * .item() read, GradScaler's inf check). All 0 in op-list files. */
+    int host_class;
+    double modules;
+    int host_sync;
     union {
         struct { double m, n, k, batch; ridge_layout layout; int no_split_k; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1; no_split_k: the library never splits K */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; int nhwc; } conv; /* nhwc: channels_last tensors */

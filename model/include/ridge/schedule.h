@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "ridge/host.h"
 #include "ridge/kernel.h"
 
 #ifdef __cplusplus
@@ -37,6 +38,14 @@ typedef struct {
  * reduction kernel costs a launch the host may not have time for (docs/model.md §7). */
 int ridge_schedule_ops(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
                        ridge_op_result *results, ridge_schedule_totals *tot, ridge_err *err);
+
+/* The same with a host profile (ridge/host.h): each op's host cost by its dispatch class, module
+ * calls and launches (eager), or the profile's replay and per-node costs (graph), after the
+ * profile's per-step CPU work; an op with host_sync makes the host wait for the GPU. hp NULL is
+ * ridge_schedule_ops. */
+int ridge_schedule_ops_host(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
+                            const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
+                            ridge_err *err);
 
 #ifdef __cplusplus
 }

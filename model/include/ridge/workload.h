@@ -51,6 +51,21 @@ typedef enum {
 int ridge_optimizer_impl_parse(const char *s, ridge_optimizer_impl *out);
 const char *ridge_optimizer_impl_name(ridge_optimizer_impl impl);
 typedef enum { RIDGE_RECOMPUTE_NONE = 0, RIDGE_RECOMPUTE_SELECTIVE, RIDGE_RECOMPUTE_FULL } ridge_recompute;
+/* How the model's code is written, for the kernels it launches (--code; docs/workloads.md, "How
+ * the code is written"): as the model file's keys say, plain PyTorch modules as measure.py writes
+ * them, Hugging Face transformers, Megatron-LM (fused kernels), an inference engine, or
+ * torch.compile (inductor's fused pointwise kernels). */
+typedef enum {
+    RIDGE_CODE_AS_WRITTEN = 0,
+    RIDGE_CODE_TORCH,
+    RIDGE_CODE_HF,
+    RIDGE_CODE_MEGATRON,
+    RIDGE_CODE_ENGINE,
+    RIDGE_CODE_COMPILE
+} ridge_code;
+/* "torch", "hf", "megatron", "engine", "compile" ("" = as written); 0 or -1. */
+int ridge_code_parse(const char *s, ridge_code *out);
+const char *ridge_code_name(ridge_code c);
 
 const char *ridge_mode_name(ridge_mode m);
 int ridge_mode_parse(const char *s, ridge_mode *out);
@@ -99,6 +114,9 @@ typedef struct {
                                * MLM head and loss run on (--mlm-positions, BERT's
                                * max_predictions_per_seq with the masked rows gathered first);
                                * 0 = every position */
+    ridge_code code;          /* how the model code is written (--code); 0 = the model file's keys,
+                               * or the host profile's style */
+    char host[256];           /* host profile: a built-in id or a JSON file (--host); "" = torch-eager */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
     double layers;
 } ridge_run_config;

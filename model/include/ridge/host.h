@@ -1,0 +1,70 @@
+/* ridge — host profiles: the CPU cost of issuing a step's kernels, as a property of the
+ * software stack (docs/model.md §7, "Host profiles").
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_HOST_H
+#define RIDGE_HOST_H
+
+#include <stddef.h>
+
+#include "ridge/error.h"
+#include "ridge/op.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What issues an op, for its dispatch cost (ridge_op.host_class; RIDGE_HOST_AUTO derives it,
+ * ridge_host_class_of). */
+typedef enum {
+    RIDGE_HOST_AUTO = 0,
+    RIDGE_HOST_ATEN,         /* a tensor op called from Python (elementwise, reductions, copies) */
+    RIDGE_HOST_LIBRARY,      /* a cuBLAS / cuDNN call from Python (linear, matmul, conv, LSTM) */
+    RIDGE_HOST_ATTENTION,    /* F.scaled_dot_product_attention: backend choice, checks, outputs */
+    RIDGE_HOST_AUTOGRAD,     /* a backward node run by the C++ autograd engine (no Python) */
+    RIDGE_HOST_MULTI_TENSOR, /* one launch of a multi-tensor apply (foreach / fused optimizers) */
+    RIDGE_HOST_CLASS_COUNT
+} ridge_host_class;
+
+const char *ridge_host_class_name(ridge_host_class c);
+/* The class of an op: its host_class when set, else: group "optimizer" -> multi_tensor; a name
+ * ending in .bwd, .dgrad, .wgrad or .gcast (the backward ops of docs/workloads.md) -> autograd;
+ * GEMM, convolution, LSTM -> library; attention -> attention; the rest -> aten. */
+ridge_host_class ridge_host_class_of(const ridge_op *op);
+
+/* Which kernels a profile's framework launches (ridge_run_config.code when the run does not say). */
+typedef enum { RIDGE_HOST_RUNTIME_EAGER = 0, RIDGE_HOST_RUNTIME_GRAPH, RIDGE_HOST_RUNTIME_DECODE_GRAPH } ridge_host_runtime;
+
+typedef struct {
+    char id[48];
+    char code[16];       /* the code style it implies ("" = as the model is written; docs/workloads.md) */
+    char source[320];    /* where the constants come from */
+    double launch_s;     /* per kernel: the CUDA launch call */
+    double dispatch_s[RIDGE_HOST_CLASS_COUNT]; /* per op instance, by class ([0] unused) */
+    double module_call_s;  /* per nn.Module call (ridge_op.modules) */
+    double graph_node_s;   /* per kernel node of a replayed CUDA graph */
+    double graph_replay_s; /* per graph replay, before its first node */
+    double step_s;         /* per step, before the first kernel: the engine's scheduler, sampler... */
+    double cpu_speed;      /* > 0: every CPU cost above is divided by it (1 = the reference CPU) */
+    ridge_host_runtime runtime; /* eager; every step a graph; decode steps a graph (engines) */
+} ridge_host_profile;
+
+#define RIDGE_HOST_DEFAULT "torch-eager"
+
+size_t ridge_host_builtin_count(void);
+const ridge_host_profile *ridge_host_builtin(size_t i);
+/* A built-in id (docs/model.md), else a JSON file {"schema_version": 1, "host": {...}}. Unknown
+ * ids, unknown keys, negative costs and a non-positive cpu_speed are errors naming the file and
+ * the JSON path ("h.json: $.host.launch_s: ..."). */
+int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *err);
+/* Parse a host document from memory; origin names it in errors. */
+int ridge_host_parse(const char *json, size_t len, const char *origin, ridge_host_profile *out, ridge_err *err);
+/* The profile's effective runtime for a step: graph when it replays every step, or a decode step
+ * under an engine; else `rt` as asked. */
+int ridge_host_runtime_for(const ridge_host_profile *hp, int decode, int rt);
+/* Host seconds to issue one instance of op of `kernels` kernels in eager mode. */
+double ridge_host_op_cost(const ridge_host_profile *hp, const ridge_op *op, double kernels);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
