@@ -317,6 +317,27 @@ static double layers_per_stage(const par_shape *s, int pp)
     return s->layers > 0 ? s->layers / pp : 1; /* other families: the model is one FSDP unit */
 }
 
+double ridge_nccl_sm_share(const ridge_gpu *g)
+{
+    double sm = g->sm_count > 0 ? (double)RIDGE_NCCL_CHANNELS / g->sm_count : 0;
+    return sm > 0.5 ? 0.5 : sm;
+}
+
+void ridge_parallel_step_split(const ridge_oplist *g, const ridge_op_result *res, double *forward_s,
+                               double *backward_s, double *optimizer_s)
+{
+    *forward_s = *backward_s = *optimizer_s = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        double b = backward_share(&g->ops[i]);
+        if (place_of(&g->ops[i]) == PAR_OPT)
+            *optimizer_s += res[i].time_s;
+        else {
+            *forward_s += res[i].time_s * (1 - b);
+            *backward_s += res[i].time_s * b;
+        }
+    }
+}
+
 double ridge_dp_overlap_exposed_s(double t_dp_s, double t_bucket_s, double buckets, double backward_s,
                                   double sm_share)
 {
@@ -394,13 +415,11 @@ static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc,
                 rc->precision == RIDGE_DTYPE_FP8;
     double pb = mixed ? 2 : 4, gb = pc->grad_reduce_fp32 ? 4 : pb;
     double dense = params * (1 - fe) / TP, expert = params * fe / TP / E; /* this GPU's parameters */
-    double ls = layers_per_stage(s, P), sm = cl->gpu.sm_count > 0 ? (double)RIDGE_NCCL_CHANNELS / cl->gpu.sm_count : 0;
+    double ls = layers_per_stage(s, P), sm = ridge_nccl_sm_share(&cl->gpu);
     int zs = eff_stage(pc), dsh = zs >= 1 ? shard_group(cl, pc) : 1, st;
     double total_g = (dense + expert) * gb, buckets = ceil(total_g / pc->bucket_bytes);
     double bucket = total_g < pc->bucket_bytes ? total_g : pc->bucket_bytes, frac = bucket / total_g;
     double t = 0, tb = 0, after = 0;
-    if (sm > 0.5)
-        sm = 0.5;
     out->dp_bytes = total_g;
     if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
         ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;

@@ -13,6 +13,7 @@
 #include "ridge/comm.h"
 #include "ridge/error.h"
 #include "ridge/kernel.h"
+#include "ridge/schedule.h"
 #include "ridge/workload.h"
 
 #ifdef __cplusplus
@@ -101,6 +102,14 @@ typedef struct {
  * backward), plus the compute the hidden part slows down by sm_share (docs/parallel.md). */
 double ridge_dp_overlap_exposed_s(double t_dp_s, double t_bucket_s, double buckets, double backward_s,
                                   double sm_share);
+
+/* Share of a GPU's SMs an overlapped NCCL collective occupies: RIDGE_NCCL_CHANNELS / SMs (at most 0.5). */
+double ridge_nccl_sm_share(const ridge_gpu *g);
+
+/* The forward, backward and optimizer time of a scheduled single-GPU graph, op by op as
+ * ridge_parallel_predict splits it (res: ridge_schedule_ops's results for g). */
+void ridge_parallel_step_split(const ridge_oplist *g, const ridge_op_result *res, double *forward_s,
+                               double *backward_s, double *optimizer_s);
 
 /* Predict one training step (rc->mode train; rc->batch is ignored: pc gives the batch) or one
  * inference step (prefill, decode, infer: global_batch sequences) on the whole cluster.
