@@ -5,6 +5,7 @@
 #define RIDGE_CLI_MEASURE_H
 
 #include "cli.h"
+#include "ridge/parallel.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
 
@@ -42,6 +43,12 @@ typedef struct {
     int generate;  /* prefill + output x decode */
     double batch;  /* sequences per step (generation) */
     double output; /* generated tokens */
+    /* A multi-GPU run (config.cluster): predicted with ridge_parallel_predict on the cluster
+     * with the item's GPU; owned by the item. */
+    ridge_model *par_model;
+    ridge_cluster *par_cluster;
+    ridge_parallel_config par;
+    ridge_run_config par_run;
 } meas_item;
 
 typedef struct {
