@@ -14,6 +14,8 @@ static const char help[] =
     "usage: ridge predict --gpu ID|--gpu-file PATH --workload ID|FILE.json [run options]\n"
     "                     [--runtime eager|graph] [--per-op] [--format text|json|csv]\n"
     "       ridge predict --cluster ID|FILE [--nodes N] --tp T --pp P --dp D [--ep E] [--zero 0|1|2|3]\n"
+    "                     [--fsdp full|grad-op|hybrid [--fsdp-group F]] [--prefetch N] [--bucket-mb X]\n"
+    "                     [--grad-reduce fp32|param] [--dp-overlap buckets|none]\n"
     "                     [--sp] --microbatch M --global-batch B [--schedule 1f1b|interleaved\n"
     "                     --virtual-stages V] --workload ID [run options] [--format text|json|csv]\n"
     "\n"
@@ -31,10 +33,19 @@ static const char help[] =
     "\n"
     "With --cluster (instead of --gpu), predicts one step on the whole cluster with tensor (--tp),\n"
     "pipeline (--pp), data (--dp) and expert (--ep) parallelism (docs/parallel.md): tp x pp x dp\n"
-    "must equal the cluster's GPUs. Prints the step time by part, throughput, MFU and memory per\n"
-    "GPU. --zero 1|2|3 shards optimizer state, gradients, weights over dp; --sp adds sequence\n"
-    "parallelism. tp, pp, ep and --sp are modelled for transformers; other models take --dp only.\n"
-    "\n" CLI_RUN_HELP;
+    "must equal the cluster's GPUs. Prints step time split into compute, exposed communication\n"
+    "per kind, pipeline bubble and optimizer, throughput, model FLOP/s per GPU, MFU and memory per\n"
+    "GPU. --zero 1|2|3 shards optimizer state, gradients, weights over dp with DeepSpeed's\n"
+    "schedules (ZeRO-3 gathers every layer's parameters in forward and backward, per microbatch);\n"
+    "--fsdp full|grad-op|hybrid takes PyTorch FSDP's instead (hybrid: shard groups of --fsdp-group\n"
+    "GPUs, default one node's dp ranks); --prefetch N layers gathered ahead (default 1); the DP\n"
+    "gradient reduction runs in --bucket-mb buckets (default 25) behind the backward, or after it\n"
+    "with --dp-overlap none (Megatron's local DDP); --grad-reduce fp32 reduces fp32 main gradients\n"
+    "(default param: the parameter dtype). --sp adds sequence parallelism. tp, pp, ep and --sp are\n"
+    "modelled for transformers; other models take --dp only.\n"
+    "\n";
+/* Apart: C99 compilers need only take string literals of 4095 characters. */
+static const char help_run[] = CLI_RUN_HELP;
 
 static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
 {
@@ -375,6 +386,12 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
         cJSON_AddNumberToObject(o, "dp", pc->dp);
         cJSON_AddNumberToObject(o, "ep", pc->ep);
         cJSON_AddNumberToObject(o, "zero", pc->zero);
+        cJSON_AddStringToObject(o, "fsdp", ridge_fsdp_mode_name(pc->fsdp));
+        cJSON_AddNumberToObject(o, "shard_group", r.dp_shard_group);
+        cJSON_AddNumberToObject(o, "prefetch", pc->prefetch);
+        cJSON_AddNumberToObject(o, "bucket_bytes", pc->bucket_bytes);
+        cJSON_AddStringToObject(o, "grad_reduce", pc->grad_reduce_fp32 ? "fp32" : "param");
+        cJSON_AddStringToObject(o, "dp_overlap", pc->dp_overlap ? "buckets" : "none");
         cJSON_AddBoolToObject(o, "sequence_parallel", pc->sequence_parallel);
         cJSON_AddNumberToObject(o, "microbatch", pc->microbatch);
         cJSON_AddNumberToObject(o, "global_batch", pc->global_batch);
@@ -396,6 +413,10 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
         cJSON_AddNumberToObject(root, "stage_backward_s", r.stage_backward_s);
         cJSON_AddNumberToObject(root, "dp_collective_s", r.dp_collective_s);
         cJSON_AddNumberToObject(root, "dp_bytes", r.dp_bytes);
+        cJSON_AddNumberToObject(root, "dp_per_microbatch_s", r.dp_per_microbatch_s);
+        cJSON_AddNumberToObject(root, "dp_layer_allgather_s", r.dp_layer_allgather_s);
+        cJSON_AddNumberToObject(root, "dp_layer_reducescatter_s", r.dp_layer_reducescatter_s);
+        cJSON_AddNumberToObject(root, "p2p_s", r.p2p_s);
         cJSON_AddNumberToObject(root, "params", r.params);
         cJSON_AddNumberToObject(root, "throughput", r.throughput);
         cJSON_AddNumberToObject(root, "throughput_per_gpu", r.throughput_per_gpu);
@@ -438,9 +459,13 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
                cli_text(ridge_model_name(m), mname, sizeof mname), cl->id, cl->nodes, cl->nodes == 1 ? "" : "s",
                cl->gpus_per_node, r.gpus, cl->gpu.id, ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
                note, ridge_runtime_name(rt));
-        printf("tp %d, pp %d, dp %d, ep %d, zero %d%s, microbatch %.0f, global batch %.0f, %s", pc->tp, pc->pp, pc->dp,
-               pc->ep, pc->zero, pc->sequence_parallel ? ", sequence parallel" : "", pc->microbatch, pc->global_batch,
-               ridge_pp_schedule_name(pc->schedule));
+        printf("tp %d, pp %d, dp %d, ep %d, ", pc->tp, pc->pp, pc->dp, pc->ep);
+        if (pc->fsdp != RIDGE_FSDP_NONE)
+            printf("fsdp %s (shard group %d)", ridge_fsdp_mode_name(pc->fsdp), r.dp_shard_group);
+        else
+            printf("zero %d", pc->zero);
+        printf("%s, microbatch %.0f, global batch %.0f, %s", pc->sequence_parallel ? ", sequence parallel" : "",
+               pc->microbatch, pc->global_batch, ridge_pp_schedule_name(pc->schedule));
         if (pc->virtual_stages > 1)
             printf(" (%d virtual stages)", pc->virtual_stages);
         printf("\n\n");
@@ -455,7 +480,7 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
         for (int k = 0; k < 7; k++)
             printf("  %-18s %10s ms  %5s %%\n", names[k], cli_num(v[k] * 1e3, b[0], 48),
                    cli_num(r.step_time_s > 0 ? 100 * v[k] / r.step_time_s : 0, b[1], 48));
-        printf("  %-18s %10s ms  (behind the backward pass)\n", "dp comm (hidden)",
+        printf("  %-18s %10s ms  (behind the compute)\n", "dp comm (hidden)",
                cli_num(bd->dp_comm_hidden_s * 1e3, b[0], 48));
         printf("\nmemory per GPU [GiB]\n");
         printf("  weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, workspace %s\n",
@@ -492,6 +517,12 @@ int cmd_predict(int argc, char **argv)
                                          {"global-batch", required_argument, 0, 2009},
                                          {"schedule", required_argument, 0, 2010},
                                          {"virtual-stages", required_argument, 0, 2011},
+                                         {"fsdp", required_argument, 0, 2012},
+                                         {"fsdp-group", required_argument, 0, 2013},
+                                         {"prefetch", required_argument, 0, 2014},
+                                         {"bucket-mb", required_argument, 0, 2015},
+                                         {"grad-reduce", required_argument, 0, 2016},
+                                         {"dp-overlap", required_argument, 0, 2017},
                                          CLI_RUN_OPTIONS,
                                          {0, 0, 0, 0}};
     const char *gpu_id = NULL, *gpu_file = NULL, *wfile = NULL;
@@ -519,6 +550,42 @@ int cmd_predict(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             run_flags++;
             precision_given |= c == CLI_RUN_OPT_PRECISION;
+            continue;
+        }
+        if (c >= 2012 && c <= 2017) {
+            double mb;
+            par_flags++;
+            switch (c) {
+            case 2012:
+                if (ridge_fsdp_mode_parse(optarg, &pc.fsdp) || pc.fsdp == RIDGE_FSDP_NONE)
+                    return cli_usage_error("predict", "--fsdp: '%s' is not full, grad-op or hybrid", optarg);
+                break;
+            case 2013:
+                if (cli_parse_long("--fsdp-group", optarg, 1, 1000000, &v))
+                    return CLI_EXIT_USAGE;
+                pc.fsdp_group = (int)v;
+                break;
+            case 2014:
+                if (cli_parse_long("--prefetch", optarg, 0, 64, &v))
+                    return CLI_EXIT_USAGE;
+                pc.prefetch = (int)v;
+                break;
+            case 2015:
+                if (cli_parse_double("--bucket-mb", optarg, 1e-6, 1e6, &mb))
+                    return CLI_EXIT_USAGE;
+                pc.bucket_bytes = mb * 1048576.0;
+                break;
+            case 2016:
+                if (strcmp(optarg, "fp32") != 0 && strcmp(optarg, "param") != 0)
+                    return cli_usage_error("predict", "--grad-reduce: '%s' is not fp32 or param", optarg);
+                pc.grad_reduce_fp32 = strcmp(optarg, "fp32") == 0;
+                break;
+            default:
+                if (strcmp(optarg, "buckets") != 0 && strcmp(optarg, "none") != 0)
+                    return cli_usage_error("predict", "--dp-overlap: '%s' is not buckets or none", optarg);
+                pc.dp_overlap = strcmp(optarg, "buckets") == 0;
+                break;
+            }
             continue;
         }
         if (c >= 2000 && c <= 2011) {
@@ -571,7 +638,10 @@ int cmd_predict(int argc, char **argv)
             if (cli_parse_format(optarg, &fmt))
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        case 'h':
+            fputs(help, stdout);
+            fputs(help_run, stdout);
+            return CLI_EXIT_OK;
         case ':':
         default: return cli_getopt_error("predict", c, argv);
         }
@@ -594,8 +664,9 @@ int cmd_predict(int argc, char **argv)
         return predict_parallel(cluster_id, nodes, wfile, &run, precision_given, &pc, rt, fmt);
     }
     if (par_flags)
-        return cli_usage_error("predict", "--nodes, --tp, --pp, --dp, --ep, --zero, --sp, --microbatch, "
-                                          "--global-batch, --schedule and --virtual-stages need --cluster");
+        return cli_usage_error("predict", "--nodes, --tp, --pp, --dp, --ep, --zero, --fsdp, --sp, --microbatch, "
+                                          "--global-batch, --schedule, --virtual-stages and the DP options need "
+                                          "--cluster");
     if (!gpu_id == !gpu_file)
         return cli_usage_error("predict", "give exactly one of --gpu ID or --gpu-file PATH");
     if (!wfile)

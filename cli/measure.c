@@ -64,6 +64,10 @@ static void item_free(meas_item *it)
 {
     ridge_oplist_free(&it->graph);
     ridge_oplist_free(&it->decode);
+    ridge_model_free(it->par_model);
+    free(it->par_cluster);
+    it->par_model = NULL;
+    it->par_cluster = NULL;
 }
 
 void meas_set_free(meas_set *s)
@@ -413,6 +417,113 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
     return NULL;
 }
 
+/* The integer config.parallel.KEY in [lo, hi], or def when absent; -1 when present and not such
+ * an integer. */
+static int par_int(const cJSON *par, const char *key, int lo, int hi, int def)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(par, key);
+    if (!v)
+        return def;
+    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
+        return -1;
+    return (int)v->valuedouble;
+}
+
+/* A multi-GPU training run (config.cluster): the cluster and node count, config.parallel with
+ * the layout and schedule (docs/validation.md, "Multi-GPU runs"), config.workload a preset id or
+ * a ridge model document; time_s.median is the step. */
+static const char *map_parallel(const cJSON *m, const cJSON *cfg, meas_item *it)
+{
+    const cJSON *par = cJSON_GetObjectItemCaseSensitive(cfg, "parallel");
+    const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
+    const char *cid = cli_json_str(cfg, "cluster"), *s;
+    ridge_parallel_config *pc = &it->par;
+    ridge_run_config *rc = &it->par_run;
+    ridge_err err = {{0}};
+    double nodes = num_of(cfg, "nodes"), v;
+    int k;
+    it->type = MEAS_MODEL;
+    it->kind = MEAS_LATENCY;
+    it->rt = RIDGE_RUNTIME_EAGER;
+    ridge_run_config_init(rc);
+    ridge_parallel_config_init(pc);
+    if (!cJSON_IsObject(par))
+        return "multi-GPU run without config.parallel";
+    if (!(isfinite(nodes) && nodes >= 1 && nodes <= 100000 && nodes == floor(nodes)))
+        return "multi-GPU run without integer config.nodes";
+    {
+        static const struct {
+            const char *key;
+            int lo, hi;
+            size_t off;
+        } ints[] = {
+            {"tp", 1, 1024, offsetof(ridge_parallel_config, tp)},
+            {"pp", 1, 4096, offsetof(ridge_parallel_config, pp)},
+            {"dp", 1, 1000000, offsetof(ridge_parallel_config, dp)},
+            {"ep", 1, 1000000, offsetof(ridge_parallel_config, ep)},
+            {"zero", 0, 3, offsetof(ridge_parallel_config, zero)},
+            {"virtual_stages", 1, 64, offsetof(ridge_parallel_config, virtual_stages)},
+            {"fsdp_group", 0, 1000000, offsetof(ridge_parallel_config, fsdp_group)},
+            {"prefetch", 0, 64, offsetof(ridge_parallel_config, prefetch)},
+        };
+        for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+            int *f = (int *)((char *)pc + ints[i].off);
+            if ((k = par_int(par, ints[i].key, ints[i].lo, ints[i].hi, *f)) < 0)
+                return "bad integer in config.parallel";
+            *f = k;
+        }
+    }
+    pc->microbatch = num_of(par, "microbatch");
+    pc->global_batch = num_of(par, "global_batch");
+    if (!isfinite(pc->microbatch) || !isfinite(pc->global_batch))
+        return "config.parallel without microbatch and global_batch";
+    if ((s = cli_json_str(par, "schedule")) && ridge_pp_schedule_parse(s, &pc->schedule))
+        return "unknown config.parallel.schedule";
+    if ((s = cli_json_str(par, "fsdp")) && ridge_fsdp_mode_parse(s, &pc->fsdp))
+        return "unknown config.parallel.fsdp";
+    if (two_way_key(par, "dp_overlap", "buckets", "none", &k))
+        return "unknown config.parallel.dp_overlap";
+    pc->dp_overlap = !k;
+    if (two_way_key(par, "grad_reduce", "param", "fp32", &pc->grad_reduce_fp32))
+        return "unknown config.parallel.grad_reduce";
+    pc->sequence_parallel = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(par, "sequence_parallel"));
+    if ((s = cli_json_str(cfg, "mode")) && ridge_mode_parse(s, &rc->mode))
+        return "unknown mode";
+    if ((s = cli_json_str(cfg, "precision")) && ridge_dtype_parse(s, &rc->precision))
+        return "unknown precision";
+    if ((s = cli_json_str(cfg, "recompute")) && ridge_recompute_parse(s, &rc->recompute))
+        return "unknown recompute";
+    if (two_way_key(cfg, "attention", "flash", "unfused", &rc->unfused_attention))
+        return "unknown attention";
+    if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc->optimizer))
+        return "unknown optimizer";
+    if (isfinite(v = num_of(cfg, "seq")))
+        rc->seq = v;
+    if (!cid || !(it->par_cluster = malloc(sizeof *it->par_cluster)))
+        return cid ? "out of memory" : "no config.cluster";
+    if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, &err) != RIDGE_OK)
+        return "cluster not found (config.cluster)";
+    if (cJSON_IsString(wl)) {
+        if (ridge_model_load_builtin(wl->valuestring, &it->par_model, &err) != RIDGE_OK)
+            return "unknown workload preset";
+    } else {
+        char *text = cJSON_PrintUnformatted(wl);
+        int st = text ? ridge_model_parse(text, strlen(text), it->id, &it->par_model, &err) : RIDGE_ENOMEM;
+        free(text);
+        if (st != RIDGE_OK)
+            return "workload is not a ridge model document";
+    }
+    it->measured = median_time_s(m);
+    it->batch = pc->global_batch;
+    snprintf(it->workload, sizeof it->workload, "%s", ridge_model_name(it->par_model));
+    snprintf(it->unit, sizeof it->unit, "s");
+    snprintf(it->kind_name, sizeof it->kind_name, "latency");
+    snprintf(it->family, sizeof it->family, "multi-gpu");
+    snprintf(it->desc, sizeof it->desc, "%s %d GPUs tp%d pp%d dp%d b%g", it->workload, pc->tp * pc->pp * pc->dp,
+             pc->tp, pc->pp, pc->dp, pc->global_batch);
+    return NULL;
+}
+
 /* A PyTorch end-to-end measurement (config.workload holds hyper-parameters): the model that
  * ran, through cli_torch_map; time_s is the step time. */
 static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
@@ -511,7 +622,9 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
         snprintf(it.id, sizeof it.id, "%s", id);
         snprintf(it.group, sizeof it.group, "%s", group ? group : "-");
         snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
-        if (cJSON_IsObject(op))
+        if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
+            why = map_parallel(m, cfg, &it);
+        else if (cJSON_IsObject(op))
             why = map_kernel(m, cfg, op, &it);
         else if (cJSON_IsString(wl))
             why = map_model(m, cfg, wl->valuestring, &it);
@@ -647,6 +760,22 @@ const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
     ridge_err err = {{0}};
     if (it->type == MEAS_KERNEL)
         return predict_kernel(it, g, pred);
+    if (it->par_cluster) {
+        /* The cluster of the GPU being predicted (a calibrated copy included). */
+        ridge_cluster *cl = malloc(sizeof *cl);
+        ridge_parallel_result r;
+        int st;
+        if (!cl)
+            return "out of memory";
+        *cl = *it->par_cluster;
+        cl->gpu = *g;
+        st = ridge_parallel_predict(cl, it->par_model, &it->par_run, &it->par, it->rt, &r, &err);
+        free(cl);
+        if (st != RIDGE_OK)
+            return st == RIDGE_EINVAL ? "invalid parallel layout" : "model prediction failed";
+        *pred = r.step_time_s;
+        return isfinite(*pred) && *pred > 0 ? NULL : "no positive prediction";
+    }
     if (ridge_schedule_ops_host(g, it->graph.ops, it->graph.n, it->rt, &it->host, NULL, &t1, &err) != RIDGE_OK)
         return "model prediction failed";
     switch (it->kind) {

@@ -5,6 +5,7 @@
 #define RIDGE_CLI_MEASURE_H
 
 #include "cli.h"
+#include "ridge/parallel.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
 
@@ -44,6 +45,12 @@ typedef struct {
     double output; /* generated tokens */
     ridge_host_profile host;  /* MEAS_MODEL: config.host, else torch-eager (docs/model.md §7) */
     ridge_runtime decode_rt;  /* generation: the decode step's runtime under that profile */
+    /* A multi-GPU run (config.cluster): predicted with ridge_parallel_predict on the cluster
+     * with the item's GPU; owned by the item. */
+    ridge_model *par_model;
+    ridge_cluster *par_cluster;
+    ridge_parallel_config par;
+    ridge_run_config par_run;
 } meas_item;
 
 typedef struct {

@@ -31,20 +31,46 @@ const char *ridge_pp_schedule_name(ridge_pp_schedule s)
     return (unsigned)s < 2 ? sched_names[s] : "?";
 }
 
+/* The index of s in names[0..n), or -1. */
+static int name_index(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out)
 {
-    for (int i = 0; i < 2; i++)
-        if (strcmp(s, sched_names[i]) == 0) {
-            *out = (ridge_pp_schedule)i;
-            return 0;
-        }
-    return -1;
+    int i = name_index(s, sched_names, 2);
+    if (i >= 0)
+        *out = (ridge_pp_schedule)i;
+    return i >= 0 ? 0 : -1;
+}
+
+static const char *const fsdp_names[] = {"none", "full", "grad-op", "hybrid"};
+
+const char *ridge_fsdp_mode_name(ridge_fsdp_mode f)
+{
+    return (unsigned)f < 4 ? fsdp_names[f] : "?";
+}
+
+int ridge_fsdp_mode_parse(const char *s, ridge_fsdp_mode *out)
+{
+    int i = name_index(s, fsdp_names, 4);
+    if (i >= 0)
+        *out = (ridge_fsdp_mode)i;
+    return i >= 0 ? 0 : -1;
 }
 
 void ridge_parallel_config_init(ridge_parallel_config *pc)
 {
     memset(pc, 0, sizeof *pc);
     pc->tp = pc->pp = pc->dp = pc->ep = 1;
+    pc->prefetch = 1;
+    pc->bucket_bytes = RIDGE_DP_BUCKET_BYTES;
+    pc->dp_overlap = 1;
+    pc->p2p_scatter_gather = 1;
     pc->microbatch = pc->global_batch = 1;
     pc->schedule = RIDGE_PP_1F1B;
     pc->virtual_stages = 1;
@@ -84,7 +110,7 @@ static const char *const sp_elementwise[] = {"attn_residual", "mlp_residual", NU
 /* What the unsharded transformer graph says about the architecture. */
 typedef struct {
     int transformer;
-    double layers, heads, kv_heads, d, tokens, act_bytes, top_k;
+    double layers, heads, kv_heads, d, tokens, act_bytes, top_k, experts;
     int moe, vocab_head;
 } par_shape;
 
@@ -105,6 +131,8 @@ static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape
             s->heads = op->u.gemm.batch / microbatch;
         } else if (strcmp(op->name, "qkv_proj") == 0 && op->kind == RIDGE_OP_GEMM) {
             qkv_n = op->u.gemm.n;
+        } else if (strcmp(op->name, "router") == 0 && op->kind == RIDGE_OP_GEMM) {
+            s->experts = op->u.gemm.n; /* the router scores every expert */
         } else if (strcmp(op->name, "topk_permute") == 0) {
             s->moe = 1;
             s->top_k = op->u.ew.elements; /* divided below */
@@ -251,6 +279,200 @@ static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
     return st;
 }
 
+/* ------------------------------------------------------------------ data parallelism */
+
+/* The ZeRO stage whose state sharding a configuration has: FSDP full and hybrid shard weights,
+ * gradients and optimizer state (3), shard-grad-op gradients and optimizer state (2). */
+static int eff_stage(const ridge_parallel_config *pc)
+{
+    switch (pc->fsdp) {
+    case RIDGE_FSDP_FULL:
+    case RIDGE_FSDP_HYBRID: return 3;
+    case RIDGE_FSDP_GRAD_OP: return 2;
+    default: return pc->zero;
+    }
+}
+
+/* GPUs the state is sharded over: dp, or the hybrid shard group (default: the data-parallel
+ * ranks of one node, lowered until it divides dp). */
+static int shard_group(const ridge_cluster *cl, const ridge_parallel_config *pc)
+{
+    int f;
+    if (pc->fsdp != RIDGE_FSDP_HYBRID)
+        return pc->dp;
+    if (pc->fsdp_group > 0)
+        return pc->fsdp_group;
+    f = cl->gpus_per_node / (pc->tp * pc->pp);
+    if (f < 1)
+        f = 1;
+    if (f > pc->dp)
+        f = pc->dp;
+    while (f > 1 && pc->dp % f != 0)
+        f--;
+    return f;
+}
+
+static double layers_per_stage(const par_shape *s, int pp)
+{
+    return s->layers > 0 ? s->layers / pp : 1; /* other families: the model is one FSDP unit */
+}
+
+double ridge_nccl_sm_share(const ridge_gpu *g)
+{
+    double sm = g->sm_count > 0 ? (double)RIDGE_NCCL_CHANNELS / g->sm_count : 0;
+    return sm > 0.5 ? 0.5 : sm;
+}
+
+void ridge_parallel_step_split(const ridge_oplist *g, const ridge_op_result *res, double *forward_s,
+                               double *backward_s, double *optimizer_s)
+{
+    *forward_s = *backward_s = *optimizer_s = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        double b = backward_share(&g->ops[i]);
+        if (place_of(&g->ops[i]) == PAR_OPT)
+            *optimizer_s += res[i].time_s;
+        else {
+            *forward_s += res[i].time_s * (1 - b);
+            *backward_s += res[i].time_s * b;
+        }
+    }
+}
+
+double ridge_dp_overlap_exposed_s(double t_dp_s, double t_bucket_s, double buckets, double backward_s,
+                                  double sm_share)
+{
+    double tail, hidden;
+    if (!(t_dp_s > 0))
+        return 0;
+    if (buckets < 1)
+        buckets = 1;
+    /* Bucket i is ready after i / buckets of the backward; the reductions run one after
+     * another: the last ends at max(backward + its own time, first ready + all of them). */
+    tail = backward_s / buckets + t_dp_s - backward_s;
+    if (tail < t_bucket_s)
+        tail = t_bucket_s;
+    if (tail > t_dp_s)
+        tail = t_dp_s;
+    hidden = t_dp_s - tail;
+    return tail + sm_share * hidden;
+}
+
+/* One layer's step in a two-stream pipeline: compute c beside communication x; the
+ * communication's SMs slow the compute it overlaps. */
+static double overlap_step(double c, double x, double sm)
+{
+    double slowed = c + sm * (x < c ? x : c);
+    return x > slowed ? x : slowed;
+}
+
+/* n layers of compute c, each needing `head` (a parameter all-gather) before it and producing
+ * `tail` (a gradient reduce-scatter) after it. With prefetch the gather of the next layer runs
+ * beside the current layer's compute, and the reduce-scatters beside the next layers: only the
+ * first gather and the last reduce-scatter are exposed. Without, each gather waits. */
+static double layer_pipeline(double n, double c, double head, double tail, int prefetch, double sm)
+{
+    if (n < 1)
+        n = 1;
+    if (prefetch <= 0)
+        return n * (head + overlap_step(c, tail, sm)) + tail;
+    return head + (n - 1) * overlap_step(c, head + tail, sm) + c + tail;
+}
+
+typedef struct {
+    double per_microbatch_s; /* added to every microbatch (ZeRO-2/3, FSDP) */
+    double end_s;            /* exposed once per step: the last buckets, the all-gather after the step */
+} dp_exposure;
+
+/* One collective of a data-parallel group over this GPU's dense and expert shards: the dense
+ * part over the n ranks of the group (stride tp pp), the experts' over the n / ep ranks of the
+ * expert-data-parallel group (stride tp pp ep). */
+static int dp_coll(const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
+                   int stride, int ep, double *t_s, ridge_err *err)
+{
+    double te = 0;
+    int st;
+    if (ep <= 1)
+        return coll_time(cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
+    st = coll_time(cl, op, dense_bytes, n, stride, t_s, err);
+    if (st == RIDGE_OK && expert_bytes > 0 && n / ep > 1)
+        st = coll_time(cl, op, expert_bytes, n / ep, stride * ep, &te, err);
+    *t_s += te;
+    return st;
+}
+
+/* The schedule of the data-parallel traffic (docs/parallel.md, "Data parallelism"):
+ * ZeRO-0 all-reduces the gradients once per step, ZeRO-1 reduce-scatters them once, both in
+ * buckets during the last microbatch's backward; ZeRO-2 reduce-scatters them after every
+ * microbatch; ZeRO-1/2 all-gather the updated parameters after the optimizer step; ZeRO-3 and
+ * FSDP gather each layer's parameters in forward and again in backward and reduce-scatter its
+ * gradients, per microbatch, layer by layer with prefetch. */
+static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc, const par_shape *s,
+                       const ridge_run_config *rc, double params, double fe, double t_f, double t_b, double t_mb,
+                       double nm, dp_exposure *x, ridge_parallel_result *out, ridge_err *err)
+{
+    const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, TP = T * P;
+    int mixed = rc->precision == RIDGE_DTYPE_FP16 || rc->precision == RIDGE_DTYPE_BF16 ||
+                rc->precision == RIDGE_DTYPE_FP8;
+    double pb = mixed ? 2 : 4, gb = pc->grad_reduce_fp32 ? 4 : pb;
+    double dense = params * (1 - fe) / TP, expert = params * fe / TP / E; /* this GPU's parameters */
+    double ls = layers_per_stage(s, P), sm = ridge_nccl_sm_share(&cl->gpu);
+    int zs = eff_stage(pc), dsh = zs >= 1 ? shard_group(cl, pc) : 1, st;
+    double total_g = (dense + expert) * gb, buckets = ceil(total_g / pc->bucket_bytes);
+    double bucket = total_g < pc->bucket_bytes ? total_g : pc->bucket_bytes, frac = bucket / total_g;
+    double t = 0, tb = 0, after = 0;
+    out->dp_bytes = total_g;
+    if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
+        ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;
+        if ((st = dp_coll(cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
+            (st = dp_coll(cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+            return st;
+        if (zs >= 1 && (st = dp_coll(cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
+                           RIDGE_OK)
+            return st;
+        {
+            double exposed = pc->dp_overlap ? ridge_dp_overlap_exposed_s(t, tb, buckets, t_b, sm) : t;
+            if (zs == 2) { /* every microbatch's gradients, behind every backward */
+                x->per_microbatch_s = exposed;
+                out->dp_per_microbatch_s = t;
+                out->dp_layer_reducescatter_s = t / ls;
+                x->end_s = after;
+                out->dp_collective_s = nm * t + after;
+            } else {
+                x->end_s = exposed + after;
+                out->dp_collective_s = t + after;
+            }
+        }
+        return RIDGE_OK;
+    }
+    {
+        /* Per layer: the all-gather of its parameters and the reduce-scatter of its gradients
+         * over the shard group; hybrid shard adds the all-reduce of the gradient shard across
+         * the dp / dsh replicas (stride tp pp dsh). */
+        double a = 0, r = 0, ar = 0, tf, tbw;
+        if ((st = dp_coll(cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
+                RIDGE_OK ||
+            (st = dp_coll(cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
+                RIDGE_OK)
+            return st;
+        if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
+            (st = coll_time(cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
+                RIDGE_OK)
+            return st;
+        r += ar;
+        tf = layer_pipeline(ls, t_f / ls, a, 0, pc->prefetch, sm);
+        /* Backward: full shard gathers the parameters again (grad-op kept them from forward). */
+        tbw = layer_pipeline(ls, t_b / ls, zs >= 3 ? a : 0, r, pc->prefetch, sm);
+        x->per_microbatch_s = tf + tbw - t_mb;
+        if (x->per_microbatch_s < 0)
+            x->per_microbatch_s = 0;
+        out->dp_layer_allgather_s = a;
+        out->dp_layer_reducescatter_s = r;
+        out->dp_per_microbatch_s = ls * ((zs >= 3 ? 2 : 1) * a + r);
+        out->dp_collective_s = nm * out->dp_per_microbatch_s;
+    }
+    return RIDGE_OK;
+}
+
 /* ------------------------------------------------------------------ checks */
 
 static int check_config(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
@@ -276,6 +498,23 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, const rid
                              pc->tp, pc->pp, pc->dp, used, cl->id, gpus, cl->nodes, cl->gpus_per_node);
     if (pc->zero < 0 || pc->zero > 3)
         return ridge_err_set(err, RIDGE_EINVAL, "--zero: %d is not 0, 1, 2 or 3", pc->zero);
+    if (pc->fsdp != RIDGE_FSDP_NONE && pc->zero != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp %s: give --fsdp or --zero, not both",
+                             ridge_fsdp_mode_name(pc->fsdp));
+    if ((unsigned)pc->fsdp > RIDGE_FSDP_HYBRID)
+        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp: not none, full, grad-op or hybrid");
+    if (pc->fsdp_group < 0 || (pc->fsdp_group > 0 && pc->fsdp != RIDGE_FSDP_HYBRID))
+        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp-group %d: only --fsdp hybrid has a shard group",
+                             pc->fsdp_group);
+    if (pc->fsdp_group > 0 && pc->dp % pc->fsdp_group != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp-group %d: does not divide --dp %d", pc->fsdp_group, pc->dp);
+    if (pc->fsdp == RIDGE_FSDP_HYBRID && pc->ep > 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp hybrid with --ep %d: expert parallelism inside hybrid shard "
+                                                "groups is not modelled", pc->ep);
+    if (pc->prefetch < 0 || pc->prefetch > 64)
+        return ridge_err_set(err, RIDGE_EINVAL, "--prefetch %d: not in [0, 64]", pc->prefetch);
+    if (!(pc->bucket_bytes >= 1 && pc->bucket_bytes <= 1e12))
+        return ridge_err_set(err, RIDGE_EINVAL, "--bucket-mb: %g bytes is not in [1 B, 1e12 B]", pc->bucket_bytes);
     if (pc->dp % pc->ep != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: does not divide --dp %d (experts are spread over data-parallel ranks)",
                              pc->ep, pc->dp);
@@ -311,6 +550,9 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
                              ridge_model_name(m));
     if (pc->ep > 1 && !s->moe)
         return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: %s has no experts", pc->ep, ridge_model_name(m));
+    if (pc->ep > 1 && s->experts > 0 && fmod(s->experts, pc->ep) != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: does not divide the %g experts of %s", pc->ep, s->experts,
+                             ridge_model_name(m));
     return RIDGE_OK;
 }
 
@@ -329,10 +571,11 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
     const int train = rc->mode == RIDGE_MODE_TRAIN;
     double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
-    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, dp_s = 0, window, peak_flops = 0;
-    double act_factor, inflight;
+    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, peak_flops = 0;
+    double act_factor, inflight, fe = 0, keep = 1;
+    dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
-    int st, peak;
+    int st, peak, zs, dsh;
 
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
@@ -350,10 +593,19 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     if ((st = ridge_model_memory(m, &mb, &full, err)) != RIDGE_OK)
         goto fail;
 
-    /* Shard the graph. */
-    opt_shard = (double)T * P * (pc->zero >= 1 ? D : 1);
-    grad_shard = (double)T * P * (pc->zero >= 2 ? D : 1);
-    w_shard = (double)T * P * (pc->zero >= 3 ? D : 1);
+    /* Shard the graph: the optimizer state over the shard group (ZeRO >= 1, FSDP), gradients
+     * (ZeRO >= 2), weights (ZeRO-3); without sharding each EP rank holds 1/E of the experts. */
+    zs = eff_stage(pc);
+    dsh = zs >= 1 ? shard_group(cl, pc) : 1;
+    out->dp_shard_group = dsh;
+    {
+        double params = ridge_model_params_for(m, rc);
+        fe = E > 1 && params > 0 ? ridge_model_expert_params(m) / params : 0;
+    }
+    keep = (1 - fe) + fe / E;
+    opt_shard = (double)T * P * (zs >= 1 ? dsh : 1 / keep);
+    grad_shard = (double)T * P * (zs >= 2 ? dsh : 1 / keep);
+    w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
     for (size_t i = 0; i < g.n; i++) {
         ridge_op *op = &g.ops[i];
         par_place pl = place_of(op);
@@ -424,43 +676,39 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             goto fail;
         out->ep_comm_per_microbatch_s = (train ? 4 : 2) * (s.layers / P) * t_a2a;
     }
-    /* Pipeline: the activation tensor crosses v p - 1 stage boundaries forward and as many
-     * backward on the critical path. */
+    /* Pipeline: one activation (forward) or its gradient (backward) crosses to the neighbouring
+     * stage after every chunk of every microbatch. Megatron's sends are blocking, so each costs
+     * t_p2p on the critical path: 2 (V m + P - 1) per step. With scatter/gather each of the tp
+     * ranks sends 1/tp of the tensor over its own NIC and the receivers all-gather it over the
+     * node's fabric (with --sp the tensor is already split). */
     if (P > 1) {
-        double bytes = s.tokens * s.d * s.act_bytes / (pc->sequence_parallel ? T : 1);
-        if ((st = coll_time(cl, RIDGE_COLL_SENDRECV, bytes, 2, T, &t_p2p, err)) != RIDGE_OK)
+        double bytes = s.tokens * s.d * s.act_bytes, t_ag_p2p = 0;
+        int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
+        if ((st = coll_time(cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &t_p2p, err)) != RIDGE_OK)
             goto fail;
+        if (split && !pc->sequence_parallel &&
+            (st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
+            goto fail;
+        t_p2p += t_ag_p2p;
         out->p2p_s = t_p2p;
-        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * P - 1) * t_p2p;
+        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * nm + P - 1) * t_p2p;
     }
+
+    /* Data parallelism (training): docs/parallel.md, "Data parallelism". */
+    out->params = ridge_model_params_for(m, rc);
+    out->params_per_gpu = out->params / ((double)T * P);
+    if (train && D > 1 &&
+        (st = dp_schedule(cl, pc, &s, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) != RIDGE_OK)
+        goto fail;
     bd->compute_s = nm * t_mb;
     bd->tp_comm_s = nm * out->tp_comm_per_microbatch_s;
     bd->ep_comm_s = nm * out->ep_comm_per_microbatch_s;
-    bd->bubble_s = (P - 1) / (double)V * (t_mb + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
-
-    /* Data parallelism: the gradient of this GPU's params / (tp pp), over dp ranks (stride
-     * tp x pp), hidden behind the last microbatch's backward (and, ZeRO-3, its forward). */
-    out->params = ridge_model_params_for(m, rc);
-    out->params_per_gpu = out->params / ((double)T * P);
-    if (train && D > 1) {
-        int mixed = rc->precision == RIDGE_DTYPE_FP16 || rc->precision == RIDGE_DTYPE_BF16 ||
-                    rc->precision == RIDGE_DTYPE_FP8;
-        double bytes = out->params_per_gpu * (mixed ? 2 : 4);
-        out->dp_bytes = bytes;
-        if (pc->zero == 0) {
-            if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, bytes, D, T * P, &dp_s, err)) != RIDGE_OK)
-                goto fail;
-        } else {
-            if ((st = coll_time(cl, RIDGE_COLL_REDUCESCATTER, bytes, D, T * P, &t_rs, err)) != RIDGE_OK ||
-                (st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, D, T * P, &t_ag, err)) != RIDGE_OK)
-                goto fail;
-            dp_s = t_rs + (pc->zero == 3 ? 2 : 1) * t_ag;
-        }
-        out->dp_collective_s = dp_s;
-        window = t_b + (pc->zero == 3 ? t_f : 0);
-        bd->dp_comm_exposed_s = dp_s > window ? dp_s - window : 0;
-        bd->dp_comm_hidden_s = dp_s - bd->dp_comm_exposed_s;
-    }
+    /* The data-parallel traffic a microbatch does not hide stretches every microbatch, the
+     * bubble's included. */
+    bd->bubble_s = (P - 1) / (double)V *
+                   (t_mb + dpx.per_microbatch_s + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
+    bd->dp_comm_exposed_s = nm * dpx.per_microbatch_s + dpx.end_s;
+    bd->dp_comm_hidden_s = out->dp_collective_s > bd->dp_comm_exposed_s ? out->dp_collective_s - bd->dp_comm_exposed_s : 0;
     out->step_time_s = bd->compute_s + bd->tp_comm_s + bd->pp_comm_s + bd->dp_comm_exposed_s + bd->ep_comm_s +
                        bd->bubble_s + bd->optimizer_s;
     {
@@ -485,17 +733,15 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     out->mfu = peak_flops > 0 ? out->model_flops_per_s_per_gpu / peak_flops : 0;
 
     /* Memory per GPU. */
-    {
-        /* Expert weights (and their gradients and optimizer state) are further split over the E
-         * expert-parallel ranks. */
-        double params = ridge_model_params_for(m, rc), fe = 0, keep;
-        if (E > 1 && params > 0)
-            fe = ridge_model_expert_params(m) / params;
-        keep = (1 - fe) + fe / E;
-        out->memory.weights_bytes = full.weights_bytes * keep / w_shard;
-        out->memory.gradients_bytes = full.gradients_bytes * keep / grad_shard;
-        out->memory.optimizer_bytes = full.optimizer_bytes * keep / opt_shard;
-    }
+    /* With ZeRO or FSDP a state is sharded over the dsh GPUs of the shard group, experts as well:
+     * an EP rank's 1/E of the experts over the dsh / E ranks of its expert-data-parallel group
+     * (DeepSpeed-MoE), so 1/dsh of everything; unsharded, each EP rank holds 1/E of the experts. */
+    out->memory.weights_bytes = full.weights_bytes / w_shard;
+    out->memory.gradients_bytes = full.gradients_bytes / grad_shard;
+    out->memory.optimizer_bytes = full.optimizer_bytes / opt_shard;
+    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole. */
+    if (zs >= 3)
+        out->memory.weights_bytes += (1 + pc->prefetch) * full.weights_bytes / (T * P) / layers_per_stage(&s, P);
     act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
     inflight = 1;
     if (train && P > 1) {

@@ -21,6 +21,7 @@
 typedef struct {
     ridge_plan_reason reason; /* FEASIBLE, UNSUPPORTED, INVALID or OOM */
     double step_s;
+    double backward_s; /* the backward pass the gradient buckets hide behind */
     double compute_s;
     double memory_bytes;
     double items; /* target units one GPU processes per step */
@@ -35,7 +36,9 @@ struct ridge_plan {
     int *counts;
     double *batches;
     plan_step *steps; /* [gpu][prec][batch] */
-    double *comm_s;   /* [gpu][prec][count] */
+    double *comm_s;   /* [gpu][prec][count]: the whole gradient all-reduce */
+    double *bucket_s; /* [gpu][prec][count]: one bucket's all-reduce */
+    double *buckets;  /* [gpu][prec]: buckets of the gradient */
     int *tps, *pps, *zeros; /* parallelism ranges ({1}, {1}, {0} by default) */
     int parallel;     /* 1: a range differs from the default; eval runs ridge_parallel_predict */
     double tokens_per_sample;
@@ -120,6 +123,8 @@ void ridge_plan_free(ridge_plan *p)
     free(p->batches);
     free(p->steps);
     free(p->comm_s);
+    free(p->bucket_s);
+    free(p->buckets);
     free(p->tps);
     free(p->pps);
     free(p->zeros);
@@ -144,6 +149,7 @@ static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, p
     ridge_memory mem;
     ridge_oplist ops;
     ridge_schedule_totals tot;
+    ridge_op_result *res = NULL;
     ridge_err err;
     int st;
 
@@ -167,8 +173,17 @@ static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, p
     }
     memset(&ops, 0, sizeof ops);
     st = ridge_model_build(sp->model, &rc, &ops, &err);
+    if (st == RIDGE_OK && !(res = calloc(ops.n ? ops.n : 1, sizeof *res)))
+        st = RIDGE_ENOMEM;
     if (st == RIDGE_OK)
-        st = ridge_schedule_ops(gpu, ops.ops, ops.n, sp->runtime, NULL, &tot, &err);
+        st = ridge_schedule_ops(gpu, ops.ops, ops.n, sp->runtime, res, &tot, &err);
+    if (st == RIDGE_OK) {
+        /* The backward as ridge_parallel_predict counts it: the step less its forward and optimizer. */
+        double f, bw, o;
+        ridge_parallel_step_split(&ops, res, &f, &bw, &o);
+        s->backward_s = tot.total_time_s - o - f;
+    }
+    free(res);
     ridge_oplist_free(&ops);
     if (st != RIDGE_OK) {
         s->reason = st == RIDGE_EUNSUPPORTED ? RIDGE_PLAN_UNSUPPORTED : RIDGE_PLAN_INVALID;
@@ -239,12 +254,18 @@ static int plan_comm(ridge_plan *p, ridge_err *err)
             double bytes = 0;
             rc.precision = p->precisions[pr];
             rc.batch = 1;
+            /* The gradient in the parameter dtype, as ridge_parallel_predict reduces it. */
             if (ridge_model_memory(sp->model, &rc, &mem, err) == RIDGE_OK)
-                bytes = mem.gradients_bytes;
+                bytes = ridge_model_params_for(sp->model, &rc) *
+                        (rc.precision == RIDGE_DTYPE_FP16 || rc.precision == RIDGE_DTYPE_BF16 ||
+                                 rc.precision == RIDGE_DTYPE_FP8
+                             ? 2
+                             : 4);
+            p->buckets[g * sp->nprecisions + pr] = bytes > 0 ? ceil(bytes / RIDGE_DP_BUCKET_BYTES) : 1;
             for (size_t c = 0; c < sp->ncounts; c++) {
                 int n = p->counts[c];
                 ridge_coll_result cr;
-                double t = 0;
+                double t = 0, tb = 0;
                 /* Beyond one node the collective needs whole nodes: round the group up. */
                 if (n > PLAN_GPUS_PER_NODE && n % PLAN_GPUS_PER_NODE)
                     n += PLAN_GPUS_PER_NODE - n % PLAN_GPUS_PER_NODE;
@@ -252,7 +273,12 @@ static int plan_comm(ridge_plan *p, ridge_err *err)
                     ridge_collective(cl, RIDGE_COLL_ALLREDUCE, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &cr,
                                      err) == RIDGE_OK)
                     t = cr.time_s;
+                if (t > 0 && ridge_collective(cl, RIDGE_COLL_ALLREDUCE, bytes < RIDGE_DP_BUCKET_BYTES ? bytes
+                                                                                                   : RIDGE_DP_BUCKET_BYTES,
+                                              n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &cr, err) == RIDGE_OK)
+                    tb = cr.time_s;
                 p->comm_s[(g * sp->nprecisions + pr) * sp->ncounts + c] = t;
+                p->bucket_s[(g * sp->nprecisions + pr) * sp->ncounts + c] = tb;
             }
         }
     }
@@ -372,7 +398,9 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     p->prices = calloc(sp->ngpus, sizeof *p->prices);
     p->steps = calloc(nmemo, sizeof *p->steps);
     p->comm_s = calloc(sp->ngpus * sp->nprecisions * sp->ncounts, sizeof *p->comm_s);
-    if (!p->prices || !p->steps || !p->comm_s)
+    p->bucket_s = calloc(sp->ngpus * sp->nprecisions * sp->ncounts, sizeof *p->bucket_s);
+    p->buckets = calloc(sp->ngpus * sp->nprecisions, sizeof *p->buckets);
+    if (!p->prices || !p->steps || !p->comm_s || !p->bucket_s || !p->buckets)
         goto nomem;
     for (size_t g = 0; g < sp->ngpus; g++)
         p->prices[g] = spec->price_usd_per_hour && spec->price_usd_per_hour[g] > 0 ? spec->price_usd_per_hour[g]
@@ -519,7 +547,9 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
     r->memory_bytes = s->memory_bytes;
     r->price_usd_per_hour = p->prices[g];
     r->cost_usd = NAN;
-    if (p->parallel) {
+    /* tp = pp = 1 without ZeRO is the data-parallel configuration whatever ranges were searched:
+     * the same memoised arithmetic answers it (ridge_parallel_predict's for that layout). */
+    if (p->parallel && (r->tp > 1 || r->pp > 1 || r->zero > 0)) {
         r->memory_bytes = 0;
         items = eval_parallel(p, g, r);
         if (r->reason != RIDGE_PLAN_FEASIBLE)
@@ -529,9 +559,12 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
             r->reason = s->reason;
             return;
         }
-        /* Data parallel: each GPU runs the single-GPU step on its own batch, then the gradients
-         * are all-reduced; the reduction is not overlapped with the backward pass (conservative). */
-        r->comm_s = p->comm_s[(g * np + pr) * nc + c];
+        /* Data parallel: each GPU runs the single-GPU step on its own batch; the gradients are
+         * all-reduced in buckets behind its backward pass (ridge_parallel_predict's rule). */
+        size_t k = (g * np + pr) * nc + c;
+        r->comm_s = sp->no_comm ? 0
+                                : ridge_dp_overlap_exposed_s(p->comm_s[k], p->bucket_s[k], p->buckets[g * np + pr],
+                                                             s->backward_s, ridge_nccl_sm_share(gpu));
         r->step_time_s = s->step_s + r->comm_s;
         r->utilisation = r->step_time_s > 0 ? s->compute_s / r->step_time_s : 0;
         items = s->items * n;

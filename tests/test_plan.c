@@ -445,6 +445,25 @@ static void test_step_info(void)
 /* Parallelism ranges: llama2-70b on 48 H100s with ZeRO-2. T = P = 1 (dp 48) holds all 70B
  * weights on every GPU: out of memory (about 250 GB); T = 8 (dp 6) fits (about 73 GB). T = 3 (64 heads) and P = 3 (80 layers) are rejected by ridge_parallel_predict,
  * T = 3 x P = 3 does not divide 48: all "invalid parallel layout". */
+/* A space of one GPU, precision, count and batch, 1e9 tokens, ranked by time. */
+static void one_point_spec(ridge_plan_spec *sp, const ridge_model *m, const ridge_gpu *gpu, const ridge_dtype *precs,
+                           const int *counts, const double *batches)
+{
+    ridge_plan_spec_init(sp);
+    sp->model = m;
+    sp->gpus = gpu;
+    sp->ngpus = 1;
+    sp->precisions = precs;
+    sp->nprecisions = 1;
+    sp->counts = counts;
+    sp->ncounts = 1;
+    sp->batches = batches;
+    sp->nbatches = 1;
+    sp->target_kind = RIDGE_PLAN_TARGET_TOKENS;
+    sp->target = 1e9;
+    sp->objective = RIDGE_PLAN_TIME;
+}
+
 static void test_parallel_ranges(void)
 {
     static const int tps[] = {1, 8, 3}, pps[] = {1, 3}, zeros[] = {2}, counts[] = {48}, one[] = {1}, zero0[] = {0};
@@ -464,19 +483,7 @@ static void test_parallel_ranges(void)
         ridge_model_free(m);
         return;
     }
-    ridge_plan_spec_init(&sp);
-    sp.model = m;
-    sp.gpus = &gpu;
-    sp.ngpus = 1;
-    sp.precisions = precs;
-    sp.nprecisions = 1;
-    sp.counts = counts;
-    sp.ncounts = 1;
-    sp.batches = batches;
-    sp.nbatches = 1;
-    sp.target_kind = RIDGE_PLAN_TARGET_TOKENS;
-    sp.target = 1e9;
-    sp.objective = RIDGE_PLAN_TIME;
+    one_point_spec(&sp, m, &gpu, precs, counts, batches);
 
     check_context("parallel ranges: defaults written out are not parallel");
     sp.tps = one;
@@ -555,8 +562,78 @@ done:
     check_context(NULL);
 }
 
+/* One answer per configuration: the (tp, pp, zero) configurations a search shares are evaluated
+ * the same whatever else it searched (issue: adding --tp 1,2 dropped the tp = 1 rows' DP
+ * all-reduce). mi300x fp8 llama2-7b, 8 GPUs, batch 4 per GPU, three searches. */
+static int same_result(const ridge_plan_result *x, const ridge_plan_result *y)
+{
+    return x->reason == y->reason && x->step_time_s == y->step_time_s && x->comm_s == y->comm_s &&
+           x->steps == y->steps && x->time_s == y->time_s && x->memory_bytes == y->memory_bytes &&
+           x->utilisation == y->utilisation && x->energy_j == y->energy_j && x->throughput == y->throughput;
+}
+
+static void test_plan_consistency(void)
+{
+    static const int counts[] = {8}, tp1[] = {1}, tp12[] = {1, 2}, pp12[] = {1, 2}, z0[] = {0}, z01[] = {0, 1};
+    static const double batches[] = {4};
+    static const ridge_dtype precs[] = {RIDGE_DTYPE_FP8};
+    static const struct {
+        const int *tps, *pps, *zeros;
+        size_t ntps, npps, nzeros;
+    } searches[] = {
+        {tp1, tp1, z0, 1, 1, 1},
+        {tp12, tp1, z0, 2, 1, 1},
+        {tp12, pp12, z01, 2, 2, 2},
+    };
+    ridge_plan_result got[3][2]; /* [search][tp - 1] at pp 1, zero 0 */
+    ridge_model *m = NULL;
+    ridge_gpu gpu;
+    ridge_plan_spec sp;
+    ridge_err err;
+    check_context("plan consistency setup");
+    memset(got, 0, sizeof got);
+    if (!CHECK(ridge_model_load("llama2-7b", &m, &err) == RIDGE_OK) ||
+        !CHECK(ridge_catalog_load("mi300x", &gpu, &err) == RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    one_point_spec(&sp, m, &gpu, precs, counts, batches);
+    for (size_t k = 0; k < 3; k++) {
+        ridge_plan *p = NULL;
+        sp.tps = searches[k].tps;
+        sp.ntps = searches[k].ntps;
+        sp.pps = searches[k].pps;
+        sp.npps = searches[k].npps;
+        sp.zeros = searches[k].zeros;
+        sp.nzeros = searches[k].nzeros;
+        check_context(k == 0 ? "plan consistency: no ranges" : k == 1 ? "plan consistency: --tp 1,2"
+                                                                      : "plan consistency: --tp 1,2 --pp 1,2 --zero 0,1");
+        if (!CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK))
+            continue;
+        for (size_t i = 0; i < ridge_plan_size(p); i++) {
+            ridge_plan_result r;
+            ridge_plan_eval(p, i, &r);
+            if (r.pp == 1 && r.zero == 0 && (r.tp == 1 || r.tp == 2))
+                got[k][r.tp - 1] = r;
+        }
+        ridge_plan_free(p);
+    }
+    check_context("plan consistency: tp 1 from every search");
+    CHECK_INT(got[0][0].reason, RIDGE_PLAN_FEASIBLE);
+    CHECK(got[0][0].comm_s > 0); /* the DP all-reduce's exposed last bucket */
+    CHECK(same_result(&got[0][0], &got[1][0]));
+    CHECK(same_result(&got[0][0], &got[2][0]));
+    CHECK_NEAR(got[1][0].comm_s, got[0][0].comm_s, 0);
+    check_context("plan consistency: tp 2 from two searches");
+    CHECK_INT(got[1][1].reason, RIDGE_PLAN_FEASIBLE);
+    CHECK(same_result(&got[1][1], &got[2][1]));
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
+    test_plan_consistency();
     test_power();
     test_names();
     test_pareto_and_rank();

@@ -396,51 +396,128 @@ STREAM_OPS = {
 }
 
 
-def convert_pub(path):
-    out, skipped = [], []
+def csv_rows(path, cols):
+    """(line, row, id) of a CSV file that has the columns cols, each row with an id."""
     with open(path, newline="", encoding="utf-8") as f:
         rd = csv.DictReader(f)
-        for c in ("id", "source", "gpu", "model", "precision", "seq_or_image", "unit", "value"):
+        for c in cols:
             if c not in (rd.fieldnames or []):
                 fail(path, 1, c, "column missing")
         for line, r in enumerate(rd, 2):
-            rid = r["id"]
-            if not rid:
+            if not r["id"]:
                 fail(path, line, "id", "missing")
-            v = num(r, "value", path, line)
-            if r["gpu"] not in PUB_GPU:
-                skipped.append({"id": rid, "group": "published", "reason": f"GPU {r['gpu']!r} is not in the catalogue"})
-                continue
-            gpu, assumed = PUB_GPU[r["gpu"]]
-            extra = {"kind": "rate", "source": r["source"]}
-            if assumed:
-                extra["gpu_assumed"] = assumed
-            unit = r["unit"]
-            stream = re.match(r'STREAM-like kernel "(\w+)"', r["model"])
-            if unit == "TFLOPS" and r["model"].startswith("GEMM"):
-                prec = PUB_PREC.get(r["precision"])
-                if not prec:
-                    fail(path, line, "precision", f"unknown GEMM precision {r['precision']!r}")
-                shape = re.search(r"(\d+)x(\d+)x(\d+)", r["seq_or_image"]) or re.search(r"n=(\d+)", r["seq_or_image"])
-                if not shape:
-                    fail(path, line, "seq_or_image", f"no GEMM shape in {r['seq_or_image']!r}")
-                g = [int(x) for x in shape.groups()]
-                m, n, k = g if len(g) == 3 else (g[0], g[0], g[0])
-                # torch.matmul of two row-major tensors (mamf-finder.py, busy_pytorch_blas.py)
-                op = {"op": "gemm", "dtype": prec, "m": m, "n": n, "k": k, "layout": "nn"}
-                if prec == "fp8":
-                    op["layout"] = "nt"  # torch._scaled_mm takes B column-major
-                me = measurement(rid, "published", None, op=op, timed="back_to_back", framework="pytorch", gpu=gpu,
-                                 extra=extra)
-            elif unit == "GB/s" and stream and stream.group(1) in STREAM_OPS:
-                me = measurement(rid, "published", None, op=STREAM_OPS[stream.group(1)], timed="back_to_back", gpu=gpu,
-                                 extra=dict(extra, size_assumed="2^28 fp64 elements per array"))
-            else:
-                fail(path, line, "model", f"neither a GEMM in TFLOPS nor a gpu-stream kernel in GB/s: {r['model']!r}")
-            del me["time_s"]
-            me["value"], me["unit"] = v, unit
-            out.append(me)
+            yield line, r, r["id"]
+
+
+def convert_pub(path):
+    out, skipped = [], []
+    for line, r, rid in csv_rows(path, ("id", "source", "gpu", "model", "precision", "seq_or_image", "unit",
+                                        "value")):
+        v = num(r, "value", path, line)
+        if r["gpu"] not in PUB_GPU:
+            skipped.append({"id": rid, "group": "published", "reason": f"GPU {r['gpu']!r} is not in the catalogue"})
+            continue
+        gpu, assumed = PUB_GPU[r["gpu"]]
+        extra = {"kind": "rate", "source": r["source"]}
+        if assumed:
+            extra["gpu_assumed"] = assumed
+        unit = r["unit"]
+        stream = re.match(r'STREAM-like kernel "(\w+)"', r["model"])
+        if unit == "TFLOPS" and r["model"].startswith("GEMM"):
+            prec = PUB_PREC.get(r["precision"])
+            if not prec:
+                fail(path, line, "precision", f"unknown GEMM precision {r['precision']!r}")
+            shape = re.search(r"(\d+)x(\d+)x(\d+)", r["seq_or_image"]) or re.search(r"n=(\d+)", r["seq_or_image"])
+            if not shape:
+                fail(path, line, "seq_or_image", f"no GEMM shape in {r['seq_or_image']!r}")
+            g = [int(x) for x in shape.groups()]
+            m, n, k = g if len(g) == 3 else (g[0], g[0], g[0])
+            # torch.matmul of two row-major tensors (mamf-finder.py, busy_pytorch_blas.py)
+            op = {"op": "gemm", "dtype": prec, "m": m, "n": n, "k": k, "layout": "nn"}
+            if prec == "fp8":
+                op["layout"] = "nt"  # torch._scaled_mm takes B column-major
+            me = measurement(rid, "published", None, op=op, timed="back_to_back", framework="pytorch", gpu=gpu,
+                             extra=extra)
+        elif unit == "GB/s" and stream and stream.group(1) in STREAM_OPS:
+            me = measurement(rid, "published", None, op=STREAM_OPS[stream.group(1)], timed="back_to_back", gpu=gpu,
+                             extra=dict(extra, size_assumed="2^28 fp64 elements per array"))
+        else:
+            fail(path, line, "model", f"neither a GEMM in TFLOPS nor a gpu-stream kernel in GB/s: {r['model']!r}")
+        del me["time_s"]
+        me["value"], me["unit"] = v, unit
+        out.append(me)
     prov = {"gpu_name": None, "date": None, "source": "shared/data/published-microbench.csv (each row's source)"}
+    return prov, out, skipped
+
+
+# ---------------------------------------------------------------- megatron-dev.csv
+
+MEGATRON_GPU = {"A100-SXM4-80GB (Selene DGX A100)": ("a100-sxm4-80gb", "dgx-a100", 8)}
+
+
+def megatron_virtual_stages(layers, pp, microbatches):
+    """Megatron's interleaved schedule, which the rows' notes say the runs used: the fewest model
+    chunks (>= 2) that divide a stage's layers; it needs the microbatches to be a multiple of pp.
+    1F1B (1) when pp is 1 or neither holds. Not a fitted choice: the smallest interleaving."""
+    per_stage = layers // pp
+    if pp < 2 or microbatches % pp:
+        return 1
+    for v in range(2, per_stage + 1):
+        if per_stage % v == 0:
+            return v
+    return 1
+
+
+def convert_megatron(path):
+    out, skipped = [], []
+    cols = ("id", "paper", "model", "params_b", "hidden", "ffn", "layers", "heads", "seq_len", "vocab", "gpu",
+            "num_gpus", "tp", "pp", "dp", "global_batch", "recompute", "iteration_time_s")
+    for line, r, rid in csv_rows(path, cols):
+        h, ffn, layers, heads, seq, vocab, n, tp, pp, dp, gb = (
+            num(r, k, path, line, integer=True)
+            for k in ("hidden", "ffn", "layers", "heads", "seq_len", "vocab", "num_gpus", "tp", "pp", "dp",
+                      "global_batch"))
+        t = num(r, "iteration_time_s", path, line)
+        params_b = num(r, "params_b", path, line)
+        if r["gpu"] not in MEGATRON_GPU:
+            fail(path, line, "gpu", f"unknown GPU {r['gpu']!r}")
+        gpu, cluster, per_node = MEGATRON_GPU[r["gpu"]]
+        if tp * pp * dp != n:
+            fail(path, line, "dp", f"tp {tp} x pp {pp} x dp {dp} is not num_gpus {n}")
+        if n % per_node:
+            fail(path, line, "num_gpus", f"{n} is not whole nodes of {per_node}")
+        if layers % pp or heads % tp or gb % dp:
+            fail(path, line, "pp", f"layers {layers} / pp {pp}, heads {heads} / tp {tp} or batch {gb} / dp {dp} "
+                                   "does not divide")
+        if r["recompute"] not in ("full", "none", "selective"):
+            fail(path, line, "recompute", f"unknown {r['recompute']!r}")
+        # GPT (Eq. 2 of the paper): 12 l h^2 (1 + 13 / 12h + (V + s) / 12lh) parameters
+        counted = 12 * layers * h * h * (1 + 13 / (12 * h) + (vocab + seq) / (12 * layers * h)) / 1e9
+        if abs(counted / params_b - 1) > 0.05:  # the table rounds to 0.1 B (1.65 -> 1.7)
+            fail(path, line, "params_b", f"{params_b} B, but the shape has {counted:.2f} B")
+        mb = 1
+        v = megatron_virtual_stages(layers, pp, gb // (dp * mb))
+        par = {"tp": tp, "pp": pp, "dp": dp, "microbatch": mb, "global_batch": gb,
+               "schedule": "interleaved" if v > 1 else "1f1b", "virtual_stages": v,
+               "dp_overlap": "none", "grad_reduce": "param"}
+        model = {"schema_version": 1, "name": rid.lower(), "family": "transformer",
+                 "source": f"{r['paper']}, {r['model']}",
+                 "arch": {"d_model": h, "layers": layers, "heads": heads, "ffn": ffn, "vocab": vocab,
+                          "max_seq": seq, "ffn_act": "gelu", "norm": "layernorm", "position": "learned",
+                          "tied_embeddings": True, "bias": True, "dropout": True}}
+        extra = {"cluster": cluster, "nodes": n // per_node, "parallel": par, "workload": model, "mode": "train",
+                 "seq": seq, "precision": "fp16", "recompute": r["recompute"], "attention": "unfused",
+                 "optimizer": "adamw", "kind": "latency", "source": r["paper"],
+                 "assumed": "microbatch 1 and the smallest interleaving (not in the table); fp16 mixed "
+                            "precision; Megatron's 2021 kernels: unfused attention (QK^T, fused softmax, PV); "
+                            "local DDP: fp16 gradients (--accumulate-allreduce-grads-in-fp32 off) all-reduced after the backward"}
+        me = measurement(rid, "published-multi-gpu", t, timed="back_to_back", gpu=gpu, extra=extra)
+        del me["config"]["timed"], me["config"]["runtime"]
+        me["value"], me["unit"] = num(r, "tflops_per_gpu", path, line), "TFLOP/s per GPU (paper's Eq. 3)"
+        out.append(me)
+    prov = {"gpu_name": None, "date": None,
+            "source": "shared/data/megatron-dev.csv (Narayanan et al. 2021, Table 1; iteration times derived from the "
+                      "published TFLOP/s, the rows' notes)"}
     return prov, out, skipped
 
 
@@ -470,6 +547,7 @@ SOURCES = {
     "h200-2026-11-29": ("h200-2026-11-29/dev.jsonl", convert_h200),
     "aiconfigurator-gemm": ("aiconfigurator-gemm/gemm.csv", convert_aic),
     "published-microbench": ("published-microbench.csv", convert_pub),
+    "megatron-dev": ("megatron-dev.csv", convert_megatron),
 }
 
 

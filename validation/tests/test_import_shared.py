@@ -14,6 +14,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import import_shared  # noqa: E402
 
+MEGATRON_CSV = os.path.join(HERE, "megatron-dev-sample.csv")  # a copy of shared/data/megatron-dev.csv
+
 H200 = [
     {"run": "a", "section": "env", "name": "env", "gpu": "NVIDIA H200", "sm_count": 132},
     {"run": "a", "section": "gemm", "name": "bf16_4096x2100x4096", "op": "gemm", "precision": "bf16", "m": 4096,
@@ -52,6 +54,17 @@ class ImportTest(unittest.TestCase):
         out = os.path.join(self.d, "out")
         rc = import_shared.main(["--only", only, "--input", path, "--out", out])
         return rc, os.path.join(out, only + ".json")
+
+    def import_stderr(self, only, path):
+        """run_import with stderr captured: (exit code, output path, what it printed)."""
+        err = os.path.join(self.d, "err")
+        with open(err, "w") as fe:
+            old, sys.stderr = sys.stderr, fe
+            try:
+                rc, dst = self.run_import(only, path)
+            finally:
+                sys.stderr = old
+        return rc, dst, open(err).read()
 
     def test_h200_ids_and_timing_forms(self):
         src = self.write("dev.jsonl", "\n".join(json.dumps(r) for r in H200) + "\n")
@@ -103,18 +116,48 @@ class ImportTest(unittest.TestCase):
         for name, text, only, want in cases:
             with self.subTest(want=want):
                 src = self.write(name, text)
-                err = os.path.join(self.d, "err")
-                with open(err, "w") as fe:
-                    old, sys.stderr = sys.stderr, fe
-                    try:
-                        rc, dst = self.run_import(only, src)
-                    finally:
-                        sys.stderr = old
-                msg = open(err).read()
+                rc, dst, msg = self.import_stderr(only, src)
                 self.assertEqual(rc, 2)
                 self.assertEqual(msg.count("\n"), 1, msg)
                 self.assertIn(src + want, msg)
                 self.assertFalse(os.path.exists(dst), "nothing is written on bad input")
+
+    def test_megatron(self):
+        with open(MEGATRON_CSV, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        rc, dst = self.run_import("megatron-dev", self.write("megatron-dev.csv", "\n".join(lines[0:2] + lines[-1:]) + "\n"))
+        self.assertEqual(rc, 0)
+        ms = {m["id"]: m for m in json.load(open(dst))["measurements"]}
+        self.assertEqual(set(ms), {"N-T1-1.7B", "N-T1-1008.0B"})
+        small, big = ms["N-T1-1.7B"]["config"], ms["N-T1-1008.0B"]["config"]
+        self.assertEqual((small["cluster"], small["nodes"], small["gpu"]), ("dgx-a100", 4, "a100-sxm4-80gb"))
+        self.assertEqual(small["parallel"]["schedule"], "1f1b")  # pp 1
+        self.assertEqual((small["parallel"]["dp_overlap"], small["parallel"]["grad_reduce"]), ("none", "param"))
+        self.assertEqual(small["workload"]["arch"]["d_model"], 2304)
+        # 128 layers over 64 stages: two layers a stage, two chunks of one
+        self.assertEqual((big["parallel"]["schedule"], big["parallel"]["virtual_stages"]), ("interleaved", 2))
+        self.assertAlmostEqual(ms["N-T1-1008.0B"]["time_s"]["median"], 102.63)
+        self.assertEqual(import_shared.megatron_virtual_stages(105, 35, 280), 3)
+        self.assertEqual(import_shared.megatron_virtual_stages(48, 2, 47), 1)  # microbatches not a multiple of pp
+        self.validate(dst, 2)
+
+    def test_megatron_bad_rows(self):
+        with open(MEGATRON_CSV, encoding="utf-8") as f:
+            head, row = f.read().splitlines()[0:2]
+        cases = [
+            (row.replace(",32,1,1,32,512,", ",32,1,1,16,512,"), ":2: dp: tp 1 x pp 1 x dp 16 is not num_gpus 32"),
+            (row.replace(",2304,9216,", ",2304,x,"), ":2: ffn: not a number"),
+            (row.replace(",1.7,2304,", ",17,2304,"), ":2: params_b: 17.0 B, but the shape has 1.65 B"),
+            (row.replace(",3.5280,", ",-3.5,"), ":2: iteration_time_s: not positive"),
+        ]
+        for text, want in cases:
+            with self.subTest(want=want):
+                src = self.write("megatron-dev.csv", head + "\n" + text + "\n")
+                rc, dst, msg = self.import_stderr("megatron-dev", src)
+                self.assertEqual(rc, 2)
+                self.assertEqual(msg.count("\n"), 1, msg)
+                self.assertIn(src + want, msg)
+                self.assertFalse(os.path.exists(dst))
 
     def validate(self, path, n):
         ridge = os.environ.get("RIDGE")

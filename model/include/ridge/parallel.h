@@ -13,6 +13,7 @@
 #include "ridge/comm.h"
 #include "ridge/error.h"
 #include "ridge/kernel.h"
+#include "ridge/schedule.h"
 #include "ridge/workload.h"
 
 #ifdef __cplusplus
@@ -24,9 +25,26 @@ typedef enum { RIDGE_PP_1F1B = 0, RIDGE_PP_INTERLEAVED } ridge_pp_schedule;
 const char *ridge_pp_schedule_name(ridge_pp_schedule s); /* "1f1b", "interleaved" */
 int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out); /* 0, or -1 when unknown */
 
+/* PyTorch FSDP sharding strategies (docs/parallel.md, "Data parallelism"). */
+typedef enum { RIDGE_FSDP_NONE = 0, RIDGE_FSDP_FULL, RIDGE_FSDP_GRAD_OP, RIDGE_FSDP_HYBRID } ridge_fsdp_mode;
+
+const char *ridge_fsdp_mode_name(ridge_fsdp_mode f); /* "none", "full", "grad-op", "hybrid" */
+int ridge_fsdp_mode_parse(const char *s, ridge_fsdp_mode *out); /* 0, or -1 when unknown */
+
+/* Defaults of the data-parallel schedule (docs/parallel.md). */
+#define RIDGE_DP_BUCKET_BYTES (25.0 * 1048576.0) /* PyTorch DDP bucket_cap_mb = 25 */
+#define RIDGE_NCCL_CHANNELS 16                    /* CTAs (SMs) a collective occupies while it overlaps */
+
 typedef struct {
     int tp, pp, dp, ep;    /* group sizes; tp x pp x dp = the cluster's GPUs; ep divides dp */
-    int zero;              /* 0..3: ZeRO stage (3 = FSDP) */
+    int zero;              /* 0..3: ZeRO stage (DeepSpeed's schedules; 3 = parameters sharded too) */
+    ridge_fsdp_mode fsdp;  /* instead of zero: PyTorch FSDP's schedule (NONE = use zero) */
+    int fsdp_group;        /* hybrid: GPUs per shard group, dividing dp; 0 = the GPUs of a node / (tp pp) */
+    int prefetch;          /* ZeRO-3 / FSDP: layers whose parameters are gathered ahead (0: none) */
+    double bucket_bytes;   /* gradient bucket of the overlapped reduction */
+    int grad_reduce_fp32;  /* 1: reduce fp32 main gradients (Megatron), 0: in the parameter dtype */
+    int dp_overlap;        /* 1: buckets reduced during the backward pass; 0: after it (Megatron's local DDP) */
+    int p2p_scatter_gather; /* 1: pipeline sends split over the tp ranks, all-gathered after (Megatron) */
     int sequence_parallel; /* Megatron sequence parallelism (needs tp > 1 to matter) */
     double microbatch;     /* sequences per microbatch */
     double global_batch;   /* sequences per step, a multiple of dp x microbatch */
@@ -34,7 +52,8 @@ typedef struct {
     int virtual_stages;    /* interleaved: model chunks per GPU (1 for 1F1B) */
 } ridge_parallel_config;
 
-/* tp = pp = dp = ep = 1, zero 0, microbatch 1, global batch 1, 1F1B, 1 virtual stage. */
+/* tp = pp = dp = ep = 1, zero 0, no FSDP, prefetch 1, 25 MiB buckets, gradients reduced in the
+ * parameter dtype, overlapped; scatter/gather sends; microbatch 1, global batch 1, 1F1B, 1 virtual stage. */
 void ridge_parallel_config_init(ridge_parallel_config *pc);
 
 typedef struct {
@@ -60,7 +79,11 @@ typedef struct {
     double ep_comm_per_microbatch_s;
     double p2p_s;               /* one activation send between stages */
     double dp_bytes;            /* nccl-tests size of the gradient reduction (one GPU's gradient shard) */
-    double dp_collective_s;     /* the whole gradient reduction (all-reduce, or reduce-scatter + all-gather) */
+    double dp_collective_s;     /* every data-parallel collective of the step, end to end */
+    int dp_shard_group;         /* GPUs the optimizer state (ZeRO >= 1, FSDP) is sharded over; 1 without */
+    double dp_layer_allgather_s;     /* ZeRO-3 / FSDP: one layer's parameter all-gather */
+    double dp_layer_reducescatter_s; /* ZeRO-2/3 / FSDP: one layer's gradient reduce-scatter (+ HSDP all-reduce) */
+    double dp_per_microbatch_s;      /* ZeRO-2/3 / FSDP: data-parallel traffic of one microbatch */
     double params;              /* of the whole model */
     double params_per_gpu;      /* params / (tp x pp) */
     double model_flops;         /* of the global batch */
@@ -74,12 +97,27 @@ typedef struct {
     int fits;
 } ridge_parallel_result;
 
+/* The exposed part of a gradient reduction of t_dp_s in buckets of t_bucket_s each (`buckets` of
+ * them), issued as a backward pass of backward_s produces them: max(last bucket, what outlasts the
+ * backward), plus the compute the hidden part slows down by sm_share (docs/parallel.md). */
+double ridge_dp_overlap_exposed_s(double t_dp_s, double t_bucket_s, double buckets, double backward_s,
+                                  double sm_share);
+
+/* Share of a GPU's SMs an overlapped NCCL collective occupies: RIDGE_NCCL_CHANNELS / SMs (at most 0.5). */
+double ridge_nccl_sm_share(const ridge_gpu *g);
+
+/* The forward, backward and optimizer time of a scheduled single-GPU graph, op by op as
+ * ridge_parallel_predict splits it (res: ridge_schedule_ops's results for g). */
+void ridge_parallel_step_split(const ridge_oplist *g, const ridge_op_result *res, double *forward_s,
+                               double *backward_s, double *optimizer_s);
+
 /* Predict one training step (rc->mode train; rc->batch is ignored: pc gives the batch) or one
  * inference step (prefill, decode, infer: global_batch sequences) on the whole cluster.
  * EINVAL with a one-line message naming the option for: tp x pp x dp != the cluster's GPUs,
  * layers not divisible by pp (x virtual stages), heads (and kv_heads when >= tp) not divisible
  * by tp, global batch not a multiple of dp x microbatch, ep not dividing dp or ep > 1 without
- * experts, tp/pp/ep > 1 for a family other than transformer. */
+ * experts or not dividing the experts, --fsdp with --zero, an FSDP group that does not divide dp,
+ * tp/pp/ep > 1 for a family other than transformer. */
 int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
                            const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
                            ridge_err *err);
