@@ -495,6 +495,8 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, meas_item *it)
         return "unknown recompute";
     if (two_way_key(cfg, "attention", "flash", "unfused", &rc->unfused_attention))
         return "unknown attention";
+    if ((s = cli_json_str(cfg, "code")) && ridge_code_parse(s, &rc->code))
+        return "unknown code style (config.code)";
     if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc->optimizer))
         return "unknown optimizer";
     if (isfinite(v = num_of(cfg, "seq")))

@@ -28,11 +28,12 @@
  * `loads` dependent passes over the row (one DRAM latency each) and `reductions` block-wide
  * reductions. 0 when the rows go to warps. */
 static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double es, double loads, double reductions,
-                           int warp_rows)
+                           ridge_row_kernel kernel)
 {
     double threads = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
     double ctas = rk_floor(threads / RK_ROW_CTA_THREADS), clock = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
-    if (warp_rows && cols <= RK_ROW_WARP_MAX_ELEMS && cols * es <= RK_ROW_WARP_MAX_BYTES)
+    if (kernel == RIDGE_ROW_WARP ||
+        (kernel == RIDGE_ROW_AUTO && cols <= RK_ROW_WARP_MAX_ELEMS && cols * es <= RK_ROW_WARP_MAX_BYTES))
         return 0;
     if (ctas < 1)
         ctas = 1;
@@ -95,7 +96,9 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
          * reductions; the norms: the moments in one pass and one (Welford) reduction. */
         int sm = op->kind == RIDGE_OP_SOFTMAX;
         rk_streaming(g, op->dtype, flops, rk_op_bytes_capped(op, bytes + extra, bytes), 1, r);
-        row_kernel(g, row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, 1), r);
+        row_kernel(g, row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1,
+                                     op->u.rows.kernel),
+                   r);
         return RIDGE_OK;
     }
     case RIDGE_OP_COPY:
@@ -138,11 +141,11 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
     case RIDGE_OP_REDUCE:
         rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
-         * launches one CTA per row (cta_per_row) pays its rounds whatever the row length. */
+         * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
         if (op->u.rows.rows > 1)
             row_kernel(g,
                        row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1,
-                                    !op->u.rows.cta_per_row),
+                                    op->u.rows.kernel),
                        r);
         return RIDGE_OK;
     case RIDGE_OP_ELEMENTWISE: {
@@ -151,7 +154,8 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         rk_streaming(g, math, flops, rk_op_bytes(op, bytes), 1, r);
         if (op->u.ew.rows > 0)
             row_kernel(g,
-                       row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype), 1, 0, 0),
+                       row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype), 1, 0,
+                                    RIDGE_ROW_CTA),
                        r);
         return RIDGE_OK;
     }

@@ -71,6 +71,7 @@ static const char *const pass_names[RIDGE_PASS_COUNT] = {"fwd", "bwd_data", "bwd
 static const char *const copy_kind_names[COPY_KIND_COUNT] = {"d2d", "h2d", "d2h"};
 static const char *const layout_names[RIDGE_LAYOUT_COUNT] = {"nn", "nt", "tn", "tt"};
 static const char *const ew_fn_names[RIDGE_EW_FN_COUNT] = {"plain", "gelu_erf", "gelu_tanh", "silu", "exp"};
+static const char *const row_kernel_names[RIDGE_ROW_KERNEL_COUNT] = {"auto", "cta", "warp"};
 
 const char *ridge_op_kind_name(ridge_op_kind k)
 {
@@ -100,6 +101,11 @@ const char *ridge_layout_name(ridge_layout l)
 const char *ridge_ew_fn_name(ridge_ew_fn f)
 {
     return (unsigned)f < RIDGE_EW_FN_COUNT ? ew_fn_names[f] : "?";
+}
+
+const char *ridge_row_kernel_name(ridge_row_kernel k)
+{
+    return (unsigned)k < RIDGE_ROW_KERNEL_COUNT ? row_kernel_names[k] : "?";
 }
 
 static int lookup(const char *s, const char *const *names, int n)
@@ -146,6 +152,15 @@ int ridge_ew_fn_parse(const char *s, ridge_ew_fn *out)
     if (i < 0)
         return -1;
     *out = (ridge_ew_fn)i;
+    return 0;
+}
+
+int ridge_row_kernel_parse(const char *s, ridge_row_kernel *out)
+{
+    int i = lookup(s, row_kernel_names, RIDGE_ROW_KERNEL_COUNT);
+    if (i < 0)
+        return -1;
+    *out = (ridge_row_kernel)i;
     return 0;
 }
 
@@ -444,6 +459,8 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
     case RIDGE_OP_REDUCE:
         DIM(op->u.rows.rows, "rows");
         DIM(op->u.rows.cols, "cols");
+        if ((unsigned)op->u.rows.kernel >= RIDGE_ROW_KERNEL_COUNT)
+            return bad(err, where, "row_kernel", "%d is not a row kernel", (int)op->u.rows.kernel);
         return RIDGE_OK;
     case RIDGE_OP_EMBEDDING:
         DIM(op->u.emb.tokens, "tokens");

@@ -562,7 +562,7 @@ static void test_record_mechanisms(void)
     CHECK(b.split_k == 1 && b.kernels == 1);
     CHECK(b.time_s > 4 * a.time_s);
 
-    /* cta_per_row: a kernel that launches one CTA per row pays its rounds even for short rows; a
+    /* row_kernel cta: a kernel that launches one CTA per row pays its rounds even for short rows; a
      * framework reduction over the same short rows goes to warps. */
     memset(&op, 0, sizeof op);
     op.kind = RIDGE_OP_REDUCE;
@@ -570,7 +570,7 @@ static void test_record_mechanisms(void)
     op.count = 1;
     op.u.rows.rows = 32768, op.u.rows.cols = 128;
     a = predict(&h100, op);
-    op.u.rows.cta_per_row = 1;
+    op.u.rows.kernel = RIDGE_ROW_CTA;
     b = predict(&h100, op);
     CHECK(b.bound == RIDGE_BOUND_LATENCY);
     CHECK_NEAR(b.time_s - b.floor_s,

@@ -348,7 +348,7 @@ def convert_aic(path):
                 # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
                 # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
                 # the CUTLASS scaled-mm, whose fixed tile configurations never split K.
-                ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "cta_per_row": True,
+                ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "row_kernel": "cta",
                         "name": "segmented_max_reduction"},
                        {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
                         "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
@@ -507,6 +507,7 @@ def convert_megatron(path):
                           "tied_embeddings": True, "bias": True, "dropout": True}}
         extra = {"cluster": cluster, "nodes": n // per_node, "parallel": par, "workload": model, "mode": "train",
                  "seq": seq, "precision": "fp16", "recompute": r["recompute"], "attention": "unfused",
+                 "code": "megatron",
                  "optimizer": "adamw", "kind": "latency", "source": r["paper"],
                  "assumed": "microbatch 1 and the smallest interleaving (not in the table); fp16 mixed "
                             "precision; Megatron's 2021 kernels: unfused attention (QK^T, fused softmax, PV); "

@@ -32,8 +32,7 @@ static const char *const attn_keys[] = {COMMON_KEYS, "batch",  "heads",  "kv_hea
                                         "kv_len",    "head_dim", "causal", "pass",   NULL};
 static const char *const ew_keys[] = {COMMON_KEYS, "elements", "inputs", "outputs", "flops_per_element",
                                       "strided_inputs", "function", "rows", NULL};
-static const char *const rows_keys[] = {COMMON_KEYS, "rows", "cols", NULL};
-static const char *const reduce_keys[] = {COMMON_KEYS, "rows", "cols", "cta_per_row", NULL};
+static const char *const rows_keys[] = {COMMON_KEYS, "rows", "cols", "row_kernel", NULL};
 static const char *const emb_keys[] = {COMMON_KEYS, "tokens", "dim", "vocab", NULL};
 static const char *const lstm_keys[] = {COMMON_KEYS, "batch", "seq", "input", "hidden", "layers", "pass", NULL};
 static const char *const copy_keys[] = {COMMON_KEYS, "bytes", "kind", NULL};
@@ -42,7 +41,7 @@ static const char *const custom_keys[] = {COMMON_KEYS, "flops", "bytes", "unit",
 static const char *const *const kind_keys[RIDGE_OP_KIND_COUNT] = {
     [RIDGE_OP_GEMM] = gemm_keys,      [RIDGE_OP_CONV2D] = conv_keys,   [RIDGE_OP_ATTENTION] = attn_keys,
     [RIDGE_OP_ELEMENTWISE] = ew_keys, [RIDGE_OP_SOFTMAX] = rows_keys,  [RIDGE_OP_LAYERNORM] = rows_keys,
-    [RIDGE_OP_RMSNORM] = rows_keys,   [RIDGE_OP_REDUCE] = reduce_keys,   [RIDGE_OP_EMBEDDING] = emb_keys,
+    [RIDGE_OP_RMSNORM] = rows_keys,   [RIDGE_OP_REDUCE] = rows_keys,   [RIDGE_OP_EMBEDDING] = emb_keys,
     [RIDGE_OP_LSTM] = lstm_keys,      [RIDGE_OP_COPY] = copy_keys,     [RIDGE_OP_CUSTOM] = custom_keys,
 };
 
@@ -194,8 +193,10 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
     case RIDGE_OP_REDUCE:
         TRY(num(o, path, "rows", 1, &op->u.rows.rows, c));
         TRY(num(o, path, "cols", 1, &op->u.rows.cols, c));
-        if (op->kind == RIDGE_OP_REDUCE)
-            TRY(rj_bool(o, path, "cta_per_row", 0, &op->u.rows.cta_per_row, c));
+        TRY(rc = rj_string(o, path, "row_kernel", 0, s, sizeof s, c));
+        if (rc == 1 && ridge_row_kernel_parse(s, &op->u.rows.kernel) != 0)
+            return rj_fail(c, RIDGE_EINVAL, path, "row_kernel", "'%s' is not one of: auto, cta, warp",
+                           printable(safe, sizeof safe, s));
         return RIDGE_OK;
     case RIDGE_OP_EMBEDDING:
         TRY(num(o, path, "tokens", 1, &op->u.emb.tokens, c));

@@ -26,6 +26,7 @@ typedef struct {
     int qa; /* qa_head: extractive question answering, start and end logits on every token */
     int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
     int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
+    int fused_softmax; /* Megatron's scale-mask softmax: a warp per row, the row in registers */
     int repeat_kv; /* gqa_impl "repeat": K and V copied out to every query head before attention */
     int parallel;  /* parallel_residual: attention and MLP read one norm's output, both added to x */
     double rotary_dim; /* dimensions of each head the rotary embedding turns (default head_dim) */
@@ -700,7 +701,12 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "attn_scores", sfx);
         batched_gemm(g, "attention", nm, sh->mdt, sh->s, sh->kv_len, hd, bh, train, L);
         name2(nm, sizeof nm, "attn_softmax", sfx);
-        rw_rows(g, RIDGE_OP_SOFTMAX, "attention", nm, sh->adt, bh * sh->s, sh->kv_len, train, L);
+        {
+            size_t first_sm = g->n;
+            rw_rows(g, RIDGE_OP_SOFTMAX, "attention", nm, sh->adt, bh * sh->s, sh->kv_len, train, L);
+            for (size_t i = first_sm; a->fused_softmax && i < g->n; i++) /* forward and backward */
+                g->ops[i].u.rows.kernel = RIDGE_ROW_WARP;
+        }
         if (train && a->dropout) {
             name2(nm, sizeof nm, "attn_dropout", sfx);
             rw_elementwise(g, "attention", nm, sh->adt, probs, 1, 2, 2, train, L);
@@ -951,6 +957,9 @@ static tf_arch code_arch(const tf_arch *a, ridge_code code)
         c.composite_rope = a->pos == TF_POS_ROPE;
         break;
     case RIDGE_CODE_MEGATRON:
+        c.composite_norm = c.composite_rope = 0;
+        c.fused_softmax = 1;
+        break;
     case RIDGE_CODE_ENGINE:
     case RIDGE_CODE_COMPILE: c.composite_norm = c.composite_rope = 0; break;
     default: break;

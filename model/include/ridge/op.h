@@ -58,6 +58,13 @@ typedef enum { RIDGE_UNIT_VECTOR = 0, RIDGE_UNIT_TENSOR } ridge_unit;
  * It sets every operand's leading dimension, which decides the alignment (docs/model.md §2). */
 typedef enum { RIDGE_LAYOUT_NN = 0, RIDGE_LAYOUT_NT, RIDGE_LAYOUT_TN, RIDGE_LAYOUT_TT, RIDGE_LAYOUT_COUNT } ridge_layout;
 
+/* How a row-wise op's kernel maps rows to the GPU (docs/model.md §6, "One CTA per row"):
+ * RIDGE_ROW_AUTO, PyTorch's rule (rows of at most 1,024 elements and 4 KB to one warp each, longer
+ * rows to one CTA each, a one-row reduce to the whole grid); RIDGE_ROW_CTA, one CTA per row at any
+ * length (vLLM's quantisation kernels); RIDGE_ROW_WARP, one warp per row at any length (fused
+ * kernels that keep a row in registers: Megatron's scale-mask softmax). */
+typedef enum { RIDGE_ROW_AUTO = 0, RIDGE_ROW_CTA, RIDGE_ROW_WARP, RIDGE_ROW_KERNEL_COUNT } ridge_row_kernel;
+
 /* The function an elementwise op applies, for its instruction cost (docs/model.md §6).
  * RIDGE_EW_PLAIN: flops_per_element as given. */
 typedef enum {
@@ -105,7 +112,7 @@ typedef struct {
             double rows;           /* > 0: one CTA per row of elements / rows (0: a flat grid) */
             ridge_ew_fn fn;
         } ew;
-        struct { double rows, cols; int cta_per_row; } rows; /* softmax, layernorm, rmsnorm, reduce; cta_per_row: reduce */
+        struct { double rows, cols; ridge_row_kernel kernel; } rows; /* softmax, layernorm, rmsnorm, reduce; kernel: ridge_row_kernele */
         struct { double tokens, dim, vocab; } emb;
         struct { double batch, seq, input, hidden, layers; ridge_pass pass; } lstm;
         struct { double bytes; ridge_copy_kind kind; } copy;
@@ -120,6 +127,7 @@ const char *ridge_pass_name(ridge_pass p);
 const char *ridge_copy_kind_name(ridge_copy_kind k);
 const char *ridge_layout_name(ridge_layout l);
 const char *ridge_ew_fn_name(ridge_ew_fn f);
+const char *ridge_row_kernel_name(ridge_row_kernel k);
 /* Reverse look-ups: 0 and *out set on success, -1 if unknown. */
 int ridge_op_kind_parse(const char *s, ridge_op_kind *out);
 int ridge_dtype_parse(const char *s, ridge_dtype *out);
@@ -127,6 +135,7 @@ int ridge_pass_parse(const char *s, ridge_pass *out);
 int ridge_copy_kind_parse(const char *s, ridge_copy_kind *out);
 int ridge_layout_parse(const char *s, ridge_layout *out);
 int ridge_ew_fn_parse(const char *s, ridge_ew_fn *out);
+int ridge_row_kernel_parse(const char *s, ridge_row_kernel *out);
 
 /* Bytes per element in memory (TF32 is stored as FP32; INT4 is 0.5). */
 double ridge_dtype_bytes(ridge_dtype d);
