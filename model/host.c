@@ -69,12 +69,12 @@ static const ridge_host_profile builtins[] = {
      "PyTorch 2.x eager on a current server CPU (the H200 host of h200-2026-11-29 run a): launch, aten and "
      "library costs from its tiny-op records, module calls and the in-model factor fitted on its llm_infer "
      "prefill T128 and resnet50 infer bs1 records (docs/model.md §7)",
-     5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 4.3 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
+     5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
      RIDGE_HOST_RUNTIME_EAGER},
     {"torch-graph", "",
      "PyTorch with torch.cuda.graphs: the step captured once and replayed (g.replay(): one Python call and "
      "cudaGraphLaunch, then 0.6 us per node, gpu-specs §9 OCANNL-488)",
-     5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 4.3 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
+     5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
      RIDGE_HOST_RUNTIME_GRAPH},
     {"torch-compile", "compile",
      "torch.compile (inductor, default mode): pointwise chains fused into Triton kernels, each launched from "

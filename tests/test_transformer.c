@@ -1250,8 +1250,73 @@ static void test_kernel_counts_as_written(void)
     }
 }
 
+/* The training steps of the H200 records as their code runs them (docs/workloads.md, "Training
+ * steps and the optimizer"): Hugging Face BERT-base and GPT-2 under bf16 autocast with fused
+ * AdamW, and torchvision ResNet-50 with SGD foreach. zero_grad(set_to_none) launches nothing in
+ * eager code (a memset as the model is written); GPT-2's gelu_new is 8 + 11 kernels a layer;
+ * an fp16 GradScaler before a foreach SGD reads found_inf with .item() (one host_sync op), before
+ * a fused AdamW it does not. */
+static void test_training_step_as_run(void)
+{
+    static const struct {
+        const char *id;
+        ridge_code code;
+        ridge_optimizer opt;
+        ridge_optimizer_impl impl;
+        double batch, seq, kernels;
+    } rows[] = {
+        {"bert-base", RIDGE_CODE_HF, RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, 32, 128, 1052},
+        {"gpt2", RIDGE_CODE_HF, RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, 8, 1024, 1005}, /* with split-K reductions */
+        {"resnet50", RIDGE_CODE_TORCH, RIDGE_OPTIMIZER_SGD, RIDGE_OPT_IMPL_FOREACH, 64, 0, 797},
+    };
+    ridge_gpu g;
+    ridge_err err;
+    check_context("training step as run");
+    CHECK(ridge_catalog_load("h200-sxm-141gb", &g, &err) == RIDGE_OK);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_model *m = load(rows[i].id);
+        for (int code = 0; m && code < 2; code++) {
+            for (int fp16 = 0; fp16 < 2; fp16++) {
+                ridge_run_config rc;
+                ridge_oplist ol;
+                ridge_schedule_totals tot;
+                int zero = 0, sync = 0, gelu = 0;
+                ridge_run_config_init(&rc);
+                rc.mode = RIDGE_MODE_TRAIN;
+                rc.batch = rows[i].batch;
+                if (rows[i].seq > 0)
+                    rc.seq = rows[i].seq;
+                rc.precision = fp16 ? RIDGE_DTYPE_FP16 : RIDGE_DTYPE_BF16;
+                rc.amp = 1;
+                rc.optimizer = rows[i].opt;
+                rc.optimizer_impl = rows[i].impl;
+                rc.code = code ? rows[i].code : RIDGE_CODE_AS_WRITTEN;
+                CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK);
+                for (size_t k = 0; k < ol.n; k++) {
+                    zero += strcmp(ol.ops[k].name, "zero_grad") == 0;
+                    sync += ol.ops[k].host_sync != 0;
+                    gelu += strncmp(ol.ops[k].name, "gelu.", 5) == 0;
+                }
+                CHECK(zero == (code ? 0 : 1));
+                CHECK(sync == (code && fp16 && rows[i].impl == RIDGE_OPT_IMPL_FOREACH ? 1 : 0));
+                if (strcmp(rows[i].id, "gpt2") == 0)
+                    CHECK(gelu == 19);
+                if (code && !fp16) {
+                    CHECK(ridge_schedule_ops(&g, ol.ops, ol.n, RIDGE_RUNTIME_EAGER, NULL, &tot, &err) == RIDGE_OK);
+                    if (!check_near_(tot.kernels, rows[i].kernels, 1e-12, __FILE__, __LINE__, rows[i].id, "kernels"))
+                        fprintf(stderr, "  %s: %g kernels\n", rows[i].id, tot.kernels);
+                }
+                ridge_oplist_free(&ol);
+            }
+        }
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+}
+
 int main(void)
 {
+    test_training_step_as_run();
     test_kernel_counts_as_written();
     test_param_counts();
     test_train_flops_decoder();

@@ -231,7 +231,8 @@ def h200_model(rec, path, line, sid, out, skipped):
         cfg = dict(base, workload="resnet50", mode=mode, batch=num(rec, "batch", path, line, integer=True),
                    image=num(rec, "image", path, line, integer=True), layout="nhwc")
         if mode == "train":
-            cfg.update(precision=prec, optimizer="sgd")
+            # torch.optim.SGD(momentum=0.9) with no foreach/fused argument: the foreach path on CUDA
+            cfg.update(precision=prec, optimizer="sgd", optimizer_impl="foreach")
             if prec in ("bf16", "fp16"):
                 cfg["amp"] = True  # autocast over fp32 weights (measure.py)
         else:

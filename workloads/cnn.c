@@ -1016,6 +1016,12 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
             rw_rows(g, RIDGE_OP_REDUCE, u->group, nm, at, u->c, n * u->h * u->w, 0, u->count);
         }
         rw_elementwise(g, u->group, u->name, at, in, 1, 1, 2, 0, u->count);
+        if (train && g->torch_step) {
+            /* nn.BatchNorm2d in training mode: self.num_batches_tracked.add_(1), one aten op on
+             * a one-value tensor before the batch-norm call */
+            snprintf(nm, sizeof nm, "%s.num_batches_tracked", u->name);
+            rw_custom(g, u->group, nm, RIDGE_DTYPE_FP32, 1, 16, u->count);
+        }
         break;
     case U_ACT: rw_elementwise(g, u->group, u->name, at, in, 1, 1, u->act_flops, 0, u->count); break;
     case U_MAXPOOL:

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "graph.h"
 
+#include "ridge/host.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +157,47 @@ void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
     rw_grad_cast(g, group, name, dt, in * out, count); /* autocast: dW read back just after */
 }
 
+void rw_autograd_from(rw_graph *g, size_t first)
+{
+    for (size_t i = first; !g->failed && i < g->n; i++)
+        g->ops[i].host_class = RIDGE_HOST_AUTOGRAD;
+}
+
+void rw_linear_bias(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double out,
+                    int train, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    double e = ridge_dtype_bytes(dt);
+    if (g->amp) {
+        snprintf(nm, sizeof nm, "%.50s.bcast", name);
+        rw_custom(g, group, nm, dt, 0, out * (4 + e), count);
+    }
+    if (!train)
+        return;
+    snprintf(nm, sizeof nm, "%.50s.bgrad", name);
+    rw_rows(g, RIDGE_OP_REDUCE, group, nm, dt, out, tokens, 0, count); /* dY summed over the rows */
+    rw_autograd_from(g, g->n - 1);
+    if (g->amp) {
+        snprintf(nm, sizeof nm, "%.50s.bgrad.gcast", name);
+        rw_custom(g, group, nm, dt, 0, out * (4 + e), count);
+    }
+}
+
+void rw_act_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, int train,
+                 double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    double bytes = elements * (4 + ridge_dtype_bytes(dt));
+    if (!g->amp || dt == RIDGE_DTYPE_FP32)
+        return;
+    snprintf(nm, sizeof nm, "%.50s.acast", name);
+    rw_custom(g, group, nm, dt, 0, bytes, count);
+    if (!train)
+        return;
+    snprintf(nm, sizeof nm, "%.50s.acast.bwd", name);
+    rw_custom(g, group, nm, dt, 0, bytes, count);
+}
+
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
                     double inputs, double outputs, double flops_per_element, int train, double count)
 {
@@ -241,6 +284,33 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
     /* Launches of one foreach op over every parameter tensor. */
     double k_foreach = ceil_at_least1(fmax(params / RW_FOREACH_ELEMS_PER_KERNEL, tensors / RW_FOREACH_TENSORS_PER_KERNEL));
     ridge_op *op;
+    /* GradScaler (fp16 autocast): unscale the FP32 gradients and check them for inf/NaN, one
+     * foreach op; in 2-byte units: read 2, write 2. Eager PyTorch (g->torch_step) runs the whole
+     * torch.amp.GradScaler sequence around it: scaler.scale(loss) is a multiply of the loss (and
+     * its backward, one more); unscale_ computes 1 / scale (to double, reciprocal, to float: three
+     * one-value kernels) and fills found_inf (one); scaler.step reads found_inf with .item() (a
+     * 4-byte copy to the host, which waits for the GPU to drain) before a non-fused optimizer's
+     * step; scaler.update is one _amp_update_scale_ kernel (after the step). A fused optimizer takes the scale and
+     * found_inf itself (_step_supports_amp_scaling): the check runs with no .item(), and found_inf
+     * is summed on the device (one kernel). */
+    if (g->amp && precision == RIDGE_DTYPE_FP16) {
+        int fused = impl == RIDGE_OPT_IMPL_FUSED;
+        if (g->torch_step) {
+            rw_custom(g, "loss", "scaler.scale_loss", RIDGE_DTYPE_FP32, 1, 12, 2); /* every micro-batch */
+            rw_custom(g, "optimizer", "scaler.inv_scale", RIDGE_DTYPE_FP32, 1, 12, fused ? 1 : 3);
+            rw_custom(g, "optimizer", "scaler.found_inf_fill", RIDGE_DTYPE_FP32, 0, 4, 1);
+        }
+        optimizer_pass(g, "grad_unscale", params, k_foreach, 2, 2, 2);
+        if (g->torch_step && !fused) {
+            op = rw_push(g, RIDGE_OP_COPY, RIDGE_DTYPE_FP32, "optimizer", "scaler.found_inf.item", 1);
+            if (op) {
+                op->u.copy.bytes = 4;
+                op->u.copy.kind = RIDGE_COPY_D2H;
+                op->host_sync = 1;
+            }
+        } else if (g->torch_step)
+            rw_custom(g, "optimizer", "scaler.found_inf_sum", RIDGE_DTYPE_FP32, 1, 8, 1);
+    }
     if (opt == RIDGE_OPTIMIZER_LAMB) {
         /* apex FusedLAMB (fused only; ridge_model_build refuses the others): four multi-tensor
          * passes, in 2-byte units per parameter: the global gradient norm (read g); stage 1, the
@@ -279,10 +349,8 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
                              : tensors * (adamw ? 5 : 2);
         optimizer_pass(g, adamw ? "adamw_step" : "sgd_step", params, kernels, in, out, flops);
     }
-    /* GradScaler (fp16 autocast): unscale the FP32 gradients and check them for inf/NaN, one
-     * foreach op; in 2-byte units: read 2, write 2. */
-    if (g->amp && precision == RIDGE_DTYPE_FP16)
-        optimizer_pass(g, "grad_unscale", params, k_foreach, 2, 2, 2);
+    if (g->torch_step && g->amp && precision == RIDGE_DTYPE_FP16)
+        rw_custom(g, "optimizer", "scaler.update_scale", RIDGE_DTYPE_FP32, 4, 16, 1);
     /* Gradient accumulation: micro-batches 2..N add their weight gradients into .grad, autograd's
      * AccumulateGrad as one in-place add per parameter tensor (read .grad and the new gradient,
      * write .grad, in the gradient dtype); .grad was last touched a micro-batch earlier: cold. */
@@ -298,7 +366,10 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
             rw_cold(g, op, 2 * per * ridge_dtype_bytes(gdt));
         }
     }
-    /* zero_grad (set_to_none is free; the framework still memsets when accumulating). */
+    /* zero_grad: set_to_none (g->torch_step) launches nothing; otherwise one memset of the
+     * gradients. */
+    if (g->torch_step)
+        return;
     op = rw_push(g, RIDGE_OP_ELEMENTWISE, mixed ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP32, "optimizer", "zero_grad", 1);
     if (!op)
         return;

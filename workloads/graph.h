@@ -26,6 +26,11 @@ typedef struct {
     /* Eager code that calls an nn.Module per layer (--code torch, hf): rw_linear marks the first
      * op of each linear layer with one module call (ridge_op.modules). */
     int modules;
+    /* The step as eager PyTorch code runs it (--code torch, hf, compile): optimizer.zero_grad()
+     * sets the gradients to None (PyTorch 2.x's default, measure.py's set_to_none=True), so no
+     * memset; loss.backward() seeds the scalar loss's gradient with one fill kernel; an fp16
+     * GradScaler runs torch.amp's full sequence (rw_optimizer). */
+    int torch_step;
 } rw_graph;
 
 /* Add n nn.Module calls to the op at index i (the first op of the module), when g->modules. */
@@ -68,6 +73,22 @@ ridge_op *rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype 
  * and dX GEMMs) and dW (written) are cold, unless autocast has just cast W. */
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count);
+/* Ops first..n-1 are backward kernels, issued by the autograd engine (host class autograd) though
+ * their names do not end in .bwd. */
+void rw_autograd_from(rw_graph *g, size_t first);
+/* The bias of a linear layer of `out` outputs over `tokens` rows, as PyTorch's addmm runs it: the
+ * add rides in the GEMM's epilogue (no kernel); under autocast (g->amp) the FP32 bias is cast to
+ * dt before the GEMM (one kernel of `out` values). In training the bias gradient is the sum of
+ * the output gradient over the rows (one reduce kernel, sum_to of addmm's backward) and, under
+ * autocast, its cast back to the FP32 .grad (one kernel). */
+void rw_linear_bias(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double out,
+                    int train, double count);
+/* Autocast's cast of an FP32 activation of `elements` values to dt before an op on the autocast
+ * lower-precision list (a linear layer), when the value is FP32 (an FP32 LayerNorm's output or
+ * an FP32 residual stream): one kernel reading 4 and writing size(dt) bytes a value; in training
+ * its backward (ToCopyBackward) casts the gradient back to FP32. Nothing without g->amp. */
+void rw_act_cast(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements, int train,
+                 double count);
 /* Elementwise op; in training also its backward (reads the saved inputs and the gradient,
  * writes input gradients: inputs+1 reads, inputs writes). */
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
@@ -81,7 +102,8 @@ void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *nam
  * FP32 gradients): SGD with momentum or AdamW, as `impl` (a ridge_optimizer_impl) runs it: fused
  * (one multi-tensor kernel per ~5e7 parameters, one pass), foreach (one multi-tensor pass per
  * arithmetic step) or a loop over the `tensors` tensors (a few kernels each); LAMB as apex's
- * FusedLAMB (four multi-tensor passes; fused only). Also zeroes the gradients, and with g->grad_accum > 1 adds autograd's accumulation of each later micro-batch's
+ * FusedLAMB (four multi-tensor passes; fused only). Also zeroes the gradients (not with
+ * g->torch_step: set_to_none), and with g->grad_accum > 1 adds autograd's accumulation of each later micro-batch's
  * gradients into .grad (one in-place add per tensor per micro-batch). */
 void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precision, ridge_optimizer opt,
                   int impl);

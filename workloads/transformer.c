@@ -26,6 +26,7 @@ typedef struct {
     int qa; /* qa_head: extractive question answering, start and end logits on every token */
     int fused_qkv, fused_gate_up; /* one GEMM for Q, K and V (gate and up); else one each */
     int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
+    int composite_gelu; /* gelu_impl "composite": the tanh GELU as pointwise ops (Hugging Face's gelu_new) */
     int fused_softmax; /* Megatron's scale-mask softmax: a warp per row, the row in registers */
     int repeat_kv; /* gqa_impl "repeat": K and V copied out to every query head before attention */
     int parallel;  /* parallel_residual: attention and MLP read one norm's output, both added to x */
@@ -53,7 +54,8 @@ static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads"
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
                                         "dropout", "experts", "top_k", "max_seq", "mem_len", "pooler", "classes",
                                         "image", "patch", "channels", "fused_qkv", "fused_gate_up", "norm_impl",
-                                        "rope_impl", "gqa_impl", "parallel_residual", "rotary_dim", "qa_head", NULL};
+                                        "rope_impl", "gqa_impl", "parallel_residual", "rotary_dim", "qa_head", "gelu_impl",
+                                        NULL};
 static const char *const impl_names[] = {"fused", "composite", NULL};
 static const char *const gqa_names[] = {"grouped", "repeat", NULL};
 
@@ -127,6 +129,9 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     TRY(rj_bool(j, "$.arch", "fused_gate_up", 0, &a->fused_gate_up, c));
     if (cJSON_GetObjectItemCaseSensitive(j, "norm_impl")) {
         TRY(get_enum(j, "norm_impl", impl_names, &a->composite_norm, c));
+    }
+    if (cJSON_GetObjectItemCaseSensitive(j, "gelu_impl")) {
+        TRY(get_enum(j, "gelu_impl", impl_names, &a->composite_gelu, c));
     }
     if (cJSON_GetObjectItemCaseSensitive(j, "rope_impl")) {
         TRY(get_enum(j, "rope_impl", impl_names, &a->composite_rope, c));
@@ -418,6 +423,13 @@ typedef struct {
     int unfused; /* attention as separate kernels (--attention unfused) */
     ridge_dtype mdt, adt, attn_dt;
     ridge_code code; /* how the code is written (--code) */
+    int eager;       /* eager PyTorch modules (--code torch, hf): bias kernels, embedding backward */
+    /* Autocast over an eager LayerNorm model (--amp, --code torch or hf): LayerNorm is on
+     * autocast's FP32 list, so its outputs, the FP32 embeddings and the residual stream they feed
+     * are FP32; each linear layer that reads one casts it to adt first (rw_act_cast). ndt: the
+     * dtype of norms and residual adds (FP32 then, else adt). */
+    int f32res;
+    ridge_dtype ndt;
 } tf_shape;
 
 static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
@@ -460,6 +472,10 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
      * attend in fp8 over an fp8 KV cache (as TensorRT-LLM's FP8 KV cache); the cache is written,
      * read and sized in attn_dt. */
     sh.attn_dt = sh.mdt == RIDGE_DTYPE_INT8 || sh.mdt == RIDGE_DTYPE_INT4 ? sh.adt : sh.mdt;
+    sh.eager = rc->code == RIDGE_CODE_TORCH || rc->code == RIDGE_CODE_HF;
+    sh.f32res = sh.eager && rc->amp && a->norm == TF_NORM_LAYERNORM && !a->composite_norm && !a->vit &&
+                sh.adt != RIDGE_DTYPE_FP32;
+    sh.ndt = sh.f32res ? RIDGE_DTYPE_FP32 : sh.adt;
     return sh;
 }
 
@@ -604,6 +620,48 @@ static void dropout_op(rw_graph *g, const char *group, const char *name, ridge_d
     rw_custom(g, group, nm, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
 }
 
+/* A linear layer as the run's code launches it: autocast's cast of an FP32 input (sh->f32res and
+ * `f32_in`), the GEMMs, and in eager code the bias's kernels (rw_linear_bias). */
+static void tf_linear(rw_graph *g, const tf_arch *a, const tf_shape *sh, const char *group, const char *name,
+                      double tokens, double in, double out, int train, double count, int f32_in)
+{
+    if (sh->f32res && f32_in)
+        rw_act_cast(g, group, name, sh->adt, tokens * in, train, count);
+    rw_linear(g, group, name, sh->mdt, tokens, in, out, train, count);
+    if (a->bias && sh->eager)
+        rw_linear_bias(g, group, name, sh->adt, tokens, out, train, count);
+}
+
+/* The tanh GELU over E values as Hugging Face's gelu_new writes it (gelu_impl "composite"):
+ * 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), eight pointwise kernels forward (0.5 x, x^3,
+ * 0.044715 *, x +, sqrt(2/pi) *, tanh, 1 +, the product); autograd's backward, eleven: the
+ * product's two gradients, tanh_backward, three scalar multiplies, pow's backward (x^2, times 3,
+ * times the gradient) and two adds summing x's three gradients. Each reads its operands and writes
+ * one value of e bytes. */
+static void gelu_composite(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, int train,
+                           double count)
+{
+    static const struct {
+        const char *step;
+        double reads;
+    } fwd[] = {{"half_x", 1}, {"cube", 1}, {"mul_c", 1}, {"add_x", 2}, {"mul_k", 1}, {"tanh", 1}, {"add_1", 1},
+               {"mul", 2}},
+      bwd[] = {{"mul.bwd_a", 2},   {"mul.bwd_b", 2},   {"tanh.bwd", 2},    {"mul_k.bwd", 1},
+               {"mul_c.bwd", 1},   {"cube.bwd_sq", 1}, {"cube.bwd_3", 1},  {"cube.bwd_mul", 2},
+               {"half_x.bwd", 1},  {"grad_sum", 2},    {"grad_sum2", 2}};
+    char nm[RIDGE_OP_NAME_MAX];
+    double e = ridge_dtype_bytes(dt);
+    for (size_t i = 0; i < sizeof fwd / sizeof fwd[0]; i++) {
+        snprintf(nm, sizeof nm, "%.40s.%s", name, fwd[i].step);
+        rw_custom(g, group, nm, dt, E, E * e * (fwd[i].reads + 1), count);
+    }
+    for (size_t i = 0; train && i < sizeof bwd / sizeof bwd[0]; i++) {
+        snprintf(nm, sizeof nm, "%.40s.%s", name, bwd[i].step);
+        rw_custom(g, group, nm, dt, E, E * e * (bwd[i].reads + 1), count);
+        rw_autograd_from(g, g->n - 1);
+    }
+}
+
 /* Engines and inductor fuse each residual add into the norm that follows it. */
 static int residual_fused(const tf_shape *sh)
 {
@@ -619,7 +677,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     size_t first = g->n;
 
     name2(nm, sizeof nm, "attn_norm", sfx);
-    norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
+    norm_op(g, a, "norm", nm, sh->ndt, T, d, train, L);
     /* The layer's own module calls besides its linears and norms: the block (torch); Hugging
      * Face's decoder layer, attention, MLP and activation modules, or BERT's layer, attention,
      * self-attention, self-output, intermediate, output and activation modules with their two
@@ -627,14 +685,20 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     rw_modules_at(g, first, sh->code == RIDGE_CODE_HF ? (a->encoder ? 9 : 4) : 1);
     if (a->fused_qkv) {
         name2(nm, sizeof nm, "qkv_proj", sfx);
-        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, qkv_width(a), train, L);
-    } else { /* separate projections (Hugging Face Llama): the same FLOPs in three GEMMs */
+        tf_linear(g, a, sh, "attention", nm, sh->t_kv, d, qkv_width(a), train, L, 1);
+    } else { /* separate projections (Hugging Face Llama, BERT): the same FLOPs in three GEMMs */
         name2(nm, sizeof nm, "q_proj", sfx);
-        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, a->heads * hd, train, L);
+        tf_linear(g, a, sh, "attention", nm, sh->t_kv, d, a->heads * hd, train, L, 1);
         name2(nm, sizeof nm, "k_proj", sfx);
-        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, kvd, train, L);
+        tf_linear(g, a, sh, "attention", nm, sh->t_kv, d, kvd, train, L, 1);
         name2(nm, sizeof nm, "v_proj", sfx);
-        rw_linear(g, "attention", nm, sh->mdt, sh->t_kv, d, kvd, train, L);
+        tf_linear(g, a, sh, "attention", nm, sh->t_kv, d, kvd, train, L, 1);
+        if (train && sh->f32res) {
+            /* the three casts' FP32 input gradients summed by autograd (two adds) */
+            name2(nm, sizeof nm, "qkv_input_grad_sum", sfx);
+            rw_custom(g, "attention", nm, RIDGE_DTYPE_FP32, T * d, 12 * T * d, 2 * L);
+            rw_autograd_from(g, g->n - 1);
+        }
     }
     if (a->pos == TF_POS_ROPE) {
         double rd = a->rotary_dim; /* the rotated part of each head (GPT-J: 64 of 256) */
@@ -738,7 +802,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
                          train, L);
     }
     name2(nm, sizeof nm, "o_proj", sfx);
-    rw_linear(g, "attention", nm, sh->mdt, T, a->heads * hd, d, train, L);
+    tf_linear(g, a, sh, "attention", nm, T, a->heads * hd, d, train, L, 0);
     if (train && a->dropout) {
         name2(nm, sizeof nm, "attn_out_dropout", sfx);
         dropout_op(g, "attention", nm, sh->adt, T * d, L);
@@ -746,9 +810,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     if (!a->parallel) {
         name2(nm, sizeof nm, "attn_residual", sfx);
         if (!residual_fused(sh))
-            rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
+            rw_elementwise(g, "attention", nm, sh->ndt, T * d, 2, 1, 1, train, L);
         name2(nm, sizeof nm, "mlp_norm", sfx);
-        norm_op(g, a, "norm", nm, sh->adt, T, d, train, L);
+        norm_op(g, a, "norm", nm, sh->ndt, T, d, train, L);
     } else if (train) {
         /* parallel_residual: attention and MLP both read attn_norm's output, so autograd sums
          * their two input gradients before the norm's backward (one add). */
@@ -810,12 +874,15 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
     } else {
         name2(nm, sizeof nm, "up_proj", sfx);
-        rw_linear(g, "mlp", nm, sh->mdt, T, d, a->ffn, train, L);
+        tf_linear(g, a, sh, "mlp", nm, T, d, a->ffn, train, L, 1);
         name2(nm, sizeof nm, a->act == TF_ACT_GELU ? "gelu" : "relu", sfx);
-        rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 1, 1, a->act == TF_ACT_GELU ? TF_GELU_FLOPS : TF_RELU_FLOPS,
-                       train, L);
+        if (a->act == TF_ACT_GELU && a->composite_gelu)
+            gelu_composite(g, "mlp", nm, sh->adt, T * a->ffn, train, L);
+        else
+            rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 1, 1,
+                           a->act == TF_ACT_GELU ? TF_GELU_FLOPS : TF_RELU_FLOPS, train, L);
         name2(nm, sizeof nm, "down_proj", sfx);
-        rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
+        tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L, 0);
     }
     if (train && a->dropout) {
         name2(nm, sizeof nm, "mlp_out_dropout", sfx);
@@ -827,7 +894,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     }
     name2(nm, sizeof nm, "mlp_residual", sfx);
     if (!residual_fused(sh))
-        rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, 2, 1, 1, train, L);
+        rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->ndt, T * d, 2, 1, 1, train, L);
 }
 
 static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_config *rc, const tf_shape *sh);
@@ -841,9 +908,26 @@ static void build_embedding(rw_graph *g, const tf_arch *a, const ridge_run_confi
     rw_modules_at(g, first, sh->code == RIDGE_CODE_HF ? 4 : 2);
 }
 
+/* Eager PyTorch's embedding backward of a table of `rows` x d FP32 values looked up by T
+ * indices (embedding_dense_backward on CUDA): the gradient table zero-filled (rows d 4 bytes
+ * written), the indices radix-sorted and segmented and the rows summed: about twelve small
+ * kernels over the indices (cub's sort, unique-by-key and scans, PyTorch's partial-sum and
+ * scatter kernels), each reading and writing 16 bytes an index. */
+static void embedding_backward(rw_graph *g, const char *name, double rows, double d, double T)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    size_t first = g->n;
+    snprintf(nm, sizeof nm, "%.40s.bwd_zero", name);
+    rw_custom(g, "embedding", nm, RIDGE_DTYPE_FP32, 0, rows * d * 4, 1);
+    snprintf(nm, sizeof nm, "%.40s.bwd_sort", name);
+    rw_custom(g, "embedding", nm, RIDGE_DTYPE_FP32, T, 16 * T, 12);
+    rw_autograd_from(g, first);
+}
+
 static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_config *rc, const tf_shape *sh)
 {
     const double T = sh->t, d = a->d;
+    const ridge_dtype edt = sh->ndt; /* FP32 tables under autocast give FP32 embeddings */
     ridge_op *op;
     if (a->vit) {
         /* Patch embedding: a convolution with stride = kernel = patch; its input gradient is not
@@ -865,7 +949,7 @@ static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_c
         /* flatten to tokens and prepend the class token */
         rw_elementwise(g, "embedding", "cls_concat", sh->adt, T * d, 1, 1, 0, sh->train, 1);
     } else {
-        op = rw_push(g, RIDGE_OP_EMBEDDING, sh->adt, "embedding", "embed_tokens", 1);
+        op = rw_push(g, RIDGE_OP_EMBEDDING, edt, "embedding", "embed_tokens", 1);
         if (op) {
             op->u.emb.tokens = T;
             op->u.emb.dim = d;
@@ -874,26 +958,45 @@ static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_c
         }
         if (sh->train) {
             /* scatter-add of the output gradient into the table's rows */
-            op = rw_push(g, RIDGE_OP_ELEMENTWISE, sh->adt, "embedding", "embed_tokens.bwd", 1);
+            op = rw_push(g, RIDGE_OP_ELEMENTWISE, edt, "embedding", "embed_tokens.bwd", 1);
             if (op) {
                 op->u.ew.elements = T * d;
                 op->u.ew.inputs = 1;
                 op->u.ew.outputs = 1;
                 op->u.ew.flops_per_element = 1;
             }
+            if (sh->eager)
+                embedding_backward(g, "embed_tokens", a->vocab, d, T);
         }
     }
-    if (a->pos == TF_POS_LEARNED)
-        rw_elementwise(g, "embedding", "pos_add", sh->adt, T * d, 2, 1, 1, sh->train, 1);
+    if (a->pos == TF_POS_LEARNED) {
+        if (sh->eager && !a->vit) {
+            /* the position ids (torch.arange) and the position table's look-up */
+            rw_custom(g, "embedding", "position_ids", RIDGE_DTYPE_FP32, 0, 8 * sh->s, 1);
+            rw_custom(g, "embedding", "pos_embed", edt, 0, 2 * T * d * ridge_dtype_bytes(edt), 1);
+            if (sh->train)
+                embedding_backward(g, "pos_embed", a->max_seq, d, T);
+        }
+        rw_elementwise(g, "embedding", "pos_add", edt, T * d, 2, 1, 1, sh->train, 1);
+    }
+    if (sh->eager && a->encoder && !a->vit && sh->code == RIDGE_CODE_HF) {
+        /* BertEmbeddings: the token-type table's look-up (token_type_ids: the registered zeros
+         * buffer) and add, then the embeddings' LayerNorm */
+        rw_custom(g, "embedding", "token_type_embed", edt, 0, 2 * T * d * ridge_dtype_bytes(edt), 1);
+        if (sh->train)
+            embedding_backward(g, "token_type_embed", 2, d, T);
+        rw_elementwise(g, "embedding", "token_type_add", edt, T * d, 2, 1, 1, sh->train, 1);
+        rw_rows(g, RIDGE_OP_LAYERNORM, "embedding", "embed_norm", edt, T, d, sh->train, 1);
+    }
     if (sh->train && a->dropout)
-        dropout_op(g, "embedding", "embed_dropout", sh->adt, T * d, 1);
+        dropout_op(g, "embedding", "embed_dropout", edt, T * d, 1);
 }
 
 /* Cross-entropy over rows x cols logits in FP32 (autocast lists it among the FP32 ops; Megatron
  * upcasts as well): 16-bit logits are first cast to FP32 (reading es, writing 4 bytes a value)
  * and the cast's backward turns the FP32 gradient back (the same bytes); then log-softmax and the
  * loss with their backward. */
-static void cross_entropy(rw_graph *g, ridge_dtype logits_dt, double rows, double cols)
+static void cross_entropy(rw_graph *g, ridge_dtype logits_dt, double rows, double cols, int eager)
 {
     if (logits_dt != RIDGE_DTYPE_FP32) {
         double bytes = rows * cols * (ridge_dtype_bytes(logits_dt) + 4);
@@ -901,16 +1004,36 @@ static void cross_entropy(rw_graph *g, ridge_dtype logits_dt, double rows, doubl
         rw_custom(g, "loss", "logits_to_fp32.bwd", logits_dt, 0, bytes, 1);
     }
     rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "cross_entropy", RIDGE_DTYPE_FP32, rows, cols, 1, 1);
+    if (eager) {
+        /* F.cross_entropy as eager PyTorch runs it: log_softmax (above), nll_loss forward (one
+         * small kernel), loss.backward()'s seed (ones_like, one), nll_loss backward's scatter
+         * into the zeroed gradient (one; the zero fill and log_softmax's backward are the two
+         * above) */
+        rw_custom(g, "loss", "nll_loss", RIDGE_DTYPE_FP32, rows, 12 * rows, 1);
+        rw_custom(g, "loss", "loss_seed", RIDGE_DTYPE_FP32, 0, 4, 1);
+        rw_custom(g, "loss", "nll_loss.bwd", RIDGE_DTYPE_FP32, rows, 12 * rows, 1);
+    }
 }
 
 static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
 {
     const double d = a->d;
     if (!a->encoder) {
+        if (sh->f32res)
+            rw_act_cast(g, "lm_head", "lm_head", sh->adt, sh->head_rows * d, sh->train, 1);
         rw_linear(g, "lm_head", "lm_head", sh->mdt, sh->head_rows, d, a->head_vocab, sh->train, 1);
+        if (sh->train && sh->code == RIDGE_CODE_HF) {
+            /* Hugging Face's causal-LM loss shifts the labels: pad by one, slice, contiguous */
+            rw_custom(g, "loss", "labels_shift", RIDGE_DTYPE_FP32, 0, 16 * sh->t, 2);
+        }
         /* cross-entropy on logits upcast to fp32 */
         if (sh->train)
-            cross_entropy(g, sh->adt, sh->t, a->head_vocab);
+            cross_entropy(g, sh->adt, sh->t, a->head_vocab, sh->eager);
+        if (sh->train && sh->eager && a->tied) /* the tied table's two gradients summed */
+        {
+            rw_custom(g, "lm_head", "tied_grad_sum", RIDGE_DTYPE_FP32, a->vocab * d, 12 * a->vocab * d, 1);
+            rw_autograd_from(g, g->n - 1);
+        }
         return;
     }
     if (sh->train && text_encoder_mlm(a)) {
@@ -920,18 +1043,23 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
         const double R = sh->head_rows;
         if (sh->mlm_gather) /* index_select of the rows; its backward scatters them back (zeros elsewhere) */
             rw_elementwise(g, "lm_head", "mlm_gather", sh->adt, R * d, 1, 1, 0, 1, 1);
-        rw_linear(g, "lm_head", "mlm_transform", sh->mdt, R, d, d, 1, 1);
+        tf_linear(g, a, sh, "lm_head", "mlm_transform", R, d, d, 1, 1, 1);
         rw_elementwise(g, "lm_head", "mlm_gelu", sh->adt, R * d, 1, 1, TF_GELU_FLOPS, 1, 1);
-        rw_rows(g, nk, "lm_head", "mlm_norm", sh->adt, R, d, 1, 1);
-        rw_linear(g, "lm_head", "mlm_decoder", sh->mdt, R, d, a->vocab, 1, 1);
-        cross_entropy(g, sh->adt, R, a->vocab);
+        rw_rows(g, nk, "lm_head", "mlm_norm", sh->ndt, R, d, 1, 1);
+        tf_linear(g, a, sh, "lm_head", "mlm_decoder", R, d, a->vocab, 1, 1, 1);
+        cross_entropy(g, sh->adt, R, a->vocab, sh->eager);
+        if (sh->eager && a->tied) /* the tied table's two gradients summed */
+        {
+            rw_custom(g, "lm_head", "tied_grad_sum", RIDGE_DTYPE_FP32, a->vocab * d, 12 * a->vocab * d, 1);
+            rw_autograd_from(g, g->n - 1);
+        }
     }
     if (a->qa) {
         /* BertForQuestionAnswering: start and end logits on every token; in training a
          * cross-entropy over the s positions for each of the 2 b (sequence, start|end) rows */
         rw_linear(g, "other", "qa_outputs", sh->mdt, sh->t, d, 2, sh->train, 1);
         if (sh->train)
-            cross_entropy(g, sh->adt, 2 * sh->b, sh->s);
+            cross_entropy(g, sh->adt, 2 * sh->b, sh->s, sh->eager);
     }
     if (a->pooler) {
         rw_linear(g, "other", "pooler", sh->mdt, sh->b, d, d, sh->train, 1);
@@ -940,7 +1068,7 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
     if (a->classes > 0) {
         rw_linear(g, "other", "classifier", sh->mdt, sh->b, d, a->classes, sh->train, 1);
         if (sh->train)
-            cross_entropy(g, sh->adt, sh->b, a->classes);
+            cross_entropy(g, sh->adt, sh->b, a->classes, sh->eager);
     }
 }
 
@@ -955,13 +1083,15 @@ static tf_arch code_arch(const tf_arch *a, ridge_code code)
     case RIDGE_CODE_HF:
         c.composite_norm = a->norm == TF_NORM_RMSNORM;
         c.composite_rope = a->pos == TF_POS_ROPE;
+        if (code == RIDGE_CODE_HF && a->encoder && !a->vit)
+            c.fused_qkv = 0; /* BertSelfAttention: query, key and value linears */
         break;
     case RIDGE_CODE_MEGATRON:
-        c.composite_norm = c.composite_rope = 0;
+        c.composite_norm = c.composite_rope = c.composite_gelu = 0;
         c.fused_softmax = 1;
         break;
     case RIDGE_CODE_ENGINE:
-    case RIDGE_CODE_COMPILE: c.composite_norm = c.composite_rope = 0; break;
+    case RIDGE_CODE_COMPILE: c.composite_norm = c.composite_rope = c.composite_gelu = 0; break;
     default: break;
     }
     return c;
@@ -969,7 +1099,10 @@ static tf_arch code_arch(const tf_arch *a, ridge_code code)
 
 static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridge_err *err)
 {
-    const tf_arch ca = code_arch(arch, rc->code), *a = &ca;
+    tf_arch ca = code_arch(arch, rc->code);
+    const tf_arch *a = &ca;
+    if (rc->code == RIDGE_CODE_HF && rc->mode == RIDGE_MODE_TRAIN && text_encoder_mlm(a))
+        ca.pooler = 0; /* BertForMaskedLM builds its BertModel without the pooler */
     tf_shape sh = shape_of(a, rc);
     int kv_write = rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE;
     (void)err;
@@ -997,7 +1130,7 @@ static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridg
     } else if (sh.train && rc->recompute == RIDGE_RECOMPUTE_FULL) {
         build_layer(g, a, &sh, 0, 0, ".recompute");
     }
-    norm_op(g, a, "norm", "final_norm", sh.adt, sh.t, a->d, sh.train, 1);
+    norm_op(g, a, "norm", "final_norm", sh.ndt, sh.t, a->d, sh.train, 1);
     build_head(g, a, &sh);
     if (sh.train)
         rw_optimizer(g, params(a), param_tensors(a), rc->precision, rc->optimizer, rc->optimizer_impl);
