@@ -518,6 +518,35 @@ static void test_all_kinds_everywhere(void)
 }
 
 /* The mechanisms of the imported records, each in isolation (docs/model.md §2-6). */
+/* Strided elementwise inputs (docs/model.md §6): PyTorch's legacy TensorIterator loop has one
+ * element per thread in flight, so a kernel over 2^27 elements takes elements / (SMs x resident
+ * threads) DRAM latencies, whatever its bytes; the same op on contiguous inputs streams at the
+ * DRAM bandwidth, 1.6x as fast on an H200. An L40S, with a sixth of the bandwidth, streams slower
+ * than its rounds allow: the strided op costs what the contiguous one does. */
+static void test_strided_elementwise(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb"), l40s = load("l40s");
+    ridge_op op = ridge_op_elementwise(RIDGE_DTYPE_BF16, 134217728.0, 2, 1, 1);
+    ridge_kernel_result flat = predict(&g, op), r;
+    op.u.ew.strided_inputs = 1;
+    r = predict(&g, op);
+    CHECK(flat.bound == RIDGE_BOUND_MEMORY);
+    CHECK(r.bound == RIDGE_BOUND_LATENCY);
+    CHECK_NEAR(r.time_s - r.floor_s, ceil(134217728.0 / (g.sm_count * 32.0 * g.max_warps_per_sm)) * g.eff.dram_latency_s,
+               1e-12);
+    CHECK(r.time_s > 1.5 * flat.time_s);
+    r = predict(&l40s, op);
+    op.u.ew.strided_inputs = 0;
+    flat = predict(&l40s, op);
+    CHECK(r.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(r.time_s, flat.time_s, 1e-12);
+    op.u.ew.strided_inputs = 1;
+    /* A small strided op (one round) stays a bandwidth or floor question. */
+    op.u.ew.elements = 4096;
+    r = predict(&g, op);
+    CHECK(r.time_s - r.floor_s <= g.eff.dram_latency_s + 1e-12);
+}
+
 static void test_record_mechanisms(void)
 {
     ridge_gpu h200 = load("h200-sxm-141gb"), h100 = load("h100-sxm5-80gb"), a100 = load("a100-sxm4-80gb");
@@ -614,5 +643,6 @@ int main(void)
     test_cold_bytes();
     test_all_kinds_everywhere();
     test_record_mechanisms();
+    test_strided_elementwise();
     return check_report();
 }
