@@ -547,6 +547,26 @@ static void test_strided_elementwise(void)
     CHECK(r.time_s - r.floor_s <= g.eff.dram_latency_s + 1e-12);
 }
 
+/* Hopper tile writes (docs/model.md §2): a write-bound GEMM (k = 64, a 512 MB C) on an H200 writes
+ * C at 0.80 of the streaming rate while its operands stream at the full rate; an A100 (no TMA
+ * epilogue in the evidence) and the FP32 SGEMM on the H200 keep the streaming rate throughout. */
+static void test_tile_writes(void)
+{
+    ridge_gpu h200 = load("h200-sxm-141gb"), a100 = load("a100-sxm4-80gb");
+    double m = 16384, n = 16384, k = 64, ab = (m * k + k * n) * 2.0, c = m * n * 2.0;
+    ridge_kernel_result r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
+    double bw = h200.memory_bw_bytes_per_s * h200.eff.dram_fraction;
+    CHECK(r.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(r.dram_bytes, ab + c, 1e-12);
+    CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + ab / bw + c / (0.80 * bw), 1e-12);
+    CHECK_NEAR(r.time_s, r.floor_s + r.memory_s, 1e-12);
+    r = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
+    CHECK_NEAR(r.memory_s, a100.eff.dram_latency_s + (ab + c) / (a100.memory_bw_bytes_per_s * a100.eff.dram_fraction),
+               1e-12);
+    r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_FP32, m, n, k, 1));
+    CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + 2.0 * (ab + c) / bw, 1e-12);
+}
+
 static void test_record_mechanisms(void)
 {
     ridge_gpu h200 = load("h200-sxm-141gb"), h100 = load("h100-sxm5-80gb"), a100 = load("a100-sxm4-80gb");
@@ -644,5 +664,6 @@ int main(void)
     test_all_kinds_everywhere();
     test_record_mechanisms();
     test_strided_elementwise();
+    test_tile_writes();
     return check_report();
 }
