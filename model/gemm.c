@@ -49,6 +49,13 @@ static const rk_tile vector_tiles[] = {
  * §2; h200-2026-11-29/{a,c}/bf16_4096x2100x4096: 193 TFLOP/s against 750 aligned). */
 #define RK_GEMM_HOPPER_NO_TMA 0.35
 
+/* Hopper tensor-core GEMMs write C tile by tile from the epilogue (128 rows of a few hundred
+ * bytes each, scattered over DRAM pages, interleaved with the operand reads): those writes reach
+ * this share of the streaming DRAM rate (dram_fraction). From the 32 AIConfigurator H100 BF16
+ * rows with k <= 128 and m n >= 2^26 (write-bound: median 0.725 of the H100's 3.35 TB/s against
+ * 0.90 for a copy); h200-2026-11-29/a/bf16_b64_2048x2048x128 gives 0.735 (docs/model.md §2). */
+#define RK_GEMM_HOPPER_TILE_WRITE_SHARE 0.80
+
 /* Share of the aligned speed by the alignment (bytes) of a leading dimension: without
  * 16-byte multiples the kernel cannot use 16-byte vector loads / TMA and falls back. */
 static double align_eff(double elems, double es)
@@ -172,7 +179,14 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
         inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, 0, &dram0, &l20);
-        mem0 = rk_dram_time(g, dram0);
+        /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
+         * share (C's part of the compulsory bytes) over the streaming rate. */
+        double c_bytes = m * n * batch * ridge_gemm_out_bytes(dt), wx = 0;
+        if (tensor && is_hopper(g) && min_bytes.bytes > 0)
+            wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) /
+                 (g->memory_bw_bytes_per_s * g->eff.dram_fraction * min_bytes.bytes);
+        double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
+        mem0 = rk_dram_time(g, dram0) + mem_wx;
         for (size_t i = 0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
             double t_over = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
@@ -232,7 +246,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0, d, l;
                     rk_l2_split(g, min_bytes, partial, &d, &l);
-                    mem = rk_dram_time(g, d);
+                    /* the partial tiles are the tile-shaped writes now; C is the reduction's */
+                    mem = rk_dram_time(g, d) + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx;
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                     tt = 2 * floor1;
                 } else {
@@ -286,7 +301,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             best.wave_efficiency = best_waves / rk_ceil(best_waves);
             best.split_k = best_s;
             best.align_efficiency = aeff;
-            rk_finish(g, &best);
+            rk_finish_extra(g, &best,
+                            best_s > 1 ? 0.5 * partial * best.dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
+                            : best.dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * best.dram_bytes * wx : 0);
         }
     }
     if (!(best_t < INFINITY))

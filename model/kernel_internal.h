@@ -31,6 +31,10 @@ static inline double rk_max(double a, double b)
 {
     return a > b ? a : b;
 }
+static inline double rk_min(double a, double b)
+{
+    return a < b ? a : b;
+}
 
 /* Share of L2 capacity a working set may use and still be served entirely from L2; between this
  * and the whole L2 the hit rate falls linearly to 0 (docs/model.md, "Cache levels"). */
@@ -104,6 +108,8 @@ static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, dou
 /* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
  * dram_bytes, l2_bytes, kernels and flops already set. */
 void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
+/* rk_finish with `extra_s` more DRAM time than dram_bytes at the streaming rate (GEMM tile writes). */
+void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
 
 /* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
 void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,

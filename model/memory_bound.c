@@ -41,6 +41,17 @@ static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double 
            (loads * g->eff.dram_latency_s + reductions * RK_ROW_REDUCE_CYCLES / clock);
 }
 
+/* Elementwise kernels over non-contiguous inputs (docs/model.md §6, "Strided inputs"): PyTorch's
+ * TensorIterator takes its legacy path (elementwise_kernel<128, 4> with an OffsetCalculator), whose
+ * per-element loop loads, computes and stores through untyped pointers that may alias, so a
+ * thread's next loads wait for its previous store: one element per thread in flight. Every
+ * resident thread of every SM then waits one DRAM latency per element it handles. */
+static double strided_rounds_s(const ridge_gpu *g, double elements)
+{
+    double threads = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
+    return rk_ceil(elements / (g->sm_count * threads)) * g->eff.dram_latency_s;
+}
+
 /* A streaming kernel whose rows go to one CTA each: the slower of streaming and the row rounds. */
 static void row_kernel(const ridge_gpu *g, double t_rows, ridge_kernel_result *r)
 {
@@ -157,6 +168,8 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
                        row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype), 1, 0,
                                     RIDGE_ROW_CTA),
                        r);
+        else if (op->u.ew.strided_inputs > 0)
+            row_kernel(g, strided_rounds_s(g, op->u.ew.elements), r);
         return RIDGE_OK;
     }
     default:

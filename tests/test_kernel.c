@@ -518,6 +518,55 @@ static void test_all_kinds_everywhere(void)
 }
 
 /* The mechanisms of the imported records, each in isolation (docs/model.md §2-6). */
+/* Strided elementwise inputs (docs/model.md §6): PyTorch's legacy TensorIterator loop has one
+ * element per thread in flight, so a kernel over 2^27 elements takes elements / (SMs x resident
+ * threads) DRAM latencies, whatever its bytes; the same op on contiguous inputs streams at the
+ * DRAM bandwidth, 1.6x as fast on an H200. An L40S, with a sixth of the bandwidth, streams slower
+ * than its rounds allow: the strided op costs what the contiguous one does. */
+static void test_strided_elementwise(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb"), l40s = load("l40s");
+    ridge_op op = ridge_op_elementwise(RIDGE_DTYPE_BF16, 134217728.0, 2, 1, 1);
+    ridge_kernel_result flat = predict(&g, op), r;
+    op.u.ew.strided_inputs = 1;
+    r = predict(&g, op);
+    CHECK(flat.bound == RIDGE_BOUND_MEMORY);
+    CHECK(r.bound == RIDGE_BOUND_LATENCY);
+    CHECK_NEAR(r.time_s - r.floor_s, ceil(134217728.0 / (g.sm_count * 32.0 * g.max_warps_per_sm)) * g.eff.dram_latency_s,
+               1e-12);
+    CHECK(r.time_s > 1.5 * flat.time_s);
+    r = predict(&l40s, op);
+    op.u.ew.strided_inputs = 0;
+    flat = predict(&l40s, op);
+    CHECK(r.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(r.time_s, flat.time_s, 1e-12);
+    op.u.ew.strided_inputs = 1;
+    /* A small strided op (one round) stays a bandwidth or floor question. */
+    op.u.ew.elements = 4096;
+    r = predict(&g, op);
+    CHECK(r.time_s - r.floor_s <= g.eff.dram_latency_s + 1e-12);
+}
+
+/* Hopper tile writes (docs/model.md §2): a write-bound GEMM (k = 64, a 512 MB C) on an H200 writes
+ * C at 0.80 of the streaming rate while its operands stream at the full rate; an A100 (no TMA
+ * epilogue in the evidence) and the FP32 SGEMM on the H200 keep the streaming rate throughout. */
+static void test_tile_writes(void)
+{
+    ridge_gpu h200 = load("h200-sxm-141gb"), a100 = load("a100-sxm4-80gb");
+    double m = 16384, n = 16384, k = 64, ab = (m * k + k * n) * 2.0, c = m * n * 2.0;
+    ridge_kernel_result r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
+    double bw = h200.memory_bw_bytes_per_s * h200.eff.dram_fraction;
+    CHECK(r.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(r.dram_bytes, ab + c, 1e-12);
+    CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + ab / bw + c / (0.80 * bw), 1e-12);
+    CHECK_NEAR(r.time_s, r.floor_s + r.memory_s, 1e-12);
+    r = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
+    CHECK_NEAR(r.memory_s, a100.eff.dram_latency_s + (ab + c) / (a100.memory_bw_bytes_per_s * a100.eff.dram_fraction),
+               1e-12);
+    r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_FP32, m, n, k, 1));
+    CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + 2.0 * (ab + c) / bw, 1e-12);
+}
+
 static void test_record_mechanisms(void)
 {
     ridge_gpu h200 = load("h200-sxm-141gb"), h100 = load("h100-sxm5-80gb"), a100 = load("a100-sxm4-80gb");
@@ -614,5 +663,7 @@ int main(void)
     test_cold_bytes();
     test_all_kinds_everywhere();
     test_record_mechanisms();
+    test_strided_elementwise();
+    test_tile_writes();
     return check_report();
 }
