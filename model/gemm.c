@@ -187,6 +187,13 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                  (g->memory_bw_bytes_per_s * g->eff.dram_fraction * min_bytes.bytes);
         double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
         mem0 = rk_dram_time(g, dram0) + mem_wx;
+        if (!tensor && (flags & RK_GEMM_CUBLAS)) {
+            /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
+             * (h200-2026-11-29/{a,c}/fp32_1024x1024x1024: 67 us, one 128x128 tile per SM for 64
+             * of the 132 SMs; ridge's 64x64 tiles and split-K gave 42 us). */
+            ntiles = 1;
+            flags |= RK_GEMM_NO_SPLIT_K;
+        }
         for (size_t i = 0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
             double t_over = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;

@@ -125,6 +125,9 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes byt
  * it splits K neither (vLLM's CUTLASS FP8 scaled-mm: fixed tile configurations, one CTA a tile). */
 #define RK_GEMM_NO_STREAM_K 1
 #define RK_GEMM_NO_SPLIT_K 2
+/* A cuBLAS GEMM op (not a convolution's or an LSTM's implicit GEMM): its FFMA (SGEMM, DGEMM)
+ * kernels are 128x128 tiles that do not split K (docs/model.md §2). */
+#define RK_GEMM_CUBLAS 4
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
             double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
             ridge_err *err);

@@ -142,6 +142,8 @@ void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
     size_t first = g->n;
     rw_weight_cast(g, group, name, dt, in * out, count);
     op = rw_gemm(g, group, name, dt, tokens, out, in, 1, count);
+    if (op) /* y = x W^T with W[out, in] row-major: B stored transposed (cuBLAS TN) */
+        op->u.gemm.layout = RIDGE_LAYOUT_NT;
     if (!g->amp)
         rw_cold(g, op, w);
     rw_modules_at(g, first, 1); /* nn.Linear */
