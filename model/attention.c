@@ -62,7 +62,7 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
         r->tensor = 0;
         eff = ridge_efficiency_fraction(&g->eff, r->peak) * 0.5; /* unfused-style math on CUDA cores */
     }
-    peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count;
+    peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count * (r->tensor ? rk_tensor_clock_share(g) : 1.0);
     if (q >= RK_ATTN_TILE_Q_DECODE) {
         /* Prefill / training: one CTA per 128 queries of one head. */
         tm = RK_ATTN_TILE_Q;

@@ -70,6 +70,23 @@ static inline rk_bytes rk_op_bytes(const ridge_op *op, double bytes)
     return rk_op_bytes_capped(op, bytes, bytes);
 }
 
+/* Ada (compute capability 8.9) data-centre parts under dense tensor-core load do not hold the
+ * clock their tensor peak is quoted at: their MMAs run at this sustained clock (docs/model.md §2,
+ * "Ada's sustained tensor clock"). From the 314 AIConfigurator L40S BF16 GEMMs with m, n, k >= 4096:
+ * median predicted/measured time 0.780 at the 2.49 GHz tensor-peak clock, i.e. 1.94 GHz; the L4
+ * (2.04 GHz tensor-peak clock, 87 of 121 TFLOP/s FP16 measured, gpu-specs.md §8) is held out. */
+#define RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ 1.94e9
+
+/* Share of the quoted tensor peak the MMAs of a tensor-core kernel sustain from the clock alone:
+ * min(1, sustained clock / tensor_clock_hz) on Ada, 1 elsewhere. */
+static inline double rk_tensor_clock_share(const ridge_gpu *g)
+{
+    if (g->compute_capability[0] == '8' && g->compute_capability[1] == '.' && g->compute_capability[2] == '9' &&
+        g->compute_capability[3] == 0 && g->tensor_clock_hz > RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ)
+        return RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ / g->tensor_clock_hz;
+    return 1.0;
+}
+
 /* The peak a dtype runs at on the vector (CUDA-core) path. Never fails: FP32 is required. */
 ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt);
 /* The tensor-core peak for a dtype, or -1 if the GPU has none (tf32 falls back to -1 too). */

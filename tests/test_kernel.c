@@ -644,6 +644,34 @@ static void test_record_mechanisms(void)
     }
 }
 
+/* Ada's sustained tensor clock (docs/model.md §2): on compute capability 8.9 the MMAs run at
+ * 1.94 GHz, not at the 2.49 GHz tensor-peak clock of the L40S; the same part labelled 8.6 keeps
+ * the quoted peak. A compute-bound GEMM slows by 2.49 / 1.94 (its fill and drain, at the
+ * SM clock, aside); a write-bound one (k = 64) does not move; an L4 (2.04 GHz) by 2.04 / 1.94. */
+static void test_ada_tensor_clock(void)
+{
+    ridge_gpu l40s = load("l40s"), other = l40s, l4 = load("l4"), l4o;
+    ridge_kernel_result a, b;
+    strcpy(other.compute_capability, "8.6");
+    a = predict(&l40s, ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1));
+    b = predict(&other, ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1));
+    CHECK(a.bound == RIDGE_BOUND_COMPUTE);
+    CHECK_NEAR(a.compute_s / b.compute_s, 2.49e9 / 1.94e9, 0.01);
+    a = predict(&l40s, ridge_op_gemm(RIDGE_DTYPE_BF16, 16384, 16384, 64, 1));
+    b = predict(&other, ridge_op_gemm(RIDGE_DTYPE_BF16, 16384, 16384, 64, 1));
+    CHECK(a.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(a.time_s, b.time_s, 1e-12);
+    /* the vector path (SGEMM) keeps its clock */
+    a = predict(&l40s, ridge_op_gemm(RIDGE_DTYPE_FP32, 4096, 4096, 4096, 1));
+    b = predict(&other, ridge_op_gemm(RIDGE_DTYPE_FP32, 4096, 4096, 4096, 1));
+    CHECK_NEAR(a.time_s, b.time_s, 1e-12);
+    l4o = l4;
+    strcpy(l4o.compute_capability, "8.6");
+    a = predict(&l4, ridge_op_gemm(RIDGE_DTYPE_FP16, 8192, 8192, 8192, 1));
+    b = predict(&l4o, ridge_op_gemm(RIDGE_DTYPE_FP16, 8192, 8192, 8192, 1));
+    CHECK_NEAR(a.compute_s / b.compute_s, l4.tensor_clock_hz / 1.94e9, 0.01);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -665,5 +693,6 @@ int main(void)
     test_record_mechanisms();
     test_strided_elementwise();
     test_tile_writes();
+    test_ada_tensor_clock();
     return check_report();
 }
