@@ -604,6 +604,45 @@ static void test_recompute(void)
     ridge_model_free(m);
 }
 
+/* A recomputed layer draws its dropout masks again: full recompute reruns the three dropouts'
+ * forwards (the probabilities', the attention output's, the MLP output's), selective recompute
+ * of unfused attention the probabilities' one, each as the forward's kernel without a backward. */
+static void test_recompute_dropout(void)
+{
+    ridge_model *m = load("gpt2");
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, 1);
+    ridge_oplist o;
+    static const char *const drops[] = {"attn_dropout", "attn_out_dropout", "mlp_out_dropout"};
+    if (!m)
+        return;
+    rc.seq = 1024;
+    rc.unfused_attention = 1;
+    for (int r = 0; r < 2; r++) {
+        rc.recompute = r ? RIDGE_RECOMPUTE_SELECTIVE : RIDGE_RECOMPUTE_FULL;
+        if (build(m, &rc, &o) != RIDGE_OK)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            char nm[64];
+            const ridge_op *f = find_op(&o, drops[i]), *re;
+            snprintf(nm, sizeof nm, "%s.recompute", drops[i]);
+            re = find_op(&o, nm);
+            if (r && i > 0) {
+                CHECK(re == NULL);
+                continue;
+            }
+            if (CHECK(f != NULL) && CHECK(re != NULL)) {
+                CHECK(re->kind == f->kind);
+                CHECK_NEAR(re->count, f->count, 0);
+                CHECK_NEAR(ridge_op_flops(re), ridge_op_flops(f), 1e-12);
+            }
+            snprintf(nm, sizeof nm, "%s.recompute.bwd", drops[i]);
+            CHECK(find_op(&o, nm) == NULL);
+        }
+        ridge_oplist_free(&o);
+    }
+    ridge_model_free(m);
+}
+
 /* ---- Transformer-XL memory and vision transformers ---- */
 
 static void test_xl_and_vit(void)
@@ -1328,6 +1367,7 @@ int main(void)
     test_moe();
     test_train_memory();
     test_recompute();
+    test_recompute_dropout();
     test_xl_and_vit();
     test_bad_files();
     test_bad_runs();

@@ -668,11 +668,22 @@ static int residual_fused(const tf_shape *sh)
     return sh->code == RIDGE_CODE_ENGINE || sh->code == RIDGE_CODE_COMPILE;
 }
 
-/* One transformer layer, `count` = layers times. sfx names recomputed copies. */
-static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int train, int kv_write, const char *sfx)
+/* A dropout's forward only: a recomputed layer draws its masks again (below). */
+static void dropout_fwd_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
+{
+    rw_custom(g, group, name, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
+}
+
+/* One transformer layer, `count` = layers times. sfx names recomputed copies. `redo`: a full
+ * recomputation's forward (train 0), which runs the layer's dropouts again with the saved RNG
+ * state (torch.utils.checkpoint's preserve_rng_state; Megatron's CheckpointFunction restores
+ * its CUDA RNG tracker), forward only. */
+static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int train, int kv_write, const char *sfx,
+                        int redo)
 {
     char nm[RIDGE_OP_NAME_MAX];
     const double L = a->layers, d = a->d, T = sh->t, hd = a->head_dim, kvd = a->kv_heads * hd;
+    const int drop = a->dropout && (train || redo);
     ridge_op *op;
     size_t first = g->n;
 
@@ -771,7 +782,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
             for (size_t i = first_sm; a->fused_softmax && i < g->n; i++) /* forward and backward */
                 g->ops[i].u.rows.kernel = RIDGE_ROW_WARP;
         }
-        if (train && a->dropout) {
+        if (drop) {
             name2(nm, sizeof nm, "attn_dropout", sfx);
             rw_elementwise(g, "attention", nm, sh->adt, probs, 1, 2, 2, train, L);
         }
@@ -803,9 +814,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     }
     name2(nm, sizeof nm, "o_proj", sfx);
     tf_linear(g, a, sh, "attention", nm, T, a->heads * hd, d, train, L, 0);
-    if (train && a->dropout) {
+    if (drop) {
         name2(nm, sizeof nm, "attn_out_dropout", sfx);
-        dropout_op(g, "attention", nm, sh->adt, T * d, L);
+        (train ? dropout_op : dropout_fwd_op)(g, "attention", nm, sh->adt, T * d, L);
     }
     if (!a->parallel) {
         name2(nm, sizeof nm, "attn_residual", sfx);
@@ -884,9 +895,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "down_proj", sfx);
         tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L, 0);
     }
-    if (train && a->dropout) {
+    if (drop) {
         name2(nm, sizeof nm, "mlp_out_dropout", sfx);
-        dropout_op(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, L);
+        (train ? dropout_op : dropout_fwd_op)(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, L);
     }
     if (a->parallel) { /* GPT-J: x + attn(ln(x)) + mlp(ln(x)), two adds in eager */
         name2(nm, sizeof nm, "attn_residual", sfx);
@@ -1107,13 +1118,16 @@ static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridg
     int kv_write = rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE;
     (void)err;
     build_embedding(g, a, rc, &sh);
-    build_layer(g, a, &sh, sh.train, kv_write, "");
+    build_layer(g, a, &sh, sh.train, kv_write, "", 0);
     if (sh.train && rc->recompute == RIDGE_RECOMPUTE_SELECTIVE && sh.unfused) {
         /* Recompute the score matrix instead of keeping it: QK^T, softmax, PV forward again. */
         double bh = sh.b * a->heads;
         rw_gemm(g, "attention", "attn_scores.recompute", sh.mdt, sh.s, sh.kv_len, a->head_dim, bh, a->layers);
         rw_rows(g, RIDGE_OP_SOFTMAX, "attention", "attn_softmax.recompute", sh.adt, bh * sh.s, sh.kv_len, 0,
                 a->layers);
+        if (a->dropout) /* the probabilities' dropout, its mask drawn again (Korthikanti et al. 2022, §4.2) */
+            rw_elementwise(g, "attention", "attn_dropout.recompute", sh.adt, bh * sh.s * sh.kv_len, 1, 2, 2, 0,
+                           a->layers);
         rw_gemm(g, "attention", "attn_context.recompute", sh.mdt, sh.s, a->head_dim, sh.kv_len, bh, a->layers);
     } else if (sh.train && rc->recompute == RIDGE_RECOMPUTE_SELECTIVE) {
         ridge_op *op = rw_push(g, RIDGE_OP_ATTENTION, sh.attn_dt, "attention", "attention.recompute", a->layers);
@@ -1128,7 +1142,7 @@ static int build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridg
             op->u.attn.pass = RIDGE_PASS_FWD;
         }
     } else if (sh.train && rc->recompute == RIDGE_RECOMPUTE_FULL) {
-        build_layer(g, a, &sh, 0, 0, ".recompute");
+        build_layer(g, a, &sh, 0, 0, ".recompute", 1);
     }
     norm_op(g, a, "norm", "final_norm", sh.ndt, sh.t, a->d, sh.train, 1);
     build_head(g, a, &sh);
