@@ -138,8 +138,6 @@ static int cmp_case(const void *a, const void *b)
 static int cmp_first(const void *a, const void *b)
 {
     const val_summary *x = a, *y = b;
-    int sx = strcmp(x->scope, y->scope);
-    (void)sx;
     return (x->first > y->first) - (x->first < y->first);
 }
 

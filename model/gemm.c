@@ -90,7 +90,7 @@ static double ctas_per_sm(const ridge_gpu *g, const rk_tile *t)
 
 static int is_hopper(const ridge_gpu *g)
 {
-    return g->compute_capability[0] == '9' && g->compute_capability[1] == '.';
+    return rk_cc(g) / 10 == 9;
 }
 
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
@@ -164,7 +164,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic. */
-    stream_k = tensor && g->compute_capability[0] >= '8' && g->compute_capability[1] == '.' &&
+    stream_k = tensor && rk_cc(g) >= 80 && rk_cc(g) < 100 &&
                !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     if (tensor)

@@ -77,12 +77,24 @@ static inline rk_bytes rk_op_bytes(const ridge_op *op, double bytes)
  * (2.04 GHz tensor-peak clock, 87 of 121 TFLOP/s FP16 measured, gpu-specs.md §8) is held out. */
 #define RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ 1.94e9
 
+/* A GPU's compute capability as major * 10 + minor ("9.0" -> 90, "8.9" -> 89, "10.0" -> 100); 0
+ * when the file's string is not of that form (an AMD "gfx942"). */
+static inline int rk_cc(const ridge_gpu *g)
+{
+    const char *s = g->compute_capability;
+    int major = 0;
+    while (*s >= '0' && *s <= '9' && major < 100)
+        major = 10 * major + (*s++ - '0');
+    if (s == g->compute_capability || s[0] != '.' || s[1] < '0' || s[1] > '9' || s[2] != '\0')
+        return 0;
+    return 10 * major + (s[1] - '0');
+}
+
 /* Share of the quoted tensor peak the MMAs of a tensor-core kernel sustain from the clock alone:
  * min(1, sustained clock / tensor_clock_hz) on Ada, 1 elsewhere. */
 static inline double rk_tensor_clock_share(const ridge_gpu *g)
 {
-    if (g->compute_capability[0] == '8' && g->compute_capability[1] == '.' && g->compute_capability[2] == '9' &&
-        g->compute_capability[3] == 0 && g->tensor_clock_hz > RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ)
+    if (rk_cc(g) == 89 && g->tensor_clock_hz > RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ)
         return RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ / g->tensor_clock_hz;
     return 1.0;
 }

@@ -24,14 +24,19 @@
 #define RK_ROW_WARP_MAX_ELEMS 1024.0
 #define RK_ROW_WARP_MAX_BYTES 4096.0
 
+/* Threads resident on one SM at once (2,048 where the file does not say). */
+static double resident_threads(const ridge_gpu *g)
+{
+    return g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
+}
+
 /* Time of the rounds of a one-CTA-per-row kernel: rows / (SMs x CTAs per SM) rounds, each of
  * `loads` dependent passes over the row (one DRAM latency each) and `reductions` block-wide
  * reductions. 0 when the rows go to warps. */
 static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double es, double loads, double reductions,
                            ridge_row_kernel kernel)
 {
-    double threads = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
-    double ctas = rk_floor(threads / RK_ROW_CTA_THREADS), clock = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
+    double ctas = rk_floor(resident_threads(g) / RK_ROW_CTA_THREADS), clock = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
     if (kernel == RIDGE_ROW_WARP ||
         (kernel == RIDGE_ROW_AUTO && cols <= RK_ROW_WARP_MAX_ELEMS && cols * es <= RK_ROW_WARP_MAX_BYTES))
         return 0;
@@ -48,19 +53,17 @@ static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double 
  * resident thread of every SM then waits one DRAM latency per element it handles. */
 static double strided_rounds_s(const ridge_gpu *g, double elements)
 {
-    double threads = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
-    return rk_ceil(elements / (g->sm_count * threads)) * g->eff.dram_latency_s;
+    return rk_ceil(elements / (g->sm_count * resident_threads(g))) * g->eff.dram_latency_s;
 }
 
 /* A streaming kernel whose rows go to one CTA each: the slower of streaming and the row rounds. */
-static void row_kernel(const ridge_gpu *g, double t_rows, ridge_kernel_result *r)
+static void row_kernel(double t_rows, ridge_kernel_result *r)
 {
     double t = rk_max(r->compute_s, rk_max(r->memory_s, r->l2_s));
     if (t_rows > t) {
         r->time_s = r->floor_s + t_rows;
         r->bound = RIDGE_BOUND_LATENCY;
     }
-    (void)g;
 }
 
 /* FP32 instructions per element of the functions an elementwise op may name (ridge_ew_fn),
@@ -76,7 +79,7 @@ static const double ew_fn_instructions[RIDGE_EW_FN_COUNT] = {
 
 /* An elementwise op's FLOPs and the peak they run at: a named function is FP32 math
  * (ew_fn_instructions, two FLOPs each); plain ops keep flops_per_element at the dtype's rate. */
-static void ew_work(const ridge_gpu *g, const ridge_op *op, double *flops, ridge_dtype *dt)
+static void ew_work(const ridge_op *op, double *flops, ridge_dtype *dt)
 {
     *dt = op->dtype;
     if (op->u.ew.fn != RIDGE_EW_PLAIN && (unsigned)op->u.ew.fn < RIDGE_EW_FN_COUNT) {
@@ -84,7 +87,6 @@ static void ew_work(const ridge_gpu *g, const ridge_op *op, double *flops, ridge
         *flops = op->u.ew.elements * (f > op->u.ew.flops_per_element ? f : op->u.ew.flops_per_element);
         *dt = RIDGE_DTYPE_FP32;
     }
-    (void)g;
 }
 
 static double row_passes(const ridge_gpu *g, const ridge_op *op)
@@ -107,8 +109,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
          * reductions; the norms: the moments in one pass and one (Welford) reduction. */
         int sm = op->kind == RIDGE_OP_SOFTMAX;
         rk_streaming(g, op->dtype, flops, rk_op_bytes_capped(op, bytes + extra, bytes), 1, r);
-        row_kernel(g, row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1,
-                                     op->u.rows.kernel),
+        row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, op->u.rows.kernel),
                    r);
         return RIDGE_OK;
     }
@@ -154,22 +155,20 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
          * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
         if (op->u.rows.rows > 1)
-            row_kernel(g,
-                       row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1,
+            row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1,
                                     op->u.rows.kernel),
                        r);
         return RIDGE_OK;
     case RIDGE_OP_ELEMENTWISE: {
         ridge_dtype math;
-        ew_work(g, op, &flops, &math);
+        ew_work(op, &flops, &math);
         rk_streaming(g, math, flops, rk_op_bytes(op, bytes), 1, r);
         if (op->u.ew.rows > 0)
-            row_kernel(g,
-                       row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype), 1, 0,
-                                    RIDGE_ROW_CTA),
+            row_kernel(row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype),
+                                    1, 0, RIDGE_ROW_CTA),
                        r);
         else if (op->u.ew.strided_inputs > 0)
-            row_kernel(g, strided_rounds_s(g, op->u.ew.elements), r);
+            row_kernel(strided_rounds_s(g, op->u.ew.elements), r);
         return RIDGE_OK;
     }
     default:
