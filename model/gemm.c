@@ -164,8 +164,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic. */
-    stream_k = tensor && rk_cc(g) >= 80 && rk_cc(g) < 100 &&
-               !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
+    stream_k = tensor && rk_cc(g) >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     if (tensor)
         peak_flops *= rk_tensor_clock_share(g); /* Ada's sustained tensor clock */

@@ -62,6 +62,14 @@ static void test_wave_quantization(void)
         CHECK(below.bound == RIDGE_BOUND_COMPUTE);
     }
     check_context(NULL);
+    {
+        /* Blackwell (compute capability 10.0) has stream-K too: no empty wave past 148 tiles. */
+        ridge_gpu g = load("b200");
+        ridge_kernel_result below = predict(&g, ridge_op_gemm(RIDGE_DTYPE_BF16, 128 * 37, 256 * 4, 8192, 1));
+        ridge_kernel_result past = predict(&g, ridge_op_gemm(RIDGE_DTYPE_BF16, 128 * 37 + 1, 256 * 4, 8192, 1));
+        CHECK_NEAR(below.tiles, g.sm_count, 1e-12);
+        CHECK(past.time_s < 1.2 * below.time_s);
+    }
 }
 
 /* Every operand's leading dimension decides the alignment: a vocabulary projection (k = 768,
