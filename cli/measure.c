@@ -155,25 +155,21 @@ static void family_of(const ridge_op *op, char *buf, size_t cap)
  * measurement through ridge's own operator-list loader: the same checks as a user's file. */
 static const char *parse_kernel_ops(const cJSON *opj, const cJSON *opsj, meas_item *it)
 {
-    cJSON *doc = cJSON_CreateObject(), *ops = cJSON_IsArray(opsj) ? cJSON_Duplicate(opsj, 1) : cJSON_CreateArray();
+    int seq = cJSON_IsArray(opsj);
+    cJSON *doc = cJSON_CreateObject(), *ops = seq ? cJSON_Duplicate(opsj, 1) : cJSON_CreateArray();
+    cJSON *one = seq ? NULL : cJSON_Duplicate(opj, 1);
     ridge_oplist w = {{0}, 0, NULL};
     ridge_err err = {{0}};
     char *text;
     int rc;
-    if (!doc || !ops) {
+    if (!doc || !ops || (!seq && !one)) {
         cJSON_Delete(doc);
         cJSON_Delete(ops);
+        cJSON_Delete(one);
         return "out of memory";
     }
-    if (!cJSON_IsArray(opsj)) {
-        cJSON *dup = cJSON_Duplicate(opj, 1);
-        if (!dup) {
-            cJSON_Delete(doc);
-            cJSON_Delete(ops);
-            return "out of memory";
-        }
-        cJSON_AddItemToArray(ops, dup);
-    }
+    if (one)
+        cJSON_AddItemToArray(ops, one);
     cJSON_AddNumberToObject(doc, "schema_version", 1);
     cJSON_AddStringToObject(doc, "name", "measurement");
     cJSON_AddItemToObject(doc, "ops", ops);
