@@ -249,12 +249,10 @@ const char *ridge_cluster_builtin_id(size_t i)
 
 int ridge_cluster_load(const char *id_or_path, int nodes_override, ridge_cluster *cl, ridge_err *err)
 {
-    size_t n;
     char origin[96], near[160];
     if (!id_or_path || !*id_or_path)
         return ridge_err_set(err, RIDGE_EINVAL, "empty cluster id");
-    n = strlen(id_or_path);
-    if (strchr(id_or_path, '/') || (n > 5 && strcmp(id_or_path + n - 5, ".json") == 0)) {
+    if (ridge_file_is_path(id_or_path)) {
         char *text = NULL;
         size_t len = 0;
         int rc = ridge_file_read(id_or_path, &text, &len, err);

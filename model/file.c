@@ -60,3 +60,9 @@ int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err)
     *len = n;
     return RIDGE_OK;
 }
+
+int ridge_file_is_path(const char *id_or_path)
+{
+    size_t n = strlen(id_or_path);
+    return strchr(id_or_path, '/') || (n > 5 && strcmp(id_or_path + n - 5, ".json") == 0);
+}

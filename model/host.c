@@ -219,15 +219,13 @@ int ridge_host_parse(const char *json, size_t len, const char *origin, ridge_hos
 int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *err)
 {
     const ridge_host_profile *b;
-    size_t n;
     if (!id_or_path || !*id_or_path)
         return ridge_err_set(err, RIDGE_EINVAL, "empty host profile");
     if ((b = find_builtin(id_or_path))) {
         *out = *b;
         return RIDGE_OK;
     }
-    n = strlen(id_or_path);
-    if (strchr(id_or_path, '/') || (n > 5 && strcmp(id_or_path + n - 5, ".json") == 0)) {
+    if (ridge_file_is_path(id_or_path)) {
         char *text = NULL;
         size_t len = 0;
         int rc = ridge_file_read(id_or_path, &text, &len, err);

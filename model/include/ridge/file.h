@@ -23,6 +23,10 @@ extern "C" {
  * 256 MiB, the limit for an input file"; RIDGE_ENOMEM. */
 int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err);
 
+/* 1 when an argument that takes a built-in id or a file names a file: it contains '/' or ends
+ * in ".json" (the host-profile and cluster loaders); 0 otherwise. */
+int ridge_file_is_path(const char *id_or_path);
+
 #ifdef __cplusplus
 }
 #endif
