@@ -65,7 +65,7 @@ def text(rec, key, path, line):
     return v
 
 
-def timing(seconds, iters=None, mn=None, mx=None):
+def timing(seconds, mn=None, mx=None):
     t = {"median": seconds}
     if mn is not None:
         t["min"] = mn
@@ -112,14 +112,19 @@ def ms(rec, key, path, line):
     return num(rec, key, path, line) * 1e-3
 
 
+def spread(rec, path, line):
+    """(min, max, reps) of a record's timing: seconds, seconds, repetitions; None where absent."""
+    tmin = ms(rec, "min_ms", path, line) if "min_ms" in rec else None
+    tmax = ms(rec, "max_ms", path, line) if "max_ms" in rec else None
+    reps = num(rec, "iters", path, line, integer=True) if "iters" in rec else None
+    return tmin, tmax, reps
+
+
 def h200_kernel(rec, path, line, sid, out, skipped):
     """The measurements of one kernel record (one per timing it holds)."""
     sec = rec["section"]
     prec = rec.get("precision")
-    torch = {"framework": "pytorch"}
-    tmin = num(rec, "min_ms", path, line) * 1e-3 if "min_ms" in rec else None
-    tmax = num(rec, "max_ms", path, line) * 1e-3 if "max_ms" in rec else None
-    reps = num(rec, "iters", path, line, integer=True) if "iters" in rec else None
+    tmin, tmax, reps = spread(rec, path, line)
 
     def add(op=None, ops=None, **kw):
         out.append(measurement(sid, sec, ms(rec, "median_ms", path, line), op=op, ops=ops, framework="pytorch",
@@ -223,8 +228,7 @@ def h200_model(rec, path, line, sid, out, skipped):
     # how measure.py's model code is written (docs/workloads.md, "How the code is written"):
     # Hugging Face transformers for hf_train, plain PyTorch modules (its Decoder, torchvision) else
     base = {"kind": "latency", "code": "hf" if sec == "hf_train" else "torch"}
-    tmin = num(rec, "min_ms", path, line) * 1e-3 if "min_ms" in rec else None
-    tmax = num(rec, "max_ms", path, line) * 1e-3 if "max_ms" in rec else None
+    tmin, tmax, reps = spread(rec, path, line)
     if sec == "resnet50":
         mode = text(rec, "mode", path, line)
         prec = text(rec, "precision", path, line)
@@ -261,12 +265,10 @@ def h200_model(rec, path, line, sid, out, skipped):
         skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} not converted"})
         return
     out.append(measurement(sid, sec, ms(rec, "median_ms", path, line), timed="per_call_events", runtime="eager",
-                           extra={k: v for k, v in cfg.items()}, tmin=tmin, tmax=tmax,
-                           reps=num(rec, "iters", path, line, integer=True) if "iters" in rec else None))
-    out[-1]["config"]["workload"] = cfg["workload"]
+                           extra=cfg, tmin=tmin, tmax=tmax, reps=reps))
     if rec.get("graph_ms") is not None:
         g = measurement(sid + "/graph", sec, ms(rec, "graph_ms", path, line), timed="per_call_events",
-                        runtime="graph", extra=dict(cfg), source_id=sid)
+                        runtime="graph", extra=cfg, source_id=sid)
         out.append(g)
 
 
@@ -321,48 +323,43 @@ AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S
 
 def convert_aic(path):
     out, seen = [], set()
-    with open(path, newline="", encoding="utf-8") as f:
-        rd = csv.DictReader(f)
-        need = ("source", "gpu", "device_name", "framework", "kernel_source", "dtype", "m", "n", "k", "latency_ms")
-        for c in need:
-            if c not in (rd.fieldnames or []):
-                fail(path, 1, c, "column missing")
-        for line, r in enumerate(rd, 2):
-            dev = r["device_name"]
-            if dev not in AIC_GPU:
-                fail(path, line, "device_name", f"unknown device {dev!r}")
-            gid, short = AIC_GPU[dev]
-            dt = r["dtype"]
-            if dt not in ("bf16", "fp8"):
-                fail(path, line, "dtype", f"unknown dtype {dt!r}")
-            m, n, k = (num(r, x, path, line, integer=True) for x in ("m", "n", "k"))
-            t = num(r, "latency_ms", path, line) * 1e-3
-            mid = f"aiconfigurator-gemm/{short}/{dt}/{m}x{n}x{k}"
-            if mid in seen:
-                fail(path, line, "m,n,k", f"duplicate record {mid}")
-            seen.add(mid)
-            # y = x W^T, x[m,k] and W[n,k] row-major (nn.Linear / vLLM's linear layer): B is stored
-            # transposed. Timed in a CUDA graph: GPU time per GEMM.
-            op = {"op": "gemm", "dtype": dt, "m": m, "n": n, "k": k, "layout": "nt"}
-            ops = None
-            if dt == "fp8":
-                # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
-                # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
-                # the CUTLASS scaled-mm, whose fixed tile configurations never split K.
-                ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "row_kernel": "cta",
-                        "name": "segmented_max_reduction"},
-                       {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
-                        "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
-                       dict(op, name="cutlass_scaled_mm", no_split_k=True)]
-                op = None
-            out.append(measurement(mid, "gemm", t, op=op, ops=ops, timed="gpu_time", runtime="graph", gpu=gid,
-                                   flops=2 * m * n * k,
-                                   extra={"api": r["kernel_source"], "framework_version": r["framework"],
-                                          # The rows reach DRAM rates, not L2 rates, for operands that fit
-                                          # in half the L2 (l40s/bf16/1x4096x4096: 33.6 MB at 667 GB/s,
-                                          # below the 864 GB/s DRAM peak; h100_sxm/bf16/1x4096x4096 at
-                                          # 2.2 TB/s): each call finds its operands cold.
-                                          "l2_cold": True}))
+    need = ("source", "gpu", "device_name", "framework", "kernel_source", "dtype", "m", "n", "k", "latency_ms")
+    for line, r, _ in csv_rows(path, need, ids=False):
+        dev = r["device_name"]
+        if dev not in AIC_GPU:
+            fail(path, line, "device_name", f"unknown device {dev!r}")
+        gid, short = AIC_GPU[dev]
+        dt = r["dtype"]
+        if dt not in ("bf16", "fp8"):
+            fail(path, line, "dtype", f"unknown dtype {dt!r}")
+        m, n, k = (num(r, x, path, line, integer=True) for x in ("m", "n", "k"))
+        t = num(r, "latency_ms", path, line) * 1e-3
+        mid = f"aiconfigurator-gemm/{short}/{dt}/{m}x{n}x{k}"
+        if mid in seen:
+            fail(path, line, "m,n,k", f"duplicate record {mid}")
+        seen.add(mid)
+        # y = x W^T, x[m,k] and W[n,k] row-major (nn.Linear / vLLM's linear layer): B is stored
+        # transposed. Timed in a CUDA graph: GPU time per GEMM.
+        op = {"op": "gemm", "dtype": dt, "m": m, "n": n, "k": k, "layout": "nt"}
+        ops = None
+        if dt == "fp8":
+            # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
+            # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
+            # the CUTLASS scaled-mm, whose fixed tile configurations never split K.
+            ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "row_kernel": "cta",
+                    "name": "segmented_max_reduction"},
+                   {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
+                    "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
+                   dict(op, name="cutlass_scaled_mm", no_split_k=True)]
+            op = None
+        out.append(measurement(mid, "gemm", t, op=op, ops=ops, timed="gpu_time", runtime="graph", gpu=gid,
+                               flops=2 * m * n * k,
+                               extra={"api": r["kernel_source"], "framework_version": r["framework"],
+                                      # The rows reach DRAM rates, not L2 rates, for operands that fit
+                                      # in half the L2 (l40s/bf16/1x4096x4096: 33.6 MB at 667 GB/s,
+                                      # below the 864 GB/s DRAM peak; h100_sxm/bf16/1x4096x4096 at
+                                      # 2.2 TB/s): each call finds its operands cold.
+                                      "l2_cold": True}))
     prov = {"gpu_name": None, "date": None,
             "source": "shared/data/aiconfigurator-gemm/gemm.csv (ai-dynamo/aiconfigurator@095f58a51; README beside it)"}
     return prov, out, []
@@ -397,17 +394,18 @@ STREAM_OPS = {
 }
 
 
-def csv_rows(path, cols):
-    """(line, row, id) of a CSV file that has the columns cols, each row with an id."""
+def csv_rows(path, cols, ids=True):
+    """(line, row, id) of a CSV file that has the columns cols, each row with an id (None, and
+    not checked, when ids is False)."""
     with open(path, newline="", encoding="utf-8") as f:
         rd = csv.DictReader(f)
         for c in cols:
             if c not in (rd.fieldnames or []):
                 fail(path, 1, c, "column missing")
         for line, r in enumerate(rd, 2):
-            if not r["id"]:
+            if ids and not r["id"]:
                 fail(path, line, "id", "missing")
-            yield line, r, r["id"]
+            yield line, r, r["id"] if ids else None
 
 
 def convert_pub(path):
