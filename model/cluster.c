@@ -10,13 +10,6 @@
 #include "ridge/file.h"
 #include "ridge/comm.h"
 
-#define TRY(expr)              \
-    do {                       \
-        int rc_ = (expr);      \
-        if (rc_ < 0)           \
-            return rc_;        \
-    } while (0)
-
 static const char *const intra_names[RIDGE_INTRA_COUNT + 1] = {"nvswitch", "nvlink_bridge", "pcie_switch",
                                                                "pcie_host", NULL};
 static const char *const inter_names[RIDGE_INTER_COUNT + 1] = {"infiniband", "roce", "ethernet", NULL};
@@ -67,7 +60,7 @@ static int parse_kind(const cJSON *o, const char *path, const char *const *names
 {
     char v[32] = "";
     char list[128] = "";
-    TRY(rj_string(o, path, "kind", 1, v, sizeof v, c));
+    RJ_TRY(rj_string(o, path, "kind", 1, v, sizeof v, c));
     for (int i = 0; names[i]; i++) {
         if (strcmp(names[i], v) == 0) {
             *out = i;
@@ -95,21 +88,21 @@ static int parse_intra(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
     const cJSON *o = NULL;
     int kind = 0, rc;
     double pcie = ridge_gpu_pcie_bw_bytes_per_s(&cl->gpu);
-    TRY(rj_object(root, "$", "intra", 1, &o, c));
-    TRY(rj_check_keys(o, path, keys, c));
-    TRY(parse_kind(o, path, intra_names, &kind, c));
+    RJ_TRY(rj_object(root, "$", "intra", 1, &o, c));
+    RJ_TRY(rj_check_keys(o, path, keys, c));
+    RJ_TRY(parse_kind(o, path, intra_names, &kind, c));
     cl->intra_kind = (ridge_intra_kind)kind;
     cl->intra_pcie_bw_bytes_per_s = pcie;
     cl->intra_bw_bytes_per_s = kind <= RIDGE_INTRA_NVLINK_BRIDGE ? cl->gpu.nvlink_bw_bytes_per_s : pcie;
     rc = rj_number(o, path, "bandwidth_bytes_per_s_per_direction", 0, BW_LO, BW_HI, &cl->intra_bw_bytes_per_s, c);
-    TRY(rc);
+    RJ_TRY(rc);
     if (rc == 0 && cl->intra_bw_bytes_per_s <= 0)
         return rj_fail(c, RIDGE_EINVAL, path, "bandwidth_bytes_per_s_per_direction",
                        "missing, and GPU '%s' has no %s figure to default to", cl->gpu_id,
                        kind <= RIDGE_INTRA_NVLINK_BRIDGE ? "NVLink" : "PCIe");
     rc = rj_number(o, path, "pcie_bandwidth_bytes_per_s_per_direction", 0, BW_LO, BW_HI,
                    &cl->intra_pcie_bw_bytes_per_s, c);
-    TRY(rc);
+    RJ_TRY(rc);
     if (rc == 1 && kind != RIDGE_INTRA_NVLINK_BRIDGE)
         return rj_fail(c, RIDGE_EINVAL, path, "pcie_bandwidth_bytes_per_s_per_direction",
                        "only for kind nvlink_bridge (use bandwidth_bytes_per_s_per_direction)");
@@ -117,9 +110,9 @@ static int parse_intra(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
         return rj_fail(c, RIDGE_EINVAL, path, "pcie_bandwidth_bytes_per_s_per_direction",
                        "missing, and GPU '%s' has no PCIe figure to default to", cl->gpu_id);
     cl->intra_latency_s = intra_latency[kind];
-    TRY(rj_number(o, path, "latency_s", 0, LAT_LO, LAT_HI, &cl->intra_latency_s, c));
+    RJ_TRY(rj_number(o, path, "latency_s", 0, LAT_LO, LAT_HI, &cl->intra_latency_s, c));
     cl->intra_fraction = intra_fraction[kind];
-    TRY(rj_number(o, path, "achievable_fraction", 0, 0.01, 1.0, &cl->intra_fraction, c));
+    RJ_TRY(rj_number(o, path, "achievable_fraction", 0, 0.01, 1.0, &cl->intra_fraction, c));
     if (kind == RIDGE_INTRA_NVLINK_BRIDGE && cl->gpus_per_node % 2 != 0)
         return rj_fail(c, RIDGE_EINVAL, "$", "gpus_per_node", "%d: bridge pairs need an even count",
                        cl->gpus_per_node);
@@ -134,14 +127,14 @@ static int parse_inter(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
     const cJSON *o = NULL;
     int kind = 0, has_gpu, has_node;
     double per_gpu = 0, per_node = 0;
-    TRY(rj_object(root, "$", "inter", 0, &o, c));
+    RJ_TRY(rj_object(root, "$", "inter", 0, &o, c));
     if (!o)
         return RIDGE_OK;
-    TRY(rj_check_keys(o, path, keys, c));
-    TRY(parse_kind(o, path, inter_names, &kind, c));
+    RJ_TRY(rj_check_keys(o, path, keys, c));
+    RJ_TRY(parse_kind(o, path, inter_names, &kind, c));
     cl->inter_kind = (ridge_inter_kind)kind;
-    TRY(has_gpu = rj_number(o, path, "bandwidth_bytes_per_s_per_gpu", 0, BW_LO, BW_HI, &per_gpu, c));
-    TRY(has_node = rj_number(o, path, "bandwidth_bytes_per_s_per_node", 0, BW_LO, BW_HI, &per_node, c));
+    RJ_TRY(has_gpu = rj_number(o, path, "bandwidth_bytes_per_s_per_gpu", 0, BW_LO, BW_HI, &per_gpu, c));
+    RJ_TRY(has_node = rj_number(o, path, "bandwidth_bytes_per_s_per_node", 0, BW_LO, BW_HI, &per_node, c));
     if (has_gpu && has_node)
         return rj_fail(c, RIDGE_EINVAL, path, "bandwidth_bytes_per_s_per_node",
                        "give bandwidth per GPU or per node, not both");
@@ -150,9 +143,9 @@ static int parse_inter(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
                        "missing (or bandwidth_bytes_per_s_per_node)");
     cl->inter_bw_bytes_per_s_per_node = has_gpu ? per_gpu * cl->gpus_per_node : per_node;
     cl->inter_latency_s = inter_latency[kind];
-    TRY(rj_number(o, path, "latency_s", 0, LAT_LO, LAT_HI, &cl->inter_latency_s, c));
+    RJ_TRY(rj_number(o, path, "latency_s", 0, LAT_LO, LAT_HI, &cl->inter_latency_s, c));
     cl->inter_fraction = inter_fraction[kind];
-    TRY(rj_number(o, path, "achievable_fraction", 0, 0.01, 1.0, &cl->inter_fraction, c));
+    RJ_TRY(rj_number(o, path, "achievable_fraction", 0, 0.01, 1.0, &cl->inter_fraction, c));
     cl->has_inter = 1;
     return RIDGE_OK;
 }
@@ -161,7 +154,7 @@ static int parse_sources(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
 {
     const cJSON *o = NULL, *it;
     int n = 0;
-    TRY(rj_object(root, "$", "sources", 0, &o, c));
+    RJ_TRY(rj_object(root, "$", "sources", 0, &o, c));
     if (!o)
         return RIDGE_OK;
     for (it = o->child; it; it = it->next) {
@@ -192,28 +185,28 @@ static int parse_root(const cJSON *root, int nodes_override, ridge_cluster *cl, 
                                        "nodes",          "intra", "inter", "sources", NULL};
     long v = 0;
     ridge_err gerr = {{0}};
-    TRY(rj_check_keys(root, "$", keys, c));
-    TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &v, c));
+    RJ_TRY(rj_check_keys(root, "$", keys, c));
+    RJ_TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &v, c));
     if (v != 1)
         return rj_fail(c, RIDGE_EINVAL, "$", "schema_version", "%ld is not supported (this ridge reads 1)", v);
-    TRY(rj_string(root, "$", "id", 1, cl->id, sizeof cl->id, c));
+    RJ_TRY(rj_string(root, "$", "id", 1, cl->id, sizeof cl->id, c));
     for (const char *p = cl->id; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
             return rj_fail(c, RIDGE_EINVAL, "$", "id", "'%s' may contain only a-z, 0-9, '-' and '.'", cl->id);
-    TRY(rj_string(root, "$", "name", 1, cl->name, sizeof cl->name, c));
-    TRY(rj_string(root, "$", "gpu", 1, cl->gpu_id, sizeof cl->gpu_id, c));
+    RJ_TRY(rj_string(root, "$", "name", 1, cl->name, sizeof cl->name, c));
+    RJ_TRY(rj_string(root, "$", "gpu", 1, cl->gpu_id, sizeof cl->gpu_id, c));
     if (ridge_catalog_load(cl->gpu_id, &cl->gpu, &gerr) != RIDGE_OK)
         return rj_fail(c, RIDGE_ENOTFOUND, "$", "gpu", "%s", gerr.msg);
-    TRY(rj_int(root, "$", "gpus_per_node", 1, 1, 1024, &v, c));
+    RJ_TRY(rj_int(root, "$", "gpus_per_node", 1, 1, 1024, &v, c));
     cl->gpus_per_node = (int)v;
     v = 1;
-    TRY(rj_int(root, "$", "nodes", 0, 1, 1000000, &v, c));
+    RJ_TRY(rj_int(root, "$", "nodes", 0, 1, 1000000, &v, c));
     cl->nodes = nodes_override > 0 ? nodes_override : (int)v;
-    TRY(parse_intra(root, cl, c));
-    TRY(parse_inter(root, cl, c));
+    RJ_TRY(parse_intra(root, cl, c));
+    RJ_TRY(parse_inter(root, cl, c));
     if (cl->nodes > 1 && !cl->has_inter)
         return rj_fail(c, RIDGE_EINVAL, "$", "inter", "missing: %d nodes need an inter-node network", cl->nodes);
-    TRY(parse_sources(root, cl, c));
+    RJ_TRY(parse_sources(root, cl, c));
     return RIDGE_OK;
 }
 

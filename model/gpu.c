@@ -62,13 +62,6 @@ static const char *const eff_keys[] = {
 };
 
 /* Propagate errors (< 0) from the rj_ getters. */
-#define TRY(expr)              \
-    do {                       \
-        int rc_ = (expr);      \
-        if (rc_ < 0)           \
-            return rc_;        \
-    } while (0)
-
 static int get_int(const cJSON *o, const char *path, const char *key, int req, long lo, long hi, int *out,
                    const rj_ctx *c)
 {
@@ -133,11 +126,11 @@ static int parse_peaks(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     static const char *const keys[RIDGE_PEAK_COUNT + 1] = {
         "fp64", "fp64_tensor", "fp32", "fp16_vector", "tf32", "fp16", "fp16_fp32acc", "bf16", "fp8", "int8", "int4", NULL,
     };
-    TRY(rj_object(root, "$", "peak_dense_flops_per_s", 1, &o, c));
-    TRY(rj_check_keys(o, path, keys, c));
+    RJ_TRY(rj_object(root, "$", "peak_dense_flops_per_s", 1, &o, c));
+    RJ_TRY(rj_check_keys(o, path, keys, c));
     for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
         double v = 0;
-        TRY(rj_number(o, path, keys[p], p == RIDGE_PEAK_FP32, 1e9, 1e17, &v, c));
+        RJ_TRY(rj_number(o, path, keys[p], p == RIDGE_PEAK_FP32, 1e9, 1e17, &v, c));
         g->peak_flops_per_s[p] = v;
     }
     return RIDGE_OK;
@@ -147,12 +140,12 @@ static int parse_memory(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
     const cJSON *o = NULL;
     const char *path = "$.memory";
-    TRY(rj_object(root, "$", "memory", 1, &o, c));
-    TRY(rj_check_keys(o, path, memory_keys, c));
-    TRY(rj_string(o, path, "type", 1, g->memory_type, sizeof g->memory_type, c));
-    TRY(rj_number(o, path, "capacity_bytes", 1, 1e8, 1e13, &g->memory_bytes, c));
-    TRY(rj_number(o, path, "bandwidth_bytes_per_s", 1, 1e9, 1e14, &g->memory_bw_bytes_per_s, c));
-    TRY(get_int(o, path, "bus_width_bits", 0, 32, 16384, &g->memory_bus_bits, c));
+    RJ_TRY(rj_object(root, "$", "memory", 1, &o, c));
+    RJ_TRY(rj_check_keys(o, path, memory_keys, c));
+    RJ_TRY(rj_string(o, path, "type", 1, g->memory_type, sizeof g->memory_type, c));
+    RJ_TRY(rj_number(o, path, "capacity_bytes", 1, 1e8, 1e13, &g->memory_bytes, c));
+    RJ_TRY(rj_number(o, path, "bandwidth_bytes_per_s", 1, 1e9, 1e14, &g->memory_bw_bytes_per_s, c));
+    RJ_TRY(get_int(o, path, "bus_width_bits", 0, 32, 16384, &g->memory_bus_bits, c));
     return RIDGE_OK;
 }
 
@@ -160,12 +153,12 @@ static int parse_sm(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
     const cJSON *o = NULL;
     const char *path = "$.sm";
-    TRY(rj_object(root, "$", "sm", 1, &o, c));
-    TRY(rj_check_keys(o, path, sm_keys, c));
-    TRY(rj_number(o, path, "shared_memory_bytes", 1, 1024, 1e7, &g->smem_per_sm_bytes, c));
-    TRY(get_int(o, path, "max_warps", 1, 1, 256, &g->max_warps_per_sm, c));
-    TRY(get_int(o, path, "max_blocks", 0, 1, 256, &g->max_blocks_per_sm, c));
-    TRY(get_int(o, path, "registers", 0, 1024, 10000000, &g->registers_per_sm, c));
+    RJ_TRY(rj_object(root, "$", "sm", 1, &o, c));
+    RJ_TRY(rj_check_keys(o, path, sm_keys, c));
+    RJ_TRY(rj_number(o, path, "shared_memory_bytes", 1, 1024, 1e7, &g->smem_per_sm_bytes, c));
+    RJ_TRY(get_int(o, path, "max_warps", 1, 1, 256, &g->max_warps_per_sm, c));
+    RJ_TRY(get_int(o, path, "max_blocks", 0, 1, 256, &g->max_blocks_per_sm, c));
+    RJ_TRY(get_int(o, path, "registers", 0, 1024, 10000000, &g->registers_per_sm, c));
     return RIDGE_OK;
 }
 
@@ -175,15 +168,16 @@ static int parse_interconnect(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     const cJSON *o = NULL;
     const char *path = "$.interconnect";
     int has_kind;
-    TRY(rj_object(root, "$", "interconnect", 1, &o, c));
-    TRY(rj_check_keys(o, path, ic_keys, c));
-    TRY(get_int(o, path, "pcie_generation", 1, 1, 7, &g->pcie_generation, c));
-    TRY(get_int(o, path, "pcie_lanes", 1, 1, 32, &g->pcie_lanes, c));
-    TRY(get_int(o, path, "nvlink_links", 0, 0, 64, &g->nvlink_links, c));
-    TRY(rj_number(o, path, "nvlink_bandwidth_bytes_per_s_per_direction", 0, 1e9, 1e13, &g->nvlink_bw_bytes_per_s, c));
-    TRY(has_kind = rj_string(o, path, "nvlink_kind", 0, g->nvlink_kind, sizeof g->nvlink_kind, c));
+    RJ_TRY(rj_object(root, "$", "interconnect", 1, &o, c));
+    RJ_TRY(rj_check_keys(o, path, ic_keys, c));
+    RJ_TRY(get_int(o, path, "pcie_generation", 1, 1, 7, &g->pcie_generation, c));
+    RJ_TRY(get_int(o, path, "pcie_lanes", 1, 1, 32, &g->pcie_lanes, c));
+    RJ_TRY(get_int(o, path, "nvlink_links", 0, 0, 64, &g->nvlink_links, c));
+    RJ_TRY(rj_number(o, path, "nvlink_bandwidth_bytes_per_s_per_direction", 0, 1e9, 1e13, &g->nvlink_bw_bytes_per_s,
+                     c));
+    RJ_TRY(has_kind = rj_string(o, path, "nvlink_kind", 0, g->nvlink_kind, sizeof g->nvlink_kind, c));
     if (has_kind)
-        TRY(check_one_of(g->nvlink_kind, kinds, path, "nvlink_kind", c));
+        RJ_TRY(check_one_of(g->nvlink_kind, kinds, path, "nvlink_kind", c));
     if (g->nvlink_links > 0 && g->nvlink_bw_bytes_per_s <= 0)
         return rj_fail(c, RIDGE_EINVAL, path, "nvlink_bandwidth_bytes_per_s_per_direction",
                        "required when nvlink_links > 0");
@@ -197,17 +191,17 @@ static int parse_price(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     const cJSON *o = NULL;
     const char *path = "$.price";
     int rc;
-    TRY(rc = rj_object(root, "$", "price", 0, &o, c));
+    RJ_TRY(rc = rj_object(root, "$", "price", 0, &o, c));
     if (rc == 0)
         return RIDGE_OK;
-    TRY(rj_check_keys(o, path, price_keys, c));
-    TRY(rj_number(o, path, "usd_per_hour", 0, 0.01, 1000, &g->price_usd_per_hour, c));
-    TRY(rj_number(o, path, "usd_list", 0, 10, 1e7, &g->price_usd_list, c));
+    RJ_TRY(rj_check_keys(o, path, price_keys, c));
+    RJ_TRY(rj_number(o, path, "usd_per_hour", 0, 0.01, 1000, &g->price_usd_per_hour, c));
+    RJ_TRY(rj_number(o, path, "usd_list", 0, 10, 1e7, &g->price_usd_list, c));
     if (g->price_usd_per_hour <= 0 && g->price_usd_list <= 0)
         return rj_fail(c, RIDGE_EINVAL, path, NULL, "needs usd_per_hour or usd_list");
-    TRY(rj_string(o, path, "date", 1, g->price_date, sizeof g->price_date, c));
-    TRY(check_date(g->price_date, c));
-    TRY(rj_string(o, path, "source", 1, g->price_source, sizeof g->price_source, c));
+    RJ_TRY(rj_string(o, path, "date", 1, g->price_date, sizeof g->price_date, c));
+    RJ_TRY(check_date(g->price_date, c));
+    RJ_TRY(rj_string(o, path, "source", 1, g->price_source, sizeof g->price_source, c));
     return RIDGE_OK;
 }
 
@@ -215,7 +209,7 @@ static int parse_mig(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
     const cJSON *arr = NULL, *it;
     int rc, i = 0;
-    TRY(rc = rj_array(root, "$", "mig", 0, &arr, c));
+    RJ_TRY(rc = rj_array(root, "$", "mig", 0, &arr, c));
     if (rc == 0)
         return RIDGE_OK;
     cJSON_ArrayForEach(it, arr)
@@ -228,13 +222,13 @@ static int parse_mig(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
         if (!cJSON_IsObject(it))
             return rj_fail(c, RIDGE_EINVAL, path, NULL, "expected an object");
         m = &g->mig[i];
-        TRY(rj_check_keys(it, path, mig_keys, c));
-        TRY(rj_string(it, path, "profile", 1, m->profile, sizeof m->profile, c));
-        TRY(get_int(it, path, "compute_slices", 1, 1, 8, &m->compute_slices, c));
-        TRY(get_int(it, path, "memory_slices", 1, 1, 8, &m->memory_slices, c));
-        TRY(get_int(it, path, "sm_count", 1, 1, g->sm_count, &m->sm_count, c));
-        TRY(rj_number(it, path, "memory_bytes", 1, 1e8, g->memory_bytes, &m->memory_bytes, c));
-        TRY(get_int(it, path, "max_instances", 1, 1, 8, &m->max_instances, c));
+        RJ_TRY(rj_check_keys(it, path, mig_keys, c));
+        RJ_TRY(rj_string(it, path, "profile", 1, m->profile, sizeof m->profile, c));
+        RJ_TRY(get_int(it, path, "compute_slices", 1, 1, 8, &m->compute_slices, c));
+        RJ_TRY(get_int(it, path, "memory_slices", 1, 1, 8, &m->memory_slices, c));
+        RJ_TRY(get_int(it, path, "sm_count", 1, 1, g->sm_count, &m->sm_count, c));
+        RJ_TRY(rj_number(it, path, "memory_bytes", 1, 1e8, g->memory_bytes, &m->memory_bytes, c));
+        RJ_TRY(get_int(it, path, "max_instances", 1, 1, 8, &m->max_instances, c));
         for (int j = 0; j < i; j++) {
             if (strcmp(g->mig[j].profile, m->profile) == 0)
                 return rj_fail(c, RIDGE_EINVAL, path, "profile", "duplicate profile '%s'", m->profile);
@@ -261,36 +255,36 @@ static int parse_efficiency(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     static const double hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3, 1e-3};
     int rc;
     ridge_efficiency_defaults(g, e);
-    TRY(rc = rj_object(root, "$", "efficiency", 0, &o, c));
+    RJ_TRY(rc = rj_object(root, "$", "efficiency", 0, &o, c));
     if (rc == 0)
         return RIDGE_OK;
-    TRY(rj_check_keys(o, path, eff_keys, c));
+    RJ_TRY(rj_check_keys(o, path, eff_keys, c));
     for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++) {
         double v = 0;
-        TRY(rc = rj_number(o, path, ridge_efficiency_field_name(i), 0, lo[i], hi[i], &v, c));
+        RJ_TRY(rc = rj_number(o, path, ridge_efficiency_field_name(i), 0, lo[i], hi[i], &v, c));
         if (rc == 1) {
             *ridge_efficiency_field(e, i) = v;
             e->from_file_mask |= 1u << i;
         }
     }
-    TRY(rc = rj_object(o, path, "fraction_by_peak", 0, &fb, c));
+    RJ_TRY(rc = rj_object(o, path, "fraction_by_peak", 0, &fb, c));
     if (rc == 1) {
         const char *fpath = "$.efficiency.fraction_by_peak";
         const char *keys[RIDGE_PEAK_COUNT + 1];
         for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
             keys[p] = ridge_peak_key((ridge_peak)p);
         keys[RIDGE_PEAK_COUNT] = NULL;
-        TRY(rj_check_keys(fb, fpath, keys, c));
+        RJ_TRY(rj_check_keys(fb, fpath, keys, c));
         for (int p = 0; p < RIDGE_PEAK_COUNT; p++) {
             double v = 0;
-            TRY(rc = rj_number(fb, fpath, keys[p], 0, 0.05, 1, &v, c));
+            RJ_TRY(rc = rj_number(fb, fpath, keys[p], 0, 0.05, 1, &v, c));
             if (rc == 1 && g->peak_flops_per_s[p] <= 0)
                 return rj_fail(c, RIDGE_EINVAL, fpath, keys[p], "the GPU has no %s peak", keys[p]);
             if (rc == 1)
                 e->fraction_by_peak[p] = v;
         }
     }
-    TRY(rj_string(o, path, "source", 0, e->source, sizeof e->source, c));
+    RJ_TRY(rj_string(o, path, "source", 0, e->source, sizeof e->source, c));
     return RIDGE_OK;
 }
 
@@ -323,7 +317,7 @@ static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     static const char *const must[] = {"sm_count", "memory.bandwidth_bytes_per_s", "peak_dense_flops_per_s.fp32"};
     const cJSON *o = NULL, *it;
     int n = 0;
-    TRY(rj_object(root, "$", "sources", 1, &o, c));
+    RJ_TRY(rj_object(root, "$", "sources", 1, &o, c));
     for (it = o->child; it; it = it->next) {
         ridge_gpu_source *s;
         if (n >= RIDGE_GPU_MAX_SOURCES)
@@ -364,37 +358,37 @@ static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
     static const char *const vendors[] = {"nvidia", "amd", NULL};
     long version = 0;
-    TRY(rj_check_keys(root, "$", top_keys, c));
-    TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &version, c));
+    RJ_TRY(rj_check_keys(root, "$", top_keys, c));
+    RJ_TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &version, c));
     if (version != 1)
         return rj_fail(c, RIDGE_EINVAL, "$", "schema_version", "%ld is not supported (this ridge reads 1)", version);
-    TRY(rj_string(root, "$", "id", 1, g->id, sizeof g->id, c));
-    TRY(check_id(g->id, c));
-    TRY(rj_string(root, "$", "name", 1, g->name, sizeof g->name, c));
-    TRY(rj_string(root, "$", "vendor", 1, g->vendor, sizeof g->vendor, c));
-    TRY(check_one_of(g->vendor, vendors, "$", "vendor", c));
-    TRY(rj_string(root, "$", "architecture", 1, g->architecture, sizeof g->architecture, c));
-    TRY(rj_string(root, "$", "chip", 0, g->chip, sizeof g->chip, c));
-    TRY(rj_string(root, "$", "compute_capability", 0, g->compute_capability, sizeof g->compute_capability, c));
-    TRY(rj_string(root, "$", "form_factor", 0, g->form_factor, sizeof g->form_factor, c));
-    TRY(get_int(root, "$", "sm_count", 1, 1, 1024, &g->sm_count, c));
-    TRY(get_int(root, "$", "fp32_lanes", 1, 1, 1000000, &g->fp32_lanes, c));
-    TRY(get_int(root, "$", "tensor_cores", 1, 0, 100000, &g->tensor_cores, c));
-    TRY(rj_number(root, "$", "base_clock_hz", 0, 1e8, 5e9, &g->base_clock_hz, c));
-    TRY(rj_number(root, "$", "boost_clock_hz", 1, 1e8, 5e9, &g->boost_clock_hz, c));
+    RJ_TRY(rj_string(root, "$", "id", 1, g->id, sizeof g->id, c));
+    RJ_TRY(check_id(g->id, c));
+    RJ_TRY(rj_string(root, "$", "name", 1, g->name, sizeof g->name, c));
+    RJ_TRY(rj_string(root, "$", "vendor", 1, g->vendor, sizeof g->vendor, c));
+    RJ_TRY(check_one_of(g->vendor, vendors, "$", "vendor", c));
+    RJ_TRY(rj_string(root, "$", "architecture", 1, g->architecture, sizeof g->architecture, c));
+    RJ_TRY(rj_string(root, "$", "chip", 0, g->chip, sizeof g->chip, c));
+    RJ_TRY(rj_string(root, "$", "compute_capability", 0, g->compute_capability, sizeof g->compute_capability, c));
+    RJ_TRY(rj_string(root, "$", "form_factor", 0, g->form_factor, sizeof g->form_factor, c));
+    RJ_TRY(get_int(root, "$", "sm_count", 1, 1, 1024, &g->sm_count, c));
+    RJ_TRY(get_int(root, "$", "fp32_lanes", 1, 1, 1000000, &g->fp32_lanes, c));
+    RJ_TRY(get_int(root, "$", "tensor_cores", 1, 0, 100000, &g->tensor_cores, c));
+    RJ_TRY(rj_number(root, "$", "base_clock_hz", 0, 1e8, 5e9, &g->base_clock_hz, c));
+    RJ_TRY(rj_number(root, "$", "boost_clock_hz", 1, 1e8, 5e9, &g->boost_clock_hz, c));
     g->tensor_clock_hz = g->boost_clock_hz;
-    TRY(rj_number(root, "$", "tensor_clock_hz", 0, 1e8, 5e9, &g->tensor_clock_hz, c));
-    TRY(parse_peaks(root, g, c));
-    TRY(parse_memory(root, g, c));
-    TRY(rj_number(root, "$", "l2_bytes", 1, 1e5, 1e10, &g->l2_bytes, c));
-    TRY(parse_sm(root, g, c));
-    TRY(parse_interconnect(root, g, c));
-    TRY(rj_number(root, "$", "tdp_w", 1, 10, 5000, &g->tdp_w, c));
-    TRY(parse_price(root, g, c));
-    TRY(parse_mig(root, g, c));
-    TRY(parse_efficiency(root, g, c));
-    TRY(rj_string(root, "$", "notes", 0, g->notes, sizeof g->notes, c));
-    TRY(parse_sources(root, g, c));
+    RJ_TRY(rj_number(root, "$", "tensor_clock_hz", 0, 1e8, 5e9, &g->tensor_clock_hz, c));
+    RJ_TRY(parse_peaks(root, g, c));
+    RJ_TRY(parse_memory(root, g, c));
+    RJ_TRY(rj_number(root, "$", "l2_bytes", 1, 1e5, 1e10, &g->l2_bytes, c));
+    RJ_TRY(parse_sm(root, g, c));
+    RJ_TRY(parse_interconnect(root, g, c));
+    RJ_TRY(rj_number(root, "$", "tdp_w", 1, 10, 5000, &g->tdp_w, c));
+    RJ_TRY(parse_price(root, g, c));
+    RJ_TRY(parse_mig(root, g, c));
+    RJ_TRY(parse_efficiency(root, g, c));
+    RJ_TRY(rj_string(root, "$", "notes", 0, g->notes, sizeof g->notes, c));
+    RJ_TRY(parse_sources(root, g, c));
     if (g->fp32_lanes < g->sm_count)
         return rj_fail(c, RIDGE_EINVAL, "$", "fp32_lanes", "fewer lanes (%d) than SMs (%d)", g->fp32_lanes, g->sm_count);
     return RIDGE_OK;

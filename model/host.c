@@ -14,13 +14,6 @@
 #include "ridge/kernel.h"
 #include "ridge/schedule.h"
 
-#define TRY(expr)         \
-    do {                  \
-        int rc_ = (expr); \
-        if (rc_ < 0)      \
-            return rc_;   \
-    } while (0)
-
 static double max3(double a, double b, double c)
 {
     double m = a > b ? a : b;
@@ -174,15 +167,15 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
     int rc, idx = 0;
     if ((rc = rj_check_keys(root, "$", root_keys, c)) != RIDGE_OK)
         return rc;
-    TRY(rj_int(root, "$", "schema_version", 1, 1, 1, &ver, c));
-    TRY(rc = rj_string(root, "$", "kind", 0, buf, sizeof buf, c));
+    RJ_TRY(rj_int(root, "$", "schema_version", 1, 1, 1, &ver, c));
+    RJ_TRY(rc = rj_string(root, "$", "kind", 0, buf, sizeof buf, c));
     if (rc > 0 && strcmp(buf, "ridge-host") != 0)
         return rj_fail(c, RIDGE_EINVAL, "$", "kind", "not \"ridge-host\"");
-    TRY(rj_object(root, "$", "host", 1, &h, c));
+    RJ_TRY(rj_object(root, "$", "host", 1, &h, c));
     if ((rc = rj_check_keys(h, "$.host", host_keys, c)) != RIDGE_OK)
         return rc;
     /* A profile starts from its base (default torch-eager) and overrides what it gives. */
-    TRY(rc = rj_string(h, "$.host", "base", 0, buf, sizeof buf, c));
+    RJ_TRY(rc = rj_string(h, "$.host", "base", 0, buf, sizeof buf, c));
     {
         const ridge_host_profile *base = find_builtin(rc > 0 ? buf : RIDGE_HOST_DEFAULT);
         if (!base)
@@ -190,17 +183,17 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
         *hp = *base;
     }
     snprintf(hp->id, sizeof hp->id, "%s", c->origin);
-    TRY(rj_string(h, "$.host", "id", 0, hp->id, sizeof hp->id, c));
-    TRY(rj_string(h, "$.host", "source", 0, hp->source, sizeof hp->source, c));
-    TRY(rc = pick(h, "code", code_names, buf, sizeof buf, NULL, c));
+    RJ_TRY(rj_string(h, "$.host", "id", 0, hp->id, sizeof hp->id, c));
+    RJ_TRY(rj_string(h, "$.host", "source", 0, hp->source, sizeof hp->source, c));
+    RJ_TRY(rc = pick(h, "code", code_names, buf, sizeof buf, NULL, c));
     if (rc > 0)
         snprintf(hp->code, sizeof hp->code, "%.15s", buf);
-    TRY(rc = pick(h, "runtime", runtime_names, buf, sizeof buf, &idx, c));
+    RJ_TRY(rc = pick(h, "runtime", runtime_names, buf, sizeof buf, &idx, c));
     if (rc > 0)
         hp->runtime = (ridge_host_runtime)idx;
     for (size_t i = 0; i < NCOST; i++)
-        TRY(rj_number(h, "$.host", cost_keys[i].key, 0, 0, 10.0, (double *)((char *)hp + cost_keys[i].offset), c));
-    TRY(rj_number(h, "$.host", "cpu_speed", 0, 1e-3, 1e3, &hp->cpu_speed, c));
+        RJ_TRY(rj_number(h, "$.host", cost_keys[i].key, 0, 0, 10.0, (double *)((char *)hp + cost_keys[i].offset), c));
+    RJ_TRY(rj_number(h, "$.host", "cpu_speed", 0, 1e-3, 1e3, &hp->cpu_speed, c));
     return RIDGE_OK;
 }
 

@@ -17,6 +17,14 @@ typedef struct {
 
 #define RJ_PATH_MAX 160
 
+/* Return from the calling parser when a getter or check below fails (a negative status). */
+#define RJ_TRY(expr)      \
+    do {                  \
+        int rc_ = (expr); \
+        if (rc_ < 0)      \
+            return rc_;   \
+    } while (0)
+
 /* Parse with a line:column on error; the root must be an object, and every name and string in it
  * valid UTF-8 (an error names the JSON path). */
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root);

@@ -14,13 +14,6 @@
 #include "json_util.h"
 #include "ridge/file.h"
 
-#define TRY(expr)              \
-    do {                       \
-        int rc_ = (expr);      \
-        if (rc_ < 0)           \
-            return rc_;        \
-    } while (0)
-
 static const char *const top_keys[] = {"schema_version", "name", "description", "source", "ops", NULL};
 
 /* Keys every op may carry come first in each list. */
@@ -87,7 +80,7 @@ static const char *dtype_name_i(int i)
 static int get_kind(const cJSON *o, const char *path, ridge_op_kind *out, const rj_ctx *c)
 {
     char s[ENUM_MAX], safe[ENUM_MAX], list[256];
-    TRY(rj_string(o, path, "op", 1, s, sizeof s, c));
+    RJ_TRY(rj_string(o, path, "op", 1, s, sizeof s, c));
     if (ridge_op_kind_parse(s, out) == 0)
         return RIDGE_OK;
     name_list(list, sizeof list, kind_name_i, RIDGE_OP_KIND_COUNT);
@@ -99,7 +92,7 @@ static int get_dtype(const cJSON *o, const char *path, int required, ridge_dtype
 {
     char s[ENUM_MAX], safe[ENUM_MAX], list[128];
     int rc;
-    TRY(rc = rj_string(o, path, "dtype", required, s, sizeof s, c));
+    RJ_TRY(rc = rj_string(o, path, "dtype", required, s, sizeof s, c));
     if (rc == 0 || ridge_dtype_parse(s, out) == 0)
         return RIDGE_OK;
     name_list(list, sizeof list, dtype_name_i, RIDGE_DTYPE_COUNT);
@@ -113,7 +106,7 @@ static int get_pass(const cJSON *o, const char *path, const ridge_pass *valid, i
 {
     char s[ENUM_MAX], safe[ENUM_MAX], list[64] = "";
     ridge_pass p;
-    TRY(rj_string(o, path, "pass", 1, s, sizeof s, c));
+    RJ_TRY(rj_string(o, path, "pass", 1, s, sizeof s, c));
     for (int i = 0; i < n; i++) {
         if (ridge_pass_parse(s, &p) == 0 && p == valid[i]) {
             *out = p;
@@ -134,29 +127,29 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
     int rc;
     switch (op->kind) {
     case RIDGE_OP_GEMM:
-        TRY(num(o, path, "m", 1, &op->u.gemm.m, c));
-        TRY(num(o, path, "n", 1, &op->u.gemm.n, c));
-        TRY(num(o, path, "k", 1, &op->u.gemm.k, c));
+        RJ_TRY(num(o, path, "m", 1, &op->u.gemm.m, c));
+        RJ_TRY(num(o, path, "n", 1, &op->u.gemm.n, c));
+        RJ_TRY(num(o, path, "k", 1, &op->u.gemm.k, c));
         op->u.gemm.batch = 1;
-        TRY(num(o, path, "batch", 0, &op->u.gemm.batch, c));
-        TRY(rc = rj_string(o, path, "layout", 0, s, sizeof s, c));
+        RJ_TRY(num(o, path, "batch", 0, &op->u.gemm.batch, c));
+        RJ_TRY(rc = rj_string(o, path, "layout", 0, s, sizeof s, c));
         if (rc == 1 && ridge_layout_parse(s, &op->u.gemm.layout) != 0)
             return rj_fail(c, RIDGE_EINVAL, path, "layout", "'%s' is not one of: nn, nt, tn, tt",
                            printable(safe, sizeof safe, s));
         return rj_bool(o, path, "no_split_k", 0, &op->u.gemm.no_split_k, c);
     case RIDGE_OP_CONV2D:
-        TRY(num(o, path, "n", 1, &op->u.conv.n, c));
-        TRY(num(o, path, "c", 1, &op->u.conv.c, c));
-        TRY(num(o, path, "h", 1, &op->u.conv.h, c));
-        TRY(num(o, path, "w", 1, &op->u.conv.w, c));
-        TRY(num(o, path, "k", 1, &op->u.conv.k, c));
-        TRY(num(o, path, "r", 1, &op->u.conv.r, c));
-        TRY(num(o, path, "s", 1, &op->u.conv.s, c));
-        TRY(num(o, path, "stride", 1, &op->u.conv.stride, c));
-        TRY(num(o, path, "pad", 1, &op->u.conv.pad, c));
+        RJ_TRY(num(o, path, "n", 1, &op->u.conv.n, c));
+        RJ_TRY(num(o, path, "c", 1, &op->u.conv.c, c));
+        RJ_TRY(num(o, path, "h", 1, &op->u.conv.h, c));
+        RJ_TRY(num(o, path, "w", 1, &op->u.conv.w, c));
+        RJ_TRY(num(o, path, "k", 1, &op->u.conv.k, c));
+        RJ_TRY(num(o, path, "r", 1, &op->u.conv.r, c));
+        RJ_TRY(num(o, path, "s", 1, &op->u.conv.s, c));
+        RJ_TRY(num(o, path, "stride", 1, &op->u.conv.stride, c));
+        RJ_TRY(num(o, path, "pad", 1, &op->u.conv.pad, c));
         op->u.conv.groups = 1;
-        TRY(num(o, path, "groups", 0, &op->u.conv.groups, c));
-        TRY(rc = rj_string(o, path, "memory_format", 0, s, sizeof s, c));
+        RJ_TRY(num(o, path, "groups", 0, &op->u.conv.groups, c));
+        RJ_TRY(rc = rj_string(o, path, "memory_format", 0, s, sizeof s, c));
         if (rc == 1) {
             if (strcmp(s, "nhwc") == 0)
                 op->u.conv.nhwc = 1;
@@ -166,23 +159,23 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         }
         return get_pass(o, path, conv_passes, 3, &op->u.conv.pass, c);
     case RIDGE_OP_ATTENTION:
-        TRY(num(o, path, "batch", 1, &op->u.attn.batch, c));
-        TRY(num(o, path, "heads", 1, &op->u.attn.heads, c));
+        RJ_TRY(num(o, path, "batch", 1, &op->u.attn.batch, c));
+        RJ_TRY(num(o, path, "heads", 1, &op->u.attn.heads, c));
         op->u.attn.kv_heads = op->u.attn.heads;
-        TRY(num(o, path, "kv_heads", 0, &op->u.attn.kv_heads, c));
-        TRY(num(o, path, "q_len", 1, &op->u.attn.q_len, c));
-        TRY(num(o, path, "kv_len", 1, &op->u.attn.kv_len, c));
-        TRY(num(o, path, "head_dim", 1, &op->u.attn.head_dim, c));
-        TRY(rj_bool(o, path, "causal", 1, &op->u.attn.causal, c));
+        RJ_TRY(num(o, path, "kv_heads", 0, &op->u.attn.kv_heads, c));
+        RJ_TRY(num(o, path, "q_len", 1, &op->u.attn.q_len, c));
+        RJ_TRY(num(o, path, "kv_len", 1, &op->u.attn.kv_len, c));
+        RJ_TRY(num(o, path, "head_dim", 1, &op->u.attn.head_dim, c));
+        RJ_TRY(rj_bool(o, path, "causal", 1, &op->u.attn.causal, c));
         return get_pass(o, path, fb_passes, 2, &op->u.attn.pass, c);
     case RIDGE_OP_ELEMENTWISE:
-        TRY(num(o, path, "elements", 1, &op->u.ew.elements, c));
-        TRY(num(o, path, "inputs", 1, &op->u.ew.inputs, c));
-        TRY(num(o, path, "outputs", 1, &op->u.ew.outputs, c));
-        TRY(num(o, path, "flops_per_element", 1, &op->u.ew.flops_per_element, c));
-        TRY(num(o, path, "strided_inputs", 0, &op->u.ew.strided_inputs, c));
-        TRY(num(o, path, "rows", 0, &op->u.ew.rows, c));
-        TRY(rc = rj_string(o, path, "function", 0, s, sizeof s, c));
+        RJ_TRY(num(o, path, "elements", 1, &op->u.ew.elements, c));
+        RJ_TRY(num(o, path, "inputs", 1, &op->u.ew.inputs, c));
+        RJ_TRY(num(o, path, "outputs", 1, &op->u.ew.outputs, c));
+        RJ_TRY(num(o, path, "flops_per_element", 1, &op->u.ew.flops_per_element, c));
+        RJ_TRY(num(o, path, "strided_inputs", 0, &op->u.ew.strided_inputs, c));
+        RJ_TRY(num(o, path, "rows", 0, &op->u.ew.rows, c));
+        RJ_TRY(rc = rj_string(o, path, "function", 0, s, sizeof s, c));
         if (rc == 1 && ridge_ew_fn_parse(s, &op->u.ew.fn) != 0)
             return rj_fail(c, RIDGE_EINVAL, path, "function", "'%s' is not one of: plain, gelu_erf, gelu_tanh, silu, exp",
                            printable(safe, sizeof safe, s));
@@ -191,37 +184,37 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
     case RIDGE_OP_LAYERNORM:
     case RIDGE_OP_RMSNORM:
     case RIDGE_OP_REDUCE:
-        TRY(num(o, path, "rows", 1, &op->u.rows.rows, c));
-        TRY(num(o, path, "cols", 1, &op->u.rows.cols, c));
-        TRY(rc = rj_string(o, path, "row_kernel", 0, s, sizeof s, c));
+        RJ_TRY(num(o, path, "rows", 1, &op->u.rows.rows, c));
+        RJ_TRY(num(o, path, "cols", 1, &op->u.rows.cols, c));
+        RJ_TRY(rc = rj_string(o, path, "row_kernel", 0, s, sizeof s, c));
         if (rc == 1 && ridge_row_kernel_parse(s, &op->u.rows.kernel) != 0)
             return rj_fail(c, RIDGE_EINVAL, path, "row_kernel", "'%s' is not one of: auto, cta, warp",
                            printable(safe, sizeof safe, s));
         return RIDGE_OK;
     case RIDGE_OP_EMBEDDING:
-        TRY(num(o, path, "tokens", 1, &op->u.emb.tokens, c));
-        TRY(num(o, path, "dim", 1, &op->u.emb.dim, c));
-        TRY(num(o, path, "vocab", 1, &op->u.emb.vocab, c));
+        RJ_TRY(num(o, path, "tokens", 1, &op->u.emb.tokens, c));
+        RJ_TRY(num(o, path, "dim", 1, &op->u.emb.dim, c));
+        RJ_TRY(num(o, path, "vocab", 1, &op->u.emb.vocab, c));
         return RIDGE_OK;
     case RIDGE_OP_LSTM:
-        TRY(num(o, path, "batch", 1, &op->u.lstm.batch, c));
-        TRY(num(o, path, "seq", 1, &op->u.lstm.seq, c));
-        TRY(num(o, path, "input", 1, &op->u.lstm.input, c));
-        TRY(num(o, path, "hidden", 1, &op->u.lstm.hidden, c));
-        TRY(num(o, path, "layers", 1, &op->u.lstm.layers, c));
+        RJ_TRY(num(o, path, "batch", 1, &op->u.lstm.batch, c));
+        RJ_TRY(num(o, path, "seq", 1, &op->u.lstm.seq, c));
+        RJ_TRY(num(o, path, "input", 1, &op->u.lstm.input, c));
+        RJ_TRY(num(o, path, "hidden", 1, &op->u.lstm.hidden, c));
+        RJ_TRY(num(o, path, "layers", 1, &op->u.lstm.layers, c));
         return get_pass(o, path, fb_passes, 2, &op->u.lstm.pass, c);
     case RIDGE_OP_COPY:
-        TRY(num(o, path, "bytes", 1, &op->u.copy.bytes, c));
-        TRY(rj_string(o, path, "kind", 1, s, sizeof s, c));
+        RJ_TRY(num(o, path, "bytes", 1, &op->u.copy.bytes, c));
+        RJ_TRY(rj_string(o, path, "kind", 1, s, sizeof s, c));
         if (ridge_copy_kind_parse(s, &op->u.copy.kind) != 0)
             return rj_fail(c, RIDGE_EINVAL, path, "kind", "'%s' is not one of: d2d, h2d, d2h",
                            printable(safe, sizeof safe, s));
         return RIDGE_OK;
     case RIDGE_OP_CUSTOM:
-        TRY(num(o, path, "flops", 1, &op->u.custom.flops, c));
-        TRY(num(o, path, "bytes", 1, &op->u.custom.bytes, c));
+        RJ_TRY(num(o, path, "flops", 1, &op->u.custom.flops, c));
+        RJ_TRY(num(o, path, "bytes", 1, &op->u.custom.bytes, c));
         op->u.custom.unit = RIDGE_UNIT_VECTOR;
-        TRY(rc = rj_string(o, path, "unit", 0, s, sizeof s, c));
+        RJ_TRY(rc = rj_string(o, path, "unit", 0, s, sizeof s, c));
         if (rc == 1) {
             if (strcmp(s, "tensor") == 0)
                 op->u.custom.unit = RIDGE_UNIT_TENSOR;
@@ -240,19 +233,19 @@ static int parse_op(const cJSON *o, const char *path, ridge_op *op, const rj_ctx
     memset(op, 0, sizeof *op);
     if (!cJSON_IsObject(o))
         return rj_fail(c, RIDGE_EINVAL, path, NULL, "expected an object");
-    TRY(get_kind(o, path, &op->kind, c));
-    TRY(rj_check_keys(o, path, kind_keys[op->kind], c));
+    RJ_TRY(get_kind(o, path, &op->kind, c));
+    RJ_TRY(rj_check_keys(o, path, kind_keys[op->kind], c));
     /* A copy moves bytes; its dtype only names it, so it may be left out. */
     op->dtype = RIDGE_DTYPE_FP32;
-    TRY(get_dtype(o, path, op->kind != RIDGE_OP_COPY, &op->dtype, c));
-    TRY(rj_string(o, path, "name", 0, op->name, sizeof op->name, c));
-    TRY(rj_string(o, path, "group", 0, op->group, sizeof op->group, c));
+    RJ_TRY(get_dtype(o, path, op->kind != RIDGE_OP_COPY, &op->dtype, c));
+    RJ_TRY(rj_string(o, path, "name", 0, op->name, sizeof op->name, c));
+    RJ_TRY(rj_string(o, path, "group", 0, op->group, sizeof op->group, c));
     op->count = 1;
-    TRY(num(o, path, "count", 0, &op->count, c));
-    TRY(num(o, path, "cold_bytes", 0, &op->cold_bytes, c));
-    TRY(num(o, path, "reuse_bytes", 0, &op->reuse_bytes, c));
-    TRY(num(o, path, "epilogue_bytes", 0, &op->epilogue_bytes, c));
-    TRY(parse_fields(o, path, op, c));
+    RJ_TRY(num(o, path, "count", 0, &op->count, c));
+    RJ_TRY(num(o, path, "cold_bytes", 0, &op->cold_bytes, c));
+    RJ_TRY(num(o, path, "reuse_bytes", 0, &op->reuse_bytes, c));
+    RJ_TRY(num(o, path, "epilogue_bytes", 0, &op->epilogue_bytes, c));
+    RJ_TRY(parse_fields(o, path, op, c));
     snprintf(where, sizeof where, "%s: %s", c->origin, path);
     return ridge_op_check(op, where, c->err);
 }
@@ -263,14 +256,14 @@ static int parse_root(const cJSON *root, ridge_oplist *w, const rj_ctx *c)
     const cJSON *arr = NULL, *it;
     long version = 0;
     int n, i = 0;
-    TRY(rj_check_keys(root, "$", top_keys, c));
-    TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &version, c));
+    RJ_TRY(rj_check_keys(root, "$", top_keys, c));
+    RJ_TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &version, c));
     if (version != 1)
         return rj_fail(c, RIDGE_EINVAL, "$", "schema_version", "%ld is not supported (this ridge reads 1)", version);
-    TRY(rj_string(root, "$", "name", 1, w->name, sizeof w->name, c));
-    TRY(rj_string(root, "$", "description", 0, text, sizeof text, c));
-    TRY(rj_string(root, "$", "source", 0, text, sizeof text, c));
-    TRY(rj_array(root, "$", "ops", 1, &arr, c));
+    RJ_TRY(rj_string(root, "$", "name", 1, w->name, sizeof w->name, c));
+    RJ_TRY(rj_string(root, "$", "description", 0, text, sizeof text, c));
+    RJ_TRY(rj_string(root, "$", "source", 0, text, sizeof text, c));
+    RJ_TRY(rj_array(root, "$", "ops", 1, &arr, c));
     n = cJSON_GetArraySize(arr);
     if (n <= 0)
         return rj_fail(c, RIDGE_EINVAL, "$", "ops", "empty array: a workload needs at least one op");
@@ -283,7 +276,7 @@ static int parse_root(const cJSON *root, ridge_oplist *w, const rj_ctx *c)
     {
         char path[RJ_PATH_MAX];
         snprintf(path, sizeof path, "$.ops[%d]", i);
-        TRY(parse_op(it, path, &w->ops[i], c));
+        RJ_TRY(parse_op(it, path, &w->ops[i], c));
         i++;
     }
     w->n = (size_t)i;
