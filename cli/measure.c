@@ -297,6 +297,7 @@ static const char *build_model(const ridge_model *model, ridge_run_config rc, ri
     if (ridge_model_build(model, &rc, &it->graph, &err) != RIDGE_OK)
         return "model graph could not be built";
     it->items = ridge_model_items_per_step(model, &rc);
+    it->prefill = rc.mode == RIDGE_MODE_PREFILL;
     if (it->generate) {
         rc.mode = RIDGE_MODE_DECODE;
         if (ridge_model_build(model, &rc, &it->decode, &err) != RIDGE_OK)
@@ -776,6 +777,8 @@ const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
     }
     if (ridge_schedule_ops_host(g, it->graph.ops, it->graph.n, it->rt, &it->host, NULL, &t1, &err) != RIDGE_OK)
         return "model prediction failed";
+    if (it->prefill)
+        ridge_host_add_request(&it->host, &t1);
     switch (it->kind) {
     case MEAS_LATENCY: *pred = t1.total_time_s; break;
     case MEAS_THROUGHPUT: *pred = t1.total_time_s > 0 ? it->items / t1.total_time_s : 0; break;

@@ -41,6 +41,7 @@ typedef struct {
     double items;        /* items (images, sequences, tokens) per step, for throughput */
     meas_kind kind;
     int generate;  /* prefill + output x decode */
+    int prefill;   /* the step (graph) is a prefill: it starts a request (the profile's request_s) */
     double batch;  /* sequences per step (generation) */
     double output; /* generated tokens */
     ridge_host_profile host;  /* MEAS_MODEL: config.host, else torch-eager (docs/model.md §7) */

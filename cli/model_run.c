@@ -275,6 +275,8 @@ int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_
         cli_error("%s on %s: %s", ridge_model_name(m), g->id, err.msg);
         return cli_exit_code(st);
     }
+    if (run.mode == RIDGE_MODE_PREFILL) /* a prefill starts a request (docs/model.md §7) */
+        ridge_host_add_request(&p->host, &p->tot);
     st = ridge_model_memory(m, rc, &p->mem, &err);
     if (st != RIDGE_OK) {
         cli_error("%s: %s", ridge_model_name(m), err.msg);

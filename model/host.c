@@ -63,22 +63,33 @@ static const ridge_host_profile builtins[] = {
      "library costs from its tiny-op records, module calls and the in-model factor fitted on its llm_infer "
      "prefill T128 and resnet50 infer bs1 records (docs/model.md §7)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER},
+     RIDGE_HOST_RUNTIME_EAGER, 0},
+    {"torch-eager-ngc21", "",
+     "PyTorch 1.x eager (NGC pytorch 20.xx-22.xx) on the hosts of the NVIDIA DeepLearningExamples READMEs "
+     "(DGX-1: Xeon E5-2698 v4): torch-eager's costs on a CPU 0.294 as fast, fitted on published-dev pub0225 "
+     "and pub0228 (V100 ResNet-50 inference batch 1, FP32 and AMP; docs/model.md §7)",
+     5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 0.294,
+     RIDGE_HOST_RUNTIME_EAGER, 0},
     {"torch-graph", "",
      "PyTorch with torch.cuda.graphs: the step captured once and replayed (g.replay(): one Python call and "
      "cudaGraphLaunch, then 0.6 us per node, gpu-specs §9 OCANNL-488)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_GRAPH},
+     RIDGE_HOST_RUNTIME_GRAPH, 0},
     {"torch-compile", "compile",
      "torch.compile (inductor, default mode): pointwise chains fused into Triton kernels, each launched from "
      "the generated Python wrapper (an estimate: launch plus a few us, no module calls)",
      5.0 * US, {0, 3.0 * US, 6.0 * US, 10.0 * US, 3.0 * US, 12.0 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER},
+     RIDGE_HOST_RUNTIME_EAGER, 0},
     {"engine", "engine",
      "an inference engine (TensorRT, TensorRT-LLM, vLLM style): fused kernels enqueued by a C++ runtime, "
      "decode steps as CUDA graphs, and the engine's CPU work per step (scheduling, sampling, output "
      "processing: 0.1 ms, an estimate for a C++ runtime, far below Vidur's 2.9 ms for a Python engine, ANCHORS.md)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH},
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0},
+    {"trtllm-session", "engine",
+     "TensorRT-LLM GptSession (gptSessionBenchmark v0.5-0.6): engine plus 4.7 ms per request (session set-up, "
+     "input copies, first sampling, output copy back, their syncs), fitted on published-dev pub0464 and "
+     "pub0466 (A100 FP16 first-token latency, 128 tokens; docs/model.md §7)",
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3},
 };
 #undef US
 #define NBUILTIN (sizeof builtins / sizeof builtins[0])
@@ -132,6 +143,7 @@ static const struct {
     {"graph_node_s", offsetof(ridge_host_profile, graph_node_s)},
     {"graph_replay_s", offsetof(ridge_host_profile, graph_replay_s)},
     {"step_s", offsetof(ridge_host_profile, step_s)},
+    {"request_s", offsetof(ridge_host_profile, request_s)},
 };
 #define NCOST (sizeof cost_keys / sizeof cost_keys[0])
 
@@ -139,7 +151,7 @@ static const char *const host_keys[] = {"id",           "base",          "source
                                         "runtime",      "cpu_speed",     "launch_s",      "aten_op_s",
                                         "library_op_s", "attention_op_s", "autograd_op_s", "multi_tensor_s",
                                         "module_call_s", "graph_node_s", "graph_replay_s", "step_s",
-                                        NULL};
+                                        "request_s",     NULL};
 static const char *const root_keys[] = {"schema_version", "kind", "host", NULL};
 static const char *const runtime_names[] = {"eager", "graph", "decode_graph", NULL};
 static const char *const code_names[] = {"", "torch", "hf", "megatron", "engine", "compile", NULL};
@@ -244,6 +256,18 @@ double ridge_host_op_cost(const ridge_host_profile *hp, const ridge_op *op, doub
     if (ridge_host_class_of(op) == RIDGE_HOST_MULTI_TENSOR)
         cpu = hp->dispatch_s[RIDGE_HOST_MULTI_TENSOR] * kernels; /* per launch: each builds its tensor lists */
     return (cpu + kernels * hp->launch_s) / hp->cpu_speed;
+}
+
+void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals *tot)
+{
+    double r;
+    if (!hp || !(hp->request_s > 0) || !(hp->cpu_speed > 0))
+        return;
+    r = hp->request_s / hp->cpu_speed;
+    tot->total_time_s += r;
+    tot->host_issue_s += r;
+    tot->host_wait_s += r;
+    tot->time_by_bound_s[RIDGE_BOUND_HOST] += r;
 }
 
 /* ------------------------------------------------------------------ the pipeline */

@@ -15,6 +15,7 @@ import csv
 import datetime
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -27,10 +28,20 @@ def layout_of(r):
 
 
 def host_of(r):
-    """The host profile the row's software implies (docs/model.md §7): TensorRT and TensorRT-LLM are
-    inference engines (fused kernels from a C++ runtime, decode as CUDA graphs); the PyTorch rows
-    (NVIDIA DeepLearningExamples) run eager."""
-    return "engine" if r["framework"].startswith("TensorRT") else "torch-eager"
+    """The host profile the row's software implies (docs/model.md §7, docs/validation.md "Published
+    measurements"): TensorRT-LLM's gptSessionBenchmark is an inference engine that also pays its
+    session's per-request work (trtllm-session); TensorRT under the MLPerf harness is the plain
+    engine; the PyTorch rows of NVIDIA DeepLearningExamples ran eager PyTorch of the NGC 21.x
+    containers on the hosts of their READMEs (torch-eager-ngc21); anything else eager PyTorch 2.x."""
+    fw = r["framework"]
+    if fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw:
+        return "trtllm-session"
+    if fw.startswith("TensorRT"):
+        return "engine"
+    m = re.search(r"NGC pytorch[-:](\d\d)\.", fw)
+    if m and 20 <= int(m.group(1)) <= 22:  # the PyTorch 1.x containers (PyTorch 1.6-1.13, Python 3.6-3.8)
+        return "torch-eager-ngc21"
+    return "torch-eager"
 
 
 def config_of(r):

@@ -1,6 +1,8 @@
-"""The eager host cost carries over between GPUs (validation/published/host_transfer.py):
-framework_op_s fitted on one V100 batch-1 row of NVIDIA's ConvNets benchmark predicts the T4
-batch-1 rows of the same benchmark software, which no fit saw.  No GPU needed.
+"""The eager host cost carries over between GPUs (validation/published/host_transfer.py): the
+rows of NVIDIA's ConvNets benchmark run under the host profile their software implies,
+torch-eager-ngc21 (its CPU factor fitted on the two V100 batch-1 rows), and predict the T4
+batch-1 rows of the same benchmark software, which no fit saw; a framework_op_s fit on a V100
+row then finds almost nothing left to fit.  No GPU needed.
 
   RIDGE=build/cli/ridge python3 -m unittest discover -s validation/tests
 """
@@ -22,7 +24,7 @@ class HostTransfer(unittest.TestCase):
                               "--ridge", os.path.abspath(RIDGE)], cwd=ROOT, capture_output=True, text=True)
         self.assertEqual(out.returncode, 0, out.stderr)
         fitted = float(re.search(r"fitted on pub0225 \(v100-sxm2-32gb\): ([0-9.]+) us", out.stdout).group(1))
-        self.assertTrue(20 < fitted < 100, fitted)  # tens of microseconds per operator, far above 3
+        self.assertTrue(1.5 < fitted < 5, fitted)  # the profile explains the row: near the default 3 us
         rows = {}
         for line in out.stdout.splitlines():
             m = re.match(r"(pub\d+) +(\S+) .* ([+-][0-9.]+)% +([+-][0-9.]+)%", line)
@@ -31,7 +33,7 @@ class HostTransfer(unittest.TestCase):
         for held_out in ("pub0231", "pub0234"):  # T4, batch 1, FP32 and AMP
             gpu, default, fitted_err = rows[held_out]
             self.assertEqual(gpu, "t4")
-            self.assertGreater(default, 100)  # the default host cost is far too cheap for these rows
+            self.assertLess(abs(default), 10)  # the profile alone, no fit on a T4 row
             self.assertLess(abs(fitted_err), 10)
         # the GPU-bound rows barely move: a host cost does not change a large batch
         gpu, default, fitted_err = rows["pub0233"]

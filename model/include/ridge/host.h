@@ -46,6 +46,8 @@ typedef struct {
     double step_s;         /* per step, before the first kernel: the engine's scheduler, sampler... */
     double cpu_speed;      /* > 0: every CPU cost above is divided by it (1 = the reference CPU) */
     ridge_host_runtime runtime; /* eager; every step a graph; decode steps a graph (engines) */
+    double request_s; /* per request, paid once by its prefill step, not overlapped with the GPU: an
+                       * engine session's set-up, input copies, first sampling and output copy back */
 } ridge_host_profile;
 
 #define RIDGE_HOST_DEFAULT "torch-eager"
