@@ -78,6 +78,23 @@ def pretrain_args(r, prec):
     return {"grad_accum": int(accum), "mlm_positions": 20 if seq == 128 else 80}
 
 
+def host_of(r):
+    """The host profile the row's software implies (docs/model.md §7, docs/validation.md "Published
+    measurements"): TensorRT-LLM's gptSessionBenchmark is an inference engine that also pays its
+    session's per-request work (trtllm-session); TensorRT under the MLPerf harness is the plain
+    engine; the PyTorch rows of NVIDIA DeepLearningExamples ran eager PyTorch of the NGC 21.x
+    containers on the hosts of their READMEs (torch-eager-ngc21); anything else eager PyTorch 2.x."""
+    fw = r["framework"]
+    if fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw:
+        return "trtllm-session"
+    if fw.startswith("TensorRT"):
+        return "engine"
+    m = re.search(r"NGC pytorch[-:](\d\d)\.", fw)
+    if m and 20 <= int(m.group(1)) <= 22:  # the PyTorch 1.x containers (PyTorch 1.6-1.13, Python 3.6-3.8)
+        return "torch-eager-ngc21"
+    return "torch-eager"
+
+
 def ridge(binary, args):
     out = subprocess.run([binary, "predict", "--format", "json"] + args, capture_output=True, text=True)
     if out.returncode != 0:
@@ -87,6 +104,7 @@ def ridge(binary, args):
 
 def predict_row(binary, r):
     model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
+    host = ["--host", host_of(r)]
     prec = PRECISION.get(r["precision"])
     if not gpu or not prec or r["gpu_count"] != "1":
         return None
@@ -96,21 +114,21 @@ def predict_row(binary, r):
         layout = "nhwc" if prec in ("fp16", "bf16") else "nchw"
         amp = ["--amp"] if prec in ("fp16", "bf16") else []
         opt = ["--optimizer", "sgd"] if mode == "train" else []  # DLE ConvNets: SGD with momentum
-        p = ridge(binary, ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
+        p = ridge(binary, host + ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
                            "--precision", prec, "--layout", layout] + amp + opt)
         return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"
     if model == "BERT-large pre-training (LAMB)" and r["unit"] == "sequences/s":
         pa = pretrain_args(r, prec)
         if pa is None:
             return None
-        p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large", "--mode", "train", "--batch", batch,
+        p = ridge(binary, host + ["--gpu", gpu, "--workload", "bert-large", "--mode", "train", "--batch", batch,
                            "--seq", r["seq_or_image"], "--precision", prec, "--attention", "unfused",
                            "--optimizer", "lamb", "--grad-accum", str(pa["grad_accum"]),
                            "--mlm-positions", str(pa["mlm_positions"])])
         return p["throughput"], (f"bert-large pretrain b{batch}x{pa['grad_accum']} s{r['seq_or_image']} {prec} "
                                  f"lamb mlm{pa['mlm_positions']}")
     if model == "ResNet-50 v1.5 (MLPerf, ImageNet)" and task == "inference" and r["framework"].startswith("TensorRT"):
-        args = ["--gpu", gpu, "--workload", "resnet50", "--mode", "infer", "--batch", batch, "--precision", prec,
+        args = host + ["--gpu", gpu, "--workload", "resnet50", "--mode", "infer", "--batch", batch, "--precision", prec,
                 "--fusion", "engine", "--runtime", "graph"]
         p = ridge(binary, args)
         if r["unit"].startswith("samples/s"):  # Offline
@@ -120,20 +138,20 @@ def predict_row(binary, r):
         return None
     if model.startswith("BERT-large SQuAD v1.1") and r["unit"] == "sequences/s":
         mode = "train" if task == "training" else "infer"
-        p = ridge(binary, ["--gpu", gpu, "--workload", "bert-large-squad", "--mode", mode, "--batch", batch,
+        p = ridge(binary, host + ["--gpu", gpu, "--workload", "bert-large-squad", "--mode", mode, "--batch", batch,
                            "--seq", r["seq_or_image"], "--precision", prec, "--attention", "unfused"])
         return p["throughput"], f"bert-large-squad {mode} b{batch} s{r['seq_or_image']} {prec} unfused"
     if model in LLM and task == "inference (LLM prefill)" and r["unit"] == "ms":
         prompt = r["seq_or_image"].split()[1]
-        p = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
+        p = ridge(binary, host + ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
                            "--prompt", prompt, "--precision", prec])
         return p["time_s"] * 1e3, f"{LLM[model]} prefill b{batch} p{prompt} {prec}"
     if model in LLM and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
         nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
         inp, outp = nums[0], nums[1]  # "input 128 / output 2048 tokens"
-        pre = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
+        pre = ridge(binary, host + ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
                              "--prompt", str(inp), "--precision", prec])
-        dec = ridge(binary, ["--gpu", gpu, "--workload", LLM[model], "--mode", "decode", "--batch", batch,
+        dec = ridge(binary, host + ["--gpu", gpu, "--workload", LLM[model], "--mode", "decode", "--batch", batch,
                              "--context", str(inp + outp // 2), "--precision", prec])
         t = pre["time_s"] + outp * dec["time_s"]
         return int(batch) * outp / t, f"{LLM[model]} generate b{batch} in{inp} out{outp} {prec}"

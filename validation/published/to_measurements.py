@@ -15,33 +15,15 @@ import csv
 import datetime
 import json
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, LLM, PRECISION, pretrain_args  # noqa: E402  (one mapping table for both scripts)
+from compare_published import GPU, LLM, PRECISION, host_of, pretrain_args  # noqa: E402  (one mapping table for both scripts)
 
 
 def layout_of(r):
     """DLE ConvNets: AMP runs NHWC, FP32/TF32 runs NCHW (the rows' notes: "AMP uses NHWC")."""
     return "nhwc" if PRECISION.get(r["precision"]) in ("fp16", "bf16") else "nchw"
-
-
-def host_of(r):
-    """The host profile the row's software implies (docs/model.md §7, docs/validation.md "Published
-    measurements"): TensorRT-LLM's gptSessionBenchmark is an inference engine that also pays its
-    session's per-request work (trtllm-session); TensorRT under the MLPerf harness is the plain
-    engine; the PyTorch rows of NVIDIA DeepLearningExamples ran eager PyTorch of the NGC 21.x
-    containers on the hosts of their READMEs (torch-eager-ngc21); anything else eager PyTorch 2.x."""
-    fw = r["framework"]
-    if fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw:
-        return "trtllm-session"
-    if fw.startswith("TensorRT"):
-        return "engine"
-    m = re.search(r"NGC pytorch[-:](\d\d)\.", fw)
-    if m and 20 <= int(m.group(1)) <= 22:  # the PyTorch 1.x containers (PyTorch 1.6-1.13, Python 3.6-3.8)
-        return "torch-eager-ngc21"
-    return "torch-eager"
 
 
 def config_of(r):
