@@ -345,12 +345,13 @@ def convert_aic(path):
         if dt == "fp8":
             # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
             # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
-            # the CUTLASS scaled-mm, whose fixed tile configurations never split K.
+            # the CUTLASS scaled-mm, whose fixed tile configurations never split K and are
+            # dispatched on m (docs/model.md §2, "Tiles by m").
             ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "row_kernel": "cta",
                     "name": "segmented_max_reduction"},
                    {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
                     "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
-                   dict(op, name="cutlass_scaled_mm", no_split_k=True)]
+                   dict(op, name="cutlass_scaled_mm", no_split_k=True, tiles_by_m=True)]
             op = None
         out.append(measurement(mid, "gemm", t, op=op, ops=ops, timed="gpu_time", runtime="graph", gpu=gid,
                                flops=2 * m * n * k,
