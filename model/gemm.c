@@ -38,6 +38,14 @@ static const rk_tile vector_tiles[] = {
     {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85},
 };
 
+/* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
+ * on m buckets, as vLLM's CUTLASS FP8 scaled-mm does on sm90, runs 64x64 tiles up to m = 64 and
+ * 64x128 up to m = 128 whatever n and k are, and tiles of 128x128 or larger beyond. It never
+ * shrinks its tile to spread a small grid over more SMs (the AIConfigurator H100 FP8 rows with
+ * m = 256 and n <= 1024 take the same time for every n: one 128x128 tile's full K per SM). */
+#define RK_GEMM_BY_M_SMALL 64.0
+#define RK_GEMM_BY_M_MEDIUM 128.0
+
 /* Most parts a split-K GEMM is cut into, and how many whole-wave splits are tried besides the one
  * that fills the machine. */
 #define RK_GEMM_MAX_SPLIT_K 16.0
@@ -195,7 +203,13 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
-        for (size_t i = 0; i < ntiles; i++) {
+        size_t i0 = 0;
+        if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
+            /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
+            i0 = m <= RK_GEMM_BY_M_SMALL ? 4 : m <= RK_GEMM_BY_M_MEDIUM ? 3 : 0;
+            ntiles = i0 > 0 ? i0 + 1 : 3;
+        }
+        for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
             double t_over = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
             double ctas, base_tiles, otm, otn, stream0;

@@ -44,7 +44,9 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
         rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
                      rk_op_bytes(op, min_bytes), 1.0,
-                     (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | RK_GEMM_CUBLAS, r, err);
+                     (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
+                         RK_GEMM_CUBLAS,
+                     r, err);
         break;
     }
     case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, r, err); break;

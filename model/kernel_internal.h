@@ -157,6 +157,9 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes byt
 /* A cuBLAS GEMM op (not a convolution's or an LSTM's implicit GEMM): its FFMA (SGEMM, DGEMM)
  * kernels are 128x128 tiles that do not split K (docs/model.md §2). */
 #define RK_GEMM_CUBLAS 4
+/* The library dispatches its tile configuration on m alone (vLLM's CUTLASS scaled-mm): a small m
+ * keeps its small tile however few tiles the grid has (docs/model.md §2, "Tiles by m"). */
+#define RK_GEMM_TILES_BY_M 8
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
             double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
             ridge_err *err);

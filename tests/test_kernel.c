@@ -619,6 +619,25 @@ static void test_record_mechanisms(void)
     CHECK(b.split_k == 1 && b.kernels == 1);
     CHECK(b.time_s > 4 * a.time_s);
 
+    /* tiles_by_m: a library dispatching its tile on m (vLLM's CUTLASS FP8) keeps 128x128 or larger
+     * tiles at m = 256 however few the tiles (2 instead of the 8 64x64 tiles above: the MMAs of one
+     * 128x128 tile's full K on each of 2 SMs), 64x128 at m = 128 and 64x64 at m = 64. */
+    op.u.gemm.tiles_by_m = 1;
+    a = predict(&h100, op);
+    CHECK(a.tile_m * a.tile_n >= 128 * 128 && a.tiles == 2 && a.split_k == 1);
+    CHECK(a.time_s > 2.5 * b.time_s);
+    CHECK(b.tile_m * b.tile_n == 64 * 64);
+    op.u.gemm.m = 128;
+    a = predict(&h100, op);
+    CHECK(a.tile_m == 64 && a.tile_n == 128);
+    op.u.gemm.m = 64;
+    op.u.gemm.n = 8192;
+    a = predict(&h100, op);
+    CHECK(a.tile_m == 64 && a.tile_n == 64 && a.tiles == 128);
+    op.u.gemm.m = 8192; /* a large grid still takes the largest tiles */
+    a = predict(&h100, op);
+    CHECK(a.tile_m * a.tile_n == 128 * 256);
+
     /* row_kernel cta: a kernel that launches one CTA per row pays its rounds even for short rows; a
      * framework reduction over the same short rows goes to warps. */
     memset(&op, 0, sizeof op);

@@ -340,26 +340,30 @@ def convert_aic(path):
         seen.add(mid)
         # y = x W^T, x[m,k] and W[n,k] row-major (nn.Linear / vLLM's linear layer): B is stored
         # transposed. Timed in a CUDA graph: GPU time per GEMM.
-        op = {"op": "gemm", "dtype": dt, "m": m, "n": n, "k": k, "layout": "nt"}
+        # The weight W comes from DRAM on every call, x and y from L2 when they fit: W-bound rows
+        # run at DRAM rates although W fits in half the L2 (l40s/bf16/1x4096x4096: 33.6 MB at
+        # 667 GB/s, below the 864 GB/s DRAM peak; h100_sxm/bf16/1x4096x4096 at 2.2 TB/s), while
+        # rows whose bytes are x or y run faster than DRAM allows (l40s/bf16/16384x128x2048: 72 MB
+        # in 36 us, 2.0 TB/s; l40s/bf16/4096x4096x128: 1.2 TB/s) until x and y outgrow the L2
+        # (l40s/bf16/16384x128x4096, 138 MB: 631 GB/s). So W is cold (never reused in L2).
+        wbytes = n * k * (1 if dt == "fp8" else 2)
+        op = {"op": "gemm", "dtype": dt, "m": m, "n": n, "k": k, "layout": "nt",
+              "cold_bytes": wbytes, "reuse_bytes": 1e18}
         ops = None
         if dt == "fp8":
             # vLLM's FP8 linear quantises x first (dynamic per-tensor scale): a max-reduction
             # kernel and a quantising kernel, each one CTA of 1024 threads per row of x, then
-            # the CUTLASS scaled-mm, whose fixed tile configurations never split K.
+            # the CUTLASS scaled-mm, whose fixed tile configurations never split K and are
+            # dispatched on m (docs/model.md §2, "Tiles by m").
             ops = [{"op": "reduce", "dtype": "bf16", "rows": m, "cols": k, "row_kernel": "cta",
                     "name": "segmented_max_reduction"},
                    {"op": "elementwise", "dtype": "bf16", "elements": m * k, "inputs": 1, "outputs": 1,
                     "flops_per_element": 1, "rows": m, "name": "scaled_fp8_quant"},
-                   dict(op, name="cutlass_scaled_mm", no_split_k=True)]
+                   dict(op, name="cutlass_scaled_mm", no_split_k=True, tiles_by_m=True)]
             op = None
         out.append(measurement(mid, "gemm", t, op=op, ops=ops, timed="gpu_time", runtime="graph", gpu=gid,
                                flops=2 * m * n * k,
-                               extra={"api": r["kernel_source"], "framework_version": r["framework"],
-                                      # The rows reach DRAM rates, not L2 rates, for operands that fit
-                                      # in half the L2 (l40s/bf16/1x4096x4096: 33.6 MB at 667 GB/s,
-                                      # below the 864 GB/s DRAM peak; h100_sxm/bf16/1x4096x4096 at
-                                      # 2.2 TB/s): each call finds its operands cold.
-                                      "l2_cold": True}))
+                               extra={"api": r["kernel_source"], "framework_version": r["framework"]}))
     prov = {"gpu_name": None, "date": None,
             "source": "shared/data/aiconfigurator-gemm/gemm.csv (ai-dynamo/aiconfigurator@095f58a51; README beside it)"}
     return prov, out, []

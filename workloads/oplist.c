@@ -18,7 +18,7 @@ static const char *const top_keys[] = {"schema_version", "name", "description", 
 
 /* Keys every op may carry come first in each list. */
 #define COMMON_KEYS "op", "dtype", "name", "group", "count", "cold_bytes", "reuse_bytes", "epilogue_bytes"
-static const char *const gemm_keys[] = {COMMON_KEYS, "m", "n", "k", "batch", "layout", "no_split_k", NULL};
+static const char *const gemm_keys[] = {COMMON_KEYS, "m", "n", "k", "batch", "layout", "no_split_k", "tiles_by_m", NULL};
 static const char *const conv_keys[] = {COMMON_KEYS, "n", "c", "h", "w", "k", "r", "s", "stride", "pad", "groups",
                                         "pass", "memory_format", NULL};
 static const char *const attn_keys[] = {COMMON_KEYS, "batch",  "heads",  "kv_heads", "q_len",
@@ -136,7 +136,8 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         if (rc == 1 && ridge_layout_parse(s, &op->u.gemm.layout) != 0)
             return rj_fail(c, RIDGE_EINVAL, path, "layout", "'%s' is not one of: nn, nt, tn, tt",
                            printable(safe, sizeof safe, s));
-        return rj_bool(o, path, "no_split_k", 0, &op->u.gemm.no_split_k, c);
+        RJ_TRY(rj_bool(o, path, "no_split_k", 0, &op->u.gemm.no_split_k, c));
+        return rj_bool(o, path, "tiles_by_m", 0, &op->u.gemm.tiles_by_m, c);
     case RIDGE_OP_CONV2D:
         RJ_TRY(num(o, path, "n", 1, &op->u.conv.n, c));
         RJ_TRY(num(o, path, "c", 1, &op->u.conv.c, c));

@@ -103,7 +103,7 @@ typedef struct {
     double modules;
     int host_sync;
     union {
-        struct { double m, n, k, batch; ridge_layout layout; int no_split_k; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1; no_split_k: the library never splits K */
+        struct { double m, n, k, batch; ridge_layout layout; int no_split_k, tiles_by_m; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1; no_split_k: the library never splits K; tiles_by_m: its tile is dispatched on m (docs/model.md §2) */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; int nhwc; } conv; /* nhwc: channels_last tensors */
         struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; } attn;
         struct {
