@@ -571,7 +571,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
     const int train = rc->mode == RIDGE_MODE_TRAIN;
     double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
-    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, peak_flops = 0;
+    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, peak_flops = 0, t_accum = 0, a_mb;
     double act_factor, inflight, fe = 0, keep = 1;
     dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
@@ -583,8 +583,22 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         return st;
     mb.batch = pc->microbatch;
     gb.batch = pc->global_batch;
-    if ((st = ridge_model_build(m, &mb, &g, err)) != RIDGE_OK)
-        return st;
+    nm = pc->global_batch / ((double)D * pc->microbatch);
+    {
+        /* The graph of one microbatch, with the optimizer group of the whole step: built for nm
+         * accumulated microbatches (rw_optimizer adds microbatches 2..nm's gradients into .grad,
+         * autograd's AccumulateGrad: grad_accumulate), then every other op back to one
+         * microbatch (ridge_model_build multiplied their counts by exactly nm). */
+        ridge_run_config acc = mb;
+        if (train && nm > 1 && nm <= RIDGE_RUN_GRAD_ACCUM_MAX)
+            acc.grad_accum = nm;
+        if ((st = ridge_model_build(m, &acc, &g, err)) != RIDGE_OK)
+            return st;
+        if (acc.grad_accum > 1)
+            for (size_t i = 0; i < g.n; i++)
+                if (strcmp(g.ops[i].group, "optimizer") != 0)
+                    g.ops[i].count /= acc.grad_accum;
+    }
     s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (s.transformer)
         shape_from_graph(&g, pc->microbatch, &s);
@@ -613,7 +627,12 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             shard_op_tp(op, &s, T, pc->sequence_parallel);
         if (pl == PAR_LAYER && P > 1)
             op->count /= P;
-        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
+        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE && strcmp(op->name, "grad_accumulate") == 0) {
+            /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
+             * (and its gradient over the shard group with ZeRO >= 2). */
+            op->count = ceil_div(op->count, P);
+            op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
+        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
             double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard;
             op->u.ew.elements = ceil_div(op->u.ew.elements, sh);
         }
@@ -630,11 +649,16 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         double b = backward_share(&g.ops[i]);
         t_place_f[pl] += res[i].time_s * (1 - b);
         t_place_b[pl] += res[i].time_s * b;
+        if (strcmp(g.ops[i].name, "grad_accumulate") == 0)
+            t_accum += res[i].time_s;
     }
-    bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT];
+    /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
+     * optimizer step. */
+    bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT] - t_accum;
     if (P == 1) {
-        /* One stage: the whole graph as scheduled (host pipeline included), less the optimizer. */
-        t_mb = tot.total_time_s - bd->optimizer_s;
+        /* One stage: the whole graph as scheduled (host pipeline included), less the optimizer
+         * group. */
+        t_mb = tot.total_time_s - bd->optimizer_s - t_accum;
         t_f = t_place_f[PAR_LAYER] + t_place_f[PAR_FIRST] + t_place_f[PAR_LAST];
         t_b = t_mb - t_f;
     } else {
@@ -647,8 +671,8 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     }
     out->stage_forward_s = t_f;
     out->stage_backward_s = t_b;
-    nm = pc->global_batch / ((double)D * pc->microbatch);
     out->microbatches = nm;
+    out->grad_accumulate_s = t_accum;
 
     /* Tensor parallelism: 2 all-reduces per layer forward, 2 backward (and 2 more forward with
      * full recomputation), of tokens x d activations; sequence parallelism swaps each for an
@@ -700,13 +724,16 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     if (train && D > 1 &&
         (st = dp_schedule(cl, pc, &s, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) != RIDGE_OK)
         goto fail;
-    bd->compute_s = nm * t_mb;
+    /* Microbatches 2..nm add their gradients into .grad during their backward: spread over the
+     * nm microbatches, a_mb = t_accum / nm, so that the bubble's microbatches carry it too. */
+    a_mb = nm > 0 ? t_accum / nm : 0;
+    bd->compute_s = nm * (t_mb + a_mb);
     bd->tp_comm_s = nm * out->tp_comm_per_microbatch_s;
     bd->ep_comm_s = nm * out->ep_comm_per_microbatch_s;
     /* The data-parallel traffic a microbatch does not hide stretches every microbatch, the
      * bubble's included. */
     bd->bubble_s = (P - 1) / (double)V *
-                   (t_mb + dpx.per_microbatch_s + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
+                   (t_mb + a_mb + dpx.per_microbatch_s + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
     bd->dp_comm_exposed_s = nm * dpx.per_microbatch_s + dpx.end_s;
     bd->dp_comm_hidden_s = out->dp_collective_s > bd->dp_comm_exposed_s ? out->dp_collective_s - bd->dp_comm_exposed_s : 0;
     out->step_time_s = bd->compute_s + bd->tp_comm_s + bd->pp_comm_s + bd->dp_comm_exposed_s + bd->ep_comm_s +

@@ -339,8 +339,11 @@ static void test_tp_shapes(void)
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r8, &err), RIDGE_OK);
     pc.sequence_parallel = 1;
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r8sp, &err), RIDGE_OK);
-    /* 8 microbatches of 1/8 of the work each: compute within 25% of the dp 8 run's */
-    CHECK(r8.breakdown.compute_s > 0.75 * r1.breakdown.compute_s && r8.breakdown.compute_s < 1.6 * r1.breakdown.compute_s);
+    /* 8 microbatches of 1/8 of the work each: compute (less the 7 gradient accumulations the
+     * single-microbatch dp 8 run does not have) within 25% of the dp 8 run's */
+    CHECK(r1.grad_accumulate_s == 0 && r8.grad_accumulate_s > 0);
+    CHECK(r8.breakdown.compute_s - r8.grad_accumulate_s > 0.75 * r1.breakdown.compute_s &&
+          r8.breakdown.compute_s - r8.grad_accumulate_s < 1.6 * r1.breakdown.compute_s);
     CHECK(r8.breakdown.tp_comm_s > 0 && r1.breakdown.tp_comm_s == 0);
     CHECK_NEAR(r8.memory.weights_bytes, r1.memory.weights_bytes / 8, 1e-12);
     CHECK_NEAR(r8.memory.activations_bytes, r1.memory.activations_bytes * (10 + 24 / 8.0) / 34, 1e-12);
@@ -547,8 +550,52 @@ static void test_fsdp_errors(void)
     ridge_model_free(m);
 }
 
+/* Gradient accumulation over the step's microbatches: microbatches 2..m add their gradients
+ * into .grad (one add per parameter tensor), m - 1 adds per step over this GPU's gradient; none
+ * with one microbatch; ZeRO-2 adds into the 1/D gradient shard. */
+static void test_grad_accumulation(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result r1, r2, r4, z2, p2;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_run_config_init(&rc);
+    rc.seq = 1024;
+    check_context("grad accumulation");
+    pconf(&pc, 1, 1, 8, 1, 8);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r1, &err), RIDGE_OK);
+    pconf(&pc, 1, 1, 8, 1, 16);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r2, &err), RIDGE_OK);
+    pconf(&pc, 1, 1, 8, 1, 32);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r4, &err), RIDGE_OK);
+    CHECK(r1.grad_accumulate_s == 0);
+    CHECK(r2.grad_accumulate_s > 0);
+    CHECK_NEAR(r4.grad_accumulate_s, 3 * r2.grad_accumulate_s, 1e-9); /* 3 adds against 1 */
+    /* the rest of the compute is m microbatches of the same work */
+    CHECK_NEAR(r4.breakdown.compute_s - r4.grad_accumulate_s, 2 * (r2.breakdown.compute_s - r2.grad_accumulate_s),
+               1e-9);
+    CHECK_NEAR(r4.breakdown.optimizer_s, r1.breakdown.optimizer_s, 1e-9); /* not in the optimizer step */
+    pconf(&pc, 1, 1, 8, 1, 32);
+    pc.zero = 2;
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &z2, &err), RIDGE_OK);
+    CHECK(z2.grad_accumulate_s > 0 && z2.grad_accumulate_s < r4.grad_accumulate_s);
+    /* two stages: each adds into half the tensors */
+    pconf(&pc, 1, 2, 4, 1, 16);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &p2, &err), RIDGE_OK);
+    CHECK(p2.grad_accumulate_s > 0 && p2.grad_accumulate_s < r4.grad_accumulate_s);
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
+    test_grad_accumulation();
     test_moe_zero_memory();
     test_zero3_plateau();
     test_fsdp_modes();
