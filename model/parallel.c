@@ -111,7 +111,7 @@ static const char *const sp_elementwise[] = {"attn_residual", "mlp_residual", NU
 typedef struct {
     int transformer;
     double layers, heads, kv_heads, d, tokens, act_bytes, top_k, experts;
-    int moe, vocab_head;
+    int moe, vocab_head, vocab_embed;
 } par_shape;
 
 static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape *s)
@@ -138,6 +138,8 @@ static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape
             s->top_k = op->u.ew.elements; /* divided below */
         } else if (strcmp(op->name, "lm_head") == 0 || strcmp(op->name, "mlm_decoder") == 0) {
             s->vocab_head = 1;
+        } else if (strcmp(op->name, "embed_tokens") == 0 && op->kind == RIDGE_OP_EMBEDDING) {
+            s->vocab_embed = 1;
         }
     }
     if (s->kv_heads == 0 && s->heads > 0 && s->d > 0) /* unfused attention: from the QKV width */
@@ -198,6 +200,13 @@ static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
         break;
     case RIDGE_OP_EMBEDDING:
         op->u.emb.vocab = ceil_div(op->u.emb.vocab, t);
+        break;
+    case RIDGE_OP_CUSTOM:
+        /* the cast of the vocabulary-parallel logits to fp32 (and its backward): vocab / T */
+        if (strcmp(base, "logits_to_fp32") == 0 && s->vocab_head) {
+            op->u.custom.bytes = ceil_div(op->u.custom.bytes, t);
+            op->u.custom.flops = ceil_div(op->u.custom.flops, t);
+        }
         break;
     case RIDGE_OP_COPY:
         if (strcmp(base, "kv_cache_write") == 0 && s->kv_heads >= t)
@@ -575,7 +584,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     double act_factor, inflight, fe = 0, keep = 1;
     dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
-    int st, peak, zs, dsh;
+    int st, peak, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
@@ -665,6 +674,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         /* The slower of the first stage (embedding + layers) and the last (layers + head). */
         double first = t_place_f[PAR_FIRST] + t_place_b[PAR_FIRST], last = t_place_f[PAR_LAST] + t_place_b[PAR_LAST];
         int pl = first >= last ? PAR_FIRST : PAR_LAST;
+        slow_stage = pl;
         t_f = t_place_f[PAR_LAYER] + t_place_f[pl];
         t_b = t_place_b[PAR_LAYER] + t_place_b[pl];
         t_mb = t_f + t_b;
@@ -691,6 +701,22 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             one = t_ar;
         }
         out->tp_comm_per_microbatch_s = per_layer * (s.layers / P) * one;
+        /* The model's two ends (Megatron's mpu, not recomputed): the vocabulary-parallel
+         * embedding all-reduces its output (forward) on the first stage; on the last, the LM
+         * head's input gradient is all-reduced (backward) and the vocabulary-parallel cross
+         * entropy all-reduces three values per token in fp32 (the logits' maximum, the target's
+         * logit, the sum of exponentials). With P > 1 the slower stage's; with P = 1 both. */
+        if (!pc->sequence_parallel) {
+            double ends = 0, t_loss = 0;
+            if (s.vocab_embed && slow_stage != PAR_LAST)
+                ends += t_ar;
+            if (train && s.vocab_head && slow_stage != PAR_FIRST) {
+                if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, s.tokens * 4, T, 1, &t_loss, err)) != RIDGE_OK)
+                    goto fail;
+                ends += t_ar + 3 * t_loss;
+            }
+            out->tp_comm_per_microbatch_s += ends;
+        }
     }
     /* Expert parallelism: all-to-all dispatch and combine of tokens x top_k rows per MoE layer,
      * forward and backward, over ep data-parallel ranks (stride tp x pp). */

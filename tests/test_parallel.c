@@ -593,8 +593,42 @@ static void test_grad_accumulation(void)
     ridge_model_free(m);
 }
 
+/* Tensor parallelism at the model's ends: the vocabulary-parallel embedding's forward all-reduce
+ * (training and inference), the LM head's backward all-reduce and the cross entropy's three
+ * fp32 all-reduces of one value per token (training): gpt2, tp 2, one stage. Per layer, 2
+ * all-reduces in inference and 4 in training, so without the ends training would be exactly
+ * twice inference; with them it is (4L + 2) t + 3 t_loss against (2L + 1) t, 0 < t_loss <= t. */
+static void test_tp_ends(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result tr, inf;
+    double layers = 12, t, extra;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    check_context("tp ends");
+    ridge_run_config_init(&rc);
+    rc.seq = 1024;
+    pconf(&pc, 2, 1, 4, 1, 4);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &tr, &err), RIDGE_OK);
+    rc.mode = RIDGE_MODE_INFER;
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &inf, &err), RIDGE_OK);
+    t = inf.tp_comm_per_microbatch_s / (2 * layers + 1);
+    extra = tr.tp_comm_per_microbatch_s - (4 * layers + 2) * t; /* the three loss all-reduces */
+    CHECK(t > 0);
+    CHECK(extra > 0 && extra < 3 * t); /* a 4-byte-per-token all-reduce is no slower than the activations' */
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
+    test_tp_ends();
     test_grad_accumulation();
     test_moe_zero_memory();
     test_zero3_plateau();
