@@ -641,9 +641,19 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
              * (and its gradient over the shard group with ZeRO >= 2). */
             op->count = ceil_div(op->count, P);
             op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
+        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE &&
+                   (strcmp(op->name, "main_grad_copy") == 0 ||
+                    (rc->optimizer_impl == RIDGE_OPT_IMPL_FORLOOP &&
+                     (strcmp(op->name, "adamw_step") == 0 || strcmp(op->name, "sgd_step") == 0)))) {
+            /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a
+             * for-loop optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
+            op->count = ceil_div(op->count, P);
+            op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
         } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
-            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard;
-            op->u.ew.elements = ceil_div(op->u.ew.elements, sh);
+            /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
+            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
+            op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
+            op->count = n;
         }
     }
     res = calloc(g.n ? g.n : 1, sizeof *res);
