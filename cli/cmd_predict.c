@@ -411,6 +411,7 @@ static int predict_parallel(const char *cluster_id, long nodes, const char *wl, 
         cJSON_AddNumberToObject(root, "bubble_fraction", r.bubble_fraction);
         cJSON_AddNumberToObject(root, "stage_forward_s", r.stage_forward_s);
         cJSON_AddNumberToObject(root, "stage_backward_s", r.stage_backward_s);
+        cJSON_AddNumberToObject(root, "grad_accumulate_s", r.grad_accumulate_s);
         cJSON_AddNumberToObject(root, "dp_collective_s", r.dp_collective_s);
         cJSON_AddNumberToObject(root, "dp_bytes", r.dp_bytes);
         cJSON_AddNumberToObject(root, "dp_per_microbatch_s", r.dp_per_microbatch_s);

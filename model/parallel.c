@@ -111,7 +111,7 @@ static const char *const sp_elementwise[] = {"attn_residual", "mlp_residual", NU
 typedef struct {
     int transformer;
     double layers, heads, kv_heads, d, tokens, act_bytes, top_k, experts;
-    int moe, vocab_head;
+    int moe, vocab_head, vocab_embed;
 } par_shape;
 
 static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape *s)
@@ -138,6 +138,8 @@ static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape
             s->top_k = op->u.ew.elements; /* divided below */
         } else if (strcmp(op->name, "lm_head") == 0 || strcmp(op->name, "mlm_decoder") == 0) {
             s->vocab_head = 1;
+        } else if (strcmp(op->name, "embed_tokens") == 0 && op->kind == RIDGE_OP_EMBEDDING) {
+            s->vocab_embed = 1;
         }
     }
     if (s->kv_heads == 0 && s->heads > 0 && s->d > 0) /* unfused attention: from the QKV width */
@@ -198,6 +200,13 @@ static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
         break;
     case RIDGE_OP_EMBEDDING:
         op->u.emb.vocab = ceil_div(op->u.emb.vocab, t);
+        break;
+    case RIDGE_OP_CUSTOM:
+        /* the cast of the vocabulary-parallel logits to fp32 (and its backward): vocab / T */
+        if (strcmp(base, "logits_to_fp32") == 0 && s->vocab_head) {
+            op->u.custom.bytes = ceil_div(op->u.custom.bytes, t);
+            op->u.custom.flops = ceil_div(op->u.custom.flops, t);
+        }
         break;
     case RIDGE_OP_COPY:
         if (strcmp(base, "kv_cache_write") == 0 && s->kv_heads >= t)
@@ -571,11 +580,11 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
     const int train = rc->mode == RIDGE_MODE_TRAIN;
     double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
-    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, peak_flops = 0;
+    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, peak_flops = 0, t_accum = 0, a_mb;
     double act_factor, inflight, fe = 0, keep = 1;
     dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
-    int st, peak, zs, dsh;
+    int st, peak, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
@@ -583,8 +592,22 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         return st;
     mb.batch = pc->microbatch;
     gb.batch = pc->global_batch;
-    if ((st = ridge_model_build(m, &mb, &g, err)) != RIDGE_OK)
-        return st;
+    nm = pc->global_batch / ((double)D * pc->microbatch);
+    {
+        /* The graph of one microbatch, with the optimizer group of the whole step: built for nm
+         * accumulated microbatches (rw_optimizer adds microbatches 2..nm's gradients into .grad,
+         * autograd's AccumulateGrad: grad_accumulate), then every other op back to one
+         * microbatch (ridge_model_build multiplied their counts by exactly nm). */
+        ridge_run_config acc = mb;
+        if (train && nm > 1 && nm <= RIDGE_RUN_GRAD_ACCUM_MAX)
+            acc.grad_accum = nm;
+        if ((st = ridge_model_build(m, &acc, &g, err)) != RIDGE_OK)
+            return st;
+        if (acc.grad_accum > 1)
+            for (size_t i = 0; i < g.n; i++)
+                if (strcmp(g.ops[i].group, "optimizer") != 0)
+                    g.ops[i].count /= acc.grad_accum;
+    }
     s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (s.transformer)
         shape_from_graph(&g, pc->microbatch, &s);
@@ -613,9 +636,24 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             shard_op_tp(op, &s, T, pc->sequence_parallel);
         if (pl == PAR_LAYER && P > 1)
             op->count /= P;
-        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
-            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard;
-            op->u.ew.elements = ceil_div(op->u.ew.elements, sh);
+        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE && strcmp(op->name, "grad_accumulate") == 0) {
+            /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
+             * (and its gradient over the shard group with ZeRO >= 2). */
+            op->count = ceil_div(op->count, P);
+            op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
+        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE &&
+                   (strcmp(op->name, "main_grad_copy") == 0 ||
+                    (rc->optimizer_impl == RIDGE_OPT_IMPL_FORLOOP &&
+                     (strcmp(op->name, "adamw_step") == 0 || strcmp(op->name, "sgd_step") == 0)))) {
+            /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a
+             * for-loop optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
+            op->count = ceil_div(op->count, P);
+            op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
+        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
+            /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
+            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
+            op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
+            op->count = n;
         }
     }
     res = calloc(g.n ? g.n : 1, sizeof *res);
@@ -630,25 +668,31 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         double b = backward_share(&g.ops[i]);
         t_place_f[pl] += res[i].time_s * (1 - b);
         t_place_b[pl] += res[i].time_s * b;
+        if (strcmp(g.ops[i].name, "grad_accumulate") == 0)
+            t_accum += res[i].time_s;
     }
-    bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT];
+    /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
+     * optimizer step. */
+    bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT] - t_accum;
     if (P == 1) {
-        /* One stage: the whole graph as scheduled (host pipeline included), less the optimizer. */
-        t_mb = tot.total_time_s - bd->optimizer_s;
+        /* One stage: the whole graph as scheduled (host pipeline included), less the optimizer
+         * group. */
+        t_mb = tot.total_time_s - bd->optimizer_s - t_accum;
         t_f = t_place_f[PAR_LAYER] + t_place_f[PAR_FIRST] + t_place_f[PAR_LAST];
         t_b = t_mb - t_f;
     } else {
         /* The slower of the first stage (embedding + layers) and the last (layers + head). */
         double first = t_place_f[PAR_FIRST] + t_place_b[PAR_FIRST], last = t_place_f[PAR_LAST] + t_place_b[PAR_LAST];
         int pl = first >= last ? PAR_FIRST : PAR_LAST;
+        slow_stage = pl;
         t_f = t_place_f[PAR_LAYER] + t_place_f[pl];
         t_b = t_place_b[PAR_LAYER] + t_place_b[pl];
         t_mb = t_f + t_b;
     }
     out->stage_forward_s = t_f;
     out->stage_backward_s = t_b;
-    nm = pc->global_batch / ((double)D * pc->microbatch);
     out->microbatches = nm;
+    out->grad_accumulate_s = t_accum;
 
     /* Tensor parallelism: 2 all-reduces per layer forward, 2 backward (and 2 more forward with
      * full recomputation), of tokens x d activations; sequence parallelism swaps each for an
@@ -667,6 +711,22 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             one = t_ar;
         }
         out->tp_comm_per_microbatch_s = per_layer * (s.layers / P) * one;
+        /* The model's two ends (Megatron's mpu, not recomputed): the vocabulary-parallel
+         * embedding all-reduces its output (forward) on the first stage; on the last, the LM
+         * head's input gradient is all-reduced (backward) and the vocabulary-parallel cross
+         * entropy all-reduces three values per token in fp32 (the logits' maximum, the target's
+         * logit, the sum of exponentials). With P > 1 the slower stage's; with P = 1 both. */
+        if (!pc->sequence_parallel) {
+            double ends = 0, t_loss = 0;
+            if (s.vocab_embed && slow_stage != PAR_LAST)
+                ends += t_ar;
+            if (train && s.vocab_head && slow_stage != PAR_FIRST) {
+                if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, s.tokens * 4, T, 1, &t_loss, err)) != RIDGE_OK)
+                    goto fail;
+                ends += t_ar + 3 * t_loss;
+            }
+            out->tp_comm_per_microbatch_s += ends;
+        }
     }
     /* Expert parallelism: all-to-all dispatch and combine of tokens x top_k rows per MoE layer,
      * forward and backward, over ep data-parallel ranks (stride tp x pp). */
@@ -700,13 +760,16 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     if (train && D > 1 &&
         (st = dp_schedule(cl, pc, &s, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) != RIDGE_OK)
         goto fail;
-    bd->compute_s = nm * t_mb;
+    /* Microbatches 2..nm add their gradients into .grad during their backward: spread over the
+     * nm microbatches, a_mb = t_accum / nm, so that the bubble's microbatches carry it too. */
+    a_mb = nm > 0 ? t_accum / nm : 0;
+    bd->compute_s = nm * (t_mb + a_mb);
     bd->tp_comm_s = nm * out->tp_comm_per_microbatch_s;
     bd->ep_comm_s = nm * out->ep_comm_per_microbatch_s;
     /* The data-parallel traffic a microbatch does not hide stretches every microbatch, the
      * bubble's included. */
     bd->bubble_s = (P - 1) / (double)V *
-                   (t_mb + dpx.per_microbatch_s + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
+                   (t_mb + a_mb + dpx.per_microbatch_s + out->tp_comm_per_microbatch_s + out->ep_comm_per_microbatch_s);
     bd->dp_comm_exposed_s = nm * dpx.per_microbatch_s + dpx.end_s;
     bd->dp_comm_hidden_s = out->dp_collective_s > bd->dp_comm_exposed_s ? out->dp_collective_s - bd->dp_comm_exposed_s : 0;
     out->step_time_s = bd->compute_s + bd->tp_comm_s + bd->pp_comm_s + bd->dp_comm_exposed_s + bd->ep_comm_s +

@@ -339,8 +339,11 @@ static void test_tp_shapes(void)
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r8, &err), RIDGE_OK);
     pc.sequence_parallel = 1;
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r8sp, &err), RIDGE_OK);
-    /* 8 microbatches of 1/8 of the work each: compute within 25% of the dp 8 run's */
-    CHECK(r8.breakdown.compute_s > 0.75 * r1.breakdown.compute_s && r8.breakdown.compute_s < 1.6 * r1.breakdown.compute_s);
+    /* 8 microbatches of 1/8 of the work each: compute (less the 7 gradient accumulations the
+     * single-microbatch dp 8 run does not have) within 25% of the dp 8 run's */
+    CHECK(r1.grad_accumulate_s == 0 && r8.grad_accumulate_s > 0);
+    CHECK(r8.breakdown.compute_s - r8.grad_accumulate_s > 0.75 * r1.breakdown.compute_s &&
+          r8.breakdown.compute_s - r8.grad_accumulate_s < 1.6 * r1.breakdown.compute_s);
     CHECK(r8.breakdown.tp_comm_s > 0 && r1.breakdown.tp_comm_s == 0);
     CHECK_NEAR(r8.memory.weights_bytes, r1.memory.weights_bytes / 8, 1e-12);
     CHECK_NEAR(r8.memory.activations_bytes, r1.memory.activations_bytes * (10 + 24 / 8.0) / 34, 1e-12);
@@ -547,8 +550,118 @@ static void test_fsdp_errors(void)
     ridge_model_free(m);
 }
 
+/* Gradient accumulation over the step's microbatches: microbatches 2..m add their gradients
+ * into .grad (one add per parameter tensor), m - 1 adds per step over this GPU's gradient; none
+ * with one microbatch; ZeRO-2 adds into the 1/D gradient shard. */
+static void test_grad_accumulation(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result r1, r2, r4, z2, p2;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_run_config_init(&rc);
+    rc.seq = 1024;
+    check_context("grad accumulation");
+    pconf(&pc, 1, 1, 8, 1, 8);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r1, &err), RIDGE_OK);
+    pconf(&pc, 1, 1, 8, 1, 16);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r2, &err), RIDGE_OK);
+    pconf(&pc, 1, 1, 8, 1, 32);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r4, &err), RIDGE_OK);
+    CHECK(r1.grad_accumulate_s == 0);
+    CHECK(r2.grad_accumulate_s > 0);
+    CHECK_NEAR(r4.grad_accumulate_s, 3 * r2.grad_accumulate_s, 1e-9); /* 3 adds against 1 */
+    /* the rest of the compute is m microbatches of the same work */
+    CHECK_NEAR(r4.breakdown.compute_s - r4.grad_accumulate_s, 2 * (r2.breakdown.compute_s - r2.grad_accumulate_s),
+               1e-9);
+    CHECK_NEAR(r4.breakdown.optimizer_s, r1.breakdown.optimizer_s, 1e-9); /* not in the optimizer step */
+    pconf(&pc, 1, 1, 8, 1, 32);
+    pc.zero = 2;
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &z2, &err), RIDGE_OK);
+    CHECK(z2.grad_accumulate_s > 0 && z2.grad_accumulate_s < r4.grad_accumulate_s);
+    /* two stages: each adds into half the tensors */
+    pconf(&pc, 1, 2, 4, 1, 16);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &p2, &err), RIDGE_OK);
+    CHECK(p2.grad_accumulate_s > 0 && p2.grad_accumulate_s < r4.grad_accumulate_s);
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* Tensor parallelism at the model's ends: the vocabulary-parallel embedding's forward all-reduce
+ * (training and inference), the LM head's backward all-reduce and the cross entropy's three
+ * fp32 all-reduces of one value per token (training): gpt2, tp 2, one stage. Per layer, 2
+ * all-reduces in inference and 4 in training, so without the ends training would be exactly
+ * twice inference; with them it is (4L + 2) t + 3 t_loss against (2L + 1) t, 0 < t_loss <= t. */
+static void test_tp_ends(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result tr, inf;
+    double layers = 12, t, extra;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    check_context("tp ends");
+    ridge_run_config_init(&rc);
+    rc.seq = 1024;
+    pconf(&pc, 2, 1, 4, 1, 4);
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &tr, &err), RIDGE_OK);
+    rc.mode = RIDGE_MODE_INFER;
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &inf, &err), RIDGE_OK);
+    t = inf.tp_comm_per_microbatch_s / (2 * layers + 1);
+    extra = tr.tp_comm_per_microbatch_s - (4 * layers + 2) * t; /* the three loss all-reduces */
+    CHECK(t > 0);
+    CHECK(extra > 0 && extra < 3 * t); /* a 4-byte-per-token all-reduce is no slower than the activations' */
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* Megatron's fp16 optimizer (--code megatron): the gradients copied to FP32 main gradients, one
+ * kernel per tensor, unscaled, their norm, the FP32 Adam step and the copy back to the model:
+ * 26 2-byte units per parameter against the 14 of one fused mixed-precision step. */
+static void test_megatron_optimizer(void)
+{
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_oplist g;
+    double units[2] = {0, 0};
+    if (!CHECK(m))
+        return;
+    check_context("megatron optimizer");
+    for (int k = 0; k < 2; k++) {
+        ridge_run_config_init(&rc);
+        rc.precision = RIDGE_DTYPE_FP16;
+        rc.code = k ? RIDGE_CODE_MEGATRON : RIDGE_CODE_TORCH;
+        if (!CHECK_INT(ridge_model_build(m, &rc, &g, &err), RIDGE_OK))
+            break;
+        for (size_t i = 0; i < g.n; i++)
+            if (strcmp(g.ops[i].group, "optimizer") == 0 && g.ops[i].kind == RIDGE_OP_ELEMENTWISE &&
+                strcmp(g.ops[i].name, "zero_grad") != 0)
+                units[k] += g.ops[i].count * g.ops[i].u.ew.elements * (g.ops[i].u.ew.inputs + g.ops[i].u.ew.outputs);
+        ridge_oplist_free(&g);
+    }
+    CHECK_NEAR(units[1] / ridge_model_params_for(m, &rc), 26, 1e-3);
+    CHECK_NEAR(units[0] / ridge_model_params_for(m, &rc), 14, 1e-3);
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
+    test_megatron_optimizer();
+    test_tp_ends();
+    test_grad_accumulation();
     test_moe_zero_memory();
     test_zero3_plateau();
     test_fsdp_modes();

@@ -340,6 +340,22 @@ void rw_optimizer(rw_graph *g, double params, double tensors, ridge_dtype precis
                   k_foreach * passes);
         if (mixed)
             optimizer_pass(g, "half_weights_copy", params, k_foreach, 2, 1, 0);
+    } else if (g->megatron_step && mixed && adamw && impl == RIDGE_OPT_IMPL_FUSED) {
+        /* Megatron-LM's Float16OptimizerWithFloat16Params (megatron/optimizer/optimizer.py,
+         * 2021), in 2-byte units per parameter: the 16-bit gradients copied to FP32 main
+         * gradients, one kernel per tensor (read 1, write 2); unscaled and checked for inf/NaN,
+         * torch._amp_foreach_non_finite_check_and_unscale_ (read 2, write 2); their global norm
+         * for clipping, amp_C.multi_tensor_l2norm (read 2; the rescale runs only when the norm
+         * exceeds the clip and is not counted); apex FusedAdam on the FP32 main parameters and
+         * gradients (read g, p, m, v: 8; write p, m, v: 6); the FP32 parameters copied back to
+         * the 16-bit model, multi_tensor_scale (read 2, write 1). 26 units (52 bytes) against the
+         * 14 of one fused mixed-precision step. */
+        double kernels = params / RW_FUSED_PARAMS_PER_KERNEL > 1 ? params / RW_FUSED_PARAMS_PER_KERNEL : 1;
+        optimizer_pass(g, "main_grad_copy", params, tensors, 1, 2, 0);
+        optimizer_pass(g, "grad_unscale", params, kernels, 2, 2, 2);
+        optimizer_pass(g, "grad_norm", params, kernels, 2, 0, 2);
+        optimizer_pass(g, "adamw_step", params, kernels, 8, 6, flops);
+        optimizer_pass(g, "main_to_model_params", params, kernels, 2, 1, 0);
     } else {
         /* One pass (fused) or one loop over the tensors (forloop). Per parameter: read the
          * gradient, read and write the FP32 master weight and the states (AdamW: m and v; SGD:

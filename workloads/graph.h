@@ -31,6 +31,9 @@ typedef struct {
      * memset; loss.backward() seeds the scalar loss's gradient with one fill kernel; an fp16
      * GradScaler runs torch.amp's full sequence (rw_optimizer). */
     int torch_step;
+    /* Megatron-LM's mixed-precision optimizer (--code megatron): rw_optimizer runs its passes
+     * around the Adam step. */
+    int megatron_step;
 } rw_graph;
 
 /* Add n nn.Module calls to the op at index i (the first op of the module), when g->modules. */

@@ -355,6 +355,7 @@ int ridge_model_build(const ridge_model *m, const ridge_run_config *rc, ridge_op
     g.grad_accum = r.grad_accum;
     g.modules = r.code == RIDGE_CODE_TORCH || r.code == RIDGE_CODE_HF;
     g.torch_step = g.modules || r.code == RIDGE_CODE_COMPILE;
+    g.megatron_step = r.code == RIDGE_CODE_MEGATRON;
     {
         /* The step's footprint less the workspace: the reuse distance of weights and KV cache. */
         ridge_memory mem;

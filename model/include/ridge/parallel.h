@@ -57,7 +57,7 @@ typedef struct {
 void ridge_parallel_config_init(ridge_parallel_config *pc);
 
 typedef struct {
-    double compute_s;          /* microbatches x per-microbatch stage compute */
+    double compute_s;          /* microbatches x per-microbatch stage compute, + gradient accumulation */
     double tp_comm_s;          /* tensor-parallel all-reduces (or all-gather/reduce-scatter) */
     double pp_comm_s;          /* point-to-point sends on the critical path */
     double dp_comm_exposed_s;  /* gradient reduction not hidden by the last backward */
@@ -75,6 +75,7 @@ typedef struct {
     double bubble_fraction;     /* bubble / (compute + tp + ep + bubble) */
     double stage_forward_s;     /* one microbatch on one stage, compute only */
     double stage_backward_s;
+    double grad_accumulate_s;   /* microbatches 2..m adding their gradients into .grad (in compute_s) */
     double tp_comm_per_microbatch_s;
     double ep_comm_per_microbatch_s;
     double p2p_s;               /* one activation send between stages */
