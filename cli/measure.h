@@ -35,6 +35,7 @@ typedef struct {
     ridge_runtime rt;
     meas_form form;
     double graph_nodes; /* kernels per graph replay (graph runtime), >= 1 */
+    double reps; /* calls in the timed loop (the record's reps), 0 when not stated */
     /* MEAS_MODEL: the operator graphs, built once (they do not depend on the GPU) */
     ridge_oplist graph;  /* the step; for a generation, the prefill */
     ridge_oplist decode; /* generation only: one decode step */

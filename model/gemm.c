@@ -175,7 +175,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     stream_k = tensor && rk_cc(g) >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     if (tensor)
-        peak_flops *= rk_tensor_clock_share(g); /* Ada's sustained tensor clock */
+        peak_flops *= rk_tensor_clock_share(g) * rk_sustained_tensor_share(g, dt); /* Ada; power limit */
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */

@@ -43,7 +43,7 @@ int ridge_peak_is_integer(ridge_peak p)
 static const char *const top_keys[] = {
     "schema_version", "id", "name", "vendor", "architecture", "chip", "compute_capability", "form_factor",
     "sm_count", "fp32_lanes", "tensor_cores", "base_clock_hz", "boost_clock_hz", "tensor_clock_hz",
-    "peak_dense_flops_per_s", "memory", "l2_bytes", "sm", "interconnect", "tdp_w", "price", "mig", "efficiency",
+    "peak_dense_flops_per_s", "memory", "l2_bytes", "sm", "interconnect", "tdp_w", "sustained_tensor_clock_hz", "price", "mig", "efficiency",
     "notes", "sources", NULL,
 };
 static const char *const memory_keys[] = {"type", "capacity_bytes", "bandwidth_bytes_per_s", "bus_width_bits", NULL};
@@ -384,6 +384,7 @@ static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     RJ_TRY(parse_sm(root, g, c));
     RJ_TRY(parse_interconnect(root, g, c));
     RJ_TRY(rj_number(root, "$", "tdp_w", 1, 10, 5000, &g->tdp_w, c));
+    RJ_TRY(rj_number(root, "$", "sustained_tensor_clock_hz", 0, 1e8, 5e9, &g->sustained_tensor_clock_hz, c));
     RJ_TRY(parse_price(root, g, c));
     RJ_TRY(parse_mig(root, g, c));
     RJ_TRY(parse_efficiency(root, g, c));

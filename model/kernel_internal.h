@@ -77,6 +77,19 @@ static inline rk_bytes rk_op_bytes(const ridge_op *op, double bytes)
  * (2.04 GHz tensor-peak clock, 87 of 121 TFLOP/s FP16 measured, gpu-specs.md §8) is held out. */
 #define RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ 1.94e9
 
+/* Share of the quoted tensor peak the MMAs of a 16- or 8-bit tensor-core GEMM sustain under
+ * sustained load (g->sustained_load): min(1, sustained_tensor_clock_hz / tensor_clock_hz) on a GPU
+ * whose file gives that clock, 1 otherwise (docs/model.md §2, "Power-limited sustained tensor
+ * clock"). TF32 and the CUDA-core paths keep the quoted clocks. */
+static inline double rk_sustained_tensor_share(const ridge_gpu *g, ridge_dtype dt)
+{
+    if (!g->sustained_load || !(g->sustained_tensor_clock_hz > 0) || g->sustained_tensor_clock_hz >= g->tensor_clock_hz)
+        return 1.0;
+    if (dt != RIDGE_DTYPE_FP16 && dt != RIDGE_DTYPE_BF16 && dt != RIDGE_DTYPE_FP8 && dt != RIDGE_DTYPE_INT8)
+        return 1.0;
+    return g->sustained_tensor_clock_hz / g->tensor_clock_hz;
+}
+
 /* A GPU's compute capability as major * 10 + minor ("9.0" -> 90, "8.9" -> 89, "10.0" -> 100); 0
  * when the file's string is not of that form (an AMD "gfx942"). */
 static inline int rk_cc(const ridge_gpu *g)

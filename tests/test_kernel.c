@@ -699,6 +699,41 @@ static void test_ada_tensor_clock(void)
     CHECK_NEAR(a.compute_s / b.compute_s, l4.tensor_clock_hz / 1.94e9, 0.01);
 }
 
+/* Power-limited sustained tensor clock (docs/model.md §2): under sustained load a 16- or 8-bit
+ * tensor-core GEMM on a GPU whose file gives sustained_tensor_clock_hz runs its MMAs at that clock;
+ * the memory terms, TF32, the CUDA-core paths, an unsustained load and a GPU without the figure
+ * keep the quoted clocks. */
+static void test_sustained_tensor_clock(void)
+{
+    ridge_gpu h200 = load("h200-sxm-141gb"), hot = h200, h100 = load("h100-sxm5-80gb"), h100hot = h100;
+    ridge_kernel_result a, b;
+    hot.sustained_load = 1;
+    h100hot.sustained_load = 1;
+    CHECK(h200.sustained_tensor_clock_hz > 0 && h200.sustained_tensor_clock_hz < h200.tensor_clock_hz);
+    CHECK(h100.sustained_tensor_clock_hz == 0);
+    static const ridge_dtype slowed[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP16, RIDGE_DTYPE_FP8};
+    for (size_t i = 0; i < sizeof slowed / sizeof slowed[0]; i++) {
+        a = predict(&hot, ridge_op_gemm(slowed[i], 8192, 8192, 8192, 1));
+        b = predict(&h200, ridge_op_gemm(slowed[i], 8192, 8192, 8192, 1));
+        CHECK(a.bound == RIDGE_BOUND_COMPUTE);
+        CHECK_NEAR(a.compute_s / b.compute_s, h200.tensor_clock_hz / h200.sustained_tensor_clock_hz, 0.01);
+    }
+    /* a write-bound shallow GEMM is held by DRAM, not the MMAs */
+    a = predict(&hot, ridge_op_gemm(RIDGE_DTYPE_BF16, 16384, 16384, 64, 1));
+    b = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_BF16, 16384, 16384, 64, 1));
+    CHECK(a.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(a.time_s, b.time_s, 1e-12);
+    static const ridge_dtype kept[] = {RIDGE_DTYPE_TF32, RIDGE_DTYPE_FP32};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        a = predict(&hot, ridge_op_gemm(kept[i], 8192, 8192, 8192, 1));
+        b = predict(&h200, ridge_op_gemm(kept[i], 8192, 8192, 8192, 1));
+        CHECK_NEAR(a.time_s, b.time_s, 1e-12);
+    }
+    a = predict(&h100hot, ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1));
+    b = predict(&h100, ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1));
+    CHECK_NEAR(a.time_s, b.time_s, 1e-12);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -721,5 +756,6 @@ int main(void)
     test_strided_elementwise();
     test_tile_writes();
     test_ada_tensor_clock();
+    test_sustained_tensor_clock();
     return check_report();
 }

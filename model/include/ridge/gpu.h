@@ -121,6 +121,10 @@ typedef struct {
     char nvlink_kind[12];               /* "switch", "bridge", "fabric" or "" */
 
     double tdp_w;
+    /* Clock the board's power limit lets dense 16- and 8-bit tensor-core GEMMs sustain once the
+     * load has lasted RIDGE_SUSTAINED_LOAD_S (docs/model.md §2, "Power-limited sustained tensor
+     * clock"); 0 = not known, the quoted tensor_clock_hz holds. */
+    double sustained_tensor_clock_hz;
 
     double price_usd_per_hour; /* 0 = unknown */
     double price_usd_list;     /* 0 = unknown */
@@ -137,11 +141,20 @@ typedef struct {
     /* 1: GEMMs are not split over K. Set only on the copy ridge_schedule_ops predicts its pass
      * without split-K on (docs/model.md §7); 0 in every GPU loaded or sliced. */
     int no_split_k;
+    /* 1: the kernels run under sustained load (a benchmark loop of one kernel lasting at least
+     * RIDGE_SUSTAINED_LOAD_S), so sustained_tensor_clock_hz applies. Set only on a copy by the
+     * caller (ridge validate); 0 in every GPU loaded or sliced. */
+    int sustained_load;
 
     char notes[640];
     int source_count;
     ridge_gpu_source sources[RIDGE_GPU_MAX_SOURCES];
 } ridge_gpu;
+
+/* Continuous load after which the board power limit sets the clock (docs/model.md §2): between
+ * the 58.5 ms loop of h200-2026-11-29/a/bf16_6144x6144x6144 (still 1965 MHz at its end) and the
+ * 79 ms loop of …/a/fp8_8192x8192x8192 (1560 MHz). */
+#define RIDGE_SUSTAINED_LOAD_S 0.07
 
 /* Parse and check a GPU description held in memory. `origin` names it in errors (a path or
  * "builtin:a40"). On failure *gpu is unspecified and err holds one line:
