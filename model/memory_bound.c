@@ -56,6 +56,31 @@ static double strided_rounds_s(const ridge_gpu *g, double elements)
     return rk_ceil(elements / (g->sm_count * resident_threads(g))) * g->eff.dram_latency_s;
 }
 
+/* PyTorch's channels_last batch-norm kernels (docs/model.md §6, "Channels-last batch norm"): an
+ * (m, c) tensor, threads along the channels (32 per block row) and 16 block rows, at most 128
+ * blocks along m (flexible_launch_configs in Normalization.cuh: MAX_BLOCK_SIZE 512, OPTIMAL_TILE_W
+ * 32, ELEMENTS_PER_THREAD 16, MAX_H_BLOCK 128), so about 2,048 threads per channel however long the
+ * column. Each thread walks its channel's column with `in_flight` element loads outstanding (the
+ * reductions' PARALLEL_LOADS = 4 buffers; 1 in the per-element kernels, which load, compute and
+ * store one element at a time); every round of them waits one DRAM latency. */
+#define RK_BN_CL_TILE_W 32.0
+#define RK_BN_CL_BLOCK_ROWS 16.0
+#define RK_BN_CL_ELEMS_PER_THREAD 16.0
+#define RK_BN_CL_MAX_H_BLOCK 128.0
+#define RK_BN_CL_PARALLEL_LOADS 4.0
+#define RK_BN_CL_COOP_MIN_BLOCKS 8.0
+static double column_rounds_s(const ridge_gpu *g, double channels, double elements, double in_flight)
+{
+    double m = elements / channels;
+    double grid_y = rk_ceil(m / (RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD));
+    double threads = rk_ceil(channels / RK_BN_CL_TILE_W) * RK_BN_CL_TILE_W * RK_BN_CL_BLOCK_ROWS *
+                     (grid_y < RK_BN_CL_MAX_H_BLOCK ? grid_y : RK_BN_CL_MAX_H_BLOCK);
+    double resident = g->sm_count * resident_threads(g);
+    if (threads > resident)
+        threads = resident;
+    return rk_ceil(elements / (threads * in_flight)) * g->eff.dram_latency_s;
+}
+
 /* A streaming kernel whose rows go to one CTA each: the slower of streaming and the row rounds. */
 static void row_kernel(double t_rows, ridge_kernel_result *r)
 {
@@ -151,10 +176,20 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
         return RIDGE_OK;
     case RIDGE_OP_REDUCE:
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
+        /* A channels_last batch-norm reduction with a grid reduction (grid_y >= 8 blocks along
+         * the column) zero-fills its semaphores first: one more kernel per launch. */
+        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes),
+                     op->u.rows.kernel == RIDGE_ROW_COLUMN &&
+                             op->u.rows.cols >= RK_BN_CL_COOP_MIN_BLOCKS * RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD
+                         ? 2
+                         : 1,
+                     r);
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
          * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
-        if (op->u.rows.rows > 1)
+        if (op->u.rows.kernel == RIDGE_ROW_COLUMN)
+            row_kernel(column_rounds_s(g, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS),
+                       r);
+        else if (op->u.rows.rows > 1)
             row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1,
                                     op->u.rows.kernel),
                        r);
@@ -169,6 +204,8 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
                        r);
         else if (op->u.ew.strided_inputs > 0)
             row_kernel(strided_rounds_s(g, op->u.ew.elements), r);
+        else if (op->u.ew.channels > 0)
+            row_kernel(column_rounds_s(g, op->u.ew.channels, op->u.ew.elements, 1), r);
         return RIDGE_OK;
     }
     default:

@@ -71,7 +71,7 @@ static const char *const pass_names[RIDGE_PASS_COUNT] = {"fwd", "bwd_data", "bwd
 static const char *const copy_kind_names[COPY_KIND_COUNT] = {"d2d", "h2d", "d2h"};
 static const char *const layout_names[RIDGE_LAYOUT_COUNT] = {"nn", "nt", "tn", "tt"};
 static const char *const ew_fn_names[RIDGE_EW_FN_COUNT] = {"plain", "gelu_erf", "gelu_tanh", "silu", "exp"};
-static const char *const row_kernel_names[RIDGE_ROW_KERNEL_COUNT] = {"auto", "cta", "warp"};
+static const char *const row_kernel_names[RIDGE_ROW_KERNEL_COUNT] = {"auto", "cta", "warp", "column"};
 
 const char *ridge_op_kind_name(ridge_op_kind k)
 {
@@ -237,6 +237,12 @@ static double lstm_fwd_bytes(const ridge_op *op, double es)
     return (weights + acts) * es;
 }
 
+/* Tensors a reduce reads together (batch-norm backward: x and dy); 0 in a zeroed op means one. */
+static double reduce_inputs(const ridge_op *op)
+{
+    return op->u.rows.inputs > 1 ? op->u.rows.inputs : 1;
+}
+
 double ridge_op_flops(const ridge_op *op)
 {
     switch (op->kind) {
@@ -255,7 +261,7 @@ double ridge_op_flops(const ridge_op *op)
     case RIDGE_OP_SOFTMAX: return 5 * op->u.rows.rows * op->u.rows.cols;
     case RIDGE_OP_LAYERNORM: return 8 * op->u.rows.rows * op->u.rows.cols;
     case RIDGE_OP_RMSNORM: return 6 * op->u.rows.rows * op->u.rows.cols;
-    case RIDGE_OP_REDUCE: return op->u.rows.rows * op->u.rows.cols;
+    case RIDGE_OP_REDUCE: return reduce_inputs(op) * op->u.rows.rows * op->u.rows.cols;
     case RIDGE_OP_EMBEDDING: return 0;
     case RIDGE_OP_LSTM: {
         double fwd = lstm_fwd_flops(op);
@@ -303,7 +309,7 @@ static double kind_min_bytes(const ridge_op *op)
     case RIDGE_OP_SOFTMAX: return 2 * op->u.rows.rows * op->u.rows.cols * es;
     case RIDGE_OP_LAYERNORM: return (2 * op->u.rows.rows * op->u.rows.cols + 2 * op->u.rows.cols) * es;
     case RIDGE_OP_RMSNORM: return (2 * op->u.rows.rows * op->u.rows.cols + op->u.rows.cols) * es;
-    case RIDGE_OP_REDUCE: return (op->u.rows.rows * op->u.rows.cols + op->u.rows.rows) * es;
+    case RIDGE_OP_REDUCE: return (reduce_inputs(op) * op->u.rows.rows * op->u.rows.cols + op->u.rows.rows) * es;
     case RIDGE_OP_EMBEDDING: return 2 * op->u.emb.tokens * op->u.emb.dim * es + 8 * op->u.emb.tokens;
     case RIDGE_OP_LSTM: {
         double fwd = lstm_fwd_bytes(op, es);
@@ -450,6 +456,12 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
             if (op->u.ew.rows > op->u.ew.elements)
                 return bad(err, where, "rows", "%.17g rows of %.17g elements", op->u.ew.rows, op->u.ew.elements);
         }
+        if (op->u.ew.channels != 0) {
+            DIM(op->u.ew.channels, "channels");
+            if (op->u.ew.channels > op->u.ew.elements)
+                return bad(err, where, "channels", "%.17g channels of %.17g elements", op->u.ew.channels,
+                           op->u.ew.elements);
+        }
         if ((unsigned)op->u.ew.fn >= RIDGE_EW_FN_COUNT)
             return bad(err, where, "function", "%d is not a function", (int)op->u.ew.fn);
         return check_num(op->u.ew.flops_per_element, 0, dim_max, where, "flops_per_element", err);
@@ -461,6 +473,13 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
         DIM(op->u.rows.cols, "cols");
         if ((unsigned)op->u.rows.kernel >= RIDGE_ROW_KERNEL_COUNT)
             return bad(err, where, "row_kernel", "%d is not a row kernel", (int)op->u.rows.kernel);
+        if (op->kind != RIDGE_OP_REDUCE && op->u.rows.kernel == RIDGE_ROW_COLUMN)
+            return bad(err, where, "row_kernel", "column applies to reduce only");
+        if (op->u.rows.inputs != 0) {
+            if (op->kind != RIDGE_OP_REDUCE)
+                return bad(err, where, "inputs", "applies to reduce only");
+            TRY(check_int(op->u.rows.inputs, 1, where, "inputs", err));
+        }
         return RIDGE_OK;
     case RIDGE_OP_EMBEDDING:
         DIM(op->u.emb.tokens, "tokens");

@@ -555,6 +555,54 @@ static void test_strided_elementwise(void)
     CHECK(r.time_s - r.floor_s <= g.eff.dram_latency_s + 1e-12);
 }
 
+/* Channels-last batch norm (docs/model.md §6): PyTorch's native channels_last kernels give each
+ * channel ~2,048 threads (blocks of 32 channels x 16 rows, at most 128 blocks down the column).
+ * The per-element transform has one element per thread in flight: on an H200 a BF16 normalise of
+ * 256 x 28 x 28 x 256 values (51 M, full occupancy) takes its rounds, ~1.9x the streaming time,
+ * and at 64 channels (half the resident threads) twice that again. The reduction, with four
+ * loads in flight, stays within 1.25x of streaming at full occupancy, pays its rounds at 64 channels over the
+ * 112 x 112 stem, and zero-fills its semaphores first (two kernels). */
+static void test_channels_last_bn(void)
+{
+    ridge_gpu g = load("h200-sxm-141gb");
+    double el = 256.0 * 28 * 28 * 256, res = g.sm_count * 32.0 * g.max_warps_per_sm;
+    ridge_op op = ridge_op_elementwise(RIDGE_DTYPE_BF16, el, 1, 1, 2);
+    ridge_kernel_result flat = predict(&g, op), r, r64, red;
+    op.u.ew.channels = 256;
+    r = predict(&g, op);
+    CHECK(flat.bound == RIDGE_BOUND_MEMORY);
+    CHECK(r.bound == RIDGE_BOUND_LATENCY);
+    CHECK_NEAR(r.time_s - r.floor_s, ceil(el / res) * g.eff.dram_latency_s, 1e-12);
+    CHECK(r.time_s > 1.7 * flat.time_s);
+    op.u.ew.channels = 64;
+    r64 = predict(&g, op);
+    CHECK_NEAR(r64.time_s - r64.floor_s, ceil(el / (64.0 * 16 * 128)) * g.eff.dram_latency_s, 1e-12);
+    /* the reduction: rows = channels, cols = the column */
+    memset(&op, 0, sizeof op);
+    op.kind = RIDGE_OP_REDUCE;
+    op.dtype = RIDGE_DTYPE_BF16;
+    op.count = 1;
+    op.u.rows.rows = 256;
+    op.u.rows.cols = el / 256;
+    flat = predict(&g, op);
+    op.u.rows.kernel = RIDGE_ROW_COLUMN;
+    red = predict(&g, op);
+    CHECK(red.kernels == 2);
+    CHECK_NEAR(red.time_s - red.floor_s, ceil(el / (res * 4)) * g.eff.dram_latency_s, 1e-12);
+    CHECK(red.time_s - red.floor_s < 1.25 * (flat.time_s - flat.floor_s));
+    CHECK(red.time_s < 0.6 * r.time_s);
+    op.u.rows.rows = 64;
+    op.u.rows.cols = 256.0 * 112 * 112;
+    red = predict(&g, op);
+    CHECK(red.bound == RIDGE_BOUND_LATENCY);
+    CHECK_NEAR(red.time_s - red.floor_s, ceil(64.0 * op.u.rows.cols / (64.0 * 16 * 128 * 4)) * g.eff.dram_latency_s, 1e-12);
+    /* backward: x and dy reduced together, twice the bytes, the same rounds */
+    op.u.rows.inputs = 2;
+    flat = predict(&g, op);
+    CHECK_NEAR(flat.time_s, red.time_s, 1e-12);
+    CHECK(flat.dram_bytes + flat.l2_bytes > 1.9 * (red.dram_bytes + red.l2_bytes));
+}
+
 /* Hopper tile writes (docs/model.md §2): a write-bound GEMM (k = 64, a 512 MB C) on an H200 writes
  * C at 0.80 of the streaming rate while its operands stream at the full rate; an A100 (no TMA
  * epilogue in the evidence) and the FP32 SGEMM on the H200 keep the streaming rate throughout. */
@@ -754,6 +802,7 @@ int main(void)
     test_all_kinds_everywhere();
     test_record_mechanisms();
     test_strided_elementwise();
+    test_channels_last_bn();
     test_tile_writes();
     test_ada_tensor_clock();
     test_sustained_tensor_clock();

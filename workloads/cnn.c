@@ -965,6 +965,18 @@ static ridge_dtype cnn_act_dtype(const ridge_run_config *rc)
     return rc->engine ? rw_math_dtype(rc->precision) : rw_act_dtype(rc->precision);
 }
 
+/* Batch norm as eager PyTorch runs it on channels_last activations (the torch and hf code styles,
+ * NHWC): cuDNN when the input is FP32, or FP16 with FP32 weights (autocast); otherwise (BF16, or
+ * FP16 weights as in a model cast with .half()) the native channels_last kernels, whose column
+ * grid and loads in flight docs/model.md §6 prices ("Channels-last batch norm"). */
+static int native_bn_cl(const rw_graph *g, const ridge_run_config *rc)
+{
+    ridge_dtype at = rw_act_dtype(rc->precision);
+    if (!g->modules || rc->nchw || rc->engine)
+        return 0;
+    return at == RIDGE_DTYPE_BF16 || (at == RIDGE_DTYPE_FP16 && !g->amp);
+}
+
 /* An inference engine's forward of one unit (--fusion engine): batch norms are folded into the
  * convolutions' weights and bias, activations run in the producing kernel's epilogue, and a
  * residual add is fused into the epilogue of the convolution just before it, which then also
@@ -1014,8 +1026,12 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
             /* Batch statistics (one pass: sum and sum of squares per channel), then normalize. */
             snprintf(nm, sizeof nm, "%s.stats", u->name);
             rw_rows(g, RIDGE_OP_REDUCE, u->group, nm, at, u->c, n * u->h * u->w, 0, u->count);
+            if (native_bn_cl(g, rc) && !g->failed)
+                g->ops[g->n - 1].u.rows.kernel = RIDGE_ROW_COLUMN;
         }
         rw_elementwise(g, u->group, u->name, at, in, 1, 1, 2, 0, u->count);
+        if (native_bn_cl(g, rc) && !g->failed)
+            g->ops[g->n - 1].u.ew.channels = u->c;
         if (train && g->torch_step) {
             /* nn.BatchNorm2d in training mode: self.num_batches_tracked.add_(1), one aten op on
              * a one-value tensor before the batch-norm call */
@@ -1087,11 +1103,26 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     case U_BN:
         /* Reductions of dy and dy * x-hat per channel, then dx. */
         snprintf(nm, sizeof nm, "%s.stats", u->name);
-        rw_rows(g, RIDGE_OP_REDUCE, u->group, nm, at, u->c, n * u->h * u->w, 1, u->count);
-        keep_backward(g, n0, 1);
+        if (native_bn_cl(g, rc)) {
+            /* batch_norm_backward_reduce_channels_last: one kernel reading x and dy */
+            ridge_op *op;
+            snprintf(nm, sizeof nm, "%s.stats.bwd", u->name);
+            op = rw_push(g, RIDGE_OP_REDUCE, at, u->group, nm, u->count);
+            if (op) {
+                op->u.rows.rows = u->c;
+                op->u.rows.cols = n * u->h * u->w;
+                op->u.rows.inputs = 2;
+                op->u.rows.kernel = RIDGE_ROW_COLUMN;
+            }
+        } else {
+            rw_rows(g, RIDGE_OP_REDUCE, u->group, nm, at, u->c, n * u->h * u->w, 1, u->count);
+            keep_backward(g, n0, 1);
+        }
         n0 = g->n;
         rw_elementwise(g, u->group, u->name, at, in, 1, 1, 2, 1, u->count);
         keep_backward(g, n0, 1);
+        if (native_bn_cl(g, rc) && !g->failed)
+            g->ops[g->n - 1].u.ew.channels = u->c;
         break;
     case U_ACT:
         rw_elementwise(g, u->group, u->name, at, in, 1, 1, u->act_flops, 1, u->count);

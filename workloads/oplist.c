@@ -24,8 +24,9 @@ static const char *const conv_keys[] = {COMMON_KEYS, "n", "c", "h", "w", "k", "r
 static const char *const attn_keys[] = {COMMON_KEYS, "batch",  "heads",  "kv_heads", "q_len",
                                         "kv_len",    "head_dim", "causal", "pass",   NULL};
 static const char *const ew_keys[] = {COMMON_KEYS, "elements", "inputs", "outputs", "flops_per_element",
-                                      "strided_inputs", "function", "rows", NULL};
+                                      "strided_inputs", "function", "rows", "channels", NULL};
 static const char *const rows_keys[] = {COMMON_KEYS, "rows", "cols", "row_kernel", NULL};
+static const char *const reduce_keys[] = {COMMON_KEYS, "rows", "cols", "row_kernel", "inputs", NULL};
 static const char *const emb_keys[] = {COMMON_KEYS, "tokens", "dim", "vocab", NULL};
 static const char *const lstm_keys[] = {COMMON_KEYS, "batch", "seq", "input", "hidden", "layers", "pass", NULL};
 static const char *const copy_keys[] = {COMMON_KEYS, "bytes", "kind", NULL};
@@ -34,7 +35,7 @@ static const char *const custom_keys[] = {COMMON_KEYS, "flops", "bytes", "unit",
 static const char *const *const kind_keys[RIDGE_OP_KIND_COUNT] = {
     [RIDGE_OP_GEMM] = gemm_keys,      [RIDGE_OP_CONV2D] = conv_keys,   [RIDGE_OP_ATTENTION] = attn_keys,
     [RIDGE_OP_ELEMENTWISE] = ew_keys, [RIDGE_OP_SOFTMAX] = rows_keys,  [RIDGE_OP_LAYERNORM] = rows_keys,
-    [RIDGE_OP_RMSNORM] = rows_keys,   [RIDGE_OP_REDUCE] = rows_keys,   [RIDGE_OP_EMBEDDING] = emb_keys,
+    [RIDGE_OP_RMSNORM] = rows_keys,   [RIDGE_OP_REDUCE] = reduce_keys,   [RIDGE_OP_EMBEDDING] = emb_keys,
     [RIDGE_OP_LSTM] = lstm_keys,      [RIDGE_OP_COPY] = copy_keys,     [RIDGE_OP_CUSTOM] = custom_keys,
 };
 
@@ -176,6 +177,7 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "flops_per_element", 1, &op->u.ew.flops_per_element, c));
         RJ_TRY(num(o, path, "strided_inputs", 0, &op->u.ew.strided_inputs, c));
         RJ_TRY(num(o, path, "rows", 0, &op->u.ew.rows, c));
+        RJ_TRY(num(o, path, "channels", 0, &op->u.ew.channels, c));
         RJ_TRY(rc = rj_string(o, path, "function", 0, s, sizeof s, c));
         if (rc == 1 && ridge_ew_fn_parse(s, &op->u.ew.fn) != 0)
             return rj_fail(c, RIDGE_EINVAL, path, "function", "'%s' is not one of: plain, gelu_erf, gelu_tanh, silu, exp",
@@ -187,10 +189,13 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
     case RIDGE_OP_REDUCE:
         RJ_TRY(num(o, path, "rows", 1, &op->u.rows.rows, c));
         RJ_TRY(num(o, path, "cols", 1, &op->u.rows.cols, c));
+        if (op->kind == RIDGE_OP_REDUCE)
+            RJ_TRY(num(o, path, "inputs", 0, &op->u.rows.inputs, c));
         RJ_TRY(rc = rj_string(o, path, "row_kernel", 0, s, sizeof s, c));
-        if (rc == 1 && ridge_row_kernel_parse(s, &op->u.rows.kernel) != 0)
-            return rj_fail(c, RIDGE_EINVAL, path, "row_kernel", "'%s' is not one of: auto, cta, warp",
-                           printable(safe, sizeof safe, s));
+        if (rc == 1 && (ridge_row_kernel_parse(s, &op->u.rows.kernel) != 0 ||
+                        (op->u.rows.kernel == RIDGE_ROW_COLUMN && op->kind != RIDGE_OP_REDUCE)))
+            return rj_fail(c, RIDGE_EINVAL, path, "row_kernel", "'%s' is not one of: auto, cta, warp%s",
+                           printable(safe, sizeof safe, s), op->kind == RIDGE_OP_REDUCE ? ", column" : "");
         return RIDGE_OK;
     case RIDGE_OP_EMBEDDING:
         RJ_TRY(num(o, path, "tokens", 1, &op->u.emb.tokens, c));

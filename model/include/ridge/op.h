@@ -62,8 +62,10 @@ typedef enum { RIDGE_LAYOUT_NN = 0, RIDGE_LAYOUT_NT, RIDGE_LAYOUT_TN, RIDGE_LAYO
  * RIDGE_ROW_AUTO, PyTorch's rule (rows of at most 1,024 elements and 4 KB to one warp each, longer
  * rows to one CTA each, a one-row reduce to the whole grid); RIDGE_ROW_CTA, one CTA per row at any
  * length (vLLM's quantisation kernels); RIDGE_ROW_WARP, one warp per row at any length (fused
- * kernels that keep a row in registers: Megatron's scale-mask softmax). */
-typedef enum { RIDGE_ROW_AUTO = 0, RIDGE_ROW_CTA, RIDGE_ROW_WARP, RIDGE_ROW_KERNEL_COUNT } ridge_row_kernel;
+ * kernels that keep a row in registers: Megatron's scale-mask softmax); RIDGE_ROW_COLUMN (reduce
+ * only), rows are the channels of a channels_last tensor whose threads each walk one channel's
+ * column (PyTorch's channels_last batch-norm reductions, docs/model.md §6). */
+typedef enum { RIDGE_ROW_AUTO = 0, RIDGE_ROW_CTA, RIDGE_ROW_WARP, RIDGE_ROW_COLUMN, RIDGE_ROW_KERNEL_COUNT } ridge_row_kernel;
 
 /* The function an elementwise op applies, for its instruction cost (docs/model.md §6).
  * RIDGE_EW_PLAIN: flops_per_element as given. */
@@ -110,9 +112,11 @@ typedef struct {
             double elements, inputs, outputs, flops_per_element;
             double strided_inputs; /* inputs read through a non-contiguous view (0..inputs) */
             double rows;           /* > 0: one CTA per row of elements / rows (0: a flat grid) */
+            double channels;       /* > 0: PyTorch's channels_last batch-norm kernel over this many
+                                    * channels (docs/model.md §6, "Channels-last batch norm") */
             ridge_ew_fn fn;
         } ew;
-        struct { double rows, cols; ridge_row_kernel kernel; } rows; /* softmax, layernorm, rmsnorm, reduce; kernel: ridge_row_kernele */
+        struct { double rows, cols; ridge_row_kernel kernel; double inputs; } rows; /* softmax, layernorm, rmsnorm, reduce; kernel: ridge_row_kernel; inputs: reduce only, tensors of rows x cols reduced together (0 = 1) */
         struct { double tokens, dim, vocab; } emb;
         struct { double batch, seq, input, hidden, layers; ridge_pass pass; } lstm;
         struct { double bytes; ridge_copy_kind kind; } copy;
