@@ -1035,7 +1035,8 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
         if (train && g->torch_step) {
             /* nn.BatchNorm2d in training mode: self.num_batches_tracked.add_(1), one aten op on
              * a one-value tensor before the batch-norm call */
-            snprintf(nm, sizeof nm, "%s.num_batches_tracked", u->name);
+            if (snprintf(nm, sizeof nm, "%s.num_batches_tracked", u->name) >= (int)sizeof nm)
+                nm[sizeof nm - 1] = '\0'; /* a label: truncated to fit, like op names */
             rw_custom(g, u->group, nm, RIDGE_DTYPE_FP32, 1, 16, u->count);
         }
         break;
