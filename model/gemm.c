@@ -64,6 +64,21 @@ static const rk_tile vector_tiles[] = {
  * 0.90 for a copy); h200-2026-11-29/a/bf16_b64_2048x2048x128 gives 0.735 (docs/model.md §2). */
 #define RK_GEMM_HOPPER_TILE_WRITE_SHARE 0.80
 
+/* A GEMM kernel's DRAM stream has DRAM round trips outside the one the streaming time pays
+ * (rk_dram_time: the first operand stage): before it, the kernel's arguments and the operands'
+ * TMA descriptors / pointers are read from global memory before the first load can be issued;
+ * after it, the epilogue's C stores (and a split-K part's semaphore through L2/DRAM) must complete
+ * before the kernel retires. docs/model.md §2, "GEMM round trips": the AIConfigurator H100 BF16
+ * GEMVs (m <= 16, 544 rows) fit T = 3.7 us + B / (0.88 BW); ridge had 1.6 us (graph floor and one
+ * latency) -> 2 more latencies of 600 ns. */
+#define RK_GEMM_MEM_ROUND_TRIPS 2.0
+
+/* Hopper tensor-core GEMMs with TMA (aligned operands) run in thread-block clusters of two CTAs
+ * along m (cuBLAS's and CUTLASS's sm90 default cluster 2x1x1): the B tile both CTAs need is
+ * multicast from one L2 read, so B's column-panels are streamed from L2 once per cluster of tile
+ * rows (docs/model.md §2, "Hopper clusters"). */
+#define RK_GEMM_HOPPER_CLUSTER_M 2.0
+
 /* Share of the aligned speed by the alignment (bytes) of a leading dimension: without
  * 16-byte multiples the kernel cannot use 16-byte vector loads / TMA and falls back. */
 static double align_eff(double elems, double es)
@@ -195,7 +210,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) /
                  (g->memory_bw_bytes_per_s * g->eff.dram_fraction * min_bytes.bytes);
         double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
-        mem0 = rk_dram_time(g, dram0) + mem_wx;
+        /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
+        int sm90_lib = tensor && is_hopper(g) && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
+        double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * g->eff.dram_latency_s : 0;
+        mem0 = rk_dram_time(g, dram0) + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
              * (h200-2026-11-29/{a,c}/fp32_1024x1024x1024: 67 us, one 128x128 tile per SM for 64
@@ -203,6 +221,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
+        /* Hopper clusters (TMA multicast): B is read from L2 once per cluster of tile rows. */
+        double inv_cl = sm90_lib ? 1.0 / RK_GEMM_HOPPER_CLUSTER_M : 1.0;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -224,7 +244,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             otn = rk_ceil(n * t->inv_tn);
             base_tiles = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (m * k * es * otn + k * n * es * otm);
+            stream0 = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 ? rk_ceil(otm * inv_cl) : otm));
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
@@ -269,7 +289,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     double partial = 2.0 * s * m * n * batch * 4.0, d, l;
                     rk_l2_split(g, min_bytes, partial, &d, &l);
                     /* the partial tiles are the tile-shaped writes now; C is the reduction's */
-                    mem = rk_dram_time(g, d) + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx;
+                    mem = rk_dram_time(g, d) + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
+                          (d > 0 ? lat_x : 0);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                     tt = 2 * floor1;
                 } else {
@@ -306,7 +327,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         }
         if (best_t < INFINITY) {
             double partial = best_s > 1 ? 2.0 * best_s * m * n * batch * 4.0 : 0;
-            double stream = batch * (m * k * es * rk_ceil(n / best_tn) + k * n * es * rk_ceil(m / best_tm)) + partial;
+            double stream = batch * (m * k * es * rk_ceil(n / best_tn) + k * n * es * rk_ceil(rk_ceil(m / best_tm) * (best_tm >= 128 ? inv_cl : 1.0))) + partial;
             memset(&best, 0, sizeof best);
             rk_l2_split(g, min_bytes, partial, &best.dram_bytes, &best.l2_bytes);
             if (stream > best.l2_bytes)
@@ -323,9 +344,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             best.wave_efficiency = best_waves / rk_ceil(best_waves);
             best.split_k = best_s;
             best.align_efficiency = aeff;
-            rk_finish_extra(g, &best,
-                            best_s > 1 ? 0.5 * partial * best.dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
-                            : best.dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * best.dram_bytes * wx : 0);
+            rk_finish_extra(g, &best, (best.dram_bytes > 0 ? lat_x : 0) +
+                            (best_s > 1 ? 0.5 * partial * best.dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
+                            : best.dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * best.dram_bytes * wx : 0));
         }
     }
     if (!(best_t < INFINITY))

@@ -614,13 +614,50 @@ static void test_tile_writes(void)
     double bw = h200.memory_bw_bytes_per_s * h200.eff.dram_fraction;
     CHECK(r.bound == RIDGE_BOUND_MEMORY);
     CHECK_NEAR(r.dram_bytes, ab + c, 1e-12);
-    CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + ab / bw + c / (0.80 * bw), 1e-12);
+    /* (plus the two round trips of a Hopper library GEMM's memory stream: test_gemm_round_trips) */
+    CHECK_NEAR(r.memory_s, 3.0 * h200.eff.dram_latency_s + ab / bw + c / (0.80 * bw), 1e-12);
     CHECK_NEAR(r.time_s, r.floor_s + r.memory_s, 1e-12);
     r = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
     CHECK_NEAR(r.memory_s, a100.eff.dram_latency_s + (ab + c) / (a100.memory_bw_bytes_per_s * a100.eff.dram_fraction),
                1e-12);
     r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_FP32, m, n, k, 1));
     CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + 2.0 * (ab + c) / bw, 1e-12);
+}
+
+/* A Hopper library GEMM's DRAM stream pays two DRAM round trips besides the first stage's
+ * (arguments and TMA descriptors before it, the epilogue's stores after it): a weight-bound GEMV
+ * on the H100 costs 2 latencies more than its bytes at the streaming rate; an A100 GEMV and a
+ * misaligned (no-TMA) Hopper GEMV do not pay them. */
+static void test_gemm_round_trips(void)
+{
+    ridge_gpu h100 = load("h100-sxm5-80gb"), a100 = load("a100-sxm4-80gb");
+    ridge_op op = ridge_op_gemm(RIDGE_DTYPE_BF16, 1, 8192, 8192, 1);
+    ridge_kernel_result r = predict(&h100, op);
+    double lat = h100.eff.dram_latency_s, bw = h100.memory_bw_bytes_per_s * h100.eff.dram_fraction;
+    CHECK(r.bound == RIDGE_BOUND_MEMORY);
+    /* The x and y bytes are L2-resident (hot): the weight alone comes from DRAM. */
+    /* 3 latencies; the tile-shaped write of the 16 KB output adds ~1 ns */
+    CHECK(fabs(r.memory_s - r.dram_bytes / bw - 3.0 * lat) < 0.01 * lat);
+    r = predict(&a100, op);
+    CHECK_NEAR(r.memory_s, a100.eff.dram_latency_s + r.dram_bytes / (a100.memory_bw_bytes_per_s * a100.eff.dram_fraction),
+               1e-12);
+    op.u.gemm.n = 8190; /* 16380 B rows: no TMA */
+    r = predict(&h100, op);
+    CHECK(r.memory_s - r.dram_bytes / bw < 1.5 * lat);
+}
+
+/* Hopper clusters: with 2-CTA clusters along m, B is streamed from L2 once per pair of tile rows.
+ * A large square BF16 GEMM on the H100 streams m k e (n / tn) + k n e (m / tm) / 2 bytes from L2;
+ * on the A100 (no clusters) the full k n e (m / tm). */
+static void test_hopper_clusters(void)
+{
+    ridge_gpu h100 = load("h100-sxm5-80gb"), a100 = load("a100-sxm4-80gb");
+    double m = 16384, n = 16384, k = 16384, e = 2;
+    ridge_kernel_result r = predict(&h100, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
+    CHECK(r.tile_m == 128 && r.tile_n == 256);
+    CHECK_NEAR(r.l2_bytes, m * k * e * (n / 256) + k * n * e * (m / 128) / 2.0, 1e-12);
+    r = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_BF16, m, n, k, 1));
+    CHECK_NEAR(r.l2_bytes, m * k * e * (n / r.tile_n) + k * n * e * (m / r.tile_m), 1e-12);
 }
 
 static void test_record_mechanisms(void)
@@ -804,6 +841,8 @@ int main(void)
     test_strided_elementwise();
     test_channels_last_bn();
     test_tile_writes();
+    test_gemm_round_trips();
+    test_hopper_clusters();
     test_ada_tensor_clock();
     test_sustained_tensor_clock();
     return check_report();
