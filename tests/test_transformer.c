@@ -1305,7 +1305,7 @@ static void test_training_step_as_run(void)
         double batch, seq, kernels;
     } rows[] = {
         {"bert-base", RIDGE_CODE_HF, RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, 32, 128, 1052},
-        {"gpt2", RIDGE_CODE_HF, RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, 8, 1024, 1005}, /* with split-K reductions */
+        {"gpt2", RIDGE_CODE_HF, RIDGE_OPTIMIZER_ADAMW, RIDGE_OPT_IMPL_FUSED, 8, 1024, 981}, /* with split-K reductions (H200: 24 of them) */
         {"resnet50", RIDGE_CODE_TORCH, RIDGE_OPTIMIZER_SGD, RIDGE_OPT_IMPL_FOREACH, 64, 0, 850}, /* native channels_last BN: semaphore fills, one backward reduce */
     };
     ridge_gpu g;
