@@ -153,6 +153,11 @@ void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
     rw_cold(g, rw_gemm(g, group, nm, dt, tokens, in, out, 1, count), w);
     snprintf(nm, sizeof nm, "%.50s.wgrad", name);
     op = rw_gemm(g, group, nm, dt, out, in, tokens, 1, count);
+    /* dW = dY^T X: A is dY stored [tokens, out] row-major, read transposed (leading dimension
+     * `out`, cuBLAS TN), so a misaligned output width (GPT-2's 50,257-word head) misaligns the
+     * wgrad as it does the forward's C and the dgrad's A (docs/model.md §2, §11). */
+    if (op)
+        op->u.gemm.layout = RIDGE_LAYOUT_TN;
     dw = in * out * ridge_gemm_out_bytes(dt); /* dW, written as the GEMM's output */
     if (!g->amp)
         rw_cold(g, op, dw);
