@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "ridge/gpu.h"
+#include "ridge/measure.h"
 
 /* Exit codes (docs/cli.md). */
 enum {
@@ -45,6 +46,9 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
 /* Read a whole file into a NUL-terminated buffer (caller frees) with ridge_file_read, so at most
  * RIDGE_FILE_MAX_BYTES. Prints the error and returns an exit code (0 on success). */
 int cli_read_file(const char *path, char **out, size_t *len);
+/* ridge_meas_collect_files (ridge/measure.h) of the measurement files paths[0..n): prints the
+ * error of the first file that fails to load and returns its exit code (s untouched). */
+int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s);
 /* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
  * error and returns an exit code. */
 int cli_write_json_file(const char *path, cJSON *root);

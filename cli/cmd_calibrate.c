@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "calibrate.h"
 #include "cli.h"
+#include "ridge/calibrate.h"
 #include "ridge/plot.h"
 #include "ridge/version.h"
 
@@ -48,7 +48,7 @@ typedef struct {
 } cal_group;
 
 /* Per-group error sums of the held-out (train = 0) or training (train = 1) items. */
-static int group_errors(const meas_set *s, const int *train, int want, const double *b, const double *a,
+static int group_errors(const ridge_meas_set *s, const int *train, int want, const double *b, const double *a,
                         const char *gpu, cal_group *gr, int cap)
 {
     int ng = 1;
@@ -77,16 +77,16 @@ static int group_errors(const meas_set *s, const int *train, int want, const dou
     return ng;
 }
 
-static void predict_all(const meas_set *s, const ridge_gpu *g, double *out)
+static void predict_all(const ridge_meas_set *s, const ridge_gpu *g, double *out)
 {
     for (int i = 0; i < s->n; i++) {
         double p = 0;
-        out[i] = strcmp(s->v[i].gpu, g->id) == 0 && meas_predict(&s->v[i], g, &p) == NULL ? p : 0;
+        out[i] = strcmp(s->v[i].gpu, g->id) == 0 && ridge_meas_predict(&s->v[i], g, &p) == NULL ? p : 0;
     }
 }
 
 /* The GPU's own file with `efficiency` replaced by the fitted parameters. */
-static int write_calibrated(const char *path, const ridge_gpu *g, const cal_result *r, char **files, int nfiles,
+static int write_calibrated(const char *path, const ridge_gpu *g, const ridge_cal_result *r, char **files, int nfiles,
                             double test_mape)
 {
     size_t len = 0;
@@ -110,7 +110,7 @@ static int write_calibrated(const char *path, const ridge_gpu *g, const cal_resu
     }
     fb = cJSON_GetObjectItemCaseSensitive(eff, "fraction_by_peak");
     for (int j = 0; j < r->nparams; j++) {
-        const cal_param *p = &r->p[j];
+        const ridge_cal_param *p = &r->p[j];
         cJSON *obj = eff;
         const char *key = p->name;
         if (!p->fitted)
@@ -147,7 +147,7 @@ static int write_calibrated(const char *path, const ridge_gpu *g, const cal_resu
     return cli_write_json_file(path, root);
 }
 
-static const char *fmt_value(const cal_param *p, double v, char *buf, size_t cap)
+static const char *fmt_value(const ridge_cal_param *p, double v, char *buf, size_t cap)
 {
     if (p->field == 3)
         snprintf(buf, cap, "%.4g GB/s", v / 1e9);
@@ -158,7 +158,7 @@ static const char *fmt_value(const cal_param *p, double v, char *buf, size_t cap
     return buf;
 }
 
-static void print_text(const ridge_gpu *g, const cal_result *r, const cal_group *tr, int ntr, const cal_group *te,
+static void print_text(const ridge_gpu *g, const ridge_cal_result *r, const cal_group *tr, int ntr, const cal_group *te,
                        int nte, const char *out)
 {
     cli_table t;
@@ -175,7 +175,7 @@ static void print_text(const ridge_gpu *g, const cal_result *r, const cal_group 
     }
     t.right[1] = t.right[2] = t.right[3] = 1;
     for (int j = 0; j < r->nparams; j++) {
-        const cal_param *p = &r->p[j];
+        const ridge_cal_param *p = &r->p[j];
         const char *row[5];
         snprintf(c, sizeof c, "%d", p->cases);
         row[0] = p->name;
@@ -222,7 +222,7 @@ static void print_text(const ridge_gpu *g, const cal_result *r, const cal_group 
     printf("\nwrote %s\n", out);
 }
 
-static int print_json(const ridge_gpu *g, const cal_result *r, const cal_group *tr, int ntr, const cal_group *te,
+static int print_json(const ridge_gpu *g, const ridge_cal_result *r, const cal_group *tr, int ntr, const cal_group *te,
                       int nte, const char *out)
 {
     cJSON *root = cJSON_CreateObject(), *ps, *es;
@@ -277,16 +277,16 @@ int cmd_calibrate(int argc, char **argv)
                                              {"min-time", required_argument, 0, 'm'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
-    cal_rule rules[CAL_MAX_RULES];
-    const char *only[CAL_MAX_PARAMS];
+    ridge_cal_rule rules[CAL_MAX_RULES];
+    const char *only[RIDGE_CAL_MAX_PARAMS];
     int nonly = 0;
     int nrules = 0, c, i, rc = CLI_EXIT_OK, *train = NULL, ntr = 0, nte = 0;
     const char *gpu = NULL, *out = NULL, *why;
     double *before = NULL, *after = NULL, min_time = 0;
     cli_format fmt = CLI_FMT_TEXT;
     ridge_gpu g0, g;
-    meas_set ms;
-    cal_result res;
+    ridge_meas_set ms;
+    ridge_cal_result res;
     cal_group tr[32], te[32];
     memset(&ms, 0, sizeof ms);
     opterr = 0;
@@ -302,8 +302,8 @@ int cmd_calibrate(int argc, char **argv)
             rules[nrules++].train = 1;
             break;
         case 'F':
-            if (nonly == CAL_MAX_PARAMS)
-                return cli_usage_error(CMD, "at most %d --fit names", CAL_MAX_PARAMS);
+            if (nonly == RIDGE_CAL_MAX_PARAMS)
+                return cli_usage_error(CMD, "at most %d --fit names", RIDGE_CAL_MAX_PARAMS);
             only[nonly++] = optarg;
             break;
         case 'f':
@@ -327,15 +327,15 @@ int cmd_calibrate(int argc, char **argv)
         return cli_usage_error(CMD, "missing -o CALIBRATED.json");
     if (optind >= argc)
         return cli_usage_error(CMD, "missing measurement file");
-    if (argc - optind > MEAS_MAX_FILES)
-        return cli_usage_error(CMD, "at most %d files", MEAS_MAX_FILES);
+    if (argc - optind > RIDGE_MEAS_MAX_FILES)
+        return cli_usage_error(CMD, "at most %d files", RIDGE_MEAS_MAX_FILES);
     if ((rc = cli_load_gpu(gpu, NULL, &g0)) != CLI_EXIT_OK)
         return rc;
     if (g0.mig_of[0])
         return cli_usage_error(CMD, "--gpu: calibrate the whole GPU (%s), not a MIG slice", g0.mig_of);
     {
-        cal_param cand[CAL_MAX_PARAMS];
-        int nc = cal_candidates(&g0, cand);
+        ridge_cal_param cand[RIDGE_CAL_MAX_PARAMS];
+        int nc = ridge_cal_candidates(&g0, cand);
         for (i = 0; i < nonly; i++) {
             int k;
             for (k = 0; k < nc && strcmp(cand[k].name, only[i]) != 0; k++)
@@ -345,9 +345,9 @@ int cmd_calibrate(int argc, char **argv)
                                        g0.id);
         }
     }
-    if ((rc = meas_collect_files(argv + optind, argc - optind, NULL, NULL, &ms)) != CLI_EXIT_OK)
+    if ((rc = cli_meas_collect(argv + optind, argc - optind, NULL, NULL, &ms)) != CLI_EXIT_OK)
         goto done;
-    meas_filter(&ms, min_time, NULL);
+    ridge_meas_filter(&ms, min_time, NULL);
     train = calloc((size_t)(ms.n ? ms.n : 1), sizeof *train);
     before = calloc((size_t)(ms.n ? ms.n : 1), sizeof *before);
     after = calloc((size_t)(ms.n ? ms.n : 1), sizeof *after);
@@ -357,13 +357,13 @@ int cmd_calibrate(int argc, char **argv)
         goto done;
     }
     if (nrules)
-        cal_split(&ms, rules, nrules, train);
+        ridge_cal_split(&ms, rules, nrules, train);
     else
-        cal_split(&ms, cal_default_rules, cal_default_rule_count, train);
-    for (i = 0; i < ms.n; i++) /* meas_collect predicted each on its catalogue entry: the defaults */
+        ridge_cal_split(&ms, ridge_cal_default_rules, ridge_cal_default_rule_count, train);
+    for (i = 0; i < ms.n; i++) /* ridge_meas_collect predicted each on its catalogue entry: the defaults */
         before[i] = strcmp(ms.v[i].gpu, g0.id) == 0 ? ms.v[i].predicted : 0;
     g = g0;
-    why = cal_fit(&g, &ms, train, only, nonly, &res);
+    why = ridge_cal_fit(&g, &ms, train, only, nonly, &res);
     if (why) {
         cli_error("%s: %s", gpu, why);
         rc = CLI_EXIT_USAGE;
@@ -383,6 +383,6 @@ done:
     free(train);
     free(before);
     free(after);
-    meas_set_free(&ms);
+    ridge_meas_set_free(&ms);
     return rc;
 }

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "measure.h"
 #include "ridge/kernel.h"
+#include "ridge/measure.h"
 #include "ridge/plot.h"
 #include "ridge/workload.h"
 
@@ -118,26 +118,29 @@ static int add_workload(point_list *pl, const ridge_gpu *gpu, const ridge_oplist
 }
 
 /* Kernel measurements (config.op) of a measurement file, read and mapped as `ridge validate` does
- * (cli/measure.c): each drawn hollow at its op's FLOPs / compulsory bytes and FLOPs / median time,
+ * (ridge/measure.h): each drawn hollow at its op's FLOPs / compulsory bytes and FLOPs / median time,
  * joined to the op's predicted point on this GPU. The other measurements are counted as skipped. */
 static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, size_t *with_op, size_t *without_op)
 {
-    cJSON *root = NULL;
-    meas_set ms;
+    ridge_meas_doc *doc = NULL;
+    ridge_meas_set ms;
+    ridge_err err = {{0}};
     int rc;
     memset(&ms, 0, sizeof ms);
-    rc = meas_load_file(path, &root);
-    if (rc)
-        return rc;
+    rc = ridge_meas_doc_load(path, &doc, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
     /* Every measurement is drawn on this chart's GPU (its id for all, the loaded GPU itself). */
-    meas_collect(root, gpu->id, gpu, &ms);
-    *without_op = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "measurements"));
+    ridge_meas_collect(doc, gpu->id, gpu, &ms);
+    *without_op = ridge_meas_doc_count(doc);
     for (int i = 0; i < ms.n && rc == CLI_EXIT_OK; i++) {
-        const meas_item *it = &ms.v[i];
+        const ridge_meas_item *it = &ms.v[i];
         double flops = ridge_op_flops(&it->op), bytes = ridge_op_min_bytes(&it->op);
         ridge_roofline_point *p;
         char where[RIDGE_PLOT_PATH_MAX + 128];
-        if (it->type != MEAS_KERNEL)
+        if (it->type != RIDGE_MEAS_KERNEL)
             continue;
         snprintf(where, sizeof where, "%s: %s", path, it->id);
         rc = add_prediction(pl, gpu, &it->op, it->id, where);
@@ -152,8 +155,8 @@ static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, 
         (*with_op)++;
         (*without_op)--;
     }
-    meas_set_free(&ms);
-    cJSON_Delete(root);
+    ridge_meas_set_free(&ms);
+    ridge_meas_doc_free(doc);
     return rc;
 }
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "measure.h"
+#include "ridge/measure.h"
 #include "ridge/plot.h"
 #include "ridge/version.h"
 
@@ -70,15 +70,15 @@ typedef struct {
     int file_used; /* cases predicted with --gpu-file */
 } val_state;
 
-/* The cases: every collected item with the prediction meas_collect made on its GPU (the catalogue
+/* The cases: every collected item with the prediction ridge_meas_collect made on its GPU (the catalogue
  * entry, or --gpu-file for the items of its id). */
-static int cases_of(const meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
+static int cases_of(const ridge_meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
 {
     s->v = calloc((size_t)(ms->n ? ms->n : 1), sizeof *s->v);
     if (!s->v)
         return -1;
     for (int i = 0; i < ms->n; i++) {
-        const meas_item *it = &ms->v[i];
+        const ridge_meas_item *it = &ms->v[i];
         val_case *c = &s->v[s->n++];
         if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0)
             s->file_used++;
@@ -219,7 +219,7 @@ static void worst_cases(const val_state *s, int *out, int *n)
     }
 }
 
-static int print_text(const val_state *s, const meas_set *ms, const val_summary *v, int nv, int summary_only)
+static int print_text(const val_state *s, const ridge_meas_set *ms, const val_summary *v, int nv, int summary_only)
 {
     cli_table t;
     int i, worst[VAL_WORST], nworst;
@@ -307,7 +307,7 @@ static int print_text(const val_state *s, const meas_set *ms, const val_summary 
     return CLI_EXIT_OK;
 }
 
-static int print_json(const val_state *s, const meas_set *ms, const val_summary *v, int nv)
+static int print_json(const val_state *s, const ridge_meas_set *ms, const val_summary *v, int nv)
 {
     cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips, *wa;
     int i, worst[VAL_WORST], nworst;
@@ -574,7 +574,7 @@ int cmd_validate(int argc, char **argv)
     ridge_plot_paths paths;
     cli_format fmt = CLI_FMT_TEXT;
     val_state s;
-    meas_set ms;
+    ridge_meas_set ms;
     val_summary *v = NULL;
     memset(&s, 0, sizeof s);
     memset(&ms, 0, sizeof ms);
@@ -613,8 +613,8 @@ int cmd_validate(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_usage_error(CMD, "missing measurement file");
-    if (argc - optind > MEAS_MAX_FILES)
-        return cli_usage_error(CMD, "at most %d files", MEAS_MAX_FILES);
+    if (argc - optind > RIDGE_MEAS_MAX_FILES)
+        return cli_usage_error(CMD, "at most %d files", RIDGE_MEAS_MAX_FILES);
     if (chart && strcmp(chart, "scatter") != 0 && strcmp(chart, "ratio") != 0)
         return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter, ratio)", chart);
     if (chart && !out)
@@ -637,9 +637,9 @@ int cmd_validate(int argc, char **argv)
         return cli_usage_error(CMD, "--gpu and --gpu-file are exclusive");
     if (gpu_file && (rc = cli_load_gpu(NULL, gpu_file, &fileg)) != CLI_EXIT_OK)
         return rc;
-    if ((rc = meas_collect_files(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
+    if ((rc = cli_meas_collect(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
         goto done;
-    meas_filter(&ms, min_time, only);
+    ridge_meas_filter(&ms, min_time, only);
     if (cases_of(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
@@ -676,6 +676,6 @@ int cmd_validate(int argc, char **argv)
 done:
     free(v);
     free(s.v);
-    meas_set_free(&ms);
+    ridge_meas_set_free(&ms);
     return rc;
 }

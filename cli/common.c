@@ -121,6 +121,17 @@ int cli_read_file(const char *path, char **out, size_t *len)
     return CLI_EXIT_OK;
 }
 
+int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)
+{
+    ridge_err err = {{0}};
+    int rc = ridge_meas_collect_files((const char *const *)paths, n, gpu_opt, gpu_file, s, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    return CLI_EXIT_OK;
+}
+
 int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
 {
     ridge_err err = {{0}};

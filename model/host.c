@@ -272,6 +272,12 @@ void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals 
 
 /* ------------------------------------------------------------------ the pipeline */
 
+double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue_s, double kernels, double gpu_s,
+                               double last_kernel_s)
+{
+    return max3(gpu_end_s + gpu_s, host_end_s + issue_s + gpu_s, host_end_s + kernels * issue_s + last_kernel_s);
+}
+
 /* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K. */
 static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
                     ridge_op_result *results, ridge_schedule_totals *tot, int *split, ridge_err *err)
@@ -324,7 +330,7 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
             h = hp->graph_node_s / hp->cpu_speed;
         else
             h = ridge_host_op_cost(hp, &ops[i], kr.kernels) / kr.kernels;
-        E1 = max3(E + c * gk, H + h + c * gk, H + c * h + gk);
+        E1 = ridge_schedule_finish_s(E, H, h, c, c * gk, gk);
         H1 = H + c * h;
         /* A host that waits for the GPU (eager only: a graph replays without the host) issues
          * nothing more until the op has run. */

@@ -43,6 +43,13 @@ int rj_object(const cJSON *obj, const char *path, const char *key, int required,
               const rj_ctx *c);
 int rj_array(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
              const rj_ctx *c);
+/* The string member `key` of o, or NULL when absent or not a string: for documents whose absent
+ * or mistyped members read as "not there" (measurement files), the caller deciding what that means. */
+static inline const char *rj_str_or_null(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) && v->valuestring ? v->valuestring : NULL;
+}
 /* path + "." + key into buf. */
 void rj_join(char *buf, size_t cap, const char *path, const char *key);
 /* An error at path.key (key may be NULL). */

@@ -1,4 +1,4 @@
-/* Calibration (cli/calibrate.c) on synthetic measurements: a "true" H200 whose efficiency
+/* Calibration (model/calibrate.c) on synthetic measurements: a "true" H200 whose efficiency
  * parameters differ from the defaults predicts every measurement of a ridge-bench-cuda-shaped
  * file (ids and configs as the benchmarks write them), with +-0.5 % deterministic noise. The fit,
  * started from the defaults on the declared training subset, must recover the parameters the
@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
+#include <cjson/cJSON.h>
+
 #include "check.h"
+#include "ridge/calibrate.h"
 
 static cJSON *measurement(cJSON *arr, const char *id, const char *group, cJSON *op, const char *runtime,
                           const char *sync, double graph_nodes)
@@ -160,7 +162,7 @@ static void make_truth(ridge_gpu *t)
     t->eff.fraction_by_peak[RIDGE_PEAK_INT8] = 0.69;
 }
 
-static const cal_param *find(const cal_result *r, const char *name)
+static const ridge_cal_param *find(const ridge_cal_result *r, const char *name)
 {
     for (int j = 0; j < r->nparams; j++)
         if (strcmp(r->p[j].name, name) == 0)
@@ -173,8 +175,8 @@ int main(int argc, char **argv)
     ridge_gpu truth, g;
     ridge_err err;
     cJSON *doc = synthetic_doc(), *m;
-    meas_set s;
-    cal_result res;
+    ridge_meas_set s;
+    ridge_cal_result res;
     int *train, i = 0, ntrain = 0;
     double held = 0, held_before = 0;
     unsigned long long seed = 88172645463325252ULL;
@@ -184,7 +186,16 @@ int main(int argc, char **argv)
     make_truth(&truth);
 
     /* Every measured time: the truth's prediction, +-0.5 %. */
-    meas_collect(doc, NULL, NULL, &s);
+    {
+        char *text = cJSON_PrintUnformatted(doc);
+        ridge_meas_doc *md = NULL;
+        CHECK(text != NULL);
+        CHECK(text && ridge_meas_doc_parse(text, strlen(text), "synthetic", &md, &err) == RIDGE_OK);
+        free(text);
+        if (md)
+            ridge_meas_collect(md, NULL, NULL, &s);
+        ridge_meas_doc_free(md);
+    }
     if (!CHECK_INT(s.nreasons, 0))
         printf("skipped: %s\n", s.reason[0]);
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(doc, "measurements"))
@@ -193,7 +204,7 @@ int main(int argc, char **argv)
         const char *why;
         if (!CHECK(i < s.n))
             break;
-        why = meas_predict(&s.v[i], &truth, &p);
+        why = ridge_meas_predict(&s.v[i], &truth, &p);
         CHECK(why == NULL);
         seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
         noise = 1.0 + 0.01 * ((double)(seed % 1000001) / 1000000.0 - 0.5);
@@ -216,7 +227,7 @@ int main(int argc, char **argv)
 
     /* The declared split. */
     train = calloc((size_t)s.n, sizeof *train);
-    cal_split(&s, cal_default_rules, cal_default_rule_count, train);
+    ridge_cal_split(&s, ridge_cal_default_rules, ridge_cal_default_rule_count, train);
     for (i = 0; i < s.n; i++) {
         ntrain += train[i];
         check_context(s.v[i].id);
@@ -229,7 +240,7 @@ int main(int argc, char **argv)
     check_context(NULL);
     CHECK(ntrain > 20 && ntrain < s.n - 20);
 
-    CHECK(cal_fit(&g, &s, train, NULL, 0, &res) == NULL);
+    CHECK(ridge_cal_fit(&g, &s, train, NULL, 0, &res) == NULL);
     CHECK(res.rms_log_after < 0.01);
     CHECK(res.rms_log_before > 0.05);
     {
@@ -249,7 +260,7 @@ int main(int argc, char **argv)
             {"l2_bandwidth_bytes_per_s", truth.eff.l2_bandwidth_bytes_per_s},
         };
         for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-            const cal_param *p = find(&res, want[k].name);
+            const ridge_cal_param *p = find(&res, want[k].name);
             check_context(want[k].name);
             if (!CHECK(p != NULL))
                 continue;
@@ -260,7 +271,7 @@ int main(int argc, char **argv)
     }
     /* Not informed by CUDA microbenchmarks: the framework cost and the unused global fractions. */
     {
-        const cal_param *fw = find(&res, "framework_op_s");
+        const ridge_cal_param *fw = find(&res, "framework_op_s");
         if (CHECK(fw != NULL))
             CHECK(!fw->fitted);
     }
@@ -273,8 +284,8 @@ int main(int argc, char **argv)
             double p = 0, p0 = 0;
             if (train[i])
                 continue;
-            CHECK(meas_predict(&s.v[i], &g, &p) == NULL);
-            CHECK(meas_predict(&s.v[i], &d, &p0) == NULL);
+            CHECK(ridge_meas_predict(&s.v[i], &g, &p) == NULL);
+            CHECK(ridge_meas_predict(&s.v[i], &d, &p0) == NULL);
             held += fabs(p / s.v[i].measured - 1);
             held_before += fabs(p0 / s.v[i].measured - 1);
         }
@@ -288,11 +299,11 @@ int main(int argc, char **argv)
     {
         int *none = calloc((size_t)s.n, sizeof *none);
         ridge_gpu h = g;
-        CHECK(cal_fit(&h, &s, none, NULL, 0, &res) != NULL);
+        CHECK(ridge_cal_fit(&h, &s, none, NULL, 0, &res) != NULL);
         free(none);
     }
     free(train);
-    meas_set_free(&s);
+    ridge_meas_set_free(&s);
     cJSON_Delete(doc);
     return check_report();
 }

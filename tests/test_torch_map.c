@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "check.h"
-#include "torch_map.h"
+#include "ridge/torch_map.h"
 
 /* ---------------------------------------------------------------- parameter counts by hand */
 
@@ -215,7 +217,11 @@ static void check_measurement(const cJSON *m)
     e = expectation(id->valuestring);
     if (!CHECK(e != NULL))
         return;
-    why = cli_torch_map(cfg, &model, &rc, &rt);
+    {
+        char *text = cJSON_PrintUnformatted(cfg);
+        why = ridge_torch_map(text, text ? strlen(text) : 0, &model, &rc, &rt);
+        free(text);
+    }
     if (e->reason) {
         if (CHECK(why != NULL))
             CHECK_STR_HAS(why, e->reason);
@@ -273,12 +279,11 @@ static void check_measurement(const cJSON *m)
 /* Map a config given as JSON text; returns the reason (NULL: mapped, the model freed). */
 static const char *map_text(const char *json, double *params, ridge_run_config *rc_out)
 {
-    cJSON *cfg = cJSON_Parse(json);
     ridge_model *m = NULL;
     ridge_run_config rc;
     ridge_runtime rt;
     const char *why;
-    why = cli_torch_map(cfg, &m, &rc, &rt);
+    why = ridge_torch_map(json, strlen(json), &m, &rc, &rt);
     if (!why && m) {
         if (params)
             *params = ridge_model_params_for(m, &rc);
@@ -288,7 +293,6 @@ static const char *map_text(const char *json, double *params, ridge_run_config *
     if (why)
         CHECK(m == NULL);
     ridge_model_free(m);
-    cJSON_Delete(cfg);
     return why;
 }
 
@@ -465,11 +469,11 @@ static void edge_cases(void)
         ridge_model *m = NULL;
         ridge_run_config r;
         ridge_runtime t;
-        CHECK(cli_torch_map(NULL, &m, &r, &t) != NULL);
+        CHECK(ridge_torch_map(NULL, 0, &m, &r, &t) != NULL);
         CHECK(m == NULL);
-        CHECK(cli_torch_map(NULL, NULL, &r, &t) != NULL);
-        CHECK(cli_torch_map(NULL, &m, NULL, &t) != NULL);
-        CHECK(cli_torch_map(NULL, &m, &r, NULL) != NULL);
+        CHECK(ridge_torch_map(NULL, 0, NULL, &r, &t) != NULL);
+        CHECK(ridge_torch_map(NULL, 0, &m, NULL, &t) != NULL);
+        CHECK(ridge_torch_map(NULL, 0, &m, &r, NULL) != NULL);
     }
 
     /* The --quick LSTM (input 128 != the lstm preset's 1024): a stack of the recorded shape. */

@@ -1,7 +1,7 @@
 /* libFuzzer target: measurement documents (docs/validation.md) as `ridge validate` and
- * `ridge calibrate` read them: meas_collect (kernel ops, preset models, PyTorch end-to-end configs
- * through cli_torch_map), meas_predict of every collected item on its GPU, the default training
- * split (cal_split) and, for small sets with training items, cal_fit on an H200 (all parameters,
+ * `ridge calibrate` read them: ridge_meas_collect (kernel ops, preset models, PyTorch end-to-end configs
+ * through cli_torch_map), ridge_meas_predict of every collected item on its GPU, the default training
+ * split (ridge_cal_split) and, for small sets with training items, ridge_cal_fit on an H200 (all parameters,
  * or two named ones as with --fit). The input's size picks the variant: size % 3 is 0 for no
  * --gpu-file, 1 for an H200 file under its catalogue id (used for the H200's measurements), 2 for
  * one under an id the catalogue lacks (used for every measurement); an odd size fits two named
@@ -11,9 +11,9 @@
  *
  * Besides crashes, leaks and sanitizer reports, it aborts when a contract of cli/measure.h or
  * cli/calibrate.h breaks: a collected item has a known GPU, a finite positive measured value
- * and NUL-terminated strings; a prediction that meas_predict accepts is finite and positive, and
+ * and NUL-terminated strings; a prediction that ridge_meas_predict accepts is finite and positive, and
  * so is its ratio to the measured value (the error);
- * cal_split gives 0 or 1; a fit leaves finite parameters inside their search box and finite
+ * ridge_cal_split gives 0 or 1; a fit leaves finite parameters inside their search box and finite
  * residuals. */
 #include <math.h>
 #include <stddef.h>
@@ -24,10 +24,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "calibrate.h"
 #include "fuzz_contract.h"
-#include "measure.h"
+#include "ridge/calibrate.h"
 #include "ridge/gpu.h"
+#include "ridge/measure.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,16 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define TERMINATED(arr) (memchr((arr), '\0', sizeof(arr)) != NULL)
 
-static void check_item(const meas_item *it)
+static void check_item(const ridge_meas_item *it)
 {
     REQUIRE(TERMINATED(it->id) && TERMINATED(it->group) && TERMINATED(it->gpu) && TERMINATED(it->workload) &&
             TERMINATED(it->desc) && TERMINATED(it->unit) && TERMINATED(it->kind_name));
     REQUIRE(it->gpu[0] != '\0' && it->unit[0] != '\0');
     REQUIRE(isfinite(it->measured) && it->measured > 0);
-    REQUIRE(it->type == MEAS_KERNEL || it->type == MEAS_MODEL);
-    if (it->type == MEAS_MODEL) {
+    REQUIRE(it->type == RIDGE_MEAS_KERNEL || it->type == RIDGE_MEAS_MODEL);
+    if (it->type == RIDGE_MEAS_MODEL) {
         REQUIRE(it->graph.n >= 1 && it->graph.ops != NULL);
-        if (it->kind == MEAS_GENERATION)
+        if (it->kind == RIDGE_MEAS_GENERATION)
             REQUIRE(it->decode.n >= 1 && it->decode.ops != NULL && isfinite(it->output) && it->output >= 1);
     } else {
         REQUIRE(it->graph_nodes == 0 || (isfinite(it->graph_nodes) && it->graph_nodes >= 1));
@@ -60,14 +60,14 @@ static void check_prediction(const char *why, double pred)
         REQUIRE(isfinite(pred) && pred > 0);
 }
 
-static void check_fit(const ridge_gpu *g, const meas_set *s, const int *train, const char *const *only,
-                      int nonly, const char *why, const cal_result *res)
+static void check_fit(const ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only,
+                      int nonly, const char *why, const ridge_cal_result *res)
 {
-    REQUIRE(res->nparams >= 0 && res->nparams <= CAL_MAX_PARAMS);
+    REQUIRE(res->nparams >= 0 && res->nparams <= RIDGE_CAL_MAX_PARAMS);
     REQUIRE(res->ntrain >= 0 && res->ntest >= 0 && res->ntrain + res->ntest <= s->n);
     REQUIRE(isfinite(res->rms_log_before) && res->rms_log_before >= 0);
     for (int j = 0; j < res->nparams; j++) {
-        const cal_param *p = &res->p[j];
+        const ridge_cal_param *p = &res->p[j];
         REQUIRE(TERMINATED(p->name) && p->name[0] != '\0');
         REQUIRE(isfinite(p->initial) && isfinite(p->value));
         REQUIRE(p->value >= p->lo * (1 - 1e-9) && p->value <= p->hi * (1 + 1e-9));
@@ -86,7 +86,7 @@ static void check_fit(const ridge_gpu *g, const meas_set *s, const int *train, c
         double pred = 0;
         if (!train[i] || strcmp(s->v[i].gpu, g->id) != 0)
             continue;
-        check_prediction(meas_predict(&s->v[i], g, &pred), pred);
+        check_prediction(ridge_meas_predict(&s->v[i], g, &pred), pred);
     }
 }
 
@@ -95,13 +95,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The input buffer is exactly `size` bytes, not NUL-terminated: ASan catches any read past it. */
     static ridge_gpu g, h200, file_gpu;
     static int loaded;
-    meas_set set;
-    cJSON *root = cJSON_ParseWithLength((const char *)data, size);
+    ridge_meas_set set;
+    ridge_meas_doc *root = NULL;
     const ridge_gpu *gpu_file = NULL;
     int *train = NULL, ntrain = 0;
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        return 0;
+    {
+        ridge_err perr;
+        memset(&perr, 0, sizeof perr);
+        if (ridge_meas_doc_parse((const char *)data, size, "fuzz", &root, &perr) != RIDGE_OK) {
+            REQUIRE(root == NULL && perr.msg[0] != '\0');
+            return 0;
+        }
     }
     if (!loaded) {
         ridge_err err;
@@ -116,9 +120,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gpu_file = &file_gpu;
     }
     memset(&set, 0, sizeof set);
-    meas_collect(root, NULL, gpu_file, &set);
+    ridge_meas_collect(root, NULL, gpu_file, &set);
     REQUIRE(set.n >= 0 && set.n <= set.cap && (set.n == 0 || set.v != NULL));
-    REQUIRE(set.nreasons >= 0 && set.nreasons <= MEAS_MAX_REASONS);
+    REQUIRE(set.nreasons >= 0 && set.nreasons <= RIDGE_MEAS_MAX_REASONS);
     for (int r = 0; r < set.nreasons; r++)
         REQUIRE(set.reason[r] && set.reason[r][0] != '\0' && set.reason_count[r] >= 1);
     for (int i = 0; i < set.n; i++) {
@@ -130,8 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             g = *gpu_file;
         else
             REQUIRE(!(gpu_file && size % 3 == 2) && ridge_catalog_load(set.v[i].gpu, &g, &err) == RIDGE_OK);
-        /* meas_collect keeps only items that predict on their GPU. */
-        REQUIRE(meas_predict(&set.v[i], &g, &pred) == NULL);
+        /* ridge_meas_collect keeps only items that predict on their GPU. */
+        REQUIRE(ridge_meas_predict(&set.v[i], &g, &pred) == NULL);
         check_prediction(NULL, pred);
         /* The error (predicted / measured), its percentage and log stay finite and non-zero. */
         REQUIRE(isfinite(100 * pred / set.v[i].measured) && pred / set.v[i].measured > 0);
@@ -140,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (set.n > 0) {
         train = calloc((size_t)set.n, sizeof *train);
         REQUIRE(train != NULL);
-        cal_split(&set, cal_default_rules, cal_default_rule_count, train);
+        ridge_cal_split(&set, ridge_cal_default_rules, ridge_cal_default_rule_count, train);
         for (int i = 0; i < set.n; i++) {
             REQUIRE(train[i] == 0 || train[i] == 1);
             ntrain += train[i];
@@ -149,15 +153,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ntrain > 0 && set.n <= FUZZ_MAX_FIT_ITEMS) {
         /* Odd-sized inputs fit only two named parameters (`ridge calibrate --fit`). */
         static const char *const only[] = {"dram_fraction", "host_launch_s"};
-        cal_result res;
+        ridge_cal_result res;
         const char *why;
         g = gpu_file ? *gpu_file : h200;
-        why = cal_fit(&g, &set, train, only, size % 2 ? 2 : 0, &res);
+        why = ridge_cal_fit(&g, &set, train, only, size % 2 ? 2 : 0, &res);
         check_fit(&g, &set, train, only, size % 2 ? 2 : 0, why, &res);
     }
     free(train);
-    meas_set_free(&set);
+    ridge_meas_set_free(&set);
     REQUIRE(set.n == 0 && set.v == NULL);
-    cJSON_Delete(root);
+    ridge_meas_doc_free(root);
     return 0;
 }

@@ -32,6 +32,14 @@ typedef struct {
     double time_by_bound_s[RIDGE_BOUND_COUNT];
 } ridge_schedule_totals;
 
+/* The two-stage pipeline's step (docs/model.md §7): `kernels` kernels of gpu_s GPU time in all,
+ * the last of them last_kernel_s, issued every issue_s after a GPU busy until gpu_end_s and a
+ * host that has issued until host_end_s. The GPU finishes them at
+ * E_C = max(E + gpu_s, H + h + gpu_s, H + C h + g_last): behind its own work, behind the first
+ * launch, or behind the last. ridge_schedule_ops applies it op by op. */
+double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue_s, double kernels, double gpu_s,
+                               double last_kernel_s);
+
 /* Two-stage pipeline (host issue -> GPU stream) over ops in order. results may be NULL; else it
  * has n entries. Stops at the first op that fails (its index in err). In eager mode a step whose
  * GEMMs split over K is also run without split-K, and the faster of the two is kept: a split's

@@ -6,14 +6,14 @@
  * (mode, sizes, precision, optimizer, runtime) from the config. What ridge cannot represent is a
  * skip reason, never an approximate model.
  * SPDX-License-Identifier: GPL-3.0-or-later */
-#include "torch_map.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_get.h"
+#include "json_util.h"
+#include "ridge/torch_map.h"
+#include "torch_map_internal.h"
 
 typedef enum { TM_CNN, TM_ENCODER, TM_DECODER, TM_RNN } tm_family;
 
@@ -91,7 +91,7 @@ static int int_array_is(const cJSON *o, const char *k, const double *want, int n
 /* The model's name: the workload's, printable ASCII, with the layers that ran when fewer. */
 static void model_name(const cJSON *wl, double layers_run, double layers, char *buf, size_t cap)
 {
-    const char *n = cli_json_str(wl, "name");
+    const char *n = rj_str_or_null(wl, "name");
     char clean[64];
     size_t i = 0;
     if (!n || !*n)
@@ -150,7 +150,7 @@ static cJSON *new_doc(const char *name, const char *family, const char *descript
 
 static const char *map_precision(const cJSON *cfg, tm_family fam, ridge_run_config *rc)
 {
-    const char *p = cli_json_str(cfg, "precision"), *w = cli_json_str(cfg, "weights_dtype");
+    const char *p = rj_str_or_null(cfg, "precision"), *w = rj_str_or_null(cfg, "weights_dtype");
     int amp = bool_of(cfg, "amp", 0);
     if (!p)
         return "precision missing";
@@ -189,7 +189,7 @@ static const char *map_precision(const cJSON *cfg, tm_family fam, ridge_run_conf
 
 static const char *map_optimizer(const cJSON *cfg, ridge_run_config *rc)
 {
-    const char *o = cli_json_str(cfg, "optimizer");
+    const char *o = rj_str_or_null(cfg, "optimizer");
     if (!o)
         return "training step without a recorded optimizer";
     /* The scripts record the constructor ("SGD(momentum=0.9, ...)", "AdamW(lr=..., capturable)"). */
@@ -227,7 +227,7 @@ static const char *map_cnn(const cJSON *cfg, const cJSON *wl, double layers_run,
     if (int_of(wl, "depth", 1, 10000, &depth) != 1 || depth != 50 || !int_array_is(wl, "blocks", blocks, 4) ||
         !int_array_is(wl, "widths", widths, 4))
         return "CNN is not a ResNet-50 (only ResNet-50 v1.5 is mapped)";
-    if (has(wl, "bottleneck_stride_on") && !eq(cli_json_str(wl, "bottleneck_stride_on"), "conv3x3"))
+    if (has(wl, "bottleneck_stride_on") && !eq(rj_str_or_null(wl, "bottleneck_stride_on"), "conv3x3"))
         return "ResNet-50 v1 (stride on the 1x1 convolution) is not modelled; ridge's is v1.5";
     if (has(wl, "classes") && (int_of(wl, "classes", 1, 1e9, &v) != 1 || v != 1000))
         return "ResNet-50 with other than 1000 classes is not modelled";
@@ -274,7 +274,7 @@ static const char *map_rnn(const cJSON *cfg, const cJSON *wl, double layers_run,
     ridge_err err;
     cJSON *root, *arch;
     memset(&err, 0, sizeof err);
-    if (!eq(cli_json_str(wl, "cell"), "lstm"))
+    if (!eq(rj_str_or_null(wl, "cell"), "lstm"))
         return "RNN cell is not an LSTM";
     if (bool_of(wl, "bidirectional", 0) != 0)
         return "bidirectional LSTM stack is not modelled";
@@ -331,8 +331,8 @@ typedef struct {
 
 static const char *transformer_arch(const cJSON *wl, tm_family fam, tm_arch *a)
 {
-    const char *act = cli_json_str(wl, "activation"), *norm = cli_json_str(wl, "norm"), *pos = cli_json_str(wl, "positional");
-    const char *att = cli_json_str(wl, "attention");
+    const char *act = rj_str_or_null(wl, "activation"), *norm = rj_str_or_null(wl, "norm"), *pos = rj_str_or_null(wl, "positional");
+    const char *att = rj_str_or_null(wl, "attention");
     const cJSON *drop = item(wl, "dropout");
     double hd = 0;
     int r;
@@ -437,8 +437,8 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
                                    ridge_model **model, ridge_run_config *rc)
 {
     tm_arch a;
-    const char *why, *logits = cli_json_str(cfg, "logits"), *impl = cli_json_str(cfg, "attention_impl");
-    const char *loss = cli_json_str(cfg, "loss");
+    const char *why, *logits = rj_str_or_null(cfg, "logits"), *impl = rj_str_or_null(cfg, "attention_impl");
+    const char *loss = rj_str_or_null(cfg, "loss");
     char name[96], desc[320];
     double v = 0, run_len = 1;
     int encoder = fam == TM_ENCODER;
@@ -479,10 +479,10 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
     if (encoder) {
         if (rc->mode == RIDGE_MODE_TRAIN) {
             /* Fine-tuning: pooler and classifier with cross-entropy on the first token. */
-            if (!classifier_head(cli_json_str(cfg, "head"), &a.classes))
+            if (!classifier_head(rj_str_or_null(cfg, "head"), &a.classes))
                 return "encoder training head not recorded or not 'pooler + classifier(N)'";
             a.pooler = 1;
-        } else if (has(cfg, "output") && !eq(cli_json_str(cfg, "output"), "sequence_output")) {
+        } else if (has(cfg, "output") && !eq(rj_str_or_null(cfg, "output"), "sequence_output")) {
             return "encoder inference output other than the sequence output is not modelled";
         } else {
             /* The sequence output: the encoder alone, no pooler or classifier. Without classes a
@@ -532,7 +532,7 @@ static const char *map_transformer(const cJSON *cfg, const cJSON *wl, tm_family 
     /* Grouped-query attention as the run did it: "repeat_kv" copies K and V out to every query
      * head first (Hugging Face style); otherwise the kernel reads the shared heads in place. */
     if (a.kv_heads < a.heads) {
-        const char *gqa = cli_json_str(cfg, "gqa_impl");
+        const char *gqa = rj_str_or_null(cfg, "gqa_impl");
         cJSON_AddStringToObject(arch, "gqa_impl", gqa && strstr(gqa, "repeat_kv") ? "repeat" : "grouped");
     }
     if (encoder) {
@@ -558,7 +558,7 @@ static const char *map(const cJSON *cfg, ridge_model **model, ridge_run_config *
         return "workload is a preset id, not hyper-parameters";
     if (!cJSON_IsObject(wl))
         return "no workload hyper-parameters in config";
-    family = cli_json_str(wl, "family");
+    family = rj_str_or_null(wl, "family");
     if (!family)
         return "torch workload without a family";
     if (eq(family, "cnn"))
@@ -571,16 +571,16 @@ static const char *map(const cJSON *cfg, ridge_model **model, ridge_run_config *
         fam = TM_RNN;
     else
         return "unknown torch workload family";
-    if (has(cfg, "device") && !starts_with(cli_json_str(cfg, "device"), "cuda"))
+    if (has(cfg, "device") && !starts_with(rj_str_or_null(cfg, "device"), "cuda"))
         return "not measured on a CUDA device";
     if (has(cfg, "precision_effective"))
         return "precision substituted on the CPU (precision_effective)";
-    s = cli_json_str(cfg, "mode");
+    s = rj_str_or_null(cfg, "mode");
     if (!s || ridge_mode_parse(s, &rc->mode))
         return "mode missing or not train, infer, prefill or decode";
     if (int_of(cfg, "batch", 1, 1e7, &rc->batch) != 1)
         return "batch missing or not an integer in [1, 1e7]";
-    s = cli_json_str(cfg, "runtime");
+    s = rj_str_or_null(cfg, "runtime");
     if (!s || ridge_runtime_parse(s, rt))
         return "runtime missing or not eager or graph";
     if (int_of(cfg, "layers_run", 1, 1e5, &layers_run) != 1)
@@ -598,7 +598,7 @@ static const char *map(const cJSON *cfg, ridge_model **model, ridge_run_config *
     return "unknown torch workload family";
 }
 
-const char *cli_torch_map(const cJSON *cfg, ridge_model **model, ridge_run_config *rc, ridge_runtime *rt)
+const char *ridge_torch_map_config(const cJSON *cfg, ridge_model **model, ridge_run_config *rc, ridge_runtime *rt)
 {
     const char *why;
     ridge_memory mem;
@@ -621,5 +621,14 @@ const char *cli_torch_map(const cJSON *cfg, ridge_model **model, ridge_run_confi
         ridge_run_config_init(rc);
         *rt = RIDGE_RUNTIME_EAGER;
     }
+    return why;
+}
+
+const char *ridge_torch_map(const char *cfg_json, size_t len, ridge_model **model, ridge_run_config *rc,
+                            ridge_runtime *rt)
+{
+    cJSON *cfg = cfg_json ? cJSON_ParseWithLength(cfg_json, len) : NULL;
+    const char *why = ridge_torch_map_config(cfg, model, rc, rt);
+    cJSON_Delete(cfg);
     return why;
 }

@@ -1,15 +1,20 @@
-/* Mapping a PyTorch end-to-end measurement (validation/torch/wl_NAME.py; docs/validation.md, "config of a
+/* ridge — mapping a PyTorch end-to-end measurement (validation/torch/wl_NAME.py; docs/validation.md, "config of a
  * PyTorch end-to-end measurement") to the ridge model and run that describe the same step.
  * SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef RIDGE_CLI_TORCH_MAP_H
-#define RIDGE_CLI_TORCH_MAP_H
+#ifndef RIDGE_TORCH_MAP_H
+#define RIDGE_TORCH_MAP_H
 
-#include <cjson/cJSON.h>
+#include <stddef.h>
 
 #include "ridge/kernel.h"   /* ridge_runtime */
 #include "ridge/workload.h" /* ridge_model, ridge_run_config */
 
-/* Map the config of a PyTorch end-to-end measurement (docs/validation.md) to the ridge model that
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Map the config of a PyTorch end-to-end measurement (docs/validation.md), the JSON text cfg_json
+ * of len bytes (NULL, or not JSON: a reason), to the ridge model that
  * describes exactly the network that ran (layers_run layers, etc.) and its run configuration.
  * Returns NULL on success (*model is then owned by the caller: ridge_model_free) or a short,
  * static, human-readable skip reason ("unknown torch workload family", ...). Never crashes on
@@ -19,6 +24,10 @@
  * optimizer_impl, unfused_attention and, for RNNs, hidden/layers; *rt the runtime. On failure
  * *model is NULL and *rc, *rt hold ridge's defaults. The model is checked against the run
  * (ridge_model_memory) before it is returned, so a mapped pair always predicts. */
-const char *cli_torch_map(const cJSON *cfg, ridge_model **model, ridge_run_config *rc, ridge_runtime *rt);
+const char *ridge_torch_map(const char *cfg_json, size_t len, ridge_model **model, ridge_run_config *rc,
+                            ridge_runtime *rt);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

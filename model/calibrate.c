@@ -2,8 +2,6 @@
  * "Calibration").
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
-#include "calibrate.h"
-
 #include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +12,8 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
 
+#include "ridge/calibrate.h"
+
 /* The declared training subset of ridge-bench-cuda's measurements. Each parameter is fitted on
  * one kind of kernel and checked on others: DRAM/L2 bandwidth and latency on the copy and triad
  * kernels (read, write, memcpy held out), achievable peaks on the 8192^3 GEMMs (16384^3 and the
@@ -22,13 +22,13 @@
  * `scale` (`add` and `reduce` held out). graph_launch_s is identified only where it exceeds the
  * kernel floor (replays launch-bound rather than GPU-bound). FMA peaks, host copies, PyTorch
  * end-to-end runs and published figures are never fitted by default. */
-const cal_rule cal_default_rules[] = {
+const ridge_cal_rule ridge_cal_default_rules[] = {
     {"bandwidth/copy/*", 1},       {"bandwidth/triad/*", 1},    {"gemm/*/8192", 1},
     {"launch/empty_async_issue", 1}, {"launch/graph_replay/*", 1}, {"small/scale/*", 1},
 };
-const int cal_default_rule_count = (int)(sizeof cal_default_rules / sizeof cal_default_rules[0]);
+const int ridge_cal_default_rule_count = (int)(sizeof ridge_cal_default_rules / sizeof ridge_cal_default_rules[0]);
 
-void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train)
+void ridge_cal_split(const ridge_meas_set *s, const ridge_cal_rule *rules, int nrules, int *train)
 {
     for (int i = 0; i < s->n; i++) {
         train[i] = 0;
@@ -44,13 +44,13 @@ void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train)
 static const double field_lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 1e-8, 1e-8, 1e-8, 1e-9, 1e-9, 1e-8};
 static const double field_hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3, 1e-3};
 
-static double get_param(const ridge_gpu *g, const cal_param *p)
+static double get_param(const ridge_gpu *g, const ridge_cal_param *p)
 {
     return p->field >= 0 ? ridge_efficiency_get(&g->eff, p->field)
                          : ridge_efficiency_fraction(&g->eff, (ridge_peak)p->peak);
 }
 
-static void set_param(ridge_gpu *g, const cal_param *p, double v)
+static void set_param(ridge_gpu *g, const ridge_cal_param *p, double v)
 {
     if (p->field >= 0)
         *ridge_efficiency_field(&g->eff, p->field) = v;
@@ -59,13 +59,13 @@ static void set_param(ridge_gpu *g, const cal_param *p, double v)
 }
 
 /* Unbounded x <-> bounded value: a logistic curve over log(value) between the box ends. */
-static double to_value(const cal_param *p, double x)
+static double to_value(const ridge_cal_param *p, double x)
 {
     double a = log(p->lo), b = log(p->hi);
     return exp(a + (b - a) / (1.0 + exp(-x)));
 }
 
-static double to_x(const cal_param *p, double v)
+static double to_x(const ridge_cal_param *p, double v)
 {
     double a = log(p->lo), b = log(p->hi), u = (log(v) - a) / (b - a);
     if (u < 1e-6)
@@ -77,20 +77,20 @@ static double to_x(const cal_param *p, double v)
 
 typedef struct {
     ridge_gpu *g;
-    const meas_set *s;
+    const ridge_meas_set *s;
     const int *idx; /* training items */
     int n;
-    const cal_param *p;
+    const ridge_cal_param *p;
     int np;
 } cal_ctx;
 
 /* A prediction that fails (a parameter far out) costs a large residual instead of an error. */
 #define CAL_FAILED_RESIDUAL 10.0
 
-static double residual(const meas_item *it, const ridge_gpu *g)
+static double residual(const ridge_meas_item *it, const ridge_gpu *g)
 {
     double pred = 0;
-    if (meas_predict(it, g, &pred) != NULL || !(pred > 0) || !isfinite(pred))
+    if (ridge_meas_predict(it, g, &pred) != NULL || !(pred > 0) || !isfinite(pred))
         return CAL_FAILED_RESIDUAL;
     return log(pred / it->measured);
 }
@@ -114,7 +114,7 @@ static int cal_f(const gsl_vector *x, void *data, gsl_vector *f)
     return GSL_SUCCESS;
 }
 
-static double rms(const ridge_gpu *g, const meas_set *s, const int *idx, int n)
+static double rms(const ridge_gpu *g, const ridge_meas_set *s, const int *idx, int n)
 {
     double sum = 0;
     for (int i = 0; i < n; i++) {
@@ -127,7 +127,7 @@ static double rms(const ridge_gpu *g, const meas_set *s, const int *idx, int n)
 /* The candidates: every efficiency field except the global tensor and vector fractions, and one
  * fraction per peak the GPU has (the global fractions stay as the default for peaks no training
  * case uses). */
-int cal_candidates(const ridge_gpu *g, cal_param *p)
+int ridge_cal_candidates(const ridge_gpu *g, ridge_cal_param *p)
 {
     int n = 0;
     for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++) {
@@ -167,7 +167,7 @@ int cal_candidates(const ridge_gpu *g, cal_param *p)
 
 /* The first of the values tries[] of parameter p (at value v now) that moves the case's residual
  * by more than 0.001, as an index, or -1 when none does. p is left at v. */
-static int first_move(ridge_gpu *g, const meas_item *it, const cal_param *p, double v, const double *tries, int ntries)
+static int first_move(ridge_gpu *g, const ridge_meas_item *it, const ridge_cal_param *p, double v, const double *tries, int ntries)
 {
     double r0 = residual(it, g);
     int moved = -1;
@@ -183,7 +183,7 @@ static int first_move(ridge_gpu *g, const meas_item *it, const cal_param *p, dou
 /* A training case informs a parameter when changing the parameter by 10 %, or by 10x either way
  * (within its box), moves its prediction by more than 0.1 %: a launch cost that only matters
  * once it exceeds the GPU time is flat near the default and still counts. */
-static void sensitivity(ridge_gpu *g, const meas_set *s, const int *idx, int n, cal_param *p, int np)
+static void sensitivity(ridge_gpu *g, const ridge_meas_set *s, const int *idx, int n, ridge_cal_param *p, int np)
 {
     for (int j = 0; j < np; j++) {
         double v = p[j].initial, tries[3];
@@ -235,10 +235,10 @@ static void coarse_start(cal_ctx *c, gsl_vector *x)
     gsl_vector_free(f);
 }
 
-const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, const char *const *only, int nonly,
-                    cal_result *res)
+const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only, int nonly,
+                    ridge_cal_result *res)
 {
-    cal_param all[CAL_MAX_PARAMS], fit[CAL_MAX_PARAMS];
+    ridge_cal_param all[RIDGE_CAL_MAX_PARAMS], fit[RIDGE_CAL_MAX_PARAMS];
     int *idx = malloc((size_t)(s->n ? s->n : 1) * sizeof *idx), n = 0, nall, nfit = 0, nlocal = 0, status, info = 0;
     gsl_multifit_nlinear_workspace *w = NULL;
     gsl_multifit_nlinear_parameters params = gsl_multifit_nlinear_default_parameters();
@@ -258,7 +258,7 @@ const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, const cha
             res->ntest++;
     }
     res->ntrain = n;
-    nall = cal_candidates(g, all);
+    nall = ridge_cal_candidates(g, all);
     sensitivity(g, s, idx, n, all, nall);
     for (int j = 0; j < nall && nonly > 0; j++) {
         int named = 0;

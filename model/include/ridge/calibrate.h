@@ -1,23 +1,28 @@
-/* Calibration: fitting a GPU's efficiency parameters to measurements with GSL nonlinear least
+/* ridge — calibration: fitting a GPU's efficiency parameters to measurements with GSL nonlinear least
  * squares on a declared training subset (docs/validation.md, "Calibration").
  * SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef RIDGE_CLI_CALIBRATE_H
-#define RIDGE_CLI_CALIBRATE_H
+#ifndef RIDGE_CALIBRATE_H
+#define RIDGE_CALIBRATE_H
 
-#include "measure.h"
+#include "ridge/gpu.h"
+#include "ridge/measure.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* One rule of the training split: measurements whose id matches `glob` (fnmatch) are training
  * (train = 1) or held out (train = 0). The first matching rule decides; no match: held out. */
 typedef struct {
     const char *glob;
     int train;
-} cal_rule;
+} ridge_cal_rule;
 
 /* The default split (docs/validation.md lists it). */
-extern const cal_rule cal_default_rules[];
-extern const int cal_default_rule_count;
+extern const ridge_cal_rule ridge_cal_default_rules[];
+extern const int ridge_cal_default_rule_count;
 
-#define CAL_MAX_PARAMS (RIDGE_EFF_FIELD_COUNT + RIDGE_PEAK_COUNT)
+#define RIDGE_CAL_MAX_PARAMS (RIDGE_EFF_FIELD_COUNT + RIDGE_PEAK_COUNT)
 
 typedef struct {
     char name[48];  /* "dram_fraction", "fraction_by_peak.bf16" */
@@ -32,28 +37,31 @@ typedef struct {
     int flat;       /* fitted, but no training case depends on it near the fitted value: kept */
     int local;      /* a training case depends on it near its starting value */
     int at_bound;   /* the fit ended within 0.1 % (log scale) of the box */
-} cal_param;
+} ridge_cal_param;
 
 typedef struct {
     int nparams;
-    cal_param p[CAL_MAX_PARAMS];
+    ridge_cal_param p[RIDGE_CAL_MAX_PARAMS];
     int ntrain, ntest;
     int iterations;
     const char *stop;      /* why the solver stopped */
     double rms_log_before; /* training residuals, sqrt(mean(log(pred/meas)^2)) */
     double rms_log_after;
-} cal_result;
+} ridge_cal_result;
 
 /* Mark each item of s as training or held out by the rules: train[i] = 1 / 0. */
-void cal_split(const meas_set *s, const cal_rule *rules, int nrules, int *train);
+void ridge_cal_split(const ridge_meas_set *s, const ridge_cal_rule *rules, int nrules, int *train);
 
 /* The parameters calibration may fit on g, with their current values; returns how many. */
-int cal_candidates(const ridge_gpu *g, cal_param *p);
+int ridge_cal_candidates(const ridge_gpu *g, ridge_cal_param *p);
 
 /* Fit g's efficiency parameters to the training items (train[i] = 1) of s; g is updated in place
  * with the fitted values. only/nonly: when nonly > 0, fit only the parameters so named (the rest
- * keep their values). Returns NULL or a reason it could not fit (printed by the caller). */
-const char *cal_fit(ridge_gpu *g, const meas_set *s, const int *train, const char *const *only, int nonly,
-                    cal_result *res);
+ * keep their values). Returns NULL or a reason it could not fit (a static string). */
+const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only, int nonly,
+                    ridge_cal_result *res);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

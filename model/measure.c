@@ -1,15 +1,21 @@
 /* Measurement files: reading, mapping to predictions, predicting (docs/validation.md, docs/cli.md).
  * SPDX-License-Identifier: GPL-3.0-or-later */
-#include "measure.h"
-
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_get.h"
+#include "json_util.h"
+#include "ridge/file.h"
 #include "ridge/kernel.h"
-#include "torch_map.h"
+#include "ridge/measure.h"
+#include "ridge/schedule.h"
+#include "torch_map_internal.h"
+
+struct ridge_meas_doc {
+    cJSON *root;
+};
 
 /* nvidia-smi / CUDA device names to catalogue ids. */
 static const struct {
@@ -31,9 +37,9 @@ static const struct {
 
 /* Largest accepted ratio between a measured value and its prediction, either way: far beyond any
  * real model error, far below where error percentages and their sums overflow. */
-#define MEAS_MAX_RATIO 1e100
+#define RIDGE_MEAS_MAX_RATIO 1e100
 
-void meas_skip(meas_set *s, const char *reason)
+void ridge_meas_skip(ridge_meas_set *s, const char *reason)
 {
     int i;
     for (i = 0; i < s->nreasons; i++)
@@ -41,17 +47,17 @@ void meas_skip(meas_set *s, const char *reason)
             s->reason_count[i]++;
             return;
         }
-    if (s->nreasons < MEAS_MAX_REASONS) {
+    if (s->nreasons < RIDGE_MEAS_MAX_REASONS) {
         s->reason[s->nreasons] = reason;
         s->reason_count[s->nreasons++] = 1;
     }
 }
 
-static meas_item *add_item(meas_set *s)
+static ridge_meas_item *add_item(ridge_meas_set *s)
 {
     if (s->n == s->cap) {
         int cap = s->cap ? s->cap * 2 : 64;
-        meas_item *nv = realloc(s->v, (size_t)cap * sizeof *nv);
+        ridge_meas_item *nv = realloc(s->v, (size_t)cap * sizeof *nv);
         if (!nv)
             return NULL;
         s->v = nv;
@@ -60,7 +66,7 @@ static meas_item *add_item(meas_set *s)
     return &s->v[s->n++];
 }
 
-static void item_free(meas_item *it)
+static void item_free(ridge_meas_item *it)
 {
     ridge_oplist_free(&it->graph);
     ridge_oplist_free(&it->decode);
@@ -70,7 +76,7 @@ static void item_free(meas_item *it)
     it->par_cluster = NULL;
 }
 
-void meas_set_free(meas_set *s)
+void ridge_meas_set_free(ridge_meas_set *s)
 {
     for (int i = 0; i < s->n; i++)
         item_free(&s->v[i]);
@@ -78,36 +84,62 @@ void meas_set_free(meas_set *s)
     memset(s, 0, sizeof *s);
 }
 
-int meas_load_file(const char *path, cJSON **out)
+/* Lenient on purpose, unlike the library's other readers (rj_parse_object): members that are
+ * absent or mistyped read as "not there" and the measurement is skipped with a reason, never the
+ * whole file rejected. */
+int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge_meas_doc **out, ridge_err *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    const cJSON *kind, *arr;
-    cJSON *root;
-    int rc = cli_read_file(path, &text, &len);
-    if (rc)
-        return rc;
-    root = cJSON_ParseWithLength(text, len);
-    free(text);
+    const cJSON *kind;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    ridge_meas_doc *doc;
+    *out = NULL;
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        cli_error("%s: not a JSON object (malformed or truncated file)", path);
-        return CLI_EXIT_USAGE;
+        return ridge_err_set(err, RIDGE_EPARSE, "%s: not a JSON object (malformed or truncated file)", origin);
     }
     kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
     if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0) {
         cJSON_Delete(root);
-        cli_error("%s: $.kind: not \"ridge-measurements\" (not a measurement file)", path);
-        return CLI_EXIT_USAGE;
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.kind: not \"ridge-measurements\" (not a measurement file)",
+                             origin);
     }
-    arr = cJSON_GetObjectItemCaseSensitive(root, "measurements");
-    if (!cJSON_IsArray(arr)) {
+    if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "measurements"))) {
         cJSON_Delete(root);
-        cli_error("%s: $.measurements: missing or not an array", path);
-        return CLI_EXIT_USAGE;
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.measurements: missing or not an array", origin);
     }
-    *out = root;
-    return CLI_EXIT_OK;
+    if (!(doc = malloc(sizeof *doc))) {
+        cJSON_Delete(root);
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    }
+    doc->root = root;
+    *out = doc;
+    return RIDGE_OK;
+}
+
+int ridge_meas_doc_load(const char *path, ridge_meas_doc **out, ridge_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = ridge_file_read(path, &text, &len, err);
+    *out = NULL;
+    if (rc != RIDGE_OK)
+        return rc;
+    rc = ridge_meas_doc_parse(text, len, path, out, err);
+    free(text);
+    return rc;
+}
+
+size_t ridge_meas_doc_count(const ridge_meas_doc *doc)
+{
+    return (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc->root, "measurements"));
+}
+
+void ridge_meas_doc_free(ridge_meas_doc *doc)
+{
+    if (!doc)
+        return;
+    cJSON_Delete(doc->root);
+    free(doc);
 }
 
 /* A finite number, or NAN. */
@@ -153,7 +185,7 @@ static void family_of(const ridge_op *op, char *buf, size_t cap)
 
 /* The op (config.op) or ops (config.ops, run one after another in one timed call) of a kernel
  * measurement through ridge's own operator-list loader: the same checks as a user's file. */
-static const char *parse_kernel_ops(const cJSON *opj, const cJSON *opsj, meas_item *it)
+static const char *parse_kernel_ops(const cJSON *opj, const cJSON *opsj, ridge_meas_item *it)
 {
     int seq = cJSON_IsArray(opsj);
     cJSON *doc = cJSON_CreateObject(), *ops = seq ? cJSON_Duplicate(opsj, 1) : cJSON_CreateArray();
@@ -193,53 +225,53 @@ static const char *parse_kernel_ops(const cJSON *opj, const cJSON *opsj, meas_it
 }
 
 /* A kernel measurement: its op(s) and how it was timed. Returns a skip reason or NULL. */
-static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj, meas_item *it)
+static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj, ridge_meas_item *it)
 {
     const char *s, *why;
     double v;
-    it->type = MEAS_KERNEL;
+    it->type = RIDGE_MEAS_KERNEL;
     if ((why = parse_kernel_ops(opj, cJSON_GetObjectItemCaseSensitive(cfg, "ops"), it)))
         return why;
     it->measured = median_time_s(m);
     v = num_of(m, "reps");
     it->reps = isfinite(v) && v >= 1 ? v : 0;
     it->rt = RIDGE_RUNTIME_EAGER;
-    if ((s = cli_json_str(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+    if ((s = rj_str_or_null(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
-    if ((s = cli_json_str(cfg, "framework"))) {
+    if ((s = rj_str_or_null(cfg, "framework"))) {
         if (strcmp(s, "pytorch") != 0)
             return "unknown framework (config.framework)";
         it->framework = 1;
     }
-    it->form = MEAS_STEADY;
-    if ((s = cli_json_str(cfg, "timed"))) {
+    it->form = RIDGE_MEAS_STEADY;
+    if ((s = rj_str_or_null(cfg, "timed"))) {
         /* What time_s is, as the benchmark states it. */
         if (strcmp(s, "round_trip") == 0)
-            it->form = MEAS_ROUNDTRIP;
+            it->form = RIDGE_MEAS_ROUNDTRIP;
         else if (strcmp(s, "issue") == 0)
-            it->form = MEAS_ISSUE;
+            it->form = RIDGE_MEAS_ISSUE;
         else if (strcmp(s, "gpu_time") == 0)
-            it->form = MEAS_GPU_TIME;
+            it->form = RIDGE_MEAS_GPU_TIME;
         /* A CUDA event recorded before and after each call, calls issued back to back. */
         else if (strcmp(s, "per_call_events") == 0)
-            it->form = MEAS_PER_CALL_EVENTS;
+            it->form = RIDGE_MEAS_PER_CALL_EVENTS;
         else if (strcmp(s, "back_to_back") != 0)
             return "unknown timing form (config.timed)";
     } else {
         /* Files from before config.timed: a synchronize per call, or an _issue id. */
-        if ((s = cli_json_str(cfg, "sync")) && strcmp(s, "each") == 0)
-            it->form = MEAS_ROUNDTRIP;
+        if ((s = rj_str_or_null(cfg, "sync")) && strcmp(s, "each") == 0)
+            it->form = RIDGE_MEAS_ROUNDTRIP;
         if (strlen(it->id) > 6 && strcmp(it->id + strlen(it->id) - 6, "_issue") == 0)
-            it->form = MEAS_ISSUE;
+            it->form = RIDGE_MEAS_ISSUE;
     }
     /* A published rate (config.kind "rate"): the value in TFLOPS or GB/s of the op as stated. */
-    if ((s = cli_json_str(cfg, "kind")) && strcmp(s, "rate") == 0) {
-        const char *unit = cli_json_str(m, "unit");
+    if ((s = rj_str_or_null(cfg, "kind")) && strcmp(s, "rate") == 0) {
+        const char *unit = rj_str_or_null(m, "unit");
         double value = num_of(m, "value");
         if (unit && strcmp(unit, "TFLOPS") == 0)
-            it->kind = MEAS_FLOP_RATE, it->measured = value * 1e12;
+            it->kind = RIDGE_MEAS_FLOP_RATE, it->measured = value * 1e12;
         else if (unit && strcmp(unit, "GB/s") == 0)
-            it->kind = MEAS_BYTE_RATE, it->measured = value * 1e9;
+            it->kind = RIDGE_MEAS_BYTE_RATE, it->measured = value * 1e9;
         else
             return "unknown rate unit (TFLOPS, GB/s)";
     } else if (s && strcmp(s, "latency") != 0)
@@ -269,7 +301,7 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
     snprintf(it->desc, sizeof it->desc, "%s %s%s", ridge_op_kind_name(it->op.kind), ridge_dtype_name(it->op.dtype),
              it->graph.n > 1 ? " (+ more ops)" : "");
     snprintf(it->unit, sizeof it->unit, "%s",
-             it->kind == MEAS_FLOP_RATE ? "FLOP/s" : it->kind == MEAS_BYTE_RATE ? "B/s" : "s");
+             it->kind == RIDGE_MEAS_FLOP_RATE ? "FLOP/s" : it->kind == RIDGE_MEAS_BYTE_RATE ? "B/s" : "s");
     snprintf(it->kind_name, sizeof it->kind_name, "kernel");
     family_of(&it->op, it->family, sizeof it->family);
     return NULL;
@@ -277,13 +309,13 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
 
 /* The host profile (config.host, else torch-eager) and code style (config.code, else the
  * profile's) of a model measurement. Returns a reason or NULL. */
-static const char *model_host(const cJSON *cfg, ridge_run_config *rc, meas_item *it)
+static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas_item *it)
 {
-    const char *s = cli_json_str(cfg, "host");
+    const char *s = rj_str_or_null(cfg, "host");
     ridge_err err = {{0}};
     if (ridge_host_load(s ? s : RIDGE_HOST_DEFAULT, &it->host, &err) != RIDGE_OK)
         return "unknown host profile (config.host)";
-    if ((s = cli_json_str(cfg, "code")) && ridge_code_parse(s, &rc->code))
+    if ((s = rj_str_or_null(cfg, "code")) && ridge_code_parse(s, &rc->code))
         return "unknown code style (config.code)";
     if (rc->code == RIDGE_CODE_AS_WRITTEN && it->host.code[0])
         ridge_code_parse(it->host.code, &rc->code);
@@ -291,7 +323,7 @@ static const char *model_host(const cJSON *cfg, ridge_run_config *rc, meas_item 
 }
 
 /* Build the graphs of a model run; takes ownership of nothing. Returns a reason or NULL. */
-static const char *build_model(const ridge_model *model, ridge_run_config rc, ridge_runtime rt, meas_item *it)
+static const char *build_model(const ridge_model *model, ridge_run_config rc, ridge_runtime rt, ridge_meas_item *it)
 {
     ridge_err err = {{0}};
     it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc.mode == RIDGE_MODE_DECODE, rt);
@@ -323,7 +355,7 @@ static const struct {
  * other value. */
 static int two_way_key(const cJSON *cfg, const char *key, const char *no, const char *yes, int *on)
 {
-    const char *s = cli_json_str(cfg, key);
+    const char *s = rj_str_or_null(cfg, key);
     if (s && strcmp(s, no) != 0 && strcmp(s, yes) != 0)
         return -1;
     *on = s && strcmp(s, yes) == 0;
@@ -331,15 +363,15 @@ static int two_way_key(const cJSON *cfg, const char *key, const char *no, const 
 }
 
 /* A model measurement with a preset id (config.workload a string; published figures). */
-static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, meas_item *it)
+static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, ridge_meas_item *it)
 {
     ridge_run_config rc;
     ridge_model *model = NULL;
     ridge_err err = {{0}};
-    const char *kind = cli_json_str(cfg, "kind"), *mode = cli_json_str(cfg, "mode"), *s, *why;
+    const char *kind = rj_str_or_null(cfg, "kind"), *mode = rj_str_or_null(cfg, "mode"), *s, *why;
     double v;
     ridge_run_config_init(&rc);
-    it->type = MEAS_MODEL;
+    it->type = RIDGE_MEAS_MODEL;
     it->rt = RIDGE_RUNTIME_EAGER;
     if (!kind)
         kind = "latency"; /* measured files: time_s is the step time */
@@ -350,9 +382,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "unknown mode";
     if (strcmp(kind, "generation") == 0 && !it->generate)
         return "generation needs mode generate";
-    if ((s = cli_json_str(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
+    if ((s = rj_str_or_null(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
         return "unknown precision";
-    if ((s = cli_json_str(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+    if ((s = rj_str_or_null(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
     if (two_way_key(cfg, "layout", "nhwc", "nchw", &rc.nchw))
         return "unknown layout";
@@ -361,9 +393,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
     rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
     if (two_way_key(cfg, "fusion", "eager", "engine", &rc.engine))
         return "unknown fusion";
-    if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc.optimizer))
+    if ((s = rj_str_or_null(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc.optimizer))
         return "unknown optimizer";
-    if ((s = cli_json_str(cfg, "optimizer_impl"))) {
+    if ((s = rj_str_or_null(cfg, "optimizer_impl"))) {
         ridge_optimizer_impl impl;
         if (ridge_optimizer_impl_parse(s, &impl))
             return "unknown optimizer_impl";
@@ -376,15 +408,15 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
         return "generation without output tokens";
     if (strcmp(kind, "throughput") == 0) {
         const cJSON *rate = cJSON_GetObjectItemCaseSensitive(m, "rate");
-        it->kind = MEAS_THROUGHPUT;
+        it->kind = RIDGE_MEAS_THROUGHPUT;
         it->measured = num_of(m, "value");
         if (!isfinite(it->measured) && cJSON_IsObject(rate))
             it->measured = num_of(rate, "items_per_s");
     } else if (strcmp(kind, "latency") == 0) {
-        it->kind = MEAS_LATENCY;
+        it->kind = RIDGE_MEAS_LATENCY;
         it->measured = median_time_s(m);
     } else if (it->generate) {
-        it->kind = MEAS_GENERATION;
+        it->kind = RIDGE_MEAS_GENERATION;
         it->measured = num_of(m, "value");
     } else
         return "unknown config.kind";
@@ -396,8 +428,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, m
     why = build_model(model, rc, it->rt, it);
     if (!why) {
         snprintf(it->unit, sizeof it->unit, "%s",
-                 it->kind == MEAS_LATENCY      ? "s"
-                 : it->kind == MEAS_GENERATION ? "output tokens/s"
+                 it->kind == RIDGE_MEAS_LATENCY      ? "s"
+                 : it->kind == RIDGE_MEAS_GENERATION ? "output tokens/s"
                                                : ridge_model_throughput_unit(model, &rc));
     }
     ridge_model_free(model);
@@ -431,18 +463,18 @@ static int par_int(const cJSON *par, const char *key, int lo, int hi, int def)
 /* A multi-GPU training run (config.cluster): the cluster and node count, config.parallel with
  * the layout and schedule (docs/validation.md, "Multi-GPU runs"), config.workload a preset id or
  * a ridge model document; time_s.median is the step. */
-static const char *map_parallel(const cJSON *m, const cJSON *cfg, meas_item *it)
+static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_item *it)
 {
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(cfg, "parallel");
     const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
-    const char *cid = cli_json_str(cfg, "cluster"), *s;
+    const char *cid = rj_str_or_null(cfg, "cluster"), *s;
     ridge_parallel_config *pc = &it->par;
     ridge_run_config *rc = &it->par_run;
     ridge_err err = {{0}};
     double nodes = num_of(cfg, "nodes"), v;
     int k;
-    it->type = MEAS_MODEL;
-    it->kind = MEAS_LATENCY;
+    it->type = RIDGE_MEAS_MODEL;
+    it->kind = RIDGE_MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
     ridge_run_config_init(rc);
     ridge_parallel_config_init(pc);
@@ -476,9 +508,9 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, meas_item *it)
     pc->global_batch = num_of(par, "global_batch");
     if (!isfinite(pc->microbatch) || !isfinite(pc->global_batch))
         return "config.parallel without microbatch and global_batch";
-    if ((s = cli_json_str(par, "schedule")) && ridge_pp_schedule_parse(s, &pc->schedule))
+    if ((s = rj_str_or_null(par, "schedule")) && ridge_pp_schedule_parse(s, &pc->schedule))
         return "unknown config.parallel.schedule";
-    if ((s = cli_json_str(par, "fsdp")) && ridge_fsdp_mode_parse(s, &pc->fsdp))
+    if ((s = rj_str_or_null(par, "fsdp")) && ridge_fsdp_mode_parse(s, &pc->fsdp))
         return "unknown config.parallel.fsdp";
     if (two_way_key(par, "dp_overlap", "buckets", "none", &k))
         return "unknown config.parallel.dp_overlap";
@@ -486,17 +518,17 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, meas_item *it)
     if (two_way_key(par, "grad_reduce", "param", "fp32", &pc->grad_reduce_fp32))
         return "unknown config.parallel.grad_reduce";
     pc->sequence_parallel = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(par, "sequence_parallel"));
-    if ((s = cli_json_str(cfg, "mode")) && ridge_mode_parse(s, &rc->mode))
+    if ((s = rj_str_or_null(cfg, "mode")) && ridge_mode_parse(s, &rc->mode))
         return "unknown mode";
-    if ((s = cli_json_str(cfg, "precision")) && ridge_dtype_parse(s, &rc->precision))
+    if ((s = rj_str_or_null(cfg, "precision")) && ridge_dtype_parse(s, &rc->precision))
         return "unknown precision";
-    if ((s = cli_json_str(cfg, "recompute")) && ridge_recompute_parse(s, &rc->recompute))
+    if ((s = rj_str_or_null(cfg, "recompute")) && ridge_recompute_parse(s, &rc->recompute))
         return "unknown recompute";
     if (two_way_key(cfg, "attention", "flash", "unfused", &rc->unfused_attention))
         return "unknown attention";
-    if ((s = cli_json_str(cfg, "code")) && ridge_code_parse(s, &rc->code))
+    if ((s = rj_str_or_null(cfg, "code")) && ridge_code_parse(s, &rc->code))
         return "unknown code style (config.code)";
-    if ((s = cli_json_str(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc->optimizer))
+    if ((s = rj_str_or_null(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc->optimizer))
         return "unknown optimizer";
     if (isfinite(v = num_of(cfg, "seq")))
         rc->seq = v;
@@ -526,17 +558,17 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, meas_item *it)
 }
 
 /* A PyTorch end-to-end measurement (config.workload holds hyper-parameters): the model that
- * ran, through cli_torch_map; time_s is the step time. */
-static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
+ * ran, through ridge_torch_map_config; time_s is the step time. */
+static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *it)
 {
     ridge_model *model = NULL;
     ridge_run_config rc;
     const char *why;
     ridge_run_config_init(&rc);
-    it->type = MEAS_MODEL;
-    it->kind = MEAS_LATENCY;
+    it->type = RIDGE_MEAS_MODEL;
+    it->kind = RIDGE_MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
-    why = cli_torch_map(cfg, &model, &rc, &it->rt);
+    why = ridge_torch_map_config(cfg, &model, &rc, &it->rt);
     if (!why && (why = model_host(cfg, &rc, it)))
         ridge_model_free(model);
     if (why)
@@ -546,7 +578,7 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
     why = build_model(model, rc, it->rt, it);
     if (!why) {
         const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
-        const char *name = cli_json_str(wl, "name");
+        const char *name = rj_str_or_null(wl, "name");
         snprintf(it->workload, sizeof it->workload, "%s", name ? name : ridge_model_name(model));
         snprintf(it->unit, sizeof it->unit, "s");
         snprintf(it->kind_name, sizeof it->kind_name, "latency");
@@ -558,11 +590,12 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, meas_item *it)
     return why;
 }
 
-void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_file, meas_set *s)
+void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)
 {
+    const cJSON *root = doc->root;
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *m;
-    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? cli_json_str(prov, "gpu_name") : NULL;
+    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? rj_str_or_null(prov, "gpu_name") : NULL;
     size_t i;
     int file_for_all = 0;
     if (gpu_file) {
@@ -576,13 +609,13 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
     cJSON_ArrayForEach(m, arr)
     {
         const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m, "config"), *op, *wl, *chk;
-        const char *id = cli_json_str(m, "id"), *group = cli_json_str(m, "group"), *gid, *why;
+        const char *id = rj_str_or_null(m, "id"), *group = rj_str_or_null(m, "group"), *gid, *why;
         ridge_gpu g;
         ridge_err err = {{0}};
-        meas_item it;
+        ridge_meas_item it;
         memset(&it, 0, sizeof it);
         if (!cJSON_IsObject(m) || !id || !cJSON_IsObject(cfg)) {
-            meas_skip(s, "no id or config");
+            ridge_meas_skip(s, "no id or config");
             continue;
         }
         op = cJSON_GetObjectItemCaseSensitive(cfg, "op");
@@ -591,30 +624,30 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
         if (!cJSON_IsObject(op) && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(cfg, "ops")))
             op = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cfg, "ops"), 0);
         if (!cJSON_IsObject(op) && !cJSON_IsString(wl) && !cJSON_IsObject(wl)) {
-            meas_skip(s, "no op or workload in config");
+            ridge_meas_skip(s, "no op or workload in config");
             continue;
         }
         /* A failed check is skipped; nothing to check (empty launches, published figures that
          * nobody ridge knows verified) is taken as measured. */
         {
             const cJSON *ck = cJSON_GetObjectItemCaseSensitive(m, "check");
-            const char *st = cJSON_IsObject(ck) ? cli_json_str(ck, "status") : NULL;
+            const char *st = cJSON_IsObject(ck) ? rj_str_or_null(ck, "status") : NULL;
             int nothing = (st && strcmp(st, "none") == 0) || (group && strcmp(group, "published") == 0);
             if (!cJSON_IsTrue(chk) && !nothing) {
-                meas_skip(s, "unchecked");
+                ridge_meas_skip(s, "unchecked");
                 continue;
             }
         }
         if (file_for_all)
             g = *gpu_file;
         else {
-            gid = gpu_opt ? gpu_opt : cli_json_str(cfg, "gpu") ? cli_json_str(cfg, "gpu") : prov_gpu;
+            gid = gpu_opt ? gpu_opt : rj_str_or_null(cfg, "gpu") ? rj_str_or_null(cfg, "gpu") : prov_gpu;
             if (!gid) {
-                meas_skip(s, "GPU not mapped (use --gpu)");
+                ridge_meas_skip(s, "GPU not mapped (use --gpu)");
                 continue;
             }
             if (ridge_catalog_load(gid, &g, &err) != RIDGE_OK) {
-                meas_skip(s, "GPU not in the catalogue");
+                ridge_meas_skip(s, "GPU not in the catalogue");
                 continue;
             }
             if (gpu_file && strcmp(g.id, gpu_file->id) == 0)
@@ -635,23 +668,23 @@ void meas_collect(const cJSON *root, const char *gpu_opt, const ridge_gpu *gpu_f
             why = "no positive measured value";
         if (!why) {
             double p = 0;
-            why = meas_predict(&it, &g, &p); /* one that cannot be predicted is skipped now */
+            why = ridge_meas_predict(&it, &g, &p); /* one that cannot be predicted is skipped now */
             /* The error is predicted / measured: a value absurdly far from any prediction (a
              * subnormal time, 1e300 tokens/s) would overflow it, the MAPE and log residuals. */
-            if (!why && !(p / it.measured < MEAS_MAX_RATIO && it.measured / p < MEAS_MAX_RATIO))
+            if (!why && !(p / it.measured < RIDGE_MEAS_MAX_RATIO && it.measured / p < RIDGE_MEAS_MAX_RATIO))
                 why = "measured value off the prediction by more than 1e100x";
             it.predicted = p;
         }
         if (why) {
             item_free(&it);
-            meas_skip(s, why);
+            ridge_meas_skip(s, why);
             continue;
         }
         {
-            meas_item *slot = add_item(s);
+            ridge_meas_item *slot = add_item(s);
             if (!slot) {
                 item_free(&it);
-                meas_skip(s, "out of memory");
+                ridge_meas_skip(s, "out of memory");
                 continue;
             }
             *slot = it;
@@ -668,13 +701,13 @@ static double max3(double a, double b, double c)
 /* Kernel measurements: the op's GPU time and kernels (each op of config.ops in turn), and the host's
  * cost of issuing them: the launch alone for plain CUDA programs, plus framework_op_s per op
  * instance when PyTorch issued them (config.framework). docs/validation.md. */
-static const char *predict_kernel_on(const meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s);
+static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s);
 
 /* A loop of one GEMM that lasts RIDGE_SUSTAINED_LOAD_S or more (reps x predicted call) runs at the
  * clock the board's power limit sustains (docs/model.md §2): predicted on a copy of g with
  * sustained_load set. Other ops (attention, convolutions, LSTMs, models) keep the quoted clocks:
  * no record shows them at the limit. */
-static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, double *pred)
+static const char *predict_kernel(const ridge_meas_item *it, const ridge_gpu *g, double *pred)
 {
     double gpu;
     const char *why = predict_kernel_on(it, g, pred, &gpu);
@@ -693,7 +726,7 @@ static const char *predict_kernel(const meas_item *it, const ridge_gpu *g, doubl
     return why;
 }
 
-static const char *predict_kernel_on(const meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s)
+static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s)
 {
     ridge_kernel_result kr;
     ridge_err err = {{0}};
@@ -711,7 +744,7 @@ static const char *predict_kernel_on(const meas_item *it, const ridge_gpu *g, do
             gk = kr.kernels > 0 ? t / kr.kernels : t;
         if (it->framework)
             fw += g->eff.framework_op_s * op->count;
-        work += (it->kind == MEAS_FLOP_RATE ? ridge_op_flops(op) : ridge_op_min_bytes(op)) * op->count;
+        work += (it->kind == RIDGE_MEAS_FLOP_RATE ? ridge_op_flops(op) : ridge_op_min_bytes(op)) * op->count;
     }
     if (it->rt == RIDGE_RUNTIME_GRAPH) {
         /* One graph launch per replay of graph_nodes kernels, then graph_launch_s per node; the
@@ -725,12 +758,12 @@ static const char *predict_kernel_on(const meas_item *it, const ridge_gpu *g, do
         start = 0;
     }
     switch (it->form) {
-    case MEAS_ISSUE: *pred = it->rt == RIDGE_RUNTIME_GRAPH ? start : c * h + fw; break;
-    case MEAS_ROUNDTRIP: /* from an idle stream: the two-stage pipeline of docs/model.md */
-        *pred = max3(start + fw + h + gpu, start + fw + c * h + gk, 0);
+    case RIDGE_MEAS_ISSUE: *pred = it->rt == RIDGE_RUNTIME_GRAPH ? start : c * h + fw; break;
+    case RIDGE_MEAS_ROUNDTRIP: /* from an idle stream: the two-stage pipeline of docs/model.md */
+        *pred = ridge_schedule_finish_s(0, start + fw, h, c, gpu, gk);
         break;
-    case MEAS_GPU_TIME: *pred = gpu; break;
-    case MEAS_PER_CALL_EVENTS:
+    case RIDGE_MEAS_GPU_TIME: *pred = gpu; break;
+    case RIDGE_MEAS_PER_CALL_EVENTS:
         /* The host records an event before and after each call: each is one more command on the
          * stream (a launch) and, from PyTorch, one more framework call. When the GPU is faster
          * than the host, the events are as far apart as the host's issue of one call and one
@@ -740,24 +773,24 @@ static const char *predict_kernel_on(const meas_item *it, const ridge_gpu *g, do
         break;
     default: /* back to back: the slower of the two stages */ *pred = max3(gpu, c * h + fw, start); break;
     }
-    if (it->kind == MEAS_FLOP_RATE || it->kind == MEAS_BYTE_RATE)
+    if (it->kind == RIDGE_MEAS_FLOP_RATE || it->kind == RIDGE_MEAS_BYTE_RATE)
         *pred = work / *pred;
     *gpu_s = gpu;
     return NULL;
 }
 
-void meas_filter(meas_set *s, double min_time_s, const char *only)
+void ridge_meas_filter(ridge_meas_set *s, double min_time_s, const char *only)
 {
     int k = 0;
     for (int i = 0; i < s->n; i++) {
-        meas_item *it = &s->v[i];
+        ridge_meas_item *it = &s->v[i];
         const char *why = NULL;
-        if (only && (strcmp(only, "kernels") == 0) != (it->type == MEAS_KERNEL))
+        if (only && (strcmp(only, "kernels") == 0) != (it->type == RIDGE_MEAS_KERNEL))
             why = strcmp(only, "kernels") == 0 ? "not a kernel (--only kernels)" : "not a model (--only models)";
         else if (min_time_s > 0 && strcmp(it->unit, "s") == 0 && it->measured < min_time_s)
             why = "measured below --min-time";
         if (why) {
-            meas_skip(s, why);
+            ridge_meas_skip(s, why);
             item_free(it);
         } else
             s->v[k++] = *it;
@@ -765,27 +798,28 @@ void meas_filter(meas_set *s, double min_time_s, const char *only)
     s->n = k;
 }
 
-int meas_collect_files(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, meas_set *s)
+int ridge_meas_collect_files(const char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file,
+                             ridge_meas_set *s, ridge_err *err)
 {
-    cJSON *docs[MEAS_MAX_FILES];
-    int loaded = 0, rc = CLI_EXIT_OK;
-    if (n > MEAS_MAX_FILES)
-        n = MEAS_MAX_FILES; /* the commands refuse more as a usage error */
-    while (loaded < n && (rc = meas_load_file(paths[loaded], &docs[loaded])) == CLI_EXIT_OK)
+    ridge_meas_doc *docs[RIDGE_MEAS_MAX_FILES];
+    int loaded = 0, rc = RIDGE_OK;
+    if (n > RIDGE_MEAS_MAX_FILES)
+        n = RIDGE_MEAS_MAX_FILES; /* the commands refuse more as a usage error */
+    while (loaded < n && (rc = ridge_meas_doc_load(paths[loaded], &docs[loaded], err)) == RIDGE_OK)
         loaded++;
     for (int i = 0; i < loaded; i++) {
-        if (rc == CLI_EXIT_OK)
-            meas_collect(docs[i], gpu_opt, gpu_file, s);
-        cJSON_Delete(docs[i]);
+        if (rc == RIDGE_OK)
+            ridge_meas_collect(docs[i], gpu_opt, gpu_file, s);
+        ridge_meas_doc_free(docs[i]);
     }
     return rc;
 }
 
-const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
+const char *ridge_meas_predict(const ridge_meas_item *it, const ridge_gpu *g, double *pred)
 {
     ridge_schedule_totals t1, t2;
     ridge_err err = {{0}};
-    if (it->type == MEAS_KERNEL)
+    if (it->type == RIDGE_MEAS_KERNEL)
         return predict_kernel(it, g, pred);
     if (it->par_cluster) {
         /* The cluster of the GPU being predicted (a calibrated copy included). */
@@ -808,9 +842,9 @@ const char *meas_predict(const meas_item *it, const ridge_gpu *g, double *pred)
     if (it->prefill)
         ridge_host_add_request(&it->host, &t1);
     switch (it->kind) {
-    case MEAS_LATENCY: *pred = t1.total_time_s; break;
-    case MEAS_THROUGHPUT: *pred = t1.total_time_s > 0 ? it->items / t1.total_time_s : 0; break;
-    case MEAS_GENERATION:
+    case RIDGE_MEAS_LATENCY: *pred = t1.total_time_s; break;
+    case RIDGE_MEAS_THROUGHPUT: *pred = t1.total_time_s > 0 ? it->items / t1.total_time_s : 0; break;
+    case RIDGE_MEAS_GENERATION:
         if (ridge_schedule_ops_host(g, it->decode.ops, it->decode.n, it->decode_rt, &it->host, NULL, &t2, &err) !=
             RIDGE_OK)
             return "model prediction failed";
