@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
+#include "ridge/validate.h"
 #include "ridge/version.h"
 
 #define CMD "validate"
@@ -58,171 +59,15 @@ static const char help[] =
     "  --only kernels|models  compare only kernel (config.op) or only model measurements\n"
     "  -h, --help           this help\n";
 
-typedef struct {
-    char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind[16];
-    char family[96]; /* "GPU family": the GPU x kernel family summaries */
-    double measured, predicted, error; /* error = predicted / measured - 1 */
-} val_case;
-
-typedef struct {
-    val_case *v;
-    int n;
-    int file_used; /* cases predicted with --gpu-file */
-} val_state;
-
-/* The cases: every collected item with the prediction ridge_meas_collect made on its GPU (the catalogue
- * entry, or --gpu-file for the items of its id). */
-static int cases_of(const ridge_meas_set *ms, val_state *s, const ridge_gpu *file_gpu)
-{
-    s->v = calloc((size_t)(ms->n ? ms->n : 1), sizeof *s->v);
-    if (!s->v)
-        return -1;
-    for (int i = 0; i < ms->n; i++) {
-        const ridge_meas_item *it = &ms->v[i];
-        val_case *c = &s->v[s->n++];
-        if (file_gpu && strcmp(file_gpu->id, it->gpu) == 0)
-            s->file_used++;
-        snprintf(c->id, sizeof c->id, "%s", it->id);
-        snprintf(c->group, sizeof c->group, "%s", it->group);
-        snprintf(c->gpu, sizeof c->gpu, "%s", it->gpu);
-        snprintf(c->workload, sizeof c->workload, "%s", it->workload);
-        snprintf(c->desc, sizeof c->desc, "%s", it->desc);
-        snprintf(c->unit, sizeof c->unit, "%s", it->unit);
-        snprintf(c->kind, sizeof c->kind, "%s", it->kind_name);
-        snprintf(c->family, sizeof c->family, "%s %s", it->gpu, it->family[0] ? it->family : "model");
-        c->measured = it->measured;
-        c->predicted = it->predicted;
-        c->error = it->predicted / it->measured - 1.0;
-    }
-    return 0;
-}
-
-/* ---- summaries: per group, per GPU, per workload ---- */
-
-typedef struct {
-    const char *scope;
-    char name[96];
-    int n, first; /* first: index of the first case, for the order of rows */
-    double mape, median, worst;
-    const val_case *worst_case;
-} val_summary;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-#define VAL_SCOPES 4
-
-static const char *key_of(const val_case *c, int scope)
-{
-    return scope == 0 ? c->group : scope == 1 ? c->gpu : scope == 2 ? c->workload : c->family;
-}
-
-/* Case indices of one scope sorted by key, then by input order (qsort is not stable). */
-typedef struct {
-    const val_state *s;
-    int scope;
-} val_sort_ctx;
-
-static val_sort_ctx sort_ctx; /* qsort has no context argument; summarize is not reentrant */
-
-static int cmp_case(const void *a, const void *b)
-{
-    int i = *(const int *)a, j = *(const int *)b;
-    int c = strcmp(key_of(&sort_ctx.s->v[i], sort_ctx.scope), key_of(&sort_ctx.s->v[j], sort_ctx.scope));
-    return c ? c : (i > j) - (i < j);
-}
-
-static int cmp_first(const void *a, const void *b)
-{
-    const val_summary *x = a, *y = b;
-    return (x->first > y->first) - (x->first < y->first);
-}
-
-/* MAPE, median and worst case per group, GPU, workload and GPU x kernel family, each scope's
- * rows in order of first appearance. Sorting keeps it O(n log n) over 10^4..10^5 cases. */
-static int summarize(const val_state *s, val_summary **out, int *nout)
-{
-    static const char *const scopes[VAL_SCOPES] = {"group", "gpu", "workload", "family"};
-    val_summary *v = NULL;
-    size_t nn = (size_t)(s->n ? s->n : 1);
-    double *ape = malloc(nn * sizeof *ape);
-    int *idx = malloc(nn * sizeof *idx);
-    int n = 0, scope, i, j;
-    if (!ape || !idx || !(v = calloc((size_t)(VAL_SCOPES * s->n + 1), sizeof *v))) {
-        free(ape);
-        free(idx);
-        return -1;
-    }
-    for (scope = 0; scope < VAL_SCOPES; scope++) {
-        int start = n;
-        for (i = 0; i < s->n; i++)
-            idx[i] = i;
-        sort_ctx.s = s;
-        sort_ctx.scope = scope;
-        qsort(idx, (size_t)s->n, sizeof *idx, cmp_case);
-        for (i = 0; i < s->n; i = j) {
-            const char *k = key_of(&s->v[idx[i]], scope);
-            val_summary *r = &v[n++];
-            double sum = 0;
-            int cnt = 0;
-            r->scope = scopes[scope];
-            r->first = idx[i];
-            snprintf(r->name, sizeof r->name, "%s", k);
-            for (j = i; j < s->n && strcmp(key_of(&s->v[idx[j]], scope), k) == 0; j++) {
-                double a = fabs(s->v[idx[j]].error);
-                ape[cnt++] = a;
-                sum += a;
-                if (!r->worst_case || a > r->worst) {
-                    r->worst = a;
-                    r->worst_case = &s->v[idx[j]];
-                }
-            }
-            qsort(ape, (size_t)cnt, sizeof *ape, cmp_double);
-            r->n = cnt;
-            r->mape = sum / cnt;
-            r->median = cnt % 2 ? ape[cnt / 2] : 0.5 * (ape[cnt / 2 - 1] + ape[cnt / 2]);
-        }
-        qsort(v + start, (size_t)(n - start), sizeof *v, cmp_first);
-    }
-    free(ape);
-    free(idx);
-    *out = v;
-    *nout = n;
-    return 0;
-}
-
 static void fmt_pct(char *buf, size_t cap, double frac, int sign)
 {
     snprintf(buf, cap, sign ? "%+.2f" : "%.2f", 100.0 * frac);
 }
 
-/* Indices of the `*n` cases of largest |error|, largest first (at most VAL_WORST). */
-#define VAL_WORST 10
-static void worst_cases(const val_state *s, int *out, int *n)
-{
-    *n = 0;
-    for (int i = 0; i < s->n; i++) {
-        double a = fabs(s->v[i].error);
-        int j = *n < VAL_WORST ? (*n)++ : VAL_WORST;
-        if (j == VAL_WORST && a <= fabs(s->v[out[VAL_WORST - 1]].error))
-            continue;
-        if (j == VAL_WORST)
-            j = VAL_WORST - 1;
-        while (j > 0 && fabs(s->v[out[j - 1]].error) < a) {
-            out[j] = out[j - 1];
-            j--;
-        }
-        out[j] = i;
-    }
-}
-
-static int print_text(const val_state *s, const ridge_meas_set *ms, const val_summary *v, int nv, int summary_only)
+static int print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv, int summary_only)
 {
     cli_table t;
-    int i, worst[VAL_WORST], nworst;
+    int i, worst[RIDGE_VAL_WORST], nworst;
     if (cli_table_init(&t, 8))
         return CLI_EXIT_FAILURE;
     {
@@ -231,7 +76,7 @@ static int print_text(const val_state *s, const ridge_meas_set *ms, const val_su
     }
     t.right[4] = t.right[5] = t.right[7] = 1;
     for (i = 0; i < s->n; i++) {
-        const val_case *c = &s->v[i];
+        const ridge_val_case *c = &s->v[i];
         char a[32], b[32], e[32];
         const char *row[8];
         cli_num(c->measured, a, sizeof a);
@@ -274,7 +119,7 @@ static int print_text(const val_state *s, const ridge_meas_set *ms, const val_su
         cli_table_print_text(&t, stdout);
     }
     cli_table_free(&t);
-    worst_cases(s, worst, &nworst);
+    ridge_val_worst(s, worst, &nworst);
     if (nworst) {
         if (cli_table_init(&t, 6))
             return CLI_EXIT_FAILURE;
@@ -284,7 +129,7 @@ static int print_text(const val_state *s, const ridge_meas_set *ms, const val_su
         }
         t.right[0] = t.right[4] = 1;
         for (i = 0; i < nworst; i++) {
-            const val_case *c = &s->v[worst[i]];
+            const ridge_val_case *c = &s->v[worst[i]];
             char r[8], e[32];
             const char *row[6];
             snprintf(r, sizeof r, "%d", i + 1);
@@ -307,10 +152,10 @@ static int print_text(const val_state *s, const ridge_meas_set *ms, const val_su
     return CLI_EXIT_OK;
 }
 
-static int print_json(const val_state *s, const ridge_meas_set *ms, const val_summary *v, int nv)
+static int print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv)
 {
     cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips, *wa;
-    int i, worst[VAL_WORST], nworst;
+    int i, worst[RIDGE_VAL_WORST], nworst;
     if (!root)
         return cli_print_json(NULL);
     cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
@@ -318,11 +163,11 @@ static int print_json(const val_state *s, const ridge_meas_set *ms, const val_su
     sums = cJSON_AddArrayToObject(root, "summaries");
     skips = cJSON_AddArrayToObject(root, "skipped");
     wa = cJSON_AddArrayToObject(root, "worst_ids");
-    worst_cases(s, worst, &nworst);
+    ridge_val_worst(s, worst, &nworst);
     for (i = 0; i < nworst; i++)
         cJSON_AddItemToArray(wa, cJSON_CreateString(s->v[worst[i]].id));
     for (i = 0; i < s->n; i++) {
-        const val_case *c = &s->v[i];
+        const ridge_val_case *c = &s->v[i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "id", c->id);
         cJSON_AddStringToObject(o, "group", c->group);
@@ -357,19 +202,19 @@ static int print_json(const val_state *s, const ridge_meas_set *ms, const val_su
     return cli_print_json(root);
 }
 
-static void print_csv(const val_state *s)
+static void print_csv(const ridge_val_cases *s)
 {
     int i;
     printf("id,group,gpu,workload,kind,measured,predicted,unit,error_percent\n");
     for (i = 0; i < s->n; i++) {
-        const val_case *c = &s->v[i];
+        const ridge_val_case *c = &s->v[i];
         printf("%s,%s,%s,%s,%s,%.9g,%.9g,%s,%.4f\n", c->id, c->group, c->gpu, c->workload, c->kind, c->measured,
                c->predicted, c->unit, 100.0 * c->error);
     }
 }
 
 /* --chart scatter|ratio: the cases, one set per unit (in order of appearance). */
-static int write_chart(const val_state *s, ridge_validation_style style, const ridge_plot_paths *paths,
+static int write_chart(const ridge_val_cases *s, ridge_validation_style style, const ridge_plot_paths *paths,
                        int *rendered)
 {
     ridge_validation_set sets[16];
@@ -468,7 +313,7 @@ static int write_chart(const val_state *s, ridge_validation_style style, const r
 
 #define VAL_BASELINE_KIND "ridge-validation-baseline"
 
-static int write_baseline(const char *path, char **files, int nfiles, const val_summary *v, int nv)
+static int write_baseline(const char *path, char **files, int nfiles, const ridge_val_summary *v, int nv)
 {
     cJSON *root = cJSON_CreateObject(), *fa, *sa;
     int i;
@@ -496,7 +341,7 @@ static int write_baseline(const char *path, char **files, int nfiles, const val_
 /* Compare the summaries with a baseline: every group of the baseline must still be there with at
  * least as many cases and a MAPE at most `tol` points above the baseline's. Problems go to stderr,
  * one line each. Returns an exit code (CLI_EXIT_CHECK when a group regressed). */
-static int check_baseline(const char *path, const val_summary *v, int nv, double tol, int *regressions)
+static int check_baseline(const char *path, const ridge_val_summary *v, int nv, double tol, int *regressions)
 {
     char *text = NULL;
     size_t len = 0;
@@ -521,7 +366,7 @@ static int check_baseline(const char *path, const val_summary *v, int nv, double
         const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
         const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
         const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
-        const val_summary *cur = NULL;
+        const ridge_val_summary *cur = NULL;
         if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape) ||
             !isfinite(mape->valuedouble)) {
             cJSON_Delete(root);
@@ -573,9 +418,9 @@ int cmd_validate(int argc, char **argv)
     double tol = 2.0;
     ridge_plot_paths paths;
     cli_format fmt = CLI_FMT_TEXT;
-    val_state s;
+    ridge_val_cases s;
     ridge_meas_set ms;
-    val_summary *v = NULL;
+    ridge_val_summary *v = NULL;
     memset(&s, 0, sizeof s);
     memset(&ms, 0, sizeof ms);
     opterr = 0;
@@ -640,7 +485,7 @@ int cmd_validate(int argc, char **argv)
     if ((rc = cli_meas_collect(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
         goto done;
     ridge_meas_filter(&ms, min_time, only);
-    if (cases_of(&ms, &s, gpu_file ? &fileg : NULL) || summarize(&s, &v, &nv)) {
+    if (ridge_val_cases_of(&ms, gpu_file ? &fileg : NULL, &s) || ridge_val_summarize(&s, &v, &nv)) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;
@@ -675,7 +520,7 @@ int cmd_validate(int argc, char **argv)
                 paths.gp);
 done:
     free(v);
-    free(s.v);
+    ridge_val_cases_free(&s);
     ridge_meas_set_free(&ms);
     return rc;
 }
