@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "figure_fmt.h"
 #include "model_run.h"
+#include "predict_emit.h"
 #include "ridge/figures.h"
 
 #define MAX_GPUS 16
@@ -68,7 +69,7 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
     cli_table t;
     ridge_run_config rc_run = *given;
     const ridge_run_config *run = &rc_run;
-    char acc[48], note[96] = "";
+    char note[96] = "";
     int rc = CLI_EXIT_OK;
     if (!p)
         return CLI_EXIT_FAILURE;
@@ -93,10 +94,7 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
         cJSON_AddNumberToObject(root, "batch", run->batch);
         cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
         cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
-        cJSON_AddBoolToObject(root, "amp", run->amp);
-        cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
-        cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
-        cJSON_AddNumberToObject(root, "grad_accum", run->grad_accum > 1 ? run->grad_accum : 1);
+        cli_run_json(root, run);
         cJSON_AddStringToObject(root, "throughput_unit", p[0].throughput_unit);
         arr = cJSON_AddArrayToObject(root, "gpus");
         for (int i = 0; i < n; i++) {
@@ -180,11 +178,9 @@ static int compare_workload(const ridge_gpu *g, int n, const char *workload, con
     if (fmt == CLI_FMT_CSV) {
         cli_table_print_csv(&t, stdout);
     } else {
-        char mname[CLI_NAME_TEXT_CAP];
-        printf("%s, %s, batch %.0f%s, %s%s%s%s, %s runtime\n\n", cli_text(ridge_model_name(m), mname, sizeof mname),
-               ridge_mode_name(run->mode), run->batch, cli_grad_accum_note(run, acc, sizeof acc),
-               ridge_dtype_name(run->precision), note, run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
-               ridge_runtime_name(rt));
+        char mname[CLI_NAME_TEXT_CAP], sum[256];
+        printf("%s, %s, %s runtime\n\n", cli_text(ridge_model_name(m), mname, sizeof mname),
+               cli_run_summary(run, note, sum, sizeof sum), ridge_runtime_name(rt));
         cli_table_print_text(&t, stdout);
         printf("\nSpeedup is over %s; per watt uses board power (TDP); per USD/h needs a catalogue price.\n", g[0].id);
     }

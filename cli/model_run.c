@@ -2,10 +2,7 @@
 #include "model_run.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include "ridge/kernel.h"
 
 /* An option with two values: *out = 0 for `off`, 1 for `on`; returns 1, or -1 after an error. */
 static int two_way(const char *opt, const char *arg, const char *off, const char *on, int *out)
@@ -20,23 +17,8 @@ static int two_way(const char *opt, const char *arg, const char *off, const char
 
 void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap)
 {
-    static const ridge_dtype best[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP16};
-    int lacking = -1; /* the first GPU without a bf16 tensor path */
+    int lacking = ridge_predict_default_precision(g, n, &rc->precision);
     note[0] = '\0';
-    rc->precision = RIDGE_DTYPE_FP32;
-    for (size_t k = 0; k < sizeof best / sizeof best[0]; k++) {
-        int all = 1;
-        for (int i = 0; i < n && all; i++)
-            if (ridge_kernel_peak_for(&g[i], best[k], 1) < 0) {
-                all = 0;
-                if (k == 0)
-                    lacking = i;
-            }
-        if (all) {
-            rc->precision = best[k];
-            break;
-        }
-    }
     if (lacking >= 0)
         snprintf(note, cap, " (the default bf16 has no tensor path on %s)", g[lacking].id);
 }
@@ -200,41 +182,6 @@ int cli_is_oplist_file(const char *path)
     return is;
 }
 
-static double memory_total(const ridge_model *m, const ridge_run_config *rc, double batch, ridge_err *err, int *rc_out)
-{
-    ridge_run_config r = *rc;
-    ridge_memory mem;
-    r.batch = batch;
-    *rc_out = ridge_model_memory(m, &r, &mem, err);
-    return mem.total_bytes;
-}
-
-/* Largest batch whose memory fits: doubling, then bisection (memory grows with the batch). */
-static double max_batch_that_fits(const ridge_model *m, const ridge_run_config *rc, double capacity)
-{
-    ridge_err err;
-    int st;
-    double lo = 0, hi = 1;
-    while (hi <= 1e7) {
-        double t = memory_total(m, rc, hi, &err, &st);
-        if (st != RIDGE_OK || t > capacity)
-            break;
-        lo = hi;
-        hi *= 2;
-    }
-    if (hi > 1e7)
-        return lo;
-    while (hi - lo > 1) {
-        double mid = (double)(long long)((lo + hi) / 2);
-        double t = memory_total(m, rc, mid, &err, &st);
-        if (st == RIDGE_OK && t <= capacity)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp)
 {
     ridge_err err;
@@ -251,73 +198,21 @@ int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_
                       cli_model_prediction *p)
 {
     ridge_err err;
-    int st, peak;
+    ridge_host_profile hp;
     ridge_run_config run = *rc;
+    int st;
     memset(p, 0, sizeof *p);
-    if (cli_host_for_run(&run, &p->host) != CLI_EXIT_OK)
+    if (cli_host_for_run(&run, &hp) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
-    rt = (ridge_runtime)ridge_host_runtime_for(&p->host, run.mode == RIDGE_MODE_DECODE, rt);
-    p->runtime = rt;
-    p->code = run.code;
-    rc = &run;
-    st = ridge_model_build(m, rc, &p->ops, &err);
+    st = ridge_predict_model(g, m, &run, &hp, rt, p, &err);
     if (st != RIDGE_OK) {
-        cli_error("%s: %s", ridge_model_name(m), err.msg);
+        cli_error("%s", err.msg);
         return cli_exit_code(st);
-    }
-    p->results = calloc(p->ops.n ? p->ops.n : 1, sizeof *p->results);
-    if (!p->results) {
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    st = ridge_schedule_ops_host(g, p->ops.ops, p->ops.n, rt, &p->host, p->results, &p->tot, &err);
-    if (st != RIDGE_OK) {
-        cli_error("%s on %s: %s", ridge_model_name(m), g->id, err.msg);
-        return cli_exit_code(st);
-    }
-    if (run.mode == RIDGE_MODE_PREFILL) /* a prefill starts a request (docs/model.md §7) */
-        ridge_host_add_request(&p->host, &p->tot);
-    st = ridge_model_memory(m, rc, &p->mem, &err);
-    if (st != RIDGE_OK) {
-        cli_error("%s: %s", ridge_model_name(m), err.msg);
-        return cli_exit_code(st);
-    }
-    p->time_s = p->tot.total_time_s;
-    p->items_per_step = ridge_model_items_per_step(m, rc);
-    p->throughput = p->time_s > 0 ? p->items_per_step / p->time_s : 0;
-    p->throughput_unit = ridge_model_throughput_unit(m, rc);
-    p->model_flops = ridge_model_flops(m, rc);
-    p->params = ridge_model_params_for(m, rc);
-    /* MFU against the dense peak of the run's precision (its tensor path, else the vector path). */
-    peak = ridge_kernel_peak_for(g, rc->precision, 1);
-    if (peak < 0)
-        peak = ridge_kernel_peak_for(g, rc->precision, 0);
-    p->mfu = p->time_s > 0 && g->peak_flops_per_s[peak] > 0 ? p->model_flops / p->time_s / g->peak_flops_per_s[peak] : 0;
-    p->capacity_bytes = g->memory_bytes;
-    p->fits = p->mem.total_bytes <= g->memory_bytes;
-    p->max_batch = max_batch_that_fits(m, rc, g->memory_bytes);
-    for (size_t i = 0; i < p->ops.n; i++) {
-        const char *grp = p->ops.ops[i].group[0] ? p->ops.ops[i].group : "other";
-        int k;
-        for (k = 0; k < p->ngroups; k++)
-            if (strcmp(p->groups[k], grp) == 0)
-                break;
-        if (k == p->ngroups) {
-            if (p->ngroups == 24)
-                k = 23; /* lump the rest */
-            else {
-                snprintf(p->groups[k], sizeof p->groups[k], "%s", grp);
-                p->ngroups++;
-            }
-        }
-        p->group_time_s[k] += p->results[i].time_s;
     }
     return CLI_EXIT_OK;
 }
 
 void cli_model_prediction_free(cli_model_prediction *p)
 {
-    ridge_oplist_free(&p->ops);
-    free(p->results);
-    p->results = NULL;
+    ridge_predict_result_free(p);
 }

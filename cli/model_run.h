@@ -7,6 +7,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "ridge/predict.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
 
@@ -65,8 +66,7 @@
     "  --code STYLE           torch, hf, megatron, engine, compile (docs/workloads.md)\n"              \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 
-/* The precision of a run that was given none (docs/cli.md): bf16 where each of the n GPUs has a
- * BF16 tensor path, else fp16 where they all have an FP16 one (V100, T4), else fp32. Sets
+/* The precision of a run that was given none (ridge_predict_default_precision). Sets
  * rc->precision, and writes into note what the header says when bf16 was not kept
  * (" (the default bf16 has no tensor path on t4)"), else "". */
 void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap);
@@ -79,35 +79,15 @@ const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t ca
  * name the value by label ("plan.json: $.seq"), or by the option (--seq) when label is NULL. */
 int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc);
 
-typedef struct {
-    double time_s;
-    double throughput;
-    const char *throughput_unit;
-    double items_per_step;
-    double model_flops;
-    double mfu;
-    double params;
-    ridge_memory mem;
-    double capacity_bytes;
-    int fits;
-    double max_batch; /* largest batch that fits (0 if none) */
-    ridge_schedule_totals tot;
-    /* Breakdown by layer type (op group) */
-    int ngroups;
-    char groups[24][RIDGE_OP_GROUP_MAX];
-    double group_time_s[24];
-    ridge_host_profile host; /* the profile the step was priced with */
-    ridge_runtime runtime;   /* the runtime it ran in (an engine's decode: graph) */
-    ridge_code code;         /* the code style the graph was built for */
-    ridge_oplist ops;        /* the graph, owned */
-    ridge_op_result *results; /* per op, owned */
-} cli_model_prediction;
+/* The single-GPU prediction (ridge/predict.h), under the name the commands know it by. */
+typedef ridge_predict_result cli_model_prediction;
 
 /* The host profile of a run (rc->host, else torch-eager), and its code style when the run has
  * none; prints the error and returns an exit code. */
 int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp);
 
-/* Build, schedule and size a model run on a GPU. Prints the error and returns an exit code. */
+/* Build, schedule and size a model run on a GPU (ridge_predict_model with the run's host
+ * profile). Prints the error and returns an exit code; p may be freed whatever it returns. */
 int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *rc, ridge_runtime rt,
                       cli_model_prediction *p);
 void cli_model_prediction_free(cli_model_prediction *p);

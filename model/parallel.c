@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ridge/parallel.h"
+#include "ridge/predict.h"
 #include "ridge/schedule.h"
 
 /* Korthikanti et al. 2022 (Reducing Activation Recomputation...): with flash attention a layer
@@ -580,11 +581,11 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
     const int train = rc->mode == RIDGE_MODE_TRAIN;
     double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
-    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, peak_flops = 0, t_accum = 0, a_mb;
+    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, t_accum = 0, a_mb;
     double act_factor, inflight, fe = 0, keep = 1;
     dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
-    int st, peak, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
+    int st, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
@@ -788,12 +789,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         out->throughput_per_gpu = out->throughput / out->gpus;
         out->model_flops_per_s_per_gpu = out->model_flops / out->step_time_s / out->gpus;
     }
-    peak = ridge_kernel_peak_for(&cl->gpu, rc->precision, 1);
-    if (peak < 0)
-        peak = ridge_kernel_peak_for(&cl->gpu, rc->precision, 0);
-    if (peak >= 0)
-        peak_flops = cl->gpu.peak_flops_per_s[peak];
-    out->mfu = peak_flops > 0 ? out->model_flops_per_s_per_gpu / peak_flops : 0;
+    out->mfu = ridge_predict_mfu(&cl->gpu, rc->precision, out->model_flops_per_s_per_gpu);
 
     /* Memory per GPU. */
     /* With ZeRO or FSDP a state is sharded over the dsh GPUs of the shard group, experts as well:

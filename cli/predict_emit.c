@@ -1,0 +1,202 @@
+/* Formatting predictions, shared by predict and compare: per-op rows (text, JSON, CSV), memory,
+ * and the run a prediction is for.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include "predict_emit.h"
+
+#include <stdio.h>
+
+static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
+{
+    if (op->name[0])
+        snprintf(buf, cap, "%s", op->name);
+    else
+        snprintf(buf, cap, "%s#%zu", ridge_op_kind_name(op->kind), i);
+}
+
+cJSON *cli_op_json(const ridge_op *op, const ridge_op_result *r, size_t i)
+{
+    const ridge_kernel_result *k = &r->kernel;
+    cJSON *o = cJSON_CreateObject();
+    char name[RIDGE_OP_NAME_MAX + 16];
+    op_label(op, i, name, sizeof name);
+    cJSON_AddNumberToObject(o, "index", (double)i);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "op", ridge_op_kind_name(op->kind));
+    cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(op->dtype));
+    cJSON_AddNumberToObject(o, "count", op->count);
+    cJSON_AddNumberToObject(o, "time_s", r->time_s);
+    cJSON_AddNumberToObject(o, "time_per_instance_s", k->time_s);
+    cJSON_AddNumberToObject(o, "gpu_s", r->gpu_s);
+    cJSON_AddNumberToObject(o, "host_wait_s", r->host_wait_s);
+    cJSON_AddStringToObject(o, "bound", ridge_bound_name(r->bound));
+    cJSON_AddStringToObject(o, "kernel_bound", ridge_bound_name(k->bound));
+    cJSON_AddStringToObject(o, "unit", k->tensor ? "tensor" : "vector");
+    cJSON_AddStringToObject(o, "peak", ridge_peak_key(k->peak));
+    cJSON_AddNumberToObject(o, "flops", k->flops);
+    cJSON_AddNumberToObject(o, "dram_bytes", k->dram_bytes);
+    cJSON_AddNumberToObject(o, "l2_bytes", k->l2_bytes);
+    if (op->cold_bytes > 0) {
+        cJSON_AddNumberToObject(o, "cold_bytes", op->cold_bytes);
+        cJSON_AddNumberToObject(o, "reuse_bytes", op->reuse_bytes);
+    }
+    cJSON_AddNumberToObject(o, "intensity_flops_per_byte", k->intensity_flops_per_byte);
+    cJSON_AddNumberToObject(o, "achieved_flops_per_s", k->achieved_flops_per_s);
+    cJSON_AddNumberToObject(o, "achieved_bytes_per_s", k->achieved_bytes_per_s);
+    cJSON_AddNumberToObject(o, "roof_efficiency", k->roof_efficiency);
+    cJSON_AddNumberToObject(o, "kernels", k->kernels);
+    cJSON_AddNumberToObject(o, "compute_s", k->compute_s);
+    cJSON_AddNumberToObject(o, "memory_s", k->memory_s);
+    cJSON_AddNumberToObject(o, "l2_s", k->l2_s);
+    cJSON_AddNumberToObject(o, "floor_s", k->floor_s);
+    if (k->tiles > 0) {
+        cJSON_AddNumberToObject(o, "tile_m", k->tile_m);
+        cJSON_AddNumberToObject(o, "tile_n", k->tile_n);
+        cJSON_AddNumberToObject(o, "tiles", k->tiles);
+        cJSON_AddNumberToObject(o, "waves", k->waves);
+        cJSON_AddNumberToObject(o, "wave_efficiency", k->wave_efficiency);
+        cJSON_AddNumberToObject(o, "split_k", k->split_k);
+        cJSON_AddNumberToObject(o, "align_efficiency", k->align_efficiency);
+    }
+    return o;
+}
+
+int cli_oplist_json(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, const ridge_op_result *res,
+                      const ridge_schedule_totals *tot)
+{
+    cJSON *root = cJSON_CreateObject(), *ops, *by;
+    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "gpu", g->id);
+    cJSON_AddStringToObject(root, "workload", w->name);
+    cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
+    cJSON_AddNumberToObject(root, "total_time_s", tot->total_time_s);
+    cJSON_AddNumberToObject(root, "gpu_busy_s", tot->gpu_busy_s);
+    cJSON_AddNumberToObject(root, "host_issue_s", tot->host_issue_s);
+    cJSON_AddNumberToObject(root, "host_wait_s", tot->host_wait_s);
+    cJSON_AddNumberToObject(root, "kernels", tot->kernels);
+    cJSON_AddNumberToObject(root, "flops", tot->flops);
+    cJSON_AddNumberToObject(root, "dram_bytes", tot->dram_bytes);
+    cJSON_AddNumberToObject(root, "achieved_flops_per_s", tot->total_time_s > 0 ? tot->flops / tot->total_time_s : 0);
+    by = cJSON_AddObjectToObject(root, "time_by_bound_s");
+    for (int b = 0; b < RIDGE_BOUND_COUNT; b++)
+        cJSON_AddNumberToObject(by, ridge_bound_name((ridge_bound)b), tot->time_by_bound_s[b]);
+    ops = cJSON_AddArrayToObject(root, "ops");
+    for (size_t i = 0; i < w->n; i++)
+        cJSON_AddItemToArray(ops, cli_op_json(&w->ops[i], &res[i], i));
+    return cli_print_json(root);
+}
+
+int cli_ops_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, const ridge_op_result *res,
+                       const ridge_schedule_totals *tot, cli_format fmt)
+{
+    cli_table t;
+    char b[12][48];
+    if (cli_table_init(&t, 12))
+        return CLI_EXIT_FAILURE;
+    if (fmt == CLI_FMT_CSV) {
+        const char *h[12] = {"index",      "name",         "op",          "dtype",        "count",
+                             "time_s",     "share",        "bound",       "flops",        "dram_bytes",
+                             "achieved_flops_per_s", "roof_efficiency"};
+        cli_table_add(&t, h);
+    } else {
+        const char *h[12] = {"#",          "name",       "op",         "dtype",       "count",
+                             "time [us]",  "share [%]",  "bound",      "GFLOP",       "DRAM [MB]",
+                             "TFLOP/s",    "roof eff [%]"};
+        cli_table_add(&t, h);
+        for (int c = 4; c < 12; c++)
+            t.right[c] = 1;
+        t.right[0] = 1;
+        t.right[7] = 0;
+    }
+    for (size_t i = 0; i < w->n; i++) {
+        const ridge_op *op = &w->ops[i];
+        const ridge_op_result *r = &res[i];
+        char name[RIDGE_OP_NAME_MAX + 16];
+        double share = tot->total_time_s > 0 ? r->time_s / tot->total_time_s : 0;
+        op_label(op, i, name, sizeof name);
+        snprintf(b[0], 48, "%zu", i);
+        snprintf(b[4], 48, "%.0f", op->count);
+        if (fmt == CLI_FMT_CSV) {
+            snprintf(b[5], 48, "%.9g", r->time_s);
+            snprintf(b[6], 48, "%.6g", share);
+            snprintf(b[8], 48, "%.9g", r->kernel.flops * op->count);
+            snprintf(b[9], 48, "%.9g", r->kernel.dram_bytes * op->count);
+            snprintf(b[10], 48, "%.6g", r->kernel.achieved_flops_per_s);
+            snprintf(b[11], 48, "%.6g", r->kernel.roof_efficiency);
+        } else {
+            cli_num(r->time_s * 1e6, b[5], 48);
+            cli_num(share * 100, b[6], 48);
+            cli_num(r->kernel.flops * op->count / 1e9, b[8], 48);
+            cli_num(r->kernel.dram_bytes * op->count / 1e6, b[9], 48);
+            cli_num(r->kernel.achieved_flops_per_s / 1e12, b[10], 48);
+            cli_num(r->kernel.roof_efficiency * 100, b[11], 48);
+        }
+        const char *row[12] = {b[0], name, ridge_op_kind_name(op->kind), ridge_dtype_name(op->dtype), b[4], b[5], b[6],
+                               ridge_bound_name(r->bound), b[8], b[9], b[10], b[11]};
+        cli_table_add(&t, row);
+    }
+    if (fmt == CLI_FMT_CSV) {
+        cli_table_print_csv(&t, stdout);
+        cli_table_free(&t);
+        return CLI_EXIT_OK;
+    }
+    char gname[CLI_NAME_TEXT_CAP], wname[CLI_NAME_TEXT_CAP];
+    printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, cli_text(g->name, gname, sizeof gname),
+           cli_text(w->name, wname, sizeof wname), ridge_runtime_name(rt));
+    cli_table_print_text(&t, stdout);
+    cli_table_free(&t);
+    printf("\ntotal time        %s us\n", cli_num(tot->total_time_s * 1e6, b[0], 48));
+    printf("GPU busy          %s us\n", cli_num(tot->gpu_busy_s * 1e6, b[0], 48));
+    printf("GPU waiting host  %s us (%s kernels, host issue %s us)\n", cli_num(tot->host_wait_s * 1e6, b[0], 48),
+           cli_num(tot->kernels, b[1], 48), cli_num(tot->host_issue_s * 1e6, b[2], 48));
+    printf("work              %s GFLOP, %s MB DRAM, %s TFLOP/s achieved\n", cli_num(tot->flops / 1e9, b[0], 48),
+           cli_num(tot->dram_bytes / 1e6, b[1], 48),
+           cli_num(tot->total_time_s > 0 ? tot->flops / tot->total_time_s / 1e12 : 0, b[2], 48));
+    printf("time by bound    ");
+    for (int k = 0; k < RIDGE_BOUND_COUNT; k++)
+        printf(" %s %s%%", ridge_bound_name((ridge_bound)k),
+               cli_num(tot->total_time_s > 0 ? 100 * tot->time_by_bound_s[k] / tot->total_time_s : 0, b[0], 48));
+    printf("\n");
+    return CLI_EXIT_OK;
+}
+
+cJSON *cli_memory_json(cJSON *parent, const char *key, const ridge_memory *mem, double capacity_bytes, int fits)
+{
+    cJSON *m = cJSON_AddObjectToObject(parent, key);
+    cJSON_AddNumberToObject(m, "weights_bytes", mem->weights_bytes);
+    cJSON_AddNumberToObject(m, "gradients_bytes", mem->gradients_bytes);
+    cJSON_AddNumberToObject(m, "optimizer_bytes", mem->optimizer_bytes);
+    cJSON_AddNumberToObject(m, "activations_bytes", mem->activations_bytes);
+    cJSON_AddNumberToObject(m, "kv_cache_bytes", mem->kv_cache_bytes);
+    cJSON_AddNumberToObject(m, "workspace_bytes", mem->workspace_bytes);
+    cJSON_AddNumberToObject(m, "total_bytes", mem->total_bytes);
+    cJSON_AddNumberToObject(m, "capacity_bytes", capacity_bytes);
+    cJSON_AddBoolToObject(m, "fits", fits);
+    return m;
+}
+
+void cli_memory_text(const ridge_memory *mem)
+{
+    const double gib = 1073741824.0;
+    char b[6][48];
+    printf("  weights %s, gradients %s, optimizer %s, activations %s, KV cache %s, workspace %s\n",
+           cli_num(mem->weights_bytes / gib, b[0], 48), cli_num(mem->gradients_bytes / gib, b[1], 48),
+           cli_num(mem->optimizer_bytes / gib, b[2], 48), cli_num(mem->activations_bytes / gib, b[3], 48),
+           cli_num(mem->kv_cache_bytes / gib, b[4], 48), cli_num(mem->workspace_bytes / gib, b[5], 48));
+}
+
+const char *cli_run_summary(const ridge_run_config *run, const char *note, char *buf, size_t cap)
+{
+    char acc[48];
+    snprintf(buf, cap, "%s, batch %.0f%s, %s%s%s%s", ridge_mode_name(run->mode), run->batch,
+             cli_grad_accum_note(run, acc, sizeof acc), ridge_dtype_name(run->precision), note,
+             run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "");
+    return buf;
+}
+
+void cli_run_json(cJSON *root, const ridge_run_config *run)
+{
+    cJSON_AddBoolToObject(root, "amp", run->amp);
+    cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
+    cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
+    cJSON_AddNumberToObject(root, "grad_accum", run->grad_accum > 1 ? run->grad_accum : 1);
+}
