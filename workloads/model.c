@@ -106,7 +106,10 @@ static int parse_model(const char *text, size_t len, const char *origin, ridge_m
         if (strcmp(families[i]->name, family) == 0)
             m->fam = families[i];
     if (!m->fam) {
-        rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "'%s' is not one of: transformer, cnn, rnn", family);
+        char list[64] = "";
+        for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", families[i]->name);
+        rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "'%s' is not one of: %s", family, list);
         goto fail;
     }
     if ((rc = rj_object(root, "$", "arch", 1, &arch, &c)) < 0)
