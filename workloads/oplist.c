@@ -55,7 +55,6 @@ static int num(const cJSON *o, const char *path, const char *key, int required, 
 }
 
 /* Messages echo user strings as they are: ridge_err_set turns control characters into '?'. */
-
 static int get_kind(const cJSON *o, const char *path, ridge_op_kind *out, const rj_ctx *c)
 {
     char s[ENUM_MAX], list[256];

@@ -43,18 +43,18 @@ const char *ridge_name_list(const ridge_names *t, char *buf, size_t cap);
 
 /* For the file that owns an enumeration TYPE: defines its table TYPE_names over the static array
  * ROWS, and the typed pair TYPE_name(TYPE) and TYPE_parse(const char *, TYPE *) over it. */
-#define RIDGE_NAMES_DEFINE(type, rows, unknown)                  \
-    const ridge_names type##_names = RIDGE_NAMES(rows, unknown); \
-    const char *type##_name(type v)                              \
-    {                                                            \
-        return ridge_name_of(&type##_names, (int)v);             \
-    }                                                            \
-    int type##_parse(const char *s, type *out)                   \
-    {                                                            \
+#define RIDGE_NAMES_DEFINE(type, rows, unknown)                    \
+    const ridge_names type##_names = RIDGE_NAMES(rows, unknown);   \
+    const char *type##_name(type v)                                \
+    {                                                              \
+        return ridge_name_of(&type##_names, (int)v);               \
+    }                                                              \
+    int type##_parse(const char *s, type *out)                     \
+    {                                                              \
         int v_ = 0, rc_ = ridge_name_parse(&type##_names, s, &v_); \
-        if (rc_ == RIDGE_OK)                                     \
-            *out = (type)v_;                                     \
-        return rc_;                                              \
+        if (rc_ == RIDGE_OK)                                       \
+            *out = (type)v_;                                       \
+        return rc_;                                                \
     }
 
 #ifdef __cplusplus
