@@ -53,6 +53,14 @@ bad:
     return -1;
 }
 
+/* "--algo: algorithm 'x' is not one of auto, ring, ...", the choices from the library's table. */
+static int bad_name(const char *opt, const char *what, const char *s, const ridge_names *names)
+{
+    char list[160];
+    return cli_usage_error("collective", "%s: %s '%s' is not one of %s", opt, what, s,
+                           ridge_name_list(names, list, sizeof list));
+}
+
 static void describe(const ridge_cluster *cl)
 {
     char name[CLI_NAME_TEXT_CAP];
@@ -228,12 +236,12 @@ int cmd_collective(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 'a':
-            if (ridge_coll_algo_parse(optarg, &algo, &err) != RIDGE_OK)
-                return cli_usage_error("collective", "--algo: %s", err.msg);
+            if (ridge_coll_algo_parse(optarg, &algo) != RIDGE_OK)
+                return bad_name("--algo", "algorithm", optarg, &ridge_coll_algo_names);
             break;
         case 'p':
-            if (ridge_coll_proto_parse(optarg, &proto, &err) != RIDGE_OK)
-                return cli_usage_error("collective", "--proto: %s", err.msg);
+            if (ridge_coll_proto_parse(optarg, &proto) != RIDGE_OK)
+                return bad_name("--proto", "protocol", optarg, &ridge_coll_proto_names);
             break;
         case 's':
             sweep = 2;
@@ -258,8 +266,8 @@ int cmd_collective(int argc, char **argv)
         return cli_usage_error("collective", "missing --cluster ID|FILE");
     if (!op_s)
         return cli_usage_error("collective", "missing --op");
-    if (ridge_coll_op_parse(op_s, &op, &err) != RIDGE_OK)
-        return cli_usage_error("collective", "--op: %s", err.msg);
+    if (ridge_coll_op_parse(op_s, &op) != RIDGE_OK)
+        return bad_name("--op", "operation", op_s, &ridge_coll_op_names);
     if (!gpus)
         return cli_usage_error("collective", "missing --gpus N");
     if (!sweep && bytes <= 0)

@@ -191,8 +191,11 @@ int cmd_roofline(int argc, char **argv)
         case 'w': workload = optarg; break;
         case 'm': measured = optarg; break;
         case 'r':
-            if (ridge_runtime_parse(optarg, &runtime) != 0)
-                return cli_usage_error(CMD, "--runtime: '%s' is not one of eager, graph", optarg);
+            if (ridge_runtime_parse(optarg, &runtime) != RIDGE_OK) {
+                char list[32];
+                return cli_usage_error(CMD, "--runtime: '%s' is not one of %s", optarg,
+                                       ridge_name_list(&ridge_runtime_names, list, sizeof list));
+            }
             break;
         case 'o': out = optarg; break;
         case 'h': fputs(help, stdout); return CLI_EXIT_OK;

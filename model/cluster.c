@@ -10,9 +10,14 @@
 #include "ridge/file.h"
 #include "ridge/comm.h"
 
-static const char *const intra_names[RIDGE_INTRA_COUNT + 1] = {"nvswitch", "nvlink_bridge", "pcie_switch",
-                                                               "pcie_host", NULL};
-static const char *const inter_names[RIDGE_INTER_COUNT + 1] = {"infiniband", "roce", "ethernet", NULL};
+static const ridge_name intra_rows[] = {{"nvswitch", RIDGE_INTRA_NVSWITCH},
+                                        {"nvlink_bridge", RIDGE_INTRA_NVLINK_BRIDGE},
+                                        {"pcie_switch", RIDGE_INTRA_PCIE_SWITCH},
+                                        {"pcie_host", RIDGE_INTRA_PCIE_HOST}};
+static const ridge_name inter_rows[] = {
+    {"infiniband", RIDGE_INTER_INFINIBAND}, {"roce", RIDGE_INTER_ROCE}, {"ethernet", RIDGE_INTER_ETHERNET}};
+const ridge_names ridge_intra_kind_names = RIDGE_NAMES(intra_rows, "?");
+const ridge_names ridge_inter_kind_names = RIDGE_NAMES(inter_rows, "?");
 
 /* Achievable shares of the link bandwidth, as nccl-tests bus bandwidth over the data-sheet figure
  * (docs/comm.md has the reasoning): NVLink ~0.8 (DGX A100 ~230-240 of 300 GB/s), PCIe peer-to-peer
@@ -28,12 +33,12 @@ static const double inter_latency[RIDGE_INTER_COUNT] = {14e-6, 16e-6, 30e-6};
 
 const char *ridge_intra_kind_name(ridge_intra_kind k)
 {
-    return (unsigned)k < RIDGE_INTRA_COUNT ? intra_names[k] : "?";
+    return ridge_name_of(&ridge_intra_kind_names, (int)k);
 }
 
 const char *ridge_inter_kind_name(ridge_inter_kind k)
 {
-    return (unsigned)k < RIDGE_INTER_COUNT ? inter_names[k] : "?";
+    return ridge_name_of(&ridge_inter_kind_names, (int)k);
 }
 
 double ridge_intra_default_fraction(ridge_intra_kind k)
@@ -56,23 +61,6 @@ double ridge_inter_default_latency_s(ridge_inter_kind k)
     return (unsigned)k < RIDGE_INTER_COUNT ? inter_latency[k] : 0;
 }
 
-static int parse_kind(const cJSON *o, const char *path, const char *const *names, int *out, const rj_ctx *c)
-{
-    char v[32] = "";
-    char list[128] = "";
-    RJ_TRY(rj_string(o, path, "kind", 1, v, sizeof v, c));
-    for (int i = 0; names[i]; i++) {
-        if (strcmp(names[i], v) == 0) {
-            *out = i;
-            return RIDGE_OK;
-        }
-        if (list[0])
-            strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, names[i], sizeof list - strlen(list) - 1);
-    }
-    return rj_fail(c, RIDGE_EINVAL, path, "kind", "'%s' is not one of: %s", v, list);
-}
-
 /* Bandwidths from 100 MB/s to 100 TB/s, latencies from 10 ns to 10 ms: wider is a typo. */
 #define BW_LO 1e8
 #define BW_HI 1e14
@@ -90,7 +78,7 @@ static int parse_intra(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
     double pcie = ridge_gpu_pcie_bw_bytes_per_s(&cl->gpu);
     RJ_TRY(rj_object(root, "$", "intra", 1, &o, c));
     RJ_TRY(rj_check_keys(o, path, keys, c));
-    RJ_TRY(parse_kind(o, path, intra_names, &kind, c));
+    RJ_TRY(rj_enum(o, path, "kind", 1, &ridge_intra_kind_names, &kind, c));
     cl->intra_kind = (ridge_intra_kind)kind;
     cl->intra_pcie_bw_bytes_per_s = pcie;
     cl->intra_bw_bytes_per_s = kind <= RIDGE_INTRA_NVLINK_BRIDGE ? cl->gpu.nvlink_bw_bytes_per_s : pcie;
@@ -131,7 +119,7 @@ static int parse_inter(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
     if (!o)
         return RIDGE_OK;
     RJ_TRY(rj_check_keys(o, path, keys, c));
-    RJ_TRY(parse_kind(o, path, inter_names, &kind, c));
+    RJ_TRY(rj_enum(o, path, "kind", 1, &ridge_inter_kind_names, &kind, c));
     cl->inter_kind = (ridge_inter_kind)kind;
     RJ_TRY(has_gpu = rj_number(o, path, "bandwidth_bytes_per_s_per_gpu", 0, BW_LO, BW_HI, &per_gpu, c));
     RJ_TRY(has_node = rj_number(o, path, "bandwidth_bytes_per_s_per_node", 0, BW_LO, BW_HI, &per_node, c));

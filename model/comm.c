@@ -14,10 +14,17 @@
 
 #include "ridge/comm.h"
 
-static const char *const op_names[RIDGE_COLL_COUNT] = {"allreduce", "allgather", "reducescatter",
-                                                        "alltoall",  "broadcast", "sendrecv"};
-static const char *const algo_names[RIDGE_ALGO_COUNT] = {"auto", "ring", "tree", "hierarchical", "direct"};
-static const char *const proto_names[RIDGE_PROTO_COUNT] = {"auto", "ll", "ll128", "simple"};
+static const ridge_name op_rows[] = {
+    {"allreduce", RIDGE_COLL_ALLREDUCE}, {"allgather", RIDGE_COLL_ALLGATHER}, {"reducescatter", RIDGE_COLL_REDUCESCATTER},
+    {"alltoall", RIDGE_COLL_ALLTOALL},   {"broadcast", RIDGE_COLL_BROADCAST}, {"sendrecv", RIDGE_COLL_SENDRECV}};
+static const ridge_name algo_rows[] = {{"auto", RIDGE_ALGO_AUTO}, {"ring", RIDGE_ALGO_RING}, {"tree", RIDGE_ALGO_TREE},
+                                       {"hierarchical", RIDGE_ALGO_HIERARCHICAL}, {"direct", RIDGE_ALGO_DIRECT}};
+static const ridge_name proto_rows[] = {
+    {"auto", RIDGE_PROTO_AUTO}, {"ll", RIDGE_PROTO_LL}, {"ll128", RIDGE_PROTO_LL128}, {"simple", RIDGE_PROTO_SIMPLE}};
+
+RIDGE_NAMES_DEFINE(ridge_coll_op, op_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_coll_algo, algo_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_coll_proto, proto_rows, "?")
 
 /* NCCL's three protocols (src/graph/tuning.cc, baseLat and hwLat, ring column):
  *   LL     8-byte stores of 4 data bytes + a 4-byte flag: no fences, the lowest step latency
@@ -32,60 +39,6 @@ static const ridge_coll_proto_info proto_info[RIDGE_PROTO_COUNT] = {
     {14.0e-6, 0.50, 120.0 / 128.0},
     {8.4e-6, 1.00, 1.00},
 };
-
-const char *ridge_coll_op_name(ridge_coll_op op)
-{
-    return (unsigned)op < RIDGE_COLL_COUNT ? op_names[op] : "?";
-}
-
-const char *ridge_coll_algo_name(ridge_coll_algo a)
-{
-    return (unsigned)a < RIDGE_ALGO_COUNT ? algo_names[a] : "?";
-}
-
-const char *ridge_coll_proto_name(ridge_coll_proto p)
-{
-    return (unsigned)p < RIDGE_PROTO_COUNT ? proto_names[p] : "?";
-}
-
-static int parse_name(const char *s, const char *const *names, int count, const char *what, int *out, ridge_err *err)
-{
-    char list[160] = "";
-    for (int i = 0; i < count; i++) {
-        if (s && strcmp(s, names[i]) == 0) {
-            *out = i;
-            return RIDGE_OK;
-        }
-        if (list[0])
-            strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, names[i], sizeof list - strlen(list) - 1);
-    }
-    return ridge_err_set(err, RIDGE_EINVAL, "%s '%s' is not one of %s", what, s ? s : "", list);
-}
-
-int ridge_coll_op_parse(const char *s, ridge_coll_op *op, ridge_err *err)
-{
-    int v = 0, rc = parse_name(s, op_names, RIDGE_COLL_COUNT, "operation", &v, err);
-    if (rc == RIDGE_OK)
-        *op = (ridge_coll_op)v;
-    return rc;
-}
-
-int ridge_coll_algo_parse(const char *s, ridge_coll_algo *a, ridge_err *err)
-{
-    int v = 0, rc = parse_name(s, algo_names, RIDGE_ALGO_COUNT, "algorithm", &v, err);
-    if (rc == RIDGE_OK)
-        *a = (ridge_coll_algo)v;
-    return rc;
-}
-
-int ridge_coll_proto_parse(const char *s, ridge_coll_proto *p, ridge_err *err)
-{
-    int v = 0, rc = parse_name(s, proto_names, RIDGE_PROTO_COUNT, "protocol", &v, err);
-    if (rc == RIDGE_OK)
-        *p = (ridge_coll_proto)v;
-    return rc;
-}
 
 int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a)
 {

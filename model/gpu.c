@@ -81,18 +81,15 @@ static int check_id(const char *id, const rj_ctx *c)
     return RIDGE_OK;
 }
 
-static int check_one_of(const char *v, const char *const *allowed, const char *path, const char *key,
+/* v, a string the file gives as it is (the GPU keeps the text), must name a row of `allowed`. */
+static int check_one_of(const char *v, const ridge_names *allowed, const char *path, const char *key,
                         const rj_ctx *c)
 {
-    char list[160] = "";
-    for (const char *const *a = allowed; *a; a++) {
-        if (strcmp(*a, v) == 0)
-            return RIDGE_OK;
-        if (list[0])
-            strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, *a, sizeof list - strlen(list) - 1);
-    }
-    return rj_fail(c, RIDGE_EINVAL, path, key, "'%s' is not one of: %s", v, list);
+    char list[160];
+    int value = 0;
+    if (ridge_name_parse(allowed, v, &value) == RIDGE_OK)
+        return RIDGE_OK;
+    return rj_fail(c, RIDGE_EINVAL, path, key, "'%s' is not one of: %s", v, ridge_name_list(allowed, list, sizeof list));
 }
 
 static int check_date(const char *d, const rj_ctx *c)
@@ -164,7 +161,8 @@ static int parse_sm(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 
 static int parse_interconnect(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
-    static const char *const kinds[] = {"switch", "bridge", "fabric", NULL};
+    static const ridge_name kind_rows[] = {{"switch", 0}, {"bridge", 1}, {"fabric", 2}};
+    static const ridge_names kinds = RIDGE_NAMES(kind_rows, "?");
     const cJSON *o = NULL;
     const char *path = "$.interconnect";
     int has_kind;
@@ -177,7 +175,7 @@ static int parse_interconnect(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
                      c));
     RJ_TRY(has_kind = rj_string(o, path, "nvlink_kind", 0, g->nvlink_kind, sizeof g->nvlink_kind, c));
     if (has_kind)
-        RJ_TRY(check_one_of(g->nvlink_kind, kinds, path, "nvlink_kind", c));
+        RJ_TRY(check_one_of(g->nvlink_kind, &kinds, path, "nvlink_kind", c));
     if (g->nvlink_links > 0 && g->nvlink_bw_bytes_per_s <= 0)
         return rj_fail(c, RIDGE_EINVAL, path, "nvlink_bandwidth_bytes_per_s_per_direction",
                        "required when nvlink_links > 0");
@@ -356,7 +354,8 @@ static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 
 static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
-    static const char *const vendors[] = {"nvidia", "amd", NULL};
+    static const ridge_name vendor_rows[] = {{"nvidia", 0}, {"amd", 1}};
+    static const ridge_names vendors = RIDGE_NAMES(vendor_rows, "?");
     long version = 0;
     RJ_TRY(rj_check_keys(root, "$", top_keys, c));
     RJ_TRY(rj_int(root, "$", "schema_version", 1, 1, 1000, &version, c));
@@ -366,7 +365,7 @@ static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     RJ_TRY(check_id(g->id, c));
     RJ_TRY(rj_string(root, "$", "name", 1, g->name, sizeof g->name, c));
     RJ_TRY(rj_string(root, "$", "vendor", 1, g->vendor, sizeof g->vendor, c));
-    RJ_TRY(check_one_of(g->vendor, vendors, "$", "vendor", c));
+    RJ_TRY(check_one_of(g->vendor, &vendors, "$", "vendor", c));
     RJ_TRY(rj_string(root, "$", "architecture", 1, g->architecture, sizeof g->architecture, c));
     RJ_TRY(rj_string(root, "$", "chip", 0, g->chip, sizeof g->chip, c));
     RJ_TRY(rj_string(root, "$", "compute_capability", 0, g->compute_capability, sizeof g->compute_capability, c));

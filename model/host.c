@@ -13,6 +13,7 @@
 #include "ridge/host.h"
 #include "ridge/kernel.h"
 #include "ridge/schedule.h"
+#include "ridge/workload.h"
 
 static double max3(double a, double b, double c)
 {
@@ -22,12 +23,14 @@ static double max3(double a, double b, double c)
 
 /* ------------------------------------------------------------------ host profiles */
 
-static const char *const class_names[RIDGE_HOST_CLASS_COUNT] = {"auto", "aten", "library", "attention", "autograd",
-                                                                "multi_tensor"};
+static const ridge_name class_rows[] = {{"auto", RIDGE_HOST_AUTO},         {"aten", RIDGE_HOST_ATEN},
+                                        {"library", RIDGE_HOST_LIBRARY},   {"attention", RIDGE_HOST_ATTENTION},
+                                        {"autograd", RIDGE_HOST_AUTOGRAD}, {"multi_tensor", RIDGE_HOST_MULTI_TENSOR}};
+const ridge_names ridge_host_class_names = RIDGE_NAMES(class_rows, "?");
 
 const char *ridge_host_class_name(ridge_host_class c)
 {
-    return (int)c >= 0 && c < RIDGE_HOST_CLASS_COUNT ? class_names[c] : "?";
+    return ridge_name_of(&ridge_host_class_names, (int)c);
 }
 
 static int ends_with(const char *s, const char *sfx)
@@ -153,22 +156,24 @@ static const char *const host_keys[] = {"id",           "base",          "source
                                         "module_call_s", "graph_node_s", "graph_replay_s", "step_s",
                                         "request_s",     NULL};
 static const char *const root_keys[] = {"schema_version", "kind", "host", NULL};
-static const char *const runtime_names[] = {"eager", "graph", "decode_graph", NULL};
-static const char *const code_names[] = {"", "torch", "hf", "megatron", "engine", "compile", NULL};
+static const ridge_name runtime_rows[] = {{"eager", RIDGE_HOST_RUNTIME_EAGER},
+                                          {"graph", RIDGE_HOST_RUNTIME_GRAPH},
+                                          {"decode_graph", RIDGE_HOST_RUNTIME_DECODE_GRAPH}};
+static const ridge_names runtime_names = RIDGE_NAMES(runtime_rows, "?");
 
-static int pick(const cJSON *o, const char *key, const char *const *names, char *buf, size_t cap, int *index,
+/* An optional string of the host object naming a row of `names`: 1 with buf (and *value, if not
+ * NULL) set, 0 when absent, negative when unknown. */
+static int pick(const cJSON *o, const char *key, const ridge_names *names, char *buf, size_t cap, int *value,
                 const rj_ctx *c)
 {
-    int rc = rj_string(o, "$.host", key, 0, buf, cap, c);
+    int v = 0, rc = rj_string(o, "$.host", key, 0, buf, cap, c);
     if (rc <= 0)
         return rc;
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], buf) == 0) {
-            if (index)
-                *index = i;
-            return 1;
-        }
-    return rj_fail(c, RIDGE_EINVAL, "$.host", key, "unknown value '%s'", buf);
+    if (ridge_name_parse(names, buf, &v) != RIDGE_OK)
+        return rj_fail(c, RIDGE_EINVAL, "$.host", key, "unknown value '%s'", buf);
+    if (value)
+        *value = v;
+    return 1;
 }
 
 static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c)
@@ -197,10 +202,10 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
     snprintf(hp->id, sizeof hp->id, "%s", c->origin);
     RJ_TRY(rj_string(h, "$.host", "id", 0, hp->id, sizeof hp->id, c));
     RJ_TRY(rj_string(h, "$.host", "source", 0, hp->source, sizeof hp->source, c));
-    RJ_TRY(rc = pick(h, "code", code_names, buf, sizeof buf, NULL, c));
+    RJ_TRY(rc = pick(h, "code", &ridge_code_names, buf, sizeof buf, NULL, c));
     if (rc > 0)
         snprintf(hp->code, sizeof hp->code, "%.15s", buf);
-    RJ_TRY(rc = pick(h, "runtime", runtime_names, buf, sizeof buf, &idx, c));
+    RJ_TRY(rc = pick(h, "runtime", &runtime_names, buf, sizeof buf, &idx, c));
     if (rc > 0)
         hp->runtime = (ridge_host_runtime)idx;
     for (size_t i = 0; i < NCOST; i++)

@@ -236,6 +236,16 @@ int rj_string(const cJSON *obj, const char *path, const char *key, int required,
     return 1;
 }
 
+int rj_enum(const cJSON *obj, const char *path, const char *key, int required, const ridge_names *names, int *out,
+            const rj_ctx *c)
+{
+    char v[32], list[RIDGE_ERR_MSG_MAX / 2];
+    int rc = rj_string(obj, path, key, required, v, sizeof v, c);
+    if (rc != 1 || ridge_name_parse(names, v, out) == RIDGE_OK)
+        return rc;
+    return rj_fail(c, RIDGE_EINVAL, path, key, "'%s' is not one of: %s", v, ridge_name_list(names, list, sizeof list));
+}
+
 int rj_bool(const cJSON *obj, const char *path, const char *key, int required, int *out, const rj_ctx *c)
 {
     const cJSON *v = member(obj, key);

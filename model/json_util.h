@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "ridge/error.h"
+#include "ridge/names.h"
 
 typedef struct {
     const char *origin; /* file path or "builtin:ID" */
@@ -37,6 +38,10 @@ int rj_int(const cJSON *obj, const char *path, const char *key, int required, lo
            const rj_ctx *c);
 int rj_string(const cJSON *obj, const char *path, const char *key, int required, char *buf, size_t cap,
               const rj_ctx *c);
+/* A string naming a row of `names` (at most 31 characters), its value into *out; an unknown name
+ * fails with "'NAME' is not one of: a, b, c". */
+int rj_enum(const cJSON *obj, const char *path, const char *key, int required, const ridge_names *names, int *out,
+            const rj_ctx *c);
 int rj_bool(const cJSON *obj, const char *path, const char *key, int required, int *out, const rj_ctx *c);
 /* Object or array member: returns 1 with *out set, 0 absent (optional), negative on error. */
 int rj_object(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,

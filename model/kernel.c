@@ -5,28 +5,20 @@
 
 #include "kernel_internal.h"
 
-static const char *const bound_names[RIDGE_BOUND_COUNT] = {"compute", "memory", "l2", "latency", "host"};
+static const ridge_name bound_rows[] = {{"compute", RIDGE_BOUND_COMPUTE}, {"memory", RIDGE_BOUND_MEMORY},
+                                        {"l2", RIDGE_BOUND_L2},           {"latency", RIDGE_BOUND_LATENCY},
+                                        {"host", RIDGE_BOUND_HOST}};
+static const ridge_name runtime_rows[] = {{"eager", RIDGE_RUNTIME_EAGER}, {"graph", RIDGE_RUNTIME_GRAPH}};
+
+const ridge_names ridge_bound_names = RIDGE_NAMES(bound_rows, "?");
 
 const char *ridge_bound_name(ridge_bound b)
 {
-    return (unsigned)b < RIDGE_BOUND_COUNT ? bound_names[b] : "?";
+    return ridge_name_of(&ridge_bound_names, (int)b);
 }
 
-const char *ridge_runtime_name(ridge_runtime r)
-{
-    return r == RIDGE_RUNTIME_GRAPH ? "graph" : "eager";
-}
-
-int ridge_runtime_parse(const char *s, ridge_runtime *out)
-{
-    if (strcmp(s, "eager") == 0)
-        *out = RIDGE_RUNTIME_EAGER;
-    else if (strcmp(s, "graph") == 0)
-        *out = RIDGE_RUNTIME_GRAPH;
-    else
-        return -1;
-    return 0;
-}
+/* Anything but graph replay is eager. */
+RIDGE_NAMES_DEFINE(ridge_runtime, runtime_rows, "eager")
 
 double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ridge_runtime rt)
 {

@@ -58,129 +58,38 @@ static const double dim_max = 1e15;
 /* Largest accepted FLOP or byte amount of a custom op. */
 static const double amount_max = 1e30;
 
-static const char *const kind_names[RIDGE_OP_KIND_COUNT] = {
-    "gemm",    "conv2d", "attention", "elementwise", "softmax", "layernorm",
-    "rmsnorm", "reduce", "embedding", "lstm",        "copy",    "custom",
+static const ridge_name kind_rows[] = {
+    {"gemm", RIDGE_OP_GEMM},           {"conv2d", RIDGE_OP_CONV2D},       {"attention", RIDGE_OP_ATTENTION},
+    {"elementwise", RIDGE_OP_ELEMENTWISE}, {"softmax", RIDGE_OP_SOFTMAX}, {"layernorm", RIDGE_OP_LAYERNORM},
+    {"rmsnorm", RIDGE_OP_RMSNORM},     {"reduce", RIDGE_OP_REDUCE},       {"embedding", RIDGE_OP_EMBEDDING},
+    {"lstm", RIDGE_OP_LSTM},           {"copy", RIDGE_OP_COPY},           {"custom", RIDGE_OP_CUSTOM},
 };
-static const char *const dtype_names[RIDGE_DTYPE_COUNT] = {
-    "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4",
+static const ridge_name dtype_rows[] = {
+    {"fp64", RIDGE_DTYPE_FP64}, {"fp32", RIDGE_DTYPE_FP32}, {"tf32", RIDGE_DTYPE_TF32}, {"fp16", RIDGE_DTYPE_FP16},
+    {"bf16", RIDGE_DTYPE_BF16}, {"fp8", RIDGE_DTYPE_FP8},   {"int8", RIDGE_DTYPE_INT8}, {"int4", RIDGE_DTYPE_INT4},
 };
 static const double dtype_bytes[RIDGE_DTYPE_COUNT] = {8, 4, 4, 2, 2, 1, 1, 0.5};
-static const char *const pass_names[RIDGE_PASS_COUNT] = {"fwd", "bwd_data", "bwd_filter", "fwd_bwd"};
-#define COPY_KIND_COUNT 3
-static const char *const copy_kind_names[COPY_KIND_COUNT] = {"d2d", "h2d", "d2h"};
-static const char *const layout_names[RIDGE_LAYOUT_COUNT] = {"nn", "nt", "tn", "tt"};
-static const char *const ew_fn_names[RIDGE_EW_FN_COUNT] = {"plain", "gelu_erf", "gelu_tanh", "silu", "exp"};
-static const char *const row_kernel_names[RIDGE_ROW_KERNEL_COUNT] = {"auto", "cta", "warp", "column"};
+static const ridge_name pass_rows[] = {
+    {"fwd", RIDGE_PASS_FWD}, {"bwd_data", RIDGE_PASS_BWD_DATA}, {"bwd_filter", RIDGE_PASS_BWD_FILTER},
+    {"fwd_bwd", RIDGE_PASS_FWD_BWD},
+};
+static const ridge_name copy_kind_rows[] = {{"d2d", RIDGE_COPY_D2D}, {"h2d", RIDGE_COPY_H2D}, {"d2h", RIDGE_COPY_D2H}};
+static const ridge_name layout_rows[] = {
+    {"nn", RIDGE_LAYOUT_NN}, {"nt", RIDGE_LAYOUT_NT}, {"tn", RIDGE_LAYOUT_TN}, {"tt", RIDGE_LAYOUT_TT}};
+static const ridge_name ew_fn_rows[] = {{"plain", RIDGE_EW_PLAIN}, {"gelu_erf", RIDGE_EW_GELU_ERF},
+                                        {"gelu_tanh", RIDGE_EW_GELU_TANH}, {"silu", RIDGE_EW_SILU},
+                                        {"exp", RIDGE_EW_EXP}};
+/* column last: a prefix of the table is the kernels of every row-wise op but reduce. */
+static const ridge_name row_kernel_rows[] = {
+    {"auto", RIDGE_ROW_AUTO}, {"cta", RIDGE_ROW_CTA}, {"warp", RIDGE_ROW_WARP}, {"column", RIDGE_ROW_COLUMN}};
 
-const char *ridge_op_kind_name(ridge_op_kind k)
-{
-    return (unsigned)k < RIDGE_OP_KIND_COUNT ? kind_names[k] : "?";
-}
-
-const char *ridge_dtype_name(ridge_dtype d)
-{
-    return (unsigned)d < RIDGE_DTYPE_COUNT ? dtype_names[d] : "?";
-}
-
-const char *ridge_pass_name(ridge_pass p)
-{
-    return (unsigned)p < RIDGE_PASS_COUNT ? pass_names[p] : "?";
-}
-
-const char *ridge_copy_kind_name(ridge_copy_kind k)
-{
-    return (unsigned)k < COPY_KIND_COUNT ? copy_kind_names[k] : "?";
-}
-
-const char *ridge_layout_name(ridge_layout l)
-{
-    return (unsigned)l < RIDGE_LAYOUT_COUNT ? layout_names[l] : "?";
-}
-
-const char *ridge_ew_fn_name(ridge_ew_fn f)
-{
-    return (unsigned)f < RIDGE_EW_FN_COUNT ? ew_fn_names[f] : "?";
-}
-
-const char *ridge_row_kernel_name(ridge_row_kernel k)
-{
-    return (unsigned)k < RIDGE_ROW_KERNEL_COUNT ? row_kernel_names[k] : "?";
-}
-
-static int lookup(const char *s, const char *const *names, int n)
-{
-    if (!s)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    }
-    return -1;
-}
-
-int ridge_op_kind_parse(const char *s, ridge_op_kind *out)
-{
-    int i = lookup(s, kind_names, RIDGE_OP_KIND_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_op_kind)i;
-    return 0;
-}
-
-int ridge_dtype_parse(const char *s, ridge_dtype *out)
-{
-    int i = lookup(s, dtype_names, RIDGE_DTYPE_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_dtype)i;
-    return 0;
-}
-
-int ridge_layout_parse(const char *s, ridge_layout *out)
-{
-    int i = lookup(s, layout_names, RIDGE_LAYOUT_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_layout)i;
-    return 0;
-}
-
-int ridge_ew_fn_parse(const char *s, ridge_ew_fn *out)
-{
-    int i = lookup(s, ew_fn_names, RIDGE_EW_FN_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_ew_fn)i;
-    return 0;
-}
-
-int ridge_row_kernel_parse(const char *s, ridge_row_kernel *out)
-{
-    int i = lookup(s, row_kernel_names, RIDGE_ROW_KERNEL_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_row_kernel)i;
-    return 0;
-}
-
-int ridge_pass_parse(const char *s, ridge_pass *out)
-{
-    int i = lookup(s, pass_names, RIDGE_PASS_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_pass)i;
-    return 0;
-}
-
-int ridge_copy_kind_parse(const char *s, ridge_copy_kind *out)
-{
-    int i = lookup(s, copy_kind_names, COPY_KIND_COUNT);
-    if (i < 0)
-        return -1;
-    *out = (ridge_copy_kind)i;
-    return 0;
-}
+RIDGE_NAMES_DEFINE(ridge_op_kind, kind_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_dtype, dtype_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_pass, pass_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_copy_kind, copy_kind_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_layout, layout_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_ew_fn, ew_fn_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_row_kernel, row_kernel_rows, "?")
 
 double ridge_dtype_bytes(ridge_dtype d)
 {
@@ -495,8 +404,11 @@ static int check_kind(const ridge_op *op, const char *where, ridge_err *err)
         return check_pass(op->u.lstm.pass, lstm_passes, 2, "lstm", where, err);
     case RIDGE_OP_COPY:
         DIM(op->u.copy.bytes, "bytes");
-        if ((unsigned)op->u.copy.kind >= COPY_KIND_COUNT)
-            return bad(err, where, "kind", "%d is not a copy kind (d2d, h2d, d2h)", (int)op->u.copy.kind);
+        if ((unsigned)op->u.copy.kind >= (unsigned)ridge_copy_kind_names.count) {
+            char list[64];
+            return bad(err, where, "kind", "%d is not a copy kind (%s)", (int)op->u.copy.kind,
+                       ridge_name_list(&ridge_copy_kind_names, list, sizeof list));
+        }
         return RIDGE_OK;
     case RIDGE_OP_CUSTOM:
         TRY(check_num(op->u.custom.flops, 0, amount_max, where, "flops", err));

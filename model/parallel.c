@@ -25,44 +25,12 @@
  * flash-attention backward does ~2.5x the forward's FLOPs; we take 2/3. */
 #define PAR_FUSED_BWD_SHARE (2.0 / 3.0)
 
-static const char *const sched_names[] = {"1f1b", "interleaved"};
+static const ridge_name sched_rows[] = {{"1f1b", RIDGE_PP_1F1B}, {"interleaved", RIDGE_PP_INTERLEAVED}};
+static const ridge_name fsdp_rows[] = {
+    {"none", RIDGE_FSDP_NONE}, {"full", RIDGE_FSDP_FULL}, {"grad-op", RIDGE_FSDP_GRAD_OP}, {"hybrid", RIDGE_FSDP_HYBRID}};
 
-const char *ridge_pp_schedule_name(ridge_pp_schedule s)
-{
-    return (unsigned)s < 2 ? sched_names[s] : "?";
-}
-
-/* The index of s in names[0..n), or -1. */
-static int name_index(const char *s, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out)
-{
-    int i = name_index(s, sched_names, 2);
-    if (i >= 0)
-        *out = (ridge_pp_schedule)i;
-    return i >= 0 ? 0 : -1;
-}
-
-static const char *const fsdp_names[] = {"none", "full", "grad-op", "hybrid"};
-
-const char *ridge_fsdp_mode_name(ridge_fsdp_mode f)
-{
-    return (unsigned)f < 4 ? fsdp_names[f] : "?";
-}
-
-int ridge_fsdp_mode_parse(const char *s, ridge_fsdp_mode *out)
-{
-    int i = name_index(s, fsdp_names, 4);
-    if (i >= 0)
-        *out = (ridge_fsdp_mode)i;
-    return i >= 0 ? 0 : -1;
-}
+RIDGE_NAMES_DEFINE(ridge_pp_schedule, sched_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_fsdp_mode, fsdp_rows, "?")
 
 void ridge_parallel_config_init(ridge_parallel_config *pc)
 {

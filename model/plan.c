@@ -45,7 +45,8 @@ struct ridge_plan {
     size_t size;
 };
 
-static const char *const objective_names[] = {"cost", "time", "energy", "gpus"};
+static const ridge_name objective_rows[] = {
+    {"cost", RIDGE_PLAN_COST}, {"time", RIDGE_PLAN_TIME}, {"energy", RIDGE_PLAN_ENERGY}, {"gpus", RIDGE_PLAN_GPUS}};
 static const char *const reason_names[] = {"feasible",    "unsupported precision", "invalid run", "out of memory",
                                            "no price",    "misses deadline",       "over budget", "over power cap",
                                            "SLO unreachable", "invalid parallel layout"};
@@ -53,20 +54,7 @@ static const char *const reason_keys[] = {"feasible", "unsupported_precision", "
                                           "no_price", "misses_deadline",       "over_budget", "over_power_cap",
                                           "slo_unreachable", "invalid_parallel_layout"};
 
-const char *ridge_plan_objective_name(ridge_plan_objective o)
-{
-    return (unsigned)o < RIDGE_PLAN_OBJECTIVE_COUNT ? objective_names[o] : "?";
-}
-
-int ridge_plan_objective_parse(const char *s, ridge_plan_objective *out)
-{
-    for (int i = 0; i < RIDGE_PLAN_OBJECTIVE_COUNT; i++)
-        if (strcmp(s, objective_names[i]) == 0) {
-            *out = (ridge_plan_objective)i;
-            return 0;
-        }
-    return -1;
-}
+RIDGE_NAMES_DEFINE(ridge_plan_objective, objective_rows, "?")
 
 const char *ridge_plan_reason_name(ridge_plan_reason r)
 {

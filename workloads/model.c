@@ -26,69 +26,28 @@ struct ridge_model {
 
 static const rw_family *const families[] = {&rw_family_transformer, &rw_family_cnn, &rw_family_rnn};
 
-static const char *const mode_names[] = {"train", "infer", "prefill", "decode"};
-static const char *const opt_names[] = {"sgd", "adamw", "lamb"};
-static const char *const rec_names[] = {"none", "selective", "full"};
-static const char *const opt_impl_names[] = {"forloop", "fused", "foreach", "foreach-capturable"};
+static const ridge_name mode_rows[] = {
+    {"train", RIDGE_MODE_TRAIN}, {"infer", RIDGE_MODE_INFER}, {"prefill", RIDGE_MODE_PREFILL}, {"decode", RIDGE_MODE_DECODE}};
+static const ridge_name opt_rows[] = {
+    {"sgd", RIDGE_OPTIMIZER_SGD}, {"adamw", RIDGE_OPTIMIZER_ADAMW}, {"lamb", RIDGE_OPTIMIZER_LAMB}};
+static const ridge_name rec_rows[] = {
+    {"none", RIDGE_RECOMPUTE_NONE}, {"selective", RIDGE_RECOMPUTE_SELECTIVE}, {"full", RIDGE_RECOMPUTE_FULL}};
+static const ridge_name opt_impl_rows[] = {{"fused", RIDGE_OPT_IMPL_FUSED},
+                                           {"foreach", RIDGE_OPT_IMPL_FOREACH},
+                                           {"foreach-capturable", RIDGE_OPT_IMPL_FOREACH_CAPTURABLE},
+                                           {"forloop", RIDGE_OPT_IMPL_FORLOOP}};
+/* RIDGE_CODE_AS_WRITTEN has no name to parse: it is what a run gets when none is given. */
+static const ridge_name code_rows[] = {{"torch", RIDGE_CODE_TORCH},
+                                       {"hf", RIDGE_CODE_HF},
+                                       {"megatron", RIDGE_CODE_MEGATRON},
+                                       {"engine", RIDGE_CODE_ENGINE},
+                                       {"compile", RIDGE_CODE_COMPILE}};
 
-static int parse_name(const char *s, const char *const *names, int n, int *out)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *ridge_mode_name(ridge_mode m)
-{
-    return (unsigned)m < 4 ? mode_names[m] : "?";
-}
-int ridge_mode_parse(const char *s, ridge_mode *out)
-{
-    int v;
-    if (parse_name(s, mode_names, 4, &v))
-        return -1;
-    *out = (ridge_mode)v;
-    return 0;
-}
-const char *ridge_optimizer_name(ridge_optimizer o)
-{
-    return (unsigned)o < 3 ? opt_names[o] : "?";
-}
-int ridge_optimizer_parse(const char *s, ridge_optimizer *out)
-{
-    int v;
-    if (parse_name(s, opt_names, 3, &v))
-        return -1;
-    *out = (ridge_optimizer)v;
-    return 0;
-}
-const char *ridge_optimizer_impl_name(ridge_optimizer_impl impl)
-{
-    return (unsigned)impl < 4 ? opt_impl_names[impl] : "?";
-}
-int ridge_optimizer_impl_parse(const char *s, ridge_optimizer_impl *out)
-{
-    int v;
-    if (parse_name(s, opt_impl_names, 4, &v))
-        return -1;
-    *out = (ridge_optimizer_impl)v;
-    return 0;
-}
-const char *ridge_recompute_name(ridge_recompute r)
-{
-    return (unsigned)r < 3 ? rec_names[r] : "?";
-}
-int ridge_recompute_parse(const char *s, ridge_recompute *out)
-{
-    int v;
-    if (parse_name(s, rec_names, 3, &v))
-        return -1;
-    *out = (ridge_recompute)v;
-    return 0;
-}
+RIDGE_NAMES_DEFINE(ridge_mode, mode_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_optimizer, opt_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_recompute, rec_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_optimizer_impl, opt_impl_rows, "?")
+RIDGE_NAMES_DEFINE(ridge_code, code_rows, "as-written")
 
 void ridge_run_config_init(ridge_run_config *rc)
 {
@@ -100,23 +59,6 @@ void ridge_run_config_init(ridge_run_config *rc)
     rc->optimizer_impl = RIDGE_OPT_IMPL_FUSED;
     rc->recompute = RIDGE_RECOMPUTE_NONE;
     rc->grad_accum = 1;
-}
-
-static const char *const code_names[] = {"", "torch", "hf", "megatron", "engine", "compile", NULL};
-
-int ridge_code_parse(const char *s, ridge_code *out)
-{
-    for (int i = 1; s && code_names[i]; i++)
-        if (strcmp(s, code_names[i]) == 0) {
-            *out = (ridge_code)i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *ridge_code_name(ridge_code c)
-{
-    return (int)c > 0 && c <= RIDGE_CODE_COMPILE ? code_names[c] : "as-written";
 }
 
 int rw_mixed_precision(ridge_dtype p)
@@ -164,7 +106,10 @@ static int parse_model(const char *text, size_t len, const char *origin, ridge_m
         if (strcmp(families[i]->name, family) == 0)
             m->fam = families[i];
     if (!m->fam) {
-        rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "'%s' is not one of: transformer, cnn, rnn", family);
+        char list[64] = "";
+        for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", families[i]->name);
+        rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "'%s' is not one of: %s", family, list);
         goto fail;
     }
     if ((rc = rj_object(root, "$", "arch", 1, &arch, &c)) < 0)

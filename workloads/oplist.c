@@ -39,6 +39,12 @@ static const char *const *const kind_keys[RIDGE_OP_KIND_COUNT] = {
     [RIDGE_OP_LSTM] = lstm_keys,      [RIDGE_OP_COPY] = copy_keys,     [RIDGE_OP_CUSTOM] = custom_keys,
 };
 
+/* The two values of a conv2d's "memory_format" (ridge_op.u.conv.nhwc) and of a custom op's "unit". */
+static const ridge_name memory_format_rows[] = {{"nchw", 0}, {"nhwc", 1}};
+static const ridge_names memory_formats = RIDGE_NAMES(memory_format_rows, "?");
+static const ridge_name unit_rows[] = {{"tensor", RIDGE_UNIT_TENSOR}, {"vector", RIDGE_UNIT_VECTOR}};
+static const ridge_names units = RIDGE_NAMES(unit_rows, "?");
+
 /* Longest enumeration string we read ("elementwise", "bwd_filter"); longer input is an error. */
 #define ENUM_MAX 32
 
@@ -48,64 +54,33 @@ static int num(const cJSON *o, const char *path, const char *key, int required, 
     return rj_number(o, path, key, required, -DBL_MAX, DBL_MAX, dst, c);
 }
 
-/* A user string made safe to echo in a one-line message: control characters become '?'. */
-static const char *printable(char *buf, size_t cap, const char *s)
-{
-    size_t i = 0;
-    for (; s[i] && i + 1 < cap; i++)
-        buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-    buf[i] = '\0';
-    return buf;
-}
-
-static void name_list(char *buf, size_t cap, const char *(*name)(int), int n)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        if (i)
-            strncat(buf, ", ", cap - strlen(buf) - 1);
-        strncat(buf, name(i), cap - strlen(buf) - 1);
-    }
-}
-
-static const char *kind_name_i(int i)
-{
-    return ridge_op_kind_name((ridge_op_kind)i);
-}
-
-static const char *dtype_name_i(int i)
-{
-    return ridge_dtype_name((ridge_dtype)i);
-}
-
+/* Messages echo user strings as they are: ridge_err_set turns control characters into '?'. */
 static int get_kind(const cJSON *o, const char *path, ridge_op_kind *out, const rj_ctx *c)
 {
-    char s[ENUM_MAX], safe[ENUM_MAX], list[256];
+    char s[ENUM_MAX], list[256];
     RJ_TRY(rj_string(o, path, "op", 1, s, sizeof s, c));
-    if (ridge_op_kind_parse(s, out) == 0)
+    if (ridge_op_kind_parse(s, out) == RIDGE_OK)
         return RIDGE_OK;
-    name_list(list, sizeof list, kind_name_i, RIDGE_OP_KIND_COUNT);
-    return rj_fail(c, RIDGE_EINVAL, path, "op", "unknown kind '%s' (known: %s)", printable(safe, sizeof safe, s),
-                   list);
+    return rj_fail(c, RIDGE_EINVAL, path, "op", "unknown kind '%s' (known: %s)", s,
+                   ridge_name_list(&ridge_op_kind_names, list, sizeof list));
 }
 
 static int get_dtype(const cJSON *o, const char *path, int required, ridge_dtype *out, const rj_ctx *c)
 {
-    char s[ENUM_MAX], safe[ENUM_MAX], list[128];
+    char s[ENUM_MAX], list[128];
     int rc;
     RJ_TRY(rc = rj_string(o, path, "dtype", required, s, sizeof s, c));
-    if (rc == 0 || ridge_dtype_parse(s, out) == 0)
+    if (rc == 0 || ridge_dtype_parse(s, out) == RIDGE_OK)
         return RIDGE_OK;
-    name_list(list, sizeof list, dtype_name_i, RIDGE_DTYPE_COUNT);
-    return rj_fail(c, RIDGE_EINVAL, path, "dtype", "unknown dtype '%s' (known: %s)", printable(safe, sizeof safe, s),
-                   list);
+    return rj_fail(c, RIDGE_EINVAL, path, "dtype", "unknown dtype '%s' (known: %s)", s,
+                   ridge_name_list(&ridge_dtype_names, list, sizeof list));
 }
 
 /* The pass, which must be one of `valid` (n of them) for this kind. */
 static int get_pass(const cJSON *o, const char *path, const ridge_pass *valid, int n, ridge_pass *out,
                     const rj_ctx *c)
 {
-    char s[ENUM_MAX], safe[ENUM_MAX], list[64] = "";
+    char s[ENUM_MAX], list[64] = "";
     ridge_pass p;
     RJ_TRY(rj_string(o, path, "pass", 1, s, sizeof s, c));
     for (int i = 0; i < n; i++) {
@@ -117,15 +92,18 @@ static int get_pass(const cJSON *o, const char *path, const ridge_pass *valid, i
             strncat(list, ", ", sizeof list - strlen(list) - 1);
         strncat(list, ridge_pass_name(valid[i]), sizeof list - strlen(list) - 1);
     }
-    return rj_fail(c, RIDGE_EINVAL, path, "pass", "'%s' is not one of: %s", printable(safe, sizeof safe, s), list);
+    return rj_fail(c, RIDGE_EINVAL, path, "pass", "'%s' is not one of: %s", s, list);
 }
 
 static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj_ctx *c)
 {
     static const ridge_pass conv_passes[] = {RIDGE_PASS_FWD, RIDGE_PASS_BWD_DATA, RIDGE_PASS_BWD_FILTER};
     static const ridge_pass fb_passes[] = {RIDGE_PASS_FWD, RIDGE_PASS_FWD_BWD};
-    char s[ENUM_MAX], safe[ENUM_MAX];
-    int rc;
+    /* Row-wise kernels: the table's prefix without "column", which only reduce takes. */
+    const ridge_names row_kernels = {ridge_row_kernel_names.rows,
+                                     op->kind == RIDGE_OP_REDUCE ? ridge_row_kernel_names.count : RIDGE_ROW_COLUMN,
+                                     ridge_row_kernel_names.unknown};
+    int rc, v = 0;
     switch (op->kind) {
     case RIDGE_OP_GEMM:
         RJ_TRY(num(o, path, "m", 1, &op->u.gemm.m, c));
@@ -133,10 +111,9 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "k", 1, &op->u.gemm.k, c));
         op->u.gemm.batch = 1;
         RJ_TRY(num(o, path, "batch", 0, &op->u.gemm.batch, c));
-        RJ_TRY(rc = rj_string(o, path, "layout", 0, s, sizeof s, c));
-        if (rc == 1 && ridge_layout_parse(s, &op->u.gemm.layout) != 0)
-            return rj_fail(c, RIDGE_EINVAL, path, "layout", "'%s' is not one of: nn, nt, tn, tt",
-                           printable(safe, sizeof safe, s));
+        RJ_TRY(rc = rj_enum(o, path, "layout", 0, &ridge_layout_names, &v, c));
+        if (rc == 1)
+            op->u.gemm.layout = (ridge_layout)v;
         RJ_TRY(rj_bool(o, path, "no_split_k", 0, &op->u.gemm.no_split_k, c));
         return rj_bool(o, path, "tiles_by_m", 0, &op->u.gemm.tiles_by_m, c);
     case RIDGE_OP_CONV2D:
@@ -151,14 +128,7 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "pad", 1, &op->u.conv.pad, c));
         op->u.conv.groups = 1;
         RJ_TRY(num(o, path, "groups", 0, &op->u.conv.groups, c));
-        RJ_TRY(rc = rj_string(o, path, "memory_format", 0, s, sizeof s, c));
-        if (rc == 1) {
-            if (strcmp(s, "nhwc") == 0)
-                op->u.conv.nhwc = 1;
-            else if (strcmp(s, "nchw") != 0)
-                return rj_fail(c, RIDGE_EINVAL, path, "memory_format", "'%s' is not one of: nchw, nhwc",
-                               printable(safe, sizeof safe, s));
-        }
+        RJ_TRY(rj_enum(o, path, "memory_format", 0, &memory_formats, &op->u.conv.nhwc, c));
         return get_pass(o, path, conv_passes, 3, &op->u.conv.pass, c);
     case RIDGE_OP_ATTENTION:
         RJ_TRY(num(o, path, "batch", 1, &op->u.attn.batch, c));
@@ -178,10 +148,9 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "strided_inputs", 0, &op->u.ew.strided_inputs, c));
         RJ_TRY(num(o, path, "rows", 0, &op->u.ew.rows, c));
         RJ_TRY(num(o, path, "channels", 0, &op->u.ew.channels, c));
-        RJ_TRY(rc = rj_string(o, path, "function", 0, s, sizeof s, c));
-        if (rc == 1 && ridge_ew_fn_parse(s, &op->u.ew.fn) != 0)
-            return rj_fail(c, RIDGE_EINVAL, path, "function", "'%s' is not one of: plain, gelu_erf, gelu_tanh, silu, exp",
-                           printable(safe, sizeof safe, s));
+        RJ_TRY(rc = rj_enum(o, path, "function", 0, &ridge_ew_fn_names, &v, c));
+        if (rc == 1)
+            op->u.ew.fn = (ridge_ew_fn)v;
         return RIDGE_OK;
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:
@@ -191,11 +160,9 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "cols", 1, &op->u.rows.cols, c));
         if (op->kind == RIDGE_OP_REDUCE)
             RJ_TRY(num(o, path, "inputs", 0, &op->u.rows.inputs, c));
-        RJ_TRY(rc = rj_string(o, path, "row_kernel", 0, s, sizeof s, c));
-        if (rc == 1 && (ridge_row_kernel_parse(s, &op->u.rows.kernel) != 0 ||
-                        (op->u.rows.kernel == RIDGE_ROW_COLUMN && op->kind != RIDGE_OP_REDUCE)))
-            return rj_fail(c, RIDGE_EINVAL, path, "row_kernel", "'%s' is not one of: auto, cta, warp%s",
-                           printable(safe, sizeof safe, s), op->kind == RIDGE_OP_REDUCE ? ", column" : "");
+        RJ_TRY(rc = rj_enum(o, path, "row_kernel", 0, &row_kernels, &v, c));
+        if (rc == 1)
+            op->u.rows.kernel = (ridge_row_kernel)v;
         return RIDGE_OK;
     case RIDGE_OP_EMBEDDING:
         RJ_TRY(num(o, path, "tokens", 1, &op->u.emb.tokens, c));
@@ -211,23 +178,15 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         return get_pass(o, path, fb_passes, 2, &op->u.lstm.pass, c);
     case RIDGE_OP_COPY:
         RJ_TRY(num(o, path, "bytes", 1, &op->u.copy.bytes, c));
-        RJ_TRY(rj_string(o, path, "kind", 1, s, sizeof s, c));
-        if (ridge_copy_kind_parse(s, &op->u.copy.kind) != 0)
-            return rj_fail(c, RIDGE_EINVAL, path, "kind", "'%s' is not one of: d2d, h2d, d2h",
-                           printable(safe, sizeof safe, s));
+        RJ_TRY(rj_enum(o, path, "kind", 1, &ridge_copy_kind_names, &v, c));
+        op->u.copy.kind = (ridge_copy_kind)v;
         return RIDGE_OK;
     case RIDGE_OP_CUSTOM:
         RJ_TRY(num(o, path, "flops", 1, &op->u.custom.flops, c));
         RJ_TRY(num(o, path, "bytes", 1, &op->u.custom.bytes, c));
-        op->u.custom.unit = RIDGE_UNIT_VECTOR;
-        RJ_TRY(rc = rj_string(o, path, "unit", 0, s, sizeof s, c));
-        if (rc == 1) {
-            if (strcmp(s, "tensor") == 0)
-                op->u.custom.unit = RIDGE_UNIT_TENSOR;
-            else if (strcmp(s, "vector") != 0)
-                return rj_fail(c, RIDGE_EINVAL, path, "unit", "'%s' is not one of: tensor, vector",
-                               printable(safe, sizeof safe, s));
-        }
+        v = RIDGE_UNIT_VECTOR;
+        RJ_TRY(rj_enum(o, path, "unit", 0, &units, &v, c));
+        op->u.custom.unit = (ridge_unit)v;
         return RIDGE_OK;
     default: return rj_fail(c, RIDGE_EINVAL, path, "op", "unsupported kind");
     }

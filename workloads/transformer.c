@@ -46,9 +46,13 @@ typedef struct {
 #define TF_ROPE_FLOPS 3.0
 #define TF_TANH_FLOPS 4.0
 
-static const char *const act_names[] = {"gelu", "swiglu", "relu", NULL};
-static const char *const norm_names[] = {"layernorm", "rmsnorm", NULL};
-static const char *const pos_names[] = {"learned", "rope", "relative", "none", NULL};
+static const ridge_name act_rows[] = {{"gelu", TF_ACT_GELU}, {"swiglu", TF_ACT_SWIGLU}, {"relu", TF_ACT_RELU}};
+static const ridge_name norm_rows[] = {{"layernorm", TF_NORM_LAYERNORM}, {"rmsnorm", TF_NORM_RMSNORM}};
+static const ridge_name pos_rows[] = {
+    {"learned", TF_POS_LEARNED}, {"rope", TF_POS_ROPE}, {"relative", TF_POS_RELATIVE}, {"none", TF_POS_NONE}};
+static const ridge_names act_names = RIDGE_NAMES(act_rows, "?");
+static const ridge_names norm_names = RIDGE_NAMES(norm_rows, "?");
+static const ridge_names pos_names = RIDGE_NAMES(pos_rows, "?");
 
 static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads", "ffn", "vocab", "head_vocab",
                                         "ffn_act", "norm", "position", "encoder", "tied_embeddings", "bias",
@@ -56,28 +60,13 @@ static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads"
                                         "image", "patch", "channels", "fused_qkv", "fused_gate_up", "norm_impl",
                                         "rope_impl", "gqa_impl", "parallel_residual", "rotary_dim", "qa_head", "gelu_impl",
                                         NULL};
-static const char *const impl_names[] = {"fused", "composite", NULL};
-static const char *const gqa_names[] = {"grouped", "repeat", NULL};
+/* The *_impl keys set tf_arch's composite_* flags, gqa_impl its repeat_kv flag. */
+static const ridge_name impl_rows[] = {{"fused", 0}, {"composite", 1}};
+static const ridge_name gqa_rows[] = {{"grouped", 0}, {"repeat", 1}};
+static const ridge_names impl_names = RIDGE_NAMES(impl_rows, "?");
+static const ridge_names gqa_names = RIDGE_NAMES(gqa_rows, "?");
 
 /* ------------------------------------------------------------------ parsing */
-
-static int get_enum(const cJSON *a, const char *key, const char *const *names, int *out, const rj_ctx *c)
-{
-    char buf[32], list[96] = "";
-    int rc = rj_string(a, "$.arch", key, 1, buf, sizeof buf, c);
-    if (rc < 0)
-        return rc;
-    for (int i = 0; names[i]; i++) {
-        if (strcmp(buf, names[i]) == 0) {
-            *out = i;
-            return 1;
-        }
-        if (i)
-            strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, names[i], sizeof list - strlen(list) - 1);
-    }
-    return rj_fail(c, RIDGE_EINVAL, "$.arch", key, "'%s' is not one of: %s", buf, list);
-}
 
 /* An integer size in [lo, hi] into *out (left alone when absent and optional). */
 static int get_size(const cJSON *a, const char *key, int required, long lo, long hi, double *out, const rj_ctx *c)
@@ -111,11 +100,11 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     a->kv_heads = a->heads;
     TRY(get_size(j, "kv_heads", 0, 1, 100000, &a->kv_heads, c));
     TRY(get_size(j, "ffn", 1, 1, TF_SIZE_MAX, &a->ffn, c));
-    TRY(get_enum(j, "ffn_act", act_names, &v, c));
+    TRY(rj_enum(j, "$.arch", "ffn_act", 1, &act_names, &v, c));
     a->act = (tf_act)v;
-    TRY(get_enum(j, "norm", norm_names, &v, c));
+    TRY(rj_enum(j, "$.arch", "norm", 1, &norm_names, &v, c));
     a->norm = (tf_norm)v;
-    TRY(get_enum(j, "position", pos_names, &v, c));
+    TRY(rj_enum(j, "$.arch", "position", 1, &pos_names, &v, c));
     a->pos = (tf_pos)v;
     TRY(rj_bool(j, "$.arch", "tied_embeddings", 0, &a->tied, c));
     TRY(rj_bool(j, "$.arch", "bias", 0, &a->bias, c));
@@ -127,18 +116,10 @@ static int parse(const cJSON *j, void *arch, const rj_ctx *c)
     a->fused_qkv = a->fused_gate_up = 1;
     TRY(rj_bool(j, "$.arch", "fused_qkv", 0, &a->fused_qkv, c));
     TRY(rj_bool(j, "$.arch", "fused_gate_up", 0, &a->fused_gate_up, c));
-    if (cJSON_GetObjectItemCaseSensitive(j, "norm_impl")) {
-        TRY(get_enum(j, "norm_impl", impl_names, &a->composite_norm, c));
-    }
-    if (cJSON_GetObjectItemCaseSensitive(j, "gelu_impl")) {
-        TRY(get_enum(j, "gelu_impl", impl_names, &a->composite_gelu, c));
-    }
-    if (cJSON_GetObjectItemCaseSensitive(j, "rope_impl")) {
-        TRY(get_enum(j, "rope_impl", impl_names, &a->composite_rope, c));
-    }
-    if (cJSON_GetObjectItemCaseSensitive(j, "gqa_impl")) {
-        TRY(get_enum(j, "gqa_impl", gqa_names, &a->repeat_kv, c));
-    }
+    TRY(rj_enum(j, "$.arch", "norm_impl", 0, &impl_names, &a->composite_norm, c));
+    TRY(rj_enum(j, "$.arch", "gelu_impl", 0, &impl_names, &a->composite_gelu, c));
+    TRY(rj_enum(j, "$.arch", "rope_impl", 0, &impl_names, &a->composite_rope, c));
+    TRY(rj_enum(j, "$.arch", "gqa_impl", 0, &gqa_names, &a->repeat_kv, c));
     a->experts = a->top_k = 1;
     TRY(get_size(j, "experts", 0, 1, 100000, &a->experts, c));
     TRY(get_size(j, "top_k", 0, 1, 100000, &a->top_k, c));

@@ -13,6 +13,7 @@
 
 #include "ridge/error.h"
 #include "ridge/gpu.h"
+#include "ridge/names.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,8 +31,10 @@ typedef enum {
 /* Inter-node network. */
 typedef enum { RIDGE_INTER_INFINIBAND = 0, RIDGE_INTER_ROCE, RIDGE_INTER_ETHERNET, RIDGE_INTER_COUNT } ridge_inter_kind;
 
-const char *ridge_intra_kind_name(ridge_intra_kind k); /* "nvswitch" */
-const char *ridge_inter_kind_name(ridge_inter_kind k); /* "infiniband" */
+/* Names as in cluster files ("nvswitch", "infiniband"), from one table each (ridge/names.h). */
+extern const ridge_names ridge_intra_kind_names, ridge_inter_kind_names;
+const char *ridge_intra_kind_name(ridge_intra_kind k);
+const char *ridge_inter_kind_name(ridge_inter_kind k);
 
 #define RIDGE_CLUSTER_MAX_SOURCES 16
 
@@ -98,13 +101,15 @@ typedef enum {
 
 typedef enum { RIDGE_PROTO_AUTO = 0, RIDGE_PROTO_LL, RIDGE_PROTO_LL128, RIDGE_PROTO_SIMPLE, RIDGE_PROTO_COUNT } ridge_coll_proto;
 
-/* "allreduce", "ring", "ll128"; parse returns RIDGE_OK or RIDGE_EINVAL (message lists the choices). */
+/* "allreduce", "ring", "ll128", from one table each (ridge/names.h); parse returns RIDGE_OK, or
+ * RIDGE_EINVAL when s is unknown (ridge_name_list gives the choices for a message). */
+extern const ridge_names ridge_coll_op_names, ridge_coll_algo_names, ridge_coll_proto_names;
 const char *ridge_coll_op_name(ridge_coll_op op);
 const char *ridge_coll_algo_name(ridge_coll_algo a);
 const char *ridge_coll_proto_name(ridge_coll_proto p);
-int ridge_coll_op_parse(const char *s, ridge_coll_op *op, ridge_err *err);
-int ridge_coll_algo_parse(const char *s, ridge_coll_algo *a, ridge_err *err);
-int ridge_coll_proto_parse(const char *s, ridge_coll_proto *p, ridge_err *err);
+int ridge_coll_op_parse(const char *s, ridge_coll_op *op);
+int ridge_coll_algo_parse(const char *s, ridge_coll_algo *a);
+int ridge_coll_proto_parse(const char *s, ridge_coll_proto *p);
 /* 1 if the op has an implementation with this algorithm. */
 int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a);
 

@@ -25,6 +25,7 @@ typedef enum {
     RIDGE_HOST_CLASS_COUNT
 } ridge_host_class;
 
+extern const ridge_names ridge_host_class_names; /* "auto", "aten", ... "multi_tensor" */
 const char *ridge_host_class_name(ridge_host_class c);
 /* The class of an op: its host_class when set, else: group "optimizer" -> multi_tensor; a name
  * ending in .bwd, .dgrad, .wgrad or .gcast (the backward ops of docs/workloads.md) -> autograd;

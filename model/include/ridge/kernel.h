@@ -22,9 +22,12 @@ typedef enum {
     RIDGE_BOUND_COUNT
 } ridge_bound;
 
+extern const ridge_names ridge_bound_names; /* "compute", "memory", "l2", "latency", "host" */
 const char *ridge_bound_name(ridge_bound b);
 
 typedef enum { RIDGE_RUNTIME_EAGER = 0, RIDGE_RUNTIME_GRAPH } ridge_runtime;
+/* "eager", "graph"; parse: RIDGE_OK, or RIDGE_EINVAL when unknown (ridge/names.h). */
+extern const ridge_names ridge_runtime_names;
 const char *ridge_runtime_name(ridge_runtime r);
 int ridge_runtime_parse(const char *s, ridge_runtime *out);
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "ridge/error.h"
+#include "ridge/names.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,15 +125,19 @@ typedef struct {
     } u;
 } ridge_op;
 
-/* Names as in the JSON format ("gemm", "bf16", "bwd_data", "d2d", "tensor"). */
+/* Names as in the JSON format ("gemm", "bf16", "bwd_data", "d2d"), each enumeration's from one
+ * table (ridge/names.h) in the order messages list them. */
+extern const ridge_names ridge_op_kind_names, ridge_dtype_names, ridge_pass_names, ridge_copy_kind_names,
+    ridge_layout_names, ridge_ew_fn_names, ridge_row_kernel_names;
 const char *ridge_op_kind_name(ridge_op_kind k);
 const char *ridge_dtype_name(ridge_dtype d);
 const char *ridge_pass_name(ridge_pass p);
 const char *ridge_copy_kind_name(ridge_copy_kind k);
 const char *ridge_layout_name(ridge_layout l);
 const char *ridge_ew_fn_name(ridge_ew_fn f);
-const char *ridge_row_kernel_name(ridge_row_kernel k);
-/* Reverse look-ups: 0 and *out set on success, -1 if unknown. */
+const char *ridge_row_kernel_name(ridge_row_kernel k); /* the table ends with "column", reduce only */
+/* Reverse look-ups (ridge_name_parse's convention): RIDGE_OK and *out set, or RIDGE_EINVAL when
+ * s is unknown or NULL. */
 int ridge_op_kind_parse(const char *s, ridge_op_kind *out);
 int ridge_dtype_parse(const char *s, ridge_dtype *out);
 int ridge_pass_parse(const char *s, ridge_pass *out);

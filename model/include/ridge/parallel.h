@@ -22,14 +22,18 @@ extern "C" {
 
 typedef enum { RIDGE_PP_1F1B = 0, RIDGE_PP_INTERLEAVED } ridge_pp_schedule;
 
-const char *ridge_pp_schedule_name(ridge_pp_schedule s); /* "1f1b", "interleaved" */
-int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out); /* 0, or -1 when unknown */
+/* "1f1b", "interleaved"; parse: RIDGE_OK, or RIDGE_EINVAL when unknown (ridge/names.h). */
+extern const ridge_names ridge_pp_schedule_names;
+const char *ridge_pp_schedule_name(ridge_pp_schedule s);
+int ridge_pp_schedule_parse(const char *s, ridge_pp_schedule *out);
 
 /* PyTorch FSDP sharding strategies (docs/parallel.md, "Data parallelism"). */
 typedef enum { RIDGE_FSDP_NONE = 0, RIDGE_FSDP_FULL, RIDGE_FSDP_GRAD_OP, RIDGE_FSDP_HYBRID } ridge_fsdp_mode;
 
-const char *ridge_fsdp_mode_name(ridge_fsdp_mode f); /* "none", "full", "grad-op", "hybrid" */
-int ridge_fsdp_mode_parse(const char *s, ridge_fsdp_mode *out); /* 0, or -1 when unknown */
+/* "none", "full", "grad-op", "hybrid"; parse: RIDGE_OK, or RIDGE_EINVAL when unknown. */
+extern const ridge_names ridge_fsdp_mode_names;
+const char *ridge_fsdp_mode_name(ridge_fsdp_mode f);
+int ridge_fsdp_mode_parse(const char *s, ridge_fsdp_mode *out);
 
 /* Defaults of the data-parallel schedule (docs/parallel.md). */
 #define RIDGE_DP_BUCKET_BYTES (25.0 * 1048576.0) /* PyTorch DDP bucket_cap_mb = 25 */

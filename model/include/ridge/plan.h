@@ -43,8 +43,10 @@ typedef enum {
 
 typedef enum { RIDGE_PLAN_TARGET_SAMPLES = 0, RIDGE_PLAN_TARGET_TOKENS } ridge_plan_target;
 
-const char *ridge_plan_objective_name(ridge_plan_objective o);     /* "cost" */
-int ridge_plan_objective_parse(const char *s, ridge_plan_objective *out); /* 0, or -1 */
+/* "cost", "time", "energy", "gpus"; parse: RIDGE_OK, or RIDGE_EINVAL when unknown (ridge/names.h). */
+extern const ridge_names ridge_plan_objective_names;
+const char *ridge_plan_objective_name(ridge_plan_objective o);
+int ridge_plan_objective_parse(const char *s, ridge_plan_objective *out);
 const char *ridge_plan_reason_name(ridge_plan_reason r);           /* "out of memory" */
 const char *ridge_plan_reason_key(ridge_plan_reason r);            /* "out_of_memory" */
 

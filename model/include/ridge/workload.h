@@ -47,7 +47,8 @@ typedef enum {
     RIDGE_OPT_IMPL_FOREACH = 2,           /* PyTorch's default: one multi-tensor pass per arithmetic step */
     RIDGE_OPT_IMPL_FOREACH_CAPTURABLE = 3 /* the same with capturable=True (AdamW: one pass more) */
 } ridge_optimizer_impl;
-/* "fused", "foreach", "foreach-capturable", "forloop"; 0 or -1. */
+/* "fused", "foreach", "foreach-capturable", "forloop" (the table's order); RIDGE_OK or RIDGE_EINVAL. */
+extern const ridge_names ridge_optimizer_impl_names;
 int ridge_optimizer_impl_parse(const char *s, ridge_optimizer_impl *out);
 const char *ridge_optimizer_impl_name(ridge_optimizer_impl impl);
 typedef enum { RIDGE_RECOMPUTE_NONE = 0, RIDGE_RECOMPUTE_SELECTIVE, RIDGE_RECOMPUTE_FULL } ridge_recompute;
@@ -63,10 +64,15 @@ typedef enum {
     RIDGE_CODE_ENGINE,
     RIDGE_CODE_COMPILE
 } ridge_code;
-/* "torch", "hf", "megatron", "engine", "compile" ("" = as written); 0 or -1. */
+/* "torch", "hf", "megatron", "engine", "compile"; the name of RIDGE_CODE_AS_WRITTEN (no row of
+ * the table) is "as-written"; RIDGE_OK or RIDGE_EINVAL. */
+extern const ridge_names ridge_code_names;
 int ridge_code_parse(const char *s, ridge_code *out);
 const char *ridge_code_name(ridge_code c);
 
+/* "train", "infer", "prefill", "decode"; "sgd", "adamw", "lamb"; "none", "selective", "full".
+ * Parsers return RIDGE_OK, or RIDGE_EINVAL when unknown (ridge/names.h). */
+extern const ridge_names ridge_mode_names, ridge_optimizer_names, ridge_recompute_names;
 const char *ridge_mode_name(ridge_mode m);
 int ridge_mode_parse(const char *s, ridge_mode *out);
 const char *ridge_optimizer_name(ridge_optimizer o);
