@@ -12,6 +12,7 @@
 #include "model_run.h"
 #include "ridge/plan.h"
 #include "ridge/plot.h"
+#include "ridge/serve_plan.h"
 #ifdef RIDGE_HAVE_MPI
 #include "plan_mpi.h"
 #define PLAN_EVAL_RANGE plan_mpi_eval_range /* under mpirun: the ranks' shares, gathered on rank 0 */
