@@ -335,7 +335,7 @@ static int spec_check(const ridge_plan_spec *spec, double *tokens_per_sample, ri
         if (!(spec->batches[i] >= 1 && spec->batches[i] <= 1e7))
             return ridge_err_set(err, RIDGE_EINVAL, "plan: batches: %g is not in [1, 1e7]", spec->batches[i]);
     if (spec->run.grad_accum > 1)
-        return ridge_err_set(err, RIDGE_EINVAL, "plan: --grad-accum is not swept; give the batch per step in --batches");
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: run.grad_accum is not swept; give the batch per step in batches");
     if (!(spec->target > 0 && isfinite(spec->target)))
         return ridge_err_set(err, RIDGE_EINVAL, "plan: the target (samples or tokens) must be > 0");
     if (!(spec->deadline_s >= 0) || !(spec->budget_usd >= 0) || !(spec->power_cap_w >= 0))
@@ -412,7 +412,7 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         p->parallel |= p->zeros[i] != 0;
     if (p->parallel && sp->run.mode != RIDGE_MODE_TRAIN) {
         ridge_plan_free(p);
-        return ridge_err_set(err, RIDGE_EINVAL, "plan: tp, pp and zero ranges need training (--mode train)");
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: tps, pps and zeros ranges need run.mode \"train\"");
     }
     nmemo = sp->ngpus * sp->nprecisions * sp->nbatches;
     if (dup_array((void **)&p->gpus, spec->gpus, sp->ngpus, sizeof *p->gpus) ||
