@@ -20,15 +20,14 @@ typedef struct {
     ridge_err err;
 } chart_ctx;
 
-/* Each chart below prints its table, returns an exit code (CLI_EXIT_OK once it has written its
- * .dat/.gp) and sets *st to the status of that write. */
-
+/* The one line for an allocation that failed. */
 static int oom(void)
 {
     cli_error("out of memory");
     return CLI_EXIT_FAILURE;
 }
 
+/* An axis is logarithmic when its positive, finite data span more than 20x (docs/planning.md). */
 static int span_is_wide(const double *v, size_t n)
 {
     double lo = HUGE_VAL, hi = 0;
@@ -39,6 +38,9 @@ static int span_is_wide(const double *v, size_t n)
         }
     return hi > 0 && hi / lo > 20;
 }
+
+/* Each chart below prints its table, returns an exit code (CLI_EXIT_OK once it has written its
+ * .dat/.gp) and sets *st to the status of that write. */
 
 /* Series of the Pareto chart: each GPU's feasible results, then the front (ranked by time, so the
  * front comes in order), with the front listed on stdout. xs, ys hold 2 x space + 1. */

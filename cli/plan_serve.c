@@ -55,8 +55,9 @@ static int serve_text(const plan_opts *o, const ridge_model *m, const ridge_gpu 
     return CLI_EXIT_OK;
 }
 
+/* The ranked rows in o's format: text (the top K), csv or jsonl (every candidate). */
 static int serve_print(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus,
-                     const ridge_serve_plan_row *rows, size_t n, size_t nf)
+                       const ridge_serve_plan_row *rows, size_t n, size_t nf)
 {
     if (o->format == PF_TEXT)
         return serve_text(o, m, gpus, rows, n, nf);
@@ -127,8 +128,9 @@ static int serve_bars(const plan_opts *o, const ridge_model *m, const ridge_gpu 
     return plan_render(paths);
 }
 
+/* --chart serve, checked once the table is out: a bad --chart still prints the plan. */
 static int serve_chart(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus,
-                     const ridge_serve_plan_row *rows, size_t nf)
+                       const ridge_serve_plan_row *rows, size_t nf)
 {
     ridge_plot_paths paths;
     ridge_err err = {{0}};
@@ -136,12 +138,10 @@ static int serve_chart(const plan_opts *o, const ridge_model *m, const ridge_gpu
     const char **cats = calloc(o->ngpus + 1, sizeof *cats);
     double *v = calloc(o->ngpus + 1, sizeof *v);
     int rc;
-    if (!names || !cats || !v)
-    {
+    if (!names || !cats || !v) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
-    }
-    else if (strcmp(o->chart, "serve") != 0)
+    } else if (strcmp(o->chart, "serve") != 0)
         rc = cli_usage_error("plan", "--chart: with --rate only 'serve' is drawn");
     else if (!o->output[0])
         rc = cli_usage_error("plan", "--chart needs -o/--output CHART.png|svg");
