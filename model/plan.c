@@ -11,7 +11,6 @@
 
 #include "ridge/comm.h"
 #include "ridge/parallel.h"
-#include "ridge/queue.h"
 #include "ridge/schedule.h"
 
 /* The synthetic fabric a data-parallel group runs on (docs/planning.md, "Communication"). */
@@ -183,6 +182,25 @@ static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, p
     memcpy(s->by_bound_s, tot.time_by_bound_s, sizeof s->by_bound_s);
 }
 
+/* Run fn on jobs[0..n) (job_size bytes apart), each on a thread of its own (tid[1..n)); job 0,
+ * and the jobs whose thread did not start, run on this thread. Each job writes only its own
+ * block, so the results are those of one thread whatever starts. */
+static void fan_out(void *(*fn)(void *), void *jobs, size_t job_size, int n, pthread_t *tid)
+{
+    char *j = jobs;
+    int started = 0;
+    for (int t = 1; t < n; t++) {
+        if (pthread_create(&tid[t], NULL, fn, j + (size_t)t * job_size) != 0)
+            break;
+        started = t;
+    }
+    fn(j);
+    for (int t = started + 1; t < n; t++)
+        fn(j + (size_t)t * job_size);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+}
+
 static void *memo_thread(void *arg)
 {
     memo_job *j = arg;
@@ -284,14 +302,9 @@ static int dup_array(void **dst, const void *src, size_t n, size_t size)
     return 0;
 }
 
-int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *err)
+/* The checks of a spec that need no memo; *tokens_per_sample for a target in tokens. */
+static int spec_check(const ridge_plan_spec *spec, double *tokens_per_sample, ridge_err *err)
 {
-    ridge_plan *p = NULL;
-    ridge_plan_spec *sp;
-    size_t nmemo;
-    double tokens_per_sample = 1;
-    int threads;
-    *out = NULL;
     if (!spec->model)
         return ridge_err_set(err, RIDGE_EINVAL, "plan: no workload");
     if (!spec->ngpus || !spec->nprecisions || !spec->ncounts || !spec->nbatches)
@@ -310,7 +323,7 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         if (!(spec->batches[i] >= 1 && spec->batches[i] <= 1e7))
             return ridge_err_set(err, RIDGE_EINVAL, "plan: batches: %g is not in [1, 1e7]", spec->batches[i]);
     if (spec->run.grad_accum > 1)
-        return ridge_err_set(err, RIDGE_EINVAL, "plan: --grad-accum is not swept; give the batch per step in --batches");
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: run.grad_accum is not swept; give the batch per step in batches");
     if (!(spec->target > 0 && isfinite(spec->target)))
         return ridge_err_set(err, RIDGE_EINVAL, "plan: the target (samples or tokens) must be > 0");
     if (!(spec->deadline_s >= 0) || !(spec->budget_usd >= 0) || !(spec->power_cap_w >= 0))
@@ -336,9 +349,21 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         if (strncmp(ridge_model_throughput_unit(spec->model, &rc), "tokens", 6) != 0)
             return ridge_err_set(err, RIDGE_EINVAL, "plan: %s does not process tokens (use samples)",
                                  ridge_model_name(spec->model));
-        tokens_per_sample = ridge_model_items_per_step(spec->model, &rc);
+        *tokens_per_sample = ridge_model_items_per_step(spec->model, &rc);
     }
+    return RIDGE_OK;
+}
 
+int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *err)
+{
+    ridge_plan *p = NULL;
+    ridge_plan_spec *sp;
+    size_t nmemo;
+    double tokens_per_sample = 1;
+    int threads, st;
+    *out = NULL;
+    if ((st = spec_check(spec, &tokens_per_sample, err)) != RIDGE_OK)
+        return st;
     p = calloc(1, sizeof *p);
     if (!p)
         goto nomem;
@@ -375,7 +400,7 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         p->parallel |= p->zeros[i] != 0;
     if (p->parallel && sp->run.mode != RIDGE_MODE_TRAIN) {
         ridge_plan_free(p);
-        return ridge_err_set(err, RIDGE_EINVAL, "plan: tp, pp and zero ranges need training (--mode train)");
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: tps, pps and zeros ranges need run.mode \"train\"");
     }
     nmemo = sp->ngpus * sp->nprecisions * sp->nbatches;
     if (dup_array((void **)&p->gpus, spec->gpus, sp->ngpus, sizeof *p->gpus) ||
@@ -407,24 +432,13 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     {
         pthread_t tid[256];
         memo_job jobs[256];
-        int started = 0;
         for (int t = 0; t < threads; t++) {
             jobs[t].p = p;
             jobs[t].first = nmemo * (size_t)t / (size_t)threads;
             jobs[t].n = nmemo * (size_t)(t + 1) / (size_t)threads - jobs[t].first;
             jobs[t].tokens_per_sample = tokens_per_sample;
         }
-        for (int t = 1; t < threads; t++) {
-            if (pthread_create(&tid[t], NULL, memo_thread, &jobs[t]) != 0)
-                break;
-            started = t;
-        }
-        /* Blocks whose thread did not start run here. */
-        memo_thread(&jobs[0]);
-        for (int t = started + 1; t < threads; t++)
-            memo_thread(&jobs[t]);
-        for (int t = 1; t <= started; t++)
-            pthread_join(tid[t], NULL);
+        fan_out(memo_thread, jobs, sizeof jobs[0], threads, tid);
     }
     if (plan_comm(p, err) != RIDGE_OK) {
         ridge_plan_free(p);
@@ -594,7 +608,6 @@ int ridge_plan_eval_range(const ridge_plan *p, size_t first, size_t n, int threa
 {
     pthread_t tid[256];
     eval_job jobs[256];
-    int started = 0;
     if (first > p->size || n > p->size - first)
         return ridge_err_set(err, RIDGE_EINVAL, "plan: range [%zu, %zu) is outside the space of %zu", first,
                              first + n, p->size);
@@ -611,16 +624,7 @@ int ridge_plan_eval_range(const ridge_plan *p, size_t first, size_t n, int threa
         jobs[t].n = b - a;
         jobs[t].r = r + a;
     }
-    for (int t = 1; t < threads; t++) {
-        if (pthread_create(&tid[t], NULL, eval_thread, &jobs[t]) != 0)
-            break;
-        started = t;
-    }
-    eval_thread(&jobs[0]);
-    for (int t = started + 1; t < threads; t++)
-        eval_thread(&jobs[t]);
-    for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
+    fan_out(eval_thread, jobs, sizeof jobs[0], threads, tid);
     return RIDGE_OK;
 }
 
@@ -755,67 +759,34 @@ int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t ba
     return RIDGE_OK;
 }
 
-/* ---- serving plans ---- */
-
-static int serve_at(double rate_per_s, double service_s, double batch, int c, ridge_plan_serve_result *r,
-                    ridge_err *err)
+int ridge_plan_best_step(const ridge_plan *p, size_t gpu, ridge_plan_best *out)
 {
-    ridge_queue_params q;
-    ridge_queue_result qr;
-    int st;
-    ridge_queue_params_init(&q);
-    q.rate_per_s = rate_per_s / batch; /* batches per second */
-    q.mean_service_s = service_s;
-    q.service_cs2 = 0; /* the model's service time is deterministic: M/D/c */
-    q.servers = c;
-    st = ridge_queue_mgc(&q, &qr, err);
-    if (st != RIDGE_OK)
-        return st;
-    r->utilisation = qr.utilisation;
-    if (!qr.stable) {
-        r->p99_s = INFINITY;
-        r->mean_latency_s = INFINITY;
-        return RIDGE_OK;
-    }
-    r->p99_s = r->fill_s + qr.p99_s;
-    r->mean_latency_s = r->fill_s + qr.mean_latency_s;
-    return RIDGE_OK;
-}
-
-int ridge_plan_serve(double rate_per_s, double service_s, double batch, double slo_p99_s, int max_replicas,
-                     ridge_plan_serve_result *r, ridge_err *err)
-{
-    double need;
-    int lo, st;
-    memset(r, 0, sizeof *r);
-    if (!(rate_per_s > 0 && isfinite(rate_per_s)) || !(service_s > 0 && isfinite(service_s)) ||
-        !(batch >= 1 && isfinite(batch)) || !(slo_p99_s > 0 && isfinite(slo_p99_s)))
-        return ridge_err_set(err, RIDGE_EINVAL, "plan serve: rate, service time, batch and SLO must be positive");
-    if (max_replicas < 1)
-        max_replicas = 1;
-    r->fill_s = (batch - 1) / rate_per_s;
-    /* Even an idle replica answers no sooner than fill + service: no count can help. */
-    if (r->fill_s + service_s > slo_p99_s) {
-        r->p99_s = r->fill_s + service_s;
-        r->mean_latency_s = r->p99_s;
-        return RIDGE_OK;
-    }
-    /* Fewer replicas than the offered load in Erlangs cannot keep up: start just above it. */
-    need = floor(rate_per_s / batch * service_s) + 1;
-    if (need > max_replicas) {
-        r->p99_s = INFINITY;
-        r->mean_latency_s = INFINITY;
-        r->utilisation = rate_per_s / batch * service_s / max_replicas;
-        return RIDGE_OK;
-    }
-    /* p99 falls as replicas are added: walk up from the stability bound (a few steps at most). */
-    for (lo = (int)need; lo <= max_replicas; lo++) {
-        if ((st = serve_at(rate_per_s, service_s, batch, lo, r, err)) != RIDGE_OK)
-            return st;
-        if (r->p99_s <= slo_p99_s) {
-            r->replicas = lo;
-            return RIDGE_OK;
+    const ridge_plan_spec *sp = &p->spec;
+    double best_thr = -1;
+    int found = 0;
+    if (gpu >= sp->ngpus)
+        return 0;
+    for (size_t pr = 0; pr < sp->nprecisions; pr++)
+        for (size_t b = 0; b < sp->nbatches; b++) {
+            ridge_plan_step_info s;
+            if (ridge_plan_step(p, gpu, pr, b, &s, NULL) != RIDGE_OK || s.reason != RIDGE_PLAN_FEASIBLE ||
+                !(s.step_s > 0))
+                continue;
+            if (s.items / s.step_s > best_thr) {
+                best_thr = s.items / s.step_s;
+                out->step = s;
+                out->precision = pr;
+                out->batch = b;
+                found = 1;
+            }
         }
+    if (found) {
+        double price = p->prices[gpu];
+        out->throughput_per_s = out->step.items / out->step.step_s;
+        out->power_w = ridge_plan_power_w(p->gpus[gpu].tdp_w,
+                                          out->step.time_by_bound_s[RIDGE_BOUND_COMPUTE] / out->step.step_s);
+        out->throughput_per_w = out->throughput_per_s / out->power_w;
+        out->units_per_usd = price > 0 ? out->throughput_per_s * 3600.0 / price : NAN;
     }
-    return RIDGE_OK;
+    return found;
 }

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "ridge/plan.h"
+#include "ridge/serve_plan.h"
 #include "ridge/queue.h"
 
 static ridge_plan_result point(size_t index, double time_s, double cost_usd, double energy_j, int count)
@@ -412,7 +413,40 @@ static void test_serve(void)
     check_context(NULL);
 }
 
-/* The memo seen through ridge_plan_step: the items, the reason and the split by bound. */
+/* A GPU's best step: the highest one-GPU throughput over the precisions and batches that fit,
+ * and its power and throughput per watt and per USD. */
+static void check_best_step(const ridge_plan *p, const fixture *f)
+{
+    ridge_err err;
+    ridge_plan_best b;
+    for (size_t g = 0; g < 3; g++) {
+        double best = -1;
+        if (!CHECK_INT(ridge_plan_best_step(p, g, &b), 1))
+            continue;
+        for (size_t pr = 0; pr < 2; pr++)
+            for (size_t bi = 0; bi < 3; bi++) {
+                ridge_plan_step_info s;
+                CHECK(ridge_plan_step(p, g, pr, bi, &s, &err) == RIDGE_OK);
+                if (s.reason == RIDGE_PLAN_FEASIBLE && s.items / s.step_s > best)
+                    best = s.items / s.step_s;
+            }
+        CHECK_NEAR(b.throughput_per_s, best, 1e-15);
+        CHECK_NEAR(b.throughput_per_s, b.step.items / b.step.step_s, 1e-15);
+        CHECK(b.batch != 2); /* batch 4096 fits nowhere */
+        CHECK_NEAR(b.power_w, ridge_plan_power_w(f->gpus[g].tdp_w, b.step.time_by_bound_s[RIDGE_BOUND_COMPUTE] /
+                                                                       b.step.step_s),
+                   1e-15);
+        CHECK_NEAR(b.throughput_per_w, b.throughput_per_s / b.power_w, 1e-15);
+    }
+    ridge_plan_best_step(p, 0, &b); /* priced 1.875 USD/h */
+    CHECK_NEAR(b.units_per_usd, b.throughput_per_s * 3600 / 1.875, 1e-12);
+    ridge_plan_best_step(p, 2, &b); /* no price */
+    CHECK(isnan(b.units_per_usd));
+    CHECK_INT(ridge_plan_best_step(p, 3, &b), 0);
+}
+
+/* The memo seen through ridge_plan_step: the items, the reason and the split by bound; and the
+ * best step of each GPU. */
 static void test_step_info(void)
 {
     fixture f;
@@ -437,6 +471,7 @@ static void test_step_info(void)
     CHECK(ridge_plan_step(p, 0, 0, 2, &s, &err) == RIDGE_OK); /* batch 4096 */
     CHECK_INT(s.reason, RIDGE_PLAN_OOM);
     CHECK(ridge_plan_step(p, 3, 0, 0, &s, &err) == RIDGE_EINVAL);
+    check_best_step(p, &f);
     ridge_plan_free(p);
     ridge_model_free(f.m);
     check_context(NULL);

@@ -36,7 +36,7 @@ typedef enum {
     RIDGE_PLAN_DEADLINE,    /* "misses deadline" */
     RIDGE_PLAN_BUDGET,      /* "over budget" */
     RIDGE_PLAN_POWER,       /* "over power cap" */
-    RIDGE_PLAN_SLO,         /* "SLO unreachable": serving plans only (ridge_plan_serve) */
+    RIDGE_PLAN_SLO,         /* "SLO unreachable": serving plans only (ridge/serve_plan.h) */
     RIDGE_PLAN_LAYOUT,      /* "invalid parallel layout": parallelism ranges only (checked first) */
     RIDGE_PLAN_REASON_COUNT
 } ridge_plan_reason;
@@ -154,28 +154,21 @@ typedef struct {
 int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t batch, ridge_plan_step_info *out,
                     ridge_err *err);
 
-/* ---- serving plans (docs/planning.md, "Serving plans") ----
- *
- * c replicas each serve fixed batches of `batch` requests taking service_s; requests arrive as
- * a Poisson stream at rate_per_s. A batch is formed from the stream, so its first request waits
- * (batch - 1) / rate_per_s for the rest (the fill time, 0 for batch 1); batches then queue at
- * rate_per_s / batch for c deterministic servers, M/D/c by the Allen-Cunneen closed form
- * (ridge_queue_mgc with cs2 = 0). p99 = fill + p99 of the batch queue's latency. */
+/* A GPU's best single-GPU step (the charts' "best batch"): the precision and batch of the spec's
+ * lists with the highest throughput among the steps that fit, and what it gives. */
 typedef struct {
-    int replicas;          /* fewest meeting the SLO; 0 when none up to max_replicas */
-    double p99_s;          /* at that count (or at max_replicas when unreachable) */
-    double mean_latency_s; /* fill + mean latency of the batch queue */
-    double fill_s;         /* (batch - 1) / rate_per_s */
-    double utilisation;    /* per replica */
-} ridge_plan_serve_result;
+    size_t precision, batch;   /* indices into the spec's lists */
+    ridge_plan_step_info step;
+    double throughput_per_s;   /* step.items / step.step_s: target units per second, one GPU */
+    double power_w;            /* ridge_plan_power_w at the step's compute-bound share */
+    double throughput_per_w;   /* throughput_per_s / power_w */
+    double units_per_usd;      /* throughput_per_s x 3600 / price per GPU-hour; NaN without a price */
+} ridge_plan_best;
 
-#define RIDGE_PLAN_MAX_REPLICAS 4096
-
-/* Fewest replicas (<= max_replicas) with p99 <= slo_p99_s. Returns RIDGE_OK with replicas = 0
- * when the SLO is unreachable (service + fill above it, or still missed at max_replicas);
- * EINVAL for a rate, service time, batch or SLO that is not positive and finite. */
-int ridge_plan_serve(double rate_per_s, double service_s, double batch, double slo_p99_s, int max_replicas,
-                     ridge_plan_serve_result *r, ridge_err *err);
+/* The best step of GPU gpu (an index into the spec's gpus) into *out: 1, or 0 when no precision
+ * and batch fit (or gpu is out of range; *out is then untouched). Ties keep the first in the
+ * spec's order (precision, then batch). */
+int ridge_plan_best_step(const ridge_plan *p, size_t gpu, ridge_plan_best *out);
 
 /* Power model (docs/planning.md): idle = 0.25 x TDP; P = idle + utilisation x (TDP - idle). */
 #define RIDGE_PLAN_IDLE_FRACTION 0.25

@@ -1,0 +1,365 @@
+/* ridge plan: its flags (plan_cli.h); plan files are read by plan_file.c, the command is cmd_plan.c.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "plan_cli.h"
+
+enum {
+    O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
+    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
+    O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO
+};
+
+static const struct option long_opts[] = {
+    {"workload", required_argument, 0, O_WORKLOAD},   {"gpus", required_argument, 0, O_GPUS},
+    {"counts", required_argument, 0, O_COUNTS},       {"batches", required_argument, 0, O_BATCHES},
+    {"precisions", required_argument, 0, O_PRECISIONS}, {"tokens", required_argument, 0, O_TOKENS},
+    {"samples", required_argument, 0, O_SAMPLES},     {"deadline-hours", required_argument, 0, O_DEADLINE},
+    {"budget-usd", required_argument, 0, O_BUDGET},   {"power-cap-w", required_argument, 0, O_POWER},
+    {"objective", required_argument, 0, O_OBJECTIVE}, {"top", required_argument, 0, O_TOP},
+    {"price", required_argument, 0, O_PRICE},         {"pareto", required_argument, 0, O_PARETO},
+    {"no-comm", no_argument, 0, O_NOCOMM},            {"threads", required_argument, 0, O_THREADS},
+    {"format", required_argument, 0, O_FORMAT},       {"plan", required_argument, 0, O_PLAN},
+    {"bench", no_argument, 0, O_BENCH},               {"help", no_argument, 0, 'h'},
+    {"chart", required_argument, 0, O_CHART},         {"output", required_argument, 0, 'o'},
+    {"rate", required_argument, 0, O_RATE},           {"slo-p99-ms", required_argument, 0, O_SLO},
+    {"tp", required_argument, 0, O_TP},               {"pp", required_argument, 0, O_PP},
+    {"zero", required_argument, 0, O_ZERO},
+    CLI_RUN_OPTIONS,                                  {0, 0, 0, 0}};
+
+/* A copy of an option's text to cut into a list (strtok_r), of any length: the caller frees it.
+ * NULL after printing the error. */
+static char *list_copy(const char *s)
+{
+    char *buf = malloc(strlen(s) + 1);
+    if (!buf)
+        cli_error("out of memory");
+    else
+        strcpy(buf, s);
+    return buf;
+}
+
+/* Comma-separated list; integers may be given as ranges A..B. Returns 0 or prints and -1. */
+static int parse_num_list(const char *opt, const char *s, int integer, double lo, double hi, double *out,
+                          size_t *n)
+{
+    char *buf = list_copy(s), *save = NULL, *tok;
+    int rc = -1;
+    *n = 0;
+    if (!buf)
+        return -1;
+    if (cli_check_list(opt, s)) {
+        free(buf);
+        return -1;
+    }
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(tok, "..");
+        double a, b;
+        if (dots && integer) {
+            *dots = '\0';
+            if (cli_parse_double(opt, tok, lo, hi, &a) || cli_parse_double(opt, dots + 2, lo, hi, &b))
+                goto done;
+            if (a != floor(a) || b != floor(b) || b < a) {
+                cli_error("%s: '%s..%s' is not an integer range A..B with A <= B", opt, tok, dots + 2);
+                goto done;
+            }
+        } else {
+            if (cli_parse_double(opt, tok, lo, hi, &a))
+                goto done;
+            if (integer && a != floor(a)) {
+                cli_error("%s: '%s' is not an integer", opt, tok);
+                goto done;
+            }
+            b = a;
+        }
+        for (double v = a; v <= b; v++) {
+            if (*n >= PLAN_MAX_LIST) {
+                cli_error("%s: more than %d values", opt, PLAN_MAX_LIST);
+                goto done;
+            }
+            out[(*n)++] = v;
+        }
+    }
+    if (*n == 0)
+        cli_error("%s: empty list", opt);
+    else
+        rc = 0;
+done:
+    free(buf);
+    return rc;
+}
+
+static int add_gpu(plan_opts *o, const char *id, const char *name)
+{
+    if (o->ngpus >= PLAN_MAX_LIST) {
+        cli_error("%s: more than %d GPUs", name, PLAN_MAX_LIST);
+        return -1;
+    }
+    if (strlen(id) >= sizeof o->gpus[0]) {
+        cli_error("%s: '%.40s...' is longer than %zu characters, which no GPU id is", name, id, sizeof o->gpus[0] - 1);
+        return -1;
+    }
+    strcpy(o->gpus[o->ngpus++], id);
+    return 0;
+}
+
+/* "--NAME" of option c, for messages. */
+static const char *opt_flag(int c, char *buf, size_t cap)
+{
+    for (const struct option *op = long_opts; op->name; op++)
+        if (op->val == c) {
+            snprintf(buf, cap, "--%s", op->name);
+            return buf;
+        }
+    return "?";
+}
+
+/* Each entry of the comma-separated list arg through fn, until one fails; *n (the list's count)
+ * is reset first, and a list that ends empty is an error. 0, or -1 after printing. */
+static int each_entry(plan_opts *o, const char *arg, const char *name,
+                      int (*fn)(plan_opts *, const char *, const char *), size_t *n)
+{
+    char *buf = list_copy(arg), *save = NULL, *tok;
+    int r = buf ? 0 : -1;
+    *n = 0;
+    if (buf && cli_check_list(name, arg))
+        r = -1;
+    for (tok = buf && !r ? strtok_r(buf, ",", &save) : NULL; tok && !r; tok = strtok_r(NULL, ",", &save))
+        r = fn(o, tok, name);
+    free(buf);
+    if (!r && !*n) {
+        cli_error("%s: empty list", name);
+        r = -1;
+    }
+    return r;
+}
+
+/* A --gpus entry: an id, or "all" (the catalogue). */
+static int gpu_entry(plan_opts *o, const char *tok, const char *name)
+{
+    int r = 0;
+    if (strcmp(tok, "all") != 0)
+        return add_gpu(o, tok, name);
+    for (size_t i = 0; i < ridge_catalog_count() && !r; i++)
+        r = add_gpu(o, ridge_catalog_id(i), name);
+    return r;
+}
+
+/* A --precisions entry: one of fp32, tf32, fp16, bf16, fp8, int8 (16 at most). */
+static int precision_entry(plan_opts *o, const char *tok, const char *name)
+{
+    ridge_dtype d;
+    if (ridge_dtype_parse(tok, &d) || d == RIDGE_DTYPE_FP64 || d == RIDGE_DTYPE_INT4) {
+        cli_error("%s: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", name, tok);
+        return -1;
+    }
+    if (o->nprecisions >= 16) {
+        cli_error("%s: more than 16 values", name);
+        return -1;
+    }
+    o->precisions[o->nprecisions++] = d;
+    return 0;
+}
+
+/* --counts, --tp, --pp, --zero: integer lists with ranges. */
+static int set_int_list(plan_opts *o, int c, const char *arg, const char *name)
+{
+    static double tmp[PLAN_MAX_LIST];
+    int *dst = c == O_COUNTS ? o->counts : c == O_TP ? o->tps : c == O_PP ? o->pps : o->zeros;
+    size_t *nd = c == O_COUNTS ? &o->ncounts : c == O_TP ? &o->ntps : c == O_PP ? &o->npps : &o->nzeros;
+    double lo = c == O_ZERO ? 0 : 1, hi = c == O_COUNTS ? 1000000 : c == O_ZERO ? 3 : 1024;
+    size_t n;
+    if (parse_num_list(name, arg, 1, lo, hi, tmp, &n))
+        return -1;
+    if (c == O_ZERO && n > 4) {
+        cli_error("%s: more than 4 values", name);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (int)tmp[i];
+    *nd = n;
+    return 0;
+}
+
+int plan_set_price(plan_opts *o, const char *arg, const char *label)
+{
+    char flag[48];
+    const char *name = label ? label : opt_flag(O_PRICE, flag, sizeof flag);
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || len == 0 || len >= sizeof o->price_id[0]) {
+        cli_error("%s: '%s' is not ID=USD_PER_HOUR", name, arg);
+        return -1;
+    }
+    if (o->nprices >= PLAN_MAX_PRICES) {
+        cli_error("%s: more than %d prices", name, PLAN_MAX_PRICES);
+        return -1;
+    }
+    if (cli_parse_double(name, eq + 1, 0.001, 100000, &o->price[o->nprices]))
+        return -1;
+    memcpy(o->price_id[o->nprices], arg, len);
+    o->price_id[o->nprices][len] = '\0';
+    o->nprices++;
+    return 0;
+}
+
+/* One of a few words into *out (its position in words), or the error naming them all. */
+static int set_word(const char *name, const char *arg, const char *const *words, int nwords, int *out)
+{
+    char list[128] = "";
+    for (int k = 0; k < nwords; k++)
+        if (strcmp(arg, words[k]) == 0) {
+            *out = k;
+            return 0;
+        }
+    for (int k = 0; k < nwords; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", words[k]);
+    cli_error("%s: '%s' is not one of %s", name, arg, list);
+    return -1;
+}
+
+/* A run option (model_run.h); --precision and --batch are one-entry lists here. */
+static int set_run_opt(plan_opts *o, int c, const char *arg, const char *label)
+{
+    if (cli_run_option(c, arg, label, &o->run) != 1)
+        return -1;
+    if (c == CLI_RUN_OPT_PRECISION) { /* --precision: a one-entry list */
+        o->precisions[0] = o->run.precision;
+        o->nprecisions = 1;
+    }
+    if (c == CLI_RUN_OPT_BASE + 1) {
+        o->batches[0] = o->run.batch;
+        o->nbatches = 1;
+    }
+    return 0;
+}
+
+int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
+{
+    static const char *const pareto[] = {"time-cost", "time-energy"}, *const formats[] = {"text", "jsonl", "csv"},
+                             *const charts[] = {"pareto", "throughput-batch", "breakdown", "gpus", "serve"};
+    char flag[48];
+    const char *name = label ? label : opt_flag(c, flag, sizeof flag);
+    int w;
+    switch (c) {
+    case O_WORKLOAD:
+        if (strlen(arg) >= sizeof o->workload_buf) {
+            cli_error("--workload: longer than %zu characters", sizeof o->workload_buf - 1);
+            return -1;
+        }
+        strcpy(o->workload_buf, arg);
+        o->workload = o->workload_buf;
+        return 0;
+    case O_GPUS: return each_entry(o, arg, name, gpu_entry, &o->ngpus);
+    case O_COUNTS:
+    case O_TP:
+    case O_PP:
+    case O_ZERO: return set_int_list(o, c, arg, name);
+    case O_BATCHES: return parse_num_list(name, arg, 1, 1, 10000000, o->batches, &o->nbatches) ? -1 : 0;
+    case O_PRECISIONS: return each_entry(o, arg, name, precision_entry, &o->nprecisions);
+    case O_TOKENS:
+    case O_SAMPLES:
+        if (cli_parse_double(name, arg, 1, 1e18, &o->target))
+            return -1;
+        o->target_kind = c == O_TOKENS ? RIDGE_PLAN_TARGET_TOKENS : RIDGE_PLAN_TARGET_SAMPLES;
+        return 0;
+    case O_DEADLINE:
+        if (cli_parse_double(name, arg, 1e-6, 1e7, &o->deadline_s))
+            return -1;
+        o->deadline_s *= 3600.0;
+        return 0;
+    case O_BUDGET: return cli_parse_double(name, arg, 1e-6, 1e12, &o->budget_usd);
+    case O_POWER: return cli_parse_double(name, arg, 1, 1e10, &o->power_cap_w);
+    case O_OBJECTIVE:
+        if (ridge_plan_objective_parse(arg, &o->objective)) {
+            cli_error("%s: '%s' is not one of cost, time, energy, gpus", name, arg);
+            return -1;
+        }
+        return 0;
+    case O_TOP: return cli_parse_long(name, arg, 1, 100000, &o->top);
+    case O_PRICE: return plan_set_price(o, arg, label);
+    case O_PARETO: return set_word(name, arg, pareto, 2, &o->pareto_energy);
+    case O_NOCOMM: o->no_comm = 1; return 0;
+    case O_THREADS: return cli_parse_long(name, arg, 1, 256, &o->threads);
+    case O_FORMAT:
+        if (set_word(name, arg, formats, 3, &w))
+            return -1;
+        o->format = (plan_format)w;
+        return 0;
+    case O_PLAN: return plan_file_load(o, arg);
+    case O_BENCH: o->bench = 1; return 0;
+    case O_CHART:
+        if (set_word(name, arg, charts, 5, &w))
+            return -1;
+        snprintf(o->chart, sizeof o->chart, "%s", arg);
+        return 0;
+    case O_OUTPUT:
+    case 'o':
+        if (strlen(arg) >= sizeof o->output) {
+            cli_error("%s: path too long", name);
+            return -1;
+        }
+        snprintf(o->output, sizeof o->output, "%s", arg);
+        return 0;
+    case O_RATE: return cli_parse_double(name, arg, 1e-6, 1e12, &o->rate_per_s);
+    case O_SLO:
+        if (cli_parse_double(name, arg, 1e-6, 1e9, &o->slo_p99_s))
+            return -1;
+        o->slo_p99_s /= 1e3;
+        return 0;
+    default: return set_run_opt(o, c, arg, label);
+    }
+}
+
+int plan_file_key_code(const char *name)
+{
+    int code = 0;
+    for (const struct option *op = long_opts; op->name; op++)
+        if (strcmp(op->name, name) == 0)
+            code = op->val;
+    return code == O_PLAN || code == O_BENCH || code == 'h' || code == O_PRICE ? 0 : code;
+}
+
+void plan_opts_init(plan_opts *o)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    memset(o, 0, sizeof *o);
+    ridge_run_config_init(&o->run);
+    o->counts[0] = 1;
+    o->ncounts = 1;
+    o->batches[0] = 1;
+    o->nbatches = 1;
+    o->precisions[0] = RIDGE_DTYPE_BF16;
+    o->nprecisions = 1;
+    o->top = 10;
+    o->threads = ncpu > 0 ? (ncpu > 256 ? 256 : ncpu) : 1;
+}
+
+int plan_args_parse(int argc, char **argv, plan_opts *o, int *help)
+{
+    int c;
+    *help = 0;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
+        int r;
+        if (c == 'h') {
+            *help = 1;
+            return CLI_EXIT_OK;
+        }
+        if (c == ':' || c == '?')
+            return cli_getopt_error("plan", c, argv);
+        r = plan_set_opt(o, c, optarg, NULL);
+        if (r)
+            return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
+    }
+    if (optind < argc)
+        return cli_usage_error("plan", "unexpected argument '%s'", argv[optind]);
+    return -1;
+}

@@ -1,0 +1,111 @@
+/* The pieces of `ridge plan` shared by its files: the options (plan_args.c, plan_file.c), the
+ * output of sweeps (plan_out.c), their charts (plan_chart.c), serving plans (plan_serve.c) and
+ * the command (cmd_plan.c). SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_CLI_PLAN_CLI_H
+#define RIDGE_CLI_PLAN_CLI_H
+
+#include <stddef.h>
+
+#include "model_run.h"
+#include "ridge/plan.h"
+#include "ridge/plot.h"
+#include "ridge/serve_plan.h"
+
+#define PLAN_MAX_LIST 4096
+#define PLAN_MAX_PRICES 64
+#define PLAN_CHUNK 65536
+#define PLAN_MAX_STORED 50000000ul
+
+typedef enum { PF_TEXT = 0, PF_JSONL, PF_CSV } plan_format;
+
+typedef struct {
+    const char *workload;
+    char workload_buf[4096]; /* a path: PATH_MAX on Linux */
+    ridge_run_config run;
+    char gpus[PLAN_MAX_LIST][64];
+    size_t ngpus;
+    int counts[PLAN_MAX_LIST];
+    size_t ncounts;
+    int tps[PLAN_MAX_LIST], pps[PLAN_MAX_LIST], zeros[4];
+    size_t ntps, npps, nzeros; /* 0: the defaults 1, 1, 0 */
+    double batches[PLAN_MAX_LIST];
+    size_t nbatches;
+    ridge_dtype precisions[16];
+    size_t nprecisions;
+    char price_id[PLAN_MAX_PRICES][64];
+    double price[PLAN_MAX_PRICES];
+    size_t nprices;
+    ridge_plan_target target_kind;
+    double target;
+    double deadline_s, budget_usd, power_cap_w;
+    ridge_plan_objective objective;
+    long top;
+    int pareto_energy;
+    int no_comm;
+    long threads;
+    plan_format format;
+    int bench;
+    char chart[32];     /* --chart KIND, "" for none */
+    char output[4096];  /* -o/--output CHART.png|svg */
+    double rate_per_s;  /* --rate: a serving plan */
+    double slo_p99_s;   /* --slo-p99-ms */
+} plan_opts;
+
+/* ---- plan_args.c: flags and plan files ---- */
+
+/* The defaults: one GPU, batch 1, bf16, top 10, all cores (at most 256). */
+void plan_opts_init(plan_opts *o);
+/* Parse argv into o (help printed by the caller when *help is set). Returns -1 to go on, or an
+ * exit code after printing the usage error. */
+int plan_args_parse(int argc, char **argv, plan_opts *o, int *help);
+
+/* One option by its getopt code, from a flag or a plan-file key: 0, or -1 after printing one line
+ * that names the value by label ("plan.json: $.counts"), or by the flag when label is NULL; -3
+ * when a plan file cannot be read. */
+int plan_set_opt(plan_opts *o, int code, const char *arg, const char *label);
+/* --price ID=USD_PER_HOUR (a plan file's "prices" entries): as plan_set_opt. */
+int plan_set_price(plan_opts *o, const char *arg, const char *label);
+/* The option code of a plan-file key (a long option name, '-' for '_'); 0 for an unknown key and
+ * for those a file cannot hold (plan, bench, help, price: prices go in "prices"). */
+int plan_file_key_code(const char *name);
+
+/* ---- plan_file.c ---- */
+
+/* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). An error in a
+ * value names the file and the JSON path. 0, -1 after printing, -3 when it cannot be read. */
+int plan_file_load(plan_opts *o, const char *path);
+
+/* ---- cmd_plan.c ---- */
+
+/* The candidates, their prices, the workload and the plan of o (with counts and target as
+ * given). Prints and returns an exit code; the caller frees what was made. */
+int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
+               double **prices, ridge_model **m, ridge_plan **p);
+
+/* ---- plan_out.c: what sweeps and serving plans print ---- */
+
+void plan_print_csv_header(int par);
+void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par);
+void plan_print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par);
+/* The ranked top of a whole space (text): ranks `all`, marks its Pareto front (order: scratch of
+ * space entries). Returns an exit code. */
+int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_result *all,
+                    size_t space, size_t *order, const size_t *infeasible, int par);
+/* "infeasible: N, REASON N..." and a newline. */
+void plan_print_infeasible(size_t n, const size_t *by_reason);
+/* A progress bar on stderr. */
+void plan_progress(double done, double total);
+/* Render a written .dat/.gp with gnuplot when present; without it a note, and success. */
+int plan_render(const ridge_plot_paths *paths);
+
+/* ---- plan_chart.c: --chart ---- */
+
+/* A chart of the sweep of o (pareto, throughput-batch, breakdown, gpus). Returns an exit code. */
+int plan_chart(const plan_opts *o);
+/* ---- plan_serve.c ---- */
+
+/* A serving plan (--rate, --slo-p99-ms), printed in o's format, and its chart (--chart serve).
+ * Returns an exit code. */
+int plan_serve(const plan_opts *o);
+
+#endif
