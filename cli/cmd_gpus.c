@@ -12,13 +12,11 @@ static const char help[] =
 
 int cmd_gpus(int argc, char **argv)
 {
-    cli_format fmt = CLI_FMT_TEXT;
     cli_listing l;
-    int rc = cli_listing_args(argc, argv, "gpus", help, &fmt);
+    int rc = cli_listing_open(&l, argc, argv, "gpus", help, 9, "gpus");
     if (rc >= 0)
         return rc;
-    if (cli_listing_init(&l, fmt, 9, "gpus"))
-        return CLI_EXIT_FAILURE;
+    const cli_format fmt = l.fmt;
     {
         const char *hdr_text[9] = {"id", "name", "arch", "memory [GiB]", "bandwidth [GB/s]", "16-bit tensor [TFLOP/s]",
                                    "FP32 [TFLOP/s]", "TDP [W]", "MIG"};

@@ -14,13 +14,11 @@ static const char help[] =
 
 int cmd_workloads(int argc, char **argv)
 {
-    cli_format fmt = CLI_FMT_TEXT;
     cli_listing l;
-    int rc = cli_listing_args(argc, argv, "workloads", help, &fmt);
+    int rc = cli_listing_open(&l, argc, argv, "workloads", help, 3, "workloads");
     if (rc >= 0)
         return rc;
-    if (cli_listing_init(&l, fmt, 3, "workloads"))
-        return CLI_EXIT_FAILURE;
+    const cli_format fmt = l.fmt;
     {
         const char *h[3] = {"id", "family", fmt == CLI_FMT_CSV ? "params" : "params [M]"};
         cli_table_add(&l.t, h);

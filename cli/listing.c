@@ -40,6 +40,16 @@ int cli_listing_init(cli_listing *l, cli_format fmt, int ncols, const char *arra
     return CLI_EXIT_OK;
 }
 
+int cli_listing_open(cli_listing *l, int argc, char **argv, const char *cmd, const char *help, int ncols,
+                     const char *array_key)
+{
+    cli_format fmt = CLI_FMT_TEXT;
+    int rc = cli_listing_args(argc, argv, cmd, help, &fmt);
+    if (rc >= 0)
+        return rc;
+    return cli_listing_init(l, fmt, ncols, array_key) ? CLI_EXIT_FAILURE : -1;
+}
+
 int cli_listing_end(cli_listing *l, int rc)
 {
     if (rc == CLI_EXIT_OK) {

@@ -16,6 +16,10 @@ typedef struct {
 /* The command line of a listing: [--format text|json|csv] [--help] and nothing else. Returns -1
  * to go on, else the exit code to return (the help printed, or the usage error). */
 int cli_listing_args(int argc, char **argv, const char *cmd, const char *help, cli_format *fmt);
+/* cli_listing_args, then cli_listing_init with the format given: -1 to go on, else the exit code
+ * to return. */
+int cli_listing_open(cli_listing *l, int argc, char **argv, const char *cmd, const char *help, int ncols,
+                     const char *array_key);
 /* A table of ncols columns and, for JSON, the root with its array under array_key. Returns an
  * exit code (CLI_EXIT_FAILURE out of memory). */
 int cli_listing_init(cli_listing *l, cli_format fmt, int ncols, const char *array_key);
