@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_emit.h"
+#include "listing.h"
 #include "ridge/comm.h"
 
 static const char help[] =
@@ -295,8 +297,7 @@ int cmd_clusters(int argc, char **argv)
 {
     cli_format fmt = CLI_FMT_TEXT;
     ridge_cluster *cl;
-    cli_table t;
-    cJSON *root = NULL, *arr = NULL;
+    cli_listing l;
     int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -312,18 +313,13 @@ int cmd_clusters(int argc, char **argv)
         }
     }
     cl = malloc(sizeof *cl);
-    if (!cl || cli_table_init(&t, 7)) {
+    if (!cl || cli_listing_init(&l, fmt, 7, "clusters")) {
         free(cl);
         return CLI_EXIT_FAILURE;
     }
     {
         const char *h[7] = {"id", "gpu", "gpus_per_node", "intra", "inter", "inter_gb_per_s_per_node", "name"};
-        cli_table_add(&t, h);
-    }
-    if (fmt == CLI_FMT_JSON) {
-        root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-        arr = cJSON_AddArrayToObject(root, "clusters");
+        cli_table_add(&l.t, h);
     }
     for (size_t k = 0; k < ridge_cluster_builtin_count(); k++) {
         ridge_err err = {{0}};
@@ -336,29 +332,17 @@ int cmd_clusters(int argc, char **argv)
         snprintf(b, sizeof b, "%.4g", cl->inter_bw_bytes_per_s_per_node / 1e9);
         const char *row[7] = {cl->id, cl->gpu_id, g, ridge_intra_kind_name(cl->intra_kind),
                               cl->has_inter ? ridge_inter_kind_name(cl->inter_kind) : "", b, cl->name};
-        cli_table_add(&t, row);
-        if (arr) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "id", cl->id);
-            cJSON_AddStringToObject(o, "name", cl->name);
-            cJSON_AddStringToObject(o, "gpu", cl->gpu_id);
-            cJSON_AddNumberToObject(o, "gpus_per_node", cl->gpus_per_node);
-            cJSON_AddStringToObject(o, "intra", ridge_intra_kind_name(cl->intra_kind));
-            cJSON_AddNumberToObject(o, "intra_bw_bytes_per_s", cl->intra_bw_bytes_per_s);
-            cJSON_AddStringToObject(o, "inter", ridge_inter_kind_name(cl->inter_kind));
-            cJSON_AddNumberToObject(o, "inter_bw_bytes_per_s_per_node", cl->inter_bw_bytes_per_s_per_node);
-            cJSON_AddItemToArray(arr, o);
+        cli_table_add(&l.t, row);
+        if (l.arr) {
+            const cli_json_field f[] = {
+                CLI_JSTR("id", cl->id), CLI_JSTR("name", cl->name), CLI_JSTR("gpu", cl->gpu_id),
+                CLI_JNUM("gpus_per_node", cl->gpus_per_node), CLI_JSTR("intra", ridge_intra_kind_name(cl->intra_kind)),
+                CLI_JNUM("intra_bw_bytes_per_s", cl->intra_bw_bytes_per_s),
+                CLI_JSTR("inter", ridge_inter_kind_name(cl->inter_kind)),
+                CLI_JNUM("inter_bw_bytes_per_s_per_node", cl->inter_bw_bytes_per_s_per_node)};
+            cJSON_AddItemToArray(l.arr, CLI_JSON_ADD(cJSON_CreateObject(), f));
         }
     }
     free(cl);
-    if (root) {
-        cli_table_free(&t);
-        return cli_print_json(root);
-    }
-    if (fmt == CLI_FMT_CSV)
-        cli_table_print_csv(&t, stdout);
-    else
-        cli_table_print_text(&t, stdout);
-    cli_table_free(&t);
-    return CLI_EXIT_OK;
+    return cli_listing_end(&l, CLI_EXIT_OK);
 }

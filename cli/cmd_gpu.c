@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "figure_fmt.h"
+#include "json_emit.h"
 #include "ridge/figures.h"
 
 static const char help[] =
@@ -32,14 +33,12 @@ static int show_json(const ridge_gpu *g)
     }
     mig = cJSON_AddArrayToObject(root, "mig");
     for (int i = 0; i < g->mig_count; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "profile", g->mig[i].profile);
-        cJSON_AddNumberToObject(o, "compute_slices", g->mig[i].compute_slices);
-        cJSON_AddNumberToObject(o, "memory_slices", g->mig[i].memory_slices);
-        cJSON_AddNumberToObject(o, "sm_count", g->mig[i].sm_count);
-        cJSON_AddNumberToObject(o, "memory_bytes", g->mig[i].memory_bytes);
-        cJSON_AddNumberToObject(o, "max_instances", g->mig[i].max_instances);
-        cJSON_AddItemToArray(mig, o);
+        const ridge_mig_profile *mp = &g->mig[i];
+        const cli_json_field f[] = {
+            CLI_JSTR("profile", mp->profile), CLI_JNUM("compute_slices", mp->compute_slices),
+            CLI_JNUM("memory_slices", mp->memory_slices), CLI_JNUM("sm_count", mp->sm_count),
+            CLI_JNUM("memory_bytes", mp->memory_bytes), CLI_JNUM("max_instances", mp->max_instances)};
+        cJSON_AddItemToArray(mig, CLI_JSON_ADD(cJSON_CreateObject(), f));
     }
     eff = cJSON_AddObjectToObject(root, "efficiency");
     for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)

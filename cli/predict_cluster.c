@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_emit.h"
 #include "model_run.h"
 #include "predict_emit.h"
 
@@ -108,62 +109,41 @@ static int parallel_json(const ridge_cluster *cl, const ridge_model *m, const ri
                          const ridge_parallel_config *pc, ridge_runtime rt, const ridge_parallel_result *r)
 {
     const ridge_parallel_breakdown *bd = &r->breakdown;
-    cJSON *root = cJSON_CreateObject(), *o;
-    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cJSON_AddStringToObject(root, "cluster", cl->id);
-    cJSON_AddStringToObject(root, "gpu", cl->gpu.id);
-    cJSON_AddNumberToObject(root, "nodes", cl->nodes);
-    cJSON_AddNumberToObject(root, "gpus", r->gpus);
-    cJSON_AddStringToObject(root, "workload", ridge_model_name(m));
-    cJSON_AddStringToObject(root, "mode", ridge_mode_name(run->mode));
-    cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
-    cJSON_AddStringToObject(root, "recompute", ridge_recompute_name(run->recompute));
-    cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
-    o = cJSON_AddObjectToObject(root, "parallel");
-    cJSON_AddNumberToObject(o, "tp", pc->tp);
-    cJSON_AddNumberToObject(o, "pp", pc->pp);
-    cJSON_AddNumberToObject(o, "dp", pc->dp);
-    cJSON_AddNumberToObject(o, "ep", pc->ep);
-    cJSON_AddNumberToObject(o, "zero", pc->zero);
-    cJSON_AddStringToObject(o, "fsdp", ridge_fsdp_mode_name(pc->fsdp));
-    cJSON_AddNumberToObject(o, "shard_group", r->dp_shard_group);
-    cJSON_AddNumberToObject(o, "prefetch", pc->prefetch);
-    cJSON_AddNumberToObject(o, "bucket_bytes", pc->bucket_bytes);
-    cJSON_AddStringToObject(o, "grad_reduce", pc->grad_reduce_fp32 ? "fp32" : "param");
-    cJSON_AddStringToObject(o, "dp_overlap", pc->dp_overlap ? "buckets" : "none");
-    cJSON_AddBoolToObject(o, "sequence_parallel", pc->sequence_parallel);
-    cJSON_AddNumberToObject(o, "microbatch", pc->microbatch);
-    cJSON_AddNumberToObject(o, "global_batch", pc->global_batch);
-    cJSON_AddStringToObject(o, "schedule", ridge_pp_schedule_name(pc->schedule));
-    cJSON_AddNumberToObject(o, "virtual_stages", pc->virtual_stages);
+    cJSON *root = cJSON_CreateObject();
+    const cli_json_field head[] = {
+        CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("cluster", cl->id), CLI_JSTR("gpu", cl->gpu.id),
+        CLI_JNUM("nodes", cl->nodes), CLI_JNUM("gpus", r->gpus), CLI_JSTR("workload", ridge_model_name(m)),
+        CLI_JSTR("mode", ridge_mode_name(run->mode)), CLI_JSTR("precision", ridge_dtype_name(run->precision)),
+        CLI_JSTR("recompute", ridge_recompute_name(run->recompute)), CLI_JSTR("runtime", ridge_runtime_name(rt))};
+    const cli_json_field par[] = {
+        CLI_JNUM("tp", pc->tp), CLI_JNUM("pp", pc->pp), CLI_JNUM("dp", pc->dp), CLI_JNUM("ep", pc->ep),
+        CLI_JNUM("zero", pc->zero), CLI_JSTR("fsdp", ridge_fsdp_mode_name(pc->fsdp)),
+        CLI_JNUM("shard_group", r->dp_shard_group), CLI_JNUM("prefetch", pc->prefetch),
+        CLI_JNUM("bucket_bytes", pc->bucket_bytes), CLI_JSTR("grad_reduce", pc->grad_reduce_fp32 ? "fp32" : "param"),
+        CLI_JSTR("dp_overlap", pc->dp_overlap ? "buckets" : "none"),
+        CLI_JBOOL("sequence_parallel", pc->sequence_parallel), CLI_JNUM("microbatch", pc->microbatch),
+        CLI_JNUM("global_batch", pc->global_batch), CLI_JSTR("schedule", ridge_pp_schedule_name(pc->schedule)),
+        CLI_JNUM("virtual_stages", pc->virtual_stages)};
+    const cli_json_field brk[] = {
+        CLI_JNUM("compute", bd->compute_s), CLI_JNUM("tp_comm", bd->tp_comm_s), CLI_JNUM("pp_comm", bd->pp_comm_s),
+        CLI_JNUM("dp_comm_exposed", bd->dp_comm_exposed_s), CLI_JNUM("dp_comm_hidden", bd->dp_comm_hidden_s),
+        CLI_JNUM("ep_comm", bd->ep_comm_s), CLI_JNUM("bubble", bd->bubble_s), CLI_JNUM("optimizer", bd->optimizer_s)};
+    const cli_json_field tail[] = {
+        CLI_JNUM("microbatches", r->microbatches), CLI_JNUM("bubble_fraction", r->bubble_fraction),
+        CLI_JNUM("stage_forward_s", r->stage_forward_s), CLI_JNUM("stage_backward_s", r->stage_backward_s),
+        CLI_JNUM("grad_accumulate_s", r->grad_accumulate_s), CLI_JNUM("dp_collective_s", r->dp_collective_s),
+        CLI_JNUM("dp_bytes", r->dp_bytes), CLI_JNUM("dp_per_microbatch_s", r->dp_per_microbatch_s),
+        CLI_JNUM("dp_layer_allgather_s", r->dp_layer_allgather_s),
+        CLI_JNUM("dp_layer_reducescatter_s", r->dp_layer_reducescatter_s), CLI_JNUM("p2p_s", r->p2p_s),
+        CLI_JNUM("params", r->params), CLI_JNUM("throughput", r->throughput),
+        CLI_JNUM("throughput_per_gpu", r->throughput_per_gpu), CLI_JSTR("throughput_unit", r->throughput_unit),
+        CLI_JNUM("model_flops", r->model_flops), CLI_JNUM("model_flops_per_s_per_gpu", r->model_flops_per_s_per_gpu),
+        CLI_JNUM("mfu", r->mfu)};
+    CLI_JSON_ADD(root, head);
+    CLI_JSON_ADD(cJSON_AddObjectToObject(root, "parallel"), par);
     cJSON_AddNumberToObject(root, "step_time_s", r->step_time_s);
-    o = cJSON_AddObjectToObject(root, "breakdown_s");
-    cJSON_AddNumberToObject(o, "compute", bd->compute_s);
-    cJSON_AddNumberToObject(o, "tp_comm", bd->tp_comm_s);
-    cJSON_AddNumberToObject(o, "pp_comm", bd->pp_comm_s);
-    cJSON_AddNumberToObject(o, "dp_comm_exposed", bd->dp_comm_exposed_s);
-    cJSON_AddNumberToObject(o, "dp_comm_hidden", bd->dp_comm_hidden_s);
-    cJSON_AddNumberToObject(o, "ep_comm", bd->ep_comm_s);
-    cJSON_AddNumberToObject(o, "bubble", bd->bubble_s);
-    cJSON_AddNumberToObject(o, "optimizer", bd->optimizer_s);
-    cJSON_AddNumberToObject(root, "microbatches", r->microbatches);
-    cJSON_AddNumberToObject(root, "bubble_fraction", r->bubble_fraction);
-    cJSON_AddNumberToObject(root, "stage_forward_s", r->stage_forward_s);
-    cJSON_AddNumberToObject(root, "stage_backward_s", r->stage_backward_s);
-    cJSON_AddNumberToObject(root, "grad_accumulate_s", r->grad_accumulate_s);
-    cJSON_AddNumberToObject(root, "dp_collective_s", r->dp_collective_s);
-    cJSON_AddNumberToObject(root, "dp_bytes", r->dp_bytes);
-    cJSON_AddNumberToObject(root, "dp_per_microbatch_s", r->dp_per_microbatch_s);
-    cJSON_AddNumberToObject(root, "dp_layer_allgather_s", r->dp_layer_allgather_s);
-    cJSON_AddNumberToObject(root, "dp_layer_reducescatter_s", r->dp_layer_reducescatter_s);
-    cJSON_AddNumberToObject(root, "p2p_s", r->p2p_s);
-    cJSON_AddNumberToObject(root, "params", r->params);
-    cJSON_AddNumberToObject(root, "throughput", r->throughput);
-    cJSON_AddNumberToObject(root, "throughput_per_gpu", r->throughput_per_gpu);
-    cJSON_AddStringToObject(root, "throughput_unit", r->throughput_unit);
-    cJSON_AddNumberToObject(root, "model_flops", r->model_flops);
-    cJSON_AddNumberToObject(root, "model_flops_per_s_per_gpu", r->model_flops_per_s_per_gpu);
-    cJSON_AddNumberToObject(root, "mfu", r->mfu);
+    CLI_JSON_ADD(cJSON_AddObjectToObject(root, "breakdown_s"), brk);
+    CLI_JSON_ADD(root, tail);
     cli_memory_json(root, "memory_per_gpu", &r->memory, r->capacity_bytes, r->fits);
     return cli_print_json(root);
 }

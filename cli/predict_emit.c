@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "json_emit.h"
+
 static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
 {
     if (op->name[0])
@@ -16,66 +18,41 @@ static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
 cJSON *cli_op_json(const ridge_op *op, const ridge_op_result *r, size_t i)
 {
     const ridge_kernel_result *k = &r->kernel;
-    cJSON *o = cJSON_CreateObject();
     char name[RIDGE_OP_NAME_MAX + 16];
+    int cold = op->cold_bytes > 0, tiled = k->tiles > 0;
     op_label(op, i, name, sizeof name);
-    cJSON_AddNumberToObject(o, "index", (double)i);
-    cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "op", ridge_op_kind_name(op->kind));
-    cJSON_AddStringToObject(o, "dtype", ridge_dtype_name(op->dtype));
-    cJSON_AddNumberToObject(o, "count", op->count);
-    cJSON_AddNumberToObject(o, "time_s", r->time_s);
-    cJSON_AddNumberToObject(o, "time_per_instance_s", k->time_s);
-    cJSON_AddNumberToObject(o, "gpu_s", r->gpu_s);
-    cJSON_AddNumberToObject(o, "host_wait_s", r->host_wait_s);
-    cJSON_AddStringToObject(o, "bound", ridge_bound_name(r->bound));
-    cJSON_AddStringToObject(o, "kernel_bound", ridge_bound_name(k->bound));
-    cJSON_AddStringToObject(o, "unit", k->tensor ? "tensor" : "vector");
-    cJSON_AddStringToObject(o, "peak", ridge_peak_key(k->peak));
-    cJSON_AddNumberToObject(o, "flops", k->flops);
-    cJSON_AddNumberToObject(o, "dram_bytes", k->dram_bytes);
-    cJSON_AddNumberToObject(o, "l2_bytes", k->l2_bytes);
-    if (op->cold_bytes > 0) {
-        cJSON_AddNumberToObject(o, "cold_bytes", op->cold_bytes);
-        cJSON_AddNumberToObject(o, "reuse_bytes", op->reuse_bytes);
-    }
-    cJSON_AddNumberToObject(o, "intensity_flops_per_byte", k->intensity_flops_per_byte);
-    cJSON_AddNumberToObject(o, "achieved_flops_per_s", k->achieved_flops_per_s);
-    cJSON_AddNumberToObject(o, "achieved_bytes_per_s", k->achieved_bytes_per_s);
-    cJSON_AddNumberToObject(o, "roof_efficiency", k->roof_efficiency);
-    cJSON_AddNumberToObject(o, "kernels", k->kernels);
-    cJSON_AddNumberToObject(o, "compute_s", k->compute_s);
-    cJSON_AddNumberToObject(o, "memory_s", k->memory_s);
-    cJSON_AddNumberToObject(o, "l2_s", k->l2_s);
-    cJSON_AddNumberToObject(o, "floor_s", k->floor_s);
-    if (k->tiles > 0) {
-        cJSON_AddNumberToObject(o, "tile_m", k->tile_m);
-        cJSON_AddNumberToObject(o, "tile_n", k->tile_n);
-        cJSON_AddNumberToObject(o, "tiles", k->tiles);
-        cJSON_AddNumberToObject(o, "waves", k->waves);
-        cJSON_AddNumberToObject(o, "wave_efficiency", k->wave_efficiency);
-        cJSON_AddNumberToObject(o, "split_k", k->split_k);
-        cJSON_AddNumberToObject(o, "align_efficiency", k->align_efficiency);
-    }
-    return o;
+    const cli_json_field f[] = {
+        CLI_JNUM("index", (double)i), CLI_JSTR("name", name), CLI_JSTR("op", ridge_op_kind_name(op->kind)),
+        CLI_JSTR("dtype", ridge_dtype_name(op->dtype)), CLI_JNUM("count", op->count), CLI_JNUM("time_s", r->time_s),
+        CLI_JNUM("time_per_instance_s", k->time_s), CLI_JNUM("gpu_s", r->gpu_s),
+        CLI_JNUM("host_wait_s", r->host_wait_s), CLI_JSTR("bound", ridge_bound_name(r->bound)),
+        CLI_JSTR("kernel_bound", ridge_bound_name(k->bound)), CLI_JSTR("unit", k->tensor ? "tensor" : "vector"),
+        CLI_JSTR("peak", ridge_peak_key(k->peak)), CLI_JNUM("flops", k->flops), CLI_JNUM("dram_bytes", k->dram_bytes),
+        CLI_JNUM("l2_bytes", k->l2_bytes), CLI_JNUM_IF("cold_bytes", cold, op->cold_bytes),
+        CLI_JNUM_IF("reuse_bytes", cold, op->reuse_bytes),
+        CLI_JNUM("intensity_flops_per_byte", k->intensity_flops_per_byte),
+        CLI_JNUM("achieved_flops_per_s", k->achieved_flops_per_s),
+        CLI_JNUM("achieved_bytes_per_s", k->achieved_bytes_per_s), CLI_JNUM("roof_efficiency", k->roof_efficiency),
+        CLI_JNUM("kernels", k->kernels), CLI_JNUM("compute_s", k->compute_s), CLI_JNUM("memory_s", k->memory_s),
+        CLI_JNUM("l2_s", k->l2_s), CLI_JNUM("floor_s", k->floor_s), CLI_JNUM_IF("tile_m", tiled, k->tile_m),
+        CLI_JNUM_IF("tile_n", tiled, k->tile_n), CLI_JNUM_IF("tiles", tiled, k->tiles),
+        CLI_JNUM_IF("waves", tiled, k->waves), CLI_JNUM_IF("wave_efficiency", tiled, k->wave_efficiency),
+        CLI_JNUM_IF("split_k", tiled, k->split_k), CLI_JNUM_IF("align_efficiency", tiled, k->align_efficiency)};
+    return CLI_JSON_ADD(cJSON_CreateObject(), f);
 }
 
 int cli_oplist_json(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, const ridge_op_result *res,
                       const ridge_schedule_totals *tot)
 {
     cJSON *root = cJSON_CreateObject(), *ops, *by;
-    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cJSON_AddStringToObject(root, "gpu", g->id);
-    cJSON_AddStringToObject(root, "workload", w->name);
-    cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(rt));
-    cJSON_AddNumberToObject(root, "total_time_s", tot->total_time_s);
-    cJSON_AddNumberToObject(root, "gpu_busy_s", tot->gpu_busy_s);
-    cJSON_AddNumberToObject(root, "host_issue_s", tot->host_issue_s);
-    cJSON_AddNumberToObject(root, "host_wait_s", tot->host_wait_s);
-    cJSON_AddNumberToObject(root, "kernels", tot->kernels);
-    cJSON_AddNumberToObject(root, "flops", tot->flops);
-    cJSON_AddNumberToObject(root, "dram_bytes", tot->dram_bytes);
-    cJSON_AddNumberToObject(root, "achieved_flops_per_s", tot->total_time_s > 0 ? tot->flops / tot->total_time_s : 0);
+    const cli_json_field f[] = {
+        CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("gpu", g->id), CLI_JSTR("workload", w->name),
+        CLI_JSTR("runtime", ridge_runtime_name(rt)), CLI_JNUM("total_time_s", tot->total_time_s),
+        CLI_JNUM("gpu_busy_s", tot->gpu_busy_s), CLI_JNUM("host_issue_s", tot->host_issue_s),
+        CLI_JNUM("host_wait_s", tot->host_wait_s), CLI_JNUM("kernels", tot->kernels), CLI_JNUM("flops", tot->flops),
+        CLI_JNUM("dram_bytes", tot->dram_bytes),
+        CLI_JNUM("achieved_flops_per_s", tot->total_time_s > 0 ? tot->flops / tot->total_time_s : 0)};
+    CLI_JSON_ADD(root, f);
     by = cJSON_AddObjectToObject(root, "time_by_bound_s");
     for (int b = 0; b < RIDGE_BOUND_COUNT; b++)
         cJSON_AddNumberToObject(by, ridge_bound_name((ridge_bound)b), tot->time_by_bound_s[b]);
@@ -161,17 +138,13 @@ int cli_ops_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, c
 
 cJSON *cli_memory_json(cJSON *parent, const char *key, const ridge_memory *mem, double capacity_bytes, int fits)
 {
-    cJSON *m = cJSON_AddObjectToObject(parent, key);
-    cJSON_AddNumberToObject(m, "weights_bytes", mem->weights_bytes);
-    cJSON_AddNumberToObject(m, "gradients_bytes", mem->gradients_bytes);
-    cJSON_AddNumberToObject(m, "optimizer_bytes", mem->optimizer_bytes);
-    cJSON_AddNumberToObject(m, "activations_bytes", mem->activations_bytes);
-    cJSON_AddNumberToObject(m, "kv_cache_bytes", mem->kv_cache_bytes);
-    cJSON_AddNumberToObject(m, "workspace_bytes", mem->workspace_bytes);
-    cJSON_AddNumberToObject(m, "total_bytes", mem->total_bytes);
-    cJSON_AddNumberToObject(m, "capacity_bytes", capacity_bytes);
-    cJSON_AddBoolToObject(m, "fits", fits);
-    return m;
+    const cli_json_field f[] = {
+        CLI_JNUM("weights_bytes", mem->weights_bytes),         CLI_JNUM("gradients_bytes", mem->gradients_bytes),
+        CLI_JNUM("optimizer_bytes", mem->optimizer_bytes),     CLI_JNUM("activations_bytes", mem->activations_bytes),
+        CLI_JNUM("kv_cache_bytes", mem->kv_cache_bytes),       CLI_JNUM("workspace_bytes", mem->workspace_bytes),
+        CLI_JNUM("total_bytes", mem->total_bytes),             CLI_JNUM("capacity_bytes", capacity_bytes),
+        CLI_JBOOL("fits", fits)};
+    return CLI_JSON_ADD(cJSON_AddObjectToObject(parent, key), f);
 }
 
 void cli_memory_text(const ridge_memory *mem)
@@ -195,8 +168,8 @@ const char *cli_run_summary(const ridge_run_config *run, const char *note, char 
 
 void cli_run_json(cJSON *root, const ridge_run_config *run)
 {
-    cJSON_AddBoolToObject(root, "amp", run->amp);
-    cJSON_AddStringToObject(root, "fusion", run->engine ? "engine" : "eager");
-    cJSON_AddStringToObject(root, "optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl));
-    cJSON_AddNumberToObject(root, "grad_accum", run->grad_accum > 1 ? run->grad_accum : 1);
+    const cli_json_field f[] = {CLI_JBOOL("amp", run->amp), CLI_JSTR("fusion", run->engine ? "engine" : "eager"),
+                                CLI_JSTR("optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl)),
+                                CLI_JNUM("grad_accum", run->grad_accum > 1 ? run->grad_accum : 1)};
+    CLI_JSON_ADD(root, f);
 }
