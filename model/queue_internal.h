@@ -11,4 +11,7 @@ int ridge_queue_check_params_(const ridge_queue_params *p, ridge_err *err);
  * (mean s, squared coefficient of variation cs2). docs/serving.md. */
 int ridge_queue_fill_percentiles_(ridge_queue_result *r, double s, double cs2, ridge_err *err);
 
+/* The closed forms' parameters of a system: s(1), its cs2, the servers and the rate. */
+void ridge_queue_params_of_system_(const ridge_queue_system *sys, ridge_queue_params *p);
+
 #endif

@@ -1,0 +1,246 @@
+/* ridge serve --sweep-rate: latency against offered load for one or more GPUs, as a table and a
+ * chart (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ridge/plot.h"
+#include "serve_cli.h"
+
+int serve_parse_sweep(const char *arg, double *a, double *b, long *n)
+{
+    char buf[256], *p1, *p2;
+    if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf)
+        return cli_usage_error("serve", "--sweep-rate: '%.40s...' is too long", arg);
+    p1 = strchr(buf, ':');
+    p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2)
+        return cli_usage_error("serve", "--sweep-rate: '%s' is not A:B:N (first rate, last rate, points)", arg);
+    *p1 = *p2 = '\0';
+    if (cli_parse_double("--sweep-rate", buf, 1e-9, 1e12, a) || cli_parse_double("--sweep-rate", p1 + 1, 1e-9, 1e12, b) ||
+        cli_parse_long("--sweep-rate", p2 + 1, 2, SERVE_MAX_SWEEP, n))
+        return CLI_EXIT_USAGE;
+    if (*b <= *a)
+        return cli_usage_error("serve", "--sweep-rate: the last rate %g is not above the first %g", *b, *a);
+    return CLI_EXIT_OK;
+}
+
+/* The sweep's results: per GPU, latency (mean, p50, p99; NAN when unstable) at each rate. */
+typedef struct {
+    int ngpu;
+    long npts;
+    double rates[SERVE_MAX_SWEEP], sat[SERVE_MAX_GPUS];
+    int stable[SERVE_MAX_GPUS][SERVE_MAX_SWEEP];
+    double lat[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+    char ids[SERVE_MAX_GPUS][64];
+    const char *queue;
+} sweep_data;
+
+/* One GPU (c->s.g, prepared) at every rate. */
+static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
+{
+    ridge_err err;
+    int st;
+    d->sat[gi] = 0;
+    for (long k = 0; k < d->npts; k++) {
+        double mean = 0, p50 = 0, p99 = 0;
+        int ok;
+        if (c->s.continuous) {
+            ridge_llm_result r;
+            st = ridge_serve_llm_eval(&c->s, d->rates[k], c->s.replicas, &r, &err);
+            ok = r.stable;
+            mean = r.e2e.mean_s;
+            p50 = r.e2e.p50_s;
+            p99 = r.e2e.p99_s;
+            d->sat[gi] = r.saturation_rate_per_s * c->s.replicas;
+        } else {
+            ridge_queue_result r;
+            st = ridge_serve_eval(&c->s, d->rates[k], c->s.replicas, &r, &err);
+            ok = r.stable;
+            mean = r.mean_latency_s;
+            p50 = r.p50_s;
+            p99 = r.p99_s;
+            d->sat[gi] = r.saturation_rate_per_s;
+        }
+        if (st != RIDGE_OK) {
+            cli_error("serve: %s", err.msg);
+            return cli_exit_code(st);
+        }
+        d->stable[gi][k] = ok;
+        d->lat[gi][0][k] = ok ? mean : NAN;
+        d->lat[gi][1][k] = ok ? p50 : NAN;
+        d->lat[gi][2][k] = ok ? p99 : NAN;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The chart: .dat, .gp and, with gnuplot, the picture. */
+static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot_paths *paths)
+{
+    const ridge_serve *s = &c->s;
+    ridge_curve_series ser[3 * SERVE_MAX_GPUS];
+    static const char *const stat_names[3] = {"mean", "p50", "p99"};
+    static const int dash_of[3] = {3, 2, 1};
+    char names[3 * SERVE_MAX_GPUS][96], title[256], vlab[SERVE_MAX_GPUS][96], b[48];
+    const char *vlab_p[SERVE_MAX_GPUS];
+    int vgroup[SERVE_MAX_GPUS], st;
+    ridge_curve_options co = {0};
+    double ms[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+    size_t ns = 0;
+    ridge_err err;
+    for (int gi = 0; gi < d->ngpu; gi++)
+        for (int q = 2; q >= 0; q--) {
+            for (long k = 0; k < d->npts; k++)
+                ms[gi][q][k] = d->lat[gi][q][k] * 1e3;
+            snprintf(names[ns], sizeof names[ns], "%s %s", d->ids[gi], stat_names[q]);
+            ser[ns].name = names[ns];
+            ser[ns].x = d->rates;
+            ser[ns].y = ms[gi][q];
+            ser[ns].n = (size_t)d->npts;
+            ser[ns].group = gi;
+            ser[ns].dash = dash_of[q];
+            ns++;
+        }
+    if (s->continuous)
+        snprintf(title, sizeof title, "%s (%s): end-to-end latency against load, continuous batching (max %d)",
+                 ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch);
+    else if (s->max_batch)
+        snprintf(title, sizeof title, "%s (%s): latency against load, dynamic batching (max %d, timeout %g ms)",
+                 ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch, s->timeout_s * 1e3);
+    else
+        snprintf(title, sizeof title, "%s (%s): latency against load, %s", ridge_model_name(s->m),
+                 ridge_dtype_name(s->run.precision), d->queue);
+    co.title = title;
+    co.xlabel = s->replicas > 1 ? "Offered load [requests/s, all replicas]" : "Offered load [requests/s]";
+    co.ylabel = "Latency [ms]";
+    co.log_y = 1;
+    for (int gi = 0; gi < d->ngpu; gi++) {
+        snprintf(vlab[gi], sizeof vlab[gi], "%s saturation %s/s", d->ids[gi], cli_num(d->sat[gi], b, 48));
+        vlab_p[gi] = vlab[gi];
+        vgroup[gi] = gi;
+    }
+    co.nvlines = (size_t)d->ngpu;
+    co.vline_x = d->sat;
+    co.vline_group = vgroup;
+    co.vline_label = vlab_p;
+    st = ridge_curves_write(ser, ns, &co, paths, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(st);
+    }
+    if (!ridge_gnuplot_find(NULL, 0)) {
+        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
+                paths->gp);
+        return CLI_EXIT_OK;
+    }
+    st = ridge_gnuplot_run(paths, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s (the .dat and .gp are kept)", err.msg);
+        return cli_exit_code(st);
+    }
+    fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
+    return CLI_EXIT_OK;
+}
+
+/* The table: one row per GPU and rate, then (text) the saturation rates. */
+static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
+{
+    const ridge_serve *s = &c->s;
+    cJSON *root = NULL, *arr = NULL;
+    char b[4][48];
+    if (fmt == CLI_FMT_JSON) {
+        root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "workload", ridge_model_name(s->m));
+        cJSON_AddStringToObject(root, "queue", d->queue);
+        cJSON_AddNumberToObject(root, "replicas", s->replicas);
+        cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
+        arr = cJSON_AddArrayToObject(root, "points");
+    } else if (fmt == CLI_FMT_CSV) {
+        printf("gpu,rate_per_s,stable,saturation_rate_per_s,mean_latency_s,p50_s,p99_s\n");
+    } else {
+        char prec[128];
+        printf("%s: latency against offered load; %s%s, %d replica%s\n\n", ridge_model_name(s->m),
+               serve_precision_text(c, prec, sizeof prec), d->queue, s->replicas, s->replicas == 1 ? "" : "s");
+        printf("%-20s %14s %7s %11s %11s %11s\n", "gpu", "rate [req/s]", "stable", "mean [ms]", "p50 [ms]", "p99 [ms]");
+    }
+    for (int gi = 0; gi < d->ngpu; gi++)
+        for (long k = 0; k < d->npts; k++) {
+            int ok = d->stable[gi][k];
+            double mean = ok ? d->lat[gi][0][k] : 0, p50 = ok ? d->lat[gi][1][k] : 0, p99 = ok ? d->lat[gi][2][k] : 0;
+            const char *id = d->ids[gi];
+            if (fmt == CLI_FMT_JSON) {
+                cJSON *o = cJSON_CreateObject(), *l;
+                cJSON_AddStringToObject(o, "gpu", id);
+                cJSON_AddNumberToObject(o, "rate_per_s", d->rates[k]);
+                cJSON_AddBoolToObject(o, "stable", ok);
+                cJSON_AddNumberToObject(o, "saturation_rate_per_s", d->sat[gi]);
+                if (ok) {
+                    l = cJSON_AddObjectToObject(o, "latency_s");
+                    cJSON_AddNumberToObject(l, "mean", mean);
+                    cJSON_AddNumberToObject(l, "p50", p50);
+                    cJSON_AddNumberToObject(l, "p99", p99);
+                }
+                cJSON_AddItemToArray(arr, o);
+            } else if (fmt == CLI_FMT_CSV) {
+                printf("%s,%.9g,%s,%.9g,%.9g,%.9g,%.9g\n", id, d->rates[k], ok ? "true" : "false", d->sat[gi], mean,
+                       p50, p99);
+            } else if (ok) {
+                printf("%-20s %14s %7s %11s %11s %11s\n", id, cli_num(d->rates[k], b[0], 48), "yes",
+                       cli_num(mean * 1e3, b[1], 48), cli_num(p50 * 1e3, b[2], 48), cli_num(p99 * 1e3, b[3], 48));
+            } else {
+                printf("%-20s %14s %7s %11s %11s %11s\n", id, cli_num(d->rates[k], b[0], 48), "no", "-", "-", "-");
+            }
+        }
+    if (fmt == CLI_FMT_TEXT)
+        for (int gi = 0; gi < d->ngpu; gi++)
+            printf("saturation        %s: %s requests/s\n", d->ids[gi], cli_num(d->sat[gi], b[0], 48));
+    return root ? cli_print_json(root) : CLI_EXIT_OK;
+}
+
+int serve_sweep(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
+                long npts, const char *chart, cli_format fmt)
+{
+    sweep_data *d = calloc(1, sizeof *d);
+    ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
+    ridge_plot_paths paths;
+    ridge_err err;
+    int rc = CLI_EXIT_OK;
+    if (!d || !gs) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
+    d->ngpu = ngpu;
+    d->npts = npts;
+    d->queue = c->s.continuous ? "continuous batching (simulated), end-to-end latency" : serve_queue_title(c);
+    if (chart && ridge_plot_paths_from_chart(chart, &paths, &err) != RIDGE_OK) {
+        rc = cli_usage_error("serve", "-o: %s", err.msg);
+        goto done;
+    }
+    for (long k = 0; k < npts; k++)
+        d->rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
+    /* All the GPUs first: they are compared in one precision. */
+    for (int gi = 0; gi < ngpu; gi++) {
+        if (c->cl)
+            gs[gi] = c->cl->gpu;
+        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &gs[gi])) != CLI_EXIT_OK)
+            goto done;
+    }
+    serve_default_precision(c, gs, ngpu);
+    for (int gi = 0; gi < ngpu; gi++) {
+        snprintf(d->ids[gi], sizeof d->ids[gi], "%s", gs[gi].id);
+        c->s.g = &gs[gi];
+        if ((rc = serve_prepare(c)) || (rc = sweep_gpu(c, d, gi)))
+            goto done;
+    }
+    c->s.g = NULL;
+    /* The chart first: a path that cannot be written fails before anything is printed. */
+    if (chart && (rc = sweep_chart(c, d, &paths)))
+        goto done;
+    rc = sweep_table(c, d, fmt);
+done:
+    free(gs);
+    free(d);
+    return rc;
+}
