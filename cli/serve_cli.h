@@ -1,8 +1,11 @@
-/* ridge serve, the CLI side: the command's context around the library's ridge_serve, and its
- * reports (cli/serve_report.c) and rate sweep (cli/serve_sweep.c). docs/serving.md.
+/* ridge serve, the CLI side: the command's flags and its context around the library's
+ * ridge_serve; the run (cli/serve_run.c), the reports (cli/serve_report.c) and the rate sweep
+ * (cli/serve_sweep.c). docs/serving.md.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef RIDGE_CLI_SERVE_H
 #define RIDGE_CLI_SERVE_H
+
+#include <getopt.h>
 
 #include "cli.h"
 #include "ridge/comm.h"
@@ -19,6 +22,25 @@ typedef struct {
     char precision_note[96];
     int step_exit;                  /* exit code of a step that failed and printed its error (0: none) */
 } serve_cli;
+
+/* The flags, as given. */
+typedef struct {
+    const char *gpu_id, *gpu_file, *wl, *find, *trace, *sweep, *chart, *cluster_id;
+    long nodes, tp, sweep_n;
+    int replicas_given, ngpus, static_model, batch_given, mode_given, simulate, help;
+    double rate, slo_ms, timeout_ms, price, sweep_a, sweep_b;
+    cli_format fmt;
+    ridge_serve_slo slo; /* --slo-ttft-p99-ms, --slo-tpot-ms (and, for continuous batching, --slo-p99-ms) */
+    char gpus_buf[1024];
+    const char *gpu_list[SERVE_MAX_GPUS];
+} serve_opts;
+
+/* Decoder LLMs or not, continuous batching or the queue models: the flags that belong to one
+ * service model, a --trace loaded into *trace_cols (the caller frees it). Prints the usage error. */
+int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols);
+
+/* One deployment (g receives its GPU), or a --sweep-rate table; prints, returns an exit code. */
+int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g);
 
 /* The step function of s (cli/cmd_serve.c): one GPU (cli_model_predict), or tp GPUs of the
  * cluster (ridge_parallel_predict with tp, pp = dp = 1, microbatch = global batch = the batch). */
