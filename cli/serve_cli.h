@@ -5,8 +5,6 @@
 #ifndef RIDGE_CLI_SERVE_H
 #define RIDGE_CLI_SERVE_H
 
-#include <getopt.h>
-
 #include "cli.h"
 #include "ridge/comm.h"
 #include "ridge/serve.h"
@@ -42,7 +40,7 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols);
 /* One deployment (g receives its GPU), or a --sweep-rate table; prints, returns an exit code. */
 int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g);
 
-/* The step function of s (cli/cmd_serve.c): one GPU (cli_model_predict), or tp GPUs of the
+/* The step function of s (cli/serve_run.c): one GPU (cli_model_predict), or tp GPUs of the
  * cluster (ridge_parallel_predict with tp, pp = dp = 1, microbatch = global batch = the batch). */
 int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err);
 

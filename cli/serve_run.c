@@ -184,7 +184,7 @@ static int run_llm(serve_cli *c, const serve_opts *o)
         }
         s->replicas = n;
     } else if (o->find) {
-        double lo;
+        double lo = 0;
         st = ridge_serve_llm_find_rate(s, &o->slo, &rep.rate, &lo, &rep.r, &err);
         if (st == RIDGE_OK && !ridge_serve_slo_holds(&o->slo, &rep.r)) {
             cli_error("serve: no rate meets the SLOs: even at %s requests/s TTFT p99 is %s ms, TPOT p99 %s ms, e2e "

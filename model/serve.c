@@ -438,7 +438,7 @@ static int p99_at(double rate, void *ctx, double *v)
 int ridge_serve_find_rate(const ridge_serve *s, double slo_p99_s, double *rate_per_s, ridge_err *err)
 {
     ridge_queue_result r;
-    double found;
+    double found = 0;
     int st = ridge_serve_eval(s, 1, s->replicas, &r, err);
     if (st != RIDGE_OK)
         return st;
@@ -455,12 +455,13 @@ int ridge_serve_llm_find_rate(const ridge_serve *s, const ridge_serve_slo *slo, 
     ridge_llm_result r;
     double lo, hi;
     int st = ridge_serve_llm_eval(s, 1, s->replicas, &r, err);
+    *rate_per_s = 0;
+    if (st != RIDGE_OK)
+        return st;
     hi = 1.2 * r.saturation_rate_per_s * s->replicas;
     lo = 0.01 * hi;
-    *rate_per_s = 0;
     *low_rate_per_s = lo;
-    if (st == RIDGE_OK)
-        st = ridge_serve_llm_eval(s, lo, s->replicas, at_low, err);
+    st = ridge_serve_llm_eval(s, lo, s->replicas, at_low, err);
     if (st != RIDGE_OK || !ridge_serve_slo_holds(slo, at_low))
         return st;
     for (int it = 0; st == RIDGE_OK && it < 30 && hi - lo > 1e-3 * hi; it++) {

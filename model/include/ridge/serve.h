@@ -15,7 +15,6 @@
 #include "ridge/error.h"
 #include "ridge/gpu.h"
 #include "ridge/queue.h"
-#include "ridge/schedule.h"
 #include "ridge/workload.h"
 
 #ifdef __cplusplus
