@@ -62,9 +62,7 @@ int ridge_queue_mgc(const ridge_queue_params *p, ridge_queue_result *r, ridge_er
 
 static int mgc_eval(const ridge_queue_system *sys, ridge_queue_result *r, ridge_err *err)
 {
-    ridge_queue_params p;
-    ridge_queue_params_of_system_(sys, &p);
-    return ridge_queue_mgc(&p, r, err);
+    return ridge_queue_closed_form_eval_(sys, ridge_queue_mgc, r, err);
 }
 
 static const ridge_queue_type mgc_type = {"mgc", mgc_eval};
