@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "ridge/plot.h"
 #include "serve_cli.h"
 
@@ -142,12 +143,24 @@ static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot
     return CLI_EXIT_OK;
 }
 
+/* The table's columns: latency in seconds (JSON, CSV), ms (text). */
+static const cli_emit_col sweep_cols[] = {
+    {"gpu", NULL, "gpu", "gpu", -20, 1, CLI_EMIT_STR, 0},
+    {"rate_per_s", NULL, "rate_per_s", "rate [req/s]", 14, 1, CLI_EMIT_NUM, 0},
+    {"stable", NULL, "stable", "stable", 7, 1, CLI_EMIT_BOOL, 0},
+    {"saturation_rate_per_s", NULL, "saturation_rate_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0},
+    {"mean", "latency_s", "mean_latency_s", "mean [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+    {"p50", "latency_s", "p50_s", "p50 [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+    {"p99", "latency_s", "p99_s", "p99 [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+};
+
 /* The table: one row per GPU and rate, then (text) the saturation rates. */
 static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
 {
     const ridge_serve *s = &c->s;
-    cJSON *root = NULL, *arr = NULL;
-    char b[4][48];
+    cli_emit_table t = {sweep_cols, sizeof sweep_cols / sizeof sweep_cols[0], fmt, NULL};
+    cJSON *root = NULL;
+    char b[48];
     if (fmt == CLI_FMT_JSON) {
         root = cJSON_CreateObject();
         cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
@@ -155,46 +168,22 @@ static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
         cJSON_AddStringToObject(root, "queue", d->queue);
         cJSON_AddNumberToObject(root, "replicas", s->replicas);
         cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
-        arr = cJSON_AddArrayToObject(root, "points");
-    } else if (fmt == CLI_FMT_CSV) {
-        printf("gpu,rate_per_s,stable,saturation_rate_per_s,mean_latency_s,p50_s,p99_s\n");
-    } else {
+        t.rows = cJSON_AddArrayToObject(root, "points");
+    } else if (fmt == CLI_FMT_TEXT) {
         char prec[128];
         printf("%s: latency against offered load; %s%s, %d replica%s\n\n", ridge_model_name(s->m),
                serve_precision_text(c, prec, sizeof prec), d->queue, s->replicas, s->replicas == 1 ? "" : "s");
-        printf("%-20s %14s %7s %11s %11s %11s\n", "gpu", "rate [req/s]", "stable", "mean [ms]", "p50 [ms]", "p99 [ms]");
     }
+    cli_emit_head(&t);
     for (int gi = 0; gi < d->ngpu; gi++)
         for (long k = 0; k < d->npts; k++) {
-            int ok = d->stable[gi][k];
-            double mean = ok ? d->lat[gi][0][k] : 0, p50 = ok ? d->lat[gi][1][k] : 0, p99 = ok ? d->lat[gi][2][k] : 0;
-            const char *id = d->ids[gi];
-            if (fmt == CLI_FMT_JSON) {
-                cJSON *o = cJSON_CreateObject(), *l;
-                cJSON_AddStringToObject(o, "gpu", id);
-                cJSON_AddNumberToObject(o, "rate_per_s", d->rates[k]);
-                cJSON_AddBoolToObject(o, "stable", ok);
-                cJSON_AddNumberToObject(o, "saturation_rate_per_s", d->sat[gi]);
-                if (ok) {
-                    l = cJSON_AddObjectToObject(o, "latency_s");
-                    cJSON_AddNumberToObject(l, "mean", mean);
-                    cJSON_AddNumberToObject(l, "p50", p50);
-                    cJSON_AddNumberToObject(l, "p99", p99);
-                }
-                cJSON_AddItemToArray(arr, o);
-            } else if (fmt == CLI_FMT_CSV) {
-                printf("%s,%.9g,%s,%.9g,%.9g,%.9g,%.9g\n", id, d->rates[k], ok ? "true" : "false", d->sat[gi], mean,
-                       p50, p99);
-            } else if (ok) {
-                printf("%-20s %14s %7s %11s %11s %11s\n", id, cli_num(d->rates[k], b[0], 48), "yes",
-                       cli_num(mean * 1e3, b[1], 48), cli_num(p50 * 1e3, b[2], 48), cli_num(p99 * 1e3, b[3], 48));
-            } else {
-                printf("%-20s %14s %7s %11s %11s %11s\n", id, cli_num(d->rates[k], b[0], 48), "no", "-", "-", "-");
-            }
+            cli_emit_val v[7] = {{d->ids[gi], 0}, {NULL, d->rates[k]}, {NULL, d->stable[gi][k]}, {NULL, d->sat[gi]},
+                                 {NULL, d->lat[gi][0][k]}, {NULL, d->lat[gi][1][k]}, {NULL, d->lat[gi][2][k]}};
+            cli_emit_row(&t, v, d->stable[gi][k]);
         }
     if (fmt == CLI_FMT_TEXT)
         for (int gi = 0; gi < d->ngpu; gi++)
-            printf("saturation        %s: %s requests/s\n", d->ids[gi], cli_num(d->sat[gi], b[0], 48));
+            printf("saturation        %s: %s requests/s\n", d->ids[gi], cli_num(d->sat[gi], b, 48));
     return root ? cli_print_json(root) : CLI_EXIT_OK;
 }
 
