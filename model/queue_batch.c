@@ -55,3 +55,27 @@ int ridge_queue_batch(const ridge_batch_params *p, ridge_queue_result *r, ridge_
     r->p99_s = sim->p99_s;
     return RIDGE_OK;
 }
+
+/* The arrivals split evenly over the servers: one batching server at rate / servers, its
+ * saturation and throughput times the servers. */
+static int batch_eval(const ridge_queue_system *sys, ridge_queue_result *r, ridge_err *err)
+{
+    ridge_batch_params bp = {0};
+    ridge_des_result sim;
+    int st;
+    if (sys->servers < 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "batching: %d servers (need >= 1)", sys->servers);
+    bp.rate_per_s = sys->rate_per_s / sys->servers;
+    bp.max_batch = sys->max_batch;
+    bp.batch_timeout_s = sys->batch_timeout_s;
+    bp.batch_service_s = sys->service_s;
+    bp.customers = sys->customers;
+    bp.seed = sys->seed;
+    st = ridge_queue_batch(&bp, r, &sim, err);
+    r->saturation_rate_per_s *= sys->servers;
+    r->throughput_per_s *= sys->servers;
+    return st;
+}
+
+static const ridge_queue_type batch_type = {"batch", batch_eval};
+const ridge_queue_type *const ridge_queue_type_batch = &batch_type;

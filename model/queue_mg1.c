@@ -168,6 +168,26 @@ int ridge_queue_mg1(const ridge_queue_params *p, ridge_queue_result *r, ridge_er
     return ridge_queue_fill_percentiles_(r, s, p->service_cs2, err);
 }
 
+int ridge_queue_closed_form_eval_(const ridge_queue_system *sys, ridge_queue_closed_form_fn_ f, ridge_queue_result *r,
+                                  ridge_err *err)
+{
+    ridge_queue_params p;
+    ridge_queue_params_init(&p);
+    p.rate_per_s = sys->rate_per_s;
+    p.mean_service_s = sys->service_s ? sys->service_s[0] : 0;
+    p.service_cs2 = sys->service_cs2;
+    p.servers = sys->servers;
+    return f(&p, r, err);
+}
+
+static int mg1_eval(const ridge_queue_system *sys, ridge_queue_result *r, ridge_err *err)
+{
+    return ridge_queue_closed_form_eval_(sys, ridge_queue_mg1, r, err);
+}
+
+static const ridge_queue_type mg1_type = {"mg1", mg1_eval};
+const ridge_queue_type *const ridge_queue_type_mg1 = &mg1_type;
+
 /* ---- the largest rate meeting a target ---- */
 
 typedef struct {

@@ -59,3 +59,11 @@ int ridge_queue_mgc(const ridge_queue_params *p, ridge_queue_result *r, ridge_er
     r->mean_latency_s = r->mean_wait_s + s;
     return ridge_queue_fill_percentiles_(r, s, p->service_cs2, err);
 }
+
+static int mgc_eval(const ridge_queue_system *sys, ridge_queue_result *r, ridge_err *err)
+{
+    return ridge_queue_closed_form_eval_(sys, ridge_queue_mgc, r, err);
+}
+
+static const ridge_queue_type mgc_type = {"mgc", mgc_eval};
+const ridge_queue_type *const ridge_queue_type_mgc = &mgc_type;

@@ -136,6 +136,34 @@ typedef struct {
  * result: there is no closed form for the latency of this server. */
 int ridge_queue_batch(const ridge_batch_params *p, ridge_queue_result *r, ridge_des_result *sim, ridge_err *err);
 
+/* ---- Queue models as const descriptors (GSL's gsl_multifit_nlinear_trs_lm habit) ----
+ *
+ * A serving deployment picks its queue model once, by pointer, and every evaluation goes through
+ * it: no branch on the batch size at each call. The system the models read: */
+typedef struct {
+    double rate_per_s;             /* arrivals to the whole system */
+    int servers;                   /* identical servers (replicas) */
+    const double *service_s;       /* s(b), b = 1..max(1, max_batch) (borrowed); s(1) for one at a time */
+    double service_cs2;            /* squared CV of s(1): 0 deterministic, 1 exponential */
+    int max_batch;                 /* batching: most requests per batch */
+    double batch_timeout_s;        /* batching: longest wait for a batch to fill */
+    size_t customers;              /* batching: simulated requests */
+    unsigned long seed;
+} ridge_queue_system;
+
+typedef struct {
+    const char *name; /* "mg1", "mgc", "batch" */
+    /* The result of the system: closed form, or simulation for batching. */
+    int (*eval)(const ridge_queue_system *sys, ridge_queue_result *r, ridge_err *err);
+} ridge_queue_type;
+
+/* M/G/1 (servers must be 1); M/G/c (Erlang C, Allen-Cunneen; M/G/1 for one server); dynamic
+ * batching, the arrivals split evenly over the servers, each a batching server simulated
+ * (ridge_queue_batch), its saturation and throughput scaled to the whole system. */
+extern const ridge_queue_type *const ridge_queue_type_mg1;
+extern const ridge_queue_type *const ridge_queue_type_mgc;
+extern const ridge_queue_type *const ridge_queue_type_batch;
+
 /* ---- Continuous batching of LLM requests (model/des_llm.c) ----
  *
  * Iteration-level scheduling (Orca, vLLM): before each iteration the scheduler admits waiting

@@ -1,0 +1,352 @@
+/* ridge serve: the reports of one deployment at one rate, text, JSON and CSV (docs/serving.md).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "model_run.h"
+#include "serve_cli.h"
+
+static const char *yesno(int v)
+{
+    return v ? "yes" : "no";
+}
+
+const char *serve_queue_title(const serve_cli *c)
+{
+    if (ridge_serve_queue_for(c->s.max_batch) == ridge_queue_type_batch)
+        return "dynamic batching (simulated)";
+    return c->s.replicas == 1 ? "M/D/1 (Pollaczek-Khinchine)" : "M/D/c (Erlang C, Allen-Cunneen)";
+}
+
+const char *serve_precision_text(const serve_cli *c, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (c->precision_note[0])
+        snprintf(buf, cap, "%s%s, ", ridge_dtype_name(c->s.run.precision), c->precision_note);
+    return buf;
+}
+
+void serve_default_precision(serve_cli *c, const ridge_gpu *g, int n)
+{
+    if (!c->precision_given)
+        cli_default_precision(&c->s.run, g, n, c->precision_note, sizeof c->precision_note);
+}
+
+static void stats_json(cJSON *root, const char *key, const ridge_llm_stats *st)
+{
+    cJSON *o = cJSON_AddObjectToObject(root, key);
+    cJSON_AddNumberToObject(o, "mean", st->mean_s);
+    cJSON_AddNumberToObject(o, "p50", st->p50_s);
+    cJSON_AddNumberToObject(o, "p90", st->p90_s);
+    cJSON_AddNumberToObject(o, "p99", st->p99_s);
+}
+
+static void stats_text(const char *label, const ridge_llm_stats *st)
+{
+    char b[4][48];
+    printf("%-18smean %s, p50 %s, p90 %s, p99 %s\n", label, cli_num(st->mean_s * 1e3, b[0], 48),
+           cli_num(st->p50_s * 1e3, b[1], 48), cli_num(st->p90_s * 1e3, b[2], 48), cli_num(st->p99_s * 1e3, b[3], 48));
+}
+
+/* The head of both JSON reports: schema, GPU, --cluster's cluster and tensor-parallel size, workload. */
+static cJSON *head_json(const serve_cli *c)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "gpu", c->s.g->id);
+    if (c->cl) {
+        cJSON_AddStringToObject(root, "cluster", c->cl->id);
+        cJSON_AddNumberToObject(root, "cluster_gpus", (double)c->cl->gpus_per_node * c->cl->nodes);
+        cJSON_AddNumberToObject(root, "tp", c->tp);
+        cJSON_AddNumberToObject(root, "gpus_per_replica", c->tp);
+    }
+    cJSON_AddStringToObject(root, "workload", ridge_model_name(c->s.m));
+    return root;
+}
+
+/* The first line of the text report: "MODEL on GPU (NAME)" or, on a cluster, the replica layout. */
+static void title_text(const serve_cli *c, const char *what)
+{
+    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP], prec[128];
+    const ridge_gpu *g = c->s.g;
+    cli_text(ridge_model_name(c->s.m), mname, sizeof mname);
+    serve_precision_text(c, prec, sizeof prec);
+    if (c->cl)
+        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s%s\n\n", mname, c->cl->id,
+               cli_text(c->cl->name, name, sizeof name), c->tp, g->id, c->tp, prec, what);
+    else
+        printf("%s on %s (%s), %s%s\n\n", mname, g->id, cli_text(g->name, name, sizeof name), prec, what);
+}
+
+/* The cost line: "cost  C UNIT (P USD per GPU-hour[, T GPUs per replica])", or unknown. */
+static void cost_text(const serve_cli *c, double cost, const char *unit, double pr)
+{
+    char b[2][48];
+    if (!(cost > 0)) {
+        printf("cost              unknown (no price: give --price-per-hour)\n");
+        return;
+    }
+    printf("cost              %s %s ", cli_num(cost, b[0], 48), unit);
+    printf("(%s USD per GPU-hour", cli_num(pr, b[1], 48));
+    if (c->rep_cl)
+        printf(", %d GPU%s per replica", c->tp, c->tp == 1 ? "" : "s");
+    printf(")\n");
+}
+
+/* "found             replicas: N" or "max-rate: R". */
+static void found_text(const serve_cli *c, const char *find, double rate)
+{
+    char b[48];
+    if (find)
+        printf("found             %s: %s\n", find,
+               strcmp(find, "replicas") == 0 ? cli_num(c->s.replicas, b, 48) : cli_num(rate, b, 48));
+}
+
+/* ---- continuous batching ---- */
+
+static int slo_set(const ridge_serve_slo *slo)
+{
+    return slo->e2e_p99_ms > 0 || slo->ttft_p99_ms > 0 || slo->tpot_p99_ms > 0;
+}
+
+static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, double tok_total, double cost)
+{
+    const ridge_serve *s = &c->s;
+    const ridge_llm_result *r = &p->r;
+    cJSON *root = head_json(c), *o;
+    cJSON_AddStringToObject(root, "service_model", "continuous-batching");
+    cJSON_AddStringToObject(root, "arrivals", s->trace_n ? "trace" : "poisson");
+    cJSON_AddNumberToObject(root, "replicas", s->replicas);
+    cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
+    cJSON_AddNumberToObject(root, "prompt_tokens", p->mean_prompt);
+    cJSON_AddNumberToObject(root, "output_tokens", p->mean_out);
+    cJSON_AddNumberToObject(root, "rate_per_s", p->rate);
+    cJSON_AddBoolToObject(root, "stable", r->stable);
+    cJSON_AddNumberToObject(root, "saturation_rate_per_s", r->saturation_rate_per_s * s->replicas);
+    cJSON_AddNumberToObject(root, "throughput_per_s", r->throughput_per_s * s->replicas);
+    cJSON_AddNumberToObject(root, "output_tokens_per_s", tok_total);
+    cJSON_AddNumberToObject(root, "mean_running_batch", r->mean_batch);
+    cJSON_AddNumberToObject(root, "mean_iteration_s", r->mean_iteration_s);
+    cJSON_AddNumberToObject(root, "kv_bytes_per_token", s->kv_bytes_per_token);
+    cJSON_AddNumberToObject(root, "kv_capacity_bytes", s->kv_capacity_bytes);
+    cJSON_AddNumberToObject(root, "kv_max_running", r->kv_max_running);
+    o = cJSON_AddObjectToObject(root, "iteration_time_s");
+    cJSON_AddNumberToObject(o, "decode_batch_1", s->decode_s[0][0]);
+    cJSON_AddNumberToObject(o, "decode_batch_max", s->decode_s[s->nb - 1][s->nc - 1]);
+    cJSON_AddNumberToObject(o, "prefill_one_prompt", s->prefill_s[0]);
+    cJSON_AddNumberToObject(root, "simulated_requests", (double)r->requests);
+    stats_json(root, "ttft_s", &r->ttft);
+    stats_json(root, "tpot_s", &r->tpot);
+    stats_json(root, "e2e_s", &r->e2e);
+    if (slo_set(p->slo)) {
+        o = cJSON_AddObjectToObject(root, "slo");
+        if (p->slo->e2e_p99_ms > 0)
+            cJSON_AddNumberToObject(o, "e2e_p99_s", p->slo->e2e_p99_ms / 1e3);
+        if (p->slo->ttft_p99_ms > 0)
+            cJSON_AddNumberToObject(o, "ttft_p99_s", p->slo->ttft_p99_ms / 1e3);
+        if (p->slo->tpot_p99_ms > 0)
+            cJSON_AddNumberToObject(o, "tpot_p99_s", p->slo->tpot_p99_ms / 1e3);
+        cJSON_AddBoolToObject(o, "holds", ridge_serve_slo_holds(p->slo, r));
+    }
+    if (p->find)
+        cJSON_AddStringToObject(root, "found", p->find);
+    if (cost > 0) {
+        cJSON_AddNumberToObject(root, "price_usd_per_gpu_hour", pr);
+        cJSON_AddNumberToObject(root, "cost_usd_per_million_output_tokens", cost);
+    }
+    return cli_print_json(root);
+}
+
+static void llm_csv(const serve_cli *c, const serve_llm_report *p, double tok_total, double cost)
+{
+    const ridge_serve *s = &c->s;
+    const ridge_llm_result *r = &p->r;
+    printf("gpu,workload,replicas,max_batch,prompt_tokens,output_tokens,rate_per_s,stable,saturation_rate_per_s,"
+           "output_tokens_per_s,mean_running_batch,mean_iteration_s,ttft_p50_s,ttft_p99_s,tpot_p50_s,tpot_p99_s,"
+           "e2e_mean_s,e2e_p50_s,e2e_p99_s,slo_holds,cost_usd_per_million_output_tokens\n");
+    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.6g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.6g\n", s->g->id,
+           ridge_model_name(s->m), s->replicas, s->max_batch, p->mean_prompt, p->mean_out, p->rate,
+           r->stable ? "true" : "false", r->saturation_rate_per_s * s->replicas, tok_total, r->mean_batch,
+           r->mean_iteration_s, r->ttft.p50_s, r->ttft.p99_s, r->tpot.p50_s, r->tpot.p99_s, r->e2e.mean_s, r->e2e.p50_s,
+           r->e2e.p99_s, slo_set(p->slo) ? (ridge_serve_slo_holds(p->slo, r) ? "true" : "false") : "", cost);
+}
+
+/* "SLO NAME p99 <= X ms  holds|MISSED" for an objective that is set. */
+static void slo_line(const char *name, double slo_ms, int stable, double p99_s)
+{
+    char b[48];
+    if (slo_ms > 0)
+        printf("SLO %s <= %s ms  %s\n", name, cli_num(slo_ms, b, 48), stable && p99_s * 1e3 <= slo_ms ? "holds" : "MISSED");
+}
+
+static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, double tok_total, double cost)
+{
+    const ridge_serve *s = &c->s;
+    const ridge_llm_result *r = &p->r;
+    double rate = p->rate;
+    char b[6][48];
+    title_text(c, "LLM: prefill + output x decode per request, continuous batching");
+    printf("requests          prompt %s, output %s tokens%s, %s arrivals\n", cli_num(p->mean_prompt, b[0], 48),
+           cli_num(p->mean_out, b[1], 48), s->trace_n ? " (trace means)" : "", s->trace_n ? "trace" : "Poisson");
+    printf("iteration [ms]    decode step %s (batch 1, context %s) to %s (batch %d, context %s); prefill of one "
+           "prompt %s\n",
+           cli_num(s->decode_s[0][0] * 1e3, b[0], 48), cli_num(s->grid_c[0], b[1], 48),
+           cli_num(s->decode_s[s->nb - 1][s->nc - 1] * 1e3, b[2], 48), s->max_batch,
+           cli_num(s->grid_c[s->nc - 1], b[3], 48), cli_num(s->prefill_s[0] * 1e3, b[4], 48));
+    printf("KV cache          %s KiB per token, %s GB free: %d requests of %s tokens\n",
+           cli_num(s->kv_bytes_per_token / 1024, b[0], 48), cli_num(s->kv_capacity_bytes / 1e9, b[1], 48),
+           r->kv_max_running, cli_num(p->mean_prompt + p->mean_out, b[2], 48));
+    printf("scheduler         continuous batching, at most %d running, %d replica%s\n", s->max_batch, s->replicas,
+           s->replicas == 1 ? "" : "s");
+    found_text(c, p->find, rate);
+    printf("arrival rate      %s requests/s", cli_num(rate, b[0], 48));
+    if (s->replicas > 1)
+        printf(" (%s per replica)", cli_num(rate / s->replicas, b[0], 48));
+    printf("\nthroughput        %s requests/s, %s output tokens/s\n",
+           cli_num(r->throughput_per_s * s->replicas, b[0], 48), cli_num(tok_total, b[1], 48));
+    printf("running batch     mean %s per replica (limit %d)\n", cli_num(r->mean_batch, b[0], 48),
+           r->kv_max_running < s->max_batch ? r->kv_max_running : s->max_batch);
+    printf("iteration         mean %s ms (%zu iterations per replica)\n", cli_num(r->mean_iteration_s * 1e3, b[0], 48),
+           r->iterations);
+    printf("stable            %s (saturation about %s requests/s", yesno(r->stable),
+           cli_num(r->saturation_rate_per_s * s->replicas, b[0], 48));
+    if (!r->stable && rate >= r->saturation_rate_per_s * s->replicas)
+        printf("; the rate is not below it");
+    else if (!r->stable)
+        printf("; second half: %s completions/s against %s arrivals/s per replica",
+               cli_num(r->completion_rate_2nd_half_per_s, b[1], 48), cli_num(r->arrival_rate_2nd_half_per_s, b[2], 48));
+    printf(")\n");
+    stats_text("TTFT [ms]", &r->ttft);
+    stats_text("TPOT [ms]", &r->tpot);
+    stats_text("e2e [ms]", &r->e2e);
+    if (!r->stable)
+        printf("latency           unbounded: the queue grows (the figures above cover a finite run of %zu requests)\n",
+               r->requests);
+    slo_line("e2e p99", p->slo->e2e_p99_ms, r->stable, r->e2e.p99_s);
+    slo_line("TTFT p99", p->slo->ttft_p99_ms, r->stable, r->ttft.p99_s);
+    slo_line("TPOT p99", p->slo->tpot_p99_ms, r->stable, r->tpot.p99_s);
+    cost_text(c, cost, "USD per million output tokens", pr);
+}
+
+int serve_report_llm(const serve_cli *c, const serve_llm_report *p, cli_format fmt)
+{
+    const ridge_serve *s = &c->s;
+    double pr = p->price >= 0 ? p->price : s->g->price_usd_per_hour;
+    double tok_total = p->r.output_tokens_per_s * s->replicas;
+    double cost = pr > 0 && tok_total > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * tok_total) * 1e6 : 0;
+    if (fmt == CLI_FMT_JSON)
+        return llm_json(c, p, pr, tok_total, cost);
+    if (fmt == CLI_FMT_CSV)
+        llm_csv(c, p, tok_total, cost);
+    else
+        llm_text(c, p, pr, tok_total, cost);
+    return CLI_EXIT_OK;
+}
+
+/* ---- the queue models ---- */
+
+static int queue_json(const serve_cli *c, const serve_queue_report *p, double pr, double thr, double cost)
+{
+    const ridge_serve *s = &c->s;
+    const ridge_queue_result *r = &p->r;
+    cJSON *root = head_json(c), *o;
+    cJSON_AddStringToObject(root, "service_model", s->llm ? "prefill+decode" : "infer");
+    cJSON_AddStringToObject(root, "queue", serve_queue_title(c));
+    cJSON_AddNumberToObject(root, "replicas", s->replicas);
+    cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
+    cJSON_AddNumberToObject(root, "batch_timeout_s", s->timeout_s);
+    cJSON_AddNumberToObject(root, "service_time_s", s->service_s[0]);
+    cJSON_AddNumberToObject(root, "rate_per_s", p->rate);
+    cJSON_AddBoolToObject(root, "stable", r->stable);
+    cJSON_AddNumberToObject(root, "utilisation", r->utilisation);
+    cJSON_AddNumberToObject(root, "throughput_per_s", thr);
+    cJSON_AddNumberToObject(root, "saturation_rate_per_s", r->saturation_rate_per_s);
+    if (r->stable) {
+        o = cJSON_AddObjectToObject(root, "latency_s");
+        cJSON_AddNumberToObject(o, "mean", r->mean_latency_s);
+        cJSON_AddNumberToObject(o, "p50", r->p50_s);
+        cJSON_AddNumberToObject(o, "p90", r->p90_s);
+        cJSON_AddNumberToObject(o, "p99", r->p99_s);
+    }
+    if (p->slo_ms > 0) {
+        cJSON_AddNumberToObject(root, "slo_p99_s", p->slo_ms / 1e3);
+        cJSON_AddBoolToObject(root, "slo_holds", r->stable && r->p99_s * 1e3 <= p->slo_ms);
+    }
+    if (p->find)
+        cJSON_AddStringToObject(root, "found", p->find);
+    if (cost > 0) {
+        cJSON_AddNumberToObject(root, "price_usd_per_gpu_hour", pr);
+        cJSON_AddNumberToObject(root, "cost_usd_per_1000_requests", cost);
+    }
+    if (p->have_sim) {
+        o = cJSON_AddObjectToObject(root, "simulation");
+        cJSON_AddNumberToObject(o, "customers", (double)p->sim.customers);
+        cJSON_AddNumberToObject(o, "mean_latency_s", p->sim.mean_latency_s);
+        cJSON_AddNumberToObject(o, "mean_latency_ci95_s", p->sim.ci95_half_width_s);
+        cJSON_AddNumberToObject(o, "p50_s", p->sim.p50_s);
+        cJSON_AddNumberToObject(o, "p90_s", p->sim.p90_s);
+        cJSON_AddNumberToObject(o, "p99_s", p->sim.p99_s);
+        cJSON_AddNumberToObject(o, "relaxation_requests", p->sim.relaxation_customers);
+        cJSON_AddBoolToObject(o, "run_too_short", p->sim.short_run);
+    }
+    return cli_print_json(root);
+}
+
+static void queue_csv(const serve_cli *c, const serve_queue_report *p, double thr, double cost)
+{
+    const ridge_serve *s = &c->s;
+    const ridge_queue_result *r = &p->r;
+    int slo_ok = r->stable && r->p99_s * 1e3 <= p->slo_ms;
+    printf("gpu,workload,replicas,max_batch,rate_per_s,service_time_s,utilisation,throughput_per_s,"
+           "saturation_rate_per_s,stable,mean_latency_s,p50_s,p90_s,p99_s,slo_p99_s,slo_holds,"
+           "cost_usd_per_1000_requests\n");
+    printf("%s,%s,%d,%d,%.9g,%.9g,%.6g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.6g\n", s->g->id,
+           ridge_model_name(s->m), s->replicas, s->max_batch, p->rate, s->service_s[0], r->utilisation, thr,
+           r->saturation_rate_per_s, r->stable ? "true" : "false", r->mean_latency_s, r->p50_s, r->p90_s, r->p99_s,
+           p->slo_ms / 1e3, p->slo_ms > 0 ? (slo_ok ? "true" : "false") : "", cost);
+}
+
+static void queue_text(const serve_cli *c, const serve_queue_report *p, double pr, double thr, double cost)
+{
+    const ridge_serve *s = &c->s;
+    const ridge_queue_result *r = &p->r;
+    const ridge_des_result *sim = &p->sim;
+    char b[5][48];
+    title_text(c, s->llm ? "LLM: prefill + output x decode per request" : "one inference pass per request");
+    printf("service time      %s ms (batch 1)", cli_num(s->service_s[0] * 1e3, b[0], 48));
+    if (s->max_batch > 1)
+        printf(", %s ms (batch %d)", cli_num(s->service_s[s->max_batch - 1] * 1e3, b[0], 48), s->max_batch);
+    printf("\nqueue             %s, %d replica%s\n", serve_queue_title(c), s->replicas, s->replicas == 1 ? "" : "s");
+    found_text(c, p->find, p->rate);
+    printf("arrival rate      %s requests/s\n", cli_num(p->rate, b[0], 48));
+    printf("utilisation       %s %%\n", cli_num(r->utilisation * 100, b[0], 48));
+    printf("throughput        %s requests/s\n", cli_num(thr, b[0], 48));
+    printf("stable            %s (saturation %s requests/s)\n", yesno(r->stable),
+           cli_num(r->saturation_rate_per_s, b[0], 48));
+    if (r->stable)
+        printf("latency [ms]      mean %s, p50 %s, p90 %s, p99 %s\n", cli_num(r->mean_latency_s * 1e3, b[0], 48),
+               cli_num(r->p50_s * 1e3, b[1], 48), cli_num(r->p90_s * 1e3, b[2], 48), cli_num(r->p99_s * 1e3, b[3], 48));
+    else
+        printf("latency [ms]      unbounded: the queue grows without limit\n");
+    if (p->have_sim)
+        printf("simulated [ms]    mean %s +- %s, p50 %s, p90 %s, p99 %s (%zu requests)\n",
+               cli_num(sim->mean_latency_s * 1e3, b[0], 48), cli_num(sim->ci95_half_width_s * 1e3, b[1], 48),
+               cli_num(sim->p50_s * 1e3, b[2], 48), cli_num(sim->p90_s * 1e3, b[3], 48),
+               cli_num(sim->p99_s * 1e3, b[4], 48), sim->customers);
+    slo_line("p99", p->slo_ms, r->stable, r->p99_s);
+    cost_text(c, cost, "USD per 1,000 requests", pr);
+}
+
+int serve_report_queue(const serve_cli *c, const serve_queue_report *p, cli_format fmt)
+{
+    const ridge_serve *s = &c->s;
+    double pr = p->price >= 0 ? p->price : s->g->price_usd_per_hour;
+    double thr = p->r.stable ? p->rate : p->r.throughput_per_s;
+    double cost = pr > 0 && thr > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * thr) * 1000 : 0;
+    if (fmt == CLI_FMT_JSON)
+        return queue_json(c, p, pr, thr, cost);
+    if (fmt == CLI_FMT_CSV)
+        queue_csv(c, p, thr, cost);
+    else
+        queue_text(c, p, pr, thr, cost);
+    return CLI_EXIT_OK;
+}

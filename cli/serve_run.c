@@ -1,0 +1,295 @@
+/* ridge serve: running the library's serving model (model/serve.c) for the flags, and mapping
+ * its answers (the SLO below its floor, the longest request, a failed search) to messages that
+ * name the flags (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_run.h"
+#include "ridge/parallel.h"
+#include "serve_cli.h"
+
+#define LLM_DEFAULT_MAX_BATCH 256
+
+int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
+{
+    serve_cli *c = ctx;
+    if (c->rep_cl) {
+        ridge_parallel_config pc;
+        ridge_parallel_result r;
+        int st;
+        ridge_parallel_config_init(&pc);
+        pc.tp = c->tp;
+        pc.microbatch = rc->batch;
+        pc.global_batch = rc->batch;
+        st = ridge_parallel_predict(c->rep_cl, c->s.m, rc, &pc, RIDGE_RUNTIME_EAGER, &r, err);
+        if (st != RIDGE_OK)
+            return st;
+        *t_s = r.step_time_s;
+        if (mem)
+            *mem = r.memory;
+        return RIDGE_OK;
+    } else {
+        /* cli_model_predict prints its error: the exit code is kept, the message left empty. */
+        cli_model_prediction p;
+        int rc_exit = cli_model_predict(c->s.g, c->s.m, rc, RIDGE_RUNTIME_EAGER, &p);
+        *t_s = p.time_s;
+        if (mem)
+            *mem = p.mem;
+        cli_model_prediction_free(&p);
+        if (rc_exit == CLI_EXIT_OK)
+            return RIDGE_OK;
+        c->step_exit = rc_exit;
+        err->msg[0] = '\0';
+        return RIDGE_EINVAL;
+    }
+}
+
+/* Print a library error (unless a step printed its own) and return the exit code. */
+static int serve_fail(const serve_cli *c, int st, const ridge_err *err, const char *prefix)
+{
+    if (c->step_exit)
+        return c->step_exit;
+    cli_error("%s%s", prefix, err->msg);
+    return cli_exit_code(st);
+}
+
+int serve_prepare(serve_cli *c)
+{
+    ridge_err err;
+    int st = ridge_serve_prepare(&c->s, &err);
+    return st == RIDGE_OK ? CLI_EXIT_OK : serve_fail(c, st, &err, "");
+}
+
+/* Decoder LLMs: prefill + decode, unless --mode infer says one pass; continuous batching unless
+ * --static. Checks the flags that belong to one service model, loads a --trace. */
+int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
+{
+    ridge_serve *s = &c->s;
+    ridge_err err;
+    int rc;
+    if (o->mode_given) {
+        s->llm = s->run.mode == RIDGE_MODE_PREFILL || s->run.mode == RIDGE_MODE_DECODE;
+    } else if (strcmp(ridge_model_family(s->m), "transformer") == 0) {
+        ridge_run_config t = s->run;
+        ridge_oplist ol = {0};
+        t.mode = RIDGE_MODE_DECODE;
+        s->llm = ridge_model_build(s->m, &t, &ol, &err) == RIDGE_OK;
+        ridge_oplist_free(&ol);
+    }
+    s->continuous = s->llm && !o->static_model;
+    if (!s->continuous) {
+        if (o->trace || o->slo.ttft_p99_ms > 0 || o->slo.tpot_p99_ms > 0)
+            return cli_usage_error("serve", "%s to decoder LLMs with continuous batching",
+                                   o->trace ? "--trace applies" : "--slo-ttft-p99-ms and --slo-tpot-ms apply");
+        if (o->static_model && !s->llm)
+            return cli_usage_error("serve", "--static applies to decoder LLMs");
+        if (o->find && o->slo_ms <= 0)
+            return cli_usage_error("serve", "--find %s needs --slo-p99-ms", o->find);
+        return CLI_EXIT_OK;
+    }
+    if (o->timeout_ms >= 0 || o->simulate)
+        return cli_usage_error("serve", "%s applies to the queue models; continuous batching has no batch timeout "
+                                        "and is always simulated (--static for the static model)",
+                               o->simulate ? "--simulate" : "--batch-timeout-ms");
+    if (s->output < 1)
+        return cli_usage_error("serve", "--output 0: continuous batching needs at least one output token");
+    if (!o->batch_given)
+        s->max_batch = LLM_DEFAULT_MAX_BATCH;
+    o->slo.e2e_p99_ms = o->slo_ms;
+    if (o->find && o->slo.e2e_p99_ms <= 0 && o->slo.ttft_p99_ms <= 0 && o->slo.tpot_p99_ms <= 0)
+        return cli_usage_error("serve", "--find %s needs --slo-p99-ms, --slo-ttft-p99-ms or --slo-tpot-ms", o->find);
+    if (o->trace) {
+        rc = ridge_serve_trace_load(o->trace, trace_cols, &s->trace_n, &err);
+        if (rc != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            return cli_exit_code(rc);
+        }
+        s->trace_s = *trace_cols;
+        s->trace_prompt = *trace_cols + s->trace_n;
+        s->trace_output = *trace_cols + 2 * s->trace_n;
+        s->requests = s->trace_n;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The longest request must fit the model: the error names --prompt and --output (or the trace)
+ * rather than the --context of the decode step serve derives from them. */
+static int check_request(const serve_cli *c)
+{
+    double prompt, output;
+    ridge_err err;
+    int st = ridge_serve_check_request(&c->s, &prompt, &output, &err);
+    if (st == RIDGE_OK)
+        return CLI_EXIT_OK;
+    if (c->s.trace_n)
+        cli_error("%s: the trace's longest request, %.0f prompt + %.0f output = %.0f tokens, does not fit the "
+                  "model (its last decode step: %s)",
+                  ridge_model_name(c->s.m), prompt, output, prompt + output, err.msg);
+    else
+        cli_error("%s: a request of --prompt %.0f + --output %.0f = %.0f tokens does not fit the model (its "
+                  "last decode step: %s)",
+                  ridge_model_name(c->s.m), prompt, output, prompt + output, err.msg);
+    return cli_exit_code(st);
+}
+
+/* An SLO below what a request alone takes (ridge_serve_llm_floor) is infeasible: said at once. */
+static int llm_floor_check(const serve_cli *c, const ridge_serve_slo *slo, const char *find)
+{
+    const char *what = strcmp(find, "replicas") == 0 ? "number of replicas" : "rate";
+    ridge_serve_floor f;
+    char b[3][48];
+    ridge_serve_slo_kind k = ridge_serve_llm_floor(&c->s, slo, &f);
+    cli_num(f.ttft_s * 1e3, b[1], 48);
+    cli_num(f.tpot_s * 1e3, b[2], 48);
+    if (k == RIDGE_SERVE_SLO_E2E)
+        cli_error("serve: infeasible: no %s meets --slo-p99-ms %g: a request alone takes %s ms (the prefill of "
+                  "%g prompt tokens, %s ms, and %g decode steps of at least %s ms)",
+                  what, slo->e2e_p99_ms, cli_num(f.e2e_s * 1e3, b[0], 48), f.prompt, b[1], f.output - 1, b[2]);
+    else if (k == RIDGE_SERVE_SLO_TTFT)
+        cli_error("serve: infeasible: no %s meets --slo-ttft-p99-ms %g: the prefill of %g prompt tokens alone "
+                  "takes %s ms",
+                  what, slo->ttft_p99_ms, f.prompt, b[1]);
+    else if (k == RIDGE_SERVE_SLO_TPOT)
+        cli_error("serve: infeasible: no %s meets --slo-tpot-ms %g: a decode step at batch 1 takes %s ms", what,
+                  slo->tpot_p99_ms, b[2]);
+    return k == RIDGE_SERVE_SLO_NONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+}
+
+/* Continuous batching: find, simulate, report. */
+static int run_llm(serve_cli *c, const serve_opts *o)
+{
+    ridge_serve *s = &c->s;
+    serve_llm_report rep = {o->rate, ridge_serve_prompt(s), s->output, o->price, o->find, &o->slo, {0}};
+    ridge_err err;
+    int st = RIDGE_OK, rc, n;
+    char b[4][48];
+    if (s->trace_n) {
+        double po = 0, pp = 0, span = s->trace_s[s->trace_n - 1] - s->trace_s[0];
+        for (size_t i = 0; i < s->trace_n; i++) {
+            po += s->trace_output[i];
+            pp += s->trace_prompt[i];
+        }
+        rep.mean_out = po / (double)s->trace_n;
+        rep.mean_prompt = pp / (double)s->trace_n;
+        rep.rate = span > 0 ? (double)(s->trace_n - 1) / span : 0;
+    }
+    if (o->find && (rc = llm_floor_check(c, &o->slo, o->find)) != CLI_EXIT_OK)
+        return rc;
+    if (o->find && strcmp(o->find, "replicas") == 0) {
+        st = ridge_serve_llm_find_replicas(s, rep.rate, &o->slo, &n, &err);
+        if (st == RIDGE_OK && n == 0) {
+            cli_error("serve: infeasible: no number of replicas up to %d meets the SLOs at %g requests/s",
+                      s->max_replicas, rep.rate);
+            return CLI_EXIT_USAGE;
+        }
+        s->replicas = n;
+    } else if (o->find) {
+        double lo = 0;
+        st = ridge_serve_llm_find_rate(s, &o->slo, &rep.rate, &lo, &rep.r, &err);
+        if (st == RIDGE_OK && !ridge_serve_slo_holds(&o->slo, &rep.r)) {
+            cli_error("serve: no rate meets the SLOs: even at %s requests/s TTFT p99 is %s ms, TPOT p99 %s ms, e2e "
+                      "p99 %s ms",
+                      cli_num(lo, b[0], 48), cli_num(rep.r.ttft.p99_s * 1e3, b[1], 48),
+                      cli_num(rep.r.tpot.p99_s * 1e3, b[2], 48), cli_num(rep.r.e2e.p99_s * 1e3, b[3], 48));
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (st == RIDGE_OK)
+        st = ridge_serve_llm_eval(s, rep.rate, s->replicas, &rep.r, &err);
+    if (st != RIDGE_OK)
+        return serve_fail(c, st, &err, "serve: ");
+    return serve_report_llm(c, &rep, o->fmt);
+}
+
+/* --simulate: the queue without batching by discrete-event simulation, as a check. */
+static int simulate_queue(const serve_cli *c, serve_queue_report *rep)
+{
+    ridge_des_config dc;
+    ridge_err err;
+    char b[2][48];
+    int st;
+    ridge_des_config_init(&dc);
+    dc.rate_per_s = rep->rate;
+    dc.service = RIDGE_SERVICE_DETERMINISTIC;
+    dc.mean_service_s = c->s.service_s[0];
+    dc.servers = c->s.replicas;
+    dc.seed = c->s.seed;
+    st = ridge_des_run(&dc, &rep->sim, &err);
+    if (st != RIDGE_OK)
+        return serve_fail(c, st, &err, "serve: ");
+    rep->have_sim = 1;
+    if (rep->sim.short_run)
+        fprintf(stderr,
+                "ridge: warning: --simulate: %zu requests are too few at utilisation %.4g: the queue forgets its "
+                "state over about %s requests and the 95%% interval needs about %s (%g of those per batch); it may "
+                "understate the error\n",
+                rep->sim.customers, rep->r.utilisation, cli_num(rep->sim.relaxation_customers, b[0], 48),
+                cli_num(RIDGE_DES_MIN_RELAXATIONS * rep->sim.relaxation_customers * (double)dc.ci_batches, b[1], 48),
+                RIDGE_DES_MIN_RELAXATIONS);
+    return CLI_EXIT_OK;
+}
+
+/* The queue models: find, evaluate, simulate, report. */
+static int run_queue(serve_cli *c, const serve_opts *o)
+{
+    ridge_serve *s = &c->s;
+    serve_queue_report rep = {o->rate, o->price, o->slo_ms, o->find, {0}, 0, {0}};
+    const char *what = o->find && strcmp(o->find, "replicas") == 0 ? "number of replicas" : "rate";
+    ridge_err err;
+    int st = RIDGE_OK, n;
+    char b[48];
+    if (o->find && s->service_s[0] * 1e3 > o->slo_ms) {
+        /* A lone request (or batch of one) is the floor of every latency (ridge_serve_llm_floor). */
+        cli_error("serve: infeasible: no %s meets p99 <= %g ms: a lone request takes %s ms", what, o->slo_ms,
+                  cli_num(s->service_s[0] * 1e3, b, 48));
+        return CLI_EXIT_USAGE;
+    }
+    if (o->find && strcmp(o->find, "replicas") == 0) {
+        st = ridge_serve_find_replicas(s, rep.rate, o->slo_ms / 1e3, &n, &err);
+        if (st == RIDGE_OK && n == 0) {
+            cli_error("serve: infeasible: no number of replicas up to %d meets p99 <= %g ms at %g requests/s",
+                      s->max_replicas, o->slo_ms, rep.rate);
+            return CLI_EXIT_USAGE;
+        }
+        s->replicas = n;
+    } else if (o->find) {
+        st = ridge_serve_find_rate(s, o->slo_ms / 1e3, &rep.rate, &err);
+        if (st == RIDGE_OK && rep.rate <= 0) {
+            cli_error("serve: no rate meets p99 <= %g ms: a lone request takes %s ms", o->slo_ms,
+                      cli_num(s->service_s[0] * 1e3, b, 48));
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (st == RIDGE_OK)
+        st = ridge_serve_eval(s, rep.rate, s->replicas, &rep.r, &err);
+    if (st != RIDGE_OK)
+        return serve_fail(c, st, &err, "serve: ");
+    if (o->simulate && rep.r.stable && (st = simulate_queue(c, &rep)) != CLI_EXIT_OK)
+        return st;
+    return serve_report_queue(c, &rep, o->fmt);
+}
+
+/* One deployment, or (--sweep-rate) a table of rates for one or more GPUs. */
+int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g)
+{
+    int rc;
+    if (c->s.llm && (rc = check_request(c)) != CLI_EXIT_OK)
+        return rc;
+    if (o->sweep) {
+        if (!o->ngpus && o->gpu_id) {
+            o->gpu_list[0] = o->gpu_id;
+            o->ngpus = 1;
+        }
+        return serve_sweep(c, o->ngpus ? o->gpu_list : NULL, o->ngpus ? o->ngpus : 1, o->gpu_file, o->sweep_a,
+                           o->sweep_b, o->sweep_n, o->chart, o->fmt);
+    }
+    if (c->cl)
+        *g = c->cl->gpu;
+    else if ((rc = cli_load_gpu(o->gpu_id, o->gpu_file, g)) != CLI_EXIT_OK)
+        return rc;
+    c->s.g = g;
+    serve_default_precision(c, g, 1);
+    if ((rc = serve_prepare(c)) != CLI_EXIT_OK)
+        return rc;
+    return c->s.continuous ? run_llm(c, o) : run_queue(c, o);
+}

@@ -1,0 +1,235 @@
+/* ridge serve --sweep-rate: latency against offered load for one or more GPUs, as a table and a
+ * chart (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "ridge/plot.h"
+#include "serve_cli.h"
+
+int serve_parse_sweep(const char *arg, double *a, double *b, long *n)
+{
+    char buf[256], *p1, *p2;
+    if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf)
+        return cli_usage_error("serve", "--sweep-rate: '%.40s...' is too long", arg);
+    p1 = strchr(buf, ':');
+    p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2)
+        return cli_usage_error("serve", "--sweep-rate: '%s' is not A:B:N (first rate, last rate, points)", arg);
+    *p1 = *p2 = '\0';
+    if (cli_parse_double("--sweep-rate", buf, 1e-9, 1e12, a) || cli_parse_double("--sweep-rate", p1 + 1, 1e-9, 1e12, b) ||
+        cli_parse_long("--sweep-rate", p2 + 1, 2, SERVE_MAX_SWEEP, n))
+        return CLI_EXIT_USAGE;
+    if (*b <= *a)
+        return cli_usage_error("serve", "--sweep-rate: the last rate %g is not above the first %g", *b, *a);
+    return CLI_EXIT_OK;
+}
+
+/* The sweep's results: per GPU, latency (mean, p50, p99; NAN when unstable) at each rate. */
+typedef struct {
+    int ngpu;
+    long npts;
+    double rates[SERVE_MAX_SWEEP], sat[SERVE_MAX_GPUS];
+    int stable[SERVE_MAX_GPUS][SERVE_MAX_SWEEP];
+    double lat[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+    char ids[SERVE_MAX_GPUS][64];
+    const char *queue;
+} sweep_data;
+
+/* One GPU (c->s.g, prepared) at every rate. */
+static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
+{
+    ridge_err err;
+    int st;
+    d->sat[gi] = 0;
+    for (long k = 0; k < d->npts; k++) {
+        double mean = 0, p50 = 0, p99 = 0;
+        int ok;
+        if (c->s.continuous) {
+            ridge_llm_result r;
+            st = ridge_serve_llm_eval(&c->s, d->rates[k], c->s.replicas, &r, &err);
+            ok = r.stable;
+            mean = r.e2e.mean_s;
+            p50 = r.e2e.p50_s;
+            p99 = r.e2e.p99_s;
+            d->sat[gi] = r.saturation_rate_per_s * c->s.replicas;
+        } else {
+            ridge_queue_result r;
+            st = ridge_serve_eval(&c->s, d->rates[k], c->s.replicas, &r, &err);
+            ok = r.stable;
+            mean = r.mean_latency_s;
+            p50 = r.p50_s;
+            p99 = r.p99_s;
+            d->sat[gi] = r.saturation_rate_per_s;
+        }
+        if (st != RIDGE_OK) {
+            cli_error("serve: %s", err.msg);
+            return cli_exit_code(st);
+        }
+        d->stable[gi][k] = ok;
+        d->lat[gi][0][k] = ok ? mean : NAN;
+        d->lat[gi][1][k] = ok ? p50 : NAN;
+        d->lat[gi][2][k] = ok ? p99 : NAN;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The chart: .dat, .gp and, with gnuplot, the picture. */
+static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot_paths *paths)
+{
+    const ridge_serve *s = &c->s;
+    ridge_curve_series ser[3 * SERVE_MAX_GPUS];
+    static const char *const stat_names[3] = {"mean", "p50", "p99"};
+    static const int dash_of[3] = {3, 2, 1};
+    char names[3 * SERVE_MAX_GPUS][96], title[256], vlab[SERVE_MAX_GPUS][96], b[48];
+    const char *vlab_p[SERVE_MAX_GPUS];
+    int vgroup[SERVE_MAX_GPUS], st;
+    ridge_curve_options co = {0};
+    double ms[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+    size_t ns = 0;
+    ridge_err err;
+    for (int gi = 0; gi < d->ngpu; gi++)
+        for (int q = 2; q >= 0; q--) {
+            for (long k = 0; k < d->npts; k++)
+                ms[gi][q][k] = d->lat[gi][q][k] * 1e3;
+            snprintf(names[ns], sizeof names[ns], "%s %s", d->ids[gi], stat_names[q]);
+            ser[ns].name = names[ns];
+            ser[ns].x = d->rates;
+            ser[ns].y = ms[gi][q];
+            ser[ns].n = (size_t)d->npts;
+            ser[ns].group = gi;
+            ser[ns].dash = dash_of[q];
+            ns++;
+        }
+    if (s->continuous)
+        snprintf(title, sizeof title, "%s (%s): end-to-end latency against load, continuous batching (max %d)",
+                 ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch);
+    else if (s->max_batch)
+        snprintf(title, sizeof title, "%s (%s): latency against load, dynamic batching (max %d, timeout %g ms)",
+                 ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch, s->timeout_s * 1e3);
+    else
+        snprintf(title, sizeof title, "%s (%s): latency against load, %s", ridge_model_name(s->m),
+                 ridge_dtype_name(s->run.precision), d->queue);
+    co.title = title;
+    co.xlabel = s->replicas > 1 ? "Offered load [requests/s, all replicas]" : "Offered load [requests/s]";
+    co.ylabel = "Latency [ms]";
+    co.log_y = 1;
+    for (int gi = 0; gi < d->ngpu; gi++) {
+        snprintf(vlab[gi], sizeof vlab[gi], "%s saturation %s/s", d->ids[gi], cli_num(d->sat[gi], b, 48));
+        vlab_p[gi] = vlab[gi];
+        vgroup[gi] = gi;
+    }
+    co.nvlines = (size_t)d->ngpu;
+    co.vline_x = d->sat;
+    co.vline_group = vgroup;
+    co.vline_label = vlab_p;
+    st = ridge_curves_write(ser, ns, &co, paths, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(st);
+    }
+    if (!ridge_gnuplot_find(NULL, 0)) {
+        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
+                paths->gp);
+        return CLI_EXIT_OK;
+    }
+    st = ridge_gnuplot_run(paths, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s (the .dat and .gp are kept)", err.msg);
+        return cli_exit_code(st);
+    }
+    fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
+    return CLI_EXIT_OK;
+}
+
+/* The table's columns: latency in seconds (JSON, CSV), ms (text). */
+static const cli_emit_col sweep_cols[] = {
+    {"gpu", NULL, "gpu", "gpu", -20, 1, CLI_EMIT_STR, 0},
+    {"rate_per_s", NULL, "rate_per_s", "rate [req/s]", 14, 1, CLI_EMIT_NUM, 0},
+    {"stable", NULL, "stable", "stable", 7, 1, CLI_EMIT_BOOL, 0},
+    {"saturation_rate_per_s", NULL, "saturation_rate_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0},
+    {"mean", "latency_s", "mean_latency_s", "mean [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+    {"p50", "latency_s", "p50_s", "p50 [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+    {"p99", "latency_s", "p99_s", "p99 [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+};
+
+/* The table: one row per GPU and rate, then (text) the saturation rates. */
+static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
+{
+    const ridge_serve *s = &c->s;
+    cli_emit_table t = {sweep_cols, sizeof sweep_cols / sizeof sweep_cols[0], fmt, NULL};
+    cJSON *root = NULL;
+    char b[48];
+    if (fmt == CLI_FMT_JSON) {
+        root = cJSON_CreateObject();
+        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
+        cJSON_AddStringToObject(root, "workload", ridge_model_name(s->m));
+        cJSON_AddStringToObject(root, "queue", d->queue);
+        cJSON_AddNumberToObject(root, "replicas", s->replicas);
+        cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
+        t.rows = cJSON_AddArrayToObject(root, "points");
+    } else if (fmt == CLI_FMT_TEXT) {
+        char prec[128];
+        printf("%s: latency against offered load; %s%s, %d replica%s\n\n", ridge_model_name(s->m),
+               serve_precision_text(c, prec, sizeof prec), d->queue, s->replicas, s->replicas == 1 ? "" : "s");
+    }
+    cli_emit_head(&t);
+    for (int gi = 0; gi < d->ngpu; gi++)
+        for (long k = 0; k < d->npts; k++) {
+            cli_emit_val v[7] = {{d->ids[gi], 0}, {NULL, d->rates[k]}, {NULL, d->stable[gi][k]}, {NULL, d->sat[gi]},
+                                 {NULL, d->lat[gi][0][k]}, {NULL, d->lat[gi][1][k]}, {NULL, d->lat[gi][2][k]}};
+            cli_emit_row(&t, v, d->stable[gi][k]);
+        }
+    if (fmt == CLI_FMT_TEXT)
+        for (int gi = 0; gi < d->ngpu; gi++)
+            printf("saturation        %s: %s requests/s\n", d->ids[gi], cli_num(d->sat[gi], b, 48));
+    return root ? cli_print_json(root) : CLI_EXIT_OK;
+}
+
+int serve_sweep(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
+                long npts, const char *chart, cli_format fmt)
+{
+    sweep_data *d = calloc(1, sizeof *d);
+    ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
+    ridge_plot_paths paths;
+    ridge_err err;
+    int rc = CLI_EXIT_OK;
+    if (!d || !gs) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
+    d->ngpu = ngpu;
+    d->npts = npts;
+    d->queue = c->s.continuous ? "continuous batching (simulated), end-to-end latency" : serve_queue_title(c);
+    if (chart && ridge_plot_paths_from_chart(chart, &paths, &err) != RIDGE_OK) {
+        rc = cli_usage_error("serve", "-o: %s", err.msg);
+        goto done;
+    }
+    for (long k = 0; k < npts; k++)
+        d->rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
+    /* All the GPUs first: they are compared in one precision. */
+    for (int gi = 0; gi < ngpu; gi++) {
+        if (c->cl)
+            gs[gi] = c->cl->gpu;
+        else if ((rc = cli_load_gpu(gpu_ids ? gpu_ids[gi] : NULL, gpu_ids ? NULL : gpu_file, &gs[gi])) != CLI_EXIT_OK)
+            goto done;
+    }
+    serve_default_precision(c, gs, ngpu);
+    for (int gi = 0; gi < ngpu; gi++) {
+        snprintf(d->ids[gi], sizeof d->ids[gi], "%s", gs[gi].id);
+        c->s.g = &gs[gi];
+        if ((rc = serve_prepare(c)) || (rc = sweep_gpu(c, d, gi)))
+            goto done;
+    }
+    c->s.g = NULL;
+    /* The chart first: a path that cannot be written fails before anything is printed. */
+    if (chart && (rc = sweep_chart(c, d, &paths)))
+        goto done;
+    rc = sweep_table(c, d, fmt);
+done:
+    free(gs);
+    free(d);
+    return rc;
+}

@@ -1,0 +1,224 @@
+/* Unit tests for the serving model (model/serve.c, docs/serving.md) and the queue descriptors
+ * (ridge_queue_type_*): a synthetic step-time function stands in for the performance model, so
+ * every expected value is computed by hand. SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/serve.h"
+
+/* t = base + per_item x batch + per_token x batch x (prompt or context); records the last run. */
+typedef struct {
+    double base_s, per_item_s, per_token_s;
+    int fail;
+    ridge_run_config last;
+    int calls;
+} step_model;
+
+static int linear_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
+{
+    step_model *m = ctx;
+    double tokens = rc->mode == RIDGE_MODE_PREFILL ? rc->prompt : rc->mode == RIDGE_MODE_DECODE ? rc->context : 0;
+    m->last = *rc;
+    m->calls++;
+    if (m->fail)
+        return ridge_err_set(err, RIDGE_EUNSUPPORTED, "step: refused");
+    *t_s = m->base_s + m->per_item_s * rc->batch + m->per_token_s * rc->batch * tokens;
+    if (mem)
+        memset(mem, 0, sizeof *mem);
+    return RIDGE_OK;
+}
+
+static void serve_init(ridge_serve *s, const ridge_gpu *g, const ridge_model *m, step_model *sm)
+{
+    *s = (ridge_serve){.g = g, .m = m, .step = linear_step, .step_ctx = sm, .gpus_per_replica = 1, .replicas = 1,
+                       .max_replicas = 64, .seed = 1, .customers = 20000, .requests = 2000, .output = 37};
+    ridge_run_config_init(&s->run);
+    s->run.mode = RIDGE_MODE_INFER;
+}
+
+/* The descriptors give what the functions they wrap give. */
+static void test_descriptors(void)
+{
+    double svc[4] = {0.0125, 0.0150, 0.0175, 0.0200};
+    ridge_queue_system sys;
+    ridge_queue_params p;
+    ridge_queue_result a, b;
+    ridge_err err;
+    memset(&sys, 0, sizeof sys);
+    sys.rate_per_s = 61.3;
+    sys.servers = 1;
+    sys.service_s = svc;
+    CHECK(ridge_queue_type_mg1->eval(&sys, &a, &err) == RIDGE_OK);
+    /* M/D/1: E[W] = lambda s^2 / (2 (1 - rho)) */
+    CHECK_NEAR(a.mean_wait_s, 61.3 * 0.0125 * 0.0125 / (2 * (1 - 61.3 * 0.0125)), 1e-12);
+    CHECK(ridge_queue_type_mgc->eval(&sys, &b, &err) == RIDGE_OK);
+    CHECK_NEAR(b.p99_s, a.p99_s, 1e-12);
+    sys.servers = 3;
+    sys.rate_per_s = 201.7;
+    CHECK(ridge_queue_type_mg1->eval(&sys, &a, &err) == RIDGE_EINVAL);
+    CHECK(ridge_queue_type_mgc->eval(&sys, &a, &err) == RIDGE_OK);
+    ridge_queue_params_init(&p);
+    p.rate_per_s = 201.7, p.mean_service_s = 0.0125, p.service_cs2 = 0, p.servers = 3;
+    CHECK(ridge_queue_mgc(&p, &b, &err) == RIDGE_OK);
+    CHECK_NEAR(a.mean_latency_s, b.mean_latency_s, 1e-12);
+    /* Batching over 3 servers: each saturates at B / s(B), the system at 3 times that. */
+    sys.max_batch = 4;
+    sys.rate_per_s = 450;
+    sys.customers = 5000;
+    CHECK(ridge_queue_type_batch->eval(&sys, &a, &err) == RIDGE_OK);
+    CHECK_NEAR(a.saturation_rate_per_s, 3 * 4 / 0.0200, 1e-12);
+    CHECK(a.stable);
+    CHECK(ridge_serve_queue_for(0) == ridge_queue_type_mgc);
+    CHECK(ridge_serve_queue_for(8) == ridge_queue_type_batch);
+    CHECK_STR_EQ(ridge_queue_type_batch->name, "batch");
+}
+
+static void test_queue_serving(const ridge_gpu *g, const ridge_model *cnn)
+{
+    step_model sm = {0.0042, 0.0011, 0, 0, {0}, 0};
+    ridge_serve s;
+    ridge_queue_result r;
+    ridge_err err;
+    double rate;
+    int n;
+    serve_init(&s, g, cnn, &sm);
+    s.max_batch = 6;
+    CHECK(ridge_serve_prepare(&s, &err) == RIDGE_OK);
+    CHECK(s.queue == ridge_queue_type_batch);
+    CHECK_NEAR(s.service_s[5], 0.0042 + 6 * 0.0011, 1e-12);
+    CHECK_INT(sm.calls, 6);
+    s.max_batch = 0;
+    CHECK(ridge_serve_prepare(&s, &err) == RIDGE_OK);
+    CHECK(s.queue == ridge_queue_type_mgc);
+    CHECK(ridge_serve_eval(&s, 100, 1, &r, &err) == RIDGE_OK);
+    CHECK_NEAR(r.saturation_rate_per_s, 1 / 0.0053, 1e-12);
+    /* The highest rate with p99 <= 23.85 ms: its p99 is the target. */
+    CHECK(ridge_serve_find_rate(&s, 0.02385, &rate, &err) == RIDGE_OK);
+    CHECK(ridge_serve_eval(&s, rate, 1, &r, &err) == RIDGE_OK);
+    CHECK_NEAR(r.p99_s, 0.02385, 1e-4);
+    /* The fewest replicas for 1000 requests/s within 10 ms: n holds, n - 1 does not. */
+    CHECK(ridge_serve_find_replicas(&s, 1000, 0.010, &n, &err) == RIDGE_OK);
+    CHECK(n > 1);
+    CHECK(ridge_serve_eval(&s, 1000, n, &r, &err) == RIDGE_OK && r.stable && r.p99_s <= 0.010);
+    CHECK(ridge_serve_eval(&s, 1000, n - 1, &r, &err) == RIDGE_OK && !(r.stable && r.p99_s <= 0.010));
+    /* A failing step stops the preparation with its status and message. */
+    sm.fail = 1;
+    CHECK(ridge_serve_prepare(&s, &err) == RIDGE_EUNSUPPORTED);
+    CHECK_STR_EQ(err.msg, "step: refused");
+}
+
+static void test_llm_serving(const ridge_gpu *g, const ridge_model *llm)
+{
+    step_model sm = {0.0071, 0.0002, 1e-7, 0, {0}, 0};
+    ridge_serve s;
+    ridge_serve_slo slo = {0, 0, 0};
+    ridge_serve_floor f;
+    ridge_llm_result r;
+    ridge_err err;
+    double t, prompt, output;
+    serve_init(&s, g, llm, &sm);
+    /* The static model: prefill + output x decode at context prompt + floor(output / 2). */
+    s.llm = 1;
+    s.run.prompt = 300;
+    CHECK(ridge_serve_prepare(&s, &err) == RIDGE_OK);
+    CHECK_INT(sm.last.context, 300 + 18);
+    CHECK_NEAR(s.service_s[0], (0.0071 + 0.0002 + 1e-7 * 300) + 37 * (0.0071 + 0.0002 + 1e-7 * 318), 1e-12);
+    /* Continuous batching: the iteration cost is the step's at a grid point. */
+    s.continuous = 1;
+    s.max_batch = 16;
+    CHECK(ridge_serve_prepare(&s, &err) == RIDGE_OK);
+    CHECK_INT(s.nb, 5);
+    CHECK(ridge_serve_iter_cost(4, s.grid_c[2], 0, 0, &s, &t) == 0);
+    CHECK_NEAR(t, 0.0071 + 0.0002 * 4 + 1e-7 * 4 * s.grid_c[2], 1e-9);
+    CHECK(s.kv_bytes_per_token > 0 && s.kv_capacity_bytes > 0);
+    CHECK(ridge_serve_llm_eval(&s, 3.7, 1, &r, &err) == RIDGE_OK && r.stable);
+    CHECK(ridge_serve_slo_holds(&slo, &r));
+    /* An objective below a request alone is named. */
+    slo.tpot_p99_ms = 1;
+    CHECK(ridge_serve_llm_floor(&s, &slo, &f) == RIDGE_SERVE_SLO_TPOT);
+    CHECK(f.known);
+    CHECK_NEAR(f.tpot_s, 0.0071 + 0.0002 + 1e-7 * 300, 1e-9);
+    CHECK(!ridge_serve_slo_holds(&slo, &r));
+    slo.tpot_p99_ms = 0;
+    slo.ttft_p99_ms = 5;
+    CHECK(ridge_serve_llm_floor(&s, &slo, &f) == RIDGE_SERVE_SLO_TTFT);
+    CHECK(ridge_serve_check_request(&s, &prompt, &output, &err) == RIDGE_OK);
+}
+
+/* A request longer than the model's learned positions (gpt2: 1024) is refused at its last
+ * decode step (context prompt + output - 1, then one token more); the answer names that request. */
+static void test_request_fits(const ridge_gpu *g, const ridge_model *gpt2)
+{
+    step_model sm = {0.001, 0, 0, 0, {0}, 0};
+    ridge_serve s;
+    ridge_err err;
+    double prompt, output;
+    serve_init(&s, g, gpt2, &sm);
+    s.llm = 1;
+    s.run.prompt = 1000;
+    s.output = 24;
+    CHECK(ridge_serve_check_request(&s, &prompt, &output, &err) == RIDGE_OK);
+    s.output = 25;
+    CHECK(ridge_serve_check_request(&s, &prompt, &output, &err) != RIDGE_OK);
+    CHECK_NEAR(prompt + output, 1025, 1e-12);
+}
+
+static void test_trace(void)
+{
+    const char *path = "test_serve_trace.csv";
+    FILE *f = fopen(path, "w");
+    double *cols = NULL;
+    size_t n = 0;
+    ridge_err err;
+    if (!CHECK(f != NULL))
+        return;
+    fprintf(f, "arrival_s,prompt,output\n# a comment\n");
+    for (int i = 0; i < 23; i++)
+        fprintf(f, "%g,%d,%d.7\n", 0.125 * i, 100 + i, 7 + i);
+    fprintf(f, "{\"arrival_s\": 9.5, \"prompt\": 2385, \"output\": 3}\n");
+    fclose(f);
+    CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_OK);
+    CHECK_INT(n, 24);
+    if (n == 24) {
+        CHECK_NEAR(cols[3], 0.375, 1e-12);
+        CHECK_NEAR(cols[24 + 23], 2385, 1e-12);
+        CHECK_NEAR(cols[48 + 2], 9, 1e-12); /* outputs are floored */
+    }
+    free(cols);
+    f = fopen(path, "w");
+    fprintf(f, "0,1,1\n1,2,2\n");
+    fclose(f);
+    CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "2 requests; a trace needs at least 20");
+    f = fopen(path, "w");
+    fprintf(f, "0,1,1\n2,2,2\n1,3,3\n");
+    fclose(f);
+    CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "test_serve_trace.csv:3: arrival 1 s");
+    remove(path);
+    CHECK(ridge_serve_trace_load("/nonexistent/t.csv", &cols, &n, &err) == RIDGE_EIO);
+}
+
+int main(void)
+{
+    ridge_gpu g;
+    ridge_model *cnn = NULL, *llm = NULL, *gpt2 = NULL;
+    ridge_err err;
+    test_descriptors();
+    test_trace();
+    if (CHECK(ridge_catalog_load("a100-sxm4-80gb", &g, &err) == RIDGE_OK) &&
+        CHECK(ridge_model_load_builtin("resnet50", &cnn, &err) == RIDGE_OK) &&
+        CHECK(ridge_model_load_builtin("llama2-7b", &llm, &err) == RIDGE_OK) &&
+        CHECK(ridge_model_load_builtin("gpt2", &gpt2, &err) == RIDGE_OK)) {
+        test_queue_serving(&g, cnn);
+        test_llm_serving(&g, llm);
+        test_request_fits(&g, gpt2);
+    }
+    ridge_model_free(gpt2);
+    ridge_model_free(cnn);
+    ridge_model_free(llm);
+    return check_report();
+}
