@@ -18,7 +18,7 @@ static const char help[] =
     "dollar where a price is known. ID may name a MIG slice: a100-sxm4-80gb:3g.40gb.\n"
     "Also prints the model's efficiency parameters (from the file or the documented defaults).\n";
 
-static int show_json(const ridge_gpu *g)
+static int show_json(const ridge_gpu *g, const ridge_gpu_provenance *prov)
 {
     cJSON *root = cJSON_CreateObject(), *figs, *mig, *eff, *src;
     cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
@@ -51,15 +51,15 @@ static int show_json(const ridge_gpu *g)
     }
     cJSON_AddStringToObject(eff, "source", g->eff.from_file_mask ? g->eff.source : "defaults (docs/model.md)");
     src = cJSON_AddObjectToObject(root, "sources");
-    for (int i = 0; i < g->source_count; i++)
-        cJSON_AddStringToObject(src, g->sources[i].key, g->sources[i].value);
+    for (int i = 0; i < prov->source_count; i++)
+        cJSON_AddStringToObject(src, prov->sources[i].key, prov->sources[i].value);
     if (g->price_source[0])
         cJSON_AddStringToObject(root, "price_source", g->price_source);
-    cJSON_AddStringToObject(root, "notes", g->notes);
+    cJSON_AddStringToObject(root, "notes", prov->notes);
     return cli_print_json(root);
 }
 
-static int show_table(const ridge_gpu *g, cli_format fmt)
+static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_format fmt)
 {
     cli_table t;
     char b[64];
@@ -81,7 +81,7 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         cli_figure_eval(g, i, &v);
         if (v.kind == RIDGE_FIGURE_ABSENT && fmt == CLI_FMT_TEXT && f->derived)
             continue;
-        src = f->derived ? "derived" : ridge_gpu_source_for(g, f->source_key);
+        src = f->derived ? "derived" : ridge_gpu_source_for(prov, f->source_key);
         if (f->source_key && strcmp(f->source_key, "price") == 0 && g->price_source[0])
             src = g->price_source;
         if (fmt == CLI_FMT_CSV) {
@@ -121,7 +121,7 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
         cli_table_free(&t);
         return CLI_EXIT_OK;
     }
-    char text[CLI_TEXT_CAP(sizeof g->notes)];
+    char text[CLI_TEXT_CAP(sizeof prov->notes)];
     printf("%s  %s", g->id, cli_text(g->name, text, sizeof text));
     if (g->mig_of[0])
         printf("  (MIG slice of %s)", g->mig_of);
@@ -168,8 +168,8 @@ static int show_table(const ridge_gpu *g, cli_format fmt)
                    cli_text(g->eff.source, text, sizeof text));
         }
     }
-    if (g->notes[0])
-        printf("\nNotes: %s\n", cli_text(g->notes, text, sizeof text));
+    if (prov->notes[0])
+        printf("\nNotes: %s\n", cli_text(prov->notes, text, sizeof text));
     return CLI_EXIT_OK;
 }
 
@@ -182,6 +182,8 @@ int cmd_gpu(int argc, char **argv)
     cli_format fmt = CLI_FMT_TEXT;
     const char *file = NULL, *id = NULL;
     ridge_gpu g;
+    ridge_gpu_provenance prov;
+    ridge_err err = {{0}};
     int c, rc;
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         fputs(help, stdout);
@@ -213,8 +215,11 @@ int cmd_gpu(int argc, char **argv)
         return cli_usage_error("gpu show", "missing GPU id (or --gpu-file PATH)");
     if (id && file)
         return cli_usage_error("gpu show", "give an id or --gpu-file, not both");
-    rc = cli_load_gpu(id, file, &g);
-    if (rc)
-        return rc;
-    return fmt == CLI_FMT_JSON ? show_json(&g) : show_table(&g, fmt);
+    /* As cli_load_gpu, keeping the notes and sources that only this command prints. */
+    rc = file ? ridge_gpu_load_file_prov(file, &g, &prov, &err) : ridge_catalog_load_prov(id, &g, &prov, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    return fmt == CLI_FMT_JSON ? show_json(&g, &prov) : show_table(&g, &prov, fmt);
 }

@@ -82,7 +82,7 @@ void ridge_nearest_names(const char *query, const char *(*name_at)(size_t i), si
     }
 }
 
-int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err)
+int ridge_catalog_load_prov(const char *id, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err)
 {
     char base[64], origin[96];
     const char *colon;
@@ -109,10 +109,15 @@ int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err)
                              near);
     }
     snprintf(origin, sizeof origin, "builtin:%s", base);
-    rc = ridge_gpu_parse(json, len, origin, gpu, err);
+    rc = ridge_gpu_parse_prov(json, len, origin, gpu, prov, err);
     if (rc != RIDGE_OK)
         return rc;
     if (colon)
         rc = ridge_gpu_mig_slice(gpu, colon + 1, err);
     return rc;
+}
+
+int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err)
+{
+    return ridge_catalog_load_prov(id, gpu, NULL, err);
 }

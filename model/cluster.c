@@ -228,20 +228,25 @@ const char *ridge_cluster_builtin_id(size_t i)
     return i < ridge_cluster_count_ ? ridge_cluster_files[i].name : NULL;
 }
 
+typedef struct {
+    int nodes_override;
+    ridge_cluster *cl;
+} cluster_load_out;
+
+static int parse_loaded(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    cluster_load_out *o = out;
+    return ridge_cluster_parse(text, len, path, o->nodes_override, o->cl, err);
+}
+
 int ridge_cluster_load(const char *id_or_path, int nodes_override, ridge_cluster *cl, ridge_err *err)
 {
     char origin[96], near[160];
     if (!id_or_path || !*id_or_path)
         return ridge_err_set(err, RIDGE_EINVAL, "empty cluster id");
     if (ridge_file_is_path(id_or_path)) {
-        char *text = NULL;
-        size_t len = 0;
-        int rc = ridge_file_read(id_or_path, &text, &len, err);
-        if (rc != RIDGE_OK)
-            return rc;
-        rc = ridge_cluster_parse(text, len, id_or_path, nodes_override, cl, err);
-        free(text);
-        return rc;
+        cluster_load_out out = {nodes_override, cl};
+        return ridge_file_load(id_or_path, parse_loaded, &out, err);
     }
     for (size_t i = 0; i < ridge_cluster_count_; i++) {
         if (strcmp(ridge_cluster_files[i].name, id_or_path) == 0) {

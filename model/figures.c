@@ -188,19 +188,19 @@ ridge_figure_kind ridge_figure_value(const ridge_gpu *g, size_t i, double *num, 
     }
 }
 
-const char *ridge_gpu_source_for(const ridge_gpu *g, const char *path)
+const char *ridge_gpu_source_for(const ridge_gpu_provenance *prov, const char *path)
 {
     size_t best_len = 0;
     const char *best = NULL;
     if (!path)
         return NULL;
-    for (int i = 0; i < g->source_count; i++) {
-        const char *k = g->sources[i].key;
+    for (int i = 0; i < prov->source_count; i++) {
+        const char *k = prov->sources[i].key;
         size_t kl = strlen(k);
         if (strcmp(k, path) == 0)
-            return g->sources[i].value;
+            return prov->sources[i].value;
         if (strncmp(k, path, kl) == 0 && path[kl] == '.' && kl > best_len) {
-            best = g->sources[i].value;
+            best = prov->sources[i].value;
             best_len = kl;
         }
     }

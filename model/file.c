@@ -61,6 +61,18 @@ int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err)
     return RIDGE_OK;
 }
 
+int ridge_file_load(const char *path, ridge_file_parse_fn parse, void *out, ridge_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = ridge_file_read(path, &text, &len, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    rc = parse(text, len, path, out, err);
+    free(text);
+    return rc;
+}
+
 int ridge_file_is_path(const char *id_or_path)
 {
     size_t n = strlen(id_or_path);

@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "efficiency.h"
@@ -310,10 +309,12 @@ static int source_path_exists(const cJSON *root, const char *key)
     return node != root;
 }
 
-static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+/* The `sources` object, checked whether or not it is kept: prov NULL checks into a scratch entry. */
+static int parse_sources(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
 {
     static const char *const must[] = {"sm_count", "memory.bandwidth_bytes_per_s", "peak_dense_flops_per_s.fp32"};
     const cJSON *o = NULL, *it;
+    ridge_gpu_source scratch;
     int n = 0;
     RJ_TRY(rj_object(root, "$", "sources", 1, &o, c));
     for (it = o->child; it; it = it->next) {
@@ -325,7 +326,7 @@ static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
                 return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "duplicate key");
         if (!source_path_exists(root, it->string))
             return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "names no field of this file");
-        s = &g->sources[n];
+        s = prov ? &prov->sources[n] : &scratch;
         if (strlen(it->string) >= sizeof s->key)
             return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "key too long");
         strcpy(s->key, it->string);
@@ -337,14 +338,14 @@ static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
         strcpy(s->value, it->valuestring);
         n++;
     }
-    g->source_count = n;
+    if (prov)
+        prov->source_count = n;
     for (unsigned i = 0; i < sizeof must / sizeof must[0]; i++) {
         int found = 0;
-        for (int j = 0; j < n && !found; j++) {
-            size_t kl = strlen(g->sources[j].key);
+        for (it = o->child; it && !found; it = it->next) {
+            size_t kl = strlen(it->string);
             /* "peak_dense_flops_per_s" sources every peak; "memory" every memory field. */
-            found = strcmp(g->sources[j].key, must[i]) == 0 ||
-                    (strncmp(g->sources[j].key, must[i], kl) == 0 && must[i][kl] == '.');
+            found = strcmp(it->string, must[i]) == 0 || (strncmp(it->string, must[i], kl) == 0 && must[i][kl] == '.');
         }
         if (!found)
             return rj_fail(c, RIDGE_EINVAL, "$.sources", must[i], "missing: this figure must be sourced");
@@ -352,7 +353,15 @@ static int parse_sources(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     return RIDGE_OK;
 }
 
-static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+/* `notes` and `sources`, into prov when given. */
+static int parse_provenance(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
+{
+    char scratch[sizeof prov->notes];
+    RJ_TRY(rj_string(root, "$", "notes", 0, prov ? prov->notes : scratch, sizeof scratch, c));
+    return parse_sources(root, prov, c);
+}
+
+static int parse_root(const cJSON *root, ridge_gpu *g, ridge_gpu_provenance *prov, const rj_ctx *c)
 {
     static const ridge_name vendor_rows[] = {{"nvidia", 0}, {"amd", 1}};
     static const ridge_names vendors = RIDGE_NAMES(vendor_rows, "?");
@@ -387,39 +396,56 @@ static int parse_root(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     RJ_TRY(parse_price(root, g, c));
     RJ_TRY(parse_mig(root, g, c));
     RJ_TRY(parse_efficiency(root, g, c));
-    RJ_TRY(rj_string(root, "$", "notes", 0, g->notes, sizeof g->notes, c));
-    RJ_TRY(parse_sources(root, g, c));
+    RJ_TRY(parse_provenance(root, prov, c));
     if (g->fp32_lanes < g->sm_count)
         return rj_fail(c, RIDGE_EINVAL, "$", "fp32_lanes", "fewer lanes (%d) than SMs (%d)", g->fp32_lanes, g->sm_count);
     return RIDGE_OK;
 }
 
-int ridge_gpu_parse(const char *json, size_t len, const char *origin, ridge_gpu *gpu, ridge_err *err)
+int ridge_gpu_parse_prov(const char *json, size_t len, const char *origin, ridge_gpu *gpu,
+                         ridge_gpu_provenance *prov, ridge_err *err)
 {
     rj_ctx c = {origin ? origin : "<gpu>", err};
     cJSON *root = NULL;
     int rc;
     memset(gpu, 0, sizeof *gpu);
+    if (prov)
+        memset(prov, 0, sizeof *prov);
     if (!json)
         return ridge_err_set(err, RIDGE_EINVAL, "%s: no data", c.origin);
     rc = rj_parse_object(json, len, &c, &root);
     if (rc != RIDGE_OK)
         return rc;
-    rc = parse_root(root, gpu, &c);
+    rc = parse_root(root, gpu, prov, &c);
     cJSON_Delete(root);
     return rc;
 }
 
+int ridge_gpu_parse(const char *json, size_t len, const char *origin, ridge_gpu *gpu, ridge_err *err)
+{
+    return ridge_gpu_parse_prov(json, len, origin, gpu, NULL, err);
+}
+
+typedef struct {
+    ridge_gpu *gpu;
+    ridge_gpu_provenance *prov;
+} gpu_load_out;
+
+static int parse_loaded(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    gpu_load_out *o = out;
+    return ridge_gpu_parse_prov(text, len, path, o->gpu, o->prov, err);
+}
+
+int ridge_gpu_load_file_prov(const char *path, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err)
+{
+    gpu_load_out out = {gpu, prov};
+    return ridge_file_load(path, parse_loaded, &out, err);
+}
+
 int ridge_gpu_load_file(const char *path, ridge_gpu *gpu, ridge_err *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc = ridge_file_read(path, &text, &len, err);
-    if (rc != RIDGE_OK)
-        return rc;
-    rc = ridge_gpu_parse(text, len, path, gpu, err);
-    free(text);
-    return rc;
+    return ridge_gpu_load_file_prov(path, gpu, NULL, err);
 }
 
 double ridge_gpu_pcie_bw_bytes_per_s(const ridge_gpu *gpu)

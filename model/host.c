@@ -226,6 +226,11 @@ int ridge_host_parse(const char *json, size_t len, const char *origin, ridge_hos
     return rc;
 }
 
+static int parse_loaded(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    return ridge_host_parse(text, len, path, out, err);
+}
+
 int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *err)
 {
     const ridge_host_profile *b;
@@ -235,16 +240,8 @@ int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *
         *out = *b;
         return RIDGE_OK;
     }
-    if (ridge_file_is_path(id_or_path)) {
-        char *text = NULL;
-        size_t len = 0;
-        int rc = ridge_file_read(id_or_path, &text, &len, err);
-        if (rc != RIDGE_OK)
-            return rc;
-        rc = ridge_host_parse(text, len, id_or_path, out, err);
-        free(text);
-        return rc;
-    }
+    if (ridge_file_is_path(id_or_path))
+        return ridge_file_load(id_or_path, parse_loaded, out, err);
     return unknown_profile(id_or_path, err, NULL, NULL);
 }
 

@@ -116,17 +116,15 @@ int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge
     return RIDGE_OK;
 }
 
+static int parse_loaded(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    return ridge_meas_doc_parse(text, len, path, out, err);
+}
+
 int ridge_meas_doc_load(const char *path, ridge_meas_doc **out, ridge_err *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc = ridge_file_read(path, &text, &len, err);
     *out = NULL;
-    if (rc != RIDGE_OK)
-        return rc;
-    rc = ridge_meas_doc_parse(text, len, path, out, err);
-    free(text);
-    return rc;
+    return ridge_file_load(path, parse_loaded, out, err);
 }
 
 size_t ridge_meas_doc_count(const ridge_meas_doc *doc)

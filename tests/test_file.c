@@ -54,9 +54,56 @@ static void test_errors(void)
     check_context(NULL);
 }
 
+/* A parse callback that records what it was given and fails with a status of its choice. */
+typedef struct {
+    int calls;
+    size_t len;
+    char first[8];
+    char path[64];
+    int status;
+} load_probe;
+
+static int probe_parse(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    load_probe *p = out;
+    p->calls++;
+    p->len = len;
+    snprintf(p->first, sizeof p->first, "%s", text);
+    snprintf(p->path, sizeof p->path, "%s", path);
+    return p->status == RIDGE_OK ? RIDGE_OK : ridge_err_set(err, p->status, "%s: probe failed", path);
+}
+
+/* ridge_file_load: the file's text and path reach the callback, whose status is returned; a file
+ * that cannot be read never calls it and returns ridge_file_read's error. */
+static void test_load(void)
+{
+    const char *valid = RIDGE_TEST_DATA_DIR "/valid.json";
+    char *want = check_read_file(valid);
+    load_probe p = {0};
+    ridge_err err = {{0}};
+    check_context("ridge_file_load");
+    if (CHECK(want != NULL)) {
+        CHECK_INT(ridge_file_load(valid, probe_parse, &p, &err), RIDGE_OK);
+        CHECK_INT(p.calls, 1);
+        CHECK_INT(p.len, strlen(want));
+        CHECK(strncmp(p.first, want, strlen(p.first)) == 0);
+        CHECK_STR_EQ(p.path, valid);
+        free(want);
+    }
+    p.status = RIDGE_EPARSE;
+    CHECK_INT(ridge_file_load(valid, probe_parse, &p, &err), RIDGE_EPARSE);
+    CHECK_INT(p.calls, 2);
+    CHECK_STR_HAS(err.msg, "valid.json: probe failed");
+    CHECK_INT(ridge_file_load("/nonexistent/ridge.json", probe_parse, &p, &err), RIDGE_EIO);
+    CHECK_INT(p.calls, 2);
+    CHECK_STR_EQ(err.msg, "/nonexistent/ridge.json: cannot open: No such file or directory");
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_contents();
     test_errors();
+    test_load();
     return check_report();
 }

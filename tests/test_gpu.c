@@ -417,8 +417,9 @@ static void test_mutations(const char *base)
 {
     for (size_t i = 0; i < sizeof mutation_cases / sizeof mutation_cases[0]; i++) {
         const mutation_case *tc = &mutation_cases[i];
+        static ridge_gpu_provenance prov;
         ridge_gpu g;
-        ridge_err err = {{0}};
+        ridge_err err = {{0}}, err_prov = {{0}};
         char *text = mutate(base, tc->m);
         int rc;
         check_context(tc->desc);
@@ -426,6 +427,9 @@ static void test_mutations(const char *base)
             continue;
         rc = ridge_gpu_parse(text, strlen(text), ORIGIN, &g, &err);
         check_outcome(rc, &err, tc->status, tc->msg, tc->xfail);
+        /* Keeping the provenance checks it no differently. */
+        CHECK_INT(ridge_gpu_parse_prov(text, strlen(text), ORIGIN, &g, &prov, &err_prov), rc);
+        CHECK_STR_EQ(err_prov.msg, err.msg);
         free(text);
     }
     check_context(NULL);
@@ -459,10 +463,11 @@ static void test_texts(const char *base, size_t base_len)
 /* The base document parses to the values written in it. */
 static void test_base_values(const char *base, size_t len)
 {
+    static ridge_gpu_provenance prov;
     ridge_gpu g;
     ridge_err err = {{0}};
     check_context("base values");
-    if (!CHECK_INT(ridge_gpu_parse(base, len, "valid.json", &g, &err), RIDGE_OK)) {
+    if (!CHECK_INT(ridge_gpu_parse_prov(base, len, "valid.json", &g, &prov, &err), RIDGE_OK)) {
         fprintf(stderr, "  %s\n", err.msg);
         return;
     }
@@ -496,12 +501,12 @@ static void test_base_values(const char *base, size_t len)
     CHECK_NEAR(g.eff.dram_latency_s, 5.5e-7, 0);
     CHECK_INT(g.eff.from_file_mask, (1u << 0) | (1u << 5));
     CHECK_STR_EQ(g.eff.source, "ridge test fixture");
-    CHECK_INT(g.source_count, 11);
-    CHECK_STR_EQ(ridge_gpu_source_for(&g, "memory.bandwidth_bytes_per_s"), "fixture, 1234.5 GB/s");
-    CHECK_STR_EQ(ridge_gpu_source_for(&g, "memory.type"), "fixture");                        /* group */
-    CHECK_STR_EQ(ridge_gpu_source_for(&g, "peak_dense_flops_per_s.bf16"), "fixture (dense)"); /* group */
-    CHECK(ridge_gpu_source_for(&g, "tensor_cores") == NULL);
-    CHECK(ridge_gpu_source_for(&g, "sm_count_x") == NULL);
+    CHECK_INT(prov.source_count, 11);
+    CHECK_STR_EQ(ridge_gpu_source_for(&prov, "memory.bandwidth_bytes_per_s"), "fixture, 1234.5 GB/s");
+    CHECK_STR_EQ(ridge_gpu_source_for(&prov, "memory.type"), "fixture");                        /* group */
+    CHECK_STR_EQ(ridge_gpu_source_for(&prov, "peak_dense_flops_per_s.bf16"), "fixture (dense)"); /* group */
+    CHECK(ridge_gpu_source_for(&prov, "tensor_cores") == NULL);
+    CHECK(ridge_gpu_source_for(&prov, "sm_count_x") == NULL);
     /* Derived figures. */
     CHECK_NEAR(ridge_gpu_ridge_point(&g, RIDGE_PEAK_BF16), 236.2e12 / 1.2345e12, 1e-12);
     CHECK_NEAR(ridge_gpu_ridge_point(&g, RIDGE_PEAK_FP8), 0, 0);

@@ -130,17 +130,15 @@ fail:
     return rc < 0 ? rc : RIDGE_EINVAL;
 }
 
+static int parse_loaded(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    return parse_model(text, len, path, out, err);
+}
+
 int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc = ridge_file_read(path, &text, &len, err);
     *out = NULL;
-    if (rc != RIDGE_OK)
-        return rc;
-    rc = parse_model(text, len, path, out, err);
-    free(text);
-    return rc;
+    return ridge_file_load(path, parse_loaded, out, err);
 }
 
 int ridge_model_parse(const char *json, size_t len, const char *origin, ridge_model **out, ridge_err *err)

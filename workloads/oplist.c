@@ -268,21 +268,18 @@ int ridge_oplist_parse(const char *json, size_t len, const char *origin, ridge_o
     return rc;
 }
 
+static int parse_loaded(const char *text, size_t len, const char *path, void *out, ridge_err *err)
+{
+    return ridge_oplist_parse(text, len, path, out, err);
+}
+
 int ridge_oplist_load_file(const char *path, ridge_oplist *out, ridge_err *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int rc;
     if (out)
         memset(out, 0, sizeof *out);
     if (!path)
         return ridge_err_set(err, RIDGE_EINVAL, "<workload>: no file name");
-    rc = ridge_file_read(path, &text, &len, err);
-    if (rc != RIDGE_OK)
-        return rc;
-    rc = ridge_oplist_parse(text, len, path, out, err);
-    free(text);
-    return rc;
+    return ridge_file_load(path, parse_loaded, out, err);
 }
 
 void ridge_oplist_free(ridge_oplist *w)

@@ -35,7 +35,7 @@ static void check_error(int rc, const ridge_err *err)
     REQUIRE(one_printable_line(err->msg));
 }
 
-static void check_figures(const ridge_gpu *g)
+static void check_figures(const ridge_gpu *g, const ridge_gpu_provenance *prov)
 {
     for (size_t i = 0; i < ridge_figure_count(); i++) {
         const ridge_figure_info *f = ridge_figure(i);
@@ -44,7 +44,7 @@ static void check_figures(const ridge_gpu *g)
         ridge_figure_kind k = ridge_figure_value(g, i, &num, text, sizeof text);
         if (k == RIDGE_FIGURE_NUMBER)
             REQUIRE(isfinite(num) && num > 0);
-        (void)ridge_gpu_source_for(g, f->source_key);
+        (void)ridge_gpu_source_for(prov, f->source_key);
     }
     for (int p = 0; p < RIDGE_PEAK_COUNT; p++)
         REQUIRE(isfinite(ridge_gpu_ridge_point(g, (ridge_peak)p)));
@@ -55,22 +55,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* The input buffer is exactly `size` bytes, not NUL-terminated: ASan catches any read past it. */
     static ridge_gpu g, slice;
+    static ridge_gpu_provenance prov;
     ridge_err err;
     int rc;
     memset(&err, 0, sizeof err);
-    rc = ridge_gpu_parse((const char *)data, size, "fuzz.json", &g, &err);
+    rc = ridge_gpu_parse_prov((const char *)data, size, "fuzz.json", &g, &prov, &err);
+    /* Without the provenance the same checks run. */
+    REQUIRE(ridge_gpu_parse((const char *)data, size, "fuzz.json", &slice, NULL) == rc);
     if (rc != RIDGE_OK) {
         check_error(rc, &err);
         return 0;
     }
     REQUIRE(g.id[0] != '\0' && g.sm_count > 0 && g.memory_bw_bytes_per_s > 0);
-    check_figures(&g);
+    check_figures(&g, &prov);
     for (int i = 0; i < g.mig_count; i++) {
         slice = g;
         rc = ridge_gpu_mig_slice(&slice, g.mig[i].profile, &err);
         REQUIRE(rc == RIDGE_OK);
         REQUIRE(slice.sm_count == g.mig[i].sm_count && strcmp(slice.mig_of, g.id) == 0);
-        check_figures(&slice);
+        check_figures(&slice, &prov);
     }
     slice = g;
     rc = ridge_gpu_mig_slice(&slice, "no-such-profile", &err);

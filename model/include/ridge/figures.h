@@ -32,7 +32,7 @@ const ridge_figure_info *ridge_figure(size_t i);
 /* Value of figure i for gpu: a number (SI units) in *num or a string in text. */
 ridge_figure_kind ridge_figure_value(const ridge_gpu *gpu, size_t i, double *num, char *text, size_t cap);
 /* The source string for a field path (exact key, else the nearest enclosing group), or NULL. */
-const char *ridge_gpu_source_for(const ridge_gpu *gpu, const char *field_path);
+const char *ridge_gpu_source_for(const ridge_gpu_provenance *prov, const char *field_path);
 
 #ifdef __cplusplus
 }

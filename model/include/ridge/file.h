@@ -23,6 +23,14 @@ extern "C" {
  * 256 MiB, the limit for an input file"; RIDGE_ENOMEM. */
 int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err);
 
+/* Parses `len` bytes of NUL-terminated `text` read from `path` (the origin in its errors) into
+ * `out`; returns a ridge_err status and fills err on failure. */
+typedef int (*ridge_file_parse_fn)(const char *text, size_t len, const char *path, void *out, ridge_err *err);
+
+/* The loaders' one shape: ridge_file_read(path), then parse(text, len, path, out, err), then free
+ * the text. Returns ridge_file_read's error (out untouched) or parse's status. */
+int ridge_file_load(const char *path, ridge_file_parse_fn parse, void *out, ridge_err *err);
+
 /* 1 when an argument that takes a built-in id or a file names a file: it contains '/' or ends
  * in ".json" (the host-profile and cluster loaders); 0 otherwise. */
 int ridge_file_is_path(const char *id_or_path);

@@ -3,7 +3,11 @@
  *
  * A ridge_gpu is a plain value: load it once (from the built-in catalogue or a JSON file, see
  * docs/gpu-schema.md), then pass `const ridge_gpu *` around. All quantities are SI and carry
- * their unit in the field name. Absent figures are 0 (peaks, optional clocks, prices). */
+ * their unit in the field name. Absent figures are 0 (peaks, optional clocks, prices).
+ * It holds the numbers the model reads and is copied often (plan candidates, MIG slices, the
+ * no-split-K and sustained-load copies, cluster costs), so the file's provenance strings (notes
+ * and per-field sources, about 14 KB) live apart, in a ridge_gpu_provenance that only the loaders
+ * ending in _prov fill. */
 #ifndef RIDGE_GPU_H
 #define RIDGE_GPU_H
 
@@ -146,10 +150,15 @@ typedef struct {
      * caller (ridge validate); 0 in every GPU loaded or sliced. */
     int sustained_load;
 
+} ridge_gpu;
+
+/* Where a GPU's figures come from: the file's `notes` and `sources` (docs/gpu-schema.md), in
+ * file order. A MIG slice has its parent's provenance. */
+typedef struct {
     char notes[640];
     int source_count;
     ridge_gpu_source sources[RIDGE_GPU_MAX_SOURCES];
-} ridge_gpu;
+} ridge_gpu_provenance;
 
 /* Continuous load after which the board power limit sets the clock (docs/model.md §2): between
  * the 58.5 ms loop of h200-2026-11-29/a/bf16_6144x6144x6144 (still 1965 MHz at its end) and the
@@ -160,8 +169,13 @@ typedef struct {
  * "builtin:a40"). On failure *gpu is unspecified and err holds one line:
  * "FILE: $.json.path: problem". */
 int ridge_gpu_parse(const char *json, size_t len, const char *origin, ridge_gpu *gpu, ridge_err *err);
-/* Read and parse a file. RIDGE_EIO if it cannot be read. */
+/* Read and parse a file (ridge_file_load). RIDGE_EIO if it cannot be read. */
 int ridge_gpu_load_file(const char *path, ridge_gpu *gpu, ridge_err *err);
+/* The same three loaders, also filling *prov with the notes and sources (checked the same way,
+ * and giving the same errors, as when they are not kept). prov may be NULL. */
+int ridge_gpu_parse_prov(const char *json, size_t len, const char *origin, ridge_gpu *gpu,
+                         ridge_gpu_provenance *prov, ridge_err *err);
+int ridge_gpu_load_file_prov(const char *path, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err);
 
 /* Built-in catalogue (embedded at build time). */
 size_t ridge_catalog_count(void);
@@ -170,6 +184,7 @@ const char *ridge_catalog_id(size_t i);
  * that slice as a GPU of its own (see ridge_gpu_mig_slice). Unknown ids fail with
  * RIDGE_ENOTFOUND and the nearest known ids in err. */
 int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err);
+int ridge_catalog_load_prov(const char *id, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err);
 /* The raw JSON text of a built-in GPU, or NULL. */
 const char *ridge_catalog_json(const char *id, size_t *len);
 
