@@ -5,15 +5,14 @@
  * with the kernel model, model measurements (config.workload, a preset id) with a model run.
  * The error of a case is predicted / measured - 1. Unmappable measurements are counted by
  * reason, never fatal. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
+#include "ridge/val_chart.h"
 #include "ridge/validate.h"
 #include "ridge/version.h"
 
@@ -213,84 +212,12 @@ static void print_csv(const ridge_val_cases *s)
     }
 }
 
-/* --chart scatter|ratio: the cases, one set per unit (in order of appearance). */
+/* --chart scatter|ratio: the cases, one set per unit (ridge/val_chart.h), rendered when gnuplot is here. */
 static int write_chart(const ridge_val_cases *s, ridge_validation_style style, const ridge_plot_paths *paths,
                        int *rendered)
 {
-    ridge_validation_set sets[16];
-    char names[16][64];
-    double *num = malloc((size_t)(s->n ? s->n : 1) * 3 * sizeof *num);
-    const char **ids = malloc((size_t)(s->n ? s->n : 1) * sizeof *ids);
-    const char *units[16];
-    ridge_validation_options o = {0};
     ridge_err err = {{0}};
-    char note[160];
-    int nsets = 0, i, u, in10 = 0, in25 = 0, k = 0, rc = CLI_EXIT_OK, st;
-    double sum = 0;
-    if (!num || !ids) {
-        free(num);
-        free(ids);
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    for (i = 0; i < s->n; i++) {
-        for (u = 0; u < nsets; u++)
-            if (strcmp(units[u], s->v[i].unit) == 0)
-                break;
-        if (u == nsets && nsets < 16)
-            units[nsets++] = s->v[i].unit;
-    }
-    /* The cases grouped by unit, numbered in input order; a 17th unit and beyond share the last set. */
-    for (u = 0; u < nsets; u++) {
-        ridge_validation_set *v = &sets[u];
-        int cnt = 0;
-        memset(v, 0, sizeof *v);
-        v->number = num + k;
-        v->measured = num + s->n + k;
-        v->predicted = num + 2 * s->n + k;
-        v->ids = ids + k;
-        for (i = 0; i < s->n; i++) {
-            int w;
-            for (w = 0; w < nsets - 1; w++)
-                if (strcmp(units[w], s->v[i].unit) == 0)
-                    break;
-            if (w != u)
-                continue;
-            num[k] = i + 1;
-            num[s->n + k] = s->v[i].measured;
-            num[2 * s->n + k] = s->v[i].predicted;
-            ids[k] = s->v[i].id;
-            k++;
-            cnt++;
-        }
-        v->n = (size_t)cnt;
-        snprintf(names[u], sizeof names[u], "%s%s (%d case%s)", units[u], strcmp(units[u], "s") ? "" : ", time",
-                 cnt, cnt == 1 ? "" : "s");
-        v->name = names[u];
-    }
-    for (i = 0; i < s->n; i++) {
-        double a = fabs(s->v[i].error);
-        sum += a;
-        in10 += a <= 0.10 + 1e-12;
-        in25 += a <= 0.25 + 1e-12;
-    }
-    if (s->n)
-        snprintf(note, sizeof note, "%d cases: MAPE %.1f %%, %d within 10 %%, %d within 25 %%", s->n,
-                 100.0 * sum / s->n, in10, in25);
-    else
-        snprintf(note, sizeof note, "no cases compared");
-    o.title = style == RIDGE_VALIDATION_RATIO ? "ridge validate: predicted / measured per case"
-                                              : "ridge validate: predicted against measured";
-    o.style = style;
-    o.note = note;
-    if (nsets == 0) { /* an empty chart still shows the bands */
-        memset(&sets[0], 0, sizeof sets[0]);
-        sets[0].name = "no cases";
-        nsets = 1;
-    }
-    st = ridge_validation_write(sets, (size_t)nsets, &o, paths, &err);
-    free(num);
-    free(ids);
+    int st = ridge_val_chart_write(s, style, paths, &err);
     if (st != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(st);
@@ -306,12 +233,10 @@ static int write_chart(const ridge_val_cases *s, ridge_validation_style style, c
         return cli_exit_code(st);
     }
     *rendered = 1;
-    return rc;
+    return CLI_EXIT_OK;
 }
 
 /* ---- the error baseline: --write-baseline FILE, --baseline FILE ---- */
-
-#define VAL_BASELINE_KIND "ridge-validation-baseline"
 
 static int write_baseline(const char *path, char **files, int nfiles, const ridge_val_summary *v, int nv)
 {
@@ -320,7 +245,7 @@ static int write_baseline(const char *path, char **files, int nfiles, const ridg
     if (!root)
         return CLI_EXIT_FAILURE;
     cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cJSON_AddStringToObject(root, "kind", VAL_BASELINE_KIND);
+    cJSON_AddStringToObject(root, "kind", RIDGE_VAL_BASELINE_KIND);
     cJSON_AddStringToObject(root, "ridge_version", ridge_version());
     fa = cJSON_AddArrayToObject(root, "files");
     for (i = 0; i < nfiles; i++)
@@ -331,67 +256,36 @@ static int write_baseline(const char *path, char **files, int nfiles, const ridg
         cJSON_AddStringToObject(o, "by", v[i].scope);
         cJSON_AddStringToObject(o, "name", v[i].name);
         cJSON_AddNumberToObject(o, "cases", v[i].n);
-        /* Rounded to 0.01 point: the file is compared across machines and compilers. */
-        cJSON_AddNumberToObject(o, "mape_percent", round(10000.0 * v[i].mape) / 100.0);
+        cJSON_AddNumberToObject(o, "mape_percent", ridge_val_baseline_mape_percent(&v[i]));
         cJSON_AddItemToArray(sa, o);
     }
     return cli_write_json_file(path, root);
 }
 
-/* Compare the summaries with a baseline: every group of the baseline must still be there with at
- * least as many cases and a MAPE at most `tol` points above the baseline's. Problems go to stderr,
+/* Compare the summaries with a baseline (ridge_val_baseline_check); each regression goes to stderr,
  * one line each. Returns an exit code (CLI_EXIT_CHECK when a group regressed). */
 static int check_baseline(const char *path, const ridge_val_summary *v, int nv, double tol, int *regressions)
 {
-    char *text = NULL;
-    size_t len = 0;
-    cJSON *root;
-    const cJSON *arr, *b, *kind;
-    int rc = cli_read_file(path, &text, &len), idx = 0;
-    *regressions = 0;
-    if (rc)
-        return rc;
-    root = cJSON_ParseWithLength(text, len);
-    free(text);
-    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-    arr = cJSON_GetObjectItemCaseSensitive(root, "summaries");
-    if (!cJSON_IsObject(root) || !cJSON_IsString(kind) || strcmp(kind->valuestring, VAL_BASELINE_KIND) != 0 ||
-        !cJSON_IsArray(arr)) {
-        cJSON_Delete(root);
-        cli_error("%s: not a validation baseline (kind \"%s\" with a summaries array)", path, VAL_BASELINE_KIND);
-        return CLI_EXIT_USAGE;
+    ridge_val_regressions r = {0};
+    ridge_err err = {{0}};
+    int st = ridge_val_baseline_check(path, v, nv, tol, &r, &err);
+    for (int i = 0; i < r.n; i++) {
+        const ridge_val_regression *x = &r.v[i];
+        fprintf(stderr, "ridge: baseline: %s %s: ", x->by, x->name);
+        if (x->kind == RIDGE_VAL_REG_GONE)
+            fprintf(stderr, "no cases any more (baseline %d)\n", x->base_cases);
+        else if (x->kind == RIDGE_VAL_REG_FEWER)
+            fprintf(stderr, "%d cases, fewer than the baseline's %d\n", x->cases, x->base_cases);
+        else
+            fprintf(stderr, "MAPE %.2f %% exceeds the baseline %.2f %% by more than %g points\n", x->mape_percent,
+                    x->base_mape_percent, tol);
     }
-    cJSON_ArrayForEach(b, arr)
-    {
-        const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
-        const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
-        const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
-        const ridge_val_summary *cur = NULL;
-        if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape) ||
-            !isfinite(mape->valuedouble)) {
-            cJSON_Delete(root);
-            cli_error("%s: $.summaries[%d]: needs by, name (strings), cases and mape_percent (numbers)", path, idx);
-            return CLI_EXIT_USAGE;
-        }
-        idx++;
-        for (int i = 0; i < nv && !cur; i++)
-            if (strcmp(v[i].scope, by->valuestring) == 0 && strcmp(v[i].name, name->valuestring) == 0)
-                cur = &v[i];
-        if (!cur) {
-            fprintf(stderr, "ridge: baseline: %s %s: no cases any more (baseline %d)\n", by->valuestring,
-                    name->valuestring, (int)cases->valuedouble);
-            ++*regressions;
-        } else if (cur->n < (int)cases->valuedouble) {
-            fprintf(stderr, "ridge: baseline: %s %s: %d cases, fewer than the baseline's %d\n", by->valuestring,
-                    name->valuestring, cur->n, (int)cases->valuedouble);
-            ++*regressions;
-        } else if (round(10000.0 * cur->mape) / 100.0 > mape->valuedouble + tol + 1e-9) {
-            fprintf(stderr, "ridge: baseline: %s %s: MAPE %.2f %% exceeds the baseline %.2f %% by more than %g points\n",
-                    by->valuestring, name->valuestring, 100.0 * cur->mape, mape->valuedouble, tol);
-            ++*regressions;
-        }
+    *regressions = st == RIDGE_OK ? r.n : 0;
+    ridge_val_regressions_free(&r);
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(st);
     }
-    cJSON_Delete(root);
     return *regressions ? CLI_EXIT_CHECK : CLI_EXIT_OK;
 }
 
