@@ -146,7 +146,7 @@ static int print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const 
     }
     printf("%s%d cases compared", s->n || nv ? "\n" : "", s->n);
     for (i = 0; i < ms->nreasons; i++)
-        printf("; %d skipped: %s", ms->reason_count[i], ms->reason[i]);
+        printf("; %d skipped: %s", ms->reason_count[i], cli_flag_words(ms->reason[i]));
     printf("\n");
     return CLI_EXIT_OK;
 }
@@ -194,7 +194,7 @@ static int print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const 
     }
     for (i = 0; i < ms->nreasons; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "reason", ms->reason[i]);
+        cJSON_AddStringToObject(o, "reason", cli_flag_words(ms->reason[i]));
         cJSON_AddNumberToObject(o, "count", ms->reason_count[i]);
         cJSON_AddItemToArray(skips, o);
     }
