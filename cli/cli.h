@@ -49,6 +49,10 @@ int cli_read_file(const char *path, char **out, size_t *len);
 /* ridge_meas_collect_files (ridge/measure.h) of the measurement files paths[0..n): prints the
  * error of the first file that fails to load and returns its exit code (s untouched). */
 int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s);
+/* A measurement skip reason (ridge_meas_set.reason) or a ridge_cal_fit refusal as the CLI says
+ * it: the ones the library words by its arguments name the flags that set them ("GPU not mapped
+ * (use --gpu)"); the others are returned as they are (cli/measure_flags.c). */
+const char *cli_flag_words(const char *why);
 /* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
  * error and returns an exit code. */
 int cli_write_json_file(const char *path, cJSON *root);

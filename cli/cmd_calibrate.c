@@ -41,50 +41,6 @@ static const char help[] =
     "  --min-time S         leave out measurements timed below S seconds (training and held out)\n"
     "  -h, --help           this help\n";
 
-typedef struct {
-    double before, after; /* sums of absolute errors */
-    int n;
-    char name[48];
-} cal_group;
-
-/* Per-group error sums of the held-out (train = 0) or training (train = 1) items. */
-static int group_errors(const ridge_meas_set *s, const int *train, int want, const double *b, const double *a,
-                        const char *gpu, cal_group *gr, int cap)
-{
-    int ng = 1;
-    memset(gr, 0, sizeof *gr * (size_t)cap);
-    snprintf(gr[0].name, sizeof gr[0].name, "all");
-    for (int i = 0; i < s->n; i++) {
-        int k;
-        if (train[i] != want || strcmp(s->v[i].gpu, gpu) != 0 || !(b[i] > 0) || !(a[i] > 0))
-            continue;
-        for (k = 1; k < ng; k++)
-            if (strcmp(gr[k].name, s->v[i].group) == 0)
-                break;
-        if (k == ng && ng < cap)
-            snprintf(gr[ng++].name, sizeof gr[0].name, "%s", s->v[i].group);
-        else if (k == ng)
-            k = 0;
-        for (int t = 0; t < 2; t++) {
-            cal_group *x = t ? &gr[0] : &gr[k];
-            if (t && k == 0)
-                break;
-            x->before += fabs(b[i] / s->v[i].measured - 1);
-            x->after += fabs(a[i] / s->v[i].measured - 1);
-            x->n++;
-        }
-    }
-    return ng;
-}
-
-static void predict_all(const ridge_meas_set *s, const ridge_gpu *g, double *out)
-{
-    for (int i = 0; i < s->n; i++) {
-        double p = 0;
-        out[i] = strcmp(s->v[i].gpu, g->id) == 0 && ridge_meas_predict(&s->v[i], g, &p) == NULL ? p : 0;
-    }
-}
-
 /* The GPU's own file with `efficiency` replaced by the fitted parameters. */
 static int write_calibrated(const char *path, const ridge_gpu *g, const ridge_cal_result *r, char **files, int nfiles,
                             double test_mape)
@@ -158,8 +114,8 @@ static const char *fmt_value(const ridge_cal_param *p, double v, char *buf, size
     return buf;
 }
 
-static void print_text(const ridge_gpu *g, const ridge_cal_result *r, const cal_group *tr, int ntr, const cal_group *te,
-                       int nte, const char *out)
+static void print_text(const ridge_gpu *g, const ridge_cal_result *r, const ridge_cal_group *tr, int ntr,
+                       const ridge_cal_group *te, int nte, const char *out)
 {
     cli_table t;
     char a[48], b[48], c[16];
@@ -192,7 +148,7 @@ static void print_text(const ridge_gpu *g, const ridge_cal_result *r, const cal_
     cli_table_print_text(&t, stdout);
     cli_table_free(&t);
     for (int set = 0; set < 2; set++) {
-        const cal_group *gr = set ? te : tr;
+        const ridge_cal_group *gr = set ? te : tr;
         int ng = set ? nte : ntr;
         printf("\n%s cases: mean absolute percentage error\n", set ? "held-out" : "training");
         if (cli_table_init(&t, 4))
@@ -222,8 +178,8 @@ static void print_text(const ridge_gpu *g, const ridge_cal_result *r, const cal_
     printf("\nwrote %s\n", out);
 }
 
-static int print_json(const ridge_gpu *g, const ridge_cal_result *r, const cal_group *tr, int ntr, const cal_group *te,
-                      int nte, const char *out)
+static int print_json(const ridge_gpu *g, const ridge_cal_result *r, const ridge_cal_group *tr, int ntr,
+                      const ridge_cal_group *te, int nte, const char *out)
 {
     cJSON *root = cJSON_CreateObject(), *ps, *es;
     if (!root)
@@ -252,7 +208,7 @@ static int print_json(const ridge_gpu *g, const ridge_cal_result *r, const cal_g
     es = cJSON_AddArrayToObject(root, "errors");
     for (int set = 0; set < 2; set++)
         for (int k = 0; k < (set ? nte : ntr); k++) {
-            const cal_group *x = set ? &te[k] : &tr[k];
+            const ridge_cal_group *x = set ? &te[k] : &tr[k];
             cJSON *o;
             if (x->n == 0)
                 continue;
@@ -287,7 +243,7 @@ int cmd_calibrate(int argc, char **argv)
     ridge_gpu g0, g;
     ridge_meas_set ms;
     ridge_cal_result res;
-    cal_group tr[32], te[32];
+    ridge_cal_group tr[32], te[32];
     memset(&ms, 0, sizeof ms);
     opterr = 0;
     optind = 1;
@@ -365,13 +321,13 @@ int cmd_calibrate(int argc, char **argv)
     g = g0;
     why = ridge_cal_fit(&g, &ms, train, only, nonly, &res);
     if (why) {
-        cli_error("%s: %s", gpu, why);
+        cli_error("%s: %s", gpu, cli_flag_words(why));
         rc = CLI_EXIT_USAGE;
         goto done;
     }
-    predict_all(&ms, &g, after);
-    ntr = group_errors(&ms, train, 1, before, after, g.id, tr, 32);
-    nte = group_errors(&ms, train, 0, before, after, g.id, te, 32);
+    ridge_cal_predict_all(&ms, &g, after);
+    ntr = ridge_cal_group_errors(&ms, train, 1, before, after, g.id, tr, 32);
+    nte = ridge_cal_group_errors(&ms, train, 0, before, after, g.id, te, 32);
     rc = write_calibrated(out, &g, &res, argv + optind, argc - optind, te[0].n ? te[0].after / te[0].n : 0);
     if (rc != CLI_EXIT_OK)
         goto done;

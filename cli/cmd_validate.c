@@ -5,17 +5,16 @@
  * with the kernel model, model measurements (config.workload, a preset id) with a model run.
  * The error of a case is predicted / measured - 1. Unmappable measurements are counted by
  * reason, never fatal. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
+#include "ridge/val_chart.h"
 #include "ridge/validate.h"
-#include "ridge/version.h"
+#include "validate_emit.h"
 
 #define CMD "validate"
 
@@ -59,238 +58,12 @@ static const char help[] =
     "  --only kernels|models  compare only kernel (config.op) or only model measurements\n"
     "  -h, --help           this help\n";
 
-static void fmt_pct(char *buf, size_t cap, double frac, int sign)
-{
-    snprintf(buf, cap, sign ? "%+.2f" : "%.2f", 100.0 * frac);
-}
-
-static int print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv, int summary_only)
-{
-    cli_table t;
-    int i, worst[RIDGE_VAL_WORST], nworst;
-    if (cli_table_init(&t, 8))
-        return CLI_EXIT_FAILURE;
-    {
-        const char *h[] = {"id", "group", "gpu", "case", "measured", "predicted", "unit", "error [%]"};
-        cli_table_add(&t, h);
-    }
-    t.right[4] = t.right[5] = t.right[7] = 1;
-    for (i = 0; i < s->n; i++) {
-        const ridge_val_case *c = &s->v[i];
-        char a[32], b[32], e[32];
-        const char *row[8];
-        cli_num(c->measured, a, sizeof a);
-        cli_num(c->predicted, b, sizeof b);
-        fmt_pct(e, sizeof e, c->error, 1);
-        row[0] = c->id, row[1] = c->group, row[2] = c->gpu, row[3] = c->desc;
-        row[4] = a, row[5] = b, row[6] = c->unit, row[7] = e;
-        if (cli_table_add(&t, row)) {
-            cli_table_free(&t);
-            return CLI_EXIT_FAILURE;
-        }
-    }
-    if (s->n && !summary_only)
-        cli_table_print_text(&t, stdout);
-    cli_table_free(&t);
-    if (cli_table_init(&t, 7))
-        return CLI_EXIT_FAILURE;
-    {
-        const char *h[] = {"by", "name", "cases", "MAPE [%]", "median APE [%]", "worst [%]", "worst id"};
-        cli_table_add(&t, h);
-    }
-    t.right[2] = t.right[3] = t.right[4] = t.right[5] = 1;
-    for (i = 0; i < nv; i++) {
-        char n[16], a[32], b[32], w[32];
-        const char *row[7];
-        snprintf(n, sizeof n, "%d", v[i].n);
-        fmt_pct(a, sizeof a, v[i].mape, 0);
-        fmt_pct(b, sizeof b, v[i].median, 0);
-        fmt_pct(w, sizeof w, v[i].worst_case->error, 1);
-        row[0] = v[i].scope, row[1] = v[i].name, row[2] = n, row[3] = a, row[4] = b, row[5] = w;
-        row[6] = v[i].worst_case->id;
-        if (cli_table_add(&t, row)) {
-            cli_table_free(&t);
-            return CLI_EXIT_FAILURE;
-        }
-    }
-    if (nv) {
-        if (!summary_only)
-            printf("\n");
-        cli_table_print_text(&t, stdout);
-    }
-    cli_table_free(&t);
-    ridge_val_worst(s, worst, &nworst);
-    if (nworst) {
-        if (cli_table_init(&t, 6))
-            return CLI_EXIT_FAILURE;
-        {
-            const char *h[] = {"worst", "id", "gpu", "case", "error [%]", "family"};
-            cli_table_add(&t, h);
-        }
-        t.right[0] = t.right[4] = 1;
-        for (i = 0; i < nworst; i++) {
-            const ridge_val_case *c = &s->v[worst[i]];
-            char r[8], e[32];
-            const char *row[6];
-            snprintf(r, sizeof r, "%d", i + 1);
-            fmt_pct(e, sizeof e, c->error, 1);
-            row[0] = r, row[1] = c->id, row[2] = c->gpu, row[3] = c->desc, row[4] = e;
-            row[5] = strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family;
-            if (cli_table_add(&t, row)) {
-                cli_table_free(&t);
-                return CLI_EXIT_FAILURE;
-            }
-        }
-        printf("\n");
-        cli_table_print_text(&t, stdout);
-        cli_table_free(&t);
-    }
-    printf("%s%d cases compared", s->n || nv ? "\n" : "", s->n);
-    for (i = 0; i < ms->nreasons; i++)
-        printf("; %d skipped: %s", ms->reason_count[i], ms->reason[i]);
-    printf("\n");
-    return CLI_EXIT_OK;
-}
-
-static int print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv)
-{
-    cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips, *wa;
-    int i, worst[RIDGE_VAL_WORST], nworst;
-    if (!root)
-        return cli_print_json(NULL);
-    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cases = cJSON_AddArrayToObject(root, "cases");
-    sums = cJSON_AddArrayToObject(root, "summaries");
-    skips = cJSON_AddArrayToObject(root, "skipped");
-    wa = cJSON_AddArrayToObject(root, "worst_ids");
-    ridge_val_worst(s, worst, &nworst);
-    for (i = 0; i < nworst; i++)
-        cJSON_AddItemToArray(wa, cJSON_CreateString(s->v[worst[i]].id));
-    for (i = 0; i < s->n; i++) {
-        const ridge_val_case *c = &s->v[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "id", c->id);
-        cJSON_AddStringToObject(o, "group", c->group);
-        cJSON_AddStringToObject(o, "gpu", c->gpu);
-        cJSON_AddStringToObject(o, "workload", c->workload);
-        cJSON_AddStringToObject(o, "case", c->desc);
-        cJSON_AddStringToObject(o, "kind", c->kind);
-        cJSON_AddStringToObject(o, "family", strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family);
-        cJSON_AddStringToObject(o, "unit", c->unit);
-        cJSON_AddNumberToObject(o, "measured", c->measured);
-        cJSON_AddNumberToObject(o, "predicted", c->predicted);
-        cJSON_AddNumberToObject(o, "error_percent", 100.0 * c->error);
-        cJSON_AddItemToArray(cases, o);
-    }
-    for (i = 0; i < nv; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "by", v[i].scope);
-        cJSON_AddStringToObject(o, "name", v[i].name);
-        cJSON_AddNumberToObject(o, "cases", v[i].n);
-        cJSON_AddNumberToObject(o, "mape_percent", 100.0 * v[i].mape);
-        cJSON_AddNumberToObject(o, "median_ape_percent", 100.0 * v[i].median);
-        cJSON_AddNumberToObject(o, "worst_error_percent", 100.0 * v[i].worst_case->error);
-        cJSON_AddStringToObject(o, "worst_id", v[i].worst_case->id);
-        cJSON_AddItemToArray(sums, o);
-    }
-    for (i = 0; i < ms->nreasons; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "reason", ms->reason[i]);
-        cJSON_AddNumberToObject(o, "count", ms->reason_count[i]);
-        cJSON_AddItemToArray(skips, o);
-    }
-    return cli_print_json(root);
-}
-
-static void print_csv(const ridge_val_cases *s)
-{
-    int i;
-    printf("id,group,gpu,workload,kind,measured,predicted,unit,error_percent\n");
-    for (i = 0; i < s->n; i++) {
-        const ridge_val_case *c = &s->v[i];
-        printf("%s,%s,%s,%s,%s,%.9g,%.9g,%s,%.4f\n", c->id, c->group, c->gpu, c->workload, c->kind, c->measured,
-               c->predicted, c->unit, 100.0 * c->error);
-    }
-}
-
-/* --chart scatter|ratio: the cases, one set per unit (in order of appearance). */
+/* --chart scatter|ratio: the cases, one set per unit (ridge/val_chart.h), rendered when gnuplot is here. */
 static int write_chart(const ridge_val_cases *s, ridge_validation_style style, const ridge_plot_paths *paths,
                        int *rendered)
 {
-    ridge_validation_set sets[16];
-    char names[16][64];
-    double *num = malloc((size_t)(s->n ? s->n : 1) * 3 * sizeof *num);
-    const char **ids = malloc((size_t)(s->n ? s->n : 1) * sizeof *ids);
-    const char *units[16];
-    ridge_validation_options o = {0};
     ridge_err err = {{0}};
-    char note[160];
-    int nsets = 0, i, u, in10 = 0, in25 = 0, k = 0, rc = CLI_EXIT_OK, st;
-    double sum = 0;
-    if (!num || !ids) {
-        free(num);
-        free(ids);
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    for (i = 0; i < s->n; i++) {
-        for (u = 0; u < nsets; u++)
-            if (strcmp(units[u], s->v[i].unit) == 0)
-                break;
-        if (u == nsets && nsets < 16)
-            units[nsets++] = s->v[i].unit;
-    }
-    /* The cases grouped by unit, numbered in input order; a 17th unit and beyond share the last set. */
-    for (u = 0; u < nsets; u++) {
-        ridge_validation_set *v = &sets[u];
-        int cnt = 0;
-        memset(v, 0, sizeof *v);
-        v->number = num + k;
-        v->measured = num + s->n + k;
-        v->predicted = num + 2 * s->n + k;
-        v->ids = ids + k;
-        for (i = 0; i < s->n; i++) {
-            int w;
-            for (w = 0; w < nsets - 1; w++)
-                if (strcmp(units[w], s->v[i].unit) == 0)
-                    break;
-            if (w != u)
-                continue;
-            num[k] = i + 1;
-            num[s->n + k] = s->v[i].measured;
-            num[2 * s->n + k] = s->v[i].predicted;
-            ids[k] = s->v[i].id;
-            k++;
-            cnt++;
-        }
-        v->n = (size_t)cnt;
-        snprintf(names[u], sizeof names[u], "%s%s (%d case%s)", units[u], strcmp(units[u], "s") ? "" : ", time",
-                 cnt, cnt == 1 ? "" : "s");
-        v->name = names[u];
-    }
-    for (i = 0; i < s->n; i++) {
-        double a = fabs(s->v[i].error);
-        sum += a;
-        in10 += a <= 0.10 + 1e-12;
-        in25 += a <= 0.25 + 1e-12;
-    }
-    if (s->n)
-        snprintf(note, sizeof note, "%d cases: MAPE %.1f %%, %d within 10 %%, %d within 25 %%", s->n,
-                 100.0 * sum / s->n, in10, in25);
-    else
-        snprintf(note, sizeof note, "no cases compared");
-    o.title = style == RIDGE_VALIDATION_RATIO ? "ridge validate: predicted / measured per case"
-                                              : "ridge validate: predicted against measured";
-    o.style = style;
-    o.note = note;
-    if (nsets == 0) { /* an empty chart still shows the bands */
-        memset(&sets[0], 0, sizeof sets[0]);
-        sets[0].name = "no cases";
-        nsets = 1;
-    }
-    st = ridge_validation_write(sets, (size_t)nsets, &o, paths, &err);
-    free(num);
-    free(ids);
+    int st = ridge_val_chart_write(s, style, paths, &err);
     if (st != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(st);
@@ -306,96 +79,51 @@ static int write_chart(const ridge_val_cases *s, ridge_validation_style style, c
         return cli_exit_code(st);
     }
     *rendered = 1;
-    return rc;
+    return CLI_EXIT_OK;
 }
 
-/* ---- the error baseline: --write-baseline FILE, --baseline FILE ---- */
+/* ---- --baseline FILE ---- */
 
-#define VAL_BASELINE_KIND "ridge-validation-baseline"
-
-static int write_baseline(const char *path, char **files, int nfiles, const ridge_val_summary *v, int nv)
-{
-    cJSON *root = cJSON_CreateObject(), *fa, *sa;
-    int i;
-    if (!root)
-        return CLI_EXIT_FAILURE;
-    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cJSON_AddStringToObject(root, "kind", VAL_BASELINE_KIND);
-    cJSON_AddStringToObject(root, "ridge_version", ridge_version());
-    fa = cJSON_AddArrayToObject(root, "files");
-    for (i = 0; i < nfiles; i++)
-        cJSON_AddItemToArray(fa, cJSON_CreateString(files[i]));
-    sa = cJSON_AddArrayToObject(root, "summaries");
-    for (i = 0; i < nv; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "by", v[i].scope);
-        cJSON_AddStringToObject(o, "name", v[i].name);
-        cJSON_AddNumberToObject(o, "cases", v[i].n);
-        /* Rounded to 0.01 point: the file is compared across machines and compilers. */
-        cJSON_AddNumberToObject(o, "mape_percent", round(10000.0 * v[i].mape) / 100.0);
-        cJSON_AddItemToArray(sa, o);
-    }
-    return cli_write_json_file(path, root);
-}
-
-/* Compare the summaries with a baseline: every group of the baseline must still be there with at
- * least as many cases and a MAPE at most `tol` points above the baseline's. Problems go to stderr,
+/* Compare the summaries with a baseline (ridge_val_baseline_check); each regression goes to stderr,
  * one line each. Returns an exit code (CLI_EXIT_CHECK when a group regressed). */
 static int check_baseline(const char *path, const ridge_val_summary *v, int nv, double tol, int *regressions)
 {
-    char *text = NULL;
-    size_t len = 0;
-    cJSON *root;
-    const cJSON *arr, *b, *kind;
-    int rc = cli_read_file(path, &text, &len), idx = 0;
-    *regressions = 0;
-    if (rc)
-        return rc;
-    root = cJSON_ParseWithLength(text, len);
-    free(text);
-    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-    arr = cJSON_GetObjectItemCaseSensitive(root, "summaries");
-    if (!cJSON_IsObject(root) || !cJSON_IsString(kind) || strcmp(kind->valuestring, VAL_BASELINE_KIND) != 0 ||
-        !cJSON_IsArray(arr)) {
-        cJSON_Delete(root);
-        cli_error("%s: not a validation baseline (kind \"%s\" with a summaries array)", path, VAL_BASELINE_KIND);
-        return CLI_EXIT_USAGE;
+    ridge_val_regressions r = {0};
+    ridge_err err = {{0}};
+    int st = ridge_val_baseline_check(path, v, nv, tol, &r, &err);
+    for (int i = 0; i < r.n; i++) {
+        const ridge_val_regression *x = &r.v[i];
+        fprintf(stderr, "ridge: baseline: %s %s: ", x->by, x->name);
+        if (x->kind == RIDGE_VAL_REG_GONE)
+            fprintf(stderr, "no cases any more (baseline %d)\n", x->base_cases);
+        else if (x->kind == RIDGE_VAL_REG_FEWER)
+            fprintf(stderr, "%d cases, fewer than the baseline's %d\n", x->cases, x->base_cases);
+        else
+            fprintf(stderr, "MAPE %.2f %% exceeds the baseline %.2f %% by more than %g points\n", x->mape_percent,
+                    x->base_mape_percent, tol);
     }
-    cJSON_ArrayForEach(b, arr)
-    {
-        const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
-        const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
-        const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
-        const ridge_val_summary *cur = NULL;
-        if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape) ||
-            !isfinite(mape->valuedouble)) {
-            cJSON_Delete(root);
-            cli_error("%s: $.summaries[%d]: needs by, name (strings), cases and mape_percent (numbers)", path, idx);
-            return CLI_EXIT_USAGE;
-        }
-        idx++;
-        for (int i = 0; i < nv && !cur; i++)
-            if (strcmp(v[i].scope, by->valuestring) == 0 && strcmp(v[i].name, name->valuestring) == 0)
-                cur = &v[i];
-        if (!cur) {
-            fprintf(stderr, "ridge: baseline: %s %s: no cases any more (baseline %d)\n", by->valuestring,
-                    name->valuestring, (int)cases->valuedouble);
-            ++*regressions;
-        } else if (cur->n < (int)cases->valuedouble) {
-            fprintf(stderr, "ridge: baseline: %s %s: %d cases, fewer than the baseline's %d\n", by->valuestring,
-                    name->valuestring, cur->n, (int)cases->valuedouble);
-            ++*regressions;
-        } else if (round(10000.0 * cur->mape) / 100.0 > mape->valuedouble + tol + 1e-9) {
-            fprintf(stderr, "ridge: baseline: %s %s: MAPE %.2f %% exceeds the baseline %.2f %% by more than %g points\n",
-                    by->valuestring, name->valuestring, 100.0 * cur->mape, mape->valuedouble, tol);
-            ++*regressions;
-        }
+    *regressions = st == RIDGE_OK ? r.n : 0;
+    ridge_val_regressions_free(&r);
+    if (st != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(st);
     }
-    cJSON_Delete(root);
     return *regressions ? CLI_EXIT_CHECK : CLI_EXIT_OK;
 }
 
-int cmd_validate(int argc, char **argv)
+/* The command line of `ridge validate`, parsed and checked. */
+typedef struct {
+    const char *gpu, *chart, *out, *baseline, *write_base, *gpu_file, *only;
+    double tol, min_time;
+    int summary_only, help;
+    cli_format fmt;
+    ridge_plot_paths paths;
+    ridge_gpu fileg; /* --gpu-file, loaded */
+    char **files;
+    int nfiles;
+} val_args;
+
+static int parse_options(int argc, char **argv, val_args *a)
 {
     static const struct option longopts[] = {{"gpu", required_argument, 0, 'g'},
                                              {"format", required_argument, 0, 'f'},
@@ -410,114 +138,141 @@ int cmd_validate(int argc, char **argv)
                                              {"only", required_argument, 0, 'k'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
-    int c, rc = CLI_EXIT_OK, nv = 0, rendered = 0, regressions = 0, summary_only = 0;
-    double min_time = 0;
-    const char *only = NULL;
-    const char *gpu = NULL, *chart = NULL, *out = NULL, *baseline = NULL, *write_base = NULL, *gpu_file = NULL;
-    ridge_gpu fileg;
-    double tol = 2.0;
-    ridge_plot_paths paths;
-    cli_format fmt = CLI_FMT_TEXT;
-    ridge_val_cases s;
-    ridge_meas_set ms;
-    ridge_val_summary *v = NULL;
-    memset(&s, 0, sizeof s);
-    memset(&ms, 0, sizeof ms);
+    int c;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'g': gpu = optarg; break;
+        case 'g': a->gpu = optarg; break;
         case 'f':
-            if (cli_parse_format(optarg, &fmt))
+            if (cli_parse_format(optarg, &a->fmt))
                 return CLI_EXIT_USAGE;
             break;
-        case 'c': chart = optarg; break;
-        case 'o': out = optarg; break;
-        case 'b': baseline = optarg; break;
-        case 'G': gpu_file = optarg; break;
-        case 'w': write_base = optarg; break;
+        case 'c': a->chart = optarg; break;
+        case 'o': a->out = optarg; break;
+        case 'b': a->baseline = optarg; break;
+        case 'G': a->gpu_file = optarg; break;
+        case 'w': a->write_base = optarg; break;
         case 't':
-            if (cli_parse_double("--tolerance-points", optarg, 0, 100, &tol))
+            if (cli_parse_double("--tolerance-points", optarg, 0, 100, &a->tol))
                 return CLI_EXIT_USAGE;
             break;
         case 'm':
-            if (cli_parse_double("--min-time", optarg, 0, 1e6, &min_time))
+            if (cli_parse_double("--min-time", optarg, 0, 1e6, &a->min_time))
                 return CLI_EXIT_USAGE;
             break;
-        case 's': summary_only = 1; break;
+        case 's': a->summary_only = 1; break;
         case 'k':
             if (strcmp(optarg, "kernels") != 0 && strcmp(optarg, "models") != 0)
                 return cli_usage_error(CMD, "--only: unknown '%s' (kernels, models)", optarg);
-            only = optarg;
+            a->only = optarg;
             break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
+        case 'h': fputs(help, stdout); a->help = 1; return CLI_EXIT_OK;
         case ':':
         default: return cli_getopt_error(CMD, c, argv);
         }
     }
-    if (optind >= argc)
+    a->files = argv + optind;
+    a->nfiles = argc - optind;
+    return CLI_EXIT_OK;
+}
+
+/* The options that go together, the chart's paths and the GPUs, checked before any file is read. */
+static int parse_args(int argc, char **argv, val_args *a)
+{
+    int rc = parse_options(argc, argv, a);
+    if (rc != CLI_EXIT_OK || a->help)
+        return rc;
+    if (a->nfiles <= 0)
         return cli_usage_error(CMD, "missing measurement file");
-    if (argc - optind > RIDGE_MEAS_MAX_FILES)
+    if (a->nfiles > RIDGE_MEAS_MAX_FILES)
         return cli_usage_error(CMD, "at most %d files", RIDGE_MEAS_MAX_FILES);
-    if (chart && strcmp(chart, "scatter") != 0 && strcmp(chart, "ratio") != 0)
-        return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter, ratio)", chart);
-    if (chart && !out)
+    if (a->chart && strcmp(a->chart, "scatter") != 0 && strcmp(a->chart, "ratio") != 0)
+        return cli_usage_error(CMD, "--chart: unknown chart '%s' (scatter, ratio)", a->chart);
+    if (a->chart && !a->out)
         return cli_usage_error(CMD, "--chart needs -o CHART.png|CHART.svg");
-    if (out && !chart)
+    if (a->out && !a->chart)
         return cli_usage_error(CMD, "-o needs --chart scatter|ratio");
-    if (out) {
+    if (a->out) {
         ridge_err perr = {{0}};
-        if (ridge_plot_paths_from_chart(out, &paths, &perr) != RIDGE_OK)
+        if (ridge_plot_paths_from_chart(a->out, &a->paths, &perr) != RIDGE_OK)
             return cli_usage_error(CMD, "-o: %s", perr.msg);
     }
-    if (gpu) {
+    if (a->gpu) {
         ridge_gpu g;
-        if ((rc = cli_load_gpu(gpu, NULL, &g)) != CLI_EXIT_OK)
+        if ((rc = cli_load_gpu(a->gpu, NULL, &g)) != CLI_EXIT_OK)
             return rc;
     }
-    if (baseline && write_base)
+    if (a->baseline && a->write_base)
         return cli_usage_error(CMD, "--baseline and --write-baseline are exclusive");
-    if (gpu && gpu_file)
+    if (a->gpu && a->gpu_file)
         return cli_usage_error(CMD, "--gpu and --gpu-file are exclusive");
-    if (gpu_file && (rc = cli_load_gpu(NULL, gpu_file, &fileg)) != CLI_EXIT_OK)
-        return rc;
-    if ((rc = cli_meas_collect(argv + optind, argc - optind, gpu, gpu_file ? &fileg : NULL, &ms)) != CLI_EXIT_OK)
-        goto done;
-    ridge_meas_filter(&ms, min_time, only);
-    if (ridge_val_cases_of(&ms, gpu_file ? &fileg : NULL, &s) || ridge_val_summarize(&s, &v, &nv)) {
-        cli_error("out of memory");
-        rc = CLI_EXIT_FAILURE;
-        goto done;
-    }
-    if (gpu_file && s.file_used == 0)
-        fprintf(stderr, "ridge: note: --gpu-file %s (id %s) matched no measurement\n", gpu_file, fileg.id);
-    /* The chart first: a chart that cannot be written leaves stdout empty. */
-    if (chart &&
-        (rc = write_chart(&s, strcmp(chart, "ratio") == 0 ? RIDGE_VALIDATION_RATIO : RIDGE_VALIDATION_SCATTER,
-                          &paths, &rendered)) != CLI_EXIT_OK)
-        goto done;
-    /* The baseline is read (and checked for form) before anything is printed. */
-    if (baseline && (rc = check_baseline(baseline, v, nv, tol, &regressions)) != CLI_EXIT_OK &&
-        rc != CLI_EXIT_CHECK)
-        goto done;
-    if (fmt == CLI_FMT_JSON)
-        rc = print_json(&s, &ms, v, nv);
-    else if (fmt == CLI_FMT_CSV)
-        print_csv(&s);
+    if (a->gpu_file)
+        return cli_load_gpu(NULL, a->gpu_file, &a->fileg);
+    return CLI_EXIT_OK;
+}
+
+/* The report on stdout, then the baseline file, the baseline's verdict and the chart's line. */
+static int emit(const val_args *a, const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v,
+                int nv, int regressions, int rendered)
+{
+    int rc = CLI_EXIT_OK;
+    if (a->fmt == CLI_FMT_JSON)
+        rc = cli_val_print_json(s, ms, v, nv);
+    else if (a->fmt == CLI_FMT_CSV)
+        cli_val_print_csv(s);
     else
-        rc = print_text(&s, &ms, v, nv, summary_only);
-    if (rc == CLI_EXIT_OK && write_base)
-        rc = write_baseline(write_base, argv + optind, argc - optind, v, nv);
-    if (rc == CLI_EXIT_OK && baseline) {
-        fprintf(stderr, "ridge: baseline %s: %s\n", baseline,
+        rc = cli_val_print_text(s, ms, v, nv, a->summary_only);
+    if (rc == CLI_EXIT_OK && a->write_base)
+        rc = cli_val_write_baseline(a->write_base, a->files, a->nfiles, v, nv);
+    if (rc == CLI_EXIT_OK && a->baseline) {
+        fprintf(stderr, "ridge: baseline %s: %s\n", a->baseline,
                 regressions ? "FAILED (see above)" : "every group within its baseline");
         if (regressions)
             rc = CLI_EXIT_CHECK;
     }
     if (rc == CLI_EXIT_OK && rendered) /* stdout holds only the report in json and csv */
-        fprintf(fmt == CLI_FMT_TEXT ? stdout : stderr, "wrote %s (data %s, script %s)\n", paths.chart, paths.dat,
-                paths.gp);
+        fprintf(a->fmt == CLI_FMT_TEXT ? stdout : stderr, "wrote %s (data %s, script %s)\n", a->paths.chart,
+                a->paths.dat, a->paths.gp);
+    return rc;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    val_args a;
+    int rc, nv = 0, rendered = 0, regressions = 0;
+    const ridge_gpu *file_gpu;
+    ridge_val_cases s;
+    ridge_meas_set ms;
+    ridge_val_summary *v = NULL;
+    memset(&a, 0, sizeof a);
+    a.tol = 2.0;
+    a.fmt = CLI_FMT_TEXT;
+    if ((rc = parse_args(argc, argv, &a)) != CLI_EXIT_OK || a.help)
+        return rc;
+    file_gpu = a.gpu_file ? &a.fileg : NULL;
+    memset(&s, 0, sizeof s);
+    memset(&ms, 0, sizeof ms);
+    if ((rc = cli_meas_collect(a.files, a.nfiles, a.gpu, file_gpu, &ms)) != CLI_EXIT_OK)
+        goto done;
+    ridge_meas_filter(&ms, a.min_time, a.only);
+    if (ridge_val_cases_of(&ms, file_gpu, &s) || ridge_val_summarize(&s, &v, &nv)) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
+    if (a.gpu_file && s.file_used == 0)
+        fprintf(stderr, "ridge: note: --gpu-file %s (id %s) matched no measurement\n", a.gpu_file, a.fileg.id);
+    /* The chart first: a chart that cannot be written leaves stdout empty. */
+    if (a.chart &&
+        (rc = write_chart(&s, strcmp(a.chart, "ratio") == 0 ? RIDGE_VALIDATION_RATIO : RIDGE_VALIDATION_SCATTER,
+                          &a.paths, &rendered)) != CLI_EXIT_OK)
+        goto done;
+    /* The baseline is read (and checked for form) before anything is printed. */
+    if (a.baseline && (rc = check_baseline(a.baseline, v, nv, a.tol, &regressions)) != CLI_EXIT_OK &&
+        rc != CLI_EXIT_CHECK)
+        goto done;
+    rc = emit(&a, &s, &ms, v, nv, regressions, rendered);
 done:
     free(v);
     ridge_val_cases_free(&s);

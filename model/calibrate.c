@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <fnmatch.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,12 +281,12 @@ const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *trai
         goto done;
     }
     if (nfit == 0) {
-        why = nonly > 0 ? "no training measurement depends on the parameters given with --fit"
+        why = nonly > 0 ? RIDGE_CAL_WHY_ONLY_UNINFORMED
                         : "no training measurement depends on an efficiency parameter";
         goto done;
     }
     if (n < nlocal) {
-        why = "fewer training measurements than parameters they inform (use --fit or more --train)";
+        why = RIDGE_CAL_WHY_UNDERDETERMINED;
         goto done;
     }
     gsl_set_error_handler_off();
@@ -370,4 +371,43 @@ done:
     gsl_vector_free(x0);
     free(idx);
     return why;
+}
+
+/* ---- the error of a fit per group (`ridge calibrate`'s report) ---- */
+
+int ridge_cal_group_errors(const ridge_meas_set *s, const int *train, int want, const double *before,
+                           const double *after, const char *gpu, ridge_cal_group *gr, int cap)
+{
+    int ng = 1;
+    memset(gr, 0, sizeof *gr * (size_t)cap);
+    snprintf(gr[0].name, sizeof gr[0].name, "all");
+    for (int i = 0; i < s->n; i++) {
+        int k;
+        if (train[i] != want || strcmp(s->v[i].gpu, gpu) != 0 || !(before[i] > 0) || !(after[i] > 0))
+            continue;
+        for (k = 1; k < ng; k++)
+            if (strcmp(gr[k].name, s->v[i].group) == 0)
+                break;
+        if (k == ng && ng < cap)
+            snprintf(gr[ng++].name, sizeof gr[0].name, "%s", s->v[i].group);
+        else if (k == ng)
+            k = 0;
+        for (int t = 0; t < 2; t++) {
+            ridge_cal_group *x = t ? &gr[0] : &gr[k];
+            if (t && k == 0)
+                break;
+            x->before += fabs(before[i] / s->v[i].measured - 1);
+            x->after += fabs(after[i] / s->v[i].measured - 1);
+            x->n++;
+        }
+    }
+    return ng;
+}
+
+void ridge_cal_predict_all(const ridge_meas_set *s, const ridge_gpu *g, double *predicted)
+{
+    for (int i = 0; i < s->n; i++) {
+        double p = 0;
+        predicted[i] = strcmp(s->v[i].gpu, g->id) == 0 && ridge_meas_predict(&s->v[i], g, &p) == NULL ? p : 0;
+    }
 }

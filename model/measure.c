@@ -641,7 +641,7 @@ void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         else {
             gid = gpu_opt ? gpu_opt : rj_str_or_null(cfg, "gpu") ? rj_str_or_null(cfg, "gpu") : prov_gpu;
             if (!gid) {
-                ridge_meas_skip(s, "GPU not mapped (use --gpu)");
+                ridge_meas_skip(s, RIDGE_MEAS_SKIP_NO_GPU);
                 continue;
             }
             if (ridge_catalog_load(gid, &g, &err) != RIDGE_OK) {
@@ -784,9 +784,9 @@ void ridge_meas_filter(ridge_meas_set *s, double min_time_s, const char *only)
         ridge_meas_item *it = &s->v[i];
         const char *why = NULL;
         if (only && (strcmp(only, "kernels") == 0) != (it->type == RIDGE_MEAS_KERNEL))
-            why = strcmp(only, "kernels") == 0 ? "not a kernel (--only kernels)" : "not a model (--only models)";
+            why = strcmp(only, "kernels") == 0 ? RIDGE_MEAS_SKIP_NOT_KERNEL : RIDGE_MEAS_SKIP_NOT_MODEL;
         else if (min_time_s > 0 && strcmp(it->unit, "s") == 0 && it->measured < min_time_s)
-            why = "measured below --min-time";
+            why = RIDGE_MEAS_SKIP_BELOW_MIN_TIME;
         if (why) {
             ridge_meas_skip(s, why);
             item_free(it);

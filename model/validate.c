@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+#include "ridge/file.h"
 #include "ridge/validate.h"
 
 int ridge_val_cases_of(const ridge_meas_set *ms, const ridge_gpu *file_gpu, ridge_val_cases *s)
@@ -146,4 +148,130 @@ void ridge_val_worst(const ridge_val_cases *s, int *out, int *n)
         }
         out[j] = i;
     }
+}
+
+/* ---- the error baseline ---- */
+
+double ridge_val_baseline_mape_percent(const ridge_val_summary *v)
+{
+    return round(10000.0 * v->mape) / 100.0;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static int add_regression(ridge_val_regressions *r, ridge_val_regression_kind kind, const char *by, const char *name,
+                          int base_cases, double base_mape, const ridge_val_summary *cur)
+{
+    ridge_val_regression *x;
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 8;
+        ridge_val_regression *v = realloc(r->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return RIDGE_ENOMEM;
+        r->v = v;
+        r->cap = cap;
+    }
+    x = &r->v[r->n];
+    memset(x, 0, sizeof *x);
+    x->kind = kind;
+    x->by = dup_str(by);
+    x->name = dup_str(name);
+    if (!x->by || !x->name) {
+        free(x->by);
+        free(x->name);
+        return RIDGE_ENOMEM;
+    }
+    x->base_cases = base_cases;
+    x->base_mape_percent = base_mape;
+    x->cases = cur ? cur->n : 0;
+    x->mape_percent = cur ? 100.0 * cur->mape : 0;
+    r->n++;
+    return RIDGE_OK;
+}
+
+/* One entry of the baseline against the summaries: appends its regression, if any. */
+static int compare_entry(const cJSON *b, const ridge_val_summary *v, int nv, double tol, ridge_val_regressions *out)
+{
+    const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
+    const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
+    const ridge_val_summary *cur = NULL;
+    int base_cases;
+    if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape) ||
+        !isfinite(mape->valuedouble))
+        return RIDGE_EINVAL;
+    base_cases = (int)cases->valuedouble;
+    for (int i = 0; i < nv && !cur; i++)
+        if (strcmp(v[i].scope, by->valuestring) == 0 && strcmp(v[i].name, name->valuestring) == 0)
+            cur = &v[i];
+    if (!cur)
+        return add_regression(out, RIDGE_VAL_REG_GONE, by->valuestring, name->valuestring, base_cases,
+                              mape->valuedouble, NULL);
+    if (cur->n < base_cases)
+        return add_regression(out, RIDGE_VAL_REG_FEWER, by->valuestring, name->valuestring, base_cases,
+                              mape->valuedouble, cur);
+    if (ridge_val_baseline_mape_percent(cur) > mape->valuedouble + tol + 1e-9)
+        return add_regression(out, RIDGE_VAL_REG_MAPE, by->valuestring, name->valuestring, base_cases,
+                              mape->valuedouble, cur);
+    return RIDGE_OK;
+}
+
+int ridge_val_baseline_compare(const char *text, size_t len, const char *origin, const ridge_val_summary *v, int nv,
+                               double tol_points, ridge_val_regressions *out, ridge_err *err)
+{
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    const cJSON *arr, *b, *kind;
+    int idx = 0, st = RIDGE_OK;
+    kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
+    arr = cJSON_GetObjectItemCaseSensitive(root, "summaries");
+    if (!cJSON_IsObject(root) || !cJSON_IsString(kind) || strcmp(kind->valuestring, RIDGE_VAL_BASELINE_KIND) != 0 ||
+        !cJSON_IsArray(arr)) {
+        cJSON_Delete(root);
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: not a validation baseline (kind \"%s\" with a summaries array)",
+                             origin, RIDGE_VAL_BASELINE_KIND);
+    }
+    cJSON_ArrayForEach(b, arr)
+    {
+        st = compare_entry(b, v, nv, tol_points, out);
+        if (st == RIDGE_EINVAL)
+            ridge_err_set(err, st, "%s: $.summaries[%d]: needs by, name (strings), cases and mape_percent (numbers)",
+                          origin, idx);
+        else if (st != RIDGE_OK)
+            ridge_err_set(err, st, "out of memory");
+        if (st != RIDGE_OK)
+            break;
+        idx++;
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
+int ridge_val_baseline_check(const char *path, const ridge_val_summary *v, int nv, double tol_points,
+                             ridge_val_regressions *out, ridge_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int st = ridge_file_read(path, &text, &len, err);
+    if (st != RIDGE_OK)
+        return st;
+    st = ridge_val_baseline_compare(text, len, path, v, nv, tol_points, out, err);
+    free(text);
+    return st;
+}
+
+void ridge_val_regressions_free(ridge_val_regressions *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        free(r->v[i].by);
+        free(r->v[i].name);
+    }
+    free(r->v);
+    memset(r, 0, sizeof *r);
 }

@@ -55,11 +55,34 @@ void ridge_cal_split(const ridge_meas_set *s, const ridge_cal_rule *rules, int n
 /* The parameters calibration may fit on g, with their current values; returns how many. */
 int ridge_cal_candidates(const ridge_gpu *g, ridge_cal_param *p);
 
+/* Two of ridge_cal_fit's refusals depend on its only/nonly and on the training split; a command
+ * names its own flags for them. */
+#define RIDGE_CAL_WHY_ONLY_UNINFORMED "no training measurement depends on the parameters named in only"
+#define RIDGE_CAL_WHY_UNDERDETERMINED                                                                  \
+    "fewer training measurements than parameters they inform (name fewer in only, or train on more)"
+
 /* Fit g's efficiency parameters to the training items (train[i] = 1) of s; g is updated in place
  * with the fitted values. only/nonly: when nonly > 0, fit only the parameters so named (the rest
  * keep their values). Returns NULL or a reason it could not fit (a static string). */
 const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only, int nonly,
                     ridge_cal_result *res);
+
+/* The error of one group of items before and after a fit: sums of |predicted / measured - 1|. */
+typedef struct {
+    double before, after;
+    int n;
+    char name[48]; /* the items' group; "all" for every item */
+} ridge_cal_group;
+
+/* predicted[i]: item i of s predicted on g, when it names g's id and can be predicted; else 0. */
+void ridge_cal_predict_all(const ridge_meas_set *s, const ridge_gpu *g, double *predicted);
+
+/* The error sums of the items of s on GPU id `gpu` with train[i] == want (1: training, 0: held
+ * out) and both predictions before[i], after[i] positive: gr[0] "all" of them, then one per group
+ * in order of first appearance (at most cap - 1; the groups beyond count in "all" alone).
+ * Returns the number of groups filled, "all" included. */
+int ridge_cal_group_errors(const ridge_meas_set *s, const int *train, int want, const double *before,
+                           const double *after, const char *gpu, ridge_cal_group *gr, int cap);
 
 #ifdef __cplusplus
 }

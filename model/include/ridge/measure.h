@@ -106,6 +106,14 @@ void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ri
  * Returns 0 and *pred (same unit as measured) or a static reason. Never prints. */
 const char *ridge_meas_predict(const ridge_meas_item *it, const ridge_gpu *g, double *pred);
 
+/* Skip reasons that depend on how the caller asked (ridge_meas_collect's gpu_opt,
+ * ridge_meas_filter's arguments), worded by those arguments: a command names its own flags for
+ * them. The other reasons name the measurement's fields ("no op or workload in config"). */
+#define RIDGE_MEAS_SKIP_NO_GPU "GPU not mapped (no gpu_opt, config.gpu or provenance.gpu_name)"
+#define RIDGE_MEAS_SKIP_NOT_KERNEL "not a kernel (only \"kernels\")"
+#define RIDGE_MEAS_SKIP_NOT_MODEL "not a model (only \"models\")"
+#define RIDGE_MEAS_SKIP_BELOW_MIN_TIME "measured below min_time_s"
+
 /* Count a skipped measurement by reason (reason must be static). */
 void ridge_meas_skip(ridge_meas_set *s, const char *reason);
 /* Drop the items measured in seconds below min_time_s (0: none) and, with only "kernels" or

@@ -46,6 +46,48 @@ int ridge_val_summarize(const ridge_val_cases *s, ridge_val_summary **out, int *
 #define RIDGE_VAL_WORST 10
 void ridge_val_worst(const ridge_val_cases *s, int *out, int *n);
 
+/* ---- the error baseline (`ridge validate --write-baseline`, `--baseline`) ---- */
+
+/* The kind of a baseline file: {"kind": RIDGE_VAL_BASELINE_KIND, "summaries": [{"by", "name",
+ * "cases", "mape_percent"}, ...]} (docs/validation.md). */
+#define RIDGE_VAL_BASELINE_KIND "ridge-validation-baseline"
+
+/* A summary's MAPE as a baseline holds it: in percent, rounded to 0.01 point, so that the file
+ * compares equal across machines and compilers. */
+double ridge_val_baseline_mape_percent(const ridge_val_summary *v);
+
+typedef enum {
+    RIDGE_VAL_REG_GONE = 0, /* the baseline's group has no cases any more */
+    RIDGE_VAL_REG_FEWER,    /* fewer cases than the baseline's */
+    RIDGE_VAL_REG_MAPE      /* its MAPE exceeds the baseline's by more than the tolerance */
+} ridge_val_regression_kind;
+
+/* One group of the baseline that regressed; by and name as the baseline spells them. */
+typedef struct {
+    ridge_val_regression_kind kind;
+    char *by, *name;
+    int base_cases, cases;           /* cases: 0 for RIDGE_VAL_REG_GONE */
+    double base_mape_percent, mape_percent; /* mape_percent unrounded */
+} ridge_val_regression;
+
+typedef struct {
+    ridge_val_regression *v;
+    int n, cap;
+} ridge_val_regressions;
+
+/* Compare the summaries v[0..nv) with the baseline document text[0..len): every group of the
+ * baseline must still be there with at least as many cases and a MAPE at most tol_points above
+ * the baseline's. Each group that is not is appended to *out, in the baseline's order
+ * (ridge_val_regressions_free; zeroed by the caller). origin names the document in errors.
+ * RIDGE_OK (regressions or not); RIDGE_EINVAL when it is not a baseline or an entry lacks a field,
+ * *out then holding the regressions of the entries before it; RIDGE_ENOMEM. */
+int ridge_val_baseline_compare(const char *text, size_t len, const char *origin, const ridge_val_summary *v, int nv,
+                               double tol_points, ridge_val_regressions *out, ridge_err *err);
+/* The same for the baseline file at path (ridge_file_read: RIDGE_EIO when unreadable). */
+int ridge_val_baseline_check(const char *path, const ridge_val_summary *v, int nv, double tol_points,
+                             ridge_val_regressions *out, ridge_err *err);
+void ridge_val_regressions_free(ridge_val_regressions *r);
+
 #ifdef __cplusplus
 }
 #endif
