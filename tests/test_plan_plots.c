@@ -14,16 +14,11 @@
 
 static char tmpdir[64];
 
+/* A feasible configuration; the fields not named are zero. */
 static ridge_plan_result point(size_t index, int gpu, double time_s, double cost_usd)
 {
-    ridge_plan_result r;
-    memset(&r, 0, sizeof r);
-    r.index = index;
-    r.gpu = gpu;
-    r.time_s = time_s;
-    r.cost_usd = cost_usd;
-    r.reason = RIDGE_PLAN_FEASIBLE;
-    return r;
+    return (ridge_plan_result){
+        .index = index, .gpu = gpu, .time_s = time_s, .cost_usd = cost_usd, .reason = RIDGE_PLAN_FEASIBLE};
 }
 
 /* Five configurations on two GPUs; the (time, cost) front is 0, 2 and 4. Drawn as `ridge plan

@@ -73,20 +73,18 @@ static void make_gpu(ridge_gpu *g)
 static ridge_kernel_result result(double flops, double dram, double l2, double time_s, ridge_bound bound,
                                   ridge_peak peak)
 {
-    ridge_kernel_result r;
-    memset(&r, 0, sizeof r);
-    r.flops = flops;
-    r.dram_bytes = dram;
-    r.l2_bytes = l2;
-    r.time_s = time_s;
-    r.bound = bound;
-    r.peak = peak;
-    r.tensor = ridge_peak_is_tensor(peak);
-    r.achieved_flops_per_s = time_s > 0 ? flops / time_s : 0;
     /* The op's compulsory bytes: here those the model sends to DRAM, else to L2. */
-    r.min_bytes = dram > 0 ? dram : l2;
-    r.intensity_flops_per_byte = r.min_bytes > 0 ? flops / r.min_bytes : 0;
-    return r;
+    double min_bytes = dram > 0 ? dram : l2;
+    return (ridge_kernel_result){.flops = flops,
+                                 .dram_bytes = dram,
+                                 .l2_bytes = l2,
+                                 .time_s = time_s,
+                                 .bound = bound,
+                                 .peak = peak,
+                                 .tensor = ridge_peak_is_tensor(peak),
+                                 .achieved_flops_per_s = time_s > 0 ? flops / time_s : 0,
+                                 .min_bytes = min_bytes,
+                                 .intensity_flops_per_byte = min_bytes > 0 ? flops / min_bytes : 0};
 }
 
 /* The .dat row of block `index` whose first field is `"name"`, parsed as numbers after it. */
