@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmpdir.h"
 #include "ridge/plot.h"
 
 static char tmpdir[64];
@@ -584,11 +585,8 @@ static void test_gnuplot_runner(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-test-plots-XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!check_tmpdir(tmpdir, sizeof tmpdir, "ridge-test-plots"))
         return 1;
-    }
     test_paths();
     test_write_file();
     test_roofline();
