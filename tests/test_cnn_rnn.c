@@ -397,22 +397,26 @@ static void test_gnmt(void)
     if (CHECK(ridge_model_build(m, &tr, &ol, &err) == RIDGE_OK)) {
         double f = graph_flops(&ol, matmul_groups, RIDGE_OP_GEMM) + graph_flops(&ol, matmul_groups, RIDGE_OP_LSTM);
         CHECK_NEAR(f, 3 * fwd, 0.005);
-        CHECK(check_find_op(&ol, "encoder.bidirectional") != NULL && check_find_op(&ol, "encoder.bidirectional")->count == 2);
-        CHECK(check_find_op(&ol, "encoder.residual_lstm") != NULL && check_find_op(&ol, "encoder.residual_lstm")->count == 2);
+        CHECK(check_find_op(&ol, "encoder.bidirectional") != NULL &&
+              check_find_op(&ol, "encoder.bidirectional")->count == 2);
+        CHECK(check_find_op(&ol, "encoder.residual_lstm") != NULL &&
+              check_find_op(&ol, "encoder.residual_lstm")->count == 2);
         CHECK(check_find_op(&ol, "decoder.lstm") != NULL && check_find_op(&ol, "decoder.lstm")->count == 3);
         ridge_oplist_free(&ol);
     }
     if (CHECK(ridge_model_build(m, &inf, &ol, &err) == RIDGE_OK)) {
         double f = graph_flops(&ol, matmul_groups, RIDGE_OP_GEMM) + graph_flops(&ol, matmul_groups, RIDGE_OP_LSTM);
         CHECK_NEAR(f, fwd, 0.005);
-        CHECK(check_find_op(&ol, "decoder.attention_lstm") != NULL && check_find_op(&ol, "decoder.attention_lstm")->count == s);
+        CHECK(check_find_op(&ol, "decoder.attention_lstm") != NULL &&
+              check_find_op(&ol, "decoder.attention_lstm")->count == s);
         ridge_oplist_free(&ol);
     }
     /* --layers sets both stacks (DLE's --num-layers): 8 + 8 is the paper's depth */
     tr.layers = 8;
     if (CHECK(ridge_model_build(m, &tr, &ol, &err) == RIDGE_OK)) {
         CHECK(check_find_op(&ol, "decoder.lstm") != NULL && check_find_op(&ol, "decoder.lstm")->count == 7);
-        CHECK(check_find_op(&ol, "encoder.residual_lstm") != NULL && check_find_op(&ol, "encoder.residual_lstm")->count == 6);
+        CHECK(check_find_op(&ol, "encoder.residual_lstm") != NULL &&
+              check_find_op(&ol, "encoder.residual_lstm")->count == 6);
         ridge_oplist_free(&ol);
     }
     ridge_model_free(m);

@@ -986,7 +986,8 @@ static void test_separate_projections(void)
     if (build(fused, &rc, &a) == RIDGE_OK) {
         if (build(sep, &rc, &b) == RIDGE_OK) {
             graph_sums sa = sums(&a), sb = sums(&b);
-            const ridge_op *q = check_find_op(&b, "q_proj"), *k = check_find_op(&b, "k_proj"), *g = check_find_op(&b, "gate_proj");
+            const ridge_op *q = check_find_op(&b, "q_proj"), *k = check_find_op(&b, "k_proj"),
+                           *g = check_find_op(&b, "gate_proj");
             CHECK_NEAR(sb.flops, sa.flops, 1e-12 * sa.flops);
             /* q, k, v and gate, up replace qkv and gate_up: 3 more GEMMs, each with dgrad and wgrad */
             CHECK_NEAR(sb.ops - sa.ops, 3 * 3, 0);
