@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_oplist.h"
 #include "ridge/workload.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -85,14 +86,6 @@ static double graph_flops(const ridge_oplist *ol, const char *const *groups, int
 static double matmul_flops(const ridge_oplist *ol, const char *const *groups)
 {
     return graph_flops(ol, groups, RIDGE_OP_CONV2D) + graph_flops(ol, groups, RIDGE_OP_GEMM);
-}
-
-static const ridge_op *find_op(const ridge_oplist *ol, const char *name)
-{
-    for (size_t i = 0; i < ol->n; i++)
-        if (strcmp(ol->ops[i].name, name) == 0)
-            return &ol->ops[i];
-    return NULL;
 }
 
 /* ------------------------------------------------------------ parameter counts */
@@ -220,27 +213,27 @@ static void test_resnet50_graph(void)
     CHECK(count5 > 0);
     CHECK(ol.n < 400);
     /* The stem: 7x7/2 on 224 -> 112 */
-    if (CHECK((op = find_op(&ol, "l0.conv")) != NULL)) {
+    if (CHECK((op = check_find_op(&ol, "l0.conv")) != NULL)) {
         CHECK_INT(op->u.conv.n, 32);
         CHECK_INT(op->u.conv.c, 3);
         CHECK_INT(op->u.conv.k, 64);
         CHECK_INT(op->u.conv.h, 224);
         CHECK_INT(op->u.conv.r, 7);
     }
-    CHECK(find_op(&ol, "l0.conv.dgrad") == NULL);
-    CHECK(find_op(&ol, "l0.conv.wgrad") != NULL);
+    CHECK(check_find_op(&ol, "l0.conv.dgrad") == NULL);
+    CHECK(check_find_op(&ol, "l0.conv.wgrad") != NULL);
     /* conv5_x's first block projects 1024 -> 2048 at stride 2 on 14x14 */
-    if (CHECK((op = find_op(&ol, "l7[0].downsample")) != NULL)) {
+    if (CHECK((op = check_find_op(&ol, "l7[0].downsample")) != NULL)) {
         CHECK_INT(op->u.conv.c, 1024);
         CHECK_INT(op->u.conv.k, 2048);
         CHECK_INT(op->u.conv.h, 14);
         CHECK_INT(op->u.conv.stride, 2);
     }
-    if (CHECK((op = find_op(&ol, "l6[1:6].conv2")) != NULL))
+    if (CHECK((op = check_find_op(&ol, "l6[1:6].conv2")) != NULL))
         CHECK_INT(op->count, 5);
-    CHECK(find_op(&ol, "l1.bn.stats") != NULL); /* batch statistics in training */
-    CHECK(find_op(&ol, "loss") != NULL && find_op(&ol, "loss.bwd") != NULL);
-    CHECK(find_op(&ol, "adamw_step") != NULL);
+    CHECK(check_find_op(&ol, "l1.bn.stats") != NULL); /* batch statistics in training */
+    CHECK(check_find_op(&ol, "loss") != NULL && check_find_op(&ol, "loss.bwd") != NULL);
+    CHECK(check_find_op(&ol, "adamw_step") != NULL);
     for (size_t i = 0; i < ol.n; i++) {
         static const char *const groups[] = {"conv", "bn", "activation", "pool", "fc", "loss", "optimizer", "other"};
         int ok = 0;
@@ -253,10 +246,10 @@ static void test_resnet50_graph(void)
     /* Inference: no backward, no BN statistics, no loss. */
     rc.mode = RIDGE_MODE_INFER;
     if (CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
-        CHECK(find_op(&ol, "l0.conv.wgrad") == NULL);
-        CHECK(find_op(&ol, "l1.bn.stats") == NULL);
-        CHECK(find_op(&ol, "loss") == NULL);
-        CHECK(find_op(&ol, "adamw_step") == NULL);
+        CHECK(check_find_op(&ol, "l0.conv.wgrad") == NULL);
+        CHECK(check_find_op(&ol, "l1.bn.stats") == NULL);
+        CHECK(check_find_op(&ol, "loss") == NULL);
+        CHECK(check_find_op(&ol, "adamw_step") == NULL);
         ridge_oplist_free(&ol);
     }
     ridge_model_free(m);
@@ -280,12 +273,12 @@ static void test_ssd300(void)
     for (int i = 0; i < 6; i++) {
         char nm[32];
         snprintf(nm, sizeof nm, "l7.conf%d", i);
-        if (CHECK((op = find_op(&ol, nm)) != NULL)) {
+        if (CHECK((op = check_find_op(&ol, nm)) != NULL)) {
             CHECK_INT(op->u.conv.h, side[i]);
             CHECK_INT(op->u.conv.k, (i == 0 || i >= 4 ? 4 : 6) * 81);
         }
     }
-    if (CHECK((op = find_op(&ol, "l7.loss.conf")) != NULL)) {
+    if (CHECK((op = check_find_op(&ol, "l7.loss.conf")) != NULL)) {
         CHECK_INT(op->u.rows.rows, 4 * 8732);
         CHECK_INT(op->u.rows.cols, 81);
     }
@@ -354,7 +347,7 @@ static void test_lstm(void)
             ridge_oplist_free(&ol);
         }
         if (CHECK(ridge_model_build(m, &tr, &ol, &err) == RIDGE_OK)) {
-            const ridge_op *zg = find_op(&ol, "zero_grad");
+            const ridge_op *zg = check_find_op(&ol, "zero_grad");
             CHECK(ol.ops[0].u.lstm.pass == RIDGE_PASS_FWD_BWD);
             CHECK_NEAR(graph_flops(&ol, lstm_group, RIDGE_OP_LSTM),
                        3 * (hand + 10 * r->batch * r->e_seq * r->e_layers * r->e_hidden), 1e-12);
@@ -404,22 +397,26 @@ static void test_gnmt(void)
     if (CHECK(ridge_model_build(m, &tr, &ol, &err) == RIDGE_OK)) {
         double f = graph_flops(&ol, matmul_groups, RIDGE_OP_GEMM) + graph_flops(&ol, matmul_groups, RIDGE_OP_LSTM);
         CHECK_NEAR(f, 3 * fwd, 0.005);
-        CHECK(find_op(&ol, "encoder.bidirectional") != NULL && find_op(&ol, "encoder.bidirectional")->count == 2);
-        CHECK(find_op(&ol, "encoder.residual_lstm") != NULL && find_op(&ol, "encoder.residual_lstm")->count == 2);
-        CHECK(find_op(&ol, "decoder.lstm") != NULL && find_op(&ol, "decoder.lstm")->count == 3);
+        CHECK(check_find_op(&ol, "encoder.bidirectional") != NULL &&
+              check_find_op(&ol, "encoder.bidirectional")->count == 2);
+        CHECK(check_find_op(&ol, "encoder.residual_lstm") != NULL &&
+              check_find_op(&ol, "encoder.residual_lstm")->count == 2);
+        CHECK(check_find_op(&ol, "decoder.lstm") != NULL && check_find_op(&ol, "decoder.lstm")->count == 3);
         ridge_oplist_free(&ol);
     }
     if (CHECK(ridge_model_build(m, &inf, &ol, &err) == RIDGE_OK)) {
         double f = graph_flops(&ol, matmul_groups, RIDGE_OP_GEMM) + graph_flops(&ol, matmul_groups, RIDGE_OP_LSTM);
         CHECK_NEAR(f, fwd, 0.005);
-        CHECK(find_op(&ol, "decoder.attention_lstm") != NULL && find_op(&ol, "decoder.attention_lstm")->count == s);
+        CHECK(check_find_op(&ol, "decoder.attention_lstm") != NULL &&
+              check_find_op(&ol, "decoder.attention_lstm")->count == s);
         ridge_oplist_free(&ol);
     }
     /* --layers sets both stacks (DLE's --num-layers): 8 + 8 is the paper's depth */
     tr.layers = 8;
     if (CHECK(ridge_model_build(m, &tr, &ol, &err) == RIDGE_OK)) {
-        CHECK(find_op(&ol, "decoder.lstm") != NULL && find_op(&ol, "decoder.lstm")->count == 7);
-        CHECK(find_op(&ol, "encoder.residual_lstm") != NULL && find_op(&ol, "encoder.residual_lstm")->count == 6);
+        CHECK(check_find_op(&ol, "decoder.lstm") != NULL && check_find_op(&ol, "decoder.lstm")->count == 7);
+        CHECK(check_find_op(&ol, "encoder.residual_lstm") != NULL &&
+              check_find_op(&ol, "encoder.residual_lstm")->count == 6);
         ridge_oplist_free(&ol);
     }
     ridge_model_free(m);
@@ -446,13 +443,13 @@ static void test_rnn_files(void)
         CHECK_STR_EQ(ridge_model_throughput_unit(m, &rc), "tokens/s");
         CHECK_NEAR(ridge_model_items_per_step(m, &rc), 15, 0);
         if (CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
-            if (CHECK((op = find_op(&ol, "decoder.lstm")) != NULL))
+            if (CHECK((op = check_find_op(&ol, "decoder.lstm")) != NULL))
                 CHECK_INT(op->count, 1);
-            if (CHECK((op = find_op(&ol, "encoder.lstm")) != NULL)) {
+            if (CHECK((op = check_find_op(&ol, "encoder.lstm")) != NULL)) {
                 CHECK_INT(op->u.lstm.layers, 3);
                 CHECK_INT(op->u.lstm.input, 4);
             }
-            if (CHECK((op = find_op(&ol, "zero_grad")) != NULL))
+            if (CHECK((op = check_find_op(&ol, "zero_grad")) != NULL))
                 CHECK_NEAR(op->u.ew.elements, 3155, 0);
             ridge_oplist_free(&ol);
         }
@@ -471,8 +468,8 @@ static void test_rnn_files(void)
         rc.mode = RIDGE_MODE_INFER;
         CHECK_NEAR(ridge_model_flops(m, &rc), 1952 * 15, 1e-12);
         if (CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
-            CHECK(find_op(&ol, "classifier") != NULL);
-            CHECK(find_op(&ol, "loss") == NULL);
+            CHECK(check_find_op(&ol, "classifier") != NULL);
+            CHECK(check_find_op(&ol, "loss") == NULL);
             ridge_oplist_free(&ol);
         }
     } else {

@@ -9,17 +9,11 @@
 #include "ridge/serve_plan.h"
 #include "ridge/queue.h"
 
+/* A feasible configuration; the fields not named are zero. */
 static ridge_plan_result point(size_t index, double time_s, double cost_usd, double energy_j, int count)
 {
-    ridge_plan_result r;
-    memset(&r, 0, sizeof r);
-    r.index = index;
-    r.time_s = time_s;
-    r.cost_usd = cost_usd;
-    r.energy_j = energy_j;
-    r.count = count;
-    r.reason = RIDGE_PLAN_FEASIBLE;
-    return r;
+    return (ridge_plan_result){.index = index, .time_s = time_s, .cost_usd = cost_usd, .energy_j = energy_j,
+                               .count = count, .reason = RIDGE_PLAN_FEASIBLE};
 }
 
 static void test_power(void)

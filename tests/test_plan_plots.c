@@ -9,21 +9,25 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmpdir.h"
 #include "ridge/plan.h"
 #include "ridge/plot.h"
 
 static char tmpdir[64];
 
+/* A feasible configuration; the fields not named are zero. */
 static ridge_plan_result point(size_t index, int gpu, double time_s, double cost_usd)
 {
-    ridge_plan_result r;
-    memset(&r, 0, sizeof r);
-    r.index = index;
-    r.gpu = gpu;
-    r.time_s = time_s;
-    r.cost_usd = cost_usd;
-    r.reason = RIDGE_PLAN_FEASIBLE;
-    return r;
+    return (ridge_plan_result){
+        .index = index, .gpu = gpu, .time_s = time_s, .cost_usd = cost_usd, .reason = RIDGE_PLAN_FEASIBLE};
+}
+
+/* The .dat and .gp a chart wrote, read (free both); 1 when both could be. */
+static int read_chart(const ridge_plot_paths *paths, char **dat, char **gp)
+{
+    *dat = check_read_file(paths->dat);
+    *gp = check_read_file(paths->gp);
+    return CHECK(*dat != NULL) && CHECK(*gp != NULL);
 }
 
 /* Five configurations on two GPUs; the (time, cost) front is 0, 2 and 4. Drawn as `ridge plan
@@ -65,9 +69,7 @@ static void test_pareto_chart(void)
     snprintf(chart, sizeof chart, "%s/pareto.png", tmpdir);
     CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
     CHECK(ridge_scatter_write(ser, 3, &so, &paths, &err) == RIDGE_OK);
-    dat = check_read_file(paths.dat);
-    gp = check_read_file(paths.gp);
-    if (CHECK(dat != NULL) && CHECK(gp != NULL)) {
+    if (read_chart(&paths, &dat, &gp)) {
         CHECK_STR_HAS(dat, "# [index 2] Pareto front (joined, highlighted)\n1.25 40.5\n2.5 22.75\n12.5 17.125\n");
         CHECK_STR_HAS(dat, "# [index 0] gpu-a\n1.25 40.5\n2.75 41\n");
         CHECK_STR_HAS(dat, "Columns: x (Time to finish [h]) y (Cost [USD])");
@@ -103,9 +105,7 @@ static void test_bars_chart(void)
     snprintf(chart, sizeof chart, "%s/gpus.svg", tmpdir);
     CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
     CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
-    dat = check_read_file(paths.dat);
-    gp = check_read_file(paths.gp);
-    if (CHECK(dat != NULL) && CHECK(gp != NULL)) {
+    if (read_chart(&paths, &dat, &gp)) {
         CHECK_STR_HAS(dat, "\"category\" \"throughput\" \"throughput per watt\" \"throughput per USD\"\n");
         CHECK_STR_HAS(dat, "\"a100-sxm4-80gb (fp16, b=256)\" 2.548 1.592 NaN\n");
         CHECK_STR_HAS(gp, "dat = dir . 'gpus.dat'");
@@ -145,11 +145,8 @@ static void test_bars_chart(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-test-plan-plots-XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!check_tmpdir(tmpdir, sizeof tmpdir, "ridge-test-plan-plots"))
         return 1;
-    }
     test_pareto_chart();
     test_bars_chart();
     {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_tmpdir.h"
 #include "ridge/plot.h"
 
 static char tmpdir[64];
@@ -73,20 +74,18 @@ static void make_gpu(ridge_gpu *g)
 static ridge_kernel_result result(double flops, double dram, double l2, double time_s, ridge_bound bound,
                                   ridge_peak peak)
 {
-    ridge_kernel_result r;
-    memset(&r, 0, sizeof r);
-    r.flops = flops;
-    r.dram_bytes = dram;
-    r.l2_bytes = l2;
-    r.time_s = time_s;
-    r.bound = bound;
-    r.peak = peak;
-    r.tensor = ridge_peak_is_tensor(peak);
-    r.achieved_flops_per_s = time_s > 0 ? flops / time_s : 0;
     /* The op's compulsory bytes: here those the model sends to DRAM, else to L2. */
-    r.min_bytes = dram > 0 ? dram : l2;
-    r.intensity_flops_per_byte = r.min_bytes > 0 ? flops / r.min_bytes : 0;
-    return r;
+    double min_bytes = dram > 0 ? dram : l2;
+    return (ridge_kernel_result){.flops = flops,
+                                 .dram_bytes = dram,
+                                 .l2_bytes = l2,
+                                 .time_s = time_s,
+                                 .bound = bound,
+                                 .peak = peak,
+                                 .tensor = ridge_peak_is_tensor(peak),
+                                 .achieved_flops_per_s = time_s > 0 ? flops / time_s : 0,
+                                 .min_bytes = min_bytes,
+                                 .intensity_flops_per_byte = min_bytes > 0 ? flops / min_bytes : 0};
 }
 
 /* The .dat row of block `index` whose first field is `"name"`, parsed as numbers after it. */
@@ -197,39 +196,32 @@ static void test_write_file(void)
     CHECK_INT(entries(), 0);
 }
 
-/* The example workload: one op per interesting case. */
+/* The example workload: one op per interesting case (fills pts[0..7], returns how many are used). */
 static size_t make_points(ridge_roofline_point *pts)
 {
-    size_t n = 0;
+    const ridge_roofline_point rows[] = {
+        /* A big BF16 GEMM: compute-bound, far right. */
+        {.label = "qkv_proj",
+         .pred = result(2.0 * 8192 * 3072 * 4096, 113246208.0, 4.1e8, 3.217e-4, RIDGE_BOUND_COMPUTE, RIDGE_PEAK_BF16),
+         .min_bytes = 113246208.0,
+         .has_measured = 1,
+         .measured_intensity_flops_per_byte = 2.0 * 8192 * 3072 * 4096 / 113246208.0,
+         .measured_flops_per_s = 587.3e12},
+        /* An FP16 (FP32 acc) GEMM: shares the BF16 roof. */
+        {.label = "lm head", .pred = result(3.3e12, 1.2e9, 0, 6.1e-3, RIDGE_BOUND_COMPUTE, RIDGE_PEAK_FP16_FP32ACC)},
+        /* A DRAM-bound elementwise op on the vector path. */
+        {.label = "residual_add",
+         .pred = result(3.355e7, 2.013e8, 0, 7.12e-5, RIDGE_BOUND_MEMORY, RIDGE_PEAK_FP16_VECTOR)},
+        /* Working set in L2: no DRAM bytes, the L2 bytes give its x. */
+        {.label = "rmsnorm \"small\"", .pred = result(1.2e6, 0, 2.4e6, 4.4e-6, RIDGE_BOUND_L2, RIDGE_PEAK_FP32)},
+        /* A copy: no FLOPs, not on the chart. */
+        {.label = "kv_copy", .pred = result(0, 6.7e7, 0, 2.1e-5, RIDGE_BOUND_MEMORY, RIDGE_PEAK_FP32)},
+        /* No label: named by index; no bytes at all in the result: the compulsory bytes give its x. */
+        {.pred = result(5.5e5, 0, 0, 2.9e-6, RIDGE_BOUND_LATENCY, RIDGE_PEAK_FP32), .min_bytes = 1.1e6},
+    };
+    size_t n = sizeof rows / sizeof rows[0];
     memset(pts, 0, 8 * sizeof *pts);
-    /* A big BF16 GEMM: compute-bound, far right. */
-    pts[n].label = "qkv_proj";
-    pts[n].pred = result(2.0 * 8192 * 3072 * 4096, 113246208.0, 4.1e8, 3.217e-4, RIDGE_BOUND_COMPUTE, RIDGE_PEAK_BF16);
-    pts[n].min_bytes = 113246208.0;
-    pts[n].has_measured = 1;
-    pts[n].measured_intensity_flops_per_byte = 2.0 * 8192 * 3072 * 4096 / 113246208.0;
-    pts[n].measured_flops_per_s = 587.3e12;
-    n++;
-    /* An FP16 (FP32 acc) GEMM: shares the BF16 roof. */
-    pts[n].label = "lm head";
-    pts[n].pred = result(3.3e12, 1.2e9, 0, 6.1e-3, RIDGE_BOUND_COMPUTE, RIDGE_PEAK_FP16_FP32ACC);
-    n++;
-    /* A DRAM-bound elementwise op on the vector path. */
-    pts[n].label = "residual_add";
-    pts[n].pred = result(3.355e7, 2.013e8, 0, 7.12e-5, RIDGE_BOUND_MEMORY, RIDGE_PEAK_FP16_VECTOR);
-    n++;
-    /* Working set in L2: no DRAM bytes, the L2 bytes give its x. */
-    pts[n].label = "rmsnorm \"small\"";
-    pts[n].pred = result(1.2e6, 0, 2.4e6, 4.4e-6, RIDGE_BOUND_L2, RIDGE_PEAK_FP32);
-    n++;
-    /* A copy: no FLOPs, not on the chart. */
-    pts[n].label = "kv_copy";
-    pts[n].pred = result(0, 6.7e7, 0, 2.1e-5, RIDGE_BOUND_MEMORY, RIDGE_PEAK_FP32);
-    n++;
-    /* No label: named by index; no bytes at all in the result: the compulsory bytes give its x. */
-    pts[n].pred = result(5.5e5, 0, 0, 2.9e-6, RIDGE_BOUND_LATENCY, RIDGE_PEAK_FP32);
-    pts[n].min_bytes = 1.1e6;
-    n++;
+    memcpy(pts, rows, sizeof rows);
     return n;
 }
 
@@ -593,11 +585,8 @@ static void test_gnuplot_runner(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ridge-test-plots-XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!check_tmpdir(tmpdir, sizeof tmpdir, "ridge-test-plots"))
         return 1;
-    }
     test_paths();
     test_write_file();
     test_roofline();

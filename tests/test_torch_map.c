@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
+#include "check_oplist.h"
 #include "ridge/torch_map.h"
 
 /* ---------------------------------------------------------------- parameter counts by hand */
@@ -151,14 +152,6 @@ static const expect_t *expectation(const char *id)
 
 /* ---------------------------------------------------------------- helpers */
 
-static const ridge_op *find_op(const ridge_oplist *w, const char *name)
-{
-    for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->ops[i].name, name) == 0)
-            return &w->ops[i];
-    return NULL;
-}
-
 static void check_graph(const ridge_model *m, const ridge_run_config *rc, const expect_t *e)
 {
     ridge_oplist w;
@@ -172,33 +165,33 @@ static void check_graph(const ridge_model *m, const ridge_run_config *rc, const 
     if (e->layers > 0) {
         /* The Llama script holds q, k, v (and gate, up) in separate nn.Linear layers. */
         int separate = strstr(e->id, "llama") != NULL;
-        op = find_op(&w, separate ? "q_proj" : "qkv_proj");
+        op = check_find_op(&w, separate ? "q_proj" : "qkv_proj");
         if (CHECK(op != NULL))
             CHECK_NEAR(op->count, e->layers, 0);
-        CHECK((find_op(&w, "gate_proj") != NULL) == separate);
+        CHECK((check_find_op(&w, "gate_proj") != NULL) == separate);
     }
     if (e->head_rows > 0) {
-        op = find_op(&w, "lm_head");
+        op = check_find_op(&w, "lm_head");
         if (CHECK(op != NULL))
             CHECK_NEAR(op->u.gemm.m, e->head_rows, 0);
     }
     if (strcmp(e->family, "transformer") == 0 && e->mode == INFER && e->layers > 0) {
         /* BERT's sequence output: no pooler, no masked-LM head in inference */
-        CHECK(find_op(&w, "pooler") == NULL);
-        CHECK(find_op(&w, "mlm_decoder") == NULL);
+        CHECK(check_find_op(&w, "pooler") == NULL);
+        CHECK(check_find_op(&w, "mlm_decoder") == NULL);
     }
     if (e->has_pooler) {
-        CHECK(find_op(&w, "pooler") != NULL);
-        op = find_op(&w, "classifier");
+        CHECK(check_find_op(&w, "pooler") != NULL);
+        op = check_find_op(&w, "classifier");
         if (CHECK(op != NULL))
             CHECK_NEAR(op->u.gemm.n, 2, 0); /* 2 classes */
-        CHECK(find_op(&w, "mlm_decoder") == NULL);
+        CHECK(check_find_op(&w, "mlm_decoder") == NULL);
     }
     if (e->mode == TRAIN)
-        CHECK(find_op(&w, e->optimizer == ADAMW ? "adamw_foreach" : "sgd_foreach") != NULL);
+        CHECK(check_find_op(&w, e->optimizer == ADAMW ? "adamw_foreach" : "sgd_foreach") != NULL);
     /* The Llama script's prefill copies K and V out to every head (repeat_kv); its decode reads
      * the cache in place; the other models have no grouped queries. */
-    CHECK((find_op(&w, "repeat_k") != NULL) == (strstr(e->id, "llama") != NULL && e->mode == PREFILL));
+    CHECK((check_find_op(&w, "repeat_k") != NULL) == (strstr(e->id, "llama") != NULL && e->mode == PREFILL));
     ridge_oplist_free(&w);
 }
 

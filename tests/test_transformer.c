@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_oplist.h"
 #include "ridge/gpu.h"
 #include "ridge/kernel.h"
 #include "ridge/schedule.h"
@@ -61,14 +62,6 @@ static graph_sums sums(const ridge_oplist *ol)
             s.attn_fwd_flops += op->u.attn.pass == RIDGE_PASS_FWD_BWD ? f / 3.5 : f;
     }
     return s;
-}
-
-static const ridge_op *find_op(const ridge_oplist *ol, const char *name)
-{
-    for (size_t i = 0; i < ol->n; i++)
-        if (strcmp(ol->ops[i].name, name) == 0)
-            return &ol->ops[i];
-    return NULL;
 }
 
 /* ---- parameter counts against the published figures (1 %) ---- */
@@ -272,13 +265,13 @@ static void test_decode_bytes(void)
     CHECK_NEAR(mem.gradients_bytes + mem.optimizer_bytes, 0, 0);
     if (build(m, &rc, &ol) == RIDGE_OK) {
         graph_sums g = sums(&ol);
-        const ridge_op *at = find_op(&ol, "attention");
+        const ridge_op *at = check_find_op(&ol, "attention");
         CHECK_NEAR(g.matmul_bytes, mem.weights_bytes + mem.kv_cache_bytes, 0.05);
         if (CHECK(at != NULL)) {
             CHECK_NEAR(at->u.attn.q_len, 1, 0);
             CHECK_NEAR(at->u.attn.kv_len, 4097, 0);
         }
-        CHECK(find_op(&ol, "kv_cache_write") != NULL);
+        CHECK(check_find_op(&ol, "kv_cache_write") != NULL);
         ridge_oplist_free(&ol);
     }
     CHECK_NEAR(ridge_model_items_per_step(m, &rc), 1, 0);
@@ -286,7 +279,7 @@ static void test_decode_bytes(void)
     /* An empty cache: the new token attends to itself. */
     rc.context = 0;
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        const ridge_op *at = find_op(&ol, "attention");
+        const ridge_op *at = check_find_op(&ol, "attention");
         if (CHECK(at != NULL))
             CHECK_NEAR(at->u.attn.kv_len, 1, 0);
         ridge_oplist_free(&ol);
@@ -329,7 +322,7 @@ static void test_optimizer_impls(void)
         check_context(ridge_optimizer_impl_name((ridge_optimizer_impl)rows[i].impl));
         if (build(m, &rc, &ol) != RIDGE_OK)
             continue;
-        op = find_op(&ol, rows[i].name);
+        op = check_find_op(&ol, rows[i].name);
         if (CHECK(op != NULL)) {
             double bytes = ridge_op_min_bytes(op) * op->count;
             CHECK_NEAR(bytes / p, rows[i].bytes_per_param, 0.01);
@@ -353,11 +346,11 @@ static void test_optimizer_impls(void)
         adam.optimizer = RIDGE_OPTIMIZER_ADAMW;
         check_context("lamb mixed");
         if (build(m, &rc, &ol) == RIDGE_OK) {
-            if (CHECK((op = find_op(&ol, "lamb_step")) != NULL)) {
+            if (CHECK((op = check_find_op(&ol, "lamb_step")) != NULL)) {
                 CHECK_NEAR(ridge_op_min_bytes(op) * op->count / ridge_model_params(m), 50, 0.01);
                 CHECK_NEAR(op->count, 10, 0);
             }
-            CHECK(find_op(&ol, "adamw_step") == NULL);
+            CHECK(check_find_op(&ol, "adamw_step") == NULL);
             ridge_oplist_free(&ol);
         }
         if (CHECK(ridge_model_memory(m, &rc, &ml, &err) == RIDGE_OK) && CHECK(ridge_model_memory(m, &adam, &ma, &err) == RIDGE_OK))
@@ -382,7 +375,7 @@ static void test_loss_upcast(void)
     rc.seq = 256;
     rc.precision = RIDGE_DTYPE_BF16;
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        const ridge_op *up = find_op(&ol, "logits_to_fp32"), *down = find_op(&ol, "logits_to_fp32.bwd");
+        const ridge_op *up = check_find_op(&ol, "logits_to_fp32"), *down = check_find_op(&ol, "logits_to_fp32.bwd");
         double cells = 2.0 * 256 * 50257; /* tokens x vocabulary */
         if (CHECK(up != NULL && down != NULL)) {
             CHECK_NEAR(up->u.custom.bytes, cells * (2 + 4), 1e-12);
@@ -392,8 +385,8 @@ static void test_loss_upcast(void)
     }
     rc.precision = RIDGE_DTYPE_FP32; /* already FP32: nothing to cast */
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        CHECK(find_op(&ol, "logits_to_fp32") == NULL);
-        CHECK(find_op(&ol, "cross_entropy") != NULL);
+        CHECK(check_find_op(&ol, "logits_to_fp32") == NULL);
+        CHECK(check_find_op(&ol, "cross_entropy") != NULL);
         ridge_oplist_free(&ol);
     }
     ridge_model_free(m);
@@ -415,8 +408,8 @@ static void test_wgrad_layout(void)
     rc.precision = RIDGE_DTYPE_BF16;
     rc.amp = 1;
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        const ridge_op *w = find_op(&ol, "lm_head.wgrad"), *d = find_op(&ol, "lm_head.dgrad");
-        const ridge_op *qw = find_op(&ol, "qkv_proj.wgrad");
+        const ridge_op *w = check_find_op(&ol, "lm_head.wgrad"), *d = check_find_op(&ol, "lm_head.dgrad");
+        const ridge_op *qw = check_find_op(&ol, "qkv_proj.wgrad");
         if (CHECK(w != NULL && d != NULL && qw != NULL)) {
             ridge_op nn = *w;
             ridge_kernel_result rw, rn, rd;
@@ -475,7 +468,7 @@ static void test_gqa(void)
         /* and so does the attention kernel's DRAM traffic (the K, V read) */
         if (build(gqa, &rc, &o1) == RIDGE_OK) {
             if (build(mha, &rc, &o2) == RIDGE_OK) {
-                const ridge_op *x = find_op(&o1, "attention"), *y = find_op(&o2, "attention");
+                const ridge_op *x = check_find_op(&o1, "attention"), *y = check_find_op(&o2, "attention");
                 if (CHECK(x && y))
                     CHECK_NEAR(ridge_op_min_bytes(y) / ridge_op_min_bytes(x), 4.0, 0.01);
                 ridge_oplist_free(&o2);
@@ -531,7 +524,7 @@ static void test_moe(void)
     rc.context = 100;
     check_context("mixtral decode b1");
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        const ridge_op *e = find_op(&ol, "expert_down");
+        const ridge_op *e = check_find_op(&ol, "expert_down");
         if (CHECK(e != NULL)) {
             CHECK_NEAR(e->count, 2 * L, 0);
             CHECK_NEAR(e->u.gemm.m, 1, 0);
@@ -611,7 +604,7 @@ static void test_recompute(void)
         rc.recompute = RIDGE_RECOMPUTE_SELECTIVE;
         if (build(m, &rc, &o1) == RIDGE_OK) {
             graph_sums g1 = sums(&o1);
-            const ridge_op *r = find_op(&o1, "attention.recompute");
+            const ridge_op *r = check_find_op(&o1, "attention.recompute");
             if (CHECK(r != NULL)) {
                 CHECK(r->u.attn.pass == RIDGE_PASS_FWD);
                 CHECK_NEAR(r->count, 40, 0);
@@ -624,8 +617,8 @@ static void test_recompute(void)
             graph_sums g2 = sums(&o2);
             ridge_run_config ri = run(RIDGE_MODE_INFER, 1);
             ridge_oplist oi;
-            CHECK(find_op(&o2, "qkv_proj.recompute") != NULL);
-            CHECK(find_op(&o2, "adamw_step.recompute") == NULL);
+            CHECK(check_find_op(&o2, "qkv_proj.recompute") != NULL);
+            CHECK(check_find_op(&o2, "adamw_step.recompute") == NULL);
             /* exactly the layers' forward: the ops an inference graph runs `layers` times */
             ri.seq = 2048;
             if (build(m, &ri, &oi) == RIDGE_OK) {
@@ -663,9 +656,9 @@ static void test_recompute_dropout(void)
             continue;
         for (int i = 0; i < 3; i++) {
             char nm[64];
-            const ridge_op *f = find_op(&o, drops[i]), *re;
+            const ridge_op *f = check_find_op(&o, drops[i]), *re;
             snprintf(nm, sizeof nm, "%s.recompute", drops[i]);
-            re = find_op(&o, nm);
+            re = check_find_op(&o, nm);
             if (r && i > 0) {
                 CHECK(re == NULL);
                 continue;
@@ -676,7 +669,7 @@ static void test_recompute_dropout(void)
                 CHECK_NEAR(ridge_op_flops(re), ridge_op_flops(f), 1e-12);
             }
             snprintf(nm, sizeof nm, "%s.recompute.bwd", drops[i]);
-            CHECK(find_op(&o, nm) == NULL);
+            CHECK(check_find_op(&o, nm) == NULL);
         }
         ridge_oplist_free(&o);
     }
@@ -695,7 +688,7 @@ static void test_xl_and_vit(void)
     if (m) {
         check_context("transformer-xl-large train b4");
         if (build(m, &rc, &ol) == RIDGE_OK) {
-            const ridge_op *at = find_op(&ol, "attention"), *pp = find_op(&ol, "pos_proj");
+            const ridge_op *at = check_find_op(&ol, "attention"), *pp = check_find_op(&ol, "pos_proj");
             if (CHECK(at != NULL)) {
                 CHECK_NEAR(at->u.attn.q_len, 384, 0);
                 CHECK_NEAR(at->u.attn.kv_len, 384 + 384, 0);
@@ -720,19 +713,19 @@ static void test_xl_and_vit(void)
         CHECK_STR_EQ(ridge_model_throughput_unit(m, &rc), "images/s");
         CHECK_NEAR(ridge_model_items_per_step(m, &rc), 32, 0);
         if (build(m, &rc, &ol) == RIDGE_OK) {
-            const ridge_op *at = find_op(&ol, "attention"), *pe = find_op(&ol, "patch_embed");
+            const ridge_op *at = check_find_op(&ol, "attention"), *pe = check_find_op(&ol, "patch_embed");
             if (CHECK(at != NULL)) {
                 CHECK_NEAR(at->u.attn.q_len, 197, 0); /* 14 x 14 patches + the class token */
                 CHECK(at->u.attn.causal == 0);
             }
             if (CHECK(pe != NULL))
                 CHECK_NEAR(ridge_op_flops(pe), 2.0 * 32 * 196 * 768 * 3 * 16 * 16, 1e-12);
-            CHECK(find_op(&ol, "patch_embed.wgrad") != NULL);
+            CHECK(check_find_op(&ol, "patch_embed.wgrad") != NULL);
             ridge_oplist_free(&ol);
         }
         rc.image = 384;
         if (build(m, &rc, &ol) == RIDGE_OK) {
-            const ridge_op *at = find_op(&ol, "attention");
+            const ridge_op *at = check_find_op(&ol, "attention");
             if (CHECK(at != NULL))
                 CHECK_NEAR(at->u.attn.q_len, 24 * 24 + 1, 0);
             ridge_oplist_free(&ol);
@@ -876,11 +869,11 @@ static void test_defaults(void)
     rc = run(RIDGE_MODE_PREFILL, 3);
     CHECK_NEAR(ridge_model_items_per_step(m, &rc), 3 * 512, 0); /* prompt 512 */
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        const ridge_op *lm = find_op(&ol, "lm_head");
+        const ridge_op *lm = check_find_op(&ol, "lm_head");
         if (CHECK(lm != NULL))
             CHECK_NEAR(lm->u.gemm.m, 3, 0); /* the last token's logits only */
-        CHECK(find_op(&ol, "cross_entropy") == NULL);
-        CHECK(find_op(&ol, "adamw_step") == NULL);
+        CHECK(check_find_op(&ol, "cross_entropy") == NULL);
+        CHECK(check_find_op(&ol, "adamw_step") == NULL);
         ridge_oplist_free(&ol);
     }
     rc = run(RIDGE_MODE_DECODE, 5);
@@ -993,11 +986,12 @@ static void test_separate_projections(void)
     if (build(fused, &rc, &a) == RIDGE_OK) {
         if (build(sep, &rc, &b) == RIDGE_OK) {
             graph_sums sa = sums(&a), sb = sums(&b);
-            const ridge_op *q = find_op(&b, "q_proj"), *k = find_op(&b, "k_proj"), *g = find_op(&b, "gate_proj");
+            const ridge_op *q = check_find_op(&b, "q_proj"), *k = check_find_op(&b, "k_proj"),
+                           *g = check_find_op(&b, "gate_proj");
             CHECK_NEAR(sb.flops, sa.flops, 1e-12 * sa.flops);
             /* q, k, v and gate, up replace qkv and gate_up: 3 more GEMMs, each with dgrad and wgrad */
             CHECK_NEAR(sb.ops - sa.ops, 3 * 3, 0);
-            CHECK(find_op(&b, "qkv_proj") == NULL && find_op(&a, "q_proj") == NULL);
+            CHECK(check_find_op(&b, "qkv_proj") == NULL && check_find_op(&a, "q_proj") == NULL);
             if (CHECK(q && k && g)) {
                 CHECK_NEAR(q->u.gemm.n, 4096, 0);
                 CHECK_NEAR(k->u.gemm.n, 8 * 128, 0);
@@ -1026,8 +1020,8 @@ static void test_separate_projections(void)
                  * the final norm: 8 instead of 1 */
                 CHECK_NEAR(sb.ops - sa.ops, 2 * 7 + 10 - 1 + 7, 0);
                 CHECK_NEAR(sb.matmul_flops, sa.matmul_flops, 1e-12 * sa.matmul_flops);
-                CHECK(find_op(&b, "attn_norm.pow") != NULL && find_op(&b, "rope_k.cat") != NULL);
-                CHECK(find_op(&b, "rope") == NULL && find_op(&b, "attn_norm") == NULL);
+                CHECK(check_find_op(&b, "attn_norm.pow") != NULL && check_find_op(&b, "rope_k.cat") != NULL);
+                CHECK(check_find_op(&b, "rope") == NULL && check_find_op(&b, "attn_norm") == NULL);
                 ridge_oplist_free(&b);
             }
             ridge_oplist_free(&a);
@@ -1054,8 +1048,8 @@ static void test_dropout_kernels(void)
         return;
     rc.seq = inf.seq = 128;
     if (build(m, &rc, &g) == RIDGE_OK) {
-        const ridge_op *a = find_op(&g, "attn_out_dropout"), *b = find_op(&g, "mlp_out_dropout.bwd");
-        const ridge_op *e = find_op(&g, "embed_dropout");
+        const ridge_op *a = check_find_op(&g, "attn_out_dropout"), *b = check_find_op(&g, "mlp_out_dropout.bwd");
+        const ridge_op *e = check_find_op(&g, "embed_dropout");
         if (CHECK(a && b && e)) {
             CHECK_NEAR(a->count, 12, 0);
             CHECK_NEAR(b->count, 12, 0);
@@ -1066,7 +1060,7 @@ static void test_dropout_kernels(void)
         ridge_oplist_free(&g);
     }
     if (build(m, &inf, &g) == RIDGE_OK) {
-        CHECK(find_op(&g, "attn_out_dropout") == NULL && find_op(&g, "embed_dropout") == NULL);
+        CHECK(check_find_op(&g, "attn_out_dropout") == NULL && check_find_op(&g, "embed_dropout") == NULL);
         ridge_oplist_free(&g);
     }
     check_context(NULL);
@@ -1105,9 +1099,9 @@ static void test_parallel_residual(void)
     CHECK_NEAR(ridge_model_params(seq) - ridge_model_params(par), L * 2 * d, 0);
     if (build(par, &rc, &a) == RIDGE_OK) {
         if (build(seq, &rc, &b) == RIDGE_OK) {
-            const ridge_op *rp = find_op(&a, "rope"), *rs = find_op(&b, "rope");
-            CHECK(find_op(&a, "mlp_norm") == NULL && find_op(&b, "mlp_norm") != NULL);
-            CHECK(find_op(&a, "attn_residual") != NULL && find_op(&a, "mlp_residual") != NULL);
+            const ridge_op *rp = check_find_op(&a, "rope"), *rs = check_find_op(&b, "rope");
+            CHECK(check_find_op(&a, "mlp_norm") == NULL && check_find_op(&b, "mlp_norm") != NULL);
+            CHECK(check_find_op(&a, "attn_residual") != NULL && check_find_op(&a, "mlp_residual") != NULL);
             CHECK_NEAR(sums(&b).ops - sums(&a).ops, 1, 0); /* the MLP norm */
             CHECK_NEAR(sums(&a).matmul_flops, sums(&b).matmul_flops, 1e-12 * sums(&b).matmul_flops);
             /* rotary on 64 of 256 dimensions: a quarter of the values */
@@ -1119,7 +1113,7 @@ static void test_parallel_residual(void)
     }
     /* training: the two branches' input gradients are summed once per layer */
     if (build(par, &tr, &a) == RIDGE_OK) {
-        const ridge_op *g = find_op(&a, "branch_grad_sum");
+        const ridge_op *g = check_find_op(&a, "branch_grad_sum");
         if (CHECK(g)) {
             CHECK_NEAR(g->count, L, 0);
             CHECK_NEAR(g->u.custom.bytes, 3 * s * d * 2, 0); /* two bf16 gradients in, one out */
@@ -1161,9 +1155,9 @@ static void test_grad_accum(void)
     CHECK_NEAR(ridge_model_flops(m, &four), 4 * ridge_model_flops(m, &one), 1e-12);
     if (build(m, &one, &a) == RIDGE_OK) {
         if (build(m, &four, &b) == RIDGE_OK) {
-            const ridge_op *acc = find_op(&b, "grad_accumulate");
+            const ridge_op *acc = check_find_op(&b, "grad_accumulate");
             size_t j = 0;
-            CHECK(find_op(&a, "grad_accumulate") == NULL);
+            CHECK(check_find_op(&a, "grad_accumulate") == NULL);
             /* the same ops in the same order, then the accumulation after the optimizer step */
             for (size_t i = 0; i < a.n && j < b.n; i++, j++) {
                 if (strcmp(b.ops[j].name, "grad_accumulate") == 0)
@@ -1184,7 +1178,7 @@ static void test_grad_accum(void)
     /* fp32 training accumulates 4-byte gradients */
     four.precision = RIDGE_DTYPE_FP32;
     if (build(m, &four, &b) == RIDGE_OK) {
-        const ridge_op *acc = find_op(&b, "grad_accumulate");
+        const ridge_op *acc = check_find_op(&b, "grad_accumulate");
         if (CHECK(acc))
             CHECK_NEAR(ridge_op_min_bytes(acc) * acc->count, 3 * 3 * ridge_model_params(m) * 4, 1e-9);
         ridge_oplist_free(&b);
@@ -1225,8 +1219,8 @@ static void test_qa_head(void)
     CHECK_NEAR(ridge_model_flops(m, &rc),
                ridge_model_flops(mlm, &rc) - 3 * (2 * T * (d * d + d * 30522) + 2 * 4 * d * d) + 3 * 2 * T * d * 2, 1e-9);
     if (build(m, &rc, &ol) == RIDGE_OK) {
-        const ridge_op *qa = find_op(&ol, "qa_outputs"), *ce = find_op(&ol, "cross_entropy");
-        CHECK(find_op(&ol, "mlm_decoder") == NULL && find_op(&ol, "pooler") == NULL);
+        const ridge_op *qa = check_find_op(&ol, "qa_outputs"), *ce = check_find_op(&ol, "cross_entropy");
+        CHECK(check_find_op(&ol, "mlm_decoder") == NULL && check_find_op(&ol, "pooler") == NULL);
         if (CHECK(qa && ce)) {
             CHECK_NEAR(qa->u.gemm.m, T, 0);
             CHECK_NEAR(qa->u.gemm.n, 2, 0);
@@ -1262,8 +1256,8 @@ static void test_mlm_positions(void)
     CHECK_NEAR(ridge_model_flops(m, &all) - ridge_model_flops(m, &few), 3 * 2 * 8 * (s - 20) * (d * d + d * V), 1e-9);
     if (build(m, &all, &a) == RIDGE_OK) {
         if (build(m, &few, &b) == RIDGE_OK) {
-            const ridge_op *dec = find_op(&b, "mlm_decoder"), *ce = find_op(&b, "cross_entropy"), *ga = find_op(&b, "mlm_gather");
-            CHECK(find_op(&a, "mlm_gather") == NULL);
+            const ridge_op *dec = check_find_op(&b, "mlm_decoder"), *ce = check_find_op(&b, "cross_entropy"), *ga = check_find_op(&b, "mlm_gather");
+            CHECK(check_find_op(&a, "mlm_gather") == NULL);
             if (CHECK(dec && ce && ga)) {
                 CHECK_NEAR(dec->u.gemm.m, 8 * 20, 0);
                 CHECK_NEAR(ce->u.rows.rows, 8 * 20, 0);
