@@ -39,38 +39,33 @@ void ridge_bench_cublas_error(struct ridge_bench *b, const char *file, int line,
 void ridge_bench_error(struct ridge_bench *b, const char *file, int line,
                        const char *what);
 
-/* Wrap every CUDA runtime call; on failure report and `goto fail`. */
-#define RIDGE_CUDA_TRY(b, expr)                                               \
+/* The one body of the TRY macros below: evaluate `expr` once and, when its
+ * status is not `ok`, pass `text` (the expression as the caller wrote it,
+ * stringified by the public macro so that it is never macro-expanded) and the
+ * status to `report`, then `goto fail`. */
+#define RIDGE_TRY_STATUS_(b, type, ok, report, expr, text)                    \
     do {                                                                      \
-        cudaError_t ridge_err_ = (expr);                                      \
-        if (ridge_err_ != cudaSuccess) {                                      \
-            ridge_bench_cuda_error((b), __FILE__, __LINE__, #expr,            \
-                                   ridge_err_);                               \
+        type ridge_status_ = (expr);                                          \
+        if (ridge_status_ != (ok)) {                                          \
+            report((b), __FILE__, __LINE__, (text), ridge_status_);           \
             goto fail;                                                        \
         }                                                                     \
     } while (0)
+
+/* Wrap every CUDA runtime call; on failure report and `goto fail`. */
+#define RIDGE_CUDA_TRY(b, expr)                                               \
+    RIDGE_TRY_STATUS_(b, cudaError_t, cudaSuccess, ridge_bench_cuda_error,    \
+                      expr, #expr)
 
 /* Wrap every cuBLAS / cuBLASLt call; on failure report and `goto fail`. */
 #define RIDGE_CUBLAS_TRY(b, expr)                                             \
-    do {                                                                      \
-        cublasStatus_t ridge_st_ = (expr);                                    \
-        if (ridge_st_ != CUBLAS_STATUS_SUCCESS) {                             \
-            ridge_bench_cublas_error((b), __FILE__, __LINE__, #expr,          \
-                                     ridge_st_);                              \
-            goto fail;                                                        \
-        }                                                                     \
-    } while (0)
+    RIDGE_TRY_STATUS_(b, cublasStatus_t, CUBLAS_STATUS_SUCCESS,               \
+                      ridge_bench_cublas_error, expr, #expr)
 
 /* After a <<<...>>> launch: catch configuration errors at once. */
 #define RIDGE_LAUNCH_TRY(b, what)                                             \
-    do {                                                                      \
-        cudaError_t ridge_err_ = cudaGetLastError();                          \
-        if (ridge_err_ != cudaSuccess) {                                      \
-            ridge_bench_cuda_error((b), __FILE__, __LINE__,                   \
-                                   "launch " what, ridge_err_);               \
-            goto fail;                                                        \
-        }                                                                     \
-    } while (0)
+    RIDGE_TRY_STATUS_(b, cudaError_t, cudaSuccess, ridge_bench_cuda_error,    \
+                      cudaGetLastError(), "launch " what)
 
 /* Non-CUDA failure inside a function with a `fail:` label. */
 #define RIDGE_FAIL(b, what)                                                   \
@@ -217,6 +212,16 @@ int ridge_time_events(ridge_bench *b, ridge_enqueue_fn fn, void *arg,
                       const ridge_timing *t, ridge_stats *out,
                       int *inner_used);
 
+/* Fail-path cleanup of a timing pair: destroys whichever of e0, e1 was
+ * created (NULL ones are passed over). */
+void ridge_events_destroy(cudaEvent_t e0, cudaEvent_t e1);
+/* Fail-path cleanup of a function that captures CUDA graphs on b->stream:
+ * ends a capture still open when `capturing` (dropping its graph and the
+ * error the abandoned capture leaves), then destroys `exec` and `graph`
+ * where they are not NULL. */
+void ridge_graph_cleanup(ridge_bench *b, int capturing, cudaGraphExec_t exec,
+                         cudaGraph_t graph);
+
 /* ------------------------------------------------------- measurement out */
 
 typedef enum {
@@ -248,6 +253,11 @@ typedef struct {
  * the caller adds config keys (including "op") with ridge_json_* on
  * &b->json and then calls ridge_meas_end(). */
 ridge_json *ridge_meas_begin(ridge_bench *b, const ridge_meas *m);
+/* Zero *m and fill the fields every benchmark sets, with the "cuda_event"
+ * timer and group NULL (the running group); the caller then sets `check`,
+ * and `group` or `timer` where they differ. */
+void ridge_meas_init(ridge_meas *m, const char *id, const ridge_stats *time,
+                     int inner, int warmup, long long flops, long long bytes);
 void ridge_meas_end(ridge_bench *b);
 
 /* Helpers for the "op" object in ridge's operator-list format

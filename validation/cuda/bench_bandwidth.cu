@@ -238,14 +238,7 @@ static void bw_emit(ridge_bench *b, const char *id, const bw_args *x,
     case BW_TRIAD: bytes = 12 * n; flops = 2 * n; break;
     case BW_MEMCPY: bytes = 8 * n; break;
     }
-    memset(&m, 0, sizeof m);
-    m.id = id;
-    m.time = st;
-    m.inner = inner;
-    m.warmup = warmup;
-    m.timer = "cuda_event";
-    m.flops = flops;
-    m.bytes = bytes;
+    ridge_meas_init(&m, id, st, inner, warmup, flops, bytes);
     m.check = *chk;
     j = ridge_meas_begin(b, &m);
     switch (x->kind) {

@@ -37,15 +37,8 @@ static void copy_emit(ridge_bench *b, const char *id, int h2d, int pinned,
 {
     ridge_meas m;
     ridge_json *j;
-    memset(&m, 0, sizeof m);
-    m.id = id;
+    ridge_meas_init(&m, id, st, inner, warmup, 0, (long long)bytes);
     m.group = h2d ? "copy_h2d" : "copy_d2h";
-    m.time = st;
-    m.inner = inner;
-    m.warmup = warmup;
-    m.timer = "cuda_event";
-    m.flops = 0;
-    m.bytes = (long long)bytes;
     m.check = *chk;
     j = ridge_meas_begin(b, &m);
     ridge_op_copy(j, (long long)bytes, h2d ? "h2d" : "d2h");

@@ -115,10 +115,7 @@ static int fma_probe(ridge_bench *b, fma_args *x, double *sec)
     *sec = (double)ms * 1e-3;
     rc = 0;
 fail:
-    if (e0)
-        cudaEventDestroy(e0);
-    if (e1)
-        cudaEventDestroy(e1);
+    ridge_events_destroy(e0, e1);
     return rc;
 }
 
@@ -203,14 +200,8 @@ static int fma_run(ridge_bench *b, int fp64)
     chk.status = bad == 0 ? RIDGE_CHECK_PASSED : RIDGE_CHECK_FAILED;
 
     flops = 2LL * (long long)threads * RIDGE_FMA_CHAINS * x.iters;
-    memset(&m, 0, sizeof m);
-    m.id = id;
-    m.time = &st;
-    m.inner = inner;
-    m.warmup = t.warmup;
-    m.timer = "cuda_event";
-    m.flops = flops;
-    m.bytes = (long long)(nout * esize);
+    ridge_meas_init(&m, id, &st, inner, t.warmup, flops,
+                    (long long)(nout * esize));
     m.check = chk;
     j = ridge_meas_begin(b, &m);
     ridge_op_custom(j, fp64 ? RIDGE_DT_FP64 : RIDGE_DT_FP32, flops,

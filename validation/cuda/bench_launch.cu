@@ -43,11 +43,7 @@ static void launch_emit(ridge_bench *b, const launch_desc *d,
 {
     ridge_meas m;
     ridge_json *j;
-    memset(&m, 0, sizeof m);
-    m.id = d->id;
-    m.time = st;
-    m.inner = inner;
-    m.warmup = warmup;
+    ridge_meas_init(&m, d->id, st, inner, warmup, 0, 0);
     m.timer = d->timer;
     m.check.status = RIDGE_CHECK_NONE;
     j = ridge_meas_begin(b, &m);
@@ -176,10 +172,7 @@ static int launch_async(ridge_bench *b, unsigned grid, unsigned block,
     launch_emit(b, &d, &st, nlaunch, nlaunch);
     rc = 0;
 fail:
-    if (e0)
-        cudaEventDestroy(e0);
-    if (e1)
-        cudaEventDestroy(e1);
+    ridge_events_destroy(e0, e1);
     free(issue);
     free(wall);
     free(gpu);
@@ -272,17 +265,7 @@ static int launch_graph(ridge_bench *b, int nodes)
     launch_emit(b, &d, &st, inner, tm.warmup);
     rc = 0;
 fail:
-    if (capturing) {
-        cudaGraph_t junk = NULL;
-        cudaStreamEndCapture(b->stream, &junk);
-        if (junk)
-            cudaGraphDestroy(junk);
-        (void)cudaGetLastError();
-    }
-    if (exec)
-        cudaGraphExecDestroy(exec);
-    if (graph)
-        cudaGraphDestroy(graph);
+    ridge_graph_cleanup(b, capturing, exec, graph);
     free(t);
     return rc;
 }

@@ -296,14 +296,7 @@ int ridge_group_small(ridge_bench *b)
                 nbytes = (long long)bytes *
                          (a.kind == SMALL_SCALE ? 2 : a.kind == SMALL_ADD ? 3
                                                                           : 1);
-                memset(&m, 0, sizeof m);
-                m.id = id;
-                m.time = &st;
-                m.inner = inner;
-                m.warmup = t.warmup;
-                m.timer = "cuda_event";
-                m.flops = flops;
-                m.bytes = nbytes;
+                ridge_meas_init(&m, id, &st, inner, t.warmup, flops, nbytes);
                 m.check = chk;
                 j = ridge_meas_begin(b, &m);
                 if (a.kind == SMALL_REDUCE)
@@ -336,17 +329,7 @@ int ridge_group_small(ridge_bench *b)
     }
     rc = 0;
 fail:
-    if (capturing) {
-        cudaGraph_t junk = NULL;
-        cudaStreamEndCapture(b->stream, &junk);
-        if (junk)
-            cudaGraphDestroy(junk);
-        (void)cudaGetLastError();
-    }
-    if (exec)
-        cudaGraphExecDestroy(exec);
-    if (gr)
-        cudaGraphDestroy(gr);
+    ridge_graph_cleanup(b, capturing, exec, gr);
     cudaFree(x);
     cudaFree(y);
     cudaFree(z);

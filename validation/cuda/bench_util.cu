@@ -407,15 +407,49 @@ int ridge_time_events(ridge_bench *b, ridge_enqueue_fn fn, void *arg,
         *inner_used = inner;
     rc = 0;
 fail:
-    if (e0)
-        cudaEventDestroy(e0);
-    if (e1)
-        cudaEventDestroy(e1);
+    ridge_events_destroy(e0, e1);
     free(samples);
     return rc;
 }
 
+void ridge_events_destroy(cudaEvent_t e0, cudaEvent_t e1)
+{
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+}
+
+void ridge_graph_cleanup(ridge_bench *b, int capturing, cudaGraphExec_t exec,
+                         cudaGraph_t graph)
+{
+    if (capturing) {
+        cudaGraph_t junk = NULL;
+        cudaStreamEndCapture(b->stream, &junk);
+        if (junk)
+            cudaGraphDestroy(junk);
+        (void)cudaGetLastError();
+    }
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    if (graph)
+        cudaGraphDestroy(graph);
+}
+
 /* ------------------------------------------------------- measurement out */
+
+void ridge_meas_init(ridge_meas *m, const char *id, const ridge_stats *time,
+                     int inner, int warmup, long long flops, long long bytes)
+{
+    memset(m, 0, sizeof *m);
+    m->id = id;
+    m->time = time;
+    m->inner = inner;
+    m->warmup = warmup;
+    m->timer = "cuda_event";
+    m->flops = flops;
+    m->bytes = bytes;
+}
 
 ridge_json *ridge_meas_begin(ridge_bench *b, const ridge_meas *m)
 {
@@ -474,12 +508,27 @@ void ridge_meas_end(ridge_bench *b)
     ridge_json_flush(&b->json);
 }
 
+/* Open the "op" object with the two keys every op starts with. */
+static void op_begin(ridge_json *j, const char *op, const char *dtype)
+{
+    ridge_json_obj_begin(j, "op");
+    ridge_json_str(j, "op", op);
+    ridge_json_str(j, "dtype", dtype);
+}
+
+/* Close the "op" object; `count` (repetitions of the op) is written only
+ * when > 1, ridge's default being one. */
+static void op_end(ridge_json *j, long long count)
+{
+    if (count > 1)
+        ridge_json_int(j, "count", count);
+    ridge_json_obj_end(j);
+}
+
 void ridge_op_gemm(ridge_json *j, ridge_dtype dt, long long m, long long n,
                    long long k, long long batch)
 {
-    ridge_json_obj_begin(j, "op");
-    ridge_json_str(j, "op", "gemm");
-    ridge_json_str(j, "dtype", ridge_dtype_name(dt));
+    op_begin(j, "gemm", ridge_dtype_name(dt));
     ridge_json_int(j, "m", m);
     ridge_json_int(j, "n", n);
     ridge_json_int(j, "k", k);
@@ -495,24 +544,18 @@ void ridge_op_elementwise(ridge_json *j, ridge_dtype dt, long long elements,
                           int inputs, int outputs, double flops_per_element,
                           long long count)
 {
-    ridge_json_obj_begin(j, "op");
-    ridge_json_str(j, "op", "elementwise");
-    ridge_json_str(j, "dtype", ridge_dtype_name(dt));
+    op_begin(j, "elementwise", ridge_dtype_name(dt));
     ridge_json_int(j, "elements", elements);
     ridge_json_int(j, "inputs", inputs);
     ridge_json_int(j, "outputs", outputs);
     ridge_json_num(j, "flops_per_element", flops_per_element);
-    if (count > 1)
-        ridge_json_int(j, "count", count);
-    ridge_json_obj_end(j);
+    op_end(j, count);
 }
 
 void ridge_op_reduce(ridge_json *j, ridge_dtype dt, long long rows,
                      long long cols)
 {
-    ridge_json_obj_begin(j, "op");
-    ridge_json_str(j, "op", "reduce");
-    ridge_json_str(j, "dtype", ridge_dtype_name(dt));
+    op_begin(j, "reduce", ridge_dtype_name(dt));
     ridge_json_int(j, "rows", rows);
     ridge_json_int(j, "cols", cols);
     ridge_json_obj_end(j);
@@ -520,10 +563,8 @@ void ridge_op_reduce(ridge_json *j, ridge_dtype dt, long long rows,
 
 void ridge_op_copy(ridge_json *j, long long bytes, const char *kind)
 {
-    ridge_json_obj_begin(j, "op");
-    ridge_json_str(j, "op", "copy");
     /* A copy moves bytes; its dtype only names it (ridge's default). */
-    ridge_json_str(j, "dtype", "fp32");
+    op_begin(j, "copy", "fp32");
     ridge_json_int(j, "bytes", bytes);
     ridge_json_str(j, "kind", kind);
     ridge_json_obj_end(j);
@@ -532,15 +573,11 @@ void ridge_op_copy(ridge_json *j, long long bytes, const char *kind)
 void ridge_op_custom(ridge_json *j, ridge_dtype dt, long long flops,
                      long long bytes, const char *unit, long long count)
 {
-    ridge_json_obj_begin(j, "op");
-    ridge_json_str(j, "op", "custom");
-    ridge_json_str(j, "dtype", ridge_dtype_name(dt));
+    op_begin(j, "custom", ridge_dtype_name(dt));
     ridge_json_int(j, "flops", flops);
     ridge_json_int(j, "bytes", bytes);
     ridge_json_str(j, "unit", unit);
-    if (count > 1)
-        ridge_json_int(j, "count", count);
-    ridge_json_obj_end(j);
+    op_end(j, count);
 }
 
 void ridge_print_result(const char *id, const ridge_stats *st, long long flops,

@@ -579,14 +579,7 @@ int ridge_gemm_measure(ridge_bench *b, ridge_gemm_pool *pool,
 
     flops = 2LL * m * n * k * batch;
     bytes = batch * ((m * k + n * k) * (long long)ei + m * n * (long long)eo);
-    memset(&meas, 0, sizeof meas);
-    meas.id = id;
-    meas.time = &st;
-    meas.inner = inner;
-    meas.warmup = timing->warmup;
-    meas.timer = "cuda_event";
-    meas.flops = flops;
-    meas.bytes = bytes;
+    ridge_meas_init(&meas, id, &st, inner, timing->warmup, flops, bytes);
     meas.check = chk;
     j = ridge_meas_begin(b, &meas);
     ridge_op_gemm(j, kind->in, m, n, k, batch);

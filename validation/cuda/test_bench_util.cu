@@ -49,6 +49,15 @@ static void capture(void (*script)(ridge_json *), char *buf, size_t len)
     fclose(f);
 }
 
+/* Run `script` on a fresh writer and compare what it wrote with `want`. */
+static void expect_json(const char *what, void (*script)(ridge_json *),
+                        const char *want)
+{
+    char buf[4096];
+    capture(script, buf, sizeof buf);
+    expect_str(what, buf, want);
+}
+
 static void script_escapes(ridge_json *j)
 {
     ridge_json_obj_begin(j, NULL);
@@ -139,39 +148,34 @@ int main(void)
                {RIDGE_DT_INT8, "int8", 1}, {RIDGE_DT_INT32, "int32", 4}};
     size_t i;
 
-    capture(script_escapes, buf, sizeof buf);
-    expect_str("escapes", buf,
-               "{\"a\\\"b\":\"line\\nnew\\ttab\\\\ \\u0001 end/\","
-               "\"nul\":null}");
-    capture(script_numbers, buf, sizeof buf);
-    expect_str("numbers", buf,
-               "[2.385,null,null,null,1e-07,4.3e+12,8796093022208,-3,true,"
-               "false,null]");
-    capture(script_nesting, buf, sizeof buf);
-    expect_str("nesting", buf,
-               "{\"schema_version\":1,\"measurements\":[\n"
-               "{\"id\":\"x/1\",\"config\":{\"tile\":[128,256]}},\n"
-               "{\"id\":\"x/2\"}\n],\"empty\":[\n]}");
-    capture(script_op, buf, sizeof buf);
-    expect_str("op gemm", buf,
-               "{\"op\":{\"op\":\"gemm\",\"dtype\":\"bf16\",\"m\":1,"
-               "\"n\":4096,\"k\":14336,\"layout\":\"nt\"}}");
-    capture(script_op_batched, buf, sizeof buf);
-    expect_str("ops", buf,
-               "{\"op\":{\"op\":\"gemm\",\"dtype\":\"fp16\",\"m\":512,"
-               "\"n\":512,\"k\":64,\"batch\":96,\"layout\":\"nt\"},"
-               "\"op\":{\"op\":\"copy\",\"dtype\":\"fp32\",\"bytes\":4096,"
-               "\"kind\":\"h2d\"},"
-               "\"op\":{\"op\":\"custom\",\"dtype\":\"fp32\",\"flops\":0,"
-               "\"bytes\":0,\"unit\":\"vector\",\"count\":100},"
-               "\"op\":{\"op\":\"elementwise\",\"dtype\":\"fp32\","
-               "\"elements\":1024,\"inputs\":2,\"outputs\":1,"
-               "\"flops_per_element\":2},"
-               "\"op\":{\"op\":\"elementwise\",\"dtype\":\"fp32\","
-               "\"elements\":1,\"inputs\":0,\"outputs\":0,"
-               "\"flops_per_element\":0,\"count\":100},"
-               "\"op\":{\"op\":\"reduce\",\"dtype\":\"fp32\",\"rows\":1,"
-               "\"cols\":1024}}");
+    expect_json("escapes", script_escapes,
+                "{\"a\\\"b\":\"line\\nnew\\ttab\\\\ \\u0001 end/\","
+                "\"nul\":null}");
+    expect_json("numbers", script_numbers,
+                "[2.385,null,null,null,1e-07,4.3e+12,8796093022208,-3,true,"
+                "false,null]");
+    expect_json("nesting", script_nesting,
+                "{\"schema_version\":1,\"measurements\":[\n"
+                "{\"id\":\"x/1\",\"config\":{\"tile\":[128,256]}},\n"
+                "{\"id\":\"x/2\"}\n],\"empty\":[\n]}");
+    expect_json("op gemm", script_op,
+                "{\"op\":{\"op\":\"gemm\",\"dtype\":\"bf16\",\"m\":1,"
+                "\"n\":4096,\"k\":14336,\"layout\":\"nt\"}}");
+    expect_json("ops", script_op_batched,
+                "{\"op\":{\"op\":\"gemm\",\"dtype\":\"fp16\",\"m\":512,"
+                "\"n\":512,\"k\":64,\"batch\":96,\"layout\":\"nt\"},"
+                "\"op\":{\"op\":\"copy\",\"dtype\":\"fp32\",\"bytes\":4096,"
+                "\"kind\":\"h2d\"},"
+                "\"op\":{\"op\":\"custom\",\"dtype\":\"fp32\",\"flops\":0,"
+                "\"bytes\":0,\"unit\":\"vector\",\"count\":100},"
+                "\"op\":{\"op\":\"elementwise\",\"dtype\":\"fp32\","
+                "\"elements\":1024,\"inputs\":2,\"outputs\":1,"
+                "\"flops_per_element\":2},"
+                "\"op\":{\"op\":\"elementwise\",\"dtype\":\"fp32\","
+                "\"elements\":1,\"inputs\":0,\"outputs\":0,"
+                "\"flops_per_element\":0,\"count\":100},"
+                "\"op\":{\"op\":\"reduce\",\"dtype\":\"fp32\",\"rows\":1,"
+                "\"cols\":1024}}");
 
     ridge_stats_compute(odd, 3, &st);
     expect_num("odd min", st.min, 2.25);
