@@ -82,6 +82,24 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * returned for the option at argv[optind - 1]: ':' a missing value, anything else unknown. */
 int cli_getopt_error(const char *cmd, int c, char *const argv[]);
 
+/* The options every command shares, read in one place (cli_getopt): --help ('h'), --format ('f')
+ * when fmt is set, and getopt's missing values and unknown options. */
+typedef struct {
+    const char *cmd;              /* for messages: "bench", "gpu show" */
+    const char *help, *help_more; /* what --help prints, in order (help_more may be NULL) */
+    cli_format *fmt;              /* --format parsed into it; NULL: the command reads 'f' itself */
+    int started;                  /* 0 before the first call: optind and opterr are reset */
+    int exit;                     /* after the loop: -1 go on, else the exit code to return (0: --help) */
+} cli_opts;
+
+struct option;
+/* getopt_long (shortopts with a leading ':') over the command's options, with the shared ones
+ * handled here: returns the next option for the command to handle, or -1 at the end of the options
+ * or when the command must stop (o->exit >= 0: --help printed, or a usage error printed). */
+int cli_getopt(cli_opts *o, int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* "unexpected argument 'ARG'" for argv[optind], the usage error when a command takes no more. */
+int cli_extra_arg_error(const char *cmd, char *const argv[]);
+
 /* A simple table of strings, printed aligned (text) or as CSV. */
 typedef struct {
     int ncols;

@@ -165,9 +165,8 @@ int cmd_bench(int argc, char **argv)
     ridge_op *ops;
     ridge_op_result *res;
     int c, rc;
-    optind = 1;
-    opterr = 0; /* one line of our own instead of getopt's */
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    cli_opts co = {"bench", help, NULL, NULL, 0, -1};
+    while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'g': gpu_id = optarg; break;
         case 'n':
@@ -188,13 +187,12 @@ int cmd_bench(int argc, char **argv)
             if (fmt == CLI_FMT_CSV)
                 return cli_usage_error("bench", "--format csv is not supported; use text or json");
             break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error("bench", c, argv);
         }
     }
+    if (co.exit >= 0)
+        return co.exit;
     if (optind < argc)
-        return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error("bench", argv);
     rc = cli_load_gpu(gpu_id, NULL, &g);
     if (rc)
         return rc;

@@ -245,9 +245,8 @@ int cmd_calibrate(int argc, char **argv)
     ridge_cal_result res;
     ridge_cal_group tr[32], te[32];
     memset(&ms, 0, sizeof ms);
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    cli_opts co = {CMD, help, NULL, NULL, 0, -1};
+    while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
         case 'g': gpu = optarg; break;
         case 'o': out = optarg; break;
@@ -272,11 +271,10 @@ int cmd_calibrate(int argc, char **argv)
             if (cli_parse_double("--min-time", optarg, 0, 1e6, &min_time))
                 return CLI_EXIT_USAGE;
             break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error(CMD, c, argv);
         }
     }
+    if (co.exit >= 0)
+        return co.exit;
     if (!gpu)
         return cli_usage_error(CMD, "missing --gpu ID");
     if (!out)

@@ -219,9 +219,8 @@ int cmd_collective(int argc, char **argv)
     double bytes = 0;
     long nodes = 0, gpus = 0, sweep = 0;
     int c, rc;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    cli_opts co = {"collective", help, NULL, &fmt, 0, -1};
+    while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'c': cluster_id = optarg; break;
         case 'n':
@@ -253,17 +252,12 @@ int cmd_collective(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
             break;
-        case 'f':
-            if (cli_parse_format(optarg, &fmt))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error("collective", c, argv);
         }
     }
+    if (co.exit >= 0)
+        return co.exit;
     if (optind < argc)
-        return cli_usage_error("collective", "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error("collective", argv);
     if (!cluster_id)
         return cli_usage_error("collective", "missing --cluster ID|FILE");
     if (!op_s)

@@ -227,11 +227,10 @@ static int parse_args(int argc, char **argv, cmp_args *a)
                                          {"runtime", required_argument, 0, 'r'},
                                          CLI_RUN_OPTIONS,
                                          {0, 0, 0, 0}};
+    cli_opts co = {"compare", help, NULL, &a->fmt, 0, -1};
     int c;
-    optind = 1;
-    opterr = 0; /* one line of our own instead of getopt's */
     /* '-' first: keep ids and --gpu-file in command-line order. */
-    while ((c = getopt_long(argc, argv, "-:h", opts, NULL)) != -1) {
+    while ((c = cli_getopt(&co, argc, argv, "-:h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
             if (cli_run_option(c, optarg, NULL, &a->run) < 0)
                 return CLI_EXIT_USAGE;
@@ -253,15 +252,10 @@ static int parse_args(int argc, char **argv, cmp_args *a)
             a->files[a->n] = c == 'g' ? optarg : NULL;
             a->n++;
             break;
-        case 'f':
-            if (cli_parse_format(optarg, &a->fmt))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error("compare", c, argv);
         }
     }
+    if (co.exit >= 0)
+        return co.exit;
     if (a->n < 2)
         return cli_usage_error("compare", "needs at least two GPUs");
     return -1;

@@ -193,24 +193,17 @@ int cmd_gpu(int argc, char **argv)
         return cli_usage_error("gpu", "expected 'show' (ridge gpu show ID)");
     argc--;
     argv++;
-    optind = 1;
-    opterr = 0; /* one line of our own instead of getopt's */
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (cli_parse_format(optarg, &fmt))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'g': file = optarg; break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error("gpu show", c, argv);
-        }
+    cli_opts co = {"gpu show", help, NULL, &fmt, 0, -1};
+    while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
+        if (c == 'g')
+            file = optarg;
     }
+    if (co.exit >= 0)
+        return co.exit;
     if (optind < argc)
         id = argv[optind++];
     if (optind < argc)
-        return cli_usage_error("gpu show", "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error("gpu show", argv);
     if (!id && !file)
         return cli_usage_error("gpu show", "missing GPU id (or --gpu-file PATH)");
     if (id && file)

@@ -207,9 +207,8 @@ int cmd_predict(int argc, char **argv)
     int c, r, rc;
     ridge_run_config_init(&run);
     cli_cluster_args_init(&ca);
-    optind = 1;
-    opterr = 0; /* one line of our own instead of getopt's */
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    cli_opts co = {"predict", help, help_run, &fmt, 0, -1};
+    while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE && c < CLI_CLUSTER_OPT_BASE) {
             if (cli_run_option(c, optarg, NULL, &run) < 0)
                 return CLI_EXIT_USAGE;
@@ -231,20 +230,12 @@ int cmd_predict(int argc, char **argv)
             if (ridge_runtime_parse(optarg, &rt))
                 return cli_usage_error("predict", "--runtime: '%s' is not eager or graph", optarg);
             break;
-        case 'f':
-            if (cli_parse_format(optarg, &fmt))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            fputs(help_run, stdout);
-            return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error("predict", c, argv);
         }
     }
+    if (co.exit >= 0)
+        return co.exit;
     if (optind < argc)
-        return cli_usage_error("predict", "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error("predict", argv);
     if (ca.cluster_id) {
         if (gpu_id || gpu_file)
             return cli_usage_error("predict", "give --gpu or --cluster, not both");

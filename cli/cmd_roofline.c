@@ -182,9 +182,8 @@ int cmd_roofline(int argc, char **argv)
     char note[RIDGE_PLOT_PATH_MAX + 128];
     int c, rc;
 
-    optind = 1;
-    opterr = 0; /* one line per usage error: ours, naming the option */
-    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+    cli_opts co = {CMD, help, NULL, NULL, 0, -1};
+    while ((c = cli_getopt(&co, argc, argv, ":ho:", opts)) != -1) {
         switch (c) {
         case 'g': gpu_id = optarg; break;
         case 'G': gpu_file = optarg; break;
@@ -198,14 +197,13 @@ int cmd_roofline(int argc, char **argv)
             }
             break;
         case 'o': out = optarg; break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error(CMD, c, argv);
         }
     }
+    if (co.exit >= 0)
+        return co.exit;
     (void)runtime; /* kernel points are GPU times: the launch path does not move them */
     if (optind < argc)
-        return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error(CMD, argv);
     if (!gpu_id && !gpu_file)
         return cli_usage_error(CMD, "missing --gpu ID (or --gpu-file PATH)");
     if (gpu_id && gpu_file)

@@ -121,7 +121,7 @@ static int parse_gpus(serve_opts *o, const char *arg)
     return CLI_EXIT_USAGE
 
 /* One serve flag (not a run option); a usage error is printed. */
-static int parse_option(int ch, serve_opts *o, serve_cli *c, char **argv)
+static int parse_option(int ch, serve_opts *o, serve_cli *c)
 {
     long lv;
     switch (ch) {
@@ -191,17 +191,6 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c, char **argv)
         PARSE_L("--seed", 0, SERVE_MAX_SEED, &lv);
         c->s.seed = (unsigned long)lv;
         break;
-    case 'f':
-        if (cli_parse_format(optarg, &o->fmt))
-            return CLI_EXIT_USAGE;
-        break;
-    case 'h':
-        fputs(help, stdout);
-        fputs(help_options, stdout);
-        o->help = 1;
-        break;
-    case ':':
-    default: return cli_getopt_error("serve", ch, argv);
     }
     return CLI_EXIT_OK;
 }
@@ -225,10 +214,9 @@ static const struct option serve_long_opts[] = {
 /* The flags, then the combinations that make no sense; prints the usage error. */
 static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
 {
+    cli_opts co = {"serve", help, help_options, &o->fmt, 0, -1};
     int ch, rc;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":ho:", serve_long_opts, NULL)) != -1) {
+    while ((ch = cli_getopt(&co, argc, argv, ":ho:", serve_long_opts)) != -1) {
         if (ch >= CLI_RUN_OPT_BASE) {
             if (cli_run_option(ch, optarg, NULL, &c->s.run) < 0)
                 return CLI_EXIT_USAGE;
@@ -236,11 +224,15 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
             c->precision_given |= ch == CLI_RUN_OPT_PRECISION;
             continue;
         }
-        if ((rc = parse_option(ch, o, c, argv)) != CLI_EXIT_OK || o->help)
+        if ((rc = parse_option(ch, o, c)) != CLI_EXIT_OK)
             return rc;
     }
+    if (co.exit >= 0) {
+        o->help = co.exit == CLI_EXIT_OK;
+        return co.exit;
+    }
     if (optind < argc)
-        return cli_usage_error("serve", "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error("serve", argv);
     if (o->ngpus && (o->gpu_id || o->gpu_file))
         return cli_usage_error("serve", "give --gpus ID,ID... or one of --gpu / --gpu-file, not both");
     if (o->ngpus && !o->sweep)

@@ -138,16 +138,11 @@ static int parse_options(int argc, char **argv, val_args *a)
                                              {"only", required_argument, 0, 'k'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
+    cli_opts co = {CMD, help, NULL, &a->fmt, 0, -1};
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
         case 'g': a->gpu = optarg; break;
-        case 'f':
-            if (cli_parse_format(optarg, &a->fmt))
-                return CLI_EXIT_USAGE;
-            break;
         case 'c': a->chart = optarg; break;
         case 'o': a->out = optarg; break;
         case 'b': a->baseline = optarg; break;
@@ -167,10 +162,11 @@ static int parse_options(int argc, char **argv, val_args *a)
                 return cli_usage_error(CMD, "--only: unknown '%s' (kernels, models)", optarg);
             a->only = optarg;
             break;
-        case 'h': fputs(help, stdout); a->help = 1; return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error(CMD, c, argv);
         }
+    }
+    if (co.exit >= 0) {
+        a->help = co.exit == CLI_EXIT_OK;
+        return co.exit;
     }
     a->files = argv + optind;
     a->nfiles = argc - optind;

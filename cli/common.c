@@ -38,6 +38,44 @@ int cli_getopt_error(const char *cmd, int c, char *const argv[])
     return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
+int cli_getopt(cli_opts *o, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    int c;
+    if (!o->started) {
+        optind = 1;
+        opterr = 0; /* one line of our own instead of getopt's */
+        o->started = 1;
+        o->exit = -1;
+    }
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'f' && o->fmt) {
+            if (cli_parse_format(optarg, o->fmt)) {
+                o->exit = CLI_EXIT_USAGE;
+                return -1;
+            }
+            continue;
+        }
+        if (c == 'h') {
+            fputs(o->help, stdout);
+            if (o->help_more)
+                fputs(o->help_more, stdout);
+            o->exit = CLI_EXIT_OK;
+            return -1;
+        }
+        if (c == ':' || c == '?') {
+            o->exit = cli_getopt_error(o->cmd, c, argv);
+            return -1;
+        }
+        return c;
+    }
+    return -1;
+}
+
+int cli_extra_arg_error(const char *cmd, char *const argv[])
+{
+    return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+}
+
 int cli_exit_code(int status)
 {
     switch (status) {

@@ -7,22 +7,12 @@ int cli_listing_args(int argc, char **argv, const char *cmd, const char *help, c
 {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    opterr = 0; /* one line of our own instead of getopt's */
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (cli_parse_format(optarg, fmt))
-                return CLI_EXIT_USAGE;
-            break;
-        case 'h': fputs(help, stdout); return CLI_EXIT_OK;
-        case ':':
-        default: return cli_getopt_error(cmd, c, argv);
-        }
-    }
+    cli_opts co = {cmd, help, NULL, fmt, 0, -1};
+    /* --format and --help are all a listing has: cli_getopt reads them. */
+    if (cli_getopt(&co, argc, argv, ":h", opts) != -1 || co.exit >= 0)
+        return co.exit >= 0 ? co.exit : CLI_EXIT_USAGE;
     if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error(cmd, argv);
     return -1;
 }
 

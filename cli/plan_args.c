@@ -343,23 +343,18 @@ void plan_opts_init(plan_opts *o)
 
 int plan_args_parse(int argc, char **argv, plan_opts *o, int *help)
 {
+    /* No help text here: cmd_plan.c prints it (with the plan file's) when *help is set. */
+    cli_opts co = {"plan", "", NULL, NULL, 0, -1};
     int c;
-    *help = 0;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", long_opts, NULL)) != -1) {
-        int r;
-        if (c == 'h') {
-            *help = 1;
-            return CLI_EXIT_OK;
-        }
-        if (c == ':' || c == '?')
-            return cli_getopt_error("plan", c, argv);
-        r = plan_set_opt(o, c, optarg, NULL);
+    while ((c = cli_getopt(&co, argc, argv, ":ho:", long_opts)) != -1) {
+        int r = plan_set_opt(o, c, optarg, NULL);
         if (r)
             return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
     }
+    *help = co.exit == CLI_EXIT_OK;
+    if (co.exit >= 0)
+        return co.exit;
     if (optind < argc)
-        return cli_usage_error("plan", "unexpected argument '%s'", argv[optind]);
+        return cli_extra_arg_error("plan", argv);
     return -1;
 }
