@@ -19,10 +19,8 @@
 set -u
 export LC_ALL=C
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 RIDGE_BINARY CASES_FILE" >&2
-    exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_usage 2 "RIDGE_BINARY CASES_FILE" "$@"
 ridge=$1
 cases=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -10,10 +10,8 @@
 # process are here; plain args | exit | message cases are rows of cli_cases.txt.
 set -u
 export LC_ALL=C
-if [ $# -ne 1 ]; then
-    echo "usage: $0 RIDGE_BINARY" >&2
-    exit 2
-fi
+. "$(dirname "${BASH_SOURCE[0]}")/check.sh"
+check_usage 1 "RIDGE_BINARY" "$@"
 ridge=$1
 [ -x "$ridge" ] || { echo "$0: $ridge is not an executable" >&2; exit 2; }
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -23,6 +23,18 @@ static ridge_model *load(const char *id)
     return m;
 }
 
+/* The preset `id` (checked) built for rc into ol (checked); NULL, nothing left to free, when either fails. */
+static ridge_model *load_built(const char *id, const ridge_run_config *rc, ridge_oplist *ol)
+{
+    ridge_model *m = load(id);
+    ridge_err err;
+    if (m && !CHECK(ridge_model_build(m, rc, ol, &err) == RIDGE_OK)) {
+        ridge_model_free(m);
+        return NULL;
+    }
+    return m;
+}
+
 /* Write text to a fresh temporary file; the caller unlinks it. */
 static int write_temp(const char *text, char *path, size_t cap)
 {
@@ -185,19 +197,15 @@ static void test_cnn_flops(void)
 /* ResNet-50's training graph: conv passes, BN, loss, optimizer; repeated blocks merged. */
 static void test_resnet50_graph(void)
 {
-    ridge_model *m = load("resnet50");
     ridge_run_config rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_BF16, 32);
     ridge_oplist ol = {0};
     ridge_err err;
     const ridge_op *op;
     int fwd = 0, dgrad = 0, wgrad = 0, count5 = 0;
+    ridge_model *m;
     check_context("resnet50 graph");
-    if (!m)
+    if (!(m = load_built("resnet50", &rc, &ol)))
         return;
-    if (!CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
-        ridge_model_free(m);
-        return;
-    }
     for (size_t i = 0; i < ol.n; i++) {
         if (ol.ops[i].kind == RIDGE_OP_CONV2D) {
             fwd += ol.ops[i].u.conv.pass == RIDGE_PASS_FWD;
@@ -259,17 +267,14 @@ static void test_resnet50_graph(void)
 /* SSD300: feature maps 38..1 and 8732 default boxes. */
 static void test_ssd300(void)
 {
-    ridge_model *m = load("ssd300");
+    static const double side[6] = {38, 19, 10, 5, 3, 1};
     ridge_run_config rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_FP16, 4);
     ridge_oplist ol = {0};
-    ridge_err err;
     const ridge_op *op;
-    static const double side[6] = {38, 19, 10, 5, 3, 1};
+    ridge_model *m;
     check_context("ssd300");
-    if (!m || !CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!(m = load_built("ssd300", &rc, &ol)))
         return;
-    }
     for (int i = 0; i < 6; i++) {
         char nm[32];
         snprintf(nm, sizeof nm, "l7.conf%d", i);
