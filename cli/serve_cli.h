@@ -18,7 +18,6 @@ typedef struct {
     int tp;
     int precision_given;            /* --precision; else the best the GPUs have (cli_default_precision) */
     char precision_note[96];
-    int step_exit;                  /* exit code of a step that failed and printed its error (0: none) */
 } serve_cli;
 
 /* The flags, as given. */
@@ -40,7 +39,7 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols);
 /* One deployment (g receives its GPU), or a --sweep-rate table; prints, returns an exit code. */
 int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g);
 
-/* The step function of s (cli/serve_run.c): one GPU (cli_model_predict), or tp GPUs of the
+/* The step function of s (cli/serve_run.c): one GPU (ridge_predict_model), or tp GPUs of the
  * cluster (ridge_parallel_predict with tp, pp = dp = 1, microbatch = global batch = the batch). */
 int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err);
 
