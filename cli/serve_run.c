@@ -116,11 +116,14 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
 
 /* The longest request must fit the model: the error names --prompt and --output (or the trace)
  * rather than the --context of the decode step serve derives from them. */
-static int check_request(const serve_cli *c)
+int serve_check_request(const serve_cli *c)
 {
     double prompt, output;
     ridge_err err;
-    int st = ridge_serve_check_request(&c->s, &prompt, &output, &err);
+    int st;
+    if (!c->s.llm)
+        return CLI_EXIT_OK;
+    st = ridge_serve_check_request(&c->s, &prompt, &output, &err);
     if (st == RIDGE_OK)
         return CLI_EXIT_OK;
     if (c->s.trace_n)
@@ -271,20 +274,10 @@ static int run_queue(serve_cli *c, const serve_opts *o)
     return serve_report_queue(c, &rep, o->fmt);
 }
 
-/* One deployment, or (--sweep-rate) a table of rates for one or more GPUs. */
+/* One deployment. */
 int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g)
 {
     int rc;
-    if (c->s.llm && (rc = check_request(c)) != CLI_EXIT_OK)
-        return rc;
-    if (o->sweep) {
-        if (!o->ngpus && o->gpu_id) {
-            o->gpu_list[0] = o->gpu_id;
-            o->ngpus = 1;
-        }
-        return serve_sweep(c, o->ngpus ? o->gpu_list : NULL, o->ngpus ? o->ngpus : 1, o->gpu_file, o->sweep_a,
-                           o->sweep_b, o->sweep_n, o->chart, o->fmt);
-    }
     if (c->cl)
         *g = c->cl->gpu;
     else if ((rc = cli_load_gpu(o->gpu_id, o->gpu_file, g)) != CLI_EXIT_OK)
