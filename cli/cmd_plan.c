@@ -145,85 +145,6 @@ done:
     return rc;
 }
 
-/* The library's messages name spec fields; these two name what the user typed instead. */
-static const char *plan_message(const char *msg)
-{
-    static const struct {
-        const char *lib, *cli;
-    } map[] = {
-        {"plan: run.grad_accum is not swept; give the batch per step in batches",
-         "plan: --grad-accum is not swept; give the batch per step in --batches"},
-        {"plan: tps, pps and zeros ranges need run.mode \"train\"",
-         "plan: tp, pp and zero ranges need training (--mode train)"},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strcmp(msg, map[i].lib) == 0)
-            return map[i].cli;
-    return msg;
-}
-
-int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
-               double **prices, ridge_model **m, ridge_plan **p)
-{
-    ridge_plan_spec sp;
-    ridge_err err = {{0}};
-    int rc;
-    *gpus = calloc(o->ngpus, sizeof **gpus);
-    *prices = calloc(o->ngpus, sizeof **prices);
-    if (!*gpus || !*prices) {
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    for (size_t i = 0; i < o->ngpus; i++)
-        if ((rc = cli_load_gpu(o->gpus[i], NULL, &(*gpus)[i])) != CLI_EXIT_OK)
-            return rc;
-    for (size_t k = 0; k < o->nprices; k++) {
-        int found = 0;
-        for (size_t i = 0; i < o->ngpus; i++)
-            if (strcmp(o->gpus[i], o->price_id[k]) == 0) {
-                (*prices)[i] = o->price[k];
-                found = 1;
-            }
-        if (!found)
-            return cli_usage_error("plan", "--price: '%s' is not among the candidate GPUs", o->price_id[k]);
-    }
-    if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
-        cli_error("%s", err.msg);
-        return cli_exit_code(rc);
-    }
-    ridge_plan_spec_init(&sp);
-    sp.model = *m;
-    sp.run = o->run;
-    sp.gpus = *gpus;
-    sp.price_usd_per_hour = *prices;
-    sp.ngpus = o->ngpus;
-    sp.precisions = o->precisions;
-    sp.nprecisions = o->nprecisions;
-    sp.counts = counts;
-    sp.ncounts = ncounts;
-    sp.batches = o->batches;
-    sp.nbatches = o->nbatches;
-    sp.target_kind = o->target_kind;
-    sp.target = target;
-    sp.deadline_s = o->deadline_s;
-    sp.budget_usd = o->budget_usd;
-    sp.power_cap_w = o->power_cap_w;
-    sp.objective = o->objective;
-    sp.no_comm = o->no_comm;
-    sp.threads = (int)o->threads;
-    sp.tps = o->tps; /* none for charts and serving plans (refused before) */
-    sp.ntps = o->ntps;
-    sp.pps = o->pps;
-    sp.npps = o->npps;
-    sp.zeros = o->zeros;
-    sp.nzeros = o->nzeros;
-    if ((rc = ridge_plan_alloc(&sp, p, &err)) != RIDGE_OK) {
-        cli_error("%s", plan_message(err.msg));
-        return cli_exit_code(rc);
-    }
-    return CLI_EXIT_OK;
-}
-
 /* Evaluate chunk [first, first + n) into dst, count it by reason and stream it (jsonl, csv). */
 static int sweep_chunk(const plan_opts *o, const ridge_plan *p, const ridge_gpu *gpus, size_t first, size_t n,
                        ridge_plan_result *dst, size_t *infeasible, int par)
@@ -303,12 +224,33 @@ done:
     return rc;
 }
 
+/* Parse argv into o (help printed by the caller when *help is set): -1 to go on, or an exit code
+ * after printing the usage error. --plan FILE is read here, where it stands among the flags. */
+static int parse_args(int argc, char **argv, plan_opts *o, int *help)
+{
+    /* No help text here: cmd_plan prints it (with the plan file's) when *help is set. */
+    cli_opts co = {"plan", "", NULL, NULL, 0, -1};
+    int c;
+    *help = 0;
+    while ((c = cli_getopt(&co, argc, argv, ":ho:", plan_long_opts)) != -1) {
+        int r = c == O_PLAN ? plan_file_load(o, optarg) : plan_set_opt(o, c, optarg, NULL);
+        if (r)
+            return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
+    }
+    *help = co.exit == CLI_EXIT_OK;
+    if (co.exit >= 0)
+        return co.exit;
+    if (optind < argc)
+        return cli_extra_arg_error("plan", argv);
+    return -1;
+}
+
 int cmd_plan(int argc, char **argv)
 {
     static plan_opts o; /* large lists: not on the stack */
     int help, rc;
     plan_opts_init(&o);
-    if ((rc = plan_args_parse(argc, argv, &o, &help)) >= 0) {
+    if ((rc = parse_args(argc, argv, &o, &help)) >= 0) {
         if (help) {
             fputs(help_text, stdout);
             fputs(help_run, stdout);

@@ -347,8 +347,9 @@ int cmd_serve(int argc, char **argv)
         if ((rc = setup_cluster(&o, c, cl, rep_cl)) != CLI_EXIT_OK)
             goto done;
     }
-    if ((rc = serve_setup_service_model(&o, c, &trace_cols)) == CLI_EXIT_OK)
-        rc = serve_run(c, &o, &g);
+    if ((rc = serve_setup_service_model(&o, c, &trace_cols)) == CLI_EXIT_OK &&
+        (rc = serve_check_request(c)) == CLI_EXIT_OK)
+        rc = o.sweep ? serve_sweep(c, &o) : serve_run(c, &o, &g);
 done:
     free(trace_cols);
     free(cl);

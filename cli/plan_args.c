@@ -1,5 +1,5 @@
-/* ridge plan: its flags (plan_cli.h); plan files are read by plan_file.c, the command is cmd_plan.c.
- * SPDX-License-Identifier: GPL-3.0-or-later */
+/* ridge plan: one flag or plan-file key at a time (plan_cli.h); cmd_plan.c walks argv, plan_file.c
+ * reads plan files. SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <math.h>
@@ -10,13 +10,7 @@
 #include "cli.h"
 #include "plan_cli.h"
 
-enum {
-    O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
-    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
-    O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO
-};
-
-static const struct option long_opts[] = {
+const struct option plan_long_opts[] = {
     {"workload", required_argument, 0, O_WORKLOAD},   {"gpus", required_argument, 0, O_GPUS},
     {"counts", required_argument, 0, O_COUNTS},       {"batches", required_argument, 0, O_BATCHES},
     {"precisions", required_argument, 0, O_PRECISIONS}, {"tokens", required_argument, 0, O_TOKENS},
@@ -112,7 +106,7 @@ static int add_gpu(plan_opts *o, const char *id, const char *name)
 /* "--NAME" of option c, for messages. */
 static const char *opt_flag(int c, char *buf, size_t cap)
 {
-    for (const struct option *op = long_opts; op->name; op++)
+    for (const struct option *op = plan_long_opts; op->name; op++)
         if (op->val == c) {
             snprintf(buf, cap, "--%s", op->name);
             return buf;
@@ -292,7 +286,6 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
             return -1;
         o->format = (plan_format)w;
         return 0;
-    case O_PLAN: return plan_file_load(o, arg);
     case O_BENCH: o->bench = 1; return 0;
     case O_CHART:
         if (set_word(name, arg, charts, 5, &w))
@@ -320,7 +313,7 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
 int plan_file_key_code(const char *name)
 {
     int code = 0;
-    for (const struct option *op = long_opts; op->name; op++)
+    for (const struct option *op = plan_long_opts; op->name; op++)
         if (strcmp(op->name, name) == 0)
             code = op->val;
     return code == O_PLAN || code == O_BENCH || code == 'h' || code == O_PRICE ? 0 : code;
@@ -339,22 +332,4 @@ void plan_opts_init(plan_opts *o)
     o->nprecisions = 1;
     o->top = 10;
     o->threads = ncpu > 0 ? (ncpu > 256 ? 256 : ncpu) : 1;
-}
-
-int plan_args_parse(int argc, char **argv, plan_opts *o, int *help)
-{
-    /* No help text here: cmd_plan.c prints it (with the plan file's) when *help is set. */
-    cli_opts co = {"plan", "", NULL, NULL, 0, -1};
-    int c;
-    while ((c = cli_getopt(&co, argc, argv, ":ho:", long_opts)) != -1) {
-        int r = plan_set_opt(o, c, optarg, NULL);
-        if (r)
-            return r == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
-    }
-    *help = co.exit == CLI_EXIT_OK;
-    if (co.exit >= 0)
-        return co.exit;
-    if (optind < argc)
-        return cli_extra_arg_error("plan", argv);
-    return -1;
 }

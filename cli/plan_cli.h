@@ -1,9 +1,11 @@
 /* The pieces of `ridge plan` shared by its files: the options (plan_args.c, plan_file.c), the
- * output of sweeps (plan_out.c), their charts (plan_chart.c), serving plans (plan_serve.c) and
- * the command (cmd_plan.c). SPDX-License-Identifier: GPL-3.0-or-later */
+ * output of sweeps (plan_out.c), their charts (plan_chart.c), serving plans (plan_serve.c), the
+ * setup these three start from (plan_setup.c) and the command (cmd_plan.c), which walks argv.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef RIDGE_CLI_PLAN_CLI_H
 #define RIDGE_CLI_PLAN_CLI_H
 
+#include <getopt.h>
 #include <stddef.h>
 
 #include "model_run.h"
@@ -53,15 +55,21 @@ typedef struct {
 
 /* ---- plan_args.c: flags and plan files ---- */
 
+/* The option codes: getopt_long's (plan_long_opts) and those of plan-file keys. */
+enum {
+    O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
+    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
+    O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO
+};
+
+extern const struct option plan_long_opts[];
+
 /* The defaults: one GPU, batch 1, bf16, top 10, all cores (at most 256). */
 void plan_opts_init(plan_opts *o);
-/* Parse argv into o (help printed by the caller when *help is set). Returns -1 to go on, or an
- * exit code after printing the usage error. */
-int plan_args_parse(int argc, char **argv, plan_opts *o, int *help);
 
 /* One option by its getopt code, from a flag or a plan-file key: 0, or -1 after printing one line
- * that names the value by label ("plan.json: $.counts"), or by the flag when label is NULL; -3
- * when a plan file cannot be read. */
+ * that names the value by label ("plan.json: $.counts"), or by the flag when label is NULL. --plan
+ * is not one: the command reads its file with plan_file_load. */
 int plan_set_opt(plan_opts *o, int code, const char *arg, const char *label);
 /* --price ID=USD_PER_HOUR (a plan file's "prices" entries): as plan_set_opt. */
 int plan_set_price(plan_opts *o, const char *arg, const char *label);
@@ -75,7 +83,7 @@ int plan_file_key_code(const char *name);
  * value names the file and the JSON path. 0, -1 after printing, -3 when it cannot be read. */
 int plan_file_load(plan_opts *o, const char *path);
 
-/* ---- cmd_plan.c ---- */
+/* ---- plan_setup.c ---- */
 
 /* The candidates, their prices, the workload and the plan of o (with counts and target as
  * given). Prints and returns an exit code; the caller frees what was made. */

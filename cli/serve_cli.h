@@ -18,7 +18,6 @@ typedef struct {
     int tp;
     int precision_given;            /* --precision; else the best the GPUs have (cli_default_precision) */
     char precision_note[96];
-    int step_exit;                  /* exit code of a step that failed and printed its error (0: none) */
 } serve_cli;
 
 /* The flags, as given. */
@@ -37,10 +36,14 @@ typedef struct {
  * service model, a --trace loaded into *trace_cols (the caller frees it). Prints the usage error. */
 int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols);
 
-/* One deployment (g receives its GPU), or a --sweep-rate table; prints, returns an exit code. */
+/* The longest request must fit an LLM's context (else the usage error naming --prompt and
+ * --output, or the trace); nothing to check for other models. */
+int serve_check_request(const serve_cli *c);
+
+/* One deployment (g receives its GPU); prints, returns an exit code. */
 int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g);
 
-/* The step function of s (cli/serve_run.c): one GPU (cli_model_predict), or tp GPUs of the
+/* The step function of s (cli/serve_run.c): one GPU (ridge_predict_model), or tp GPUs of the
  * cluster (ridge_parallel_predict with tp, pp = dp = 1, microbatch = global batch = the batch). */
 int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err);
 
@@ -81,8 +84,8 @@ int serve_report_queue(const serve_cli *c, const serve_queue_report *rep, cli_fo
 /* "A:B:N" -> first and last rate, number of points; prints a usage error. */
 int serve_parse_sweep(const char *arg, double *a, double *b, long *n);
 
-/* Latency against offered load for each GPU: table and, with a chart path, .dat/.gp/chart. */
-int serve_sweep(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
-                long npts, const char *chart, cli_format fmt);
+/* --sweep-rate: latency against offered load for each GPU (--gpus, else --gpu or --gpu-file): table
+ * and, with a chart path, .dat/.gp/chart. */
+int serve_sweep(serve_cli *c, serve_opts *o);
 
 #endif

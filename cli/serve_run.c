@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_run.h"
+#include "ridge/host.h"
+#include "ridge/predict.h"
 #include "ridge/parallel.h"
 #include "serve_cli.h"
 
@@ -29,26 +30,27 @@ int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge
             *mem = r.memory;
         return RIDGE_OK;
     } else {
-        /* cli_model_predict prints its error: the exit code is kept, the message left empty. */
-        cli_model_prediction p;
-        int rc_exit = cli_model_predict(c->s.g, c->s.m, rc, RIDGE_RUNTIME_EAGER, &p);
+        /* One GPU: the library's prediction, with the run's host profile (--host, the default
+         * otherwise), loaded here as each single-GPU command does; a profile that does not load
+         * is a usage error naming the flag. */
+        ridge_predict_result p;
+        ridge_host_profile hp;
+        ridge_err e;
+        int st;
+        if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, &hp, &e) != RIDGE_OK)
+            return ridge_err_set(err, RIDGE_EINVAL, "--host: %s", e.msg);
+        st = ridge_predict_model(c->s.g, c->s.m, rc, &hp, RIDGE_RUNTIME_EAGER, &p, err);
         *t_s = p.time_s;
         if (mem)
             *mem = p.mem;
-        cli_model_prediction_free(&p);
-        if (rc_exit == CLI_EXIT_OK)
-            return RIDGE_OK;
-        c->step_exit = rc_exit;
-        err->msg[0] = '\0';
-        return RIDGE_EINVAL;
+        ridge_predict_result_free(&p);
+        return st;
     }
 }
 
-/* Print a library error (unless a step printed its own) and return the exit code. */
-static int serve_fail(const serve_cli *c, int st, const ridge_err *err, const char *prefix)
+/* Print a library error and return the exit code. */
+static int serve_fail(int st, const ridge_err *err, const char *prefix)
 {
-    if (c->step_exit)
-        return c->step_exit;
     cli_error("%s%s", prefix, err->msg);
     return cli_exit_code(st);
 }
@@ -57,7 +59,7 @@ int serve_prepare(serve_cli *c)
 {
     ridge_err err;
     int st = ridge_serve_prepare(&c->s, &err);
-    return st == RIDGE_OK ? CLI_EXIT_OK : serve_fail(c, st, &err, "");
+    return st == RIDGE_OK ? CLI_EXIT_OK : serve_fail(st, &err, "");
 }
 
 /* Decoder LLMs: prefill + decode, unless --mode infer says one pass; continuous batching unless
@@ -114,11 +116,14 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
 
 /* The longest request must fit the model: the error names --prompt and --output (or the trace)
  * rather than the --context of the decode step serve derives from them. */
-static int check_request(const serve_cli *c)
+int serve_check_request(const serve_cli *c)
 {
     double prompt, output;
     ridge_err err;
-    int st = ridge_serve_check_request(&c->s, &prompt, &output, &err);
+    int st;
+    if (!c->s.llm)
+        return CLI_EXIT_OK;
+    st = ridge_serve_check_request(&c->s, &prompt, &output, &err);
     if (st == RIDGE_OK)
         return CLI_EXIT_OK;
     if (c->s.trace_n)
@@ -197,7 +202,7 @@ static int run_llm(serve_cli *c, const serve_opts *o)
     if (st == RIDGE_OK)
         st = ridge_serve_llm_eval(s, rep.rate, s->replicas, &rep.r, &err);
     if (st != RIDGE_OK)
-        return serve_fail(c, st, &err, "serve: ");
+        return serve_fail(st, &err, "serve: ");
     return serve_report_llm(c, &rep, o->fmt);
 }
 
@@ -216,7 +221,7 @@ static int simulate_queue(const serve_cli *c, serve_queue_report *rep)
     dc.seed = c->s.seed;
     st = ridge_des_run(&dc, &rep->sim, &err);
     if (st != RIDGE_OK)
-        return serve_fail(c, st, &err, "serve: ");
+        return serve_fail(st, &err, "serve: ");
     rep->have_sim = 1;
     if (rep->sim.short_run)
         fprintf(stderr,
@@ -263,26 +268,16 @@ static int run_queue(serve_cli *c, const serve_opts *o)
     if (st == RIDGE_OK)
         st = ridge_serve_eval(s, rep.rate, s->replicas, &rep.r, &err);
     if (st != RIDGE_OK)
-        return serve_fail(c, st, &err, "serve: ");
+        return serve_fail(st, &err, "serve: ");
     if (o->simulate && rep.r.stable && (st = simulate_queue(c, &rep)) != CLI_EXIT_OK)
         return st;
     return serve_report_queue(c, &rep, o->fmt);
 }
 
-/* One deployment, or (--sweep-rate) a table of rates for one or more GPUs. */
+/* One deployment. */
 int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g)
 {
     int rc;
-    if (c->s.llm && (rc = check_request(c)) != CLI_EXIT_OK)
-        return rc;
-    if (o->sweep) {
-        if (!o->ngpus && o->gpu_id) {
-            o->gpu_list[0] = o->gpu_id;
-            o->ngpus = 1;
-        }
-        return serve_sweep(c, o->ngpus ? o->gpu_list : NULL, o->ngpus ? o->ngpus : 1, o->gpu_file, o->sweep_a,
-                           o->sweep_b, o->sweep_n, o->chart, o->fmt);
-    }
     if (c->cl)
         *g = c->cl->gpu;
     else if ((rc = cli_load_gpu(o->gpu_id, o->gpu_file, g)) != CLI_EXIT_OK)

@@ -187,8 +187,8 @@ static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
     return root ? cli_print_json(root) : CLI_EXIT_OK;
 }
 
-int serve_sweep(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
-                long npts, const char *chart, cli_format fmt)
+static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
+                     long npts, const char *chart, cli_format fmt)
 {
     sweep_data *d = calloc(1, sizeof *d);
     ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
@@ -232,4 +232,14 @@ done:
     free(gs);
     free(d);
     return rc;
+}
+
+int serve_sweep(serve_cli *c, serve_opts *o)
+{
+    if (!o->ngpus && o->gpu_id) {
+        o->gpu_list[0] = o->gpu_id;
+        o->ngpus = 1;
+    }
+    return sweep_run(c, o->ngpus ? o->gpu_list : NULL, o->ngpus ? o->ngpus : 1, o->gpu_file, o->sweep_a, o->sweep_b,
+                     o->sweep_n, o->chart, o->fmt);
 }

@@ -3,7 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "cost_models.h"
+#include "roofline.h"
 
 /* Query rows per CTA tile, and the smallest KV chunk a split-KV (flash-decoding) part takes. */
 #define RK_ATTN_TILE_Q 128.0

@@ -3,7 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "cost_models.h"
+#include "gemm.h"
 
 /* Grouped convolutions with fewer channels per group than this run as direct (depthwise-style)
  * kernels on the vector path: per-group GEMMs this narrow cannot feed tensor cores. An ungrouped

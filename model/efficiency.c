@@ -1,7 +1,7 @@
 /* Default efficiency parameters. Every constant here is explained in docs/model.md, section
  * "Default efficiency parameters"; `ridge calibrate` replaces them with fitted values.
  * SPDX-License-Identifier: GPL-3.0-or-later */
-#include "efficiency.h"
+#include "ridge/efficiency.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -36,23 +36,52 @@
 /* Per kernel replayed inside a CUDA graph (0.58 us per node, gpu-specs §9 OCANNL-488). */
 #define RIDGE_DEFAULT_GRAPH_LAUNCH_S 0.6e-6
 
-static int dual_issue_fp32(const ridge_gpu *g)
+static const char *const peak_keys[RIDGE_PEAK_COUNT] = {
+    "fp64", "fp64_tensor", "fp32", "fp16_vector", "tf32", "fp16", "fp16_fp32acc", "bf16", "fp8", "int8", "int4",
+};
+static const char *const peak_labels[RIDGE_PEAK_COUNT] = {
+    "FP64 vector",         "FP64 tensor", "FP32 vector",  "FP16 vector", "TF32 tensor", "FP16 tensor (FP16 acc)",
+    "FP16 tensor (FP32 acc)", "BF16 tensor", "FP8 tensor", "INT8 tensor", "INT4 tensor",
+};
+
+const char *ridge_peak_key(ridge_peak p)
 {
-    /* GA102/GA104/AD10x: compute capability 8.6 and 8.9. */
-    return strcmp(g->compute_capability, "8.6") == 0 || strcmp(g->compute_capability, "8.9") == 0;
+    return (unsigned)p < RIDGE_PEAK_COUNT ? peak_keys[p] : "?";
 }
 
-void ridge_efficiency_defaults(const ridge_gpu *g, ridge_efficiency *e)
+const char *ridge_peak_label(ridge_peak p)
+{
+    return (unsigned)p < RIDGE_PEAK_COUNT ? peak_labels[p] : "?";
+}
+
+int ridge_peak_is_tensor(ridge_peak p)
+{
+    return !(p == RIDGE_PEAK_FP64 || p == RIDGE_PEAK_FP32 || p == RIDGE_PEAK_FP16_VECTOR);
+}
+
+int ridge_peak_is_integer(ridge_peak p)
+{
+    return p == RIDGE_PEAK_INT8 || p == RIDGE_PEAK_INT4;
+}
+
+static int dual_issue_fp32(const char *compute_capability)
+{
+    /* GA102/GA104/AD10x: compute capability 8.6 and 8.9. */
+    return strcmp(compute_capability, "8.6") == 0 || strcmp(compute_capability, "8.9") == 0;
+}
+
+void ridge_efficiency_defaults(const char *compute_capability, int sm_count, double boost_clock_hz,
+                               double memory_bw_bytes_per_s, ridge_efficiency *e)
 {
     double l2;
     memset(e, 0, sizeof *e);
     e->tensor_fraction = RIDGE_DEFAULT_TENSOR_FRACTION;
-    e->vector_fraction = dual_issue_fp32(g) ? RIDGE_DEFAULT_VECTOR_FRACTION_DUAL_ISSUE : RIDGE_DEFAULT_VECTOR_FRACTION;
+    e->vector_fraction = dual_issue_fp32(compute_capability) ? RIDGE_DEFAULT_VECTOR_FRACTION_DUAL_ISSUE : RIDGE_DEFAULT_VECTOR_FRACTION;
     e->dram_fraction = RIDGE_DEFAULT_DRAM_FRACTION;
-    l2 = RIDGE_DEFAULT_L2_BYTES_PER_CLOCK_PER_SM * g->sm_count * g->boost_clock_hz;
+    l2 = RIDGE_DEFAULT_L2_BYTES_PER_CLOCK_PER_SM * sm_count * boost_clock_hz;
     /* An L2 slower than DRAM would make the cache a penalty; keep it at least 2x DRAM. */
-    if (l2 < 2.0 * g->memory_bw_bytes_per_s)
-        l2 = 2.0 * g->memory_bw_bytes_per_s;
+    if (l2 < 2.0 * memory_bw_bytes_per_s)
+        l2 = 2.0 * memory_bw_bytes_per_s;
     e->l2_bandwidth_bytes_per_s = l2;
     e->kernel_floor_s = RIDGE_DEFAULT_KERNEL_FLOOR_S;
     e->dram_latency_s = RIDGE_DEFAULT_DRAM_LATENCY_S;

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "gemm.h"
 
 /* Per-tile prologue and epilogue, in time (docs/model.md, "GEMM"): the pipeline waits one DRAM
  * latency for its first stage, and the FP32 accumulators leave through shared memory at this many

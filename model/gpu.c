@@ -7,37 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "efficiency.h"
 #include "json_util.h"
 #include "ridge/file.h"
-
-static const char *const peak_keys[RIDGE_PEAK_COUNT] = {
-    "fp64", "fp64_tensor", "fp32", "fp16_vector", "tf32", "fp16", "fp16_fp32acc", "bf16", "fp8", "int8", "int4",
-};
-static const char *const peak_labels[RIDGE_PEAK_COUNT] = {
-    "FP64 vector",         "FP64 tensor", "FP32 vector",  "FP16 vector", "TF32 tensor", "FP16 tensor (FP16 acc)",
-    "FP16 tensor (FP32 acc)", "BF16 tensor", "FP8 tensor", "INT8 tensor", "INT4 tensor",
-};
-
-const char *ridge_peak_key(ridge_peak p)
-{
-    return (unsigned)p < RIDGE_PEAK_COUNT ? peak_keys[p] : "?";
-}
-
-const char *ridge_peak_label(ridge_peak p)
-{
-    return (unsigned)p < RIDGE_PEAK_COUNT ? peak_labels[p] : "?";
-}
-
-int ridge_peak_is_tensor(ridge_peak p)
-{
-    return !(p == RIDGE_PEAK_FP64 || p == RIDGE_PEAK_FP32 || p == RIDGE_PEAK_FP16_VECTOR);
-}
-
-int ridge_peak_is_integer(ridge_peak p)
-{
-    return p == RIDGE_PEAK_INT8 || p == RIDGE_PEAK_INT4;
-}
 
 static const char *const top_keys[] = {
     "schema_version", "id", "name", "vendor", "architecture", "chip", "compute_capability", "form_factor",
@@ -251,7 +222,7 @@ static int parse_efficiency(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
     static const double lo[RIDGE_EFF_FIELD_COUNT] = {0.05, 0.05, 0.05, 1e9, 0, 1e-8, 0, 0, 0, 0};
     static const double hi[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e15, 1e-3, 1e-5, 1e-3, 1e-3, 1e-3, 1e-3};
     int rc;
-    ridge_efficiency_defaults(g, e);
+    ridge_efficiency_defaults(g->compute_capability, g->sm_count, g->boost_clock_hz, g->memory_bw_bytes_per_s, e);
     RJ_TRY(rc = rj_object(root, "$", "efficiency", 0, &o, c));
     if (rc == 0)
         return RIDGE_OK;

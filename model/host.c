@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "efficiency.h"
 #include "json_util.h"
 #include "nearest.h"
 #include "ridge/file.h"
@@ -299,7 +298,8 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
          * fast its host is against the defaults: the profile's CPU costs scale by that ratio. */
         ridge_efficiency e0;
         double now = g->eff.host_launch_s + g->eff.framework_op_s;
-        ridge_efficiency_defaults(g, &e0);
+        ridge_efficiency_defaults(g->compute_capability, g->sm_count, g->boost_clock_hz, g->memory_bw_bytes_per_s,
+                                  &e0);
         eff_hp = *hp;
         if (now > 0)
             eff_hp.cpu_speed *= (e0.host_launch_s + e0.framework_op_s) / now;

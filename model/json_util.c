@@ -181,18 +181,52 @@ static const char *type_name(const cJSON *v)
     return "an invalid value";
 }
 
+/* Member `key` of obj as *v when `is` says it has the wanted type: 1; 0 when absent and optional;
+ * else the error, "missing required NOUN" or "expected EXPECTED, got TYPE". */
+static int typed_member(const cJSON *obj, const char *path, const char *key, int required,
+                        cJSON_bool (*is)(const cJSON *), const char *noun, const char *expected, const cJSON **v,
+                        const rj_ctx *c)
+{
+    *v = member(obj, key);
+    if (!*v) {
+        if (required)
+            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required %s", noun);
+        return 0;
+    }
+    if (!is(*v))
+        return rj_fail(c, RIDGE_EINVAL, path, key, "expected %s, got %s", expected, type_name(*v));
+    return 1;
+}
+
+static cJSON_bool is_number(const cJSON *v)
+{
+    return cJSON_IsNumber(v);
+}
+static cJSON_bool is_string(const cJSON *v)
+{
+    return cJSON_IsString(v) && v->valuestring;
+}
+static cJSON_bool is_bool(const cJSON *v)
+{
+    return cJSON_IsBool(v);
+}
+static cJSON_bool is_object(const cJSON *v)
+{
+    return cJSON_IsObject(v);
+}
+static cJSON_bool is_array(const cJSON *v)
+{
+    return cJSON_IsArray(v);
+}
+
 int rj_number(const cJSON *obj, const char *path, const char *key, int required, double lo, double hi,
               double *out, const rj_ctx *c)
 {
-    const cJSON *v = member(obj, key);
+    const cJSON *v;
     double x;
-    if (!v) {
-        if (required)
-            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required number");
-        return 0;
-    }
-    if (!cJSON_IsNumber(v))
-        return rj_fail(c, RIDGE_EINVAL, path, key, "expected a number, got %s", type_name(v));
+    int rc = typed_member(obj, path, key, required, is_number, "number", "a number", &v, c);
+    if (rc <= 0)
+        return rc;
     x = v->valuedouble;
     if (!isfinite(x))
         return rj_fail(c, RIDGE_EINVAL, path, key, "not a finite number");
@@ -218,15 +252,11 @@ int rj_int(const cJSON *obj, const char *path, const char *key, int required, lo
 int rj_string(const cJSON *obj, const char *path, const char *key, int required, char *buf, size_t cap,
               const rj_ctx *c)
 {
-    const cJSON *v = member(obj, key);
+    const cJSON *v;
     size_t n;
-    if (!v) {
-        if (required)
-            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required string");
-        return 0;
-    }
-    if (!cJSON_IsString(v) || !v->valuestring)
-        return rj_fail(c, RIDGE_EINVAL, path, key, "expected a string, got %s", type_name(v));
+    int rc = typed_member(obj, path, key, required, is_string, "string", "a string", &v, c);
+    if (rc <= 0)
+        return rc;
     n = strlen(v->valuestring);
     if (n == 0)
         return rj_fail(c, RIDGE_EINVAL, path, key, "empty string");
@@ -248,14 +278,10 @@ int rj_enum(const cJSON *obj, const char *path, const char *key, int required, c
 
 int rj_bool(const cJSON *obj, const char *path, const char *key, int required, int *out, const rj_ctx *c)
 {
-    const cJSON *v = member(obj, key);
-    if (!v) {
-        if (required)
-            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required boolean");
-        return 0;
-    }
-    if (!cJSON_IsBool(v))
-        return rj_fail(c, RIDGE_EINVAL, path, key, "expected true or false, got %s", type_name(v));
+    const cJSON *v;
+    int rc = typed_member(obj, path, key, required, is_bool, "boolean", "true or false", &v, c);
+    if (rc <= 0)
+        return rc;
     *out = cJSON_IsTrue(v) ? 1 : 0;
     return 1;
 }
@@ -263,14 +289,10 @@ int rj_bool(const cJSON *obj, const char *path, const char *key, int required, i
 int rj_object(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
               const rj_ctx *c)
 {
-    const cJSON *v = member(obj, key);
-    if (!v) {
-        if (required)
-            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required object");
-        return 0;
-    }
-    if (!cJSON_IsObject(v))
-        return rj_fail(c, RIDGE_EINVAL, path, key, "expected an object, got %s", type_name(v));
+    const cJSON *v;
+    int rc = typed_member(obj, path, key, required, is_object, "object", "an object", &v, c);
+    if (rc <= 0)
+        return rc;
     *out = v;
     return 1;
 }
@@ -278,14 +300,10 @@ int rj_object(const cJSON *obj, const char *path, const char *key, int required,
 int rj_array(const cJSON *obj, const char *path, const char *key, int required, const cJSON **out,
              const rj_ctx *c)
 {
-    const cJSON *v = member(obj, key);
-    if (!v) {
-        if (required)
-            return rj_fail(c, RIDGE_EINVAL, path, key, "missing required array");
-        return 0;
-    }
-    if (!cJSON_IsArray(v))
-        return rj_fail(c, RIDGE_EINVAL, path, key, "expected an array, got %s", type_name(v));
+    const cJSON *v;
+    int rc = typed_member(obj, path, key, required, is_array, "array", "an array", &v, c);
+    if (rc <= 0)
+        return rc;
     *out = v;
     return 1;
 }

@@ -3,7 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "cost_models.h"
+#include "gemm.h"
 
 static const ridge_name bound_rows[] = {{"compute", RIDGE_BOUND_COMPUTE}, {"memory", RIDGE_BOUND_MEMORY},
                                         {"l2", RIDGE_BOUND_L2},           {"latency", RIDGE_BOUND_LATENCY},

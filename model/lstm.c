@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "cost_models.h"
+#include "gemm.h"
 
 /* Gate pointwise math per hidden unit and step: 3 sigmoids, 2 tanh, 5 multiply-adds. */
 #define RK_LSTM_POINTWISE_FLOPS 10.0

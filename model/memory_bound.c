@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "cost_models.h"
+#include "roofline.h"
 
 /* Host<->device copies: achievable share of the PCIe link (pinned memory, large transfers) and
  * the fixed cost of one cudaMemcpy (driver call, DMA set-up and completion). */

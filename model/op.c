@@ -447,13 +447,20 @@ int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err)
 
 /* ---------------------------------------------------------- constructors */
 
-ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batch)
+/* A zeroed op of a kind and dtype, run once: what every constructor starts from. */
+static ridge_op op_new(ridge_op_kind kind, ridge_dtype dt)
 {
     ridge_op op;
     memset(&op, 0, sizeof op);
-    op.kind = RIDGE_OP_GEMM;
+    op.kind = kind;
     op.dtype = dt;
     op.count = 1;
+    return op;
+}
+
+ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batch)
+{
+    ridge_op op = op_new(RIDGE_OP_GEMM, dt);
     op.u.gemm.m = m;
     op.u.gemm.n = n;
     op.u.gemm.k = k;
@@ -464,11 +471,7 @@ ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batc
 ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, double outputs,
                               double flops_per_element)
 {
-    ridge_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RIDGE_OP_ELEMENTWISE;
-    op.dtype = dt;
-    op.count = 1;
+    ridge_op op = op_new(RIDGE_OP_ELEMENTWISE, dt);
     op.u.ew.elements = elements;
     op.u.ew.inputs = inputs;
     op.u.ew.outputs = outputs;
@@ -478,11 +481,7 @@ ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, do
 
 ridge_op ridge_op_copy(double bytes, ridge_copy_kind kind)
 {
-    ridge_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RIDGE_OP_COPY;
-    op.dtype = RIDGE_DTYPE_FP32; /* a copy moves bytes; its dtype only names it */
-    op.count = 1;
+    ridge_op op = op_new(RIDGE_OP_COPY, RIDGE_DTYPE_FP32); /* a copy moves bytes; its dtype only names it */
     op.u.copy.bytes = bytes;
     op.u.copy.kind = kind;
     return op;

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernel_internal.h"
+#include "roofline.h"
 
 ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt)
 {

@@ -205,27 +205,28 @@ void rw_act_cast(rw_graph *g, const char *group, const char *name, ridge_dtype d
     rw_custom(g, group, nm, dt, 0, bytes, count);
 }
 
+/* One elementwise kernel; NULL when the graph is full. */
+static ridge_op *push_ew(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
+                         double inputs, double outputs, double flops_per_element, double count)
+{
+    ridge_op *op = rw_push(g, RIDGE_OP_ELEMENTWISE, dt, group, name, count);
+    if (op) {
+        op->u.ew.elements = elements;
+        op->u.ew.inputs = inputs;
+        op->u.ew.outputs = outputs;
+        op->u.ew.flops_per_element = flops_per_element;
+    }
+    return op;
+}
+
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
                     double inputs, double outputs, double flops_per_element, int train, double count)
 {
-    ridge_op *op = rw_push(g, RIDGE_OP_ELEMENTWISE, dt, group, name, count);
     char nm[RIDGE_OP_NAME_MAX];
-    if (!op)
-        return;
-    op->u.ew.elements = elements;
-    op->u.ew.inputs = inputs;
-    op->u.ew.outputs = outputs;
-    op->u.ew.flops_per_element = flops_per_element;
-    if (!train)
+    if (!push_ew(g, group, name, dt, elements, inputs, outputs, flops_per_element, count) || !train)
         return;
     snprintf(nm, sizeof nm, "%.55s.bwd", name);
-    op = rw_push(g, RIDGE_OP_ELEMENTWISE, dt, group, nm, count);
-    if (!op)
-        return;
-    op->u.ew.elements = elements;
-    op->u.ew.inputs = inputs + 1;
-    op->u.ew.outputs = inputs > 0 ? inputs : 1;
-    op->u.ew.flops_per_element = 2 * flops_per_element;
+    push_ew(g, group, nm, dt, elements, inputs + 1, inputs > 0 ? inputs : 1, 2 * flops_per_element, count);
 }
 
 void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *name, ridge_dtype dt, double rows,

@@ -13,35 +13,12 @@
 
 #include <stddef.h>
 
+#include "ridge/efficiency.h"
 #include "ridge/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Dense peak kinds, in the order of the JSON object `peak_dense_flops_per_s`. */
-typedef enum {
-    RIDGE_PEAK_FP64 = 0,
-    RIDGE_PEAK_FP64_TENSOR,
-    RIDGE_PEAK_FP32,
-    RIDGE_PEAK_FP16_VECTOR,
-    RIDGE_PEAK_TF32,
-    RIDGE_PEAK_FP16,         /* tensor, FP16 accumulate */
-    RIDGE_PEAK_FP16_FP32ACC, /* tensor, FP32 accumulate */
-    RIDGE_PEAK_BF16,
-    RIDGE_PEAK_FP8,
-    RIDGE_PEAK_INT8,
-    RIDGE_PEAK_INT4,
-    RIDGE_PEAK_COUNT
-} ridge_peak;
-
-/* JSON key ("fp16_fp32acc"), and a human label ("FP16 tensor, FP32 acc"). */
-const char *ridge_peak_key(ridge_peak p);
-const char *ridge_peak_label(ridge_peak p);
-/* 1 for kinds that run on tensor (matrix) cores, 0 for the vector path. */
-int ridge_peak_is_tensor(ridge_peak p);
-/* 1 for integer kinds (figures are operations per second). */
-int ridge_peak_is_integer(ridge_peak p);
 
 #define RIDGE_GPU_MAX_MIG 8
 #define RIDGE_GPU_MAX_SOURCES 48
@@ -54,35 +31,6 @@ typedef struct {
     int max_instances;
     double memory_bytes;
 } ridge_mig_profile;
-
-/* Parameters of the performance model (docs/model.md). Always filled: from the file where
- * given, else from the documented defaults for the architecture (see `from_file_mask`). */
-typedef struct {
-    double tensor_fraction;          /* achievable share of the dense tensor peak */
-    double vector_fraction;          /* achievable share of the vector peak */
-    double dram_fraction;            /* achievable share of DRAM bandwidth */
-    double l2_bandwidth_bytes_per_s; /* achievable L2 bandwidth */
-    double kernel_floor_s;           /* GPU time of an empty kernel */
-    double dram_latency_s;           /* for the Little's-law limit of small kernels */
-    double host_launch_s;            /* eager host cost of one kernel launch (the CUDA API call) */
-    double graph_launch_s;           /* per kernel inside a CUDA graph */
-    double framework_op_s;           /* eager framework dispatch per operator (0 for plain CUDA) */
-    double graph_kernel_floor_s;     /* GPU time of an empty kernel replayed in a CUDA graph */
-    unsigned from_file_mask;         /* bit i set: i-th field above came from the file */
-    /* Achievable share of one peak, overriding tensor_fraction / vector_fraction for it
-     * (JSON `fraction_by_peak`, keys as in peak_dense_flops_per_s); 0 = not set. */
-    double fraction_by_peak[RIDGE_PEAK_COUNT];
-    char source[240];
-} ridge_efficiency;
-
-#define RIDGE_EFF_FIELD_COUNT 10 /* the doubles above from tensor_fraction to graph_kernel_floor_s */
-/* Name of the i-th efficiency field ("tensor_fraction"...), and a pointer to it. */
-const char *ridge_efficiency_field_name(int i);
-double *ridge_efficiency_field(ridge_efficiency *e, int i);
-double ridge_efficiency_get(const ridge_efficiency *e, int i);
-/* The achievable share of peak p: fraction_by_peak[p] when set, else tensor_fraction or
- * vector_fraction by the kind of p. */
-double ridge_efficiency_fraction(const ridge_efficiency *e, ridge_peak p);
 
 typedef struct {
     char key[64];

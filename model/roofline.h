@@ -1,7 +1,8 @@
-/* Private helpers shared by the per-operator cost models (docs/model.md).
+/* Private: the roof layer under the per-operator cost models (docs/model.md §1): peaks, the DRAM
+ * and L2 rules, floors and finish (roofline.c), and the small inline helpers the models share.
  * SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef RIDGE_KERNEL_INTERNAL_H
-#define RIDGE_KERNEL_INTERNAL_H
+#ifndef RIDGE_ROOFLINE_H
+#define RIDGE_ROOFLINE_H
 
 #include <math.h>
 
@@ -157,35 +158,10 @@ void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s)
 void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
-/* GEMM core: C[m,n] (+)= A[m,k] B[k,n] for `batch` independent problems, operands stored as
- * `layout` says. `align_elems` > 0 is the smallest contiguous dimension in elements (implicit
- * GEMMs: convolution channels, LSTM sizes); 0: every operand's leading dimension from the layout
- * (docs/model.md §2, "Alignment"). `min_bytes` are the compulsory bytes of the operator (which
- * may differ from the GEMM's view, e.g. convolution). Picks the tile shape and split-K factor of
- * least predicted time, as a library heuristic would. */
-/* rk_gemm flags: the library has no stream-K kernels for this GEMM (cuDNN's recurrent GEMMs);
- * it splits K neither (vLLM's CUTLASS FP8 scaled-mm: fixed tile configurations, one CTA a tile). */
-#define RK_GEMM_NO_STREAM_K 1
-#define RK_GEMM_NO_SPLIT_K 2
-/* A cuBLAS GEMM op (not a convolution's or an LSTM's implicit GEMM): its FFMA (SGEMM, DGEMM)
- * kernels are 128x128 tiles that do not split K (docs/model.md §2). */
-#define RK_GEMM_CUBLAS 4
-/* The library dispatches its tile configuration on m alone (vLLM's CUTLASS scaled-mm): a small m
- * keeps its small tile however few tiles the grid has (docs/model.md §2, "Tiles by m"). */
-#define RK_GEMM_TILES_BY_M 8
-int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
-            double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
-            ridge_err *err);
-
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
 /* The bound of a composite op (kernels run one after another, times summed): the component
  * (compute, DRAM, L2, floors) holding most of the summed time. */
 void rk_composite_bound(ridge_kernel_result *r);
-
-int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
 
 #endif

@@ -1,0 +1,86 @@
+/* ridge plan: the candidates, prices, workload and plan that sweeps, charts and serving plans
+ * start from (plan_cli.h). SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan_cli.h"
+
+/* The library's messages name spec fields; these two name what the user typed instead. */
+static const char *plan_message(const char *msg)
+{
+    static const struct {
+        const char *lib, *cli;
+    } map[] = {
+        {"plan: run.grad_accum is not swept; give the batch per step in batches",
+         "plan: --grad-accum is not swept; give the batch per step in --batches"},
+        {"plan: tps, pps and zeros ranges need run.mode \"train\"",
+         "plan: tp, pp and zero ranges need training (--mode train)"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(msg, map[i].lib) == 0)
+            return map[i].cli;
+    return msg;
+}
+
+int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
+               double **prices, ridge_model **m, ridge_plan **p)
+{
+    ridge_plan_spec sp;
+    ridge_err err = {{0}};
+    int rc;
+    *gpus = calloc(o->ngpus, sizeof **gpus);
+    *prices = calloc(o->ngpus, sizeof **prices);
+    if (!*gpus || !*prices) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    for (size_t i = 0; i < o->ngpus; i++)
+        if ((rc = cli_load_gpu(o->gpus[i], NULL, &(*gpus)[i])) != CLI_EXIT_OK)
+            return rc;
+    for (size_t k = 0; k < o->nprices; k++) {
+        int found = 0;
+        for (size_t i = 0; i < o->ngpus; i++)
+            if (strcmp(o->gpus[i], o->price_id[k]) == 0) {
+                (*prices)[i] = o->price[k];
+                found = 1;
+            }
+        if (!found)
+            return cli_usage_error("plan", "--price: '%s' is not among the candidate GPUs", o->price_id[k]);
+    }
+    if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    ridge_plan_spec_init(&sp);
+    sp.model = *m;
+    sp.run = o->run;
+    sp.gpus = *gpus;
+    sp.price_usd_per_hour = *prices;
+    sp.ngpus = o->ngpus;
+    sp.precisions = o->precisions;
+    sp.nprecisions = o->nprecisions;
+    sp.counts = counts;
+    sp.ncounts = ncounts;
+    sp.batches = o->batches;
+    sp.nbatches = o->nbatches;
+    sp.target_kind = o->target_kind;
+    sp.target = target;
+    sp.deadline_s = o->deadline_s;
+    sp.budget_usd = o->budget_usd;
+    sp.power_cap_w = o->power_cap_w;
+    sp.objective = o->objective;
+    sp.no_comm = o->no_comm;
+    sp.threads = (int)o->threads;
+    sp.tps = o->tps; /* none for charts and serving plans (refused before) */
+    sp.ntps = o->ntps;
+    sp.pps = o->pps;
+    sp.npps = o->npps;
+    sp.zeros = o->zeros;
+    sp.nzeros = o->nzeros;
+    if ((rc = ridge_plan_alloc(&sp, p, &err)) != RIDGE_OK) {
+        cli_error("%s", plan_message(err.msg));
+        return cli_exit_code(rc);
+    }
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,15 @@
+/* Private: the per-operator cost models kernel.c dispatches to, one file each (conv.c,
+ * attention.c, lstm.c, memory_bound.c; GEMMs go through gemm.h). They sit below kernel.c and
+ * include only the roof layer (roofline.h) and gemm.h.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_COST_MODELS_H
+#define RIDGE_COST_MODELS_H
+
+#include "ridge/kernel.h"
+
+int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+
+#endif
