@@ -111,6 +111,20 @@ static cJSON *money_json(cJSON *root, const char *find, double pr, const char *c
     return CLI_JSON_ADD(root, f);
 }
 
+/* The price per GPU hour: --price-per-hour where given (price >= 0), else the GPU's. */
+static double price_of(const serve_cli *c, double price)
+{
+    return price >= 0 ? price : c->s.g->price_usd_per_hour;
+}
+
+/* The cost of `per` units (output tokens, requests) served at `rate` per second by all the replicas'
+ * GPUs at pr per GPU hour; 0 where either is unknown. */
+static double cost_per(const serve_cli *c, double pr, double rate, double per)
+{
+    const ridge_serve *s = &c->s;
+    return pr > 0 && rate > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * rate) * per : 0;
+}
+
 static int slo_set(const ridge_serve_slo *slo)
 {
     return slo->e2e_p99_ms > 0 || slo->ttft_p99_ms > 0 || slo->tpot_p99_ms > 0;
@@ -231,10 +245,8 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
 
 int serve_report_llm(const serve_cli *c, const serve_llm_report *p, cli_format fmt)
 {
-    const ridge_serve *s = &c->s;
-    double pr = p->price >= 0 ? p->price : s->g->price_usd_per_hour;
-    double tok_total = p->r.output_tokens_per_s * s->replicas;
-    double cost = pr > 0 && tok_total > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * tok_total) * 1e6 : 0;
+    double pr = price_of(c, p->price), tok_total = p->r.output_tokens_per_s * c->s.replicas;
+    double cost = cost_per(c, pr, tok_total, 1e6);
     if (fmt == CLI_FMT_JSON)
         return llm_json(c, p, pr, tok_total, cost);
     if (fmt == CLI_FMT_CSV)
@@ -335,10 +347,8 @@ static void queue_text(const serve_cli *c, const serve_queue_report *p, double p
 
 int serve_report_queue(const serve_cli *c, const serve_queue_report *p, cli_format fmt)
 {
-    const ridge_serve *s = &c->s;
-    double pr = p->price >= 0 ? p->price : s->g->price_usd_per_hour;
-    double thr = p->r.stable ? p->rate : p->r.throughput_per_s;
-    double cost = pr > 0 && thr > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * thr) * 1000 : 0;
+    double pr = price_of(c, p->price), thr = p->r.stable ? p->rate : p->r.throughput_per_s;
+    double cost = cost_per(c, pr, thr, 1000);
     if (fmt == CLI_FMT_JSON)
         return queue_json(c, p, pr, thr, cost);
     if (fmt == CLI_FMT_CSV)
