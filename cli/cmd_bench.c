@@ -7,7 +7,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "json_emit.h"
 #include "ridge/kernel.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"

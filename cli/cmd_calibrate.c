@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "json_emit.h"
 #include "ridge/calibrate.h"
 #include "ridge/plot.h"
 #include "ridge/version.h"
