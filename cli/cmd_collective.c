@@ -78,18 +78,19 @@ static void describe(const ridge_cluster *cl)
 static cJSON *result_json(const ridge_coll_result *r)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "op", ridge_coll_op_name(r->op));
-    cJSON_AddNumberToObject(o, "size_bytes", r->bytes);
-    cJSON_AddNumberToObject(o, "gpus", r->gpus);
-    cJSON_AddNumberToObject(o, "nodes", r->nodes);
-    cJSON_AddStringToObject(o, "algorithm", ridge_coll_algo_name(r->algo));
-    cJSON_AddStringToObject(o, "protocol", ridge_coll_proto_name(r->proto));
-    cJSON_AddNumberToObject(o, "time_s", r->time_s);
-    cJSON_AddNumberToObject(o, "latency_part_s", r->latency_s);
-    cJSON_AddNumberToObject(o, "bandwidth_part_s", r->bandwidth_s);
-    cJSON_AddNumberToObject(o, "algbw_bytes_per_s", r->alg_bw_bytes_per_s);
-    cJSON_AddNumberToObject(o, "busbw_bytes_per_s", r->bus_bw_bytes_per_s);
-    cJSON_AddStringToObject(o, "bound", r->bound);
+    const cli_json_field f[] = {CLI_JSTR("op", ridge_coll_op_name(r->op)),
+                                CLI_JNUM("size_bytes", r->bytes),
+                                CLI_JNUM("gpus", r->gpus),
+                                CLI_JNUM("nodes", r->nodes),
+                                CLI_JSTR("algorithm", ridge_coll_algo_name(r->algo)),
+                                CLI_JSTR("protocol", ridge_coll_proto_name(r->proto)),
+                                CLI_JNUM("time_s", r->time_s),
+                                CLI_JNUM("latency_part_s", r->latency_s),
+                                CLI_JNUM("bandwidth_part_s", r->bandwidth_s),
+                                CLI_JNUM("algbw_bytes_per_s", r->alg_bw_bytes_per_s),
+                                CLI_JNUM("busbw_bytes_per_s", r->bus_bw_bytes_per_s),
+                                CLI_JSTR("bound", r->bound)};
+    CLI_JSON_ADD(o, f);
     return o;
 }
 
@@ -130,11 +131,10 @@ static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus
     cJSON *root = NULL, *arr = NULL;
     if (fmt == CLI_FMT_JSON) {
         root = cJSON_CreateObject();
-        cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-        cJSON_AddStringToObject(root, "cluster", cl->id);
-        cJSON_AddStringToObject(root, "gpu", cl->gpu_id);
-        cJSON_AddNumberToObject(root, "cluster_nodes", cl->nodes);
-        cJSON_AddNumberToObject(root, "gpus_per_node", cl->gpus_per_node);
+        const cli_json_field f[] = {CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("cluster", cl->id),
+                                    CLI_JSTR("gpu", cl->gpu_id), CLI_JNUM("cluster_nodes", cl->nodes),
+                                    CLI_JNUM("gpus_per_node", cl->gpus_per_node)};
+        CLI_JSON_ADD(root, f);
         arr = cJSON_AddArrayToObject(root, "results");
     }
     if (cli_table_init(&t, ncols)) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_emit.h"
 #include "model_run.h"
 #include "predict_cluster.h"
 #include "predict_emit.h"
@@ -53,29 +54,31 @@ static int model_json(const ridge_gpu *g, const ridge_model *m, const ridge_run_
                       const cli_model_prediction *p, int per_op)
 {
     cJSON *root = cJSON_CreateObject(), *o;
-    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cJSON_AddStringToObject(root, "gpu", g->id);
-    cJSON_AddStringToObject(root, "workload", ridge_model_name(m));
-    cJSON_AddStringToObject(root, "family", ridge_model_family(m));
-    cJSON_AddStringToObject(root, "mode", ridge_mode_name(run->mode));
-    cJSON_AddNumberToObject(root, "batch", run->batch);
-    cJSON_AddStringToObject(root, "precision", ridge_dtype_name(run->precision));
-    cJSON_AddStringToObject(root, "runtime", ridge_runtime_name(p->runtime));
-    cJSON_AddStringToObject(root, "host_profile", p->host.id);
-    cJSON_AddStringToObject(root, "code", ridge_code_name(p->code));
+    const cli_json_field head[] = {CLI_JNUM("schema_version", CLI_SCHEMA_VERSION),
+                                   CLI_JSTR("gpu", g->id),
+                                   CLI_JSTR("workload", ridge_model_name(m)),
+                                   CLI_JSTR("family", ridge_model_family(m)),
+                                   CLI_JSTR("mode", ridge_mode_name(run->mode)),
+                                   CLI_JNUM("batch", run->batch),
+                                   CLI_JSTR("precision", ridge_dtype_name(run->precision)),
+                                   CLI_JSTR("runtime", ridge_runtime_name(p->runtime)),
+                                   CLI_JSTR("host_profile", p->host.id),
+                                   CLI_JSTR("code", ridge_code_name(p->code))};
+    CLI_JSON_ADD(root, head);
     cli_run_json(root, run);
-    cJSON_AddNumberToObject(root, "params", p->params);
-    cJSON_AddNumberToObject(root, "time_s", p->time_s);
-    cJSON_AddNumberToObject(root, "throughput", p->throughput);
-    cJSON_AddStringToObject(root, "throughput_unit", p->throughput_unit);
-    cJSON_AddNumberToObject(root, "items_per_step", p->items_per_step);
-    cJSON_AddNumberToObject(root, "model_flops", p->model_flops);
-    cJSON_AddNumberToObject(root, "hardware_flops", p->tot.flops);
-    cJSON_AddNumberToObject(root, "mfu", p->mfu);
-    cJSON_AddNumberToObject(root, "kernels", p->tot.kernels);
-    cJSON_AddNumberToObject(root, "gpu_busy_s", p->tot.gpu_busy_s);
-    cJSON_AddNumberToObject(root, "host_wait_s", p->tot.host_wait_s);
-    cJSON_AddNumberToObject(root, "host_issue_s", p->tot.host_issue_s);
+    const cli_json_field tail[] = {CLI_JNUM("params", p->params),
+                                   CLI_JNUM("time_s", p->time_s),
+                                   CLI_JNUM("throughput", p->throughput),
+                                   CLI_JSTR("throughput_unit", p->throughput_unit),
+                                   CLI_JNUM("items_per_step", p->items_per_step),
+                                   CLI_JNUM("model_flops", p->model_flops),
+                                   CLI_JNUM("hardware_flops", p->tot.flops),
+                                   CLI_JNUM("mfu", p->mfu),
+                                   CLI_JNUM("kernels", p->tot.kernels),
+                                   CLI_JNUM("gpu_busy_s", p->tot.gpu_busy_s),
+                                   CLI_JNUM("host_wait_s", p->tot.host_wait_s),
+                                   CLI_JNUM("host_issue_s", p->tot.host_issue_s)};
+    CLI_JSON_ADD(root, tail);
     o = cJSON_AddObjectToObject(root, "time_by_layer_type_s");
     for (int k = 0; k < p->ngroups; k++)
         cJSON_AddNumberToObject(o, p->groups[k], p->group_time_s[k]);

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include "json_emit.h"
 #include "model_run.h"
 #include "serve_cli.h"
 
@@ -33,11 +34,9 @@ void serve_default_precision(serve_cli *c, const ridge_gpu *g, int n)
 
 static void stats_json(cJSON *root, const char *key, const ridge_llm_stats *st)
 {
-    cJSON *o = cJSON_AddObjectToObject(root, key);
-    cJSON_AddNumberToObject(o, "mean", st->mean_s);
-    cJSON_AddNumberToObject(o, "p50", st->p50_s);
-    cJSON_AddNumberToObject(o, "p90", st->p90_s);
-    cJSON_AddNumberToObject(o, "p99", st->p99_s);
+    const cli_json_field f[] = {CLI_JNUM("mean", st->mean_s), CLI_JNUM("p50", st->p50_s), CLI_JNUM("p90", st->p90_s),
+                                CLI_JNUM("p99", st->p99_s)};
+    CLI_JSON_ADD(cJSON_AddObjectToObject(root, key), f);
 }
 
 static void stats_text(const char *label, const ridge_llm_stats *st)
@@ -103,6 +102,29 @@ static void found_text(const serve_cli *c, const char *find, double rate)
 
 /* ---- continuous batching ---- */
 
+/* The keys both service models end with: what --find found, and the price and cost when there is one. */
+static cJSON *money_json(cJSON *root, const char *find, double pr, const char *cost_key, double cost)
+{
+    const cli_json_field f[] = {CLI_JSTR_IF("found", find != NULL, find),
+                                CLI_JNUM_IF("price_usd_per_gpu_hour", cost > 0, pr),
+                                CLI_JNUM_IF(cost_key, cost > 0, cost)};
+    return CLI_JSON_ADD(root, f);
+}
+
+/* The price per GPU hour: --price-per-hour where given (price >= 0), else the GPU's. */
+static double price_of(const serve_cli *c, double price)
+{
+    return price >= 0 ? price : c->s.g->price_usd_per_hour;
+}
+
+/* The cost of `per` units (output tokens, requests) served at `rate` per second by all the replicas'
+ * GPUs at pr per GPU hour; 0 where either is unknown. */
+static double cost_per(const serve_cli *c, double pr, double rate, double per)
+{
+    const ridge_serve *s = &c->s;
+    return pr > 0 && rate > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * rate) * per : 0;
+}
+
 static int slo_set(const ridge_serve_slo *slo)
 {
     return slo->e2e_p99_ms > 0 || slo->ttft_p99_ms > 0 || slo->tpot_p99_ms > 0;
@@ -112,47 +134,41 @@ static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, do
 {
     const ridge_serve *s = &c->s;
     const ridge_llm_result *r = &p->r;
-    cJSON *root = head_json(c), *o;
-    cJSON_AddStringToObject(root, "service_model", "continuous-batching");
-    cJSON_AddStringToObject(root, "arrivals", s->trace_n ? "trace" : "poisson");
-    cJSON_AddNumberToObject(root, "replicas", s->replicas);
-    cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
-    cJSON_AddNumberToObject(root, "prompt_tokens", p->mean_prompt);
-    cJSON_AddNumberToObject(root, "output_tokens", p->mean_out);
-    cJSON_AddNumberToObject(root, "rate_per_s", p->rate);
-    cJSON_AddBoolToObject(root, "stable", r->stable);
-    cJSON_AddNumberToObject(root, "saturation_rate_per_s", r->saturation_rate_per_s * s->replicas);
-    cJSON_AddNumberToObject(root, "throughput_per_s", r->throughput_per_s * s->replicas);
-    cJSON_AddNumberToObject(root, "output_tokens_per_s", tok_total);
-    cJSON_AddNumberToObject(root, "mean_running_batch", r->mean_batch);
-    cJSON_AddNumberToObject(root, "mean_iteration_s", r->mean_iteration_s);
-    cJSON_AddNumberToObject(root, "kv_bytes_per_token", s->kv_bytes_per_token);
-    cJSON_AddNumberToObject(root, "kv_capacity_bytes", s->kv_capacity_bytes);
-    cJSON_AddNumberToObject(root, "kv_max_running", r->kv_max_running);
-    o = cJSON_AddObjectToObject(root, "iteration_time_s");
-    cJSON_AddNumberToObject(o, "decode_batch_1", s->decode_s[0][0]);
-    cJSON_AddNumberToObject(o, "decode_batch_max", s->decode_s[s->nb - 1][s->nc - 1]);
-    cJSON_AddNumberToObject(o, "prefill_one_prompt", s->prefill_s[0]);
+    cJSON *root = head_json(c);
+    const cli_json_field f[] = {CLI_JSTR("service_model", "continuous-batching"),
+                                CLI_JSTR("arrivals", s->trace_n ? "trace" : "poisson"),
+                                CLI_JNUM("replicas", s->replicas),
+                                CLI_JNUM("max_batch", s->max_batch),
+                                CLI_JNUM("prompt_tokens", p->mean_prompt),
+                                CLI_JNUM("output_tokens", p->mean_out),
+                                CLI_JNUM("rate_per_s", p->rate),
+                                CLI_JBOOL("stable", r->stable),
+                                CLI_JNUM("saturation_rate_per_s", r->saturation_rate_per_s * s->replicas),
+                                CLI_JNUM("throughput_per_s", r->throughput_per_s * s->replicas),
+                                CLI_JNUM("output_tokens_per_s", tok_total),
+                                CLI_JNUM("mean_running_batch", r->mean_batch),
+                                CLI_JNUM("mean_iteration_s", r->mean_iteration_s),
+                                CLI_JNUM("kv_bytes_per_token", s->kv_bytes_per_token),
+                                CLI_JNUM("kv_capacity_bytes", s->kv_capacity_bytes),
+                                CLI_JNUM("kv_max_running", r->kv_max_running)};
+    CLI_JSON_ADD(root, f);
+    const cli_json_field it[] = {CLI_JNUM("decode_batch_1", s->decode_s[0][0]),
+                                 CLI_JNUM("decode_batch_max", s->decode_s[s->nb - 1][s->nc - 1]),
+                                 CLI_JNUM("prefill_one_prompt", s->prefill_s[0])};
+    CLI_JSON_ADD(cJSON_AddObjectToObject(root, "iteration_time_s"), it);
     cJSON_AddNumberToObject(root, "simulated_requests", (double)r->requests);
     stats_json(root, "ttft_s", &r->ttft);
     stats_json(root, "tpot_s", &r->tpot);
     stats_json(root, "e2e_s", &r->e2e);
     if (slo_set(p->slo)) {
-        o = cJSON_AddObjectToObject(root, "slo");
-        if (p->slo->e2e_p99_ms > 0)
-            cJSON_AddNumberToObject(o, "e2e_p99_s", p->slo->e2e_p99_ms / 1e3);
-        if (p->slo->ttft_p99_ms > 0)
-            cJSON_AddNumberToObject(o, "ttft_p99_s", p->slo->ttft_p99_ms / 1e3);
-        if (p->slo->tpot_p99_ms > 0)
-            cJSON_AddNumberToObject(o, "tpot_p99_s", p->slo->tpot_p99_ms / 1e3);
-        cJSON_AddBoolToObject(o, "holds", ridge_serve_slo_holds(p->slo, r));
+        const ridge_serve_slo *slo = p->slo;
+        const cli_json_field lim[] = {CLI_JNUM_IF("e2e_p99_s", slo->e2e_p99_ms > 0, slo->e2e_p99_ms / 1e3),
+                                      CLI_JNUM_IF("ttft_p99_s", slo->ttft_p99_ms > 0, slo->ttft_p99_ms / 1e3),
+                                      CLI_JNUM_IF("tpot_p99_s", slo->tpot_p99_ms > 0, slo->tpot_p99_ms / 1e3),
+                                      CLI_JBOOL("holds", ridge_serve_slo_holds(slo, r))};
+        CLI_JSON_ADD(cJSON_AddObjectToObject(root, "slo"), lim);
     }
-    if (p->find)
-        cJSON_AddStringToObject(root, "found", p->find);
-    if (cost > 0) {
-        cJSON_AddNumberToObject(root, "price_usd_per_gpu_hour", pr);
-        cJSON_AddNumberToObject(root, "cost_usd_per_million_output_tokens", cost);
-    }
+    money_json(root, p->find, pr, "cost_usd_per_million_output_tokens", cost);
     return cli_print_json(root);
 }
 
@@ -229,10 +245,8 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
 
 int serve_report_llm(const serve_cli *c, const serve_llm_report *p, cli_format fmt)
 {
-    const ridge_serve *s = &c->s;
-    double pr = p->price >= 0 ? p->price : s->g->price_usd_per_hour;
-    double tok_total = p->r.output_tokens_per_s * s->replicas;
-    double cost = pr > 0 && tok_total > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * tok_total) * 1e6 : 0;
+    double pr = price_of(c, p->price), tok_total = p->r.output_tokens_per_s * c->s.replicas;
+    double cost = cost_per(c, pr, tok_total, 1e6);
     if (fmt == CLI_FMT_JSON)
         return llm_json(c, p, pr, tok_total, cost);
     if (fmt == CLI_FMT_CSV)
@@ -248,45 +262,40 @@ static int queue_json(const serve_cli *c, const serve_queue_report *p, double pr
 {
     const ridge_serve *s = &c->s;
     const ridge_queue_result *r = &p->r;
-    cJSON *root = head_json(c), *o;
-    cJSON_AddStringToObject(root, "service_model", s->llm ? "prefill+decode" : "infer");
-    cJSON_AddStringToObject(root, "queue", serve_queue_title(c));
-    cJSON_AddNumberToObject(root, "replicas", s->replicas);
-    cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
-    cJSON_AddNumberToObject(root, "batch_timeout_s", s->timeout_s);
-    cJSON_AddNumberToObject(root, "service_time_s", s->service_s[0]);
-    cJSON_AddNumberToObject(root, "rate_per_s", p->rate);
-    cJSON_AddBoolToObject(root, "stable", r->stable);
-    cJSON_AddNumberToObject(root, "utilisation", r->utilisation);
-    cJSON_AddNumberToObject(root, "throughput_per_s", thr);
-    cJSON_AddNumberToObject(root, "saturation_rate_per_s", r->saturation_rate_per_s);
+    cJSON *root = head_json(c);
+    const cli_json_field f[] = {CLI_JSTR("service_model", s->llm ? "prefill+decode" : "infer"),
+                                CLI_JSTR("queue", serve_queue_title(c)),
+                                CLI_JNUM("replicas", s->replicas),
+                                CLI_JNUM("max_batch", s->max_batch),
+                                CLI_JNUM("batch_timeout_s", s->timeout_s),
+                                CLI_JNUM("service_time_s", s->service_s[0]),
+                                CLI_JNUM("rate_per_s", p->rate),
+                                CLI_JBOOL("stable", r->stable),
+                                CLI_JNUM("utilisation", r->utilisation),
+                                CLI_JNUM("throughput_per_s", thr),
+                                CLI_JNUM("saturation_rate_per_s", r->saturation_rate_per_s)};
+    CLI_JSON_ADD(root, f);
     if (r->stable) {
-        o = cJSON_AddObjectToObject(root, "latency_s");
-        cJSON_AddNumberToObject(o, "mean", r->mean_latency_s);
-        cJSON_AddNumberToObject(o, "p50", r->p50_s);
-        cJSON_AddNumberToObject(o, "p90", r->p90_s);
-        cJSON_AddNumberToObject(o, "p99", r->p99_s);
+        const cli_json_field lat[] = {CLI_JNUM("mean", r->mean_latency_s), CLI_JNUM("p50", r->p50_s),
+                                      CLI_JNUM("p90", r->p90_s), CLI_JNUM("p99", r->p99_s)};
+        CLI_JSON_ADD(cJSON_AddObjectToObject(root, "latency_s"), lat);
     }
     if (p->slo_ms > 0) {
-        cJSON_AddNumberToObject(root, "slo_p99_s", p->slo_ms / 1e3);
-        cJSON_AddBoolToObject(root, "slo_holds", r->stable && r->p99_s * 1e3 <= p->slo_ms);
+        const cli_json_field slo[] = {CLI_JNUM("slo_p99_s", p->slo_ms / 1e3),
+                                      CLI_JBOOL("slo_holds", r->stable && r->p99_s * 1e3 <= p->slo_ms)};
+        CLI_JSON_ADD(root, slo);
     }
-    if (p->find)
-        cJSON_AddStringToObject(root, "found", p->find);
-    if (cost > 0) {
-        cJSON_AddNumberToObject(root, "price_usd_per_gpu_hour", pr);
-        cJSON_AddNumberToObject(root, "cost_usd_per_1000_requests", cost);
-    }
+    money_json(root, p->find, pr, "cost_usd_per_1000_requests", cost);
     if (p->have_sim) {
-        o = cJSON_AddObjectToObject(root, "simulation");
-        cJSON_AddNumberToObject(o, "customers", (double)p->sim.customers);
-        cJSON_AddNumberToObject(o, "mean_latency_s", p->sim.mean_latency_s);
-        cJSON_AddNumberToObject(o, "mean_latency_ci95_s", p->sim.ci95_half_width_s);
-        cJSON_AddNumberToObject(o, "p50_s", p->sim.p50_s);
-        cJSON_AddNumberToObject(o, "p90_s", p->sim.p90_s);
-        cJSON_AddNumberToObject(o, "p99_s", p->sim.p99_s);
-        cJSON_AddNumberToObject(o, "relaxation_requests", p->sim.relaxation_customers);
-        cJSON_AddBoolToObject(o, "run_too_short", p->sim.short_run);
+        const cli_json_field sim[] = {CLI_JNUM("customers", (double)p->sim.customers),
+                                      CLI_JNUM("mean_latency_s", p->sim.mean_latency_s),
+                                      CLI_JNUM("mean_latency_ci95_s", p->sim.ci95_half_width_s),
+                                      CLI_JNUM("p50_s", p->sim.p50_s),
+                                      CLI_JNUM("p90_s", p->sim.p90_s),
+                                      CLI_JNUM("p99_s", p->sim.p99_s),
+                                      CLI_JNUM("relaxation_requests", p->sim.relaxation_customers),
+                                      CLI_JBOOL("run_too_short", p->sim.short_run)};
+        CLI_JSON_ADD(cJSON_AddObjectToObject(root, "simulation"), sim);
     }
     return cli_print_json(root);
 }
@@ -338,10 +347,8 @@ static void queue_text(const serve_cli *c, const serve_queue_report *p, double p
 
 int serve_report_queue(const serve_cli *c, const serve_queue_report *p, cli_format fmt)
 {
-    const ridge_serve *s = &c->s;
-    double pr = p->price >= 0 ? p->price : s->g->price_usd_per_hour;
-    double thr = p->r.stable ? p->rate : p->r.throughput_per_s;
-    double cost = pr > 0 && thr > 0 ? pr * s->replicas * s->gpus_per_replica / (3600 * thr) * 1000 : 0;
+    double pr = price_of(c, p->price), thr = p->r.stable ? p->rate : p->r.throughput_per_s;
+    double cost = cost_per(c, pr, thr, 1000);
     if (fmt == CLI_FMT_JSON)
         return queue_json(c, p, pr, thr, cost);
     if (fmt == CLI_FMT_CSV)

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include "json_emit.h"
 #include "ridge/version.h"
 #include "validate_emit.h"
 
@@ -116,34 +117,37 @@ int cli_val_print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const
     for (i = 0; i < s->n; i++) {
         const ridge_val_case *c = &s->v[i];
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "id", c->id);
-        cJSON_AddStringToObject(o, "group", c->group);
-        cJSON_AddStringToObject(o, "gpu", c->gpu);
-        cJSON_AddStringToObject(o, "workload", c->workload);
-        cJSON_AddStringToObject(o, "case", c->desc);
-        cJSON_AddStringToObject(o, "kind", c->kind);
-        cJSON_AddStringToObject(o, "family", strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family);
-        cJSON_AddStringToObject(o, "unit", c->unit);
-        cJSON_AddNumberToObject(o, "measured", c->measured);
-        cJSON_AddNumberToObject(o, "predicted", c->predicted);
-        cJSON_AddNumberToObject(o, "error_percent", 100.0 * c->error);
+        const cli_json_field f[] = {CLI_JSTR("id", c->id),
+                                    CLI_JSTR("group", c->group),
+                                    CLI_JSTR("gpu", c->gpu),
+                                    CLI_JSTR("workload", c->workload),
+                                    CLI_JSTR("case", c->desc),
+                                    CLI_JSTR("kind", c->kind),
+                                    CLI_JSTR("family", strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family),
+                                    CLI_JSTR("unit", c->unit),
+                                    CLI_JNUM("measured", c->measured),
+                                    CLI_JNUM("predicted", c->predicted),
+                                    CLI_JNUM("error_percent", 100.0 * c->error)};
+        CLI_JSON_ADD(o, f);
         cJSON_AddItemToArray(cases, o);
     }
     for (i = 0; i < nv; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "by", v[i].scope);
-        cJSON_AddStringToObject(o, "name", v[i].name);
-        cJSON_AddNumberToObject(o, "cases", v[i].n);
-        cJSON_AddNumberToObject(o, "mape_percent", 100.0 * v[i].mape);
-        cJSON_AddNumberToObject(o, "median_ape_percent", 100.0 * v[i].median);
-        cJSON_AddNumberToObject(o, "worst_error_percent", 100.0 * v[i].worst_case->error);
-        cJSON_AddStringToObject(o, "worst_id", v[i].worst_case->id);
+        const cli_json_field f[] = {CLI_JSTR("by", v[i].scope),
+                                    CLI_JSTR("name", v[i].name),
+                                    CLI_JNUM("cases", v[i].n),
+                                    CLI_JNUM("mape_percent", 100.0 * v[i].mape),
+                                    CLI_JNUM("median_ape_percent", 100.0 * v[i].median),
+                                    CLI_JNUM("worst_error_percent", 100.0 * v[i].worst_case->error),
+                                    CLI_JSTR("worst_id", v[i].worst_case->id)};
+        CLI_JSON_ADD(o, f);
         cJSON_AddItemToArray(sums, o);
     }
     for (i = 0; i < ms->nreasons; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "reason", cli_flag_words(ms->reason[i]));
-        cJSON_AddNumberToObject(o, "count", ms->reason_count[i]);
+        const cli_json_field f[] = {CLI_JSTR("reason", cli_flag_words(ms->reason[i])),
+                                    CLI_JNUM("count", ms->reason_count[i])};
+        CLI_JSON_ADD(o, f);
         cJSON_AddItemToArray(skips, o);
     }
     return cli_print_json(root);
@@ -166,19 +170,18 @@ int cli_val_write_baseline(const char *path, char *const *files, int nfiles, con
     int i;
     if (!root)
         return CLI_EXIT_FAILURE;
-    cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cJSON_AddStringToObject(root, "kind", RIDGE_VAL_BASELINE_KIND);
-    cJSON_AddStringToObject(root, "ridge_version", ridge_version());
+    const cli_json_field head[] = {CLI_JNUM("schema_version", CLI_SCHEMA_VERSION),
+                                   CLI_JSTR("kind", RIDGE_VAL_BASELINE_KIND), CLI_JSTR("ridge_version", ridge_version())};
+    CLI_JSON_ADD(root, head);
     fa = cJSON_AddArrayToObject(root, "files");
     for (i = 0; i < nfiles; i++)
         cJSON_AddItemToArray(fa, cJSON_CreateString(files[i]));
     sa = cJSON_AddArrayToObject(root, "summaries");
     for (i = 0; i < nv; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "by", v[i].scope);
-        cJSON_AddStringToObject(o, "name", v[i].name);
-        cJSON_AddNumberToObject(o, "cases", v[i].n);
-        cJSON_AddNumberToObject(o, "mape_percent", ridge_val_baseline_mape_percent(&v[i]));
+        const cli_json_field f[] = {CLI_JSTR("by", v[i].scope), CLI_JSTR("name", v[i].name), CLI_JNUM("cases", v[i].n),
+                                    CLI_JNUM("mape_percent", ridge_val_baseline_mape_percent(&v[i]))};
+        CLI_JSON_ADD(o, f);
         cJSON_AddItemToArray(sa, o);
     }
     return cli_write_json_file(path, root);
