@@ -24,7 +24,8 @@ enum {
 
 typedef enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_CSV } cli_format;
 
-/* "ridge: message" on stderr, one line; "ridge: FILE: $.KEY: message" while an origin is set. */
+/* "ridge: message" on stderr, one line, with the fields a library message names written as the
+ * flags that set them (cli_put_flags). */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -53,6 +54,10 @@ int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge
  * it: the ones the library words by its arguments name the flags that set them ("GPU not mapped
  * (use --gpu)"); the others are returned as they are (cli/measure_flags.c). */
 const char *cli_flag_words(const char *why);
+/* Write msg to f with the fields library messages name ("parallel.tp", "run.grad_accum",
+ * "cluster.nodes") replaced by the flags that set them ("--tp", "--grad-accum", "--nodes"), whole
+ * tokens only; cli_error prints every message through it (cli/measure_flags.c). */
+void cli_put_flags(const char *msg, FILE *f);
 /* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
  * error and returns an exit code. */
 int cli_write_json_file(const char *path, cJSON *root);

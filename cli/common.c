@@ -10,13 +10,26 @@
 #include "ridge/file.h"
 #include "ridge/plot.h"
 
+/* Library messages name run, parallel and cluster fields; what the user typed was a flag, so
+ * the message is formatted whole and written with the flags in their place (cli_put_flags). */
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
+    char small[1024], *msg = small;
+    int n;
     fputs("ridge: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (n >= 0)
+        cli_put_flags(msg ? msg : small, stderr);
+    if (msg != small)
+        free(msg);
     fputc('\n', stderr);
 }
 

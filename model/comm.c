@@ -240,8 +240,9 @@ int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
     if (gpus < 2)
         return ridge_err_set(err, RIDGE_EINVAL, "a collective needs at least 2 GPUs, not %d", gpus);
     if ((long)gpus > (long)cl->gpus_per_node * cl->nodes)
-        return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs exceed cluster '%s' (%d nodes x %d GPUs; --nodes scales it)",
-                             gpus, cl->id, cl->nodes, cl->gpus_per_node);
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "%d GPUs exceed cluster '%s' (%d nodes x %d GPUs; cluster.nodes scales it)", gpus,
+                             cl->id, cl->nodes, cl->gpus_per_node);
     if (gpus > cl->gpus_per_node && gpus % cl->gpus_per_node != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs span nodes but are not a multiple of %d GPUs per node", gpus,
                              cl->gpus_per_node);

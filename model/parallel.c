@@ -460,54 +460,61 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, const rid
     double per = (double)pc->dp * pc->microbatch;
     int transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (rc->grad_accum > 1)
-        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: on a cluster, --global-batch / (--dp x --microbatch) "
-                                                "sets the micro-batches per step");
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "run.grad_accum: on a cluster, parallel.global_batch / (parallel.dp x "
+                             "parallel.microbatch) sets the micro-batches per step");
     if (pc->tp < 1 || pc->pp < 1 || pc->dp < 1 || pc->ep < 1)
-        return ridge_err_set(err, RIDGE_EINVAL, "--tp, --pp, --dp, --ep: group sizes must be at least 1");
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "parallel.tp, parallel.pp, parallel.dp, parallel.ep: group sizes must be at least 1");
     if (!transformer && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1 || pc->sequence_parallel))
         return ridge_err_set(err, RIDGE_EINVAL,
-                             "--tp/--pp/--ep/--sp: parallelism is modelled for transformers; %s is a %s (use --dp "
-                             "only)",
+                             "parallel.tp/parallel.pp/parallel.ep/parallel.sequence_parallel: parallelism is "
+                             "modelled for transformers; %s is a %s (use parallel.dp only)",
                              ridge_model_name(m), ridge_model_family(m));
     if (used != gpus)
         return ridge_err_set(err, RIDGE_EINVAL,
-                             "--tp %d x --pp %d x --dp %d = %ld GPUs, but cluster %s has %ld (%d nodes x %d; --nodes "
-                             "scales it)",
+                             "parallel.tp %d x parallel.pp %d x parallel.dp %d = %ld GPUs, but cluster %s has %ld "
+                             "(%d nodes x %d; cluster.nodes scales it)",
                              pc->tp, pc->pp, pc->dp, used, cl->id, gpus, cl->nodes, cl->gpus_per_node);
     if (pc->zero < 0 || pc->zero > 3)
-        return ridge_err_set(err, RIDGE_EINVAL, "--zero: %d is not 0, 1, 2 or 3", pc->zero);
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.zero: %d is not 0, 1, 2 or 3", pc->zero);
     if (pc->fsdp != RIDGE_FSDP_NONE && pc->zero != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp %s: give --fsdp or --zero, not both",
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.fsdp %s: give parallel.fsdp or parallel.zero, not both",
                              ridge_fsdp_mode_name(pc->fsdp));
     if ((unsigned)pc->fsdp > RIDGE_FSDP_HYBRID)
-        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp: not none, full, grad-op or hybrid");
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.fsdp: not none, full, grad-op or hybrid");
     if (pc->fsdp_group < 0 || (pc->fsdp_group > 0 && pc->fsdp != RIDGE_FSDP_HYBRID))
-        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp-group %d: only --fsdp hybrid has a shard group",
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.fsdp_group %d: only parallel.fsdp hybrid has a shard group",
                              pc->fsdp_group);
     if (pc->fsdp_group > 0 && pc->dp % pc->fsdp_group != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp-group %d: does not divide --dp %d", pc->fsdp_group, pc->dp);
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.fsdp_group %d: does not divide parallel.dp %d",
+                             pc->fsdp_group, pc->dp);
     if (pc->fsdp == RIDGE_FSDP_HYBRID && pc->ep > 1)
-        return ridge_err_set(err, RIDGE_EINVAL, "--fsdp hybrid with --ep %d: expert parallelism inside hybrid shard "
-                                                "groups is not modelled", pc->ep);
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.fsdp hybrid with parallel.ep %d: expert parallelism inside "
+                                                "hybrid shard groups is not modelled", pc->ep);
     if (pc->prefetch < 0 || pc->prefetch > 64)
-        return ridge_err_set(err, RIDGE_EINVAL, "--prefetch %d: not in [0, 64]", pc->prefetch);
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.prefetch %d: not in [0, 64]", pc->prefetch);
     if (!(pc->bucket_bytes >= 1 && pc->bucket_bytes <= 1e12))
-        return ridge_err_set(err, RIDGE_EINVAL, "--bucket-mb: %g bytes is not in [1 B, 1e12 B]", pc->bucket_bytes);
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.bucket_bytes: %g bytes is not in [1 B, 1e12 B]",
+                             pc->bucket_bytes);
     if (pc->dp % pc->ep != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: does not divide --dp %d (experts are spread over data-parallel ranks)",
-                             pc->ep, pc->dp);
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "parallel.ep %d: does not divide parallel.dp %d (experts are spread over data-parallel "
+                             "ranks)", pc->ep, pc->dp);
     if (!(pc->microbatch >= 1 && pc->microbatch == floor(pc->microbatch)))
-        return ridge_err_set(err, RIDGE_EINVAL, "--microbatch: %g is not a positive integer", pc->microbatch);
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.microbatch: %g is not a positive integer", pc->microbatch);
     if (!(pc->global_batch >= 1 && fmod(pc->global_batch, per) == 0))
-        return ridge_err_set(err, RIDGE_EINVAL, "--global-batch %g: not a multiple of --dp %d x --microbatch %g",
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.global_batch %g: not a multiple of parallel.dp %d x "
+                                                "parallel.microbatch %g",
                              pc->global_batch, pc->dp, pc->microbatch);
     if (pc->schedule == RIDGE_PP_INTERLEAVED && pc->virtual_stages < 2)
-        return ridge_err_set(err, RIDGE_EINVAL, "--schedule interleaved: needs --virtual-stages 2 or more");
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "parallel.schedule interleaved: needs parallel.virtual_stages 2 or more");
     if (pc->schedule == RIDGE_PP_1F1B && pc->virtual_stages != 1)
-        return ridge_err_set(err, RIDGE_EINVAL, "--virtual-stages %d: only the interleaved schedule has them",
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.virtual_stages %d: only the interleaved schedule has them",
                              pc->virtual_stages);
     if (pc->schedule == RIDGE_PP_INTERLEAVED && pc->pp < 2)
-        return ridge_err_set(err, RIDGE_EINVAL, "--schedule interleaved: needs --pp 2 or more");
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.schedule interleaved: needs parallel.pp 2 or more");
     (void)rc;
     return RIDGE_OK;
 }
@@ -518,19 +525,20 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     if (s->layers <= 0 && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1))
         return ridge_err_set(err, RIDGE_EINVAL, "%s: no transformer layers found in its graph", ridge_model_name(m));
     if (pc->pp > 1 && fmod(s->layers, chunks) != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--pp %d%s: does not divide the %g layers of %s", pc->pp,
-                             pc->virtual_stages > 1 ? " x --virtual-stages" : "", s->layers, ridge_model_name(m));
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.pp %d%s: does not divide the %g layers of %s", pc->pp,
+                             pc->virtual_stages > 1 ? " x parallel.virtual_stages" : "", s->layers,
+                             ridge_model_name(m));
     if (pc->tp > 1 && fmod(s->heads, pc->tp) != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--tp %d: does not divide the %g attention heads of %s", pc->tp,
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g attention heads of %s", pc->tp,
                              s->heads, ridge_model_name(m));
     if (pc->tp > 1 && s->kv_heads >= pc->tp && fmod(s->kv_heads, pc->tp) != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--tp %d: does not divide the %g KV heads of %s", pc->tp, s->kv_heads,
-                             ridge_model_name(m));
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g KV heads of %s", pc->tp,
+                             s->kv_heads, ridge_model_name(m));
     if (pc->ep > 1 && !s->moe)
-        return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: %s has no experts", pc->ep, ridge_model_name(m));
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.ep %d: %s has no experts", pc->ep, ridge_model_name(m));
     if (pc->ep > 1 && s->experts > 0 && fmod(s->experts, pc->ep) != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--ep %d: does not divide the %g experts of %s", pc->ep, s->experts,
-                             ridge_model_name(m));
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.ep %d: does not divide the %g experts of %s", pc->ep,
+                             s->experts, ridge_model_name(m));
     return RIDGE_OK;
 }
 

@@ -592,7 +592,7 @@ static void test_presets_build(void)
                 if (!supported) {
                     char want[96];
                     CHECK(st == RIDGE_EINVAL);
-                    snprintf(want, sizeof want, "--mode %s: %s is a%s", ridge_mode_name((ridge_mode)mode), ids[i],
+                    snprintf(want, sizeof want, "run.mode %s: %s is a%s", ridge_mode_name((ridge_mode)mode), ids[i],
                              i < 4 ? " CNN; use train or infer" : "n RNN; use train or infer");
                     CHECK_STR_HAS(err.msg, want);
                     CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_EINVAL);
@@ -781,24 +781,24 @@ static void test_bad_runs(void)
         goto done;
     rc = config(RIDGE_MODE_DECODE, RIDGE_DTYPE_BF16, 1);
     CHECK(ridge_model_build(cnn, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--mode decode: resnet50 is a CNN; use train or infer");
+    CHECK_STR_HAS(err.msg, "run.mode decode: resnet50 is a CNN; use train or infer");
     rc = config(RIDGE_MODE_PREFILL, RIDGE_DTYPE_BF16, 1);
     CHECK(ridge_model_build(rnn, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--mode prefill: gnmt is an RNN; use train or infer");
+    CHECK_STR_HAS(err.msg, "run.mode prefill: gnmt is an RNN; use train or infer");
     rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_BF16, 1);
     rc.hidden = 512;
     CHECK(ridge_model_build(cnn, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--hidden: resnet50 is a CNN");
+    CHECK_STR_HAS(err.msg, "run.hidden: resnet50 is a CNN");
     rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_BF16, 1);
     rc.image = 8; /* VGG's 2x2 pools: 8 -> 4 -> 2 -> 1, then the fourth pool's window on 1x1 */
     CHECK(ridge_model_build(vgg, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--image 8: $.arch.layers[23].r: window 2 exceeds");
+    CHECK_STR_HAS(err.msg, "run.image 8: $.arch.layers[23].r: window 2 exceeds");
     rc.image = 64; /* the adaptive pool keeps the classifier at 25088 inputs */
     CHECK(ridge_model_build(vgg, &rc, &ol, &err) == RIDGE_OK);
     ridge_oplist_free(&ol);
     rc.image = 2.5;
     CHECK(ridge_model_build(cnn, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--image: 2.5 is not an integer");
+    CHECK_STR_HAS(err.msg, "run.image: 2.5 is not an integer");
     rc.image = 160; /* ResNet-50 at 160: fewer FLOPs (train: 3 x forward), same parameters */
     CHECK(ridge_model_build(cnn, &rc, &ol, &err) == RIDGE_OK);
     ridge_oplist_free(&ol);
@@ -806,19 +806,19 @@ static void test_bad_runs(void)
     rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_BF16, 1);
     rc.image = 224;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--image: lstm is an RNN");
+    CHECK_STR_HAS(err.msg, "run.image: lstm is an RNN");
     rc.image = 0;
     rc.layers = 1;
     CHECK(ridge_model_build(rnn, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--layers 1: 1 layer with bidirectional_first");
+    CHECK_STR_HAS(err.msg, "run.layers 1: 1 layer with bidirectional_first");
     rc.layers = 0;
     rc.hidden = 0.5;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--hidden: 0.5 is not an integer");
+    CHECK_STR_HAS(err.msg, "run.hidden: 0.5 is not an integer");
     rc.hidden = 0;
     rc.seq = -3;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--seq: -3 is not an integer");
+    CHECK_STR_HAS(err.msg, "run.seq: -3 is not an integer");
     /* The limits are the run options' (RIDGE_RUN_*_MAX), which the command line parses against:
      * the last value in range builds, the next is refused naming the same range. */
     rc.seq = RIDGE_RUN_TOKENS_MAX;
@@ -826,19 +826,19 @@ static void test_bad_runs(void)
     ridge_oplist_free(&ol);
     rc.seq = RIDGE_RUN_TOKENS_MAX + 1;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--seq: 1e+07 is not an integer in [1, 10000000]");
+    CHECK_STR_HAS(err.msg, "run.seq: 1e+07 is not an integer in [1, 10000000]");
     rc.seq = 0;
     rc.layers = RIDGE_RUN_RNN_LAYERS_MAX + 1;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--layers: 1001 is not an integer in [1, 1000]");
+    CHECK_STR_HAS(err.msg, "run.layers: 1001 is not an integer in [1, 1000]");
     rc.layers = 0;
     rc.hidden = RIDGE_RUN_RNN_HIDDEN_MAX + 1;
     CHECK(ridge_model_build(lstm, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--hidden: 1e+06 is not an integer in [1, 1000000]");
+    CHECK_STR_HAS(err.msg, "run.hidden: 1e+06 is not an integer in [1, 1000000]");
     rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_BF16, 1);
     rc.image = RIDGE_RUN_IMAGE_MAX + 1;
     CHECK(ridge_model_build(cnn, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--image: 65537 is not an integer in [1, 65536]");
+    CHECK_STR_HAS(err.msg, "run.image: 65537 is not an integer in [1, 65536]");
 done:
     ridge_model_free(cnn);
     ridge_model_free(vgg);
@@ -972,7 +972,7 @@ static void test_amp_inference(void)
     bad = rc;
     bad.precision = RIDGE_DTYPE_FP32;
     CHECK(ridge_model_build(r50, &bad, &g1, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--amp needs --precision fp16 or bf16");
+    CHECK_STR_HAS(err.msg, "run.amp needs run.precision fp16 or bf16");
     check_context(NULL);
     ridge_model_free(r50);
 }

@@ -282,14 +282,14 @@ static void test_errors(void)
         double mb, gb;
         const char *msg;
     } rows[] = {
-        {"gpt2", 1, 2, 2, 4, 1, 1, 8, "--tp 2 x --pp 2 x --dp 4 = 16 GPUs, but cluster dgx-a100 has 8"},
+        {"gpt2", 1, 2, 2, 4, 1, 1, 8, "parallel.tp 2 x parallel.pp 2 x parallel.dp 4 = 16 GPUs, but cluster dgx-a100 has 8"},
         {"gpt2", 2, 2, 1, 4, 1, 1, 8, "= 8 GPUs, but cluster dgx-a100 has 16"},
-        {"gpt2", 1, 1, 8, 1, 1, 1, 8, "--pp 8: does not divide the 12 layers of gpt2"},
-        {"gpt2", 1, 8, 1, 1, 1, 1, 8, "--tp 8: does not divide the 12 attention heads of gpt2"},
-        {"gpt2", 1, 1, 1, 8, 1, 3, 36, "--global-batch 36: not a multiple of --dp 8 x --microbatch 3"},
-        {"gpt2", 1, 1, 1, 8, 3, 1, 8, "--ep 3: does not divide --dp 8"},
-        {"gpt2", 1, 1, 1, 8, 2, 1, 8, "--ep 2: gpt2 has no experts"},
-        {"mixtral-8x7b", 3, 1, 1, 24, 3, 1, 24, "--ep 3: does not divide the 8 experts of mixtral-8x7b"},
+        {"gpt2", 1, 1, 8, 1, 1, 1, 8, "parallel.pp 8: does not divide the 12 layers of gpt2"},
+        {"gpt2", 1, 8, 1, 1, 1, 1, 8, "parallel.tp 8: does not divide the 12 attention heads of gpt2"},
+        {"gpt2", 1, 1, 1, 8, 1, 3, 36, "parallel.global_batch 36: not a multiple of parallel.dp 8 x parallel.microbatch 3"},
+        {"gpt2", 1, 1, 1, 8, 3, 1, 8, "parallel.ep 3: does not divide parallel.dp 8"},
+        {"gpt2", 1, 1, 1, 8, 2, 1, 8, "parallel.ep 2: gpt2 has no experts"},
+        {"mixtral-8x7b", 3, 1, 1, 24, 3, 1, 24, "parallel.ep 3: does not divide the 8 experts of mixtral-8x7b"},
         {"resnet50", 1, 2, 1, 4, 1, 1, 8, "parallelism is modelled for transformers"},
         {"resnet50", 1, 1, 2, 4, 1, 1, 8, "parallelism is modelled for transformers"},
     };
@@ -536,16 +536,16 @@ static void test_fsdp_errors(void)
     pc.fsdp = RIDGE_FSDP_HYBRID;
     pc.fsdp_group = 3;
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--fsdp-group 3: does not divide --dp 8");
+    CHECK_STR_HAS(err.msg, "parallel.fsdp_group 3: does not divide parallel.dp 8");
     pc.fsdp_group = 0;
     pc.zero = 2;
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "give --fsdp or --zero, not both");
+    CHECK_STR_HAS(err.msg, "give parallel.fsdp or parallel.zero, not both");
     pc.zero = 0;
     pc.fsdp = RIDGE_FSDP_FULL;
     pc.fsdp_group = 4;
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "only --fsdp hybrid has a shard group");
+    CHECK_STR_HAS(err.msg, "only parallel.fsdp hybrid has a shard group");
     CHECK(strchr(err.msg, '\n') == NULL);
     ridge_model_free(m);
 }

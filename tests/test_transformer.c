@@ -357,7 +357,7 @@ static void test_optimizer_impls(void)
             CHECK_NEAR(ml.optimizer_bytes, ma.optimizer_bytes, 0);
         rc.optimizer_impl = RIDGE_OPT_IMPL_FOREACH;
         CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_EINVAL);
-        CHECK_STR_HAS(err.msg, "--optimizer lamb: modelled as apex's FusedLAMB only");
+        CHECK_STR_HAS(err.msg, "run.optimizer lamb: modelled as apex's FusedLAMB only");
     }
     check_context(NULL);
     ridge_model_free(m);
@@ -813,23 +813,23 @@ static void test_bad_runs(void)
         double seq, prompt, context, image, layers;
         const char *expect;
     } rows[] = {
-        {"bert-large", RIDGE_MODE_DECODE, 0, 0, 0, 0, 0, "--mode decode: bert-large is an encoder; use infer"},
-        {"vit-b16", RIDGE_MODE_PREFILL, 0, 0, 0, 0, 0, "--mode prefill: vit-b16 is an encoder; use infer"},
-        {"gpt2", RIDGE_MODE_TRAIN, 2048, 0, 0, 0, 0, "--seq: 2048 exceeds the 1024 positions gpt2 has learned"},
-        {"gpt2", RIDGE_MODE_DECODE, 0, 0, 1024, 0, 0, "--context: 1024 + 1 new token exceeds the 1024 positions"},
-        {"gpt2", RIDGE_MODE_PREFILL, 0, 1025, 0, 0, 0, "--prompt: 1025 exceeds"},
-        {"llama2-7b", RIDGE_MODE_TRAIN, 2.5, 0, 0, 0, 0, "--seq: 2.5 is not an integer"},
-        {"llama2-7b", RIDGE_MODE_PREFILL, 0, -3, 0, 0, 0, "--prompt: -3 is not an integer"},
-        {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, -1, 0, 0, "--context: -1 is not an integer"},
-        {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 224, 0, "--image: llama2-7b is not a vision model"},
-        {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 0, 4, "--layers: applies to RNN models only"},
-        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, 8, 0, "--image: 8 is not an integer in [16, 65536]"},
+        {"bert-large", RIDGE_MODE_DECODE, 0, 0, 0, 0, 0, "run.mode decode: bert-large is an encoder; use infer"},
+        {"vit-b16", RIDGE_MODE_PREFILL, 0, 0, 0, 0, 0, "run.mode prefill: vit-b16 is an encoder; use infer"},
+        {"gpt2", RIDGE_MODE_TRAIN, 2048, 0, 0, 0, 0, "run.seq: 2048 exceeds the 1024 positions gpt2 has learned"},
+        {"gpt2", RIDGE_MODE_DECODE, 0, 0, 1024, 0, 0, "run.context: 1024 + 1 new token exceeds the 1024 positions"},
+        {"gpt2", RIDGE_MODE_PREFILL, 0, 1025, 0, 0, 0, "run.prompt: 1025 exceeds"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, 2.5, 0, 0, 0, 0, "run.seq: 2.5 is not an integer"},
+        {"llama2-7b", RIDGE_MODE_PREFILL, 0, -3, 0, 0, 0, "run.prompt: -3 is not an integer"},
+        {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, -1, 0, 0, "run.context: -1 is not an integer"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 224, 0, "run.image: llama2-7b is not a vision model"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, 0, 0, 0, 0, 4, "run.layers: applies to RNN models only"},
+        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, 8, 0, "run.image: 8 is not an integer in [16, 65536]"},
         /* One past the run options' limits (RIDGE_RUN_*_MAX, the command line's too). */
-        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, RIDGE_RUN_IMAGE_MAX + 1, 0, "--image: 65537 is not an integer in [16, 65536]"},
-        {"llama2-7b", RIDGE_MODE_TRAIN, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, 0, 0, "--seq: 1e+07 is not an integer in [1, 10000000]"},
-        {"llama2-7b", RIDGE_MODE_PREFILL, 0, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, 0, "--prompt: 1e+07 is not an integer in [1, 10000000]"},
-        {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, "--context: 1e+07 is not an integer in [0, 10000000]"},
-        {"vit-b16", RIDGE_MODE_TRAIN, 512, 0, 0, 0, 0, "--seq: vit-b16 is a vision transformer"},
+        {"vit-b16", RIDGE_MODE_TRAIN, 0, 0, 0, RIDGE_RUN_IMAGE_MAX + 1, 0, "run.image: 65537 is not an integer in [16, 65536]"},
+        {"llama2-7b", RIDGE_MODE_TRAIN, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, 0, 0, "run.seq: 1e+07 is not an integer in [1, 10000000]"},
+        {"llama2-7b", RIDGE_MODE_PREFILL, 0, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, 0, "run.prompt: 1e+07 is not an integer in [1, 10000000]"},
+        {"llama2-7b", RIDGE_MODE_DECODE, 0, 0, RIDGE_RUN_TOKENS_MAX + 1, 0, 0, "run.context: 1e+07 is not an integer in [0, 10000000]"},
+        {"vit-b16", RIDGE_MODE_TRAIN, 512, 0, 0, 0, 0, "run.seq: vit-b16 is a vision transformer"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ridge_model *m = load(rows[i].id);
@@ -1186,10 +1186,10 @@ static void test_grad_accum(void)
     /* only training accumulates; a fraction or 0.5 is refused, 0 (a zeroed struct) is 1 */
     inf.grad_accum = 2;
     CHECK(ridge_model_build(m, &inf, &a, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--grad-accum: applies to --mode train, not infer");
+    CHECK_STR_HAS(err.msg, "run.grad_accum: applies to run.mode train, not infer");
     four.grad_accum = 2.5;
     CHECK(ridge_model_build(m, &four, &a, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--grad-accum: 2.5 is not an integer");
+    CHECK_STR_HAS(err.msg, "run.grad_accum: 2.5 is not an integer");
     four.grad_accum = 0;
     CHECK_NEAR(ridge_model_items_per_step(m, &four), ridge_model_items_per_step(m, &one), 0);
     check_context(NULL);
@@ -1232,7 +1232,7 @@ static void test_qa_head(void)
     /* no masked-LM head to restrict */
     rc.mlm_positions = 20;
     CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--mlm-positions: applies to masked-LM training");
+    CHECK_STR_HAS(err.msg, "run.mlm_positions: applies to masked-LM training");
     check_context(NULL);
     ridge_model_free(m);
     ridge_model_free(mlm);
@@ -1271,7 +1271,7 @@ static void test_mlm_positions(void)
         CHECK_NEAR(ma.activations_bytes - mb.activations_bytes, 8 * (s - 20) * (4 * d * 2 + V * 4), 1e-9);
     few.mlm_positions = 129;
     CHECK(ridge_model_build(m, &few, &a, &err) == RIDGE_EINVAL);
-    CHECK_STR_HAS(err.msg, "--mlm-positions: 129 is not an integer in [1, 128]");
+    CHECK_STR_HAS(err.msg, "run.mlm_positions: 129 is not an integer in [1, 128]");
     few.mlm_positions = 20;
     few.mode = RIDGE_MODE_INFER;
     CHECK(ridge_model_build(m, &few, &a, &err) == RIDGE_EINVAL);

@@ -841,16 +841,16 @@ static int cnn_resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     double p_run = 0, p_file;
     int st;
     if (rc->mode != RIDGE_MODE_TRAIN && rc->mode != RIDGE_MODE_INFER)
-        return ridge_err_set(err, RIDGE_EINVAL, "--mode %s: %s is a CNN; use train or infer", ridge_mode_name(rc->mode),
-                             a->id);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.mode %s: %s is a CNN; use train or infer",
+                             ridge_mode_name(rc->mode), a->id);
     if (rc->hidden != 0 || rc->layers != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--%s: %s is a CNN; --hidden and --layers apply to RNNs",
+        return ridge_err_set(err, RIDGE_EINVAL, "run.%s: %s is a CNN; run.hidden and run.layers apply to RNNs",
                              rc->hidden != 0 ? "hidden" : "layers", a->id);
     if (rc->image == 0)
         rc->image = a->image;
     if (!(rc->image >= 1 && rc->image <= CNN_IMAGE_MAX && rc->image == floor(rc->image)))
-        return ridge_err_set(err, RIDGE_EINVAL, "--image: %g is not an integer in [1, %d]", rc->image, CNN_IMAGE_MAX);
-    snprintf(origin, sizeof origin, "--image %g", rc->image);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.image: %g is not an integer in [1, %d]", rc->image, CNN_IMAGE_MAX);
+    snprintf(origin, sizeof origin, "run.image %g", rc->image);
     if ((st = cnn_walk_arch(a, rc->image, &w, &c)) != RIDGE_OK)
         return st;
     for (size_t i = 0; i < w.n; i++)
@@ -860,7 +860,7 @@ static int cnn_resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     p_file = cnn_params(a, NULL);
     if (p_run != p_file)
         return ridge_err_set(err, RIDGE_EINVAL,
-                             "--image %g: %s would have %.0f parameters instead of %.0f (an fc layer's inputs "
+                             "run.image %g: %s would have %.0f parameters instead of %.0f (an fc layer's inputs "
                              "depend on the image size; pool to a fixed size first with gap or adaptive_avgpool)",
                              rc->image, a->id, p_run, p_file);
     return RIDGE_OK;

@@ -99,7 +99,8 @@ static int parse_model(const char *text, size_t len, const char *origin, ridge_m
         goto fail;
     if ((rc = rj_string(root, "$", "family", 1, family, sizeof family, &c)) < 0) {
         if (!cJSON_GetObjectItemCaseSensitive(root, "family") && cJSON_GetObjectItemCaseSensitive(root, "ops"))
-            rc = rj_fail(&c, RIDGE_EINVAL, "$", "family", "missing (an operator list has \"ops\"; use it with --workload FILE)");
+            rc = rj_fail(&c, RIDGE_EINVAL, "$", "family",
+                         "missing (an operator list has \"ops\"; use it with ridge_oplist_load_file)");
         goto fail;
     }
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
@@ -216,33 +217,35 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
 {
     *out = *rc;
     if (!(rc->batch >= 1 && rc->batch <= RIDGE_RUN_BATCH_MAX && rc->batch == (double)(long long)rc->batch))
-        return ridge_err_set(err, RIDGE_EINVAL, "--batch: %g is not an integer in [1, %d]", rc->batch,
+        return ridge_err_set(err, RIDGE_EINVAL, "run.batch: %g is not an integer in [1, %d]", rc->batch,
                              RIDGE_RUN_BATCH_MAX);
     if (rc->mode == RIDGE_MODE_TRAIN &&
         (rc->precision == RIDGE_DTYPE_INT8 || rc->precision == RIDGE_DTYPE_INT4 || rc->precision == RIDGE_DTYPE_FP64))
-        return ridge_err_set(err, RIDGE_EINVAL, "--precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
+        return ridge_err_set(err, RIDGE_EINVAL, "run.precision %s: training supports fp32, tf32, fp16, bf16 and fp8",
                              ridge_dtype_name(rc->precision));
     if (rc->engine && (rc->mode != RIDGE_MODE_INFER || strcmp(m->fam->name, "cnn") != 0))
-        return ridge_err_set(err, RIDGE_EINVAL, "--fusion engine: modelled for CNN inference only");
+        return ridge_err_set(err, RIDGE_EINVAL, "run.fusion engine: modelled for CNN inference only");
     if (rc->engine && rc->amp)
-        return ridge_err_set(err, RIDGE_EINVAL, "--fusion engine builds its weights in the run precision; no --amp");
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "run.fusion engine builds its weights in the run precision; no run.amp");
     if (rc->amp && !rw_mixed_precision(rc->precision))
-        return ridge_err_set(err, RIDGE_EINVAL, "--amp needs --precision fp16 or bf16, not %s",
+        return ridge_err_set(err, RIDGE_EINVAL, "run.amp needs run.precision fp16 or bf16, not %s",
                              ridge_dtype_name(rc->precision));
     if (rc->mode == RIDGE_MODE_TRAIN && rc->optimizer == RIDGE_OPTIMIZER_LAMB && rc->optimizer_impl != RIDGE_OPT_IMPL_FUSED)
-        return ridge_err_set(err, RIDGE_EINVAL, "--optimizer lamb: modelled as apex's FusedLAMB only (--optimizer-impl "
-                                                "fused, not %s)", ridge_optimizer_impl_name(rc->optimizer_impl));
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "run.optimizer lamb: modelled as apex's FusedLAMB only (run.optimizer_impl fused, not %s)",
+                             ridge_optimizer_impl_name(rc->optimizer_impl));
     if (rc->mlm_positions != 0 && strcmp(m->fam->name, "transformer") != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: applies to masked-LM training of text encoders; "
+        return ridge_err_set(err, RIDGE_EINVAL, "run.mlm_positions: applies to masked-LM training of text encoders; "
                                                 "%s is a %s model", m->name, m->fam->name);
     if (rc->grad_accum == 0)
         out->grad_accum = 1;
     else if (!(rc->grad_accum >= 1 && rc->grad_accum <= RIDGE_RUN_GRAD_ACCUM_MAX &&
                rc->grad_accum == (double)(long long)rc->grad_accum))
-        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: %g is not an integer in [1, %d]", rc->grad_accum,
+        return ridge_err_set(err, RIDGE_EINVAL, "run.grad_accum: %g is not an integer in [1, %d]", rc->grad_accum,
                              RIDGE_RUN_GRAD_ACCUM_MAX);
     else if (rc->grad_accum > 1 && rc->mode != RIDGE_MODE_TRAIN)
-        return ridge_err_set(err, RIDGE_EINVAL, "--grad-accum: applies to --mode train, not %s",
+        return ridge_err_set(err, RIDGE_EINVAL, "run.grad_accum: applies to run.mode train, not %s",
                              ridge_mode_name(rc->mode));
     return m->fam->resolve(m->arch, out, err);
 }

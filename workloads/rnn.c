@@ -48,7 +48,7 @@ static int get_num(const cJSON *o, const char *key, int required, long lo, long 
 }
 
 /* Shape rules shared by the file check and the --hidden/--layers check. `where` is a JSON path
- * ("ORIGIN: $.arch.layers") or a run option ("--layers 1"). */
+ * ("ORIGIN: $.arch.layers") or a run field ("run.layers 1"). */
 static int check_shape(const rnn_arch *a, double layers, const char *where, ridge_err *err)
 {
     if (a->bidir && layers < 2)
@@ -222,24 +222,24 @@ static int rnn_resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     char where[64];
     int st;
     if (rc->mode != RIDGE_MODE_TRAIN && rc->mode != RIDGE_MODE_INFER)
-        return ridge_err_set(err, RIDGE_EINVAL, "--mode %s: %s is an RNN; use train or infer",
+        return ridge_err_set(err, RIDGE_EINVAL, "run.mode %s: %s is an RNN; use train or infer",
                              ridge_mode_name(rc->mode), a->id);
     if (rc->image != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--image: %s is an RNN; it has no image size", a->id);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.image: %s is an RNN; it has no image size", a->id);
     if (rc->seq == 0)
         rc->seq = a->seq;
     if (!(rc->seq >= 1 && rc->seq <= RNN_SEQ_MAX && rc->seq == floor(rc->seq)))
-        return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g is not an integer in [1, %d]", rc->seq, RNN_SEQ_MAX);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.seq: %g is not an integer in [1, %d]", rc->seq, RNN_SEQ_MAX);
     /* --hidden and --layers stay 0 when not given: "the model's" (the decoder keeps its own depth) */
     if (rc->hidden != 0 &&
         !(rc->hidden >= 1 && rc->hidden <= RIDGE_RUN_RNN_HIDDEN_MAX && rc->hidden == floor(rc->hidden)))
-        return ridge_err_set(err, RIDGE_EINVAL, "--hidden: %g is not an integer in [1, %d]", rc->hidden,
+        return ridge_err_set(err, RIDGE_EINVAL, "run.hidden: %g is not an integer in [1, %d]", rc->hidden,
                              RIDGE_RUN_RNN_HIDDEN_MAX);
     if (rc->layers != 0) {
         if (!(rc->layers >= 1 && rc->layers <= RNN_LAYERS_MAX && rc->layers == floor(rc->layers)))
-            return ridge_err_set(err, RIDGE_EINVAL, "--layers: %g is not an integer in [1, %d]", rc->layers,
+            return ridge_err_set(err, RIDGE_EINVAL, "run.layers: %g is not an integer in [1, %d]", rc->layers,
                                  RNN_LAYERS_MAX);
-        snprintf(where, sizeof where, "--layers %g", rc->layers);
+        snprintf(where, sizeof where, "run.layers %g", rc->layers);
         if ((st = check_shape(a, rc->layers, where, err)) != RIDGE_OK)
             return st;
     }

@@ -327,66 +327,66 @@ static int resolve(const void *arch, ridge_run_config *rc, ridge_err *err)
     const char *mode = ridge_mode_name(rc->mode);
     if (rc->hidden != 0 || rc->layers != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "%s: applies to RNN models only; %s is a transformer",
-                             rc->hidden != 0 ? "--hidden" : "--layers", a->id);
+                             rc->hidden != 0 ? "run.hidden" : "run.layers", a->id);
     if ((unsigned)rc->mode > RIDGE_MODE_DECODE)
-        return ridge_err_set(err, RIDGE_EINVAL, "--mode: %d is not a mode", (int)rc->mode);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.mode: %d is not a mode", (int)rc->mode);
     if (a->encoder && (rc->mode == RIDGE_MODE_PREFILL || rc->mode == RIDGE_MODE_DECODE))
-        return ridge_err_set(err, RIDGE_EINVAL, "--mode %s: %s is an encoder; use infer", mode, a->id);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.mode %s: %s is an encoder; use infer", mode, a->id);
     if (rc->mlm_positions != 0 && (!text_encoder_mlm(a) || rc->mode != RIDGE_MODE_TRAIN))
         return ridge_err_set(err, RIDGE_EINVAL,
-                             "--mlm-positions: applies to masked-LM training (--mode train) of a text encoder without "
-                             "classes or qa_head; not to %s in %s",
+                             "run.mlm_positions: applies to masked-LM training (run.mode train) of a text encoder "
+                             "without classes or qa_head; not to %s in %s",
                              a->id, mode);
     if (a->vit) {
         if (rc->seq != 0 && rc->seq != patches(a, rc->image != 0 ? rc->image : a->image) + 1)
             return ridge_err_set(err, RIDGE_EINVAL,
-                                 "--seq: %s is a vision transformer; its sequence is (image/patch)^2 + 1 tokens: "
-                                 "set --image",
+                                 "run.seq: %s is a vision transformer; its sequence is (image/patch)^2 + 1 tokens: "
+                                 "set run.image",
                                  a->id);
         if (rc->image == 0)
             rc->image = a->image;
         if (!is_int_in(rc->image, a->patch, RIDGE_RUN_IMAGE_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--image: %g is not an integer in [%g, %d] (from the patch side)",
+            return ridge_err_set(err, RIDGE_EINVAL, "run.image: %g is not an integer in [%g, %d] (from the patch side)",
                                  rc->image, a->patch, RIDGE_RUN_IMAGE_MAX);
         rc->seq = patches(a, rc->image) + 1;
         return RIDGE_OK;
     }
     if (rc->image != 0)
-        return ridge_err_set(err, RIDGE_EINVAL, "--image: %s is not a vision model", a->id);
+        return ridge_err_set(err, RIDGE_EINVAL, "run.image: %s is not a vision model", a->id);
     switch (rc->mode) {
     case RIDGE_MODE_TRAIN:
     case RIDGE_MODE_INFER:
         if (rc->seq == 0)
             rc->seq = a->max_seq;
         if (!is_int_in(rc->seq, 1, RIDGE_RUN_TOKENS_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g is not an integer in [1, %d]", rc->seq,
+            return ridge_err_set(err, RIDGE_EINVAL, "run.seq: %g is not an integer in [1, %d]", rc->seq,
                                  RIDGE_RUN_TOKENS_MAX);
         if (a->pos == TF_POS_LEARNED && rc->seq > a->max_seq)
-            return ridge_err_set(err, RIDGE_EINVAL, "--seq: %g exceeds the %g positions %s has learned", rc->seq,
+            return ridge_err_set(err, RIDGE_EINVAL, "run.seq: %g exceeds the %g positions %s has learned", rc->seq,
                                  a->max_seq, a->id);
         break;
     case RIDGE_MODE_PREFILL:
         if (rc->prompt == 0)
             rc->prompt = TF_DEFAULT_PROMPT < a->max_seq || a->pos != TF_POS_LEARNED ? TF_DEFAULT_PROMPT : a->max_seq;
         if (!is_int_in(rc->prompt, 1, RIDGE_RUN_TOKENS_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g is not an integer in [1, %d]", rc->prompt,
+            return ridge_err_set(err, RIDGE_EINVAL, "run.prompt: %g is not an integer in [1, %d]", rc->prompt,
                                  RIDGE_RUN_TOKENS_MAX);
         if (a->pos == TF_POS_LEARNED && rc->prompt > a->max_seq)
-            return ridge_err_set(err, RIDGE_EINVAL, "--prompt: %g exceeds the %g positions %s has learned",
+            return ridge_err_set(err, RIDGE_EINVAL, "run.prompt: %g exceeds the %g positions %s has learned",
                                  rc->prompt, a->max_seq, a->id);
         break;
     case RIDGE_MODE_DECODE:
         if (!is_int_in(rc->context, 0, RIDGE_RUN_TOKENS_MAX))
-            return ridge_err_set(err, RIDGE_EINVAL, "--context: %g is not an integer in [0, %d]", rc->context,
+            return ridge_err_set(err, RIDGE_EINVAL, "run.context: %g is not an integer in [0, %d]", rc->context,
                                  RIDGE_RUN_TOKENS_MAX);
         if (a->pos == TF_POS_LEARNED && rc->context + 1 > a->max_seq)
             return ridge_err_set(err, RIDGE_EINVAL,
-                                 "--context: %g + 1 new token exceeds the %g positions %s has learned",
+                                 "run.context: %g + 1 new token exceeds the %g positions %s has learned",
                                  rc->context, a->max_seq, a->id);
         break;
     }
     if (rc->mlm_positions != 0 && !is_int_in(rc->mlm_positions, 1, rc->seq)) /* train: seq resolved above */
-        return ridge_err_set(err, RIDGE_EINVAL, "--mlm-positions: %g is not an integer in [1, %g] (the sequence)",
+        return ridge_err_set(err, RIDGE_EINVAL, "run.mlm_positions: %g is not an integer in [1, %g] (the sequence)",
                              rc->mlm_positions, rc->seq);
     return RIDGE_OK;
 }
