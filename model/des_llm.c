@@ -123,6 +123,10 @@ static int saturation(const ridge_llm_config *c, double p, double o, double beff
     return st;
 }
 
+/* One function on purpose (173 lines): the event loop's state (clock, running set, KV in use, the
+ * window counters) is shared by admission, the iteration, retirement and the measurement window;
+ * split into helpers it would travel as a dozen in/out pointers, and the loop reads top to bottom
+ * as the scheduler it simulates (docs/serving.md, "LLM serving with continuous batching"). */
 int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err)
 {
     size_t total = 0, n, nt = 0, next = 0, arrived = 0, done = 0, iters = 0, iters_meas = 0;

@@ -435,7 +435,10 @@ static int w_detect(cnn_walk *w, const cnn_layer *L, size_t idx, const char *pat
     return RIDGE_OK;
 }
 
-/* Expand the arch for an image side. Errors name the layer's JSON path under c's origin. */
+/* Expand the arch for an image side. Errors name the layer's JSON path under c's origin. Over 120
+ * lines on purpose: one switch over the layer kinds, each case a few lines of shape inference on
+ * the walk's running shape (its own helper where a kind is longer: w_repeated, w_detect), so the
+ * case list reads as the schema's layer table (docs/workloads.md, "CNNs"). */
 static int cnn_walk_arch(const cnn_arch *a, double image, cnn_walk *w, const rj_ctx *c)
 {
     char path[RJ_PATH_MAX], nm[128];
