@@ -8,7 +8,7 @@
 #include "nearest.h"
 #include "json_util.h"
 #include "ridge/file.h"
-#include "ridge/comm.h"
+#include "ridge/cluster.h"
 
 static const ridge_name intra_rows[] = {{"nvswitch", RIDGE_INTRA_NVSWITCH},
                                         {"nvlink_bridge", RIDGE_INTRA_NVLINK_BRIDGE},

@@ -91,6 +91,40 @@ RIDGE_NAMES_DEFINE(ridge_layout, layout_rows, "?")
 RIDGE_NAMES_DEFINE(ridge_ew_fn, ew_fn_rows, "?")
 RIDGE_NAMES_DEFINE(ridge_row_kernel, row_kernel_rows, "?")
 
+static const ridge_name class_rows[] = {{"auto", RIDGE_HOST_AUTO},         {"aten", RIDGE_HOST_ATEN},
+                                        {"library", RIDGE_HOST_LIBRARY},   {"attention", RIDGE_HOST_ATTENTION},
+                                        {"autograd", RIDGE_HOST_AUTOGRAD}, {"multi_tensor", RIDGE_HOST_MULTI_TENSOR}};
+const ridge_names ridge_host_class_names = RIDGE_NAMES(class_rows, "?");
+
+const char *ridge_host_class_name(ridge_host_class c)
+{
+    return ridge_name_of(&ridge_host_class_names, (int)c);
+}
+
+static int ends_with(const char *s, const char *sfx)
+{
+    size_t n = strlen(s), k = strlen(sfx);
+    return n >= k && strcmp(s + n - k, sfx) == 0;
+}
+
+ridge_host_class ridge_host_class_of(const ridge_op *op)
+{
+    if (op->host_class > RIDGE_HOST_AUTO && op->host_class < RIDGE_HOST_CLASS_COUNT)
+        return (ridge_host_class)op->host_class;
+    if (strcmp(op->group, "optimizer") == 0)
+        return RIDGE_HOST_MULTI_TENSOR;
+    if (ends_with(op->name, ".bwd") || ends_with(op->name, ".dgrad") || ends_with(op->name, ".wgrad") ||
+        ends_with(op->name, ".gcast"))
+        return RIDGE_HOST_AUTOGRAD;
+    switch (op->kind) {
+    case RIDGE_OP_GEMM:
+    case RIDGE_OP_CONV2D:
+    case RIDGE_OP_LSTM: return RIDGE_HOST_LIBRARY;
+    case RIDGE_OP_ATTENTION: return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? RIDGE_HOST_LIBRARY : RIDGE_HOST_ATTENTION;
+    default: return RIDGE_HOST_ATEN;
+    }
+}
+
 double ridge_dtype_bytes(ridge_dtype d)
 {
     return (unsigned)d < RIDGE_DTYPE_COUNT ? dtype_bytes[d] : 0;

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "family.h"
-#include "ridge/host.h"
 
 #define CNN_MAX_LAYERS 10000
 #define CNN_DIM_MAX 1000000    /* channels, features */

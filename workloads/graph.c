@@ -2,8 +2,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "graph.h"
 
-#include "ridge/host.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

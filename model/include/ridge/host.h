@@ -13,25 +13,6 @@
 extern "C" {
 #endif
 
-/* What issues an op, for its dispatch cost (ridge_op.host_class; RIDGE_HOST_AUTO derives it,
- * ridge_host_class_of). */
-typedef enum {
-    RIDGE_HOST_AUTO = 0,
-    RIDGE_HOST_ATEN,         /* a tensor op called from Python (elementwise, reductions, copies) */
-    RIDGE_HOST_LIBRARY,      /* a cuBLAS / cuDNN call from Python (linear, matmul, conv, LSTM) */
-    RIDGE_HOST_ATTENTION,    /* F.scaled_dot_product_attention: backend choice, checks, outputs */
-    RIDGE_HOST_AUTOGRAD,     /* a backward node run by the C++ autograd engine (no Python) */
-    RIDGE_HOST_MULTI_TENSOR, /* one launch of a multi-tensor apply (foreach / fused optimizers) */
-    RIDGE_HOST_CLASS_COUNT
-} ridge_host_class;
-
-extern const ridge_names ridge_host_class_names; /* "auto", "aten", ... "multi_tensor" */
-const char *ridge_host_class_name(ridge_host_class c);
-/* The class of an op: its host_class when set, else: group "optimizer" -> multi_tensor; a name
- * ending in .bwd, .dgrad, .wgrad or .gcast (the backward ops of docs/workloads.md) -> autograd;
- * GEMM, convolution, LSTM -> library; attention -> attention; the rest -> aten. */
-ridge_host_class ridge_host_class_of(const ridge_op *op);
-
 /* Which kernels a profile's framework launches (ridge_run_config.code when the run does not say). */
 typedef enum { RIDGE_HOST_RUNTIME_EAGER = 0, RIDGE_HOST_RUNTIME_GRAPH, RIDGE_HOST_RUNTIME_DECODE_GRAPH } ridge_host_runtime;
 

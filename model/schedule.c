@@ -1,0 +1,160 @@
+/* The host launch pipeline: a two-stage pipeline of host issue feeding the GPU stream, priced
+ * by a host profile (host.c) or by the GPU's own launch figures (docs/model.md §7).
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "ridge/host.h"
+#include "ridge/kernel.h"
+#include "ridge/schedule.h"
+
+static double max3(double a, double b, double c)
+{
+    double m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals *tot)
+{
+    double r;
+    if (!hp || !(hp->request_s > 0) || !(hp->cpu_speed > 0))
+        return;
+    r = hp->request_s / hp->cpu_speed;
+    tot->total_time_s += r;
+    tot->host_issue_s += r;
+    tot->host_wait_s += r;
+    tot->time_by_bound_s[RIDGE_BOUND_HOST] += r;
+}
+
+/* ------------------------------------------------------------------ the pipeline */
+
+double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue_s, double kernels, double gpu_s,
+                               double last_kernel_s)
+{
+    return max3(gpu_end_s + gpu_s, host_end_s + issue_s + gpu_s, host_end_s + kernels * issue_s + last_kernel_s);
+}
+
+/* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K. */
+static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
+                    ridge_op_result *results, ridge_schedule_totals *tot, int *split, ridge_err *err)
+{
+    /* H: when the host has issued the last kernel so far; E: when the GPU finishes the last
+     * kernel so far. Without a profile (plain CUDA op lists): h = the launch plus the framework
+     * cost spread over an op's kernels; a graph costs one eager launch to start. With one: the
+     * op's dispatch by class, its module calls and its launches (eager), or the replay and its
+     * nodes (graph), after the profile's per-step CPU work. */
+    int graph = rt == RIDGE_RUNTIME_GRAPH;
+    double h0 = graph ? g->eff.graph_launch_s : g->eff.host_launch_s;
+    double f = graph ? 0 : g->eff.framework_op_s;
+    double H = graph ? g->eff.host_launch_s + g->eff.framework_op_s : 0, E = 0;
+    ridge_host_profile eff_hp;
+    if (hp) {
+        /* A GPU file whose host parameters were calibrated (host_launch_s, framework_op_s) says how
+         * fast its host is against the defaults: the profile's CPU costs scale by that ratio. */
+        ridge_efficiency e0;
+        double now = g->eff.host_launch_s + g->eff.framework_op_s;
+        ridge_efficiency_defaults(g->compute_capability, g->sm_count, g->boost_clock_hz, g->memory_bw_bytes_per_s,
+                                  &e0);
+        eff_hp = *hp;
+        if (now > 0)
+            eff_hp.cpu_speed *= (e0.host_launch_s + e0.framework_op_s) / now;
+        hp = &eff_hp;
+        H = (hp->step_s + (graph ? hp->graph_replay_s : 0)) / hp->cpu_speed;
+    }
+    memset(tot, 0, sizeof *tot);
+    for (size_t i = 0; i < n; i++) {
+        ridge_kernel_result kr;
+        double c, gk, h, E1, H1, gpu, wait;
+        ridge_bound b;
+        int rc = ridge_kernel_predict(g, &ops[i], &kr, err);
+        if (rc != RIDGE_OK) {
+            char msg[RIDGE_ERR_MSG_MAX];
+            if (err) {
+                memcpy(msg, err->msg, sizeof msg);
+                ridge_err_set(err, rc, "op %zu%s%s: %s", i, ops[i].name[0] ? " " : "", ops[i].name, msg);
+            }
+            return rc;
+        }
+        if (split && kr.split_k > 1)
+            *split = 1;
+        /* C identical kernels of GPU time gk each, issued every h:
+         * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
+        c = kr.kernels * ops[i].count;
+        gk = ridge_kernel_time_in(g, &kr, rt) / kr.kernels;
+        if (!hp)
+            h = h0 + f / kr.kernels;
+        else if (graph)
+            h = hp->graph_node_s / hp->cpu_speed;
+        else
+            h = ridge_host_op_cost(hp, &ops[i], kr.kernels) / kr.kernels;
+        E1 = ridge_schedule_finish_s(E, H, h, c, c * gk, gk);
+        H1 = H + c * h;
+        /* A host that waits for the GPU (eager only: a graph replays without the host) issues
+         * nothing more until the op has run. */
+        if (hp && !graph && ops[i].host_sync && H1 < E1)
+            H1 = E1;
+        gpu = c * gk;
+        wait = (E1 - E) - gpu;
+        if (wait < 0)
+            wait = 0;
+        b = wait > gpu ? RIDGE_BOUND_HOST : kr.bound;
+        if (results) {
+            results[i].kernel = kr;
+            results[i].count = ops[i].count;
+            results[i].time_s = E1 - E;
+            results[i].gpu_s = gpu;
+            results[i].host_wait_s = wait;
+            results[i].bound = b;
+        }
+        tot->gpu_busy_s += gpu;
+        tot->host_wait_s += wait;
+        tot->flops += kr.flops * ops[i].count;
+        tot->dram_bytes += kr.dram_bytes * ops[i].count;
+        tot->kernels += c;
+        tot->time_by_bound_s[b] += E1 - E;
+        E = E1;
+        H = H1;
+    }
+    tot->total_time_s = E;
+    tot->host_issue_s = H;
+    return RIDGE_OK;
+}
+
+/* The kernel model picks split-K for GPU time; the reduction kernel it adds costs a launch. Where
+ * the host bounds an eager step, as at batch 1, those launches are on the critical path and the
+ * GPU time saved is not: the whole A100 launching them ran ResNet-50 slower than a 1g.10gb slice,
+ * too small to split (docs/model.md §7, §8). So a step with a split is run again without split-K
+ * and the faster pass is kept, as a framework autotuning the step would. Graph replays cost the
+ * host little: their choice stands. */
+static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                         const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
+                         ridge_err *err)
+{
+    int split = 0, rc = schedule(g, ops, n, rt, hp, results, tot, &split, err);
+    ridge_schedule_totals unsplit;
+    ridge_gpu g1;
+    if (rc != RIDGE_OK || !split || rt != RIDGE_RUNTIME_EAGER)
+        return rc;
+    g1 = *g;
+    g1.no_split_k = 1;
+    rc = schedule(&g1, ops, n, rt, hp, NULL, &unsplit, NULL, err);
+    if (rc == RIDGE_OK && unsplit.total_time_s < tot->total_time_s) {
+        if (results) /* the faster pass's per-op results */
+            rc = schedule(&g1, ops, n, rt, hp, results, tot, NULL, err);
+        else
+            *tot = unsplit;
+    }
+    return rc;
+}
+
+int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
+                       ridge_schedule_totals *tot, ridge_err *err)
+{
+    return schedule_best(g, ops, n, rt, NULL, results, tot, err);
+}
+
+int ridge_schedule_ops_host(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                            const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
+                            ridge_err *err)
+{
+    return schedule_best(g, ops, n, rt, hp, results, tot, err);
+}
