@@ -162,14 +162,13 @@ static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, 
 
 int cmd_roofline(int argc, char **argv)
 {
-    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
-                                         {"gpu-file", required_argument, 0, 'G'},
-                                         {"workload", required_argument, 0, 'w'},
+    static const struct option opts[] = {CLI_OPTIONS_GPU,
+                                         CLI_OPTION_WORKLOAD,
+                                         CLI_OPTION_RUNTIME,
                                          {"measured", required_argument, 0, 'm'},
-                                         {"runtime", required_argument, 0, 'r'},
                                          {"output", required_argument, 0, 'o'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         CLI_OPTION_HELP,
+                                         CLI_OPTION_END};
     const char *gpu_id = NULL, *gpu_file = NULL, *workload = NULL, *measured = NULL, *out = NULL;
     ridge_runtime runtime = RIDGE_RUNTIME_EAGER;
     ridge_plot_paths paths;

@@ -125,19 +125,18 @@ typedef struct {
 
 static int parse_options(int argc, char **argv, val_args *a)
 {
-    static const struct option longopts[] = {{"gpu", required_argument, 0, 'g'},
-                                             {"format", required_argument, 0, 'f'},
+    static const struct option longopts[] = {CLI_OPTIONS_GPU,
+                                             CLI_OPTION_FORMAT,
                                              {"chart", required_argument, 0, 'c'},
                                              {"output", required_argument, 0, 'o'},
-                                             {"gpu-file", required_argument, 0, 'G'},
                                              {"baseline", required_argument, 0, 'b'},
                                              {"write-baseline", required_argument, 0, 'w'},
                                              {"tolerance-points", required_argument, 0, 't'},
                                              {"min-time", required_argument, 0, 'm'},
                                              {"summary", no_argument, 0, 's'},
                                              {"only", required_argument, 0, 'k'},
-                                             {"help", no_argument, 0, 'h'},
-                                             {0, 0, 0, 0}};
+                                             CLI_OPTION_HELP,
+                                             CLI_OPTION_END};
     cli_opts co = {CMD, help, NULL, &a->fmt, 0, -1};
     int c;
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
