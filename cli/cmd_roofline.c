@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "cli.h"
 #include "ridge/kernel.h"
 #include "ridge/measure.h"
@@ -252,22 +253,12 @@ int cmd_roofline(int argc, char **argv)
             goto done;
         }
     }
-    if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths.dat, paths.gp,
-                paths.gp);
-        rc = CLI_EXIT_OK;
-        goto done;
-    }
     {
-        int st = ridge_gnuplot_run(&paths, &err);
-        if (st != RIDGE_OK) {
-            cli_error("%s (the .dat and .gp are kept)", err.msg);
-            rc = cli_exit_code(st);
-            goto done;
-        }
+        int rendered = 0;
+        rc = cli_chart_render(&paths, &rendered);
+        if (rc == CLI_EXIT_OK && rendered)
+            printf("wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
     }
-    printf("wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
-    rc = CLI_EXIT_OK;
 done:
     ridge_oplist_free(&w);
     points_free(&pl);

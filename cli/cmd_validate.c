@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "cli.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
@@ -68,18 +69,7 @@ static int write_chart(const ridge_val_cases *s, ridge_validation_style style, c
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
-    if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat,
-                paths->gp, paths->gp);
-        return CLI_EXIT_OK;
-    }
-    st = ridge_gnuplot_run(paths, &err);
-    if (st != RIDGE_OK) {
-        cli_error("%s (the .dat and .gp are kept)", err.msg);
-        return cli_exit_code(st);
-    }
-    *rendered = 1;
-    return CLI_EXIT_OK;
+    return cli_chart_render(paths, rendered);
 }
 
 /* ---- --baseline FILE ---- */
