@@ -97,6 +97,16 @@ typedef struct {
     int exit;                     /* after the loop: -1 go on, else the exit code to return (0: --help) */
 } cli_opts;
 
+/* getopt_long entries (<getopt.h>) the commands share, so that each flag is one name, one kind
+ * and one value everywhere: --format ('f') and --help ('h') are the values cli_getopt reads; --gpu
+ * and --gpu-file (a built-in id or a GPU file, cli_load_gpu), --workload and --runtime name what a
+ * prediction runs; CLI_OPTION_END closes a table. */
+#define CLI_OPTION_FORMAT {"format", required_argument, 0, 'f'}
+#define CLI_OPTION_HELP {"help", no_argument, 0, 'h'}
+#define CLI_OPTIONS_GPU {"gpu", required_argument, 0, 'g'}, {"gpu-file", required_argument, 0, 'G'}
+#define CLI_OPTION_WORKLOAD {"workload", required_argument, 0, 'w'}
+#define CLI_OPTION_RUNTIME {"runtime", required_argument, 0, 'r'}
+#define CLI_OPTION_END {0, 0, 0, 0}
 struct option;
 /* getopt_long (shortopts with a leading ':') over the command's options, with the shared ones
  * handled here: returns the next option for the command to handle, or -1 at the end of the options

@@ -150,13 +150,10 @@ static int cmp_double(const void *a, const void *b)
 
 int cmd_bench(int argc, char **argv)
 {
-    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
-                                         {"ops", required_argument, 0, 'n'},
+    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'}, {"ops", required_argument, 0, 'n'},
                                          {"reps", required_argument, 0, 'r'},
                                          {"min-seconds", required_argument, 0, 's'},
-                                         {"format", required_argument, 0, 'f'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         CLI_OPTION_FORMAT, CLI_OPTION_HELP, CLI_OPTION_END};
     const char *gpu_id = "h200-sxm-141gb";
     long nops = 1000, reps = 7;
     double min_s = 0.5, rate_k[64], rate_s[64], rate_m[64], rate_ms[64], sink = 0;

@@ -229,10 +229,10 @@ int cmd_calibrate(int argc, char **argv)
                                              {"output", required_argument, 0, 'o'},
                                              {"train", required_argument, 0, 't'},
                                              {"fit", required_argument, 0, 'F'},
-                                             {"format", required_argument, 0, 'f'},
                                              {"min-time", required_argument, 0, 'm'},
-                                             {"help", no_argument, 0, 'h'},
-                                             {0, 0, 0, 0}};
+                                             CLI_OPTION_FORMAT,
+                                             CLI_OPTION_HELP,
+                                             CLI_OPTION_END};
     ridge_cal_rule rules[CAL_MAX_RULES];
     const char *only[RIDGE_CAL_MAX_PARAMS];
     int nonly = 0;

@@ -207,8 +207,8 @@ int cmd_collective(int argc, char **argv)
                                          {"op", required_argument, 0, 'o'},      {"bytes", required_argument, 0, 'b'},
                                          {"gpus", required_argument, 0, 'g'},    {"algo", required_argument, 0, 'a'},
                                          {"proto", required_argument, 0, 'p'},   {"sweep", optional_argument, 0, 's'},
-                                         {"format", required_argument, 0, 'f'},  {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         CLI_OPTION_FORMAT,                      CLI_OPTION_HELP,
+                                         CLI_OPTION_END};
     const char *cluster_id = NULL, *op_s = NULL;
     cli_format fmt = CLI_FMT_TEXT;
     ridge_coll_op op = RIDGE_COLL_ALLREDUCE;

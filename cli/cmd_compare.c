@@ -220,13 +220,14 @@ typedef struct {
 /* Parse the command line into a; returns -1 to go on, else the exit code to return. */
 static int parse_args(int argc, char **argv, cmp_args *a)
 {
-    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
-                                         {"gpu-file", required_argument, 0, 'g'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {"workload", required_argument, 0, 'w'},
-                                         {"runtime", required_argument, 0, 'r'},
+    /* --gpu-file is 'g' here: compare takes GPU ids as arguments, not --gpu */
+    static const struct option opts[] = {{"gpu-file", required_argument, 0, 'g'},
+                                         CLI_OPTION_WORKLOAD,
+                                         CLI_OPTION_RUNTIME,
+                                         CLI_OPTION_FORMAT,
+                                         CLI_OPTION_HELP,
                                          CLI_RUN_OPTIONS,
-                                         {0, 0, 0, 0}};
+                                         CLI_OPTION_END};
     cli_opts co = {"compare", help, NULL, &a->fmt, 0, -1};
     int c;
     /* '-' first: keep ids and --gpu-file in command-line order. */

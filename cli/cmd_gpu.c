@@ -175,10 +175,8 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
 
 int cmd_gpu(int argc, char **argv)
 {
-    static const struct option opts[] = {{"format", required_argument, 0, 'f'},
-                                         {"gpu-file", required_argument, 0, 'g'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+    static const struct option opts[] = {{"gpu-file", required_argument, 0, 'g'}, CLI_OPTION_FORMAT,
+                                         CLI_OPTION_HELP, CLI_OPTION_END};
     cli_format fmt = CLI_FMT_TEXT;
     const char *file = NULL, *id = NULL;
     ridge_gpu g;

@@ -186,16 +186,10 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
 
 int cmd_predict(int argc, char **argv)
 {
-    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
-                                         {"gpu-file", required_argument, 0, 'G'},
-                                         {"workload", required_argument, 0, 'w'},
-                                         {"runtime", required_argument, 0, 'r'},
-                                         {"format", required_argument, 0, 'f'},
+    static const struct option opts[] = {CLI_OPTIONS_GPU,     CLI_OPTION_WORKLOAD, CLI_OPTION_RUNTIME,
                                          {"per-op", no_argument, 0, 'p'},
-                                         {"help", no_argument, 0, 'h'},
-                                         CLI_CLUSTER_OPTIONS,
-                                         CLI_RUN_OPTIONS,
-                                         {0, 0, 0, 0}};
+                                         CLI_OPTION_FORMAT,   CLI_OPTION_HELP,     CLI_CLUSTER_OPTIONS,
+                                         CLI_RUN_OPTIONS,     CLI_OPTION_END};
     const char *gpu_id = NULL, *gpu_file = NULL, *wfile = NULL;
     ridge_run_config run;
     int per_op = 0, run_flags = 0, precision_given = 0;

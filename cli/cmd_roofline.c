@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "cli.h"
 #include "ridge/kernel.h"
 #include "ridge/measure.h"
@@ -162,14 +163,13 @@ static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, 
 
 int cmd_roofline(int argc, char **argv)
 {
-    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'},
-                                         {"gpu-file", required_argument, 0, 'G'},
-                                         {"workload", required_argument, 0, 'w'},
+    static const struct option opts[] = {CLI_OPTIONS_GPU,
+                                         CLI_OPTION_WORKLOAD,
+                                         CLI_OPTION_RUNTIME,
                                          {"measured", required_argument, 0, 'm'},
-                                         {"runtime", required_argument, 0, 'r'},
                                          {"output", required_argument, 0, 'o'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         CLI_OPTION_HELP,
+                                         CLI_OPTION_END};
     const char *gpu_id = NULL, *gpu_file = NULL, *workload = NULL, *measured = NULL, *out = NULL;
     ridge_runtime runtime = RIDGE_RUNTIME_EAGER;
     ridge_plot_paths paths;
@@ -253,22 +253,12 @@ int cmd_roofline(int argc, char **argv)
             goto done;
         }
     }
-    if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths.dat, paths.gp,
-                paths.gp);
-        rc = CLI_EXIT_OK;
-        goto done;
-    }
     {
-        int st = ridge_gnuplot_run(&paths, &err);
-        if (st != RIDGE_OK) {
-            cli_error("%s (the .dat and .gp are kept)", err.msg);
-            rc = cli_exit_code(st);
-            goto done;
-        }
+        int rendered = 0;
+        rc = cli_chart_render(&paths, &rendered);
+        if (rc == CLI_EXIT_OK && rendered)
+            printf("wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
     }
-    printf("wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
-    rc = CLI_EXIT_OK;
 done:
     ridge_oplist_free(&w);
     points_free(&pl);

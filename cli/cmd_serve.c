@@ -196,8 +196,8 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
 }
 
 static const struct option serve_long_opts[] = {
-    {"gpu", required_argument, 0, 'g'},           {"gpu-file", required_argument, 0, 'G'},
-    {"gpus", required_argument, 0, 'L'},          {"workload", required_argument, 0, 'w'},
+    CLI_OPTIONS_GPU,
+    {"gpus", required_argument, 0, 'L'},          CLI_OPTION_WORKLOAD,
     {"rate", required_argument, 0, 'r'},          {"replicas", required_argument, 0, 'n'},
     {"max-batch", required_argument, 0, 'b'},     {"batch-timeout-ms", required_argument, 0, 't'},
     {"slo-p99-ms", required_argument, 0, 's'},    {"slo-ttft-p99-ms", required_argument, 0, 'T'},
@@ -206,10 +206,10 @@ static const struct option serve_long_opts[] = {
     {"trace", required_argument, 0, 'R'},         {"requests", required_argument, 0, 'q'},
     {"static", no_argument, 0, 'A'},              {"sweep-rate", required_argument, 0, 'W'},
     {"chart", required_argument, 0, 'o'},         {"simulate", no_argument, 0, 'S'},
-    {"seed", required_argument, 0, 'e'},          {"format", required_argument, 0, 'f'},
-    {"help", no_argument, 0, 'h'},                {"cluster", required_argument, 0, 'C'},
+    {"seed", required_argument, 0, 'e'},          {"cluster", required_argument, 0, 'C'},
     {"nodes", required_argument, 0, 'N'},         {"tp", required_argument, 0, 'p'},
-    CLI_RUN_OPTIONS,                              {0, 0, 0, 0}};
+    CLI_OPTION_FORMAT,                            CLI_OPTION_HELP,
+    CLI_RUN_OPTIONS,                              CLI_OPTION_END};
 
 /* The flags, then the combinations that make no sense; prints the usage error. */
 static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)

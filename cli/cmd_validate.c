@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "cli.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
@@ -68,18 +69,7 @@ static int write_chart(const ridge_val_cases *s, ridge_validation_style style, c
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
-    if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat,
-                paths->gp, paths->gp);
-        return CLI_EXIT_OK;
-    }
-    st = ridge_gnuplot_run(paths, &err);
-    if (st != RIDGE_OK) {
-        cli_error("%s (the .dat and .gp are kept)", err.msg);
-        return cli_exit_code(st);
-    }
-    *rendered = 1;
-    return CLI_EXIT_OK;
+    return cli_chart_render(paths, rendered);
 }
 
 /* ---- --baseline FILE ---- */
@@ -125,19 +115,18 @@ typedef struct {
 
 static int parse_options(int argc, char **argv, val_args *a)
 {
-    static const struct option longopts[] = {{"gpu", required_argument, 0, 'g'},
-                                             {"format", required_argument, 0, 'f'},
+    static const struct option longopts[] = {CLI_OPTIONS_GPU,
+                                             CLI_OPTION_FORMAT,
                                              {"chart", required_argument, 0, 'c'},
                                              {"output", required_argument, 0, 'o'},
-                                             {"gpu-file", required_argument, 0, 'G'},
                                              {"baseline", required_argument, 0, 'b'},
                                              {"write-baseline", required_argument, 0, 'w'},
                                              {"tolerance-points", required_argument, 0, 't'},
                                              {"min-time", required_argument, 0, 'm'},
                                              {"summary", no_argument, 0, 's'},
                                              {"only", required_argument, 0, 'k'},
-                                             {"help", no_argument, 0, 'h'},
-                                             {0, 0, 0, 0}};
+                                             CLI_OPTION_HELP,
+                                             CLI_OPTION_END};
     cli_opts co = {CMD, help, NULL, &a->fmt, 0, -1};
     int c;
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {

@@ -5,8 +5,7 @@
 
 int cli_listing_args(int argc, char **argv, const char *cmd, const char *help, cli_format *fmt)
 {
-    static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {CLI_OPTION_FORMAT, CLI_OPTION_HELP, CLI_OPTION_END};
     cli_opts co = {cmd, help, NULL, fmt, 0, -1};
     /* --format and --help are all a listing has: cli_getopt reads them. */
     if (cli_getopt(&co, argc, argv, ":h", opts) != -1 || co.exit >= 0)

@@ -1,19 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "model_run.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-/* An option with two values: *out = 0 for `off`, 1 for `on`; returns 1, or -1 after an error. */
-static int two_way(const char *opt, const char *arg, const char *off, const char *on, int *out)
-{
-    if (strcmp(arg, off) == 0 || strcmp(arg, on) == 0) {
-        *out = strcmp(arg, on) == 0;
-        return 1;
-    }
-    cli_error("%s: '%s' is not one of %s, %s", opt, arg, off, on);
-    return -1;
-}
 
 void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap)
 {
@@ -43,118 +33,103 @@ static const char *run_option_flag(int c, char *buf, size_t cap)
     return "?";
 }
 
+/* The run options that set a field from their value alone: a count (whole, within [lo, hi], kept
+ * as a double) or one of two words (an int: 0 for off, 1 for on). One row each, read by one loop
+ * in cli_run_option; the options a parser of their own reads are in its switch. */
+typedef enum { RUN_COUNT, RUN_TWO_WAY } run_field_kind;
+static const struct {
+    int opt; /* value - CLI_RUN_OPT_BASE */
+    run_field_kind kind;
+    size_t field; /* offsetof(ridge_run_config, ...) */
+    long lo, hi;  /* RUN_COUNT */
+    const char *off, *on; /* RUN_TWO_WAY */
+} run_fields[] = {
+    {1, RUN_COUNT, offsetof(ridge_run_config, batch), 1, RIDGE_RUN_BATCH_MAX, 0, 0},
+    {2, RUN_COUNT, offsetof(ridge_run_config, seq), 1, RIDGE_RUN_TOKENS_MAX, 0, 0},
+    {3, RUN_COUNT, offsetof(ridge_run_config, image), 1, RIDGE_RUN_IMAGE_MAX, 0, 0},
+    {4, RUN_COUNT, offsetof(ridge_run_config, prompt), 1, RIDGE_RUN_TOKENS_MAX, 0, 0},
+    {5, RUN_COUNT, offsetof(ridge_run_config, context), 0, RIDGE_RUN_TOKENS_MAX, 0, 0},
+    {10, RUN_COUNT, offsetof(ridge_run_config, hidden), 1, RIDGE_RUN_RNN_HIDDEN_MAX, 0, 0},
+    {11, RUN_COUNT, offsetof(ridge_run_config, layers), 1, RIDGE_RUN_RNN_LAYERS_MAX, 0, 0},
+    {12, RUN_TWO_WAY, offsetof(ridge_run_config, unfused_attention), 0, 0, "flash", "unfused"},
+    {13, RUN_TWO_WAY, offsetof(ridge_run_config, nchw), 0, 0, "nhwc", "nchw"},
+    {16, RUN_TWO_WAY, offsetof(ridge_run_config, engine), 0, 0, "eager", "engine"},
+    {17, RUN_COUNT, offsetof(ridge_run_config, grad_accum), 1, RIDGE_RUN_GRAD_ACCUM_MAX, 0, 0},
+    {18, RUN_COUNT, offsetof(ridge_run_config, mlm_positions), 1, RIDGE_RUN_TOKENS_MAX, 0, 0},
+};
+
+/* Set the field of run_fields row r from arg; 1, or -1 after an error. */
+static int run_field_set(size_t r, const char *name, const char *arg, ridge_run_config *rc)
+{
+    char *field = (char *)rc + run_fields[r].field;
+    long v = 0;
+    if (run_fields[r].kind == RUN_COUNT) {
+        if (cli_parse_long(name, arg, run_fields[r].lo, run_fields[r].hi, &v))
+            return -1;
+        *(double *)(void *)field = (double)v;
+        return 1;
+    }
+    if (strcmp(arg, run_fields[r].off) == 0 || strcmp(arg, run_fields[r].on) == 0) {
+        *(int *)(void *)field = strcmp(arg, run_fields[r].on) == 0;
+        return 1;
+    }
+    cli_error("%s: '%s' is not one of %s, %s", name, arg, run_fields[r].off, run_fields[r].on);
+    return -1;
+}
+
+/* 1 when a parse of arg succeeded (failed == 0), else -1 after "NAME: 'ARG' is not one of WORDS". */
+static int run_choice(int failed, const char *name, const char *arg, const char *words)
+{
+    if (!failed)
+        return 1;
+    cli_error("%s: '%s' is not one of %s", name, arg, words);
+    return -1;
+}
+
+/* --host: checked now, so that a bad profile is one line before any output. */
+static int run_host(const char *name, const char *arg, ridge_run_config *rc)
+{
+    ridge_host_profile hp;
+    ridge_err err;
+    if (ridge_host_load(arg, &hp, &err) != RIDGE_OK) {
+        cli_error("%s: %s", name, err.msg);
+        return -1;
+    }
+    if (strlen(arg) >= sizeof rc->host) {
+        cli_error("%s: path longer than %zu characters", name, sizeof rc->host - 1);
+        return -1;
+    }
+    snprintf(rc->host, sizeof rc->host, "%s", arg);
+    return 1;
+}
+
 int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc)
 {
     char flag[48];
     const char *name;
-    long v = 0;
+    ridge_optimizer_impl impl;
     name = label ? label : run_option_flag(c, flag, sizeof flag);
+    for (size_t r = 0; r < sizeof run_fields / sizeof run_fields[0]; r++)
+        if (c - CLI_RUN_OPT_BASE == run_fields[r].opt)
+            return run_field_set(r, name, arg, rc);
     switch (c - CLI_RUN_OPT_BASE) {
-    case 0:
-        if (ridge_mode_parse(arg, &rc->mode)) {
-            cli_error("%s: '%s' is not one of train, infer, prefill, decode", name, arg);
-            return -1;
-        }
-        return 1;
-    case 1:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_BATCH_MAX, &v))
-            return -1;
-        rc->batch = (double)v;
-        return 1;
-    case 2:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_TOKENS_MAX, &v))
-            return -1;
-        rc->seq = (double)v;
-        return 1;
-    case 3:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_IMAGE_MAX, &v))
-            return -1;
-        rc->image = (double)v;
-        return 1;
-    case 4:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_TOKENS_MAX, &v))
-            return -1;
-        rc->prompt = (double)v;
-        return 1;
-    case 5:
-        if (cli_parse_long(name, arg, 0, RIDGE_RUN_TOKENS_MAX, &v))
-            return -1;
-        rc->context = (double)v;
-        return 1;
+    case 0: return run_choice(ridge_mode_parse(arg, &rc->mode), name, arg, "train, infer, prefill, decode");
     case 6:
-        if (ridge_dtype_parse(arg, &rc->precision) || rc->precision == RIDGE_DTYPE_FP64 ||
-            rc->precision == RIDGE_DTYPE_INT4) {
-            cli_error("%s: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", name, arg);
-            return -1;
-        }
-        return 1;
-    case 7:
-        if (ridge_optimizer_parse(arg, &rc->optimizer)) {
-            cli_error("%s: '%s' is not one of sgd, adamw, lamb", name, arg);
-            return -1;
-        }
-        return 1;
+        return run_choice(ridge_dtype_parse(arg, &rc->precision) || rc->precision == RIDGE_DTYPE_FP64 ||
+                              rc->precision == RIDGE_DTYPE_INT4,
+                          name, arg, "fp32, tf32, fp16, bf16, fp8, int8");
+    case 7: return run_choice(ridge_optimizer_parse(arg, &rc->optimizer), name, arg, "sgd, adamw, lamb");
     case 8: rc->optimizer_impl = RIDGE_OPT_IMPL_FORLOOP; return 1;
-    case 15: {
-        ridge_optimizer_impl impl;
-        if (ridge_optimizer_impl_parse(arg, &impl)) {
-            cli_error("%s: '%s' is not one of fused, foreach, foreach-capturable, forloop", name, arg);
-            return -1;
-        }
+    case 9: return run_choice(ridge_recompute_parse(arg, &rc->recompute), name, arg, "none, selective, full");
+    case 14: rc->amp = 1; return 1;
+    case 15:
+        if (ridge_optimizer_impl_parse(arg, &impl))
+            return run_choice(1, name, arg, "fused, foreach, foreach-capturable, forloop");
         rc->optimizer_impl = impl;
         return 1;
-    }
-    case 9:
-        if (ridge_recompute_parse(arg, &rc->recompute)) {
-            cli_error("%s: '%s' is not one of none, selective, full", name, arg);
-            return -1;
-        }
-        return 1;
-    case 10:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_RNN_HIDDEN_MAX, &v))
-            return -1;
-        rc->hidden = (double)v;
-        return 1;
-    case 11:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_RNN_LAYERS_MAX, &v))
-            return -1;
-        rc->layers = (double)v;
-        return 1;
-    case 12: return two_way(name, arg, "flash", "unfused", &rc->unfused_attention);
-    case 14: rc->amp = 1; return 1;
-    case 16: return two_way(name, arg, "eager", "engine", &rc->engine);
-    case 17:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_GRAD_ACCUM_MAX, &v))
-            return -1;
-        rc->grad_accum = (double)v;
-        return 1;
-    case 18:
-        if (cli_parse_long(name, arg, 1, RIDGE_RUN_TOKENS_MAX, &v))
-            return -1;
-        rc->mlm_positions = (double)v;
-        return 1;
-    case 13: return two_way(name, arg, "nhwc", "nchw", &rc->nchw);
-    case 19: {
-        /* checked now, so that a bad profile is one line before any output */
-        ridge_host_profile hp;
-        ridge_err err;
-        if (ridge_host_load(arg, &hp, &err) != RIDGE_OK) {
-            cli_error("%s: %s", name, err.msg);
-            return -1;
-        }
-        if (strlen(arg) >= sizeof rc->host) {
-            cli_error("%s: path longer than %zu characters", name, sizeof rc->host - 1);
-            return -1;
-        }
-        snprintf(rc->host, sizeof rc->host, "%s", arg);
-        return 1;
-    }
+    case 19: return run_host(name, arg, rc);
     case 20:
-        if (ridge_code_parse(arg, &rc->code)) {
-            cli_error("%s: '%s' is not one of torch, hf, megatron, engine, compile", name, arg);
-            return -1;
-        }
-        return 1;
+        return run_choice(ridge_code_parse(arg, &rc->code), name, arg, "torch, hf, megatron, engine, compile");
     default: return 0;
     }
 }

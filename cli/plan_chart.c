@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "cli.h"
 #include "plan_cli.h"
 
@@ -348,7 +349,7 @@ int plan_chart(const plan_opts *o)
         rc = cli_exit_code(st);
         goto done;
     }
-    rc = plan_render(&c.paths);
+    rc = cli_chart_render_noted(&c.paths);
 done:
     ridge_plan_free(p);
     ridge_model_free(m);

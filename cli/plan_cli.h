@@ -103,8 +103,6 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
 void plan_print_infeasible(size_t n, const size_t *by_reason);
 /* A progress bar on stderr. */
 void plan_progress(double done, double total);
-/* Render a written .dat/.gp with gnuplot when present; without it a note, and success. */
-int plan_render(const ridge_plot_paths *paths);
 
 /* ---- plan_chart.c: --chart ---- */
 

@@ -56,24 +56,6 @@ void plan_progress(double done, double total)
     fflush(stderr);
 }
 
-int plan_render(const ridge_plot_paths *paths)
-{
-    ridge_err err = {{0}};
-    int st;
-    if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
-                paths->gp);
-        return CLI_EXIT_OK;
-    }
-    st = ridge_gnuplot_run(paths, &err);
-    if (st != RIDGE_OK) {
-        cli_error("%s (the .dat and .gp are kept)", err.msg);
-        return cli_exit_code(st);
-    }
-    fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
-    return CLI_EXIT_OK;
-}
-
 void plan_print_csv_header(int par)
 {
     printf("index,gpu,precision,gpus,batch_per_gpu,%sfeasible,reason,memory_bytes_per_gpu,step_time_s,comm_s,"

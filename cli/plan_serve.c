@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "cli.h"
 #include "plan_cli.h"
 
@@ -125,7 +126,7 @@ static int serve_bars(const plan_opts *o, const ridge_model *m, const ridge_gpu 
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
-    return plan_render(paths);
+    return cli_chart_render_noted(paths);
 }
 
 /* --chart serve, checked once the table is out: a bad --chart still prints the plan. */

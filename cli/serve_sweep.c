@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart_render.h"
 #include "emit.h"
 #include "ridge/plot.h"
 #include "serve_cli.h"
@@ -129,18 +130,7 @@ static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
-    if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
-                paths->gp);
-        return CLI_EXIT_OK;
-    }
-    st = ridge_gnuplot_run(paths, &err);
-    if (st != RIDGE_OK) {
-        cli_error("%s (the .dat and .gp are kept)", err.msg);
-        return cli_exit_code(st);
-    }
-    fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
-    return CLI_EXIT_OK;
+    return cli_chart_render_noted(paths);
 }
 
 /* The table's columns: latency in seconds (JSON, CSV), ms (text). */

@@ -1,0 +1,18 @@
+/* Rendering a chart the plots library wrote (CHART.dat and CHART.gp) with gnuplot, when it is here:
+ * one wording of the note and the errors for every command that draws one.
+ * SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef RIDGE_CLI_CHART_RENDER_H
+#define RIDGE_CLI_CHART_RENDER_H
+
+#include "ridge/plot.h"
+
+/* Render paths->gp into paths->chart (ridge_gnuplot_run). Without gnuplot: a note on stderr that
+ * names the .dat and .gp and how to render them, and success. Returns an exit code; *rendered is
+ * set to 1 when the chart was drawn, else left as it is. What a command says of a drawn chart is
+ * its own. */
+int cli_chart_render(const ridge_plot_paths *paths, int *rendered);
+
+/* cli_chart_render, then "ridge: wrote CHART (data DAT, script GP)" on stderr when drawn. */
+int cli_chart_render_noted(const ridge_plot_paths *paths);
+
+#endif
