@@ -1,5 +1,5 @@
 /* ridge serve: latency percentiles, SLO and cost of serving a model at a request rate
- * (docs/serving.md). The serving model is the library's (model/serve.c); this file parses and
+ * (docs/serving.md). The serving model is the library's (model/serve/serve.c); this file parses and
  * checks the flags; cli/serve_run.c runs the model for them, cli/serve_report.c prints one
  * deployment and cli/serve_sweep.c a rate sweep. SPDX-License-Identifier: GPL-3.0-or-later */
 #include <getopt.h>

@@ -1,4 +1,4 @@
-/* ridge serve: running the library's serving model (model/serve.c) for the flags, and mapping
+/* ridge serve: running the library's serving model (model/serve/serve.c) for the flags, and mapping
  * its answers (the SLO below its floor, the longest request, a failed search) to messages that
  * name the flags (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdlib.h>

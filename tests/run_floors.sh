@@ -7,7 +7,7 @@
 # Every #include "..." of model/ and workloads/ (sources and headers, public and private) is
 # resolved to a file, and both files are given a floor by the table below. A header belongs to
 # the floor of the file that implements it. Failures print one line each,
-#   model/cluster.c includes ridge/comm.h (floor system above hw)
+#   model/hw/cluster.c includes ridge/comm.h (floor system above hw)
 # and a file the table does not know fails too: a new file needs its row here.
 set -u
 export LC_ALL=C
@@ -18,28 +18,22 @@ cd "$root" || exit 2
 # Floors from the ground up; names joined by '=' are one floor (run and system, serve and measure).
 floors="base hw kernel workload run=system serve=measure plan clients"
 
-# The table: a floor, then the files (paths from the source root, globs allowed) on it.
+# The table: a floor, then the files (paths from the source root, globs allowed) on it. The library
+# has one folder per floor (model/FLOOR/, and workloads/ for the workload floor); public headers
+# (model/include/ridge/) take the floor of the file that implements them.
 table='
-base     model/error.c model/file.c model/json_util.c model/json_util.h model/names.c model/version.c
-base     model/nearest.h model/embedded.h
-base     model/include/ridge/error.h model/include/ridge/file.h model/include/ridge/names.h
+base     model/base/* model/include/ridge/error.h model/include/ridge/file.h model/include/ridge/names.h
 base     model/include/ridge/version.h
-hw       model/gpu.c model/efficiency.c model/catalog.c model/cluster.c model/figures.c
-hw       model/include/ridge/gpu.h model/include/ridge/efficiency.h model/include/ridge/cluster.h
+hw       model/hw/* model/include/ridge/gpu.h model/include/ridge/efficiency.h model/include/ridge/cluster.h
 hw       model/include/ridge/figures.h
-kernel   model/op.c model/roofline.c model/roofline.h model/gemm.c model/gemm.h model/conv.c
-kernel   model/attention.c model/lstm.c model/memory_bound.c model/kernel.c model/cost_models.h
-kernel   model/include/ridge/op.h model/include/ridge/kernel.h
+kernel   model/kernel/* model/include/ridge/op.h model/include/ridge/kernel.h
 workload workloads/*.c workloads/*.h model/include/ridge/workload.h
-run      model/host.c model/schedule.c model/predict.c
-run      model/include/ridge/host.h model/include/ridge/schedule.h model/include/ridge/predict.h
-system   model/comm.c model/parallel.c model/include/ridge/comm.h model/include/ridge/parallel.h
-serve    model/queue_*.c model/queue_internal.h model/des.c model/des_llm.c model/serve.c
-serve    model/include/ridge/queue.h model/include/ridge/serve.h
-measure  model/measure.c model/torch_map.c model/torch_map_internal.h model/validate.c
-measure  model/calibrate.c model/include/ridge/measure.h model/include/ridge/torch_map.h
+run      model/run/* model/include/ridge/host.h model/include/ridge/schedule.h model/include/ridge/predict.h
+system   model/system/* model/include/ridge/comm.h model/include/ridge/parallel.h
+serve    model/serve/* model/include/ridge/queue.h model/include/ridge/serve.h
+measure  model/measure/* model/include/ridge/measure.h model/include/ridge/torch_map.h
 measure  model/include/ridge/validate.h model/include/ridge/calibrate.h
-plan     model/plan.c model/serve_plan.c model/include/ridge/plan.h model/include/ridge/serve_plan.h
+plan     model/plan/* model/include/ridge/plan.h model/include/ridge/serve_plan.h
 clients  cli/* plots/* plots/include/ridge/*
 '
 
@@ -75,7 +69,7 @@ resolve()
 {
     local d c
     d=$(dirname "$1")
-    for c in "$d/$2" "model/include/$2" "plots/include/$2" "model/$2" "workloads/$2" "cli/$2"; do
+    for c in "$d/$2" "model/include/$2" "plots/include/$2" model/*/"$2" "workloads/$2" "cli/$2"; do
         [ -f "$c" ] && { echo "${c#./}"; return; }
     done
     [ "$2" = ridge/version.h ] && echo model/include/ridge/version.h
@@ -83,7 +77,7 @@ resolve()
 
 fail=0
 checked=0
-for f in model/*.c model/*.h model/include/ridge/*.h workloads/*.c workloads/*.h; do
+for f in model/*.c model/*.h model/*/*.c model/*/*.h model/include/ridge/*.h workloads/*.c workloads/*.h; do
     [ -f "$f" ] || continue
     ff=$(floor_of "$f")
     if [ -z "$ff" ]; then

@@ -1,4 +1,4 @@
-/* Calibration (model/calibrate.c) on synthetic measurements: a "true" H200 whose efficiency
+/* Calibration (model/measure/calibrate.c) on synthetic measurements: a "true" H200 whose efficiency
  * parameters differ from the defaults predicts every measurement of a ridge-bench-cuda-shaped
  * file (ids and configs as the benchmarks write them), with +-0.5 % deterministic noise. The fit,
  * started from the defaults on the declared training subset, must recover the parameters the

@@ -1,4 +1,4 @@
-/* The one input-file reader (model/file.c, ridge/file.h): contents, the size limit, errors.
+/* The one input-file reader (model/base/file.c, ridge/file.h): contents, the size limit, errors.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the continuous-batching LLM serving simulator (model/des_llm.c;
+/* Unit tests for the continuous-batching LLM serving simulator (model/serve/des_llm.c;
  * docs/serving.md): hand-computed TTFT/TPOT, the KV-cache limit, determinism, overload.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Tests for operators (model/op.c) and operator-list workloads (workloads/oplist.c).
+/* Tests for operators (model/kernel/op.c) and operator-list workloads (workloads/oplist.c).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Usage: test_oplist [EXAMPLES_DIR]   (default: the source tree's workloads/examples) */

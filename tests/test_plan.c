@@ -1,4 +1,4 @@
-/* Unit tests: capacity planning (model/plan.c, docs/planning.md).
+/* Unit tests: capacity planning (model/plan/plan.c, docs/planning.md).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
 #include <stdlib.h>

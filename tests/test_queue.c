@@ -1,4 +1,4 @@
-/* Unit tests for the serving queues (model/queue_*.c, model/des.c; docs/serving.md): textbook
+/* Unit tests for the serving queues (model/serve/queue_*.c, model/serve/des.c; docs/serving.md): textbook
  * closed forms, unstable queues, errors, and the simulator against the closed forms.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>

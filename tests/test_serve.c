@@ -1,4 +1,4 @@
-/* Unit tests for the serving model (model/serve.c, docs/serving.md) and the queue descriptors
+/* Unit tests for the serving model (model/serve/serve.c, docs/serving.md) and the queue descriptors
  * (ridge_queue_type_*): a synthetic step-time function stands in for the performance model, so
  * every expected value is computed by hand. SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>

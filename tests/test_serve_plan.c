@@ -1,4 +1,4 @@
-/* Unit tests: serving plans over a plan's candidates (model/serve_plan.c, docs/planning.md,
+/* Unit tests: serving plans over a plan's candidates (model/plan/serve_plan.c, docs/planning.md,
  * "Serving plans"). The M/D/c replica search itself is tested in test_plan.c (test_serve).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>

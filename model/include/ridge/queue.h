@@ -67,7 +67,7 @@ typedef int (*ridge_queue_rate_fn)(double rate_per_s, void *ctx, double *value);
 int ridge_queue_max_rate(ridge_queue_rate_fn f, void *ctx, double hi_rate_per_s, double target, double *rate_out,
                          ridge_err *err);
 
-/* ---- Discrete-event simulation (model/des.c) ---- */
+/* ---- Discrete-event simulation (model/serve/des.c) ---- */
 
 typedef enum { RIDGE_ARRIVAL_POISSON = 0, RIDGE_ARRIVAL_CONSTANT, RIDGE_ARRIVAL_TRACE } ridge_arrival_kind;
 typedef enum { RIDGE_SERVICE_DETERMINISTIC = 0, RIDGE_SERVICE_EXPONENTIAL, RIDGE_SERVICE_EMPIRICAL } ridge_service_kind;
@@ -121,7 +121,7 @@ typedef struct {
 void ridge_des_config_init(ridge_des_config *c);
 int ridge_des_run(const ridge_des_config *c, ridge_des_result *r, ridge_err *err);
 
-/* ---- Dynamic batching server (model/queue_batch.c) ---- */
+/* ---- Dynamic batching server (model/serve/queue_batch.c) ---- */
 
 typedef struct {
     double rate_per_s;
@@ -164,7 +164,7 @@ extern const ridge_queue_type *const ridge_queue_type_mg1;
 extern const ridge_queue_type *const ridge_queue_type_mgc;
 extern const ridge_queue_type *const ridge_queue_type_batch;
 
-/* ---- Continuous batching of LLM requests (model/des_llm.c) ----
+/* ---- Continuous batching of LLM requests (model/serve/des_llm.c) ----
  *
  * Iteration-level scheduling (Orca, vLLM): before each iteration the scheduler admits waiting
  * requests in arrival order while fewer than max_batch run and the KV cache can hold the new

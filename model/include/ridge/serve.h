@@ -1,6 +1,6 @@
 /* ridge — serving a model at a request rate: service times from the performance model, the queue
  * or continuous-batching simulation at a rate, the SLO checks and the searches for the highest
- * rate and the fewest replicas that meet them (docs/serving.md). Implemented in model/serve.c.
+ * rate and the fewest replicas that meet them (docs/serving.md). Implemented in model/serve/serve.c.
  *
  * The caller fills a ridge_serve (the model, the run, the deployment, and the step-time function
  * that prices one run of one replica), calls ridge_serve_prepare once per GPU, then evaluates
