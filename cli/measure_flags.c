@@ -1,24 +1,13 @@
-/* The library in the CLI's words: collecting the files a command names, the skip reasons and fit
- * refusals that the measurement and calibration library words by its arguments, and the run,
- * parallel and cluster fields its error messages name, each named here by the flag that sets it
- * (cli.h).
+/* The library in the CLI's words: the skip reasons and fit refusals that the measurement and
+ * calibration library words by its arguments, and the run, parallel and cluster fields its error
+ * messages name, each named here by the flag that sets it (cli.h). It calls nothing of the CLI:
+ * cli_error (common.c) calls it.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ridge/calibrate.h"
-
-int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)
-{
-    ridge_err err = {{0}};
-    int rc = ridge_meas_collect_files((const char *const *)paths, n, gpu_opt, gpu_file, s, &err);
-    if (rc != RIDGE_OK) {
-        cli_error("%s", err.msg);
-        return cli_exit_code(rc);
-    }
-    return CLI_EXIT_OK;
-}
 
 /* The library's words and the CLI's, pairwise. */
 static const char *const flag_words[][2] = {
