@@ -287,6 +287,35 @@ int cmd_collective(int argc, char **argv)
     return rc;
 }
 
+/* The clusters listing's cells: GB/s (4 digits) and a whole count. */
+static const char *gb_4g(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.4g", v / 1e9);
+    return b;
+}
+static const char *whole(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.0f", v);
+    return b;
+}
+
+/* The JSON keys come in another order than the text and CSV columns, and JSON names the
+ * inter-node link even where there is none: name and inter are listed twice, JSON-only (no
+ * heading) and text-and-CSV-only (no key). */
+static const cli_emit_col cluster_cols[] = {
+    {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {"name", NULL, NULL, NULL, 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {"gpu", NULL, "gpu", "gpu", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {"gpus_per_node", NULL, "gpus_per_node", "gpus_per_node", 0, 1, CLI_EMIT_NUM, 0, whole, whole},
+    {"intra", NULL, "intra", "intra", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {"intra_bw_bytes_per_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"inter", NULL, NULL, NULL, 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {NULL, NULL, "inter", "inter", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {"inter_bw_bytes_per_s_per_node", NULL, "inter_gb_per_s_per_node", "inter_gb_per_s_per_node", 0, 1, CLI_EMIT_NUM,
+     0, gb_4g, gb_4g},
+    {NULL, NULL, "name", "name", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+};
+
 int cmd_clusters(int argc, char **argv)
 {
     cli_format fmt = CLI_FMT_TEXT;
@@ -307,35 +336,28 @@ int cmd_clusters(int argc, char **argv)
         }
     }
     cl = malloc(sizeof *cl);
-    if (!cl || cli_listing_init(&l, fmt, 7, "clusters")) {
+    if (!cl || cli_listing_init(&l, fmt, cluster_cols, sizeof cluster_cols / sizeof cluster_cols[0], "clusters")) {
         free(cl);
         return CLI_EXIT_FAILURE;
     }
-    {
-        const char *h[7] = {"id", "gpu", "gpus_per_node", "intra", "inter", "inter_gb_per_s_per_node", "name"};
-        cli_table_add(&l.t, h);
-    }
     for (size_t k = 0; k < ridge_cluster_builtin_count(); k++) {
         ridge_err err = {{0}};
-        char g[16], b[32];
         if (ridge_cluster_load(ridge_cluster_builtin_id(k), 0, cl, &err) != RIDGE_OK) {
             cli_error("%s", err.msg);
             continue;
         }
-        snprintf(g, sizeof g, "%d", cl->gpus_per_node);
-        snprintf(b, sizeof b, "%.4g", cl->inter_bw_bytes_per_s_per_node / 1e9);
-        const char *row[7] = {cl->id, cl->gpu_id, g, ridge_intra_kind_name(cl->intra_kind),
-                              cl->has_inter ? ridge_inter_kind_name(cl->inter_kind) : "", b, cl->name};
-        cli_table_add(&l.t, row);
-        if (l.arr) {
-            const cli_json_field f[] = {
-                CLI_JSTR("id", cl->id), CLI_JSTR("name", cl->name), CLI_JSTR("gpu", cl->gpu_id),
-                CLI_JNUM("gpus_per_node", cl->gpus_per_node), CLI_JSTR("intra", ridge_intra_kind_name(cl->intra_kind)),
-                CLI_JNUM("intra_bw_bytes_per_s", cl->intra_bw_bytes_per_s),
-                CLI_JSTR("inter", ridge_inter_kind_name(cl->inter_kind)),
-                CLI_JNUM("inter_bw_bytes_per_s_per_node", cl->inter_bw_bytes_per_s_per_node)};
-            cJSON_AddItemToArray(l.arr, CLI_JSON_ADD(cJSON_CreateObject(), f));
-        }
+        const char *intra = ridge_intra_kind_name(cl->intra_kind), *inter = ridge_inter_kind_name(cl->inter_kind);
+        const cli_emit_val v[] = {{cl->id, 0, 0},
+                                  {cl->name, 0, 0},
+                                  {cl->gpu_id, 0, 0},
+                                  {NULL, cl->gpus_per_node, 0},
+                                  {intra, 0, 0},
+                                  {NULL, cl->intra_bw_bytes_per_s, 0},
+                                  {inter, 0, 0},
+                                  {cl->has_inter ? inter : "", 0, 0},
+                                  {NULL, cl->inter_bw_bytes_per_s_per_node, 0},
+                                  {cl->name, 0, 0}};
+        cli_emit_row(&l.e, v, 1);
     }
     free(cl);
     return cli_listing_end(&l, CLI_EXIT_OK);

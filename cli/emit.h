@@ -5,13 +5,23 @@
  *
  * A column may be optional: a row without its optional values (an unstable queue's latencies,
  * say) leaves them out of JSON, writes 0 in CSV and "-" in text. A column with no text heading
- * is left out of the text table, one with no CSV name out of the CSV. */
+ * is left out of the text table, one with no CSV name out of the CSV, one with no JSON key out of
+ * the JSON (so a listing whose JSON keys come in another order than its text columns lists the
+ * field twice: once JSON-only, once text-and-CSV-only).
+ *
+ * Two ways to print text and CSV: straight away, each cell padded to its column's width (a long
+ * sweep), or, with a cli_table given, into that table, printed at the end by cli_emit_end: text
+ * aligned to the widest cell with a dashed rule under the heading, CSV quoted where a cell needs
+ * it (the listings). */
 #ifndef RIDGE_CLI_EMIT_H
 #define RIDGE_CLI_EMIT_H
 
 #include <stddef.h>
 
 #include "cli.h"
+
+/* The most columns a table may have (the row buffers are on the stack). */
+#define CLI_EMIT_MAX_COLS 64
 
 typedef enum { CLI_EMIT_STR, CLI_EMIT_NUM, CLI_EMIT_BOOL } cli_emit_kind;
 
@@ -24,25 +34,40 @@ typedef struct {
     double text_scale;   /* text: a number is printed by cli_num as value x scale (ms from s: 1e3) */
     cli_emit_kind kind;
     int optional;
+    /* Number and boolean cells where the default does not fit (NULL: the default). text_fmt: the
+     * text cell (default cli_num(v x text_scale), "yes"/"no"); csv_fmt: the CSV cell (default
+     * %.9g, "true"/"false"). Each writes into b (n bytes) or returns a constant. */
+    const char *(*text_fmt)(double v, char *b, size_t n);
+    const char *(*csv_fmt)(double v, char *b, size_t n);
 } cli_emit_col;
 
-/* One value of a row: s for CLI_EMIT_STR, v for numbers and booleans (non-zero: true). */
+/* One value of a row: s for CLI_EMIT_STR, v for numbers and booleans (non-zero: true). A null
+ * value (a GPU without the peak) is null in JSON and "-" in text and CSV. */
 typedef struct {
     const char *s;
     double v;
+    int null;
 } cli_emit_val;
 
 typedef struct {
     const cli_emit_col *cols;
     size_t ncols;
     cli_format fmt;
-    cJSON *rows; /* JSON: the array the row objects go into */
+    cJSON *rows;    /* JSON: the array the row objects go into */
+    cli_table *tab; /* text and CSV into this table (NULL: printed straight away); a column of
+                     * positive width is right-aligned in it, but for the heading */
 } cli_emit_table;
 
-/* The CSV header row or the text heading line (nothing for JSON). */
-void cli_emit_head(const cli_emit_table *t);
+/* The number of columns t shows in its format (the cli_table's width). */
+int cli_emit_ncols(const cli_emit_table *t);
+
+/* The CSV header row or the text heading line (nothing for JSON); with a table, its first row and
+ * the columns' alignment. Returns 0, -1 out of memory. */
+int cli_emit_head(const cli_emit_table *t);
 /* One row of t->ncols values; has_optional = 0 for a row without its optional values. Numbers
- * go into CSV as %.9g. */
-void cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_optional);
+ * go into CSV as %.9g. Returns 0, -1 out of memory. */
+int cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_optional);
+/* With a table: print it, text or CSV (nothing otherwise). */
+void cli_emit_end(const cli_emit_table *t);
 
 #endif
