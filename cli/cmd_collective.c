@@ -287,18 +287,12 @@ int cmd_collective(int argc, char **argv)
     return rc;
 }
 
-/* The clusters listing's cells: GB/s (4 digits) and a whole count. */
+/* The clusters listing's inter-node bandwidth: GB/s, 4 digits. */
 static const char *gb_4g(double v, char *b, size_t n)
 {
     snprintf(b, n, "%.4g", v / 1e9);
     return b;
 }
-static const char *whole(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.0f", v);
-    return b;
-}
-
 /* The JSON keys come in another order than the text and CSV columns, and JSON names the
  * inter-node link even where there is none: name and inter are listed twice, JSON-only (no
  * heading) and text-and-CSV-only (no key). */
@@ -306,7 +300,7 @@ static const cli_emit_col cluster_cols[] = {
     {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"name", NULL, NULL, NULL, 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"gpu", NULL, "gpu", "gpu", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"gpus_per_node", NULL, "gpus_per_node", "gpus_per_node", 0, 1, CLI_EMIT_NUM, 0, whole, whole},
+    {"gpus_per_node", NULL, "gpus_per_node", "gpus_per_node", 0, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
     {"intra", NULL, "intra", "intra", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"intra_bw_bytes_per_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {"inter", NULL, NULL, NULL, 0, 1, CLI_EMIT_STR, 0, NULL, NULL},

@@ -9,30 +9,20 @@ static const char help[] =
     "Lists the built-in GPUs: id, name, architecture, memory, bandwidth, dense 16-bit tensor and\n"
     "FP32 peaks, board power, and whether MIG is supported. 'ridge gpu show ID' prints all fields.\n";
 
-/* The text and CSV cells: GiB, GB/s, TFLOP/s, W and yes/no, the same in both. */
-static const char *gib(double v, char *b, size_t n) { return cli_num(v / 1073741824.0, b, n); }
-static const char *giga(double v, char *b, size_t n) { return cli_num(v / 1e9, b, n); }
-static const char *tera(double v, char *b, size_t n) { return cli_num(v / 1e12, b, n); }
-static const char *num(double v, char *b, size_t n) { return cli_num(v, b, n); }
-static const char *yes_no(double v, char *b, size_t n)
-{
-    (void)b, (void)n;
-    return v != 0 ? "yes" : "no";
-}
-
-/* JSON in bytes and FLOP/s, text and CSV in GiB, GB/s and TFLOP/s; width 1: right-aligned. */
+/* JSON in bytes and FLOP/s, text and CSV (the same cells) in GiB, GB/s and TFLOP/s; width 1:
+ * right-aligned. */
 static const cli_emit_col cols[] = {
     {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"name", NULL, "name", "name", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"architecture", NULL, "architecture", "arch", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"memory_bytes", NULL, "memory_gib", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, gib, gib},
-    {"memory_bandwidth_bytes_per_s", NULL, "bandwidth_gb_per_s", "bandwidth [GB/s]", 1, 1, CLI_EMIT_NUM, 0, giga,
-     giga},
+    {"memory_bytes", NULL, "memory_gib", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_gib, cli_emit_fmt_gib},
+    {"memory_bandwidth_bytes_per_s", NULL, "bandwidth_gb_per_s", "bandwidth [GB/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga,
+     cli_emit_fmt_giga},
     {"tensor_16bit_flops_per_s", NULL, "tensor_16bit_tflop_per_s", "16-bit tensor [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0,
-     tera, tera},
-    {"fp32_flops_per_s", NULL, "fp32_tflop_per_s", "FP32 [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0, tera, tera},
-    {"tdp_w", NULL, "tdp_w", "TDP [W]", 1, 1, CLI_EMIT_NUM, 0, num, num},
-    {"mig", NULL, "mig", "MIG", 0, 1, CLI_EMIT_BOOL, 0, yes_no, yes_no},
+     cli_emit_fmt_tera, cli_emit_fmt_tera},
+    {"fp32_flops_per_s", NULL, "fp32_tflop_per_s", "FP32 [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_tera, cli_emit_fmt_tera},
+    {"tdp_w", NULL, "tdp_w", "TDP [W]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_num, cli_emit_fmt_num},
+    {"mig", NULL, "mig", "MIG", 0, 1, CLI_EMIT_BOOL, 0, cli_emit_fmt_yes_no, cli_emit_fmt_yes_no},
 };
 
 int cmd_gpus(int argc, char **argv)

@@ -12,17 +12,10 @@ static const char help[] =
     "model file (docs/workloads.md).\n";
 
 /* Parameters: millions in text, the count in CSV and JSON. */
-static const char *millions(double v, char *b, size_t n) { return cli_num(v / 1e6, b, n); }
-static const char *count(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.0f", v);
-    return b;
-}
-
 static const cli_emit_col cols[] = {
     {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"family", NULL, "family", "family", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"params", NULL, "params", "params [M]", 1, 1, CLI_EMIT_NUM, 0, millions, count},
+    {"params", NULL, "params", "params [M]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_mega, cli_emit_fmt_whole},
 };
 
 int cmd_workloads(int argc, char **argv)

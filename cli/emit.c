@@ -127,4 +127,42 @@ void cli_emit_end(const cli_emit_table *t)
         cli_table_print_csv(t->tab, stdout);
     else if (t->tab && t->fmt == CLI_FMT_TEXT)
         cli_table_print_text(t->tab, stdout);
+    cli_table_free(t->tab);
+}
+
+int cli_emit_open(cli_emit_table *t, const cli_emit_col *cols, size_t ncols, cli_format fmt, cli_table *tab)
+{
+    const cli_emit_table e = {cols, ncols, fmt, NULL, tab};
+    *t = e;
+    if (cli_table_init(tab, cli_emit_ncols(t)))
+        return -1;
+    if (cli_emit_head(t)) {
+        cli_table_free(tab);
+        return -1;
+    }
+    return 0;
+}
+
+const char *cli_emit_fmt_num(double v, char *b, size_t n) { return cli_num(v, b, n); }
+const char *cli_emit_fmt_giga(double v, char *b, size_t n) { return cli_num(v / 1e9, b, n); }
+const char *cli_emit_fmt_tera(double v, char *b, size_t n) { return cli_num(v / 1e12, b, n); }
+const char *cli_emit_fmt_mega(double v, char *b, size_t n) { return cli_num(v / 1e6, b, n); }
+const char *cli_emit_fmt_gib(double v, char *b, size_t n) { return cli_num(v / 1073741824.0, b, n); }
+
+const char *cli_emit_fmt_whole(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.0f", v);
+    return b;
+}
+
+const char *cli_emit_fmt_g6(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.6g", v);
+    return b;
+}
+
+const char *cli_emit_fmt_yes_no(double v, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return v != 0 ? "yes" : "no";
 }

@@ -58,6 +58,17 @@ typedef struct {
                      * positive width is right-aligned in it, but for the heading */
 } cli_emit_table;
 
+/* Stock cell formatters for text_fmt and csv_fmt: cli_num of v, of v in giga, tera, mega or GiB
+ * units (divided, as the callers always did); a whole number (%.0f); 6 significant digits; yes/no. */
+const char *cli_emit_fmt_num(double v, char *b, size_t n);
+const char *cli_emit_fmt_giga(double v, char *b, size_t n);
+const char *cli_emit_fmt_tera(double v, char *b, size_t n);
+const char *cli_emit_fmt_mega(double v, char *b, size_t n);
+const char *cli_emit_fmt_gib(double v, char *b, size_t n);
+const char *cli_emit_fmt_whole(double v, char *b, size_t n);
+const char *cli_emit_fmt_g6(double v, char *b, size_t n);
+const char *cli_emit_fmt_yes_no(double v, char *b, size_t n);
+
 /* The number of columns t shows in its format (the cli_table's width). */
 int cli_emit_ncols(const cli_emit_table *t);
 
@@ -67,7 +78,10 @@ int cli_emit_head(const cli_emit_table *t);
 /* One row of t->ncols values; has_optional = 0 for a row without its optional values. Numbers
  * go into CSV as %.9g. Returns 0, -1 out of memory. */
 int cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_optional);
-/* With a table: print it, text or CSV (nothing otherwise). */
+/* With a table: print it, text or CSV (nothing otherwise), and free it. */
 void cli_emit_end(const cli_emit_table *t);
+/* A table of the columns into tab (initialised here, freed by cli_emit_end) and its heading.
+ * Returns 0, -1 out of memory (tab freed). */
+int cli_emit_open(cli_emit_table *t, const cli_emit_col *cols, size_t ncols, cli_format fmt, cli_table *tab);
 
 #endif

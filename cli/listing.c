@@ -17,21 +17,14 @@ int cli_listing_args(int argc, char **argv, const char *cmd, const char *help, c
 
 int cli_listing_init(cli_listing *l, cli_format fmt, const cli_emit_col *cols, size_t ncols, const char *array_key)
 {
-    const cli_emit_table e = {cols, ncols, fmt, NULL, &l->t};
     l->fmt = fmt;
     l->root = NULL;
-    l->e = e;
-    if (cli_table_init(&l->t, cli_emit_ncols(&e)))
+    if (cli_emit_open(&l->e, cols, ncols, fmt, &l->t))
         return CLI_EXIT_FAILURE;
     if (fmt == CLI_FMT_JSON) {
         l->root = cJSON_CreateObject();
         cJSON_AddNumberToObject(l->root, "schema_version", CLI_SCHEMA_VERSION);
         l->e.rows = cJSON_AddArrayToObject(l->root, array_key);
-    }
-    if (cli_emit_head(&l->e)) {
-        cJSON_Delete(l->root);
-        cli_table_free(&l->t);
-        return CLI_EXIT_FAILURE;
     }
     return CLI_EXIT_OK;
 }
