@@ -297,17 +297,17 @@ static const char *gb_4g(double v, char *b, size_t n)
  * inter-node link even where there is none: name and inter are listed twice, JSON-only (no
  * heading) and text-and-CSV-only (no key). */
 static const cli_emit_col cluster_cols[] = {
-    {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"name", NULL, NULL, NULL, 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"gpu", NULL, "gpu", "gpu", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    CLI_EMIT_STR_COL("id", "id", "id"),
+    CLI_EMIT_STR_COL("name", NULL, NULL),
+    CLI_EMIT_STR_COL("gpu", "gpu", "gpu"),
     {"gpus_per_node", NULL, "gpus_per_node", "gpus_per_node", 0, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
-    {"intra", NULL, "intra", "intra", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    CLI_EMIT_STR_COL("intra", "intra", "intra"),
     {"intra_bw_bytes_per_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
-    {"inter", NULL, NULL, NULL, 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {NULL, NULL, "inter", "inter", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    CLI_EMIT_STR_COL("inter", NULL, NULL),
+    CLI_EMIT_STR_COL(NULL, "inter", "inter"),
     {"inter_bw_bytes_per_s_per_node", NULL, "inter_gb_per_s_per_node", "inter_gb_per_s_per_node", 0, 1, CLI_EMIT_NUM,
      0, gb_4g, gb_4g},
-    {NULL, NULL, "name", "name", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    CLI_EMIT_STR_COL(NULL, "name", "name"),
 };
 
 int cmd_clusters(int argc, char **argv)

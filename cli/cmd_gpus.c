@@ -12,9 +12,9 @@ static const char help[] =
 /* JSON in bytes and FLOP/s, text and CSV (the same cells) in GiB, GB/s and TFLOP/s; width 1:
  * right-aligned. */
 static const cli_emit_col cols[] = {
-    {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"name", NULL, "name", "name", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"architecture", NULL, "architecture", "arch", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    CLI_EMIT_STR_COL("id", "id", "id"),
+    CLI_EMIT_STR_COL("name", "name", "name"),
+    CLI_EMIT_STR_COL("architecture", "architecture", "arch"),
     {"memory_bytes", NULL, "memory_gib", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_gib, cli_emit_fmt_gib},
     {"memory_bandwidth_bytes_per_s", NULL, "bandwidth_gb_per_s", "bandwidth [GB/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga,
      cli_emit_fmt_giga},

@@ -13,8 +13,8 @@ static const char help[] =
 
 /* Parameters: millions in text, the count in CSV and JSON. */
 static const cli_emit_col cols[] = {
-    {"id", NULL, "id", "id", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
-    {"family", NULL, "family", "family", 0, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    CLI_EMIT_STR_COL("id", "id", "id"),
+    CLI_EMIT_STR_COL("family", "family", "family"),
     {"params", NULL, "params", "params [M]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_mega, cli_emit_fmt_whole},
 };
 

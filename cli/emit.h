@@ -41,6 +41,9 @@ typedef struct {
     const char *(*csv_fmt)(double v, char *b, size_t n);
 } cli_emit_col;
 
+/* A left-aligned string column, the most common kind. */
+#define CLI_EMIT_STR_COL(key, csv, head) {(key), NULL, (csv), (head), 0, 1, CLI_EMIT_STR, 0, NULL, NULL}
+
 /* One value of a row: s for CLI_EMIT_STR, v for numbers and booleans (non-zero: true). A null
  * value (a GPU without the peak) is null in JSON and "-" in text and CSV. */
 typedef struct {
