@@ -45,7 +45,8 @@ typedef struct {
 #define CLI_EMIT_STR_COL(key, csv, head) {(key), NULL, (csv), (head), 0, 1, CLI_EMIT_STR, 0, NULL, NULL}
 
 /* One value of a row: s for CLI_EMIT_STR, v for numbers and booleans (non-zero: true). A null
- * value (a GPU without the peak) is null in JSON and "-" in text and CSV. */
+ * value (a GPU without a price) is null in JSON, "-" in text and an empty CSV cell, or "-" in CSV
+ * too where the column's CSV repeats its text cells (csv_fmt == text_fmt, as in ridge gpus). */
 typedef struct {
     const char *s;
     double v;
