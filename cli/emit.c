@@ -161,6 +161,12 @@ const char *cli_emit_fmt_g6(double v, char *b, size_t n)
     return b;
 }
 
+const char *cli_emit_fmt_g17(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.17g", v);
+    return b;
+}
+
 const char *cli_emit_fmt_yes_no(double v, char *b, size_t n)
 {
     (void)b, (void)n;

@@ -63,7 +63,8 @@ typedef struct {
 } cli_emit_table;
 
 /* Stock cell formatters for text_fmt and csv_fmt: cli_num of v, of v in giga, tera, mega or GiB
- * units (divided, as the callers always did); a whole number (%.0f); 6 significant digits; yes/no. */
+ * units (divided, as the callers always did); a whole number (%.0f); 6 significant digits; all
+ * 17 (%.17g: the value read back exactly); yes/no. */
 const char *cli_emit_fmt_num(double v, char *b, size_t n);
 const char *cli_emit_fmt_giga(double v, char *b, size_t n);
 const char *cli_emit_fmt_tera(double v, char *b, size_t n);
@@ -71,6 +72,7 @@ const char *cli_emit_fmt_mega(double v, char *b, size_t n);
 const char *cli_emit_fmt_gib(double v, char *b, size_t n);
 const char *cli_emit_fmt_whole(double v, char *b, size_t n);
 const char *cli_emit_fmt_g6(double v, char *b, size_t n);
+const char *cli_emit_fmt_g17(double v, char *b, size_t n);
 const char *cli_emit_fmt_yes_no(double v, char *b, size_t n);
 
 /* The number of columns t shows in its format (the cli_table's width). */

@@ -73,12 +73,6 @@ void plan_print_infeasible(size_t n, const size_t *by_reason)
     printf("\n");
 }
 
-static const char *g17(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.17g", v);
-    return b;
-}
-
 /* The text table of the top K (CSV and JSONL list every configuration, in the order of the sweep,
  * with other fields: plan_print_row_csv, plan_print_row_jsonl). Text only, so the cells are the
  * display values; the heading of the unit cost and the tp, pp, zero columns (with parallelism
@@ -88,7 +82,7 @@ static const cli_emit_col text_cols[] = {
     CLI_EMIT_STR_COL(NULL, NULL, "gpu"),
     CLI_EMIT_STR_COL(NULL, NULL, "precision"),
     {NULL, NULL, NULL, "gpus", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
-    {NULL, NULL, NULL, "batch/gpu", 1, 1, CLI_EMIT_NUM, 0, g17, NULL},
+    {NULL, NULL, NULL, "batch/gpu", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_g17, NULL},
     {NULL, NULL, NULL, "tp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
     {NULL, NULL, NULL, "pp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
     {NULL, NULL, NULL, "zero", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
