@@ -12,7 +12,7 @@
  * Two ways to print text and CSV: straight away, each cell padded to its column's width (a long
  * sweep), or, with a cli_table given, into that table, printed at the end by cli_emit_end: text
  * aligned to the widest cell with a dashed rule under the heading, CSV quoted where a cell needs
- * it (the listings). */
+ * it (the listings, collective, compare --workload, predict's op rows, validate, plan). */
 #ifndef RIDGE_CLI_EMIT_H
 #define RIDGE_CLI_EMIT_H
 
@@ -26,11 +26,12 @@
 typedef enum { CLI_EMIT_STR, CLI_EMIT_NUM, CLI_EMIT_BOOL } cli_emit_kind;
 
 typedef struct {
-    const char *key;     /* JSON key */
+    const char *key;     /* JSON key (NULL: not in the JSON) */
     const char *group;   /* JSON: the nested object of the row that holds it (NULL: the row) */
     const char *csv;     /* CSV column (NULL: not in the CSV) */
     const char *head;    /* text heading (NULL: not in the text) */
-    int width;           /* text: field width, right-aligned (negative: left-aligned) */
+    int width;           /* text: field width, right-aligned (negative: left-aligned); with a
+                          * cli_table only the sign counts (> 0: right-aligned) */
     double text_scale;   /* text: a number is printed by cli_num as value x scale (ms from s: 1e3) */
     cli_emit_kind kind;
     int optional;
