@@ -75,49 +75,61 @@ static void describe(const ridge_cluster *cl)
     printf("\n");
 }
 
-static cJSON *result_json(const ridge_coll_result *r)
+/* Bandwidths: GB/s, 2 decimals in text, 9 digits in CSV; time: us in CSV. */
+static const char *gb_2f(double v, char *b, size_t n)
 {
-    cJSON *o = cJSON_CreateObject();
-    const cli_json_field f[] = {CLI_JSTR("op", ridge_coll_op_name(r->op)),
-                                CLI_JNUM("size_bytes", r->bytes),
-                                CLI_JNUM("gpus", r->gpus),
-                                CLI_JNUM("nodes", r->nodes),
-                                CLI_JSTR("algorithm", ridge_coll_algo_name(r->algo)),
-                                CLI_JSTR("protocol", ridge_coll_proto_name(r->proto)),
-                                CLI_JNUM("time_s", r->time_s),
-                                CLI_JNUM("latency_part_s", r->latency_s),
-                                CLI_JNUM("bandwidth_part_s", r->bandwidth_s),
-                                CLI_JNUM("algbw_bytes_per_s", r->alg_bw_bytes_per_s),
-                                CLI_JNUM("busbw_bytes_per_s", r->bus_bw_bytes_per_s),
-                                CLI_JSTR("bound", r->bound)};
-    CLI_JSON_ADD(o, f);
-    return o;
+    snprintf(b, n, "%.2f", v / 1e9);
+    return b;
+}
+static const char *gb_9g(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.9g", v / 1e9);
+    return b;
+}
+static const char *us_9g(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.9g", v * 1e6);
+    return b;
 }
 
-static void csv_row(cli_table *t, const ridge_coll_result *r)
-{
-    char c[9][32];
-    snprintf(c[0], 32, "%.0f", r->bytes);
-    snprintf(c[1], 32, "%d", r->gpus);
-    snprintf(c[2], 32, "%d", r->nodes);
-    snprintf(c[3], 32, "%.9g", r->time_s * 1e6);
-    snprintf(c[4], 32, "%.9g", r->alg_bw_bytes_per_s / 1e9);
-    snprintf(c[5], 32, "%.9g", r->bus_bw_bytes_per_s / 1e9);
-    const char *row[10] = {ridge_coll_op_name(r->op), c[0], c[1], c[2], ridge_coll_algo_name(r->algo),
-                           ridge_coll_proto_name(r->proto), c[3], c[4], c[5], r->bound};
-    cli_table_add(t, row);
-}
+/* One row per size. JSON and CSV share their order (JSON has the two parts of the time too);
+ * text leads with the figures, so algorithm and protocol stand twice: JSON-and-CSV, text-only.
+ * Width 1: right-aligned. */
+static const cli_emit_col coll_cols[] = {
+    CLI_EMIT_STR_COL("op", "op", NULL),
+    {"size_bytes", NULL, "size_bytes", "size [B]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    {"gpus", NULL, "gpus", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_whole},
+    {"nodes", NULL, "nodes", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_whole},
+    CLI_EMIT_STR_COL("algorithm", "algorithm", NULL),
+    CLI_EMIT_STR_COL("protocol", "protocol", NULL),
+    {"time_s", NULL, "time_us", "time [us]", 1, 1e6, CLI_EMIT_NUM, 0, NULL, us_9g},
+    {"latency_part_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"bandwidth_part_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"algbw_bytes_per_s", NULL, "algbw_gb_per_s", "algbw [GB/s]", 1, 1, CLI_EMIT_NUM, 0, gb_2f, gb_9g},
+    {"busbw_bytes_per_s", NULL, "busbw_gb_per_s", "busbw [GB/s]", 1, 1, CLI_EMIT_NUM, 0, gb_2f, gb_9g},
+    CLI_EMIT_STR_COL(NULL, NULL, "algorithm"),
+    CLI_EMIT_STR_COL(NULL, NULL, "protocol"),
+    CLI_EMIT_STR_COL("bound", "bound", "bound"),
+};
 
-static void text_row(cli_table *t, const ridge_coll_result *r)
+static int result_row(const cli_emit_table *e, const ridge_coll_result *r)
 {
-    char c[5][32];
-    snprintf(c[0], 32, "%.0f", r->bytes);
-    cli_num(r->time_s * 1e6, c[1], 32);
-    snprintf(c[2], 32, "%.2f", r->alg_bw_bytes_per_s / 1e9);
-    snprintf(c[3], 32, "%.2f", r->bus_bw_bytes_per_s / 1e9);
-    const char *row[7] = {c[0], c[1], c[2], c[3], ridge_coll_algo_name(r->algo), ridge_coll_proto_name(r->proto),
-                          r->bound};
-    cli_table_add(t, row);
+    const char *algo = ridge_coll_algo_name(r->algo), *proto = ridge_coll_proto_name(r->proto);
+    const cli_emit_val v[] = {{ridge_coll_op_name(r->op), 0, 0},
+                              {NULL, r->bytes, 0},
+                              {NULL, r->gpus, 0},
+                              {NULL, r->nodes, 0},
+                              {algo, 0, 0},
+                              {proto, 0, 0},
+                              {NULL, r->time_s, 0},
+                              {NULL, r->latency_s, 0},
+                              {NULL, r->bandwidth_s, 0},
+                              {NULL, r->alg_bw_bytes_per_s, 0},
+                              {NULL, r->bus_bw_bytes_per_s, 0},
+                              {algo, 0, 0},
+                              {proto, 0, 0},
+                              {r->bound, 0, 0}};
+    return cli_emit_row(e, v, 1);
 }
 
 static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus, ridge_coll_algo algo,
@@ -126,31 +138,19 @@ static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus
     ridge_coll_result r;
     ridge_err err = {{0}};
     cli_table t;
-    int rc, ncols = fmt == CLI_FMT_CSV ? 10 : 7;
+    cli_emit_table e;
+    int rc;
     double lo = sweep ? 8 : bytes, hi = sweep ? 8589934592.0 : bytes;
-    cJSON *root = NULL, *arr = NULL;
+    cJSON *root = NULL;
+    if (cli_emit_open(&e, coll_cols, sizeof coll_cols / sizeof coll_cols[0], fmt, &t))
+        return CLI_EXIT_FAILURE;
     if (fmt == CLI_FMT_JSON) {
         root = cJSON_CreateObject();
         const cli_json_field f[] = {CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("cluster", cl->id),
                                     CLI_JSTR("gpu", cl->gpu_id), CLI_JNUM("cluster_nodes", cl->nodes),
                                     CLI_JNUM("gpus_per_node", cl->gpus_per_node)};
         CLI_JSON_ADD(root, f);
-        arr = cJSON_AddArrayToObject(root, "results");
-    }
-    if (cli_table_init(&t, ncols)) {
-        cJSON_Delete(root);
-        return CLI_EXIT_FAILURE;
-    }
-    if (fmt == CLI_FMT_CSV) {
-        const char *h[10] = {"op",        "size_bytes", "gpus",       "nodes",          "algorithm",
-                             "protocol", "time_us",    "algbw_gb_per_s", "busbw_gb_per_s", "bound"};
-        cli_table_add(&t, h);
-    } else {
-        const char *h[7] = {"size [B]", "time [us]", "algbw [GB/s]", "busbw [GB/s]", "algorithm", "protocol",
-                            "bound"};
-        cli_table_add(&t, h);
-        for (int i = 0; i < 4; i++)
-            t.right[i] = 1;
+        e.rows = cJSON_AddArrayToObject(root, "results");
     }
     for (double s = lo; s <= hi; s *= sweep > 1 ? sweep : 2) {
         rc = ridge_collective(cl, op, s, gpus, algo, proto, &r, &err);
@@ -160,27 +160,24 @@ static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus
             cJSON_Delete(root);
             return cli_exit_code(rc);
         }
-        if (fmt == CLI_FMT_JSON)
-            cJSON_AddItemToArray(arr, result_json(&r));
-        else if (fmt == CLI_FMT_CSV)
-            csv_row(&t, &r);
-        else
-            text_row(&t, &r);
+        if (result_row(&e, &r)) {
+            cli_table_free(&t);
+            cJSON_Delete(root);
+            return CLI_EXIT_FAILURE;
+        }
     }
     if (fmt == CLI_FMT_JSON) {
         cli_table_free(&t);
         return cli_print_json(root);
     }
     if (fmt == CLI_FMT_CSV) {
-        cli_table_print_csv(&t, stdout);
-        cli_table_free(&t);
+        cli_emit_end(&e);
         return CLI_EXIT_OK;
     }
     describe(cl);
     printf("%s on %d GPUs (%d node%s x %d)\n\n", ridge_coll_op_name(op), gpus, r.nodes, r.nodes == 1 ? "" : "s",
            r.gpus_per_node);
-    cli_table_print_text(&t, stdout);
-    cli_table_free(&t);
+    cli_emit_end(&e);
     if (!sweep) {
         char b1[32], b2[32];
         printf("\nlatency part %s us, bandwidth part %s us\n", cli_num(r.latency_s * 1e6, b1, sizeof b1),
@@ -287,6 +284,29 @@ int cmd_collective(int argc, char **argv)
     return rc;
 }
 
+/* The clusters listing's inter-node bandwidth: GB/s, 4 digits. */
+static const char *gb_4g(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.4g", v / 1e9);
+    return b;
+}
+/* The JSON keys come in another order than the text and CSV columns, and JSON names the
+ * inter-node link even where there is none: name and inter are listed twice, JSON-only (no
+ * heading) and text-and-CSV-only (no key). */
+static const cli_emit_col cluster_cols[] = {
+    CLI_EMIT_STR_COL("id", "id", "id"),
+    CLI_EMIT_STR_COL("name", NULL, NULL),
+    CLI_EMIT_STR_COL("gpu", "gpu", "gpu"),
+    {"gpus_per_node", NULL, "gpus_per_node", "gpus_per_node", 0, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    CLI_EMIT_STR_COL("intra", "intra", "intra"),
+    {"intra_bw_bytes_per_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    CLI_EMIT_STR_COL("inter", NULL, NULL),
+    CLI_EMIT_STR_COL(NULL, "inter", "inter"),
+    {"inter_bw_bytes_per_s_per_node", NULL, "inter_gb_per_s_per_node", "inter_gb_per_s_per_node", 0, 1, CLI_EMIT_NUM,
+     0, gb_4g, gb_4g},
+    CLI_EMIT_STR_COL(NULL, "name", "name"),
+};
+
 int cmd_clusters(int argc, char **argv)
 {
     cli_format fmt = CLI_FMT_TEXT;
@@ -307,35 +327,28 @@ int cmd_clusters(int argc, char **argv)
         }
     }
     cl = malloc(sizeof *cl);
-    if (!cl || cli_listing_init(&l, fmt, 7, "clusters")) {
+    if (!cl || cli_listing_init(&l, fmt, cluster_cols, sizeof cluster_cols / sizeof cluster_cols[0], "clusters")) {
         free(cl);
         return CLI_EXIT_FAILURE;
     }
-    {
-        const char *h[7] = {"id", "gpu", "gpus_per_node", "intra", "inter", "inter_gb_per_s_per_node", "name"};
-        cli_table_add(&l.t, h);
-    }
     for (size_t k = 0; k < ridge_cluster_builtin_count(); k++) {
         ridge_err err = {{0}};
-        char g[16], b[32];
         if (ridge_cluster_load(ridge_cluster_builtin_id(k), 0, cl, &err) != RIDGE_OK) {
             cli_error("%s", err.msg);
             continue;
         }
-        snprintf(g, sizeof g, "%d", cl->gpus_per_node);
-        snprintf(b, sizeof b, "%.4g", cl->inter_bw_bytes_per_s_per_node / 1e9);
-        const char *row[7] = {cl->id, cl->gpu_id, g, ridge_intra_kind_name(cl->intra_kind),
-                              cl->has_inter ? ridge_inter_kind_name(cl->inter_kind) : "", b, cl->name};
-        cli_table_add(&l.t, row);
-        if (l.arr) {
-            const cli_json_field f[] = {
-                CLI_JSTR("id", cl->id), CLI_JSTR("name", cl->name), CLI_JSTR("gpu", cl->gpu_id),
-                CLI_JNUM("gpus_per_node", cl->gpus_per_node), CLI_JSTR("intra", ridge_intra_kind_name(cl->intra_kind)),
-                CLI_JNUM("intra_bw_bytes_per_s", cl->intra_bw_bytes_per_s),
-                CLI_JSTR("inter", ridge_inter_kind_name(cl->inter_kind)),
-                CLI_JNUM("inter_bw_bytes_per_s_per_node", cl->inter_bw_bytes_per_s_per_node)};
-            cJSON_AddItemToArray(l.arr, CLI_JSON_ADD(cJSON_CreateObject(), f));
-        }
+        const char *intra = ridge_intra_kind_name(cl->intra_kind), *inter = ridge_inter_kind_name(cl->inter_kind);
+        const cli_emit_val v[] = {{cl->id, 0, 0},
+                                  {cl->name, 0, 0},
+                                  {cl->gpu_id, 0, 0},
+                                  {NULL, cl->gpus_per_node, 0},
+                                  {intra, 0, 0},
+                                  {NULL, cl->intra_bw_bytes_per_s, 0},
+                                  {inter, 0, 0},
+                                  {cl->has_inter ? inter : "", 0, 0},
+                                  {NULL, cl->inter_bw_bytes_per_s_per_node, 0},
+                                  {cl->name, 0, 0}};
+        cli_emit_row(&l.e, v, 1);
     }
     free(cl);
     return cli_listing_end(&l, CLI_EXIT_OK);

@@ -1,7 +1,6 @@
 /* ridge gpus: the built-in catalogue, one row per GPU.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli.h"
-#include "json_emit.h"
 #include "listing.h"
 
 static const char help[] =
@@ -10,27 +9,32 @@ static const char help[] =
     "Lists the built-in GPUs: id, name, architecture, memory, bandwidth, dense 16-bit tensor and\n"
     "FP32 peaks, board power, and whether MIG is supported. 'ridge gpu show ID' prints all fields.\n";
 
+/* JSON in bytes and FLOP/s, text and CSV (the same cells) in GiB, GB/s and TFLOP/s; width 1:
+ * right-aligned. */
+static const cli_emit_col cols[] = {
+    CLI_EMIT_STR_COL("id", "id", "id"),
+    CLI_EMIT_STR_COL("name", "name", "name"),
+    CLI_EMIT_STR_COL("architecture", "architecture", "arch"),
+    {"memory_bytes", NULL, "memory_gib", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_gib, cli_emit_fmt_gib},
+    {"memory_bandwidth_bytes_per_s", NULL, "bandwidth_gb_per_s", "bandwidth [GB/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga,
+     cli_emit_fmt_giga},
+    {"tensor_16bit_flops_per_s", NULL, "tensor_16bit_tflop_per_s", "16-bit tensor [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0,
+     cli_emit_fmt_tera, cli_emit_fmt_tera},
+    {"fp32_flops_per_s", NULL, "fp32_tflop_per_s", "FP32 [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_tera, cli_emit_fmt_tera},
+    {"tdp_w", NULL, "tdp_w", "TDP [W]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_num, cli_emit_fmt_num},
+    {"mig", NULL, "mig", "MIG", 0, 1, CLI_EMIT_BOOL, 0, cli_emit_fmt_yes_no, cli_emit_fmt_yes_no},
+};
+
 int cmd_gpus(int argc, char **argv)
 {
     cli_listing l;
-    int rc = cli_listing_open(&l, argc, argv, "gpus", help, 9, "gpus");
+    int rc = cli_listing_open(&l, argc, argv, "gpus", help, cols, sizeof cols / sizeof cols[0], "gpus");
     if (rc >= 0)
         return rc;
-    const cli_format fmt = l.fmt;
-    {
-        const char *hdr_text[9] = {"id", "name", "arch", "memory [GiB]", "bandwidth [GB/s]", "16-bit tensor [TFLOP/s]",
-                                   "FP32 [TFLOP/s]", "TDP [W]", "MIG"};
-        const char *hdr_csv[9] = {"id", "name", "architecture", "memory_gib", "bandwidth_gb_per_s",
-                                  "tensor_16bit_tflop_per_s", "fp32_tflop_per_s", "tdp_w", "mig"};
-        cli_table_add(&l.t, fmt == CLI_FMT_CSV ? hdr_csv : hdr_text);
-        for (int k = 3; k <= 7; k++)
-            l.t.right[k] = 1;
-    }
     rc = CLI_EXIT_OK;
     for (size_t i = 0; i < ridge_catalog_count(); i++) {
         ridge_gpu g;
         ridge_err err;
-        char b[5][32];
         double t16;
         if (ridge_catalog_load(ridge_catalog_id(i), &g, &err) != RIDGE_OK) {
             cli_error("%s", err.msg);
@@ -39,27 +43,17 @@ int cmd_gpus(int argc, char **argv)
         }
         t16 = g.peak_flops_per_s[RIDGE_PEAK_BF16] > 0 ? g.peak_flops_per_s[RIDGE_PEAK_BF16]
                                                        : g.peak_flops_per_s[RIDGE_PEAK_FP16_FP32ACC];
-        if (fmt == CLI_FMT_JSON) {
-            const cli_json_field f[] = {
-                CLI_JSTR("id", g.id), CLI_JSTR("name", g.name), CLI_JSTR("architecture", g.architecture),
-                CLI_JNUM("memory_bytes", g.memory_bytes),
-                CLI_JNUM("memory_bandwidth_bytes_per_s", g.memory_bw_bytes_per_s),
-                CLI_JNUM_OR_NULL("tensor_16bit_flops_per_s", t16 > 0, t16),
-                CLI_JNUM("fp32_flops_per_s", g.peak_flops_per_s[RIDGE_PEAK_FP32]), CLI_JNUM("tdp_w", g.tdp_w),
-                CLI_JBOOL("mig", g.mig_count > 0)};
-            cJSON_AddItemToArray(l.arr, CLI_JSON_ADD(cJSON_CreateObject(), f));
-        } else {
-            const char *row[9] = {g.id,
-                                  g.name,
-                                  g.architecture,
-                                  cli_num(g.memory_bytes / 1073741824.0, b[0], 32),
-                                  cli_num(g.memory_bw_bytes_per_s / 1e9, b[1], 32),
-                                  t16 > 0 ? cli_num(t16 / 1e12, b[2], 32) : "-",
-                                  cli_num(g.peak_flops_per_s[RIDGE_PEAK_FP32] / 1e12, b[3], 32),
-                                  cli_num(g.tdp_w, b[4], 32),
-                                  g.mig_count > 0 ? "yes" : "no"};
-            cli_table_add(&l.t, row);
-        }
+        const cli_emit_val v[] = {{g.id, 0, 0},
+                                  {g.name, 0, 0},
+                                  {g.architecture, 0, 0},
+                                  {NULL, g.memory_bytes, 0},
+                                  {NULL, g.memory_bw_bytes_per_s, 0},
+                                  {NULL, t16, !(t16 > 0)},
+                                  {NULL, g.peak_flops_per_s[RIDGE_PEAK_FP32], 0},
+                                  {NULL, g.tdp_w, 0},
+                                  {NULL, g.mig_count > 0, 0}};
+        if (cli_emit_row(&l.e, v, 1))
+            rc = CLI_EXIT_FAILURE;
     }
     return cli_listing_end(&l, rc);
 }

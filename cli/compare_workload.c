@@ -4,7 +4,9 @@
 #include "compare_workload.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "emit.h"
 #include "json_emit.h"
 #include "model_run.h"
 #include "predict_emit.h"
@@ -38,10 +40,64 @@ typedef struct {
     const cmp_derived *d;
 } cmp_workload;
 
+static const char *speedup_x(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.3gx", v);
+    return b;
+}
+static const char *yes_no_caps(double v, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return v != 0 ? "yes" : "NO";
+}
+
+/* One row per GPU: SI values in JSON and CSV, display units in text (the throughput's headings
+ * are filled in with its unit); width 1: right-aligned. */
+static const cli_emit_col workload_cols[] = {
+    CLI_EMIT_STR_COL("gpu", "gpu", "gpu"),
+    {"time_s", NULL, "time_s", "step [ms]", 1, 1e3, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"throughput", NULL, "throughput", NULL, 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"speedup_over_first", NULL, "speedup_over_first", "speedup", 1, 1, CLI_EMIT_NUM, 0, speedup_x, cli_emit_fmt_g6},
+    {"mfu", NULL, "mfu", "MFU [%]", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
+    {"throughput_per_w", NULL, "throughput_per_w", NULL, 1, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
+    {"throughput_per_usd_per_hour", NULL, "throughput_per_usd_per_hour", "per USD/h", 1, 1, CLI_EMIT_NUM, 0, NULL,
+     cli_emit_fmt_g6},
+    {"memory_total_bytes", NULL, "memory_total_bytes", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_gib, NULL},
+    {"memory_capacity_bytes", NULL, "memory_capacity_bytes", "capacity [GiB]", 1, 1, CLI_EMIT_NUM, 0,
+     cli_emit_fmt_gib, NULL},
+    {"fits", NULL, "fits", "fits", 1, 1, CLI_EMIT_BOOL, 0, yes_no_caps, NULL},
+    {"max_batch", NULL, "max_batch", "max batch", 1, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_whole},
+};
+#define NCOLS (sizeof workload_cols / sizeof workload_cols[0])
+
+/* The GPUs' rows into e. */
+static int workload_rows(const cmp_workload *c, const cli_emit_table *e)
+{
+    for (int i = 0; i < c->n; i++) {
+        const cli_model_prediction *p = &c->p[i];
+        const cmp_derived *d = &c->d[i];
+        const cli_emit_val v[NCOLS] = {{c->g[i].id, 0, 0},
+                                       {NULL, p->time_s, 0},
+                                       {NULL, p->throughput, 0},
+                                       {NULL, d->speedup, 0},
+                                       {NULL, p->mfu, 0},
+                                       {NULL, d->per_w, 0},
+                                       {NULL, d->per_usd, !d->has_usd},
+                                       {NULL, p->mem.total_bytes, 0},
+                                       {NULL, p->capacity_bytes, 0},
+                                       {NULL, p->fits, 0},
+                                       {NULL, p->max_batch, 0}};
+        if (cli_emit_row(e, v, 1))
+            return CLI_EXIT_FAILURE;
+    }
+    return CLI_EXIT_OK;
+}
+
 static int workload_json(const cmp_workload *c)
 {
     const ridge_run_config *run = c->run;
-    cJSON *root = cJSON_CreateObject(), *arr;
+    cJSON *root = cJSON_CreateObject();
+    cli_emit_table e = {workload_cols, NCOLS, CLI_FMT_JSON, NULL, NULL};
     const cli_json_field head[] = {
         CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("workload", ridge_model_name(c->m)),
         CLI_JSTR("mode", ridge_mode_name(run->mode)),   CLI_JNUM("batch", run->batch),
@@ -49,99 +105,40 @@ static int workload_json(const cmp_workload *c)
     CLI_JSON_ADD(root, head);
     cli_run_json(root, run);
     cJSON_AddStringToObject(root, "throughput_unit", c->p[0].throughput_unit);
-    arr = cJSON_AddArrayToObject(root, "gpus");
-    for (int i = 0; i < c->n; i++) {
-        const cli_model_prediction *p = &c->p[i];
-        const cmp_derived *d = &c->d[i];
-        const cli_json_field row[] = {
-            CLI_JSTR("gpu", c->g[i].id), CLI_JNUM("time_s", p->time_s), CLI_JNUM("throughput", p->throughput),
-            CLI_JNUM("speedup_over_first", d->speedup), CLI_JNUM("mfu", p->mfu),
-            CLI_JNUM("throughput_per_w", d->per_w),
-            CLI_JNUM_OR_NULL("throughput_per_usd_per_hour", d->has_usd, d->per_usd),
-            CLI_JNUM("memory_total_bytes", p->mem.total_bytes), CLI_JNUM("memory_capacity_bytes", p->capacity_bytes),
-            CLI_JBOOL("fits", p->fits), CLI_JNUM("max_batch", p->max_batch)};
-        cJSON_AddItemToArray(arr, CLI_JSON_ADD(cJSON_CreateObject(), row));
+    e.rows = cJSON_AddArrayToObject(root, "gpus");
+    if (workload_rows(c, &e)) {
+        cJSON_Delete(root);
+        return CLI_EXIT_FAILURE;
     }
     return cli_print_json(root);
 }
 
-/* The header row: CSV keys, or text labels with the throughput unit (numbers right-aligned). */
-static void workload_header(cli_table *t, const char *throughput_unit, cli_format fmt)
-{
-    char unit[64], hdr_tp[80], hdr_w[80];
-    snprintf(unit, sizeof unit, "%s", throughput_unit);
-    if (fmt == CLI_FMT_CSV) {
-        const char *h[11] = {"gpu", "time_s", "throughput", "speedup_over_first", "mfu", "throughput_per_w",
-                             "throughput_per_usd_per_hour", "memory_total_bytes", "memory_capacity_bytes", "fits",
-                             "max_batch"};
-        cli_table_add(t, h);
-        return;
-    }
-    snprintf(hdr_tp, sizeof hdr_tp, "throughput [%s]", unit);
-    snprintf(hdr_w, sizeof hdr_w, "per watt [%.20s/W]", unit);
-    const char *h[11] = {"gpu", "step [ms]", hdr_tp, "speedup", "MFU [%]", hdr_w, "per USD/h", "memory [GiB]",
-                         "capacity [GiB]", "fits", "max batch"};
-    cli_table_add(t, h);
-    for (int k = 1; k < 11; k++)
-        t->right[k] = 1;
-}
-
-/* One GPU's row: SI values in CSV, display units in text. */
-static void workload_row(cli_table *t, const ridge_gpu *g, const cli_model_prediction *p, const cmp_derived *d,
-                         cli_format fmt)
-{
-    char b[10][48];
-    if (fmt == CLI_FMT_CSV) {
-        snprintf(b[0], 48, "%.9g", p->time_s);
-        snprintf(b[1], 48, "%.9g", p->throughput);
-        snprintf(b[2], 48, "%.6g", d->speedup);
-        snprintf(b[3], 48, "%.6g", p->mfu);
-        snprintf(b[4], 48, "%.6g", d->per_w);
-        if (d->has_usd)
-            snprintf(b[5], 48, "%.6g", d->per_usd);
-        else
-            b[5][0] = '\0';
-        snprintf(b[6], 48, "%.9g", p->mem.total_bytes);
-        snprintf(b[7], 48, "%.9g", p->capacity_bytes);
-        snprintf(b[9], 48, "%.0f", p->max_batch);
-    } else {
-        cli_num(p->time_s * 1e3, b[0], 48);
-        cli_num(p->throughput, b[1], 48);
-        snprintf(b[2], 48, "%.3gx", d->speedup);
-        cli_num(p->mfu * 100, b[3], 48);
-        cli_num(d->per_w, b[4], 48);
-        if (d->has_usd)
-            cli_num(d->per_usd, b[5], 48);
-        else
-            snprintf(b[5], 48, "-");
-        cli_num(p->mem.total_bytes / 1073741824.0, b[6], 48);
-        cli_num(p->capacity_bytes / 1073741824.0, b[7], 48);
-        cli_num(p->max_batch, b[9], 48);
-    }
-    const char *row[11] = {g->id, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                           fmt == CLI_FMT_CSV ? (p->fits ? "true" : "false") : (p->fits ? "yes" : "NO"), b[9]};
-    cli_table_add(t, row);
-}
-
 static int workload_table(const cmp_workload *c, cli_format fmt)
 {
+    cli_emit_col cols[NCOLS];
+    cli_emit_table e;
     cli_table t;
-    if (cli_table_init(&t, 11))
+    char unit[64], hdr_tp[80], hdr_w[80];
+    memcpy(cols, workload_cols, sizeof cols);
+    snprintf(unit, sizeof unit, "%s", c->p[0].throughput_unit);
+    snprintf(hdr_tp, sizeof hdr_tp, "throughput [%s]", unit);
+    snprintf(hdr_w, sizeof hdr_w, "per watt [%.20s/W]", unit);
+    cols[2].head = hdr_tp;
+    cols[5].head = hdr_w;
+    if (cli_emit_open(&e, cols, NCOLS, fmt, &t) || workload_rows(c, &e)) {
+        cli_table_free(&t);
         return CLI_EXIT_FAILURE;
-    workload_header(&t, c->p[0].throughput_unit, fmt);
-    for (int i = 0; i < c->n; i++)
-        workload_row(&t, &c->g[i], &c->p[i], &c->d[i], fmt);
+    }
     if (fmt == CLI_FMT_CSV) {
-        cli_table_print_csv(&t, stdout);
+        cli_emit_end(&e);
     } else {
         char mname[CLI_NAME_TEXT_CAP], sum[256];
         printf("%s, %s, %s runtime\n\n", cli_text(ridge_model_name(c->m), mname, sizeof mname),
                cli_run_summary(c->run, c->note, sum, sizeof sum), ridge_runtime_name(c->rt));
-        cli_table_print_text(&t, stdout);
+        cli_emit_end(&e);
         printf("\nSpeedup is over %s; per watt uses board power (TDP); per USD/h needs a catalogue price.\n",
                c->g[0].id);
     }
-    cli_table_free(&t);
     return CLI_EXIT_OK;
 }
 

@@ -5,25 +5,43 @@
 
 static int shown(const cli_emit_col *c, cli_format fmt)
 {
-    return fmt == CLI_FMT_CSV ? c->csv != NULL : fmt == CLI_FMT_TEXT ? c->head != NULL : 1;
+    return fmt == CLI_FMT_CSV ? c->csv != NULL : fmt == CLI_FMT_TEXT ? c->head != NULL : c->key != NULL;
 }
 
-void cli_emit_head(const cli_emit_table *t)
+int cli_emit_ncols(const cli_emit_table *t)
+{
+    int n = 0;
+    for (size_t i = 0; i < t->ncols; i++)
+        n += shown(&t->cols[i], t->fmt);
+    return n;
+}
+
+int cli_emit_head(const cli_emit_table *t)
 {
     const char *sep = "";
+    const char *row[CLI_EMIT_MAX_COLS];
+    int n = 0;
     if (t->fmt == CLI_FMT_JSON)
-        return;
+        return 0;
     for (size_t i = 0; i < t->ncols; i++) {
         const cli_emit_col *c = &t->cols[i];
         if (!shown(c, t->fmt))
             continue;
+        if (t->tab) {
+            t->tab->right[n] = c->width > 0;
+            row[n++] = t->fmt == CLI_FMT_CSV ? c->csv : c->head;
+            continue;
+        }
         if (t->fmt == CLI_FMT_CSV)
             printf("%s%s", sep, c->csv);
         else
             printf("%s%*s", sep, c->width, c->head);
         sep = t->fmt == CLI_FMT_CSV ? "," : " ";
     }
+    if (t->tab)
+        return cli_table_add(t->tab, row);
     printf("\n");
+    return 0;
 }
 
 static void json_cell(cJSON *row, const cli_emit_col *c, const cli_emit_val *v)
@@ -34,7 +52,9 @@ static void json_cell(cJSON *row, const cli_emit_col *c, const cli_emit_val *v)
         if (!o)
             o = cJSON_AddObjectToObject(row, c->group);
     }
-    if (c->kind == CLI_EMIT_STR)
+    if (v->null)
+        cJSON_AddNullToObject(o, c->key);
+    else if (c->kind == CLI_EMIT_STR)
         cJSON_AddStringToObject(o, c->key, v->s);
     else if (c->kind == CLI_EMIT_BOOL)
         cJSON_AddBoolToObject(o, c->key, v->v != 0);
@@ -42,30 +62,35 @@ static void json_cell(cJSON *row, const cli_emit_col *c, const cli_emit_val *v)
         cJSON_AddNumberToObject(o, c->key, v->v);
 }
 
-static void text_cell(const cli_emit_col *c, const cli_emit_val *v, int absent)
+/* The text or CSV cell of a value (b: room for a number's digits). */
+static const char *cell(const cli_emit_col *c, cli_format fmt, const cli_emit_val *v, int absent, char *b,
+                        size_t n)
 {
-    char b[48];
-    const char *s = absent ? "-"
-                    : c->kind == CLI_EMIT_STR  ? v->s
-                    : c->kind == CLI_EMIT_BOOL ? (v->v != 0 ? "yes" : "no")
-                                               : cli_num(v->v * c->text_scale, b, sizeof b);
-    printf("%*s", c->width, s);
-}
-
-static void csv_cell(const cli_emit_col *c, const cli_emit_val *v, int absent)
-{
+    const char *(*f)(double, char *, size_t) = fmt == CLI_FMT_CSV ? c->csv_fmt : c->text_fmt;
+    if (absent && fmt == CLI_FMT_TEXT)
+        return "-";
     if (c->kind == CLI_EMIT_STR)
-        printf("%s", v->s);
-    else if (c->kind == CLI_EMIT_BOOL)
-        printf("%s", v->v != 0 ? "true" : "false");
-    else
-        printf("%.9g", absent ? 0 : v->v);
+        return v->s;
+    if (v->null)
+        return fmt == CLI_FMT_TEXT || c->csv_fmt == c->text_fmt ? "-" : "";
+    if (f)
+        return f(v->v, b, n);
+    if (fmt == CLI_FMT_CSV) {
+        if (c->kind == CLI_EMIT_BOOL)
+            return v->v != 0 ? "true" : "false";
+        snprintf(b, n, "%.9g", absent ? 0 : v->v);
+        return b;
+    }
+    return c->kind == CLI_EMIT_BOOL ? (v->v != 0 ? "yes" : "no") : cli_num(v->v * c->text_scale, b, n);
 }
 
-void cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_optional)
+int cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_optional)
 {
     cJSON *row = t->fmt == CLI_FMT_JSON ? cJSON_CreateObject() : NULL;
     const char *sep = "";
+    const char *cells[CLI_EMIT_MAX_COLS];
+    char bufs[CLI_EMIT_MAX_COLS][48];
+    int n = 0;
     for (size_t i = 0; i < t->ncols; i++) {
         const cli_emit_col *c = &t->cols[i];
         int absent = c->optional && !has_optional;
@@ -76,15 +101,74 @@ void cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_opt
                 json_cell(row, c, &vals[i]);
             continue;
         }
-        printf("%s", sep);
-        if (t->fmt == CLI_FMT_CSV)
-            csv_cell(c, &vals[i], absent);
-        else
-            text_cell(c, &vals[i], absent);
+        cells[n] = cell(c, t->fmt, &vals[i], absent, bufs[n], sizeof bufs[n]);
+        if (!t->tab) {
+            if (t->fmt == CLI_FMT_CSV)
+                printf("%s%s", sep, cells[n]);
+            else
+                printf("%s%*s", sep, c->width, cells[n]);
+        }
+        n++;
         sep = t->fmt == CLI_FMT_CSV ? "," : " ";
     }
-    if (row)
+    if (row) {
         cJSON_AddItemToArray(t->rows, row);
-    else
-        printf("\n");
+        return 0;
+    }
+    if (t->tab)
+        return cli_table_add(t->tab, cells);
+    printf("\n");
+    return 0;
+}
+
+void cli_emit_end(const cli_emit_table *t)
+{
+    if (t->tab && t->fmt == CLI_FMT_CSV)
+        cli_table_print_csv(t->tab, stdout);
+    else if (t->tab && t->fmt == CLI_FMT_TEXT)
+        cli_table_print_text(t->tab, stdout);
+    cli_table_free(t->tab);
+}
+
+int cli_emit_open(cli_emit_table *t, const cli_emit_col *cols, size_t ncols, cli_format fmt, cli_table *tab)
+{
+    const cli_emit_table e = {cols, ncols, fmt, NULL, tab};
+    *t = e;
+    if (cli_table_init(tab, cli_emit_ncols(t)))
+        return -1;
+    if (cli_emit_head(t)) {
+        cli_table_free(tab);
+        return -1;
+    }
+    return 0;
+}
+
+const char *cli_emit_fmt_num(double v, char *b, size_t n) { return cli_num(v, b, n); }
+const char *cli_emit_fmt_giga(double v, char *b, size_t n) { return cli_num(v / 1e9, b, n); }
+const char *cli_emit_fmt_tera(double v, char *b, size_t n) { return cli_num(v / 1e12, b, n); }
+const char *cli_emit_fmt_mega(double v, char *b, size_t n) { return cli_num(v / 1e6, b, n); }
+const char *cli_emit_fmt_gib(double v, char *b, size_t n) { return cli_num(v / 1073741824.0, b, n); }
+
+const char *cli_emit_fmt_whole(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.0f", v);
+    return b;
+}
+
+const char *cli_emit_fmt_g6(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.6g", v);
+    return b;
+}
+
+const char *cli_emit_fmt_g17(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.17g", v);
+    return b;
+}
+
+const char *cli_emit_fmt_yes_no(double v, char *b, size_t n)
+{
+    (void)b, (void)n;
+    return v != 0 ? "yes" : "no";
 }

@@ -15,28 +15,28 @@ int cli_listing_args(int argc, char **argv, const char *cmd, const char *help, c
     return -1;
 }
 
-int cli_listing_init(cli_listing *l, cli_format fmt, int ncols, const char *array_key)
+int cli_listing_init(cli_listing *l, cli_format fmt, const cli_emit_col *cols, size_t ncols, const char *array_key)
 {
     l->fmt = fmt;
-    l->root = l->arr = NULL;
-    if (cli_table_init(&l->t, ncols))
+    l->root = NULL;
+    if (cli_emit_open(&l->e, cols, ncols, fmt, &l->t))
         return CLI_EXIT_FAILURE;
     if (fmt == CLI_FMT_JSON) {
         l->root = cJSON_CreateObject();
         cJSON_AddNumberToObject(l->root, "schema_version", CLI_SCHEMA_VERSION);
-        l->arr = cJSON_AddArrayToObject(l->root, array_key);
+        l->e.rows = cJSON_AddArrayToObject(l->root, array_key);
     }
     return CLI_EXIT_OK;
 }
 
-int cli_listing_open(cli_listing *l, int argc, char **argv, const char *cmd, const char *help, int ncols,
-                     const char *array_key)
+int cli_listing_open(cli_listing *l, int argc, char **argv, const char *cmd, const char *help,
+                     const cli_emit_col *cols, size_t ncols, const char *array_key)
 {
     cli_format fmt = CLI_FMT_TEXT;
     int rc = cli_listing_args(argc, argv, cmd, help, &fmt);
     if (rc >= 0)
         return rc;
-    return cli_listing_init(l, fmt, ncols, array_key) ? CLI_EXIT_FAILURE : -1;
+    return cli_listing_init(l, fmt, cols, ncols, array_key) ? CLI_EXIT_FAILURE : -1;
 }
 
 int cli_listing_end(cli_listing *l, int rc)
@@ -45,10 +45,8 @@ int cli_listing_end(cli_listing *l, int rc)
         if (l->fmt == CLI_FMT_JSON) {
             rc = cli_print_json(l->root);
             l->root = NULL;
-        } else if (l->fmt == CLI_FMT_CSV) {
-            cli_table_print_csv(&l->t, stdout);
         } else {
-            cli_table_print_text(&l->t, stdout);
+            cli_emit_end(&l->e);
         }
     }
     cJSON_Delete(l->root);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "emit.h"
 #include "plan_cli.h"
 
 void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par)
@@ -72,62 +73,50 @@ void plan_print_infeasible(size_t n, const size_t *by_reason)
     printf("\n");
 }
 
-/* The text table's header: with parallelism ranges, tp, pp, zero after the batch. */
-static void text_header(cli_table *t, int tokens, int par)
-{
-    /* Unit cost: per million tokens, or per 1,000 samples (images, sequences). */
-    const char *hdr[] = {"rank",       "gpu",          "precision",
-                         "gpus",       "batch/gpu",    "step [ms]",
-                         "time [h]",   "cost [USD]",   tokens ? "USD/M tokens" : "USD/1k samples",
-                         "energy [kWh]", "power [kW]", "pareto"};
-    const char *phdr[15];
-    for (int q = 0, k = 0; q < 12; q++) {
-        phdr[k++] = hdr[q];
-        if (q == 4) {
-            phdr[k++] = "tp";
-            phdr[k++] = "pp";
-            phdr[k++] = "zero";
-        }
-    }
-    cli_table_add(t, par ? phdr : hdr);
-}
+/* The text table of the top K (CSV and JSONL list every configuration, in the order of the sweep,
+ * with other fields: plan_print_row_csv, plan_print_row_jsonl). Text only, so the cells are the
+ * display values; the heading of the unit cost and the tp, pp, zero columns (with parallelism
+ * ranges) are set per plan; width 1: right-aligned. */
+static const cli_emit_col text_cols[] = {
+    {NULL, NULL, NULL, "rank", 0, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    CLI_EMIT_STR_COL(NULL, NULL, "gpu"),
+    CLI_EMIT_STR_COL(NULL, NULL, "precision"),
+    {NULL, NULL, NULL, "gpus", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {NULL, NULL, NULL, "batch/gpu", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_g17, NULL},
+    {NULL, NULL, NULL, "tp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {NULL, NULL, NULL, "pp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {NULL, NULL, NULL, "zero", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {NULL, NULL, NULL, "step [ms]", 1, 1e3, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, NULL, "time [h]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, NULL, "cost [USD]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, NULL, NULL, 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, NULL, "energy [kWh]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, NULL, "power [kW]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    CLI_EMIT_STR_COL(NULL, NULL, "pareto"),
+};
+#define NTEXT (sizeof text_cols / sizeof text_cols[0])
 
 /* One ranked configuration as a text row. */
-static void text_row(cli_table *t, size_t rank, const ridge_plan_result *r, const ridge_gpu *gpus,
-                     const plan_opts *o, int par)
+static int text_row(const cli_emit_table *e, size_t rank, const ridge_plan_result *r, const ridge_gpu *gpus,
+                    const plan_opts *o)
 {
-    int tokens = o->target_kind == RIDGE_PLAN_TARGET_TOKENS;
-    char b[16][48];
-    const char *row[15];
-    snprintf(b[0], sizeof b[0], "%zu", rank);
-    snprintf(b[1], sizeof b[1], "%s", gpus[r->gpu].id);
-    snprintf(b[2], sizeof b[2], "%s", ridge_dtype_name(r->precision));
-    snprintf(b[3], sizeof b[3], "%d", r->count);
-    snprintf(b[4], sizeof b[4], "%.17g", r->batch);
-    cli_num(r->step_time_s * 1e3, b[5], sizeof b[5]);
-    cli_num(r->time_s / 3600.0, b[6], sizeof b[6]);
-    if (isnan(r->cost_usd)) {
-        snprintf(b[7], sizeof b[7], "-");
-        snprintf(b[8], sizeof b[8], "-");
-    } else {
-        cli_num(r->cost_usd, b[7], sizeof b[7]);
-        cli_num(r->cost_usd / (o->target / (tokens ? 1e6 : 1e3)), b[8], sizeof b[8]);
-    }
-    cli_num(r->energy_j / 3.6e6, b[9], sizeof b[9]);
-    cli_num(r->power_w * r->count / 1e3, b[10], sizeof b[10]);
-    snprintf(b[11], sizeof b[11], "%s", r->pareto ? "*" : "");
-    snprintf(b[12], sizeof b[12], "%d", r->tp);
-    snprintf(b[13], sizeof b[13], "%d", r->pp);
-    snprintf(b[14], sizeof b[14], "%d", r->zero);
-    for (int q = 0, w = 0; q < 12; q++) {
-        row[w++] = b[q];
-        if (par && q == 4) {
-            row[w++] = b[12];
-            row[w++] = b[13];
-            row[w++] = b[14];
-        }
-    }
-    cli_table_add(t, row);
+    int tokens = o->target_kind == RIDGE_PLAN_TARGET_TOKENS, nocost = isnan(r->cost_usd);
+    const cli_emit_val v[NTEXT] = {{NULL, (double)rank, 0},
+                                   {gpus[r->gpu].id, 0, 0},
+                                   {ridge_dtype_name(r->precision), 0, 0},
+                                   {NULL, r->count, 0},
+                                   {NULL, r->batch, 0},
+                                   {NULL, r->tp, 0},
+                                   {NULL, r->pp, 0},
+                                   {NULL, r->zero, 0},
+                                   {NULL, r->step_time_s, 0},
+                                   {NULL, r->time_s / 3600.0, 0},
+                                   {NULL, r->cost_usd, nocost},
+                                   {NULL, nocost ? 0 : r->cost_usd / (o->target / (tokens ? 1e6 : 1e3)), nocost},
+                                   {NULL, r->energy_j / 3.6e6, 0},
+                                   {NULL, r->power_w * r->count / 1e3, 0},
+                                   {r->pareto ? "*" : "", 0, 0}};
+    return cli_emit_row(e, v, 1);
 }
 
 int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_result *all,
@@ -135,22 +124,30 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
 {
     size_t nfront = ridge_plan_pareto(all, space, o->pareto_energy, order); /* order: scratch */
     size_t nf = ridge_plan_rank(all, space, o->objective, order);
-    int ncol = par ? 15 : 12, tokens = o->target_kind == RIDGE_PLAN_TARGET_TOKENS;
+    int tokens = o->target_kind == RIDGE_PLAN_TARGET_TOKENS;
+    cli_emit_col cols[NTEXT];
+    cli_emit_table e;
     cli_table t;
     printf("plan: %s %s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
            ridge_mode_name(o->run.mode), o->target, tokens ? "tokens" : "samples",
            ridge_plan_objective_name(o->objective), space, nf);
-    if (cli_table_init(&t, ncol)) {
+    memcpy(cols, text_cols, sizeof cols);
+    /* Unit cost: per million tokens, or per 1,000 samples (images, sequences). */
+    cols[11].head = tokens ? "USD/M tokens" : "USD/1k samples";
+    if (!par)
+        cols[5].head = cols[6].head = cols[7].head = NULL;
+    if (cli_emit_open(&e, cols, NTEXT, CLI_FMT_TEXT, &t)) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
-    text_header(&t, tokens, par);
-    for (int k = 1; k < ncol; k++)
-        t.right[k] = (unsigned char)(k >= 3 && k <= ncol - 2);
     for (size_t k = 0; k < nf && k < (size_t)o->top; k++)
-        text_row(&t, k + 1, &all[order[k]], gpus, o, par);
+        if (text_row(&e, k + 1, &all[order[k]], gpus, o)) {
+            cli_table_free(&t);
+            cli_error("out of memory");
+            return CLI_EXIT_FAILURE;
+        }
     if (nf)
-        cli_table_print_text(&t, stdout);
+        cli_emit_end(&e);
     cli_table_free(&t);
     printf("Pareto front (time, %s): %zu configurations, marked *\n", o->pareto_energy ? "energy" : "cost", nfront);
     plan_print_infeasible(space - nf, infeasible);

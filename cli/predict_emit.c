@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "emit.h"
 #include "json_emit.h"
 
 static void op_label(const ridge_op *op, size_t i, char *buf, size_t cap)
@@ -62,65 +63,62 @@ int cli_oplist_json(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt,
     return cli_print_json(root);
 }
 
+/* The op rows of text and CSV (JSON has its own, fuller objects: cli_op_json): text in us, %,
+ * GFLOP, MB and TFLOP/s, CSV in seconds, fractions, FLOP and bytes; width 1: right-aligned. */
+static const cli_emit_col op_cols[] = {
+    {NULL, NULL, "index", "#", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    CLI_EMIT_STR_COL(NULL, "name", "name"),
+    CLI_EMIT_STR_COL(NULL, "op", "op"),
+    CLI_EMIT_STR_COL(NULL, "dtype", "dtype"),
+    {NULL, NULL, "count", "count", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    {NULL, NULL, "time_s", "time [us]", 1, 1e6, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, "share", "share [%]", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
+    CLI_EMIT_STR_COL(NULL, "bound", "bound"),
+    {NULL, NULL, "flops", "GFLOP", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga, NULL},
+    {NULL, NULL, "dram_bytes", "DRAM [MB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_mega, NULL},
+    {NULL, NULL, "achieved_flops_per_s", "TFLOP/s", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_tera, cli_emit_fmt_g6},
+    {NULL, NULL, "roof_efficiency", "roof eff [%]", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
+};
+
 int cli_ops_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, const ridge_op_result *res,
                        const ridge_schedule_totals *tot, cli_format fmt)
 {
     cli_table t;
-    char b[12][48];
-    if (cli_table_init(&t, 12))
+    cli_emit_table e;
+    char b[3][48];
+    if (cli_emit_open(&e, op_cols, sizeof op_cols / sizeof op_cols[0], fmt, &t))
         return CLI_EXIT_FAILURE;
-    if (fmt == CLI_FMT_CSV) {
-        const char *h[12] = {"index",      "name",         "op",          "dtype",        "count",
-                             "time_s",     "share",        "bound",       "flops",        "dram_bytes",
-                             "achieved_flops_per_s", "roof_efficiency"};
-        cli_table_add(&t, h);
-    } else {
-        const char *h[12] = {"#",          "name",       "op",         "dtype",       "count",
-                             "time [us]",  "share [%]",  "bound",      "GFLOP",       "DRAM [MB]",
-                             "TFLOP/s",    "roof eff [%]"};
-        cli_table_add(&t, h);
-        for (int c = 4; c < 12; c++)
-            t.right[c] = 1;
-        t.right[0] = 1;
-        t.right[7] = 0;
-    }
     for (size_t i = 0; i < w->n; i++) {
         const ridge_op *op = &w->ops[i];
         const ridge_op_result *r = &res[i];
         char name[RIDGE_OP_NAME_MAX + 16];
         double share = tot->total_time_s > 0 ? r->time_s / tot->total_time_s : 0;
         op_label(op, i, name, sizeof name);
-        snprintf(b[0], 48, "%zu", i);
-        snprintf(b[4], 48, "%.0f", op->count);
-        if (fmt == CLI_FMT_CSV) {
-            snprintf(b[5], 48, "%.9g", r->time_s);
-            snprintf(b[6], 48, "%.6g", share);
-            snprintf(b[8], 48, "%.9g", r->kernel.flops * op->count);
-            snprintf(b[9], 48, "%.9g", r->kernel.dram_bytes * op->count);
-            snprintf(b[10], 48, "%.6g", r->kernel.achieved_flops_per_s);
-            snprintf(b[11], 48, "%.6g", r->kernel.roof_efficiency);
-        } else {
-            cli_num(r->time_s * 1e6, b[5], 48);
-            cli_num(share * 100, b[6], 48);
-            cli_num(r->kernel.flops * op->count / 1e9, b[8], 48);
-            cli_num(r->kernel.dram_bytes * op->count / 1e6, b[9], 48);
-            cli_num(r->kernel.achieved_flops_per_s / 1e12, b[10], 48);
-            cli_num(r->kernel.roof_efficiency * 100, b[11], 48);
+        const cli_emit_val v[] = {{NULL, (double)i, 0},
+                                  {name, 0, 0},
+                                  {ridge_op_kind_name(op->kind), 0, 0},
+                                  {ridge_dtype_name(op->dtype), 0, 0},
+                                  {NULL, op->count, 0},
+                                  {NULL, r->time_s, 0},
+                                  {NULL, share, 0},
+                                  {ridge_bound_name(r->bound), 0, 0},
+                                  {NULL, r->kernel.flops * op->count, 0},
+                                  {NULL, r->kernel.dram_bytes * op->count, 0},
+                                  {NULL, r->kernel.achieved_flops_per_s, 0},
+                                  {NULL, r->kernel.roof_efficiency, 0}};
+        if (cli_emit_row(&e, v, 1)) {
+            cli_table_free(&t);
+            return CLI_EXIT_FAILURE;
         }
-        const char *row[12] = {b[0], name, ridge_op_kind_name(op->kind), ridge_dtype_name(op->dtype), b[4], b[5], b[6],
-                               ridge_bound_name(r->bound), b[8], b[9], b[10], b[11]};
-        cli_table_add(&t, row);
     }
     if (fmt == CLI_FMT_CSV) {
-        cli_table_print_csv(&t, stdout);
-        cli_table_free(&t);
+        cli_emit_end(&e);
         return CLI_EXIT_OK;
     }
     char gname[CLI_NAME_TEXT_CAP], wname[CLI_NAME_TEXT_CAP];
     printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, cli_text(g->name, gname, sizeof gname),
            cli_text(w->name, wname, sizeof wname), ridge_runtime_name(rt));
-    cli_table_print_text(&t, stdout);
-    cli_table_free(&t);
+    cli_emit_end(&e);
     printf("\ntotal time        %s us\n", cli_num(tot->total_time_s * 1e6, b[0], 48));
     printf("GPU busy          %s us\n", cli_num(tot->gpu_busy_s * 1e6, b[0], 48));
     printf("GPU waiting host  %s us (%s kernels, host issue %s us)\n", cli_num(tot->host_wait_s * 1e6, b[0], 48),

@@ -135,20 +135,20 @@ static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot
 
 /* The table's columns: latency in seconds (JSON, CSV), ms (text). */
 static const cli_emit_col sweep_cols[] = {
-    {"gpu", NULL, "gpu", "gpu", -20, 1, CLI_EMIT_STR, 0},
-    {"rate_per_s", NULL, "rate_per_s", "rate [req/s]", 14, 1, CLI_EMIT_NUM, 0},
-    {"stable", NULL, "stable", "stable", 7, 1, CLI_EMIT_BOOL, 0},
-    {"saturation_rate_per_s", NULL, "saturation_rate_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0},
-    {"mean", "latency_s", "mean_latency_s", "mean [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
-    {"p50", "latency_s", "p50_s", "p50 [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
-    {"p99", "latency_s", "p99_s", "p99 [ms]", 11, 1e3, CLI_EMIT_NUM, 1},
+    {"gpu", NULL, "gpu", "gpu", -20, 1, CLI_EMIT_STR, 0, NULL, NULL},
+    {"rate_per_s", NULL, "rate_per_s", "rate [req/s]", 14, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"stable", NULL, "stable", "stable", 7, 1, CLI_EMIT_BOOL, 0, NULL, NULL},
+    {"saturation_rate_per_s", NULL, "saturation_rate_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"mean", "latency_s", "mean_latency_s", "mean [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
+    {"p50", "latency_s", "p50_s", "p50 [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
+    {"p99", "latency_s", "p99_s", "p99 [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
 };
 
 /* The table: one row per GPU and rate, then (text) the saturation rates. */
 static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
 {
     const ridge_serve *s = &c->s;
-    cli_emit_table t = {sweep_cols, sizeof sweep_cols / sizeof sweep_cols[0], fmt, NULL};
+    cli_emit_table t = {sweep_cols, sizeof sweep_cols / sizeof sweep_cols[0], fmt, NULL, NULL};
     cJSON *root = NULL;
     char b[48];
     if (fmt == CLI_FMT_JSON) {
@@ -167,8 +167,9 @@ static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
     cli_emit_head(&t);
     for (int gi = 0; gi < d->ngpu; gi++)
         for (long k = 0; k < d->npts; k++) {
-            cli_emit_val v[7] = {{d->ids[gi], 0}, {NULL, d->rates[k]}, {NULL, d->stable[gi][k]}, {NULL, d->sat[gi]},
-                                 {NULL, d->lat[gi][0][k]}, {NULL, d->lat[gi][1][k]}, {NULL, d->lat[gi][2][k]}};
+            cli_emit_val v[7] = {{d->ids[gi], 0, 0},           {NULL, d->rates[k], 0},       {NULL, d->stable[gi][k], 0},
+                                 {NULL, d->sat[gi], 0},         {NULL, d->lat[gi][0][k], 0}, {NULL, d->lat[gi][1][k], 0},
+                                 {NULL, d->lat[gi][2][k], 0}};
             cli_emit_row(&t, v, d->stable[gi][k]);
         }
     if (fmt == CLI_FMT_TEXT)

@@ -2,99 +2,168 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include "emit.h"
 #include "json_emit.h"
 #include "ridge/version.h"
 #include "validate_emit.h"
 
-static void fmt_pct(char *buf, size_t cap, double frac, int sign)
+/* Percentages: the values are 100 x the fractions; 2 decimals (signed for errors) in text, 4 in
+ * CSV. */
+static const char *pct2(double v, char *b, size_t n)
 {
-    snprintf(buf, cap, sign ? "%+.2f" : "%.2f", 100.0 * frac);
+    snprintf(b, n, "%.2f", v);
+    return b;
+}
+static const char *spct2(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%+.2f", v);
+    return b;
+}
+static const char *pct4(double v, char *b, size_t n)
+{
+    snprintf(b, n, "%.4f", v);
+    return b;
+}
+
+/* One row per case. The three formats order their fields differently, so the unit stands twice
+ * (JSON-only before the values, text-and-CSV after them); width 1: right-aligned. */
+static const cli_emit_col case_cols[] = {
+    CLI_EMIT_STR_COL("id", "id", "id"),
+    CLI_EMIT_STR_COL("group", "group", "group"),
+    CLI_EMIT_STR_COL("gpu", "gpu", "gpu"),
+    CLI_EMIT_STR_COL("workload", "workload", NULL),
+    CLI_EMIT_STR_COL("case", NULL, "case"),
+    CLI_EMIT_STR_COL("kind", "kind", NULL),
+    CLI_EMIT_STR_COL("family", NULL, NULL),
+    CLI_EMIT_STR_COL("unit", NULL, NULL),
+    {"measured", NULL, "measured", "measured", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"predicted", NULL, "predicted", "predicted", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    CLI_EMIT_STR_COL(NULL, "unit", "unit"),
+    {"error_percent", NULL, "error_percent", "error [%]", 1, 1, CLI_EMIT_NUM, 0, spct2, pct4},
+};
+
+/* One row per summary (text and JSON). */
+static const cli_emit_col summary_cols[] = {
+    CLI_EMIT_STR_COL("by", NULL, "by"),
+    CLI_EMIT_STR_COL("name", NULL, "name"),
+    {"cases", NULL, NULL, "cases", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {"mape_percent", NULL, NULL, "MAPE [%]", 1, 1, CLI_EMIT_NUM, 0, pct2, NULL},
+    {"median_ape_percent", NULL, NULL, "median APE [%]", 1, 1, CLI_EMIT_NUM, 0, pct2, NULL},
+    {"worst_error_percent", NULL, NULL, "worst [%]", 1, 1, CLI_EMIT_NUM, 0, spct2, NULL},
+    CLI_EMIT_STR_COL("worst_id", NULL, "worst id"),
+};
+
+/* The worst cases (text; JSON lists their ids alone). */
+static const cli_emit_col worst_cols[] = {
+    {NULL, NULL, NULL, "worst", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    CLI_EMIT_STR_COL(NULL, NULL, "id"),
+    CLI_EMIT_STR_COL(NULL, NULL, "gpu"),
+    CLI_EMIT_STR_COL(NULL, NULL, "case"),
+    {NULL, NULL, NULL, "error [%]", 1, 1, CLI_EMIT_NUM, 0, spct2, NULL},
+    CLI_EMIT_STR_COL(NULL, NULL, "family"),
+};
+
+#define NCOLS(cols) (sizeof(cols) / sizeof(cols)[0])
+
+/* The family without its leading word ("kernel gemm": "gemm"). */
+static const char *family_name(const ridge_val_case *c)
+{
+    return strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family;
+}
+
+static int case_row(const cli_emit_table *e, const ridge_val_case *c)
+{
+    const cli_emit_val v[NCOLS(case_cols)] = {
+        {c->id, 0, 0},   {c->group, 0, 0},          {c->gpu, 0, 0},        {c->workload, 0, 0},
+        {c->desc, 0, 0}, {c->kind, 0, 0},           {family_name(c), 0, 0}, {c->unit, 0, 0},
+        {NULL, c->measured, 0}, {NULL, c->predicted, 0}, {c->unit, 0, 0}, {NULL, 100.0 * c->error, 0}};
+    return cli_emit_row(e, v, 1);
+}
+
+static int summary_row(const cli_emit_table *e, const ridge_val_summary *s)
+{
+    const cli_emit_val v[NCOLS(summary_cols)] = {
+        {s->scope, 0, 0}, {s->name, 0, 0}, {NULL, s->n, 0}, {NULL, 100.0 * s->mape, 0}, {NULL, 100.0 * s->median, 0},
+        {NULL, 100.0 * s->worst_case->error, 0}, {s->worst_case->id, 0, 0}};
+    return cli_emit_row(e, v, 1);
+}
+
+/* The text tables: the cases (printed where show), the summaries, the worst cases; each returns
+ * an exit code. */
+static int text_cases(const ridge_val_cases *s, int show)
+{
+    cli_table t;
+    cli_emit_table e;
+    if (cli_emit_open(&e, case_cols, NCOLS(case_cols), CLI_FMT_TEXT, &t))
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < s->n; i++)
+        if (case_row(&e, &s->v[i])) {
+            cli_table_free(&t);
+            return CLI_EXIT_FAILURE;
+        }
+    if (show)
+        cli_emit_end(&e);
+    cli_table_free(&t);
+    return CLI_EXIT_OK;
+}
+
+static int text_summaries(const ridge_val_summary *v, int nv, int summary_only)
+{
+    cli_table t;
+    cli_emit_table e;
+    if (cli_emit_open(&e, summary_cols, NCOLS(summary_cols), CLI_FMT_TEXT, &t))
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < nv; i++)
+        if (summary_row(&e, &v[i])) {
+            cli_table_free(&t);
+            return CLI_EXIT_FAILURE;
+        }
+    if (nv) {
+        if (!summary_only)
+            printf("\n");
+        cli_emit_end(&e);
+    }
+    cli_table_free(&t);
+    return CLI_EXIT_OK;
+}
+
+static int text_worst(const ridge_val_cases *s)
+{
+    int worst[RIDGE_VAL_WORST], nworst;
+    cli_table t;
+    cli_emit_table e;
+    ridge_val_worst(s, worst, &nworst);
+    if (!nworst)
+        return CLI_EXIT_OK;
+    if (cli_emit_open(&e, worst_cols, NCOLS(worst_cols), CLI_FMT_TEXT, &t))
+        return CLI_EXIT_FAILURE;
+    for (int i = 0; i < nworst; i++) {
+        const ridge_val_case *c = &s->v[worst[i]];
+        const cli_emit_val v[NCOLS(worst_cols)] = {{NULL, i + 1, 0},  {c->id, 0, 0},
+                                                   {c->gpu, 0, 0},    {c->desc, 0, 0},
+                                                   {NULL, 100.0 * c->error, 0}, {family_name(c), 0, 0}};
+        if (cli_emit_row(&e, v, 1)) {
+            cli_table_free(&t);
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    printf("\n");
+    cli_emit_end(&e);
+    return CLI_EXIT_OK;
 }
 
 int cli_val_print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv,
                        int summary_only)
 {
-    cli_table t;
-    int i, worst[RIDGE_VAL_WORST], nworst;
-    if (cli_table_init(&t, 8))
-        return CLI_EXIT_FAILURE;
-    {
-        const char *h[] = {"id", "group", "gpu", "case", "measured", "predicted", "unit", "error [%]"};
-        cli_table_add(&t, h);
-    }
-    t.right[4] = t.right[5] = t.right[7] = 1;
-    for (i = 0; i < s->n; i++) {
-        const ridge_val_case *c = &s->v[i];
-        char a[32], b[32], e[32];
-        const char *row[8];
-        cli_num(c->measured, a, sizeof a);
-        cli_num(c->predicted, b, sizeof b);
-        fmt_pct(e, sizeof e, c->error, 1);
-        row[0] = c->id, row[1] = c->group, row[2] = c->gpu, row[3] = c->desc;
-        row[4] = a, row[5] = b, row[6] = c->unit, row[7] = e;
-        if (cli_table_add(&t, row)) {
-            cli_table_free(&t);
-            return CLI_EXIT_FAILURE;
-        }
-    }
-    if (s->n && !summary_only)
-        cli_table_print_text(&t, stdout);
-    cli_table_free(&t);
-    if (cli_table_init(&t, 7))
-        return CLI_EXIT_FAILURE;
-    {
-        const char *h[] = {"by", "name", "cases", "MAPE [%]", "median APE [%]", "worst [%]", "worst id"};
-        cli_table_add(&t, h);
-    }
-    t.right[2] = t.right[3] = t.right[4] = t.right[5] = 1;
-    for (i = 0; i < nv; i++) {
-        char n[16], a[32], b[32], w[32];
-        const char *row[7];
-        snprintf(n, sizeof n, "%d", v[i].n);
-        fmt_pct(a, sizeof a, v[i].mape, 0);
-        fmt_pct(b, sizeof b, v[i].median, 0);
-        fmt_pct(w, sizeof w, v[i].worst_case->error, 1);
-        row[0] = v[i].scope, row[1] = v[i].name, row[2] = n, row[3] = a, row[4] = b, row[5] = w;
-        row[6] = v[i].worst_case->id;
-        if (cli_table_add(&t, row)) {
-            cli_table_free(&t);
-            return CLI_EXIT_FAILURE;
-        }
-    }
-    if (nv) {
-        if (!summary_only)
-            printf("\n");
-        cli_table_print_text(&t, stdout);
-    }
-    cli_table_free(&t);
-    ridge_val_worst(s, worst, &nworst);
-    if (nworst) {
-        if (cli_table_init(&t, 6))
-            return CLI_EXIT_FAILURE;
-        {
-            const char *h[] = {"worst", "id", "gpu", "case", "error [%]", "family"};
-            cli_table_add(&t, h);
-        }
-        t.right[0] = t.right[4] = 1;
-        for (i = 0; i < nworst; i++) {
-            const ridge_val_case *c = &s->v[worst[i]];
-            char r[8], e[32];
-            const char *row[6];
-            snprintf(r, sizeof r, "%d", i + 1);
-            fmt_pct(e, sizeof e, c->error, 1);
-            row[0] = r, row[1] = c->id, row[2] = c->gpu, row[3] = c->desc, row[4] = e;
-            row[5] = strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family;
-            if (cli_table_add(&t, row)) {
-                cli_table_free(&t);
-                return CLI_EXIT_FAILURE;
-            }
-        }
-        printf("\n");
-        cli_table_print_text(&t, stdout);
-        cli_table_free(&t);
-    }
+    int rc = text_cases(s, s->n && !summary_only);
+    if (rc == CLI_EXIT_OK)
+        rc = text_summaries(v, nv, summary_only);
+    if (rc == CLI_EXIT_OK)
+        rc = text_worst(s);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     printf("%s%d cases compared", s->n || nv ? "\n" : "", s->n);
-    for (i = 0; i < ms->nreasons; i++)
+    for (int i = 0; i < ms->nreasons; i++)
         printf("; %d skipped: %s", ms->reason_count[i], cli_flag_words(ms->reason[i]));
     printf("\n");
     return CLI_EXIT_OK;
@@ -102,47 +171,24 @@ int cli_val_print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const
 
 int cli_val_print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv)
 {
-    cJSON *root = cJSON_CreateObject(), *cases, *sums, *skips, *wa;
+    cJSON *root = cJSON_CreateObject(), *skips, *wa;
+    cli_emit_table cases = {case_cols, NCOLS(case_cols), CLI_FMT_JSON, NULL, NULL};
+    cli_emit_table sums = {summary_cols, NCOLS(summary_cols), CLI_FMT_JSON, NULL, NULL};
     int i, worst[RIDGE_VAL_WORST], nworst;
     if (!root)
         return cli_print_json(NULL);
     cJSON_AddNumberToObject(root, "schema_version", CLI_SCHEMA_VERSION);
-    cases = cJSON_AddArrayToObject(root, "cases");
-    sums = cJSON_AddArrayToObject(root, "summaries");
+    cases.rows = cJSON_AddArrayToObject(root, "cases");
+    sums.rows = cJSON_AddArrayToObject(root, "summaries");
     skips = cJSON_AddArrayToObject(root, "skipped");
     wa = cJSON_AddArrayToObject(root, "worst_ids");
     ridge_val_worst(s, worst, &nworst);
     for (i = 0; i < nworst; i++)
         cJSON_AddItemToArray(wa, cJSON_CreateString(s->v[worst[i]].id));
-    for (i = 0; i < s->n; i++) {
-        const ridge_val_case *c = &s->v[i];
-        cJSON *o = cJSON_CreateObject();
-        const cli_json_field f[] = {CLI_JSTR("id", c->id),
-                                    CLI_JSTR("group", c->group),
-                                    CLI_JSTR("gpu", c->gpu),
-                                    CLI_JSTR("workload", c->workload),
-                                    CLI_JSTR("case", c->desc),
-                                    CLI_JSTR("kind", c->kind),
-                                    CLI_JSTR("family", strchr(c->family, ' ') ? strchr(c->family, ' ') + 1 : c->family),
-                                    CLI_JSTR("unit", c->unit),
-                                    CLI_JNUM("measured", c->measured),
-                                    CLI_JNUM("predicted", c->predicted),
-                                    CLI_JNUM("error_percent", 100.0 * c->error)};
-        CLI_JSON_ADD(o, f);
-        cJSON_AddItemToArray(cases, o);
-    }
-    for (i = 0; i < nv; i++) {
-        cJSON *o = cJSON_CreateObject();
-        const cli_json_field f[] = {CLI_JSTR("by", v[i].scope),
-                                    CLI_JSTR("name", v[i].name),
-                                    CLI_JNUM("cases", v[i].n),
-                                    CLI_JNUM("mape_percent", 100.0 * v[i].mape),
-                                    CLI_JNUM("median_ape_percent", 100.0 * v[i].median),
-                                    CLI_JNUM("worst_error_percent", 100.0 * v[i].worst_case->error),
-                                    CLI_JSTR("worst_id", v[i].worst_case->id)};
-        CLI_JSON_ADD(o, f);
-        cJSON_AddItemToArray(sums, o);
-    }
+    for (i = 0; i < s->n; i++)
+        case_row(&cases, &s->v[i]);
+    for (i = 0; i < nv; i++)
+        summary_row(&sums, &v[i]);
     for (i = 0; i < ms->nreasons; i++) {
         cJSON *o = cJSON_CreateObject();
         const cli_json_field f[] = {CLI_JSTR("reason", cli_flag_words(ms->reason[i])),
@@ -153,15 +199,13 @@ int cli_val_print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const
     return cli_print_json(root);
 }
 
+/* CSV straight away, unquoted, as it always was. */
 void cli_val_print_csv(const ridge_val_cases *s)
 {
-    int i;
-    printf("id,group,gpu,workload,kind,measured,predicted,unit,error_percent\n");
-    for (i = 0; i < s->n; i++) {
-        const ridge_val_case *c = &s->v[i];
-        printf("%s,%s,%s,%s,%s,%.9g,%.9g,%s,%.4f\n", c->id, c->group, c->gpu, c->workload, c->kind, c->measured,
-               c->predicted, c->unit, 100.0 * c->error);
-    }
+    const cli_emit_table e = {case_cols, NCOLS(case_cols), CLI_FMT_CSV, NULL, NULL};
+    cli_emit_head(&e);
+    for (int i = 0; i < s->n; i++)
+        case_row(&e, &s->v[i]);
 }
 
 int cli_val_write_baseline(const char *path, char *const *files, int nfiles, const ridge_val_summary *v, int nv)
