@@ -295,13 +295,12 @@ static void classify(const ridge_op *op, par_class *c)
 
 /* ------------------------------------------------------------------ placement and collectives */
 
-/* The cluster one group of n GPUs sees when its members are `stride` GPUs apart (TP innermost,
- * then PP, then DP): k members share a node, n / k nodes, and the node's network is shared by
- * the gpus_per_node / k groups that communicate at the same time. */
-static void group_cluster(const ridge_cluster *cl, int n, int stride, ridge_cluster *out)
+/* The node shape one group of n GPUs sees when its members are `stride` GPUs apart (TP
+ * innermost, then PP, then DP): k members share a node, n / k nodes, and the node's network is
+ * shared by the gpus_per_node / k groups that communicate at the same time. */
+static void group_shape(const ridge_cluster *cl, int n, int stride, int *per_node, int *nodes, double *inter_bw)
 {
     int g = cl->gpus_per_node, k;
-    *out = *cl;
     if ((long)n * stride <= g) {
         k = n;
     } else {
@@ -311,22 +310,22 @@ static void group_cluster(const ridge_cluster *cl, int n, int stride, ridge_clus
         while (k > 1 && n % k != 0)
             k--;
     }
-    out->gpus_per_node = k;
-    out->nodes = n / k;
-    out->inter_bw_bytes_per_s_per_node = cl->inter_bw_bytes_per_s_per_node * k / g;
+    *per_node = k;
+    *nodes = n / k;
+    *inter_bw = cl->inter_bw_bytes_per_s_per_node * k / g;
 }
 
 static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride, double *t_s,
                      ridge_err *err)
 {
-    ridge_cluster gc;
     ridge_coll_result r;
-    int st;
+    int st, k, nodes;
+    double inter_bw;
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
-    group_cluster(cl, n, stride, &gc);
-    st = ridge_collective(&gc, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
+    group_shape(cl, n, stride, &k, &nodes, &inter_bw);
+    st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
     if (st == RIDGE_OK)
         *t_s = r.time_s;
     return st;
