@@ -85,7 +85,7 @@ typedef struct {
     double base;
 } tiers;
 
-static void make_tiers(const ridge_cluster *cl, int n, int m, ridge_coll_proto p, tiers *t)
+static void make_tiers(const ridge_cluster *cl, double inter_bw, int n, int m, ridge_coll_proto p, tiers *t)
 {
     const ridge_coll_proto_info *pi = &proto_info[p];
     int nvlink = cl->intra_kind == RIDGE_INTRA_NVSWITCH || cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE;
@@ -104,7 +104,7 @@ static void make_tiers(const ridge_cluster *cl, int n, int m, ridge_coll_proto p
         t->b_ring = t->b_pcie;
         t->ring_bound = "pcie";
     }
-    t->b_node = cl->inter_bw_bytes_per_s_per_node * cl->inter_fraction * pi->bw_efficiency;
+    t->b_node = inter_bw * cl->inter_fraction * pi->bw_efficiency;
 }
 
 /* Step latency and bandwidth of a ring over all n GPUs. */
@@ -229,6 +229,16 @@ static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const tiers
 int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus, ridge_coll_algo algo,
                      ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
 {
+    if (!cl || !r)
+        return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
+    return ridge_collective_shaped(cl, cl->gpus_per_node, cl->nodes, cl->inter_bw_bytes_per_s_per_node, op, bytes,
+                                   gpus, algo, proto, r, err);
+}
+
+int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int nodes,
+                            double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
+                            ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
+{
     int m, found = 0;
     ridge_coll_result best, cand;
     if (!cl || !r)
@@ -239,17 +249,17 @@ int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
         return ridge_err_set(err, RIDGE_EINVAL, "message size %g bytes is out of range 1..1e15", bytes);
     if (gpus < 2)
         return ridge_err_set(err, RIDGE_EINVAL, "a collective needs at least 2 GPUs, not %d", gpus);
-    if ((long)gpus > (long)cl->gpus_per_node * cl->nodes)
+    if ((long)gpus > (long)gpus_per_node * nodes)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "%d GPUs exceed cluster '%s' (%d nodes x %d GPUs; cluster.nodes scales it)", gpus,
-                             cl->id, cl->nodes, cl->gpus_per_node);
-    if (gpus > cl->gpus_per_node && gpus % cl->gpus_per_node != 0)
+                             cl->id, nodes, gpus_per_node);
+    if (gpus > gpus_per_node && gpus % gpus_per_node != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs span nodes but are not a multiple of %d GPUs per node", gpus,
-                             cl->gpus_per_node);
+                             gpus_per_node);
     if (algo != RIDGE_ALGO_AUTO && !ridge_coll_supports(op, algo))
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no '%s' algorithm", ridge_coll_op_name(op),
                              ridge_coll_algo_name(algo));
-    m = gpus > cl->gpus_per_node ? gpus / cl->gpus_per_node : 1;
+    m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
     memset(&best, 0, sizeof best);
     for (int p = RIDGE_PROTO_LL; p < RIDGE_PROTO_COUNT; p++) {
         tiers t;
@@ -258,7 +268,7 @@ int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
         /* NCCL enables LL128 by default only where every GPU pair talks over NVLink. */
         if (proto == RIDGE_PROTO_AUTO && p == RIDGE_PROTO_LL128 && cl->intra_kind != RIDGE_INTRA_NVSWITCH)
             continue;
-        make_tiers(cl, gpus, m, (ridge_coll_proto)p, &t);
+        make_tiers(cl, inter_bw_bytes_per_s_per_node, gpus, m, (ridge_coll_proto)p, &t);
         for (int a = RIDGE_ALGO_RING; a < RIDGE_ALGO_COUNT; a++) {
             if ((algo != RIDGE_ALGO_AUTO && a != (int)algo) || !ridge_coll_supports(op, (ridge_coll_algo)a))
                 continue;

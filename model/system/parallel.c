@@ -58,10 +58,26 @@ static void base_name(const char *name, char *buf, size_t cap)
     buf[i] = '\0';
 }
 
+/* strcmp(a, b) == 0, the first characters compared before the call. */
+static int streq(const char *a, const char *b)
+{
+    return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
+/* strstr(name, part) != NULL for a part that starts with '.': tried at each '.' only. */
+static int has_part(const char *name, const char *part)
+{
+    size_t n = strlen(part);
+    for (const char *p = strchr(name, '.'); p; p = strchr(p + 1, '.'))
+        if (strncmp(p, part, n) == 0)
+            return 1;
+    return 0;
+}
+
 static int in_list(const char *s, const char *const *list)
 {
     for (int i = 0; list[i]; i++)
-        if (strcmp(s, list[i]) == 0)
+        if (streq(s, list[i]))
             return 1;
     return 0;
 }
@@ -88,26 +104,26 @@ static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape
     double qkv_n = 0;
     for (size_t i = 0; i < g->n; i++) {
         const ridge_op *op = &g->ops[i];
-        if (strcmp(op->name, "attn_norm") == 0) {
+        if (streq(op->name, "attn_norm")) {
             s->layers = op->count;
             s->tokens = op->u.rows.rows;
             s->d = op->u.rows.cols;
             s->act_bytes = ridge_dtype_bytes(op->dtype);
-        } else if (strcmp(op->name, "attention") == 0 && op->kind == RIDGE_OP_ATTENTION) {
+        } else if (streq(op->name, "attention") && op->kind == RIDGE_OP_ATTENTION) {
             s->heads = op->u.attn.heads;
             s->kv_heads = op->u.attn.kv_heads;
-        } else if (strcmp(op->name, "attn_scores") == 0 && op->kind == RIDGE_OP_GEMM && s->heads == 0) {
+        } else if (streq(op->name, "attn_scores") && op->kind == RIDGE_OP_GEMM && s->heads == 0) {
             s->heads = op->u.gemm.batch / microbatch;
-        } else if (strcmp(op->name, "qkv_proj") == 0 && op->kind == RIDGE_OP_GEMM) {
+        } else if (streq(op->name, "qkv_proj") && op->kind == RIDGE_OP_GEMM) {
             qkv_n = op->u.gemm.n;
-        } else if (strcmp(op->name, "router") == 0 && op->kind == RIDGE_OP_GEMM) {
+        } else if (streq(op->name, "router") && op->kind == RIDGE_OP_GEMM) {
             s->experts = op->u.gemm.n; /* the router scores every expert */
-        } else if (strcmp(op->name, "topk_permute") == 0) {
+        } else if (streq(op->name, "topk_permute")) {
             s->moe = 1;
             s->top_k = op->u.ew.elements; /* divided below */
-        } else if (strcmp(op->name, "lm_head") == 0 || strcmp(op->name, "mlm_decoder") == 0) {
+        } else if (streq(op->name, "lm_head") || streq(op->name, "mlm_decoder")) {
             s->vocab_head = 1;
-        } else if (strcmp(op->name, "embed_tokens") == 0 && op->kind == RIDGE_OP_EMBEDDING) {
+        } else if (streq(op->name, "embed_tokens") && op->kind == RIDGE_OP_EMBEDDING) {
             s->vocab_embed = 1;
         }
     }
@@ -122,28 +138,69 @@ static double ceil_div(double x, double t)
     return t == 1 ? x : ceil(x / t);
 }
 
-/* Tensor parallelism (and sequence parallelism) on one op. */
-static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
+/* What sharding does to an op, from its base name (the lists above), found once per op. */
+typedef enum {
+    PAR_TP_NONE = 0,
+    PAR_TP_COL,     /* col_parallel */
+    PAR_TP_ROW,     /* row_parallel */
+    PAR_TP_HEAD,    /* head_batched */
+    PAR_TP_EW,      /* tp_elementwise */
+    PAR_TP_SP_EW,   /* sp_elementwise */
+    PAR_TP_SP_ROW,  /* sp_rows */
+    PAR_TP_SOFTMAX, /* attn_softmax */
+    PAR_TP_CE,      /* cross_entropy */
+    PAR_TP_LOGITS,  /* logits_to_fp32 */
+    PAR_TP_KV       /* kv_cache_write */
+} par_tp_class;
+
+typedef struct {
+    unsigned char place;    /* par_place */
+    unsigned char tp;       /* par_tp_class */
+    unsigned char dg, wg;   /* ".dgrad", ".wgrad" in the name */
+    unsigned char accum;    /* named "grad_accumulate" */
+    double bwd;             /* backward_share */
+} par_class;
+
+static const char *const softmax_rows[] = {"attn_softmax", NULL};
+static const char *const ce_rows[] = {"cross_entropy", NULL};
+static const char *const logits_rows[] = {"logits_to_fp32", NULL};
+static const char *const kv_rows[] = {"kv_cache_write", NULL};
+
+static par_tp_class tp_class_of(const char *base)
 {
-    char base[RIDGE_OP_NAME_MAX];
-    int dg = strstr(op->name, ".dgrad") != NULL, wg = strstr(op->name, ".wgrad") != NULL;
+    static const struct {
+        const char *const *list;
+        par_tp_class c;
+    } lists[] = {{col_parallel, PAR_TP_COL},     {row_parallel, PAR_TP_ROW}, {head_batched, PAR_TP_HEAD},
+                 {tp_elementwise, PAR_TP_EW},    {sp_elementwise, PAR_TP_SP_EW}, {sp_rows, PAR_TP_SP_ROW},
+                 {softmax_rows, PAR_TP_SOFTMAX}, {ce_rows, PAR_TP_CE},       {logits_rows, PAR_TP_LOGITS},
+                 {kv_rows, PAR_TP_KV}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        if (in_list(base, lists[i].list))
+            return lists[i].c;
+    return PAR_TP_NONE;
+}
+
+/* Tensor parallelism (and sequence parallelism) on one op of class c. */
+static void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, int tp, int sp)
+{
+    int dg = c->dg, wg = c->wg;
     double t = tp;
-    base_name(op->name, base, sizeof base);
     switch (op->kind) {
     case RIDGE_OP_GEMM:
-        if (in_list(base, col_parallel)) {
+        if (c->tp == PAR_TP_COL) {
             if (wg)
                 op->u.gemm.m = ceil_div(op->u.gemm.m, t);
             else if (dg)
                 op->u.gemm.k = ceil_div(op->u.gemm.k, t);
             else
                 op->u.gemm.n = ceil_div(op->u.gemm.n, t);
-        } else if (in_list(base, row_parallel)) {
+        } else if (c->tp == PAR_TP_ROW) {
             if (wg || dg)
                 op->u.gemm.n = ceil_div(op->u.gemm.n, t);
             else
                 op->u.gemm.k = ceil_div(op->u.gemm.k, t);
-        } else if (in_list(base, head_batched)) {
+        } else if (c->tp == PAR_TP_HEAD) {
             op->u.gemm.batch = ceil_div(op->u.gemm.batch, t);
         }
         break;
@@ -152,19 +209,19 @@ static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
         op->u.attn.kv_heads = op->u.attn.kv_heads >= t ? ceil_div(op->u.attn.kv_heads, t) : 1;
         break;
     case RIDGE_OP_SOFTMAX:
-        if (strcmp(base, "attn_softmax") == 0)
+        if (c->tp == PAR_TP_SOFTMAX)
             op->u.rows.rows = ceil_div(op->u.rows.rows, t);
-        else if (strcmp(base, "cross_entropy") == 0 && s->vocab_head && strcmp(op->group, "loss") == 0 &&
+        else if (c->tp == PAR_TP_CE && s->vocab_head && strcmp(op->group, "loss") == 0 &&
                  op->u.rows.rows == s->tokens)
             op->u.rows.cols = ceil_div(op->u.rows.cols, t); /* vocabulary-parallel cross entropy */
         break;
     case RIDGE_OP_LAYERNORM:
     case RIDGE_OP_RMSNORM:
-        if (sp && in_list(base, sp_rows))
+        if (sp && c->tp == PAR_TP_SP_ROW)
             op->u.rows.rows = ceil_div(op->u.rows.rows, t);
         break;
     case RIDGE_OP_ELEMENTWISE:
-        if (in_list(base, tp_elementwise) || (sp && in_list(base, sp_elementwise)))
+        if (c->tp == PAR_TP_EW || (sp && c->tp == PAR_TP_SP_EW))
             op->u.ew.elements = ceil_div(op->u.ew.elements, t);
         break;
     case RIDGE_OP_EMBEDDING:
@@ -172,15 +229,15 @@ static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
         break;
     case RIDGE_OP_CUSTOM:
         /* the cast of the vocabulary-parallel logits to fp32 (and its backward): vocab / T */
-        if (strcmp(base, "logits_to_fp32") == 0 && s->vocab_head) {
+        if (c->tp == PAR_TP_LOGITS && s->vocab_head) {
             op->u.custom.bytes = ceil_div(op->u.custom.bytes, t);
             op->u.custom.flops = ceil_div(op->u.custom.flops, t);
         }
         break;
     case RIDGE_OP_COPY:
-        if (strcmp(base, "kv_cache_write") == 0 && s->kv_heads >= t)
+        if (c->tp == PAR_TP_KV && s->kv_heads >= t)
             op->u.copy.bytes /= t;
-        else if (strcmp(base, "kv_cache_write") == 0 && s->kv_heads > 0)
+        else if (c->tp == PAR_TP_KV && s->kv_heads > 0)
             op->u.copy.bytes /= s->kv_heads;
         break;
     default: break;
@@ -189,25 +246,30 @@ static void shard_op_tp(ridge_op *op, const par_shape *s, int tp, int sp)
 
 typedef enum { PAR_LAYER = 0, PAR_FIRST, PAR_LAST, PAR_OPT } par_place;
 
+static par_place place_of_base(const ridge_op *op, const char *base)
+{
+    if (streq(op->group, "optimizer"))
+        return PAR_OPT;
+    if (streq(op->group, "attention") || streq(op->group, "mlp") || streq(op->group, "moe") ||
+        in_list(base, layer_norms))
+        return PAR_LAYER;
+    if (streq(op->group, "embedding"))
+        return PAR_FIRST;
+    return PAR_LAST;
+}
+
 static par_place place_of(const ridge_op *op)
 {
     char base[RIDGE_OP_NAME_MAX];
     base_name(op->name, base, sizeof base);
-    if (strcmp(op->group, "optimizer") == 0)
-        return PAR_OPT;
-    if (strcmp(op->group, "attention") == 0 || strcmp(op->group, "mlp") == 0 || strcmp(op->group, "moe") == 0 ||
-        in_list(base, layer_norms))
-        return PAR_LAYER;
-    if (strcmp(op->group, "embedding") == 0)
-        return PAR_FIRST;
-    return PAR_LAST;
+    return place_of_base(op, base);
 }
 
 /* Share of an op's time that belongs to the backward pass (recomputation runs in it). */
 static double backward_share(const ridge_op *op)
 {
-    if (strstr(op->name, ".dgrad") || strstr(op->name, ".wgrad") || strstr(op->name, ".bwd") ||
-        strstr(op->name, ".recompute"))
+    if (has_part(op->name, ".dgrad") || has_part(op->name, ".wgrad") || has_part(op->name, ".bwd") ||
+        has_part(op->name, ".recompute"))
         return 1;
     if (op->kind == RIDGE_OP_CONV2D)
         return op->u.conv.pass == RIDGE_PASS_FWD ? 0 : 1;
@@ -218,15 +280,27 @@ static double backward_share(const ridge_op *op)
     return 0;
 }
 
+/* Everything the sharding and the step's split read from an op's name and group, once. */
+static void classify(const ridge_op *op, par_class *c)
+{
+    char base[RIDGE_OP_NAME_MAX];
+    base_name(op->name, base, sizeof base);
+    c->place = (unsigned char)place_of_base(op, base);
+    c->tp = (unsigned char)tp_class_of(base);
+    c->dg = (unsigned char)has_part(op->name, ".dgrad");
+    c->wg = (unsigned char)has_part(op->name, ".wgrad");
+    c->accum = (unsigned char)streq(op->name, "grad_accumulate");
+    c->bwd = backward_share(op);
+}
+
 /* ------------------------------------------------------------------ placement and collectives */
 
-/* The cluster one group of n GPUs sees when its members are `stride` GPUs apart (TP innermost,
- * then PP, then DP): k members share a node, n / k nodes, and the node's network is shared by
- * the gpus_per_node / k groups that communicate at the same time. */
-static void group_cluster(const ridge_cluster *cl, int n, int stride, ridge_cluster *out)
+/* The node shape one group of n GPUs sees when its members are `stride` GPUs apart (TP
+ * innermost, then PP, then DP): k members share a node, n / k nodes, and the node's network is
+ * shared by the gpus_per_node / k groups that communicate at the same time. */
+static void group_shape(const ridge_cluster *cl, int n, int stride, int *per_node, int *nodes, double *inter_bw)
 {
     int g = cl->gpus_per_node, k;
-    *out = *cl;
     if ((long)n * stride <= g) {
         k = n;
     } else {
@@ -236,22 +310,22 @@ static void group_cluster(const ridge_cluster *cl, int n, int stride, ridge_clus
         while (k > 1 && n % k != 0)
             k--;
     }
-    out->gpus_per_node = k;
-    out->nodes = n / k;
-    out->inter_bw_bytes_per_s_per_node = cl->inter_bw_bytes_per_s_per_node * k / g;
+    *per_node = k;
+    *nodes = n / k;
+    *inter_bw = cl->inter_bw_bytes_per_s_per_node * k / g;
 }
 
 static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride, double *t_s,
                      ridge_err *err)
 {
-    ridge_cluster gc;
     ridge_coll_result r;
-    int st;
+    int st, k, nodes;
+    double inter_bw;
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
-    group_cluster(cl, n, stride, &gc);
-    st = ridge_collective(&gc, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
+    group_shape(cl, n, stride, &k, &nodes, &inter_bw);
+    st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
     if (st == RIDGE_OK)
         *t_s = r.time_s;
     return st;
@@ -551,6 +625,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     ridge_run_config mb = *rc, gb = *rc;
     ridge_oplist g = {0};
     ridge_op_result *res = NULL;
+    par_class *cls;
     ridge_schedule_totals tot;
     ridge_memory full;
     par_shape s;
@@ -580,9 +655,18 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             acc.grad_accum = nm;
         if ((st = ridge_model_build(m, &acc, &g, err)) != RIDGE_OK)
             return st;
+        /* The results and each op's class in one block: the classes after the results. */
+        res = calloc(g.n ? g.n : 1, sizeof *res + sizeof *cls);
+        if (!res) {
+            st = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+            goto fail;
+        }
+        cls = (par_class *)(res + (g.n ? g.n : 1));
+        for (size_t i = 0; i < g.n; i++)
+            classify(&g.ops[i], &cls[i]);
         if (acc.grad_accum > 1)
             for (size_t i = 0; i < g.n; i++)
-                if (strcmp(g.ops[i].group, "optimizer") != 0)
+                if (cls[i].place != PAR_OPT)
                     g.ops[i].count /= acc.grad_accum;
     }
     s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
@@ -608,12 +692,12 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
     for (size_t i = 0; i < g.n; i++) {
         ridge_op *op = &g.ops[i];
-        par_place pl = place_of(op);
+        par_place pl = (par_place)cls[i].place;
         if (T > 1 || pc->sequence_parallel)
-            shard_op_tp(op, &s, T, pc->sequence_parallel);
+            shard_op_tp(op, &cls[i], &s, T, pc->sequence_parallel);
         if (pl == PAR_LAYER && P > 1)
             op->count /= P;
-        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE && strcmp(op->name, "grad_accumulate") == 0) {
+        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE && cls[i].accum) {
             /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
              * (and its gradient over the shard group with ZeRO >= 2). */
             op->count = ceil_div(op->count, P);
@@ -633,19 +717,14 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
             op->count = n;
         }
     }
-    res = calloc(g.n ? g.n : 1, sizeof *res);
-    if (!res) {
-        st = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-        goto fail;
-    }
     if ((st = ridge_schedule_ops(&cl->gpu, g.ops, g.n, rt, res, &tot, err)) != RIDGE_OK)
         goto fail;
     for (size_t i = 0; i < g.n; i++) {
-        par_place pl = place_of(&g.ops[i]);
-        double b = backward_share(&g.ops[i]);
+        par_place pl = (par_place)cls[i].place;
+        double b = cls[i].bwd;
         t_place_f[pl] += res[i].time_s * (1 - b);
         t_place_b[pl] += res[i].time_s * b;
-        if (strcmp(g.ops[i].name, "grad_accumulate") == 0)
+        if (cls[i].accum)
             t_accum += res[i].time_s;
     }
     /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the

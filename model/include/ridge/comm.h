@@ -84,6 +84,13 @@ typedef struct {
 int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus, ridge_coll_algo algo,
                      ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err);
 
+/* ridge_collective on cl with its node shape replaced: gpus_per_node GPUs per node, `nodes`
+ * nodes, inter_bw_bytes_per_s_per_node of network per node (the view one parallel group has of
+ * the cluster, without copying the cluster). */
+int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int nodes,
+                            double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
+                            ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif
