@@ -145,13 +145,15 @@ done:
     return rc;
 }
 
-/* Evaluate chunk [first, first + n) into dst, count it by reason and stream it (jsonl, csv). */
+/* Evaluate chunk [first, first + n) into dst, count it by reason and stream it (jsonl, csv) or
+ * feed it to the selection (text). */
 static int sweep_chunk(const plan_opts *o, const ridge_plan *p, const ridge_gpu *gpus, size_t first, size_t n,
-                       ridge_plan_result *dst, size_t *infeasible, int par)
+                       ridge_plan_result *dst, size_t *infeasible, int par, ridge_plan_select *sel)
 {
     ridge_err err = {{0}};
     int st;
-    if ((st = PLAN_EVAL_RANGE(p, first, n, (int)o->threads, dst, &err)) != RIDGE_OK) {
+    if ((st = PLAN_EVAL_RANGE(p, first, n, (int)o->threads, dst, &err)) != RIDGE_OK ||
+        (sel && (st = ridge_plan_select_add(sel, dst, n, &err)) != RIDGE_OK)) {
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
@@ -165,36 +167,37 @@ static int sweep_chunk(const plan_opts *o, const ridge_plan *p, const ridge_gpu 
     return CLI_EXIT_OK;
 }
 
-/* The sweep: every configuration, streamed (jsonl, csv) chunk by chunk, or kept whole and ranked
- * (text). Under mpirun the ranks > 0 evaluate their shares and print nothing. */
+/* The sweep: every configuration, streamed chunk by chunk, printed (jsonl, csv) or fed to a
+ * selection of the top K and the Pareto front (text), so memory is bounded by a chunk, K and the
+ * front. Under mpirun the ranks > 0 evaluate their shares and print nothing. */
 static int run_sweep(const plan_opts *o)
 {
     ridge_gpu *gpus = NULL;
     double *prices = NULL;
     ridge_model *m = NULL;
     ridge_plan *p = NULL;
-    ridge_plan_result *all = NULL, *buf = NULL;
-    size_t *order = NULL, space, stored, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
+    ridge_plan_result *buf = NULL;
+    ridge_plan_select *sel = NULL;
+    ridge_err err = {{0}};
+    size_t space, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
     int rc, progress_on, par;
     if ((rc = plan_setup(o, o->counts, o->ncounts, o->target, &gpus, &prices, &m, &p)) != CLI_EXIT_OK)
         goto done;
     space = ridge_plan_size(p);
-    stored = o->format == PF_TEXT ? space : 0;
-    if (stored > PLAN_MAX_STORED) {
-        rc = cli_usage_error("plan", "%zu configurations are too many to rank in memory; use --format jsonl or csv",
-                             space);
-        goto done;
-    }
 #ifdef RIDGE_HAVE_MPI
     if (plan_mpi_rank() > 0) { /* under mpirun: evaluate this rank's shares for rank 0, print nothing */
         rc = plan_mpi_worker(p, PLAN_CHUNK, (int)o->threads);
         goto done;
     }
 #endif
+    if (o->format == PF_TEXT &&
+        ridge_plan_select_alloc((size_t)o->top, o->objective, o->pareto_energy, &sel, &err) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_FAILURE;
+        goto done;
+    }
     buf = malloc(PLAN_CHUNK * sizeof *buf);
-    all = stored ? malloc(stored * sizeof *all) : NULL;
-    order = stored ? malloc(stored * sizeof *order) : NULL;
-    if (!buf || (stored && (!all || !order))) {
+    if (!buf) {
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;
@@ -205,19 +208,18 @@ static int run_sweep(const plan_opts *o)
         plan_print_csv_header(par);
     for (size_t first = 0; first < space; first += PLAN_CHUNK) {
         size_t n = space - first < PLAN_CHUNK ? space - first : PLAN_CHUNK;
-        if ((rc = sweep_chunk(o, p, gpus, first, n, stored ? all + first : buf, infeasible, par)) != CLI_EXIT_OK)
+        if ((rc = sweep_chunk(o, p, gpus, first, n, buf, infeasible, par, sel)) != CLI_EXIT_OK)
             goto done;
         if (progress_on)
             plan_progress((double)(first + n), (double)space);
     }
     if (progress_on)
         fputs("\r\033[K", stderr);
-    rc = o->format == PF_TEXT ? plan_print_text(o, m, gpus, all, space, order, infeasible, par) : CLI_EXIT_OK;
+    rc = o->format == PF_TEXT ? plan_print_text(o, m, gpus, sel, space, infeasible, par) : CLI_EXIT_OK;
 done:
+    ridge_plan_select_free(sel);
     ridge_plan_free(p);
     ridge_model_free(m);
-    free(order);
-    free(all);
     free(buf);
     free(prices);
     free(gpus);

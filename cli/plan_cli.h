@@ -95,10 +95,10 @@ int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double tar
 void plan_print_csv_header(int par);
 void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par);
 void plan_print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par);
-/* The ranked top of a whole space (text): ranks `all`, marks its Pareto front (order: scratch of
- * space entries). Returns an exit code. */
-int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_result *all,
-                    size_t space, size_t *order, const size_t *infeasible, int par);
+/* The ranked top of a whole space (text) from the selection that took every result of it, with
+ * its Pareto front marked. Returns an exit code. */
+int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_select *sel,
+                    size_t space, const size_t *infeasible, int par);
 /* "infeasible: N, REASON N..." and a newline. */
 void plan_print_infeasible(size_t n, const size_t *by_reason);
 /* A progress bar on stderr. */

@@ -119,11 +119,11 @@ static int text_row(const cli_emit_table *e, size_t rank, const ridge_plan_resul
     return cli_emit_row(e, v, 1);
 }
 
-int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_result *all,
-                    size_t space, size_t *order, const size_t *infeasible, int par)
+int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_select *sel,
+                    size_t space, const size_t *infeasible, int par)
 {
-    size_t nfront = ridge_plan_pareto(all, space, o->pareto_energy, order); /* order: scratch */
-    size_t nf = ridge_plan_rank(all, space, o->objective, order);
+    size_t nrows, nfront = ridge_plan_select_front(sel), nf = ridge_plan_select_feasible(sel);
+    const ridge_plan_result *rows = ridge_plan_select_rows(sel, &nrows);
     int tokens = o->target_kind == RIDGE_PLAN_TARGET_TOKENS;
     cli_emit_col cols[NTEXT];
     cli_emit_table e;
@@ -140,8 +140,8 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
-    for (size_t k = 0; k < nf && k < (size_t)o->top; k++)
-        if (text_row(&e, k + 1, &all[order[k]], gpus, o)) {
+    for (size_t k = 0; k < nrows; k++)
+        if (text_row(&e, k + 1, &rows[k], gpus, o)) {
             cli_table_free(&t);
             cli_error("out of memory");
             return CLI_EXIT_FAILURE;

@@ -97,6 +97,60 @@ static void test_pareto_and_rank(void)
     check_context(NULL);
 }
 
+/* The streaming selection gives what ridge_plan_rank and ridge_plan_pareto give over the same
+ * results, whatever the chunks, K and order: many ties, NaN costs, infeasible points. */
+static void test_select(void)
+{
+    enum { N = 600 };
+    static ridge_plan_result r[N], fed[N];
+    static size_t order[N], scratch[N];
+    unsigned seed = 12345;
+    ridge_err err = {{0}};
+    for (size_t i = 0; i < N; i++) {
+        double t, c, e;
+        seed = seed * 1103515245u + 12345u;
+        t = (double)((seed >> 8) % 23);
+        c = 40 - t + (double)((seed >> 16) % 9); /* a trade-off: fronts of several points */
+        e = 30 - t + (double)((seed >> 4) % 7);
+        r[i] = point(i, t, (seed >> 24) % 11 == 0 ? NAN : c, e, 1 + (int)((seed >> 12) % 5));
+        if ((seed >> 20) % 7 == 0)
+            r[i].reason = RIDGE_PLAN_OOM;
+    }
+    for (int energy = 0; energy < 2; energy++)
+        for (int o = 0; o < RIDGE_PLAN_OBJECTIVE_COUNT; o++) {
+            static const size_t ks[] = {1, 7, 100, 2 * N};
+            size_t nfront, nf;
+            memcpy(fed, r, sizeof r);
+            nfront = ridge_plan_pareto(fed, N, energy, scratch);
+            nf = ridge_plan_rank(fed, N, (ridge_plan_objective)o, order);
+            for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+                ridge_plan_select *sel = NULL;
+                const ridge_plan_result *rows;
+                size_t nrows, bad = 0;
+                check_context("select");
+                CHECK(ridge_plan_select_alloc(ks[q], (ridge_plan_objective)o, energy, &sel, &err) == RIDGE_OK);
+                if (!sel)
+                    continue;
+                /* backwards, in uneven chunks: the order of feeding does not matter */
+                for (size_t end = N; end > 0;) {
+                    size_t n = end < 37 ? end : 37;
+                    CHECK(ridge_plan_select_add(sel, r + end - n, n, &err) == RIDGE_OK);
+                    end -= n;
+                }
+                rows = ridge_plan_select_rows(sel, &nrows);
+                CHECK_INT(nrows, nf < ks[q] ? nf : ks[q]);
+                CHECK_INT(ridge_plan_select_feasible(sel), nf);
+                CHECK_INT(ridge_plan_select_front(sel), nfront);
+                for (size_t k = 0; k < nrows; k++)
+                    bad += rows[k].index != fed[order[k]].index || rows[k].pareto != fed[order[k]].pareto;
+                CHECK_INT(bad, 0);
+                ridge_plan_select_free(sel);
+            }
+        }
+    CHECK(ridge_plan_select_alloc(0, RIDGE_PLAN_COST, 0, &(ridge_plan_select *){NULL}, &err) == RIDGE_EINVAL);
+    check_context(NULL);
+}
+
 static void test_names(void)
 {
     ridge_plan_objective o;
@@ -666,6 +720,7 @@ int main(void)
     test_power();
     test_names();
     test_pareto_and_rank();
+    test_select();
     test_space();
     test_tokens_on_cnn();
     test_serve();

@@ -739,6 +739,217 @@ size_t ridge_plan_pareto(ridge_plan_result *r, size_t n, int use_energy, size_t 
     return front;
 }
 
+/* ---- streaming selection ---- */
+
+/* A ranked result's compact key (cmp_rank's fields) and where its row is kept. */
+typedef struct {
+    double v, t, c;
+    size_t index, slot;
+} sel_key;
+
+/* A point of the front: time, second axis, index (cmp_front's fields). */
+typedef struct {
+    double t, y;
+    size_t index;
+} front_key;
+
+struct ridge_plan_select {
+    ridge_plan_objective objective;
+    int use_energy;
+    size_t k, nheap, feasible;
+    sel_key *heap;           /* a max-heap: the worst of the K best at the root */
+    ridge_plan_result *rows; /* rows[slot] */
+    ridge_plan_result *out;  /* the rows ranked by ridge_plan_select_rows (after rows, one block) */
+    front_key *front;        /* ascending by (t, y, index); y strictly decreasing */
+    size_t nfront, capfront;
+};
+
+static int cmp_sel(const sel_key *a, const sel_key *b)
+{
+    int c = cmp_num(a->v, b->v);
+    if (!c)
+        c = cmp_num(a->t, b->t);
+    if (!c)
+        c = cmp_num(a->c, b->c);
+    if (!c)
+        c = (a->index > b->index) - (a->index < b->index);
+    return c;
+}
+
+static int cmp_fkey(const front_key *a, const front_key *b)
+{
+    int c = cmp_num(a->t, b->t);
+    if (!c)
+        c = cmp_num(a->y, b->y);
+    if (!c)
+        c = (a->index > b->index) - (a->index < b->index);
+    return c;
+}
+
+static void sel_swap(sel_key *a, sel_key *b)
+{
+    sel_key t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void sel_sift_down(sel_key *h, size_t root, size_t n)
+{
+    for (size_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && cmp_sel(&h[child], &h[child + 1]) < 0)
+            child++;
+        if (cmp_sel(&h[root], &h[child]) >= 0)
+            return;
+        sel_swap(&h[root], &h[child]);
+    }
+}
+
+static void sel_sift_up(sel_key *h, size_t i)
+{
+    for (size_t parent; i > 0 && cmp_sel(&h[parent = (i - 1) / 2], &h[i]) < 0; i = parent)
+        sel_swap(&h[parent], &h[i]);
+}
+
+int ridge_plan_select_alloc(size_t k, ridge_plan_objective o, int use_energy, ridge_plan_select **out,
+                            ridge_err *err)
+{
+    ridge_plan_select *s;
+    *out = NULL;
+    if (k == 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: a selection needs k >= 1");
+    s = calloc(1, sizeof *s);
+    /* rows and out in one block (both of k results) */
+    if (!s || !(s->heap = malloc(k * sizeof *s->heap)) || !(s->rows = malloc(2 * k * sizeof *s->rows))) {
+        ridge_plan_select_free(s);
+        return ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
+    }
+    s->out = s->rows + k;
+    s->objective = o;
+    s->use_energy = use_energy;
+    s->k = k;
+    *out = s;
+    return RIDGE_OK;
+}
+
+void ridge_plan_select_free(ridge_plan_select *s)
+{
+    if (!s)
+        return;
+    free(s->heap);
+    free(s->rows); /* and out */
+    free(s->front);
+    free(s);
+}
+
+/* The first position in the front whose key is after x. */
+static size_t front_upper(const ridge_plan_select *s, const front_key *x)
+{
+    size_t lo = 0, hi = s->nfront;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_fkey(&s->front[mid], x) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* ridge_plan_pareto's sweep, one point at a time: x is on the front of all points when no point
+ * before it in (time, y, index) order has y <= its y; a point that is off the front is beaten by
+ * one on it, so checking the front so far suffices. Inserting x drops the points after it that
+ * it beats (contiguous from its position, as y decreases along the front). */
+static int front_add(ridge_plan_select *s, const front_key *x)
+{
+    size_t pos = front_upper(s, x), end = pos;
+    if (pos > 0 && s->front[pos - 1].y <= x->y)
+        return RIDGE_OK;
+    while (end < s->nfront && s->front[end].y >= x->y)
+        end++;
+    if (end == pos) { /* nothing dropped: room for one more */
+        if (s->nfront == s->capfront) {
+            size_t cap = s->capfront ? 2 * s->capfront : 64;
+            front_key *f = realloc(s->front, cap * sizeof *f);
+            if (!f)
+                return RIDGE_ENOMEM;
+            s->front = f;
+            s->capfront = cap;
+        }
+        memmove(&s->front[pos + 1], &s->front[pos], (s->nfront - pos) * sizeof *s->front);
+        s->nfront++;
+    } else if (end > pos + 1) {
+        memmove(&s->front[pos + 1], &s->front[end], (s->nfront - end) * sizeof *s->front);
+        s->nfront -= end - pos - 1;
+    }
+    s->front[pos] = *x;
+    return RIDGE_OK;
+}
+
+int ridge_plan_select_add(ridge_plan_select *s, const ridge_plan_result *r, size_t n, ridge_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const ridge_plan_result *x = &r[i];
+        sel_key key;
+        double y;
+        if (x->reason != RIDGE_PLAN_FEASIBLE)
+            continue;
+        y = s->use_energy ? x->energy_j : x->cost_usd;
+        if (!isnan(x->time_s) && !isnan(y)) {
+            front_key f = {x->time_s, y, x->index};
+            if (front_add(s, &f) != RIDGE_OK)
+                return ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
+        }
+        s->feasible++;
+        key.v = ridge_plan_objective_value(x, s->objective);
+        key.t = x->time_s;
+        key.c = x->cost_usd;
+        key.index = x->index;
+        if (s->nheap < s->k) {
+            key.slot = s->nheap;
+            s->rows[key.slot] = *x;
+            s->heap[s->nheap] = key;
+            sel_sift_up(s->heap, s->nheap++);
+        } else if (cmp_sel(&key, &s->heap[0]) < 0) {
+            key.slot = s->heap[0].slot;
+            s->rows[key.slot] = *x;
+            s->heap[0] = key;
+            sel_sift_down(s->heap, 0, s->nheap);
+        }
+    }
+    return RIDGE_OK;
+}
+
+const ridge_plan_result *ridge_plan_select_rows(ridge_plan_select *s, size_t *nrows)
+{
+    /* Rank a copy of the heap (heap sort: ascending) and mark the rows on the front. */
+    size_t n = s->nheap;
+    sel_key *h = s->heap;
+    for (size_t end = n; end > 1; end--) {
+        sel_swap(&h[0], &h[end - 1]);
+        sel_sift_down(h, 0, end - 1);
+    }
+    for (size_t k = 0; k < n; k++) {
+        ridge_plan_result *o = &s->out[k];
+        double y;
+        *o = s->rows[h[k].slot];
+        y = s->use_energy ? o->energy_j : o->cost_usd;
+        o->pareto = 0;
+        if (!isnan(o->time_s) && !isnan(y)) {
+            front_key f = {o->time_s, y, o->index};
+            size_t pos = front_upper(s, &f);
+            o->pareto = pos > 0 && s->front[pos - 1].index == o->index;
+        }
+    }
+    /* Back to a max-heap for later adds: the ascending order reversed is one. */
+    for (size_t a = 0, b = n; a + 1 < b; a++, b--)
+        sel_swap(&h[a], &h[b - 1]);
+    *nrows = n;
+    return s->out;
+}
+
+size_t ridge_plan_select_feasible(const ridge_plan_select *s) { return s->feasible; }
+size_t ridge_plan_select_front(const ridge_plan_select *s) { return s->nfront; }
+
 /* ---- the memo for charts ---- */
 
 int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t batch, ridge_plan_step_info *out,

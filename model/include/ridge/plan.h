@@ -139,6 +139,27 @@ size_t ridge_plan_rank(const ridge_plan_result *r, size_t n, ridge_plan_objectiv
  * take no part in the cost front. Returns the size of the front. `scratch` has n entries. */
 size_t ridge_plan_pareto(ridge_plan_result *r, size_t n, int use_energy, size_t *scratch);
 
+/* ---- streaming selection: the top K and the Pareto front, chunk by chunk ---- */
+
+/* What ridge_plan_rank and ridge_plan_pareto give, without the whole space in memory: feed the
+ * results in any order, chunk by chunk; the selection keeps the K best by the objective (a
+ * K-entry heap on compact keys) and the front so far (time, second axis, index), so memory is
+ * bounded by K and the front. The ranked rows, their pareto marks and the counts are exactly
+ * those of ridge_plan_rank and ridge_plan_pareto over the same results. */
+typedef struct ridge_plan_select ridge_plan_select; /* opaque */
+
+/* k >= 1 rows; use_energy as in ridge_plan_pareto. EINVAL for k = 0, ENOMEM. */
+int ridge_plan_select_alloc(size_t k, ridge_plan_objective o, int use_energy, ridge_plan_select **out,
+                            ridge_err *err);
+void ridge_plan_select_free(ridge_plan_select *s); /* NULL is harmless */
+/* Take r[0..n). ENOMEM when the front cannot grow (the selection is then unchanged by r[i..n)). */
+int ridge_plan_select_add(ridge_plan_select *s, const ridge_plan_result *r, size_t n, ridge_err *err);
+/* The ranked rows (at most K, pareto set) and their number; the feasible results taken so far
+ * and the size of their front. Valid until the next add or free. */
+const ridge_plan_result *ridge_plan_select_rows(ridge_plan_select *s, size_t *nrows);
+size_t ridge_plan_select_feasible(const ridge_plan_select *s);
+size_t ridge_plan_select_front(const ridge_plan_select *s);
+
 /* ---- one single-GPU step from the memo (charts) ---- */
 
 typedef struct {
