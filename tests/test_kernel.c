@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "check_oplist.h"
 #include "ridge/gpu.h"
 #include "ridge/kernel.h"
 
@@ -299,7 +298,7 @@ static void test_cold_bytes(void)
 /* A forward convolution of n images c x hw x hw into k channels, r x r filter, ungrouped. */
 static ridge_op conv_op(ridge_dtype dt, double n, double c, double hw, double k, double r, double stride, double pad)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_CONV2D, dt);
+    ridge_op op = ridge_op_blank(RIDGE_OP_CONV2D, dt);
     op.u.conv.n = n; op.u.conv.c = c; op.u.conv.h = hw; op.u.conv.w = hw; op.u.conv.k = k;
     op.u.conv.r = r; op.u.conv.s = r; op.u.conv.stride = stride; op.u.conv.pad = pad; op.u.conv.groups = 1;
     op.u.conv.pass = RIDGE_PASS_FWD;
@@ -368,7 +367,7 @@ static void test_winograd(void)
 
 static ridge_op attention(double b, double h, double hk, double q, double kv, int causal)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_ATTENTION, RIDGE_DTYPE_BF16);
+    ridge_op op = ridge_op_blank(RIDGE_OP_ATTENTION, RIDGE_DTYPE_BF16);
     op.u.attn.batch = b; op.u.attn.heads = h; op.u.attn.kv_heads = hk;
     op.u.attn.q_len = q; op.u.attn.kv_len = kv; op.u.attn.head_dim = 128;
     op.u.attn.causal = causal; op.u.attn.pass = RIDGE_PASS_FWD;
@@ -566,7 +565,7 @@ static void test_channels_last_bn(void)
     r64 = predict(&g, op);
     CHECK_NEAR(r64.time_s - r64.floor_s, ceil(el / (64.0 * 16 * 128)) * g.eff.dram_latency_s, 1e-12);
     /* the reduction: rows = channels, cols = the column */
-    op = check_blank_op(RIDGE_OP_REDUCE, RIDGE_DTYPE_BF16);
+    op = ridge_op_blank(RIDGE_OP_REDUCE, RIDGE_DTYPE_BF16);
     op.u.rows.rows = 256;
     op.u.rows.cols = el / 256;
     flat = predict(&g, op);
@@ -652,7 +651,7 @@ static void test_record_mechanisms(void)
     ridge_kernel_result a, b;
     /* NHWC FP32 convolution (TF32 off): cuDNN's FFMA kernels at 0.55 of the SGEMM rate. A 1x1
      * convolution is implicit GEMM either way, so the ratio is the share (the floor aside). */
-    op = check_blank_op(RIDGE_OP_CONV2D, RIDGE_DTYPE_FP32);
+    op = ridge_op_blank(RIDGE_OP_CONV2D, RIDGE_DTYPE_FP32);
     op.u.conv.n = 128, op.u.conv.c = 256, op.u.conv.h = 56, op.u.conv.w = 56, op.u.conv.k = 256;
     op.u.conv.r = 1, op.u.conv.s = 1, op.u.conv.stride = 1, op.u.conv.pad = 0, op.u.conv.groups = 1;
     a = predict(&h200, op);
@@ -707,7 +706,7 @@ static void test_record_mechanisms(void)
 
     /* row_kernel cta: a kernel that launches one CTA per row pays its rounds even for short rows; a
      * framework reduction over the same short rows goes to warps. */
-    op = check_blank_op(RIDGE_OP_REDUCE, RIDGE_DTYPE_BF16);
+    op = ridge_op_blank(RIDGE_OP_REDUCE, RIDGE_DTYPE_BF16);
     op.u.rows.rows = 32768, op.u.rows.cols = 128;
     a = predict(&h100, op);
     op.u.rows.kernel = RIDGE_ROW_CTA;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "check_oplist.h"
 #include "ridge/op.h"
 #include "ridge/workload.h"
 
@@ -85,7 +84,7 @@ static void test_names(void)
 
 static ridge_op conv(ridge_pass pass)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_CONV2D, RIDGE_DTYPE_FP16);
+    ridge_op op = ridge_op_blank(RIDGE_OP_CONV2D, RIDGE_DTYPE_FP16);
     op.u.conv.n = 2;
     op.u.conv.c = 6;
     op.u.conv.h = 9;
@@ -102,7 +101,7 @@ static ridge_op conv(ridge_pass pass)
 
 static ridge_op attn(double b, double h, double kvh, double q, double kv, double d, int causal, ridge_pass pass)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_ATTENTION, RIDGE_DTYPE_BF16);
+    ridge_op op = ridge_op_blank(RIDGE_OP_ATTENTION, RIDGE_DTYPE_BF16);
     op.u.attn.batch = b;
     op.u.attn.heads = h;
     op.u.attn.kv_heads = kvh;
@@ -116,7 +115,7 @@ static ridge_op attn(double b, double h, double kvh, double q, double kv, double
 
 static ridge_op rowop(ridge_op_kind kind, ridge_dtype dt, double rows, double cols)
 {
-    ridge_op op = check_blank_op(kind, dt);
+    ridge_op op = ridge_op_blank(kind, dt);
     op.u.rows.rows = rows;
     op.u.rows.cols = cols;
     return op;
@@ -124,7 +123,7 @@ static ridge_op rowop(ridge_op_kind kind, ridge_dtype dt, double rows, double co
 
 static ridge_op emb(double tokens, double dim, double vocab)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_EMBEDDING, RIDGE_DTYPE_BF16);
+    ridge_op op = ridge_op_blank(RIDGE_OP_EMBEDDING, RIDGE_DTYPE_BF16);
     op.u.emb.tokens = tokens;
     op.u.emb.dim = dim;
     op.u.emb.vocab = vocab;
@@ -133,7 +132,7 @@ static ridge_op emb(double tokens, double dim, double vocab)
 
 static ridge_op lstm(ridge_pass pass)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_LSTM, RIDGE_DTYPE_FP32);
+    ridge_op op = ridge_op_blank(RIDGE_OP_LSTM, RIDGE_DTYPE_FP32);
     op.u.lstm.batch = 2;
     op.u.lstm.seq = 3;
     op.u.lstm.input = 5;
@@ -145,7 +144,7 @@ static ridge_op lstm(ridge_pass pass)
 
 static ridge_op custom(double flops, double bytes)
 {
-    ridge_op op = check_blank_op(RIDGE_OP_CUSTOM, RIDGE_DTYPE_FP32);
+    ridge_op op = ridge_op_blank(RIDGE_OP_CUSTOM, RIDGE_DTYPE_FP32);
     op.u.custom.flops = flops;
     op.u.custom.bytes = bytes;
     return op;

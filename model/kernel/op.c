@@ -482,7 +482,7 @@ int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err)
 /* ---------------------------------------------------------- constructors */
 
 /* A zeroed op of a kind and dtype, run once: what every constructor starts from. */
-static ridge_op op_new(ridge_op_kind kind, ridge_dtype dt)
+ridge_op ridge_op_blank(ridge_op_kind kind, ridge_dtype dt)
 {
     ridge_op op;
     memset(&op, 0, sizeof op);
@@ -494,7 +494,7 @@ static ridge_op op_new(ridge_op_kind kind, ridge_dtype dt)
 
 ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batch)
 {
-    ridge_op op = op_new(RIDGE_OP_GEMM, dt);
+    ridge_op op = ridge_op_blank(RIDGE_OP_GEMM, dt);
     op.u.gemm.m = m;
     op.u.gemm.n = n;
     op.u.gemm.k = k;
@@ -505,7 +505,7 @@ ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batc
 ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, double outputs,
                               double flops_per_element)
 {
-    ridge_op op = op_new(RIDGE_OP_ELEMENTWISE, dt);
+    ridge_op op = ridge_op_blank(RIDGE_OP_ELEMENTWISE, dt);
     op.u.ew.elements = elements;
     op.u.ew.inputs = inputs;
     op.u.ew.outputs = outputs;
@@ -515,7 +515,7 @@ ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, do
 
 ridge_op ridge_op_copy(double bytes, ridge_copy_kind kind)
 {
-    ridge_op op = op_new(RIDGE_OP_COPY, RIDGE_DTYPE_FP32); /* a copy moves bytes; its dtype only names it */
+    ridge_op op = ridge_op_blank(RIDGE_OP_COPY, RIDGE_DTYPE_FP32); /* a copy moves bytes; its dtype only names it */
     op.u.copy.bytes = bytes;
     op.u.copy.kind = kind;
     return op;

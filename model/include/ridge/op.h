@@ -181,7 +181,9 @@ double ridge_gemm_out_bytes(ridge_dtype d);
  * example "model.json: $.ops[3]"). */
 int ridge_op_check(const ridge_op *op, const char *where, ridge_err *err);
 
-/* Convenience constructors (count 1, no name). */
+/* Convenience constructors (count 1, no name). ridge_op_blank: a zeroed op of a kind and dtype,
+ * run once, what every other constructor starts from; the caller fills in its shape. */
+ridge_op ridge_op_blank(ridge_op_kind kind, ridge_dtype dt);
 ridge_op ridge_op_gemm(ridge_dtype dt, double m, double n, double k, double batch);
 ridge_op ridge_op_elementwise(ridge_dtype dt, double elements, double inputs, double outputs, double flops_per_element);
 ridge_op ridge_op_copy(double bytes, ridge_copy_kind kind);
