@@ -27,6 +27,11 @@ static const char help[] =
     "predictions instead: step time, throughput, speedup over the first GPU, MFU, throughput per\n"
     "watt (board power) and per dollar (price per GPU-hour, where known), memory and fit.\n"
     "  --runtime eager|graph   host launch cost per kernel (default eager)\n"
+    "  --per-op                kernel by kernel: each kernel's time, speedup, bound and limiting roof\n"
+    "                          on each GPU, and where the step-time difference to the first GPU comes\n"
+    "                          from (tensor or vector throughput, bandwidth, latency, host, batch)\n"
+    "  --top N                 --per-op text: the N longest kernels on the first GPU (default 20,\n"
+    "                          0: all; JSON and CSV carry every kernel)\n"
     "\n" CLI_RUN_HELP;
 
 /* Index of the winner among n values, -1 for none or a tie for first place. */
@@ -213,6 +218,7 @@ typedef struct {
     ridge_run_config run;
     ridge_runtime rt;
     int run_flags, precision_given;
+    int per_op, top, top_given;
     const char *ids[MAX_GPUS], *files[MAX_GPUS];
     int n;
 } cmp_args;
@@ -224,6 +230,8 @@ static int parse_args(int argc, char **argv, cmp_args *a)
     static const struct option opts[] = {{"gpu-file", required_argument, 0, 'g'},
                                          CLI_OPTION_WORKLOAD,
                                          CLI_OPTION_RUNTIME,
+                                         {"per-op", no_argument, 0, 'p'},
+                                         {"top", required_argument, 0, 't'},
                                          CLI_OPTION_FORMAT,
                                          CLI_OPTION_HELP,
                                          CLI_RUN_OPTIONS,
@@ -241,6 +249,15 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         }
         switch (c) {
         case 'w': a->workload = optarg; break;
+        case 'p': a->per_op = 1; break;
+        case 't': {
+            long v;
+            if (cli_parse_long("--top", optarg, 0, 1000000, &v))
+                return CLI_EXIT_USAGE;
+            a->top = (int)v;
+            a->top_given = 1;
+            break;
+        }
         case 'r':
             if (ridge_runtime_parse(optarg, &a->rt))
                 return cli_usage_error("compare", "--runtime: '%s' is not eager or graph", optarg);
@@ -259,12 +276,16 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         return co.exit;
     if (a->n < 2)
         return cli_usage_error("compare", "needs at least two GPUs");
+    if (a->per_op && !a->workload)
+        return cli_usage_error("compare", "--per-op needs --workload (a model to compare kernel by kernel)");
+    if (a->top_given && !a->per_op)
+        return cli_usage_error("compare", "--top applies to --per-op");
     return -1;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-    cmp_args a = {.fmt = CLI_FMT_TEXT, .rt = RIDGE_RUNTIME_EAGER};
+    cmp_args a = {.fmt = CLI_FMT_TEXT, .rt = RIDGE_RUNTIME_EAGER, .top = 20};
     ridge_gpu *g;
     int rc;
     ridge_run_config_init(&a.run);
@@ -280,7 +301,8 @@ int cmd_compare(int argc, char **argv)
     if (rc != CLI_EXIT_OK)
         ;
     else if (a.workload)
-        rc = cli_compare_workload(g, a.n, a.workload, &a.run, a.precision_given, a.rt, a.fmt);
+        rc = cli_compare_workload(g, a.n, a.workload, &a.run, a.precision_given, a.rt, a.per_op, a.top,
+                                  a.fmt);
     else if (a.run_flags)
         rc = cli_usage_error("compare", "run options (--mode, --batch...) need --workload");
     else

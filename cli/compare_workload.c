@@ -11,7 +11,7 @@
 #include "model_run.h"
 #include "predict_emit.h"
 
-/* What the comparison adds to one GPU's prediction, computed once for every format. */
+/* What the comparison adds to one GPU's prediction (derive, as each row is written). */
 typedef struct {
     double speedup;  /* over the first GPU */
     double per_w;    /* throughput per watt of board power */
@@ -28,17 +28,8 @@ static void derive(const ridge_gpu *g, const cli_model_prediction *p, const cli_
     d->per_usd = d->has_usd ? p->throughput / g->price_usd_per_hour : 0;
 }
 
-/* One model run compared across GPUs: what every emitter below reads. */
-typedef struct {
-    const ridge_gpu *g;
-    int n;
-    const ridge_model *m;
-    const ridge_run_config *run;
-    ridge_runtime rt;
-    const char *note;
-    const cli_model_prediction *p;
-    const cmp_derived *d;
-} cmp_workload;
+/* One model run compared across GPUs is a cli_compare_run (compare_workload.h). */
+typedef cli_compare_run cmp_workload;
 
 static const char *speedup_x(double v, char *b, size_t n)
 {
@@ -75,7 +66,8 @@ static int workload_rows(const cmp_workload *c, const cli_emit_table *e)
 {
     for (int i = 0; i < c->n; i++) {
         const cli_model_prediction *p = &c->p[i];
-        const cmp_derived *d = &c->d[i];
+        cmp_derived dv, *d = &dv;
+        derive(&c->g[i], p, &c->p[0], d);
         const cli_emit_val v[NCOLS] = {{c->g[i].id, 0, 0},
                                        {NULL, p->time_s, 0},
                                        {NULL, p->throughput, 0},
@@ -93,7 +85,7 @@ static int workload_rows(const cmp_workload *c, const cli_emit_table *e)
     return CLI_EXIT_OK;
 }
 
-static int workload_json(const cmp_workload *c)
+cJSON *cli_compare_workload_json(const cmp_workload *c)
 {
     const ridge_run_config *run = c->run;
     cJSON *root = cJSON_CreateObject();
@@ -106,11 +98,17 @@ static int workload_json(const cmp_workload *c)
     cli_run_json(root, run);
     cJSON_AddStringToObject(root, "throughput_unit", c->p[0].throughput_unit);
     e.rows = cJSON_AddArrayToObject(root, "gpus");
-    if (workload_rows(c, &e)) {
+    if (!e.rows || workload_rows(c, &e)) {
         cJSON_Delete(root);
-        return CLI_EXIT_FAILURE;
+        return NULL;
     }
-    return cli_print_json(root);
+    return root;
+}
+
+static int workload_json(const cmp_workload *c)
+{
+    cJSON *root = cli_compare_workload_json(c);
+    return root ? cli_print_json(root) : CLI_EXIT_FAILURE;
 }
 
 static int workload_table(const cmp_workload *c, cli_format fmt)
@@ -143,42 +141,37 @@ static int workload_table(const cmp_workload *c, cli_format fmt)
 }
 
 int cli_compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *given,
-                            int precision_given, ridge_runtime rt, cli_format fmt)
+                         int precision_given, ridge_runtime rt, int per_op, int top, cli_format fmt)
 {
     ridge_model *m = NULL;
     ridge_err err;
     cli_model_prediction *p = calloc((size_t)n, sizeof *p);
-    cmp_derived *d = calloc((size_t)n, sizeof *d);
     ridge_run_config run = *given;
     char note[96] = "";
     int rc;
-    if (!p || !d) {
-        free(p);
-        free(d);
+    if (!p)
         return CLI_EXIT_FAILURE;
-    }
     if (!precision_given)
         cli_default_precision(&run, g, n, note, sizeof note);
     rc = ridge_model_load(workload, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         free(p);
-        free(d);
         return cli_exit_code(rc);
     }
     rc = CLI_EXIT_OK;
     for (int i = 0; i < n && rc == CLI_EXIT_OK; i++)
         rc = cli_model_predict(&g[i], m, &run, rt, &p[i]);
     if (rc == CLI_EXIT_OK) {
-        cmp_workload c = {g, n, m, &run, rt, note, p, d};
-        for (int i = 0; i < n; i++)
-            derive(&g[i], &p[i], &p[0], &d[i]);
-        rc = fmt == CLI_FMT_JSON ? workload_json(&c) : workload_table(&c, fmt);
+        cmp_workload c = {g, n, m, &run, rt, note, p};
+        if (per_op)
+            rc = cli_compare_per_op(&c, top, fmt);
+        else
+            rc = fmt == CLI_FMT_JSON ? workload_json(&c) : workload_table(&c, fmt);
     }
     for (int i = 0; i < n; i++)
         cli_model_prediction_free(&p[i]);
     free(p);
-    free(d);
     ridge_model_free(m);
     return rc;
 }

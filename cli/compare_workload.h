@@ -1,15 +1,41 @@
-/* ridge compare --workload: the predictions of one model run on several GPUs, side by side.
+/* ridge compare --workload: the predictions of one model run on several GPUs, side by side, and
+ * with --per-op kernel by kernel (cli/compare_per_op.c).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef RIDGE_CLI_COMPARE_WORKLOAD_H
 #define RIDGE_CLI_COMPARE_WORKLOAD_H
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
+#include "model_run.h"
 #include "ridge/workload.h"
 
 /* Predict the model `workload` (an id or a file) for the run `given` on g[0..n) and print them in
  * fmt; without --precision (precision_given 0) in the best precision all the GPUs have, so that
- * the rows compare like with like. Prints errors; returns an exit code. */
+ * the rows compare like with like. per_op: kernel by kernel (cli_compare_per_op), the text
+ * showing the `top` longest kernels on the first GPU (0: all). Prints errors; returns an exit
+ * code. */
 int cli_compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *given,
-                         int precision_given, ridge_runtime rt, cli_format fmt);
+                         int precision_given, ridge_runtime rt, int per_op, int top, cli_format fmt);
+
+/* One model run predicted on n GPUs: what the emitters read. */
+typedef struct {
+    const ridge_gpu *g;
+    int n;
+    const ridge_model *m;
+    const ridge_run_config *run;
+    ridge_runtime rt;
+    const char *note; /* the precision note of the header ("" for none) */
+    const cli_model_prediction *p;
+} cli_compare_run;
+
+/* The JSON of compare --workload (schema_version, the run, one "gpus" row per GPU), not printed;
+ * NULL out of memory. */
+cJSON *cli_compare_workload_json(const cli_compare_run *c);
+
+/* compare --per-op: each kernel on each GPU and where the step-time difference to the first GPU
+ * comes from (docs/cli.md), in fmt; text: the `top` longest kernels on the first GPU (0: all).
+ * Returns an exit code. */
+int cli_compare_per_op(const cli_compare_run *c, int top, cli_format fmt);
 
 #endif
