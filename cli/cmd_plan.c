@@ -11,10 +11,23 @@
 #include "cli.h"
 #include "plan_cli.h"
 #ifdef RIDGE_HAVE_MPI
-#include "plan_mpi.h"
-#define PLAN_EVAL_RANGE plan_mpi_eval_range /* under mpirun: the ranks' shares, gathered on rank 0 */
-#else
-#define PLAN_EVAL_RANGE ridge_plan_eval_range
+#include "plan_mpi.h" /* under mpirun: ranks split the space (plan_mpi_load.c loads ridge-mpi.so) */
+#else                 /* one process */
+static int plan_mpi_setup(void) { return CLI_EXIT_OK; }
+static int plan_mpi_rank(void) { return 0; }
+static int plan_mpi_size(void) { return 1; }
+#define plan_mpi_eval_range ridge_plan_eval_range
+static int plan_mpi_worker(const ridge_plan *p, size_t chunk, int threads)
+{
+    (void)p, (void)chunk, (void)threads;
+    return CLI_EXIT_OK;
+}
+static int plan_mpi_reduce(ridge_plan_select *sel, size_t *counts, size_t ncounts)
+{
+    (void)sel, (void)counts, (void)ncounts;
+    return CLI_EXIT_OK;
+}
+static void plan_mpi_abort(int code) { (void)code; }
 #endif
 
 static const char help_text[] =
@@ -145,14 +158,16 @@ done:
     return rc;
 }
 
-/* Evaluate chunk [first, first + n) into dst, count it by reason and stream it (jsonl, csv) or
- * feed it to the selection (text). */
+/* Evaluate [first, first + n) into dst, count it by reason and stream it (jsonl, csv: under
+ * mpirun a whole chunk, the ranks' shares gathered on rank 0) or feed it to the selection (text:
+ * under mpirun this rank's share of a chunk, to this rank's selection). */
 static int sweep_chunk(const plan_opts *o, const ridge_plan *p, const ridge_gpu *gpus, size_t first, size_t n,
                        ridge_plan_result *dst, size_t *infeasible, int par, ridge_plan_select *sel)
 {
     ridge_err err = {{0}};
     int st;
-    if ((st = PLAN_EVAL_RANGE(p, first, n, (int)o->threads, dst, &err)) != RIDGE_OK ||
+    if ((st = sel ? ridge_plan_eval_range(p, first, n, (int)o->threads, dst, &err)
+                  : plan_mpi_eval_range(p, first, n, (int)o->threads, dst, &err)) != RIDGE_OK ||
         (sel && (st = ridge_plan_select_add(sel, dst, n, &err)) != RIDGE_OK)) {
         cli_error("%s", err.msg);
         return cli_exit_code(st);
@@ -169,7 +184,9 @@ static int sweep_chunk(const plan_opts *o, const ridge_plan *p, const ridge_gpu 
 
 /* The sweep: every configuration, streamed chunk by chunk, printed (jsonl, csv) or fed to a
  * selection of the top K and the Pareto front (text), so memory is bounded by a chunk, K and the
- * front. Under mpirun the ranks > 0 evaluate their shares and print nothing. */
+ * front. Under mpirun every rank evaluates its share of each chunk and the ranks > 0 print
+ * nothing: jsonl and csv gather each chunk on rank 0; text feeds each rank's own selection and
+ * counts, which rank 0 merges at the end (plan_mpi.h). */
 static int run_sweep(const plan_opts *o)
 {
     ridge_gpu *gpus = NULL;
@@ -180,17 +197,17 @@ static int run_sweep(const plan_opts *o)
     ridge_plan_select *sel = NULL;
     ridge_err err = {{0}};
     size_t space, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
-    int rc, progress_on, par;
+    size_t rank = (size_t)plan_mpi_rank(), ranks = (size_t)plan_mpi_size();
+    int rc, progress_on, par, text = o->format == PF_TEXT, collective = 0;
     if ((rc = plan_setup(o, o->counts, o->ncounts, o->target, &gpus, &prices, &m, &p)) != CLI_EXIT_OK)
-        goto done;
+        goto done; /* every rank alike: no collective has started */
     space = ridge_plan_size(p);
-#ifdef RIDGE_HAVE_MPI
-    if (plan_mpi_rank() > 0) { /* under mpirun: evaluate this rank's shares for rank 0, print nothing */
+    if (rank > 0 && !text) { /* under mpirun: evaluate this rank's shares for rank 0, print nothing */
         rc = plan_mpi_worker(p, PLAN_CHUNK, (int)o->threads);
         goto done;
     }
-#endif
-    if (o->format == PF_TEXT &&
+    collective = ranks > 1; /* from here a failure on one rank ends the job: the others wait */
+    if (text &&
         ridge_plan_select_alloc((size_t)o->top, o->objective, o->pareto_energy, &sel, &err) != RIDGE_OK) {
         cli_error("%s", err.msg);
         rc = CLI_EXIT_FAILURE;
@@ -202,21 +219,28 @@ static int run_sweep(const plan_opts *o)
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
-    progress_on = isatty(STDERR_FILENO);
+    progress_on = rank == 0 && isatty(STDERR_FILENO);
     par = ridge_plan_is_parallel(p);
     if (o->format == PF_CSV)
         plan_print_csv_header(par);
     for (size_t first = 0; first < space; first += PLAN_CHUNK) {
         size_t n = space - first < PLAN_CHUNK ? space - first : PLAN_CHUNK;
-        if ((rc = sweep_chunk(o, p, gpus, first, n, buf, infeasible, par, sel)) != CLI_EXIT_OK)
+        /* text: this rank's share [lo, hi) of the chunk (all of it in one process) */
+        size_t lo = text ? n * rank / ranks : 0, hi = text ? n * (rank + 1) / ranks : n;
+        if ((rc = sweep_chunk(o, p, gpus, first + lo, hi - lo, buf, infeasible, par, sel)) != CLI_EXIT_OK)
             goto done;
         if (progress_on)
             plan_progress((double)(first + n), (double)space);
     }
     if (progress_on)
         fputs("\r\033[K", stderr);
-    rc = o->format == PF_TEXT ? plan_print_text(o, m, gpus, sel, space, infeasible, par) : CLI_EXIT_OK;
+    if (text && (rc = plan_mpi_reduce(sel, infeasible, RIDGE_PLAN_REASON_COUNT)) != CLI_EXIT_OK)
+        goto done;
+    collective = 0;
+    rc = text && rank == 0 ? plan_print_text(o, m, gpus, sel, space, infeasible, par) : CLI_EXIT_OK;
 done:
+    if (rc != CLI_EXIT_OK && collective)
+        plan_mpi_abort(rc);
     ridge_plan_select_free(sel);
     ridge_plan_free(p);
     ridge_model_free(m);
@@ -265,11 +289,11 @@ int cmd_plan(int argc, char **argv)
         return cli_usage_error("plan", "--workload is required");
     if (!o.ngpus)
         return cli_usage_error("plan", "--gpus is required");
-#ifdef RIDGE_HAVE_MPI
+    if ((rc = plan_mpi_setup()) != CLI_EXIT_OK) /* under mpirun: load ridge-mpi.so, MPI_Init */
+        return rc;
     /* Serving plans and charts are small and run on rank 0 alone; the other ranks stay quiet. */
     if (plan_mpi_rank() > 0 && (o.rate_per_s > 0 || o.slo_p99_s > 0 || o.chart[0]))
         return CLI_EXIT_OK;
-#endif
     if ((o.ntps || o.npps || o.nzeros) && (o.rate_per_s > 0 || o.slo_p99_s > 0))
         return cli_usage_error("plan", "a serving plan does not take --tp, --pp or --zero");
     if (o.rate_per_s > 0 || o.slo_p99_s > 0)

@@ -950,6 +950,32 @@ const ridge_plan_result *ridge_plan_select_rows(ridge_plan_select *s, size_t *nr
 size_t ridge_plan_select_feasible(const ridge_plan_select *s) { return s->feasible; }
 size_t ridge_plan_select_front(const ridge_plan_select *s) { return s->nfront; }
 
+size_t ridge_plan_select_front_points(const ridge_plan_select *s, ridge_plan_front_point *out, size_t cap)
+{
+    for (size_t i = 0; i < s->nfront && i < cap; i++) {
+        out[i].time_s = s->front[i].t;
+        out[i].y = s->front[i].y;
+        out[i].index = s->front[i].index;
+    }
+    return s->nfront;
+}
+
+int ridge_plan_select_merge(ridge_plan_select *s, const ridge_plan_result *rows, size_t nrows,
+                            const ridge_plan_front_point *front, size_t nfront, size_t feasible, ridge_err *err)
+{
+    /* The K best of the union are among the K best of each part, and a point of the union's front
+     * is on its part's front; both are orders without ties (index last), so order does not matter. */
+    size_t before = s->feasible;
+    int st = ridge_plan_select_add(s, rows, nrows, err);
+    for (size_t i = 0; st == RIDGE_OK && i < nfront; i++) {
+        front_key f = {front[i].time_s, front[i].y, front[i].index};
+        if (front_add(s, &f) != RIDGE_OK)
+            st = ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
+    }
+    s->feasible = before + feasible;
+    return st;
+}
+
 /* ---- the memo for charts ---- */
 
 int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t batch, ridge_plan_step_info *out,

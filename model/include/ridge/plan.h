@@ -160,6 +160,21 @@ const ridge_plan_result *ridge_plan_select_rows(ridge_plan_select *s, size_t *nr
 size_t ridge_plan_select_feasible(const ridge_plan_select *s);
 size_t ridge_plan_select_front(const ridge_plan_select *s);
 
+/* Merging selections of disjoint results (MPI ranks, each with its own selection): a point of a
+ * front, and the front so far, ascending by time: the first min(cap, front size) points are
+ * written to out; returns the front's size (ridge_plan_select_front). */
+typedef struct {
+    double time_s, y; /* y: cost_usd, or energy_j with use_energy */
+    size_t index;
+} ridge_plan_front_point;
+size_t ridge_plan_select_front_points(const ridge_plan_select *s, ridge_plan_front_point *out, size_t cap);
+/* Take another selection's rows (ridge_plan_select_rows), front points and feasible count, the
+ * other selection having the same k, objective and use_energy and results disjoint from this
+ * one's: afterwards this one is exactly what it would be had it taken the other's results too
+ * (the outcome does not depend on the order of adds and merges). ENOMEM as for add. */
+int ridge_plan_select_merge(ridge_plan_select *s, const ridge_plan_result *rows, size_t nrows,
+                            const ridge_plan_front_point *front, size_t nfront, size_t feasible, ridge_err *err);
+
 /* ---- one single-GPU step from the memo (charts) ---- */
 
 typedef struct {
