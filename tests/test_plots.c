@@ -230,7 +230,7 @@ static void test_roofline(void)
     ridge_gpu g;
     ridge_roofline_point pts[8];
     size_t n = make_points(pts);
-    ridge_roofline_options opt = {"llama layer", "3 measurements without an op skipped"};
+    ridge_roofline_options opt = {"llama layer", "3 measurements without an op skipped", 0};
     ridge_plot_paths paths;
     ridge_err err = {{0}};
     char chart[128], tmp[RIDGE_PLOT_PATH_MAX + 8];
