@@ -571,6 +571,24 @@ static size_t pick_keyed(const kpoint *kp, size_t nk, size_t top, size_t *keyed)
     return nkey;
 }
 
+/* The label already at pixel (x, y), or a new one there with text and weight (*added set to 1):
+ * its index. */
+static size_t label_for_spot(label *lab, size_t *nlab, double x, double y, const char *text, double weight,
+                             int *added)
+{
+    size_t j;
+    for (j = 0; j < *nlab; j++)
+        if (fabs(lab[j].px - x) < SAME_SPOT_PX && fabs(lab[j].py - y) < SAME_SPOT_PX)
+            return j;
+    lab[j].px = x;
+    lab[j].py = y;
+    snprintf(lab[j].text, sizeof lab[j].text, "%s", text);
+    lab[j].weight = weight;
+    *added = 1;
+    (*nlab)++;
+    return j;
+}
+
 /* The number (1-based) of kernel i's label in the key, or 0. */
 static int key_number(const kpoint *kp, size_t i, const size_t *keyed, size_t nkey)
 {
@@ -701,20 +719,14 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
         nkey = pick_keyed(kp, nk, key_top, keyed);
         for (size_t i = 0; i < nk; i++) {
             double x = px_x(&fr, kp[i].x), y = px_y(&fr, kp[i].y);
-            int num = key_number(kp, i, keyed, nkey);
+            int num = key_number(kp, i, keyed, nkey), added = 0;
+            char text[16];
             size_t j;
             if (!num)
                 continue;
-            for (j = 0; j < nlab; j++)
-                if (fabs(lab[j].px - x) < SAME_SPOT_PX && fabs(lab[j].py - y) < SAME_SPOT_PX)
-                    break;
-            if (j == nlab) {
-                lab[nlab].px = x;
-                lab[nlab].py = y;
-                snprintf(lab[nlab].text, sizeof lab[nlab].text, "%d", num);
-                lab[nlab].weight = kp[i].time_s;
-                nlab++;
-            } else {
+            snprintf(text, sizeof text, "%d", num);
+            j = label_for_spot(lab, &nlab, x, y, text, kp[i].time_s, &added);
+            if (!added) {
                 /* Each number once per spot (a kernel on two GPUs may land on one spot). */
                 char padded[LABEL_TEXT_MAX + 2], needle[16];
                 size_t len = strlen(lab[j].text);
@@ -751,18 +763,11 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
         for (size_t i = 0; i < nk; i++) {
             double x = px_x(&fr, kp[i].x), y = px_y(&fr, kp[i].y);
             size_t j = 0, extra = 0;
+            int added = 0;
             if (!kp[i].candidate)
                 continue;
-            for (j = 0; j < nlab; j++)
-                if (fabs(lab[j].px - x) < SAME_SPOT_PX && fabs(lab[j].py - y) < SAME_SPOT_PX)
-                    break;
-            if (j == nlab) {
-                lab[nlab].px = x;
-                lab[nlab].py = y;
-                snprintf(lab[nlab].text, sizeof lab[nlab].text, "%s", kp[i].label);
-                lab[nlab].weight = kp[i].time_s;
-                nlab++;
-            } else {
+            j = label_for_spot(lab, &nlab, x, y, kp[i].label, kp[i].time_s, &added);
+            if (!added) {
                 lab[j].weight = fmax(lab[j].weight, kp[i].time_s);
                 size_t len = strlen(lab[j].text);
                 char *more = strstr(lab[j].text, " +");
