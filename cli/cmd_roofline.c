@@ -10,13 +10,16 @@
 
 #include "chart_render.h"
 #include "cli.h"
+#include "model_run.h"
+#include "predict_emit.h"
 #include "ridge/kernel.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
 #include "ridge/workload.h"
 
 static const char help[] =
-    "usage: ridge roofline --gpu ID|--gpu-file PATH [--workload FILE] [--measured FILE]\n"
+    "usage: ridge roofline --gpu ID|--gpu-file PATH [--gpu ID|--gpu-file PATH]\n"
+    "                      [--workload ID|FILE [run options]] [--measured FILE]\n"
     "                      [--runtime eager|graph] -o CHART.png|CHART.svg\n"
     "\n"
     "Draws a roofline chart (log-log; x: arithmetic intensity [FLOP/byte], y: performance\n"
@@ -25,10 +28,20 @@ static const char help[] =
     "16-bit tensor peak; DRAM and L2 bandwidth diagonals; ridge points; each kernel of the\n"
     "workload at its predicted intensity and FLOP/s, coloured by what bounds it.\n"
     "\n"
+    "With a model (a built-in id such as resnet50, or a model file) and the run options of\n"
+    "`ridge predict`, each kernel of the step is a point whose area is its share of the step's\n"
+    "time (a minimum size keeps small ones visible); the 5 largest are numbered, and a key on\n"
+    "the chart names them with their share and bound. Ops without FLOPs are counted in a note.\n"
+    "Two GPUs (--gpu twice, or --gpu and --gpu-file) share one chart: each GPU's roofs (solid,\n"
+    "then dash-dot) and its kernels (circles, then triangles); a model run is predicted on both\n"
+    "in one precision (without --precision, the best both have).\n"
+    "\n"
     "Options:\n"
-    "  --gpu ID             a built-in GPU (ridge gpus), ID:MIGPROFILE for a MIG slice\n"
+    "  --gpu ID             a built-in GPU (ridge gpus), ID:MIGPROFILE for a MIG slice; twice\n"
+    "                       for two GPUs on one chart\n"
     "  --gpu-file PATH      a GPU description file instead (docs/gpu-schema.md)\n"
-    "  --workload FILE      an operator-list workload (docs/workloads.md)\n"
+    "  --workload ID|FILE   a model (ridge workloads, or a model file) or an operator-list\n"
+    "                       workload (docs/workloads.md)\n"
     "  --measured FILE      a measurement file (kind \"ridge-measurements\", docs/validation.md):\n"
     "                       each kernel measurement (config.op, read as ridge validate reads\n"
     "                       it) is drawn hollow at the op's FLOPs / compulsory bytes and FLOPs /\n"
@@ -40,7 +53,9 @@ static const char help[] =
     "  -h, --help           this help\n"
     "\n"
     "gnuplot is found on PATH or through $RIDGE_GNUPLOT. Without it the .dat and .gp are still\n"
-    "written and a note says how to render them. Ops without FLOPs (copies) are not drawn.\n";
+    "written and a note says how to render them. Ops without FLOPs (copies) are not drawn.\n"
+    "\n";
+static const char help_run[] = CLI_RUN_HELP;
 
 #define CMD "roofline"
 
@@ -118,6 +133,40 @@ static int add_workload(point_list *pl, const ridge_gpu *gpu, const ridge_oplist
     return CLI_EXIT_OK;
 }
 
+/* The kernels of one step of model m on gpu (cli_model_predict, as `ridge predict` runs it): each
+ * at its GPU time per instance, with the schedule's bound (host when the GPU waits for the host)
+ * and its share of the step's time. The step's time and throughput go into *step. */
+static int add_model_run(point_list *pl, const ridge_gpu *gpu, const ridge_model *m, const ridge_run_config *run,
+                         ridge_runtime rt, cli_model_prediction *step)
+{
+    int rc = cli_model_predict(gpu, m, run, rt, step);
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < step->ops.n; i++) {
+        const ridge_op_result *r = &step->results[i];
+        const ridge_op *op = &step->ops.ops[i];
+        ridge_roofline_point *p;
+        if (points_reserve(pl, 1)) {
+            cli_error("out of memory");
+            return CLI_EXIT_FAILURE;
+        }
+        p = &pl->pts[pl->n];
+        memset(p, 0, sizeof *p);
+        p->pred = r->kernel;
+        if (r->count > 0 && r->gpu_s > 0) { /* the runtime's GPU time (a graph's kernel floor) */
+            p->pred.time_s = r->gpu_s / r->count;
+            p->pred.achieved_flops_per_s = p->pred.flops / p->pred.time_s;
+        }
+        p->pred.bound = r->bound;
+        p->min_bytes = ridge_op_min_bytes(op);
+        p->share = step->tot.total_time_s > 0 ? r->time_s / step->tot.total_time_s : 0;
+        if (op->name[0])
+            snprintf(pl->labels[pl->n], sizeof pl->labels[pl->n], "%s", op->name);
+        else
+            snprintf(pl->labels[pl->n], sizeof pl->labels[pl->n], "#%zu", i);
+        pl->n++;
+    }
+    return rc;
+}
+
 /* Kernel measurements (config.op) of a measurement file, read and mapped as `ridge validate` does
  * (ridge/measure.h): each drawn hollow at its op's FLOPs / compulsory bytes and FLOPs / median time,
  * joined to the op's predicted point on this GPU. The other measurements are counted as skipped. */
@@ -161,6 +210,18 @@ static int add_measured(point_list *pl, const ridge_gpu *gpu, const char *path, 
     return rc;
 }
 
+/* " on GPU: step 86.1 ms, 743 images/s" of a model run, appended to buf. */
+static void step_note(char *buf, size_t cap, const ridge_gpu *g, const cli_model_prediction *p, int name_gpu)
+{
+    size_t len = strlen(buf);
+    char t[48], r[48];
+    if (len >= cap)
+        return;
+    snprintf(buf + len, cap - len, "%s%s%sstep %s ms, %s %s", len ? "; " : "", name_gpu ? g->id : "",
+             name_gpu ? ": " : "", cli_num(p->time_s * 1e3, t, sizeof t), cli_num(p->throughput, r, sizeof r),
+             p->throughput_unit);
+}
+
 int cmd_roofline(int argc, char **argv)
 {
     static const struct option opts[] = {CLI_OPTIONS_GPU,
@@ -169,24 +230,43 @@ int cmd_roofline(int argc, char **argv)
                                          {"measured", required_argument, 0, 'm'},
                                          {"output", required_argument, 0, 'o'},
                                          CLI_OPTION_HELP,
+                                         CLI_RUN_OPTIONS,
                                          CLI_OPTION_END};
-    const char *gpu_id = NULL, *gpu_file = NULL, *workload = NULL, *measured = NULL, *out = NULL;
+    const char *gpu_id[RIDGE_ROOFLINE_MAX_GPUS] = {NULL}, *gpu_file[RIDGE_ROOFLINE_MAX_GPUS] = {NULL};
+    const char *workload = NULL, *measured = NULL, *out = NULL;
     ridge_runtime runtime = RIDGE_RUNTIME_EAGER;
+    ridge_run_config run;
     ridge_plot_paths paths;
     ridge_oplist w = {0};
-    point_list pl = {0};
-    ridge_gpu gpu;
+    ridge_model *model = NULL;
+    point_list pl[RIDGE_ROOFLINE_MAX_GPUS];
+    ridge_roofline_series series[RIDGE_ROOFLINE_MAX_GPUS];
+    ridge_gpu gpu[RIDGE_ROOFLINE_MAX_GPUS];
     ridge_err err = {{0}};
-    ridge_roofline_options ropt = {NULL, NULL};
+    ridge_roofline_options ropt = {NULL, NULL, 0};
     size_t with_op = 0, without_op = 0;
-    char note[RIDGE_PLOT_PATH_MAX + 128];
-    int c, rc;
+    char note[RIDGE_PLOT_PATH_MAX + 128] = "", title[400];
+    int c, rc = CLI_EXIT_OK, ngpu = 0, run_flags = 0, precision_given = 0;
 
-    cli_opts co = {CMD, help, NULL, NULL, 0, -1};
+    memset(pl, 0, sizeof pl);
+    ridge_run_config_init(&run);
+    cli_opts co = {CMD, help, help_run, NULL, 0, -1};
     while ((c = cli_getopt(&co, argc, argv, ":ho:", opts)) != -1) {
+        if (c >= CLI_RUN_OPT_BASE) {
+            if (cli_run_option(c, optarg, NULL, &run) < 0)
+                return CLI_EXIT_USAGE;
+            run_flags++;
+            precision_given |= c == CLI_RUN_OPT_PRECISION;
+            continue;
+        }
         switch (c) {
-        case 'g': gpu_id = optarg; break;
-        case 'G': gpu_file = optarg; break;
+        case 'g':
+        case 'G':
+            if (ngpu == RIDGE_ROOFLINE_MAX_GPUS)
+                return cli_usage_error(CMD, "at most %d GPUs on one chart (--gpu, --gpu-file)", RIDGE_ROOFLINE_MAX_GPUS);
+            gpu_id[ngpu] = c == 'g' ? optarg : NULL;
+            gpu_file[ngpu++] = c == 'G' ? optarg : NULL;
+            break;
         case 'w': workload = optarg; break;
         case 'm': measured = optarg; break;
         case 'r':
@@ -201,52 +281,92 @@ int cmd_roofline(int argc, char **argv)
     }
     if (co.exit >= 0)
         return co.exit;
-    (void)runtime; /* kernel points are GPU times: the launch path does not move them */
     if (optind < argc)
         return cli_extra_arg_error(CMD, argv);
-    if (!gpu_id && !gpu_file)
+    if (!ngpu)
         return cli_usage_error(CMD, "missing --gpu ID (or --gpu-file PATH)");
-    if (gpu_id && gpu_file)
-        return cli_usage_error(CMD, "give --gpu or --gpu-file, not both");
     if (!out)
         return cli_usage_error(CMD, "missing -o CHART.png|CHART.svg");
     if (ridge_plot_paths_from_chart(out, &paths, &err) != RIDGE_OK)
         return cli_usage_error(CMD, "-o: %s", err.msg);
+    if (measured && ngpu > 1)
+        return cli_usage_error(CMD, "--measured draws on one GPU, not on two");
+    if (run_flags && !workload)
+        return cli_usage_error(CMD, "run options (--mode, --batch...) need --workload ID|FILE");
+    if (workload && cli_is_oplist_file(workload) && run_flags)
+        return cli_usage_error(CMD, "run options (--mode, --batch...) apply to model workloads, not to the "
+                                    "operator list %s", workload);
 
-    rc = cli_load_gpu(gpu_id, gpu_file, &gpu);
-    if (rc)
-        return rc;
-    if (workload) {
+    for (int g = 0; g < ngpu; g++) {
+        rc = cli_load_gpu(gpu_id[g], gpu_file[g], &gpu[g]);
+        if (rc)
+            return rc;
+    }
+    if (workload && !cli_is_oplist_file(workload)) {
+        char pnote[96], summary[200];
+        int st = ridge_model_load(workload, &model, &err);
+        if (st != RIDGE_OK) {
+            cli_error("%s", err.msg);
+            return cli_exit_code(st);
+        }
+        if (!precision_given)
+            cli_default_precision(&run, gpu, ngpu, pnote, sizeof pnote);
+        else
+            pnote[0] = '\0';
+        for (int g = 0; g < ngpu && rc == CLI_EXIT_OK; g++) {
+            cli_model_prediction step;
+            rc = add_model_run(&pl[g], &gpu[g], model, &run, runtime, &step);
+            if (rc == CLI_EXIT_OK)
+                step_note(note, sizeof note, &gpu[g], &step, ngpu > 1);
+            cli_model_prediction_free(&step);
+        }
+        if (rc)
+            goto done;
+        snprintf(title, sizeof title, "%.96s: %s", ridge_model_name(model),
+                 cli_run_summary(&run, pnote, summary, sizeof summary));
+        ropt.workload_name = title;
+        ropt.note = note;
+        ropt.key_top = 5;
+    } else if (workload) {
         int st = ridge_oplist_load_file(workload, &w, &err);
         if (st != RIDGE_OK) {
             cli_error("%s", err.msg);
             return cli_exit_code(st);
         }
-        rc = add_workload(&pl, &gpu, &w, workload);
+        for (int g = 0; g < ngpu && rc == CLI_EXIT_OK; g++)
+            rc = add_workload(&pl[g], &gpu[g], &w, workload);
         if (rc)
             goto done;
         ropt.workload_name = w.name[0] ? w.name : workload;
+        ropt.key_top = ngpu > 1 ? 5 : 0; /* two GPUs' names would crowd the chart: a numbered key */
     }
     if (measured) {
         const char *base = strrchr(measured, '/');
-        rc = add_measured(&pl, &gpu, measured, &with_op, &without_op);
+        size_t len = strlen(note);
+        rc = add_measured(&pl[0], &gpu[0], measured, &with_op, &without_op);
         if (rc)
             goto done;
         base = base ? base + 1 : measured;
         if (without_op)
-            snprintf(note, sizeof note, "measured: %zu kernel%s from %s (%zu other measurement%s skipped)", with_op,
-                     with_op == 1 ? "" : "s", base, without_op, without_op == 1 ? "" : "s");
+            snprintf(note + len, sizeof note - len, "%smeasured: %zu kernel%s from %s (%zu other measurement%s skipped)",
+                     len ? "; " : "", with_op, with_op == 1 ? "" : "s", base, without_op, without_op == 1 ? "" : "s");
         else
-            snprintf(note, sizeof note, "measured: %zu kernel%s from %s", with_op, with_op == 1 ? "" : "s", base);
+            snprintf(note + len, sizeof note - len, "%smeasured: %zu kernel%s from %s", len ? "; " : "", with_op,
+                     with_op == 1 ? "" : "s", base);
         ropt.note = note;
         if (!ropt.workload_name)
             ropt.workload_name = base;
     }
-    for (size_t i = 0; i < pl.n; i++)
-        pl.pts[i].label = pl.labels[i];
+    for (int g = 0; g < ngpu; g++) {
+        for (size_t i = 0; i < pl[g].n; i++)
+            pl[g].pts[i].label = pl[g].labels[i];
+        series[g].gpu = &gpu[g];
+        series[g].pts = pl[g].pts;
+        series[g].n = pl[g].n;
+    }
 
     {
-        int st = ridge_roofline_write(&gpu, pl.pts, pl.n, &ropt, &paths, &err);
+        int st = ridge_roofline_write_gpus(series, (size_t)ngpu, &ropt, &paths, &err);
         if (st != RIDGE_OK) {
             cli_error("%s", err.msg);
             rc = cli_exit_code(st);
@@ -261,6 +381,8 @@ int cmd_roofline(int argc, char **argv)
     }
 done:
     ridge_oplist_free(&w);
-    points_free(&pl);
+    ridge_model_free(model);
+    for (int g = 0; g < RIDGE_ROOFLINE_MAX_GPUS; g++)
+        points_free(&pl[g]);
     return rc;
 }

@@ -10,3 +10,15 @@ check_usage() {
         exit 2
     fi
 }
+
+# check MESSAGE COMMAND...: one check; the command's status decides. Counts into the caller's n
+# and failed (start them at 0).
+check() {
+    local msg=$1
+    shift
+    n=$((n + 1))
+    if ! "$@"; then
+        echo "FAIL: $msg"
+        failed=$((failed + 1))
+    fi
+}

@@ -19,16 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 
-# check MESSAGE COMMAND...: one check; the command's status decides.
-check() {
-    local msg=$1
-    shift
-    n=$((n + 1))
-    if ! "$@"; then
-        echo "FAIL: $msg"
-        failed=$((failed + 1))
-    fi
-}
+# check MESSAGE COMMAND...: tests/check.sh.
 
 # one_line_error FILE REGEX: FILE is exactly one line matching REGEX.
 one_line_error() {

@@ -230,7 +230,7 @@ static void test_roofline(void)
     ridge_gpu g;
     ridge_roofline_point pts[8];
     size_t n = make_points(pts);
-    ridge_roofline_options opt = {"llama layer", "3 measurements without an op skipped"};
+    ridge_roofline_options opt = {"llama layer", "3 measurements without an op skipped", 0};
     ridge_plot_paths paths;
     ridge_err err = {{0}};
     char chart[128], tmp[RIDGE_PLOT_PATH_MAX + 8];
@@ -437,6 +437,114 @@ static void test_labels(void)
     remove(paths.gp);
 }
 
+/* The colour of the roof named `name` (the first roof line whose title starts with it). */
+static int roof_color(const char *gp, const char *name, char *out, size_t cap)
+{
+    char key[64];
+    const char *t, *c;
+    snprintf(key, sizeof key, "title '%s", name);
+    t = gp ? strstr(gp, key) : NULL;
+    if (!t)
+        return 0;
+    for (c = t; c > gp && strncmp(c, "lc rgb '", 8) != 0; c--)
+        ;
+    if (c == gp)
+        return 0;
+    snprintf(out, cap, "%.7s", c + 8);
+    return 1;
+}
+
+/* Kernels sized by share with a numbered key; two GPUs on one chart; colours fixed per roof. */
+static void test_roofline_sized_and_two_gpus(void)
+{
+    ridge_gpu g[3];
+    ridge_roofline_point pts[8];
+    size_t n = make_points(pts);
+    /* Shares of a step: kv_copy (no FLOPs) holds 0.0625 of it. */
+    static const double share[6] = {0.4375, 0.25, 0.125, 0.09375, 0.0625, 0.03125};
+    ridge_roofline_options opt = {"llama step", NULL, 3};
+    ridge_roofline_series s[3];
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[128], c1[16], c2[16];
+    char *dat, *gp;
+
+    make_gpu(&g[0]);
+    make_gpu(&g[1]);
+    snprintf(g[1].id, sizeof g[1].id, "testb-y2");
+    g[1].memory_bw_bytes_per_s = 1.237e12;
+    g[1].peak_flops_per_s[RIDGE_PEAK_BF16] = g[1].peak_flops_per_s[RIDGE_PEAK_FP16] =
+        g[1].peak_flops_per_s[RIDGE_PEAK_FP16_FP32ACC] = 312.4e12;
+    g[2] = g[1];
+    for (size_t i = 0; i < n; i++)
+        pts[i].share = share[i];
+    join(chart, sizeof chart, "sized.svg");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_roofline_write(&g[0], pts, n, &opt, &paths, &err), RIDGE_OK);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
+    if (CHECK(dat && gp)) {
+        check_context("sized, one GPU");
+        /* Five kernels drawn, 1 - 0.0625 of the step; the copy's share in the note. */
+        CHECK_STR_HAS(dat, "# Drawn: 5 kernels with FLOPs, 0.9375 of the step's time; 1 op without FLOPs, 0.0625");
+        CHECK_STR_HAS(gp, "1 op without FLOPs (6.25 % of the step) not shown");
+        /* The largest share at the largest size, the area of the others in proportion. */
+        CHECK_STR_HAS(dat, "\"qkv_proj\" 0 0.4375 4.5\n");
+        CHECK_STR_HAS(dat, "\"lm head\" 0 0.25 3.402\n"); /* 4.5 sqrt(0.25 / 0.4375) */
+        CHECK_STR_HAS(dat, "\"#5\" 0 0.03125 1.203\n");
+        CHECK_STR_HAS(gp, "ps variable");
+        /* The key: three kernels by share, numbered beside their markers. */
+        CHECK_STR_HAS(gp, "'1  qkv_proj: 43.8 % compute'");
+        CHECK_STR_HAS(gp, "'2  lm head: 25 % compute'");
+        CHECK_STR_HAS(gp, "'3  residual_add: 12.5 % dram'");
+        CHECK(!strstr(gp, "'4  "));
+        CHECK_STR_HAS(strstr(dat, "# [index 4]"), " \"3\" ");
+        CHECK(!strstr(strstr(dat, "# [index 4]"), "\"residual_add\""));
+        CHECK(roof_color(gp, "FP32", c1, sizeof c1));
+    }
+    free(dat);
+    free(gp);
+
+    s[0] = (ridge_roofline_series){&g[0], pts, n};
+    s[1] = (ridge_roofline_series){&g[1], pts, 2};
+    s[2] = (ridge_roofline_series){&g[2], pts, 2};
+    CHECK_INT(ridge_roofline_write_gpus(s, 2, &opt, &paths, &err), RIDGE_OK);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
+    if (CHECK(dat && gp)) {
+        check_context("two GPUs");
+        CHECK(dat_row(dat, 0, "testa-x1 BF16/FP16", v_dummy(), 1));
+        CHECK(dat_row(dat, 0, "testb-y2 BF16/FP16", v_dummy(), 1));
+        if (CHECK(dat_row(dat, 1, "testb-y2 DRAM", v_dummy(), 1)))
+            CHECK_NEAR(v_dummy()[0], 1.237, 1e-9);
+        CHECK_STR_HAS(dat, "\"qkv_proj\" 1 0.4375");
+        CHECK_STR_HAS(gp, "testb-y2: roofs dash-dot, kernels triangles");
+        CHECK_STR_HAS(gp, "testa-x1 BF16/FP16 tensor: 824 TFLOP/s");
+        CHECK_STR_HAS(gp, "testb-y2 BF16/FP16 tensor: 312 TFLOP/s");
+        CHECK(!strstr(gp, "achievable")); /* two GPUs: peaks only */
+        CHECK_STR_HAS(gp, "'1  qkv_proj: 43.8 % compute | 43.8 % compute'");
+        CHECK_STR_HAS(gp, "'3  residual_add: 12.5 % dram | -'"); /* not in the second series */
+        /* One colour per precision, whatever else is on the chart. */
+        CHECK(roof_color(gp, "testb-y2 FP32", c2, sizeof c2));
+        CHECK_STR_EQ(c1, c2);
+        CHECK(roof_color(gp, "testa-x1 FP32", c2, sizeof c2));
+        CHECK_STR_EQ(c1, c2);
+    }
+    if (ridge_gnuplot_find(NULL, 0))
+        CHECK_INT(ridge_gnuplot_run(&paths, &err), RIDGE_OK);
+    free(dat);
+    free(gp);
+    remove(paths.dat);
+    remove(paths.gp);
+    remove(paths.chart);
+
+    /* At most two GPUs. */
+    CHECK_INT(ridge_roofline_write_gpus(s, 3, &opt, &paths, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "3 GPUs");
+    CHECK(!exists(paths.dat) && !exists(paths.gp));
+    check_context(NULL);
+}
+
 static void test_roofline_unwritable(void)
 {
     ridge_gpu g;
@@ -592,6 +700,7 @@ int main(void)
     test_roofline();
     test_roofline_svg_and_limits();
     test_labels();
+    test_roofline_sized_and_two_gpus();
     test_roofline_unwritable();
     test_validation_chart();
     test_gnuplot_runner();

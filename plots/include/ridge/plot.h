@@ -73,16 +73,35 @@ typedef struct {
     int has_measured;
     double measured_intensity_flops_per_byte;
     double measured_flops_per_s;
+    /* The op's share of the step's time, all its instances (0..1): when > 0 the marker's area is
+     * proportional to it (with a minimum size, so that small kernels stay visible); 0 draws the
+     * marker at the plain size. */
+    double share;
 } ridge_roofline_point;
 
 /* At most this many precision roofs are drawn (those the points use, FP32 and the 16-bit
  * tensor peak; equal peaks share one roof). */
 #define RIDGE_ROOFLINE_MAX_ROOFS 5
 
+/* At most this many GPUs share one chart (ridge_roofline_write_gpus). */
+#define RIDGE_ROOFLINE_MAX_GPUS 2
+
 typedef struct {
     const char *workload_name; /* in the title; NULL or "" for none */
     const char *note;          /* a second title line ("3 measurements without an op skipped"); NULL for none */
+    /* 0: every kernel may get its name as a label (up to 40). N > 0: only the N kernels of
+     * largest share (time when no share is given) are labelled, each with a number beside its
+     * marker that a numbered key on the chart names (with its share); on a chart of two GPUs a
+     * kernel of the same label gets the same number on both. */
+    int key_top;
 } ridge_roofline_options;
+
+/* The kernels of one GPU, for a chart of several. */
+typedef struct {
+    const ridge_gpu *gpu;
+    const ridge_roofline_point *pts;
+    size_t n;
+} ridge_roofline_series;
 
 /* Write paths->dat and paths->gp for a roofline chart of `gpu` with n points (n may be 0: roofs
  * only; opt may be NULL). Labels are placed by the writer, away from markers, lines and each
@@ -91,6 +110,17 @@ typedef struct {
  * when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
 int ridge_roofline_write(const ridge_gpu *gpu, const ridge_roofline_point *pts, size_t n,
                          const ridge_roofline_options *opt, const ridge_plot_paths *paths, ridge_err *err);
+
+/* The same for 1..RIDGE_ROOFLINE_MAX_GPUS GPUs on one chart. Each GPU's roofs share a colour
+ * with the other's roof of the same precision (one palette, the same on every chart) and differ
+ * by their dash (the first GPU solid, the second dash-dot); each GPU's kernels have their own
+ * marker shape (filled circles, then triangles), coloured by bound. With two GPUs the achievable
+ * roofs and the L2 diagonal are left out, so that the chart stays readable, and the ridge labels
+ * and the key name each roof's GPU. The .dat has the same blocks as with one GPU, with every
+ * GPU's rows in order (a gpu_index column in the kernel rows). RIDGE_EINVAL for no series or
+ * more than RIDGE_ROOFLINE_MAX_GPUS, and as ridge_roofline_write. */
+int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t nseries, const ridge_roofline_options *opt,
+                              const ridge_plot_paths *paths, ridge_err *err);
 
 /* ---- curves: y against x, several named series (plots/curves.c) ---- */
 
