@@ -98,17 +98,16 @@ static double align_eff(double elems, double es)
     return 0.50;
 }
 
-/* CTAs of a tile that fit on one SM at once, by shared memory and accumulator registers, at most
- * 4; 0: the tile does not fit. `regs` is the accumulator budget, 0.75 x registers x 4 bytes.
- * Branch-free (it is in the hot loop): (j+1) x smem and (j+1) x acc are exact (small integers
- * times integer-valued doubles) and both tests are monotone in j, so the count of the j in 1..4
- * that pass both is the largest j that does. */
+/* CTAs of a tile that fit on one SM at once, by shared memory and accumulator registers
+ * (multiplications only: this is in the hot loop), at most 4; 0: the tile does not fit.
+ * `smem_avail` and `regs` (0.75 x registers x 4 bytes) are the GPU's, computed once per call. */
 static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
     double smem = (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES;
     double acc = t->tm * t->tn * 4.0; /* FP32 accumulators */
-    int c = (smem <= smem_avail && acc <= regs) + (2 * smem <= smem_avail && 2 * acc <= regs) +
-            (3 * smem <= smem_avail && 3 * acc <= regs) + (4 * smem <= smem_avail && 4 * acc <= regs);
+    double c = 0;
+    while (c < 4 && (c + 1) * smem <= smem_avail && (c + 1) * acc <= regs)
+        c++;
     return c;
 }
 
@@ -243,7 +242,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             otn = rk_ceil(n * t->inv_tn);
             base_tiles = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 ? rk_ceil(otm * inv_cl) : otm));
+            stream0 = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
@@ -284,7 +283,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                  * its MACs alone (unsplit: the stream-K work of a tile, below). */
                 double work = 2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff;
                 ttile = (work + t_over) * c_eff;
-                compute = rk_ceil(waves) * ttile;
+                /* A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil =
+                 * c_eff, so 0 < waves <= 1 and its ceiling is 1 (exactly: a correctly rounded
+                 * quotient of x <= y is <= 1). */
+                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(waves)) * ttile;
                 if (s > 1 && 2 * floor1 + compute >= best_t)
                     continue; /* its compute alone loses: skip the memory terms */
                 if (s > 1) {
