@@ -195,7 +195,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
         double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
-        double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_waves = 0, best_tiles = 0, best_compute = 0;
+        double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_per_sm = 0, best_c_eff = 1, best_tiles = 0, best_compute = 0;
         double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
         inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, 0, &dram0, &l20);
@@ -259,16 +259,16 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* The splits that leave no wave part-empty: the most parts that fit in 1, 2 or 3
              * waves (floor(j SM / tiles)), besides no split and the fill split. */
             double splits[2 + RK_GEMM_NSPLITS] = {1, s_fill};
-            int nsplits = 1;
-            if (s_max > 1) {
-                nsplits = 2 + RK_GEMM_NSPLITS;
-                for (int j = 0; j < RK_GEMM_NSPLITS; j++)
-                    splits[2 + j] = rk_floor((j + 1) * sm / base_tiles);
-            }
-            for (int s_i = 0; s_i < nsplits; s_i++) {
-                double s = splits[s_i], waves, ttile, compute, mem, l2b, tt;
-                if (s_i > 0 && (s < 2 || s > s_max || s == splits[s_i - 1] || (s_i > 1 && s == s_fill)))
+            for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
+                double s, ttile, compute, mem, l2b, tt;
+                if (s_i > 1) /* the wave splits, computed as they are reached */
+                    splits[s_i] = rk_floor((s_i - 1) * sm / base_tiles);
+                s = splits[s_i];
+                if (s_i > 0 && (s < 2 || s > s_max || s == splits[s_i - 1] || (s_i > 1 && s == s_fill))) {
+                    if (s_i > 1 && s > s_max)
+                        break; /* the wave splits ascend: the rest are above s_max too */
                     continue;
+                }
                 /* A split pays two kernel floors and its partial sums through DRAM at least: no
                  * split (nor a larger one) can win once that alone reaches the best time. */
                 if (s_i > 0 && 2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw) >= best_t) {
@@ -278,15 +278,15 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 }
                 /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
                 double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
-                waves = per_sm / c_eff;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; `work`:
                  * its MACs alone (unsplit: the stream-K work of a tile, below). */
                 double work = 2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff;
                 ttile = (work + t_over) * c_eff;
-                /* A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil =
-                 * c_eff, so 0 < waves <= 1 and its ceiling is 1 (exactly: a correctly rounded
+                /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
+                 * one). A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil
+                 * = c_eff, so 0 < waves <= 1 and its ceiling is 1 (exactly: a correctly rounded
                  * quotient of x <= y is <= 1). */
-                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(waves)) * ttile;
+                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(per_sm / c_eff)) * ttile;
                 if (s > 1 && 2 * floor1 + compute >= best_t)
                     continue; /* its compute alone loses: skip the memory terms */
                 if (s > 1) {
@@ -323,7 +323,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     best_tm = t->tm;
                     best_tn = t->tn;
                     best_s = s;
-                    best_waves = waves;
+                    best_per_sm = per_sm; /* its waves: per_sm / c_eff */
+                    best_c_eff = c_eff;
                     best_tiles = base_tiles * s;
                     best_compute = compute;
                 }
@@ -344,8 +345,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             r->tile_m = best_tm;
             r->tile_n = best_tn;
             r->tiles = best_tiles;
-            r->waves = best_waves;
-            r->wave_efficiency = best_waves / rk_ceil(best_waves);
+            r->waves = best_per_sm / best_c_eff;
+            r->wave_efficiency = r->waves / rk_ceil(r->waves);
             r->split_k = best_s;
             r->align_efficiency = aeff;
             rk_finish_extra(g, r, (r->dram_bytes > 0 ? lat_x : 0) +

@@ -10,6 +10,14 @@
 
 #include "efficiency_inline.h"
 
+/* The kernel model's private functions are not exported from libridge: hidden, a call between
+ * its files is a direct call, not one through the PLT (they run once or more per prediction). */
+#if defined(__GNUC__)
+#define RK_PRIVATE __attribute__((visibility("hidden")))
+#else
+#define RK_PRIVATE
+#endif
+
 /* ceil/floor/max without libm calls on baseline x86-64 (no SSE4.1 rounding): the GEMM tile
  * search runs them millions of times per second. Exact for |x| < 2^52 (4.5e15 < 2^52); beyond,
  * and for NaN, the libm call. One range test (fabs: a mask). The adjustment stays a branch: a
@@ -185,7 +193,7 @@ static inline int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
 }
 
 /* RIDGE_EUNSUPPORTED with "ID has no DT tensor path (it has: fp16, tf32, ...)". */
-int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
+RK_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
  * flight, at most bytes, over the latency). Inline: the GEMM tile search calls it in its loop. */
@@ -222,18 +230,18 @@ static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, dou
 
 /* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
  * dram_bytes, l2_bytes, kernels and flops already set. */
-void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
+RK_PRIVATE void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
 /* rk_finish with `extra_s` more DRAM time than dram_bytes at the streaming rate (GEMM tile writes). */
-void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
+RK_PRIVATE void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
 
 /* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
-void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
+RK_PRIVATE void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
-void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
+RK_PRIVATE void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
 /* The bound of a composite op (kernels run one after another, times summed): the component
  * (compute, DRAM, L2, floors) holding most of the summed time. */
-void rk_composite_bound(ridge_kernel_result *r);
+RK_PRIVATE void rk_composite_bound(ridge_kernel_result *r);
 
 #endif
