@@ -797,6 +797,36 @@ static void test_sustained_tensor_clock(void)
     CHECK_NEAR(a.time_s, b.time_s, 1e-12);
 }
 
+/* The kernel model keeps no per-GPU state between calls: the per-GPU values it hoists out of the
+ * GEMM tile loop (compute capability, shared memory and accumulator budget per SM, peaks and
+ * fractions) are taken from the ridge_gpu on every call. A copy edited after loading predicts as
+ * its edited fields say, and restoring the fields gives back the loaded GPU's result bit for bit. */
+static void test_edited_gpu_fields(void)
+{
+    ridge_gpu h = load("h100-sxm5-80gb"), e = h;
+    ridge_op op = ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 8192, 1);
+    ridge_op small = ridge_op_gemm(RIDGE_DTYPE_BF16, 256, 1024, 4096, 1);
+    ridge_kernel_result a = predict(&h, op), a2 = predict(&h, small), b, c;
+    CHECK(a.tile_m * a.tile_n == 128.0 * 256.0);
+    /* 128x256 and 256x128 tiles need 3 x (128 + 256) x 64 = 73,728 bytes of stages */
+    e.smem_per_sm_bytes = 60000;
+    b = predict(&e, op);
+    CHECK(b.tile_m * b.tile_n == 128.0 * 128.0);
+    /* 128x128 FP32 accumulators (65,536 B) over 0.75 x 4 x 16,384 = 49,152 B of registers */
+    e.registers_per_sm = 16384;
+    b = predict(&e, op);
+    CHECK(b.tile_m * b.tile_n == 64.0 * 128.0);
+    e = h;
+    strcpy(e.compute_capability, "8.0"); /* no Hopper clusters, tile writes or round trips */
+    b = predict(&e, small);
+    CHECK(b.time_s != a2.time_s);
+    e = h;
+    b = predict(&e, op);
+    c = predict(&e, small);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(memcmp(&a2, &c, sizeof a2) == 0);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -823,5 +853,6 @@ int main(void)
     test_hopper_clusters();
     test_ada_tensor_clock();
     test_sustained_tensor_clock();
+    test_edited_gpu_fields();
     return check_report();
 }

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "ridge/efficiency.h"
 
+#include "efficiency_inline.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,7 +58,7 @@ const char *ridge_peak_label(ridge_peak p)
 
 int ridge_peak_is_tensor(ridge_peak p)
 {
-    return !(p == RIDGE_PEAK_FP64 || p == RIDGE_PEAK_FP32 || p == RIDGE_PEAK_FP16_VECTOR);
+    return rh_peak_is_tensor(p);
 }
 
 int ridge_peak_is_integer(ridge_peak p)
@@ -127,7 +129,5 @@ double ridge_efficiency_get(const ridge_efficiency *e, int i)
 
 double ridge_efficiency_fraction(const ridge_efficiency *e, ridge_peak p)
 {
-    if ((int)p >= 0 && p < RIDGE_PEAK_COUNT && e->fraction_by_peak[p] > 0)
-        return e->fraction_by_peak[p];
-    return ridge_peak_is_tensor(p) ? e->tensor_fraction : e->vector_fraction;
+    return rh_efficiency_fraction(e, p);
 }

@@ -44,7 +44,7 @@ static double pairs(double q, double kv, int causal)
     return full;
 }
 
-int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
     double b = op->u.attn.batch, h = op->u.attn.heads, hk = op->u.attn.kv_heads > 0 ? op->u.attn.kv_heads : h;
     double q = op->u.attn.q_len, kv = op->u.attn.kv_len, d = op->u.attn.head_dim;
@@ -57,11 +57,11 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
         r->tensor = 1;
-        eff = ridge_efficiency_fraction(&g->eff, r->peak) * eta;
+        eff = rh_efficiency_fraction(&g->eff, r->peak) * eta;
     } else {
         r->peak = rk_vector_peak(g, op->dtype);
         r->tensor = 0;
-        eff = ridge_efficiency_fraction(&g->eff, r->peak) * 0.5; /* unfused-style math on CUDA cores */
+        eff = rh_efficiency_fraction(&g->eff, r->peak) * 0.5; /* unfused-style math on CUDA cores */
     }
     peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count * (r->tensor ? rk_tensor_clock_share(g) : 1.0);
     if (q >= RK_ATTN_TILE_Q_DECODE) {
@@ -99,10 +99,7 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r,
         r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
     }
     r->flops = ridge_op_flops(op);
-    {
-        double mb = ridge_op_min_bytes(op);
-        rk_l2_split(g, rk_op_bytes(op, mb), 0, &r->dram_bytes, &r->l2_bytes);
-    }
+    rk_l2_split(g, rk_op_bytes(op, min_bytes), 0, &r->dram_bytes, &r->l2_bytes);
     r->tile_m = tm;
     r->tile_n = kv_per_tile;
     r->tiles = tiles;

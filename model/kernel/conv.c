@@ -34,7 +34,7 @@ static void wino_transform(const ridge_gpu *g, const ridge_op *op, double in, do
                            ridge_kernel_result *r)
 {
     ridge_kernel_result part;
-    double bytes = (in + out) * ridge_dtype_bytes(op->dtype);
+    double bytes = (in + out) * rk_dtype_bytes(op->dtype);
     rk_streaming(g, op->dtype, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out),
                  cold ? rk_op_bytes(op, bytes) : rk_hot(bytes), 1, &part);
     rk_accumulate(r, &part, 1);
@@ -46,7 +46,7 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
                          ridge_err *err)
 {
     double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
-    double es = ridge_dtype_bytes(op->dtype), a2 = RK_WINO_ELEMS, filt = 9.0 * k * c;
+    double es = rk_dtype_bytes(op->dtype), a2 = RK_WINO_ELEMS, filt = 9.0 * k * c;
     double t_out = rk_ceil(p / RK_WINO_OUT) * rk_ceil(q / RK_WINO_OUT); /* tiles over the output */
     double t_in = rk_ceil(h / RK_WINO_OUT) * rk_ceil(w / RK_WINO_OUT);  /* over the input (bwd_data) */
     double gm, gn, gk, gbytes;
@@ -105,14 +105,14 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     return RIDGE_OK;
 }
 
-int rk_conv2d(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
     double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
     double rr = op->u.conv.r, s = op->u.conv.s, stride = op->u.conv.stride, pad = op->u.conv.pad;
     double groups = op->u.conv.groups > 0 ? op->u.conv.groups : 1;
     double p = rk_floor((h + 2 * pad - rr) / stride) + 1, q = rk_floor((w + 2 * pad - s) / stride) + 1;
     double cg = c / groups, kg = k / groups, gm, gn, gk, align;
-    double flops = ridge_op_flops(op), bytes = ridge_op_min_bytes(op);
+    double flops = ridge_op_flops(op), bytes = min_bytes;
     int rc;
 
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {

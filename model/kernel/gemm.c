@@ -99,41 +99,36 @@ static double align_eff(double elems, double es)
 }
 
 /* CTAs of a tile that fit on one SM at once, by shared memory and accumulator registers
- * (multiplications only: this is in the hot loop). 0: the tile does not fit. */
-static double ctas_per_sm(const ridge_gpu *g, const rk_tile *t)
+ * (multiplications only: this is in the hot loop), at most 4; 0: the tile does not fit.
+ * `smem_avail` and `regs` (0.75 x registers x 4 bytes) are the GPU's, computed once per call. */
+static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
     double smem = (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES;
-    double regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     double acc = t->tm * t->tn * 4.0; /* FP32 accumulators */
     double c = 0;
-    while (c < 4 && (c + 1) * smem <= g->smem_per_sm_bytes && (c + 1) * acc <= regs)
+    while (c < 4 && (c + 1) * smem <= smem_avail && (c + 1) * acc <= regs)
         c++;
     return c;
-}
-
-static int is_hopper(const ridge_gpu *g)
-{
-    return rk_cc(g) / 10 == 9;
 }
 
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
  * when stored as written, m when transposed), B's (n, or k when transposed) and C's (n, at the
  * output element size), must be a multiple of 16 bytes for the fast path; the worst operand
  * sets the factor. `align_elems` > 0: one contiguous dimension given by the caller instead. */
-static double gemm_align(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, ridge_layout layout,
+static double gemm_align(int hopper, double es, double es_out, double m, double n, double k, ridge_layout layout,
                          double align_elems, int tensor)
 {
-    double es = ridge_dtype_bytes(dt), a;
+    double a;
     if (align_elems > 0)
         a = align_eff(align_elems, es);
     else {
         double lda = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT ? m : k;
         double ldb = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT ? k : n;
-        double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, ridge_gemm_out_bytes(dt));
+        double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
         a = x < y ? x : y;
         a = a < z ? a : z;
     }
-    if (a < 1.0 && tensor && is_hopper(g))
+    if (a < 1.0 && tensor && hopper)
         a *= RK_GEMM_HOPPER_NO_TMA;
     return a;
 }
@@ -156,9 +151,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     ridge_peak peak;
     const rk_tile *tiles;
     size_t ntiles;
-    double es = ridge_dtype_bytes(dt), frac, aeff, best_t = INFINITY, peak_flops;
+    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), frac, aeff, best_t = INFINITY, peak_flops;
+    /* The compute capability, parsed once per call (it is a string in the GPU's file). */
+    int cc = rk_cc(g), hopper = cc / 10 == 9;
     int dp4a = 0, stream_k;
-    ridge_kernel_result best;
 
     if (tensor && dt == RIDGE_DTYPE_INT8 && align_elems <= 0 && layout != RIDGE_LAYOUT_NT) {
         tensor = 0;
@@ -168,7 +164,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         peak = RIDGE_PEAK_FP32;
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = ridge_efficiency_fraction(&g->eff, peak);
+        frac = rh_efficiency_fraction(&g->eff, peak);
     } else if (!tensor) {
         if (dt == RIDGE_DTYPE_FP16 || dt == RIDGE_DTYPE_BF16 || dt == RIDGE_DTYPE_FP8 || dt == RIDGE_DTYPE_INT8 ||
             dt == RIDGE_DTYPE_INT4)
@@ -176,21 +172,21 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         peak = rk_vector_peak(g, dt); /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = ridge_efficiency_fraction(&g->eff, peak);
+        frac = rh_efficiency_fraction(&g->eff, peak);
     } else {
         peak = (ridge_peak)tp;
         tiles = tensor_tiles;
         ntiles = sizeof tensor_tiles / sizeof tensor_tiles[0];
-        frac = ridge_efficiency_fraction(&g->eff, peak);
+        frac = rh_efficiency_fraction(&g->eff, peak);
     }
-    aeff = gemm_align(g, dt, m, n, k, layout, align_elems, tensor);
+    aeff = gemm_align(hopper, es, es_out, m, n, k, layout, align_elems, tensor);
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic. */
-    stream_k = tensor && rk_cc(g) >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
+    stream_k = tensor && cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     if (tensor)
-        peak_flops *= rk_tensor_clock_share(g) * rk_sustained_tensor_share(g, dt); /* Ada; power limit */
+        peak_flops *= rk_tensor_clock_share_cc(g, cc) * rk_sustained_tensor_share(g, dt); /* Ada; power limit */
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
@@ -199,19 +195,19 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
         double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
-        double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_waves = 0, best_tiles = 0, best_compute = 0;
+        double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_per_sm = 0, best_c_eff = 1, best_tiles = 0, best_compute = 0;
         double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
         inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, 0, &dram0, &l20);
         /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
          * share (C's part of the compulsory bytes) over the streaming rate. */
-        double c_bytes = m * n * batch * ridge_gemm_out_bytes(dt), wx = 0;
-        if (tensor && is_hopper(g) && min_bytes.bytes > 0)
+        double c_bytes = m * n * batch * es_out, wx = 0;
+        if (tensor && hopper && min_bytes.bytes > 0)
             wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) /
                  (g->memory_bw_bytes_per_s * g->eff.dram_fraction * min_bytes.bytes);
         double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
-        int sm90_lib = tensor && is_hopper(g) && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
+        int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
         double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * g->eff.dram_latency_s : 0;
         mem0 = rk_dram_time(g, dram0) + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
@@ -223,6 +219,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         }
         /* Hopper clusters (TMA multicast): B is read from L2 once per cluster of tile rows. */
         double inv_cl = sm90_lib ? 1.0 / RK_GEMM_HOPPER_CLUSTER_M : 1.0;
+        /* The tile fit inputs (ctas_per_sm), once per call. */
+        double smem_avail = g->smem_per_sm_bytes, regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -237,14 +235,14 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
              * tiles that cannot win. */
             if (floor1 + ideal * t->inv_eff + t_over >= best_t)
                 continue;
-            ctas = ctas_per_sm(g, t);
+            ctas = ctas_per_sm(smem_avail, regs, t);
             if (ctas < 1)
                 continue;
             otm = rk_ceil(m * t->inv_tm);
             otn = rk_ceil(n * t->inv_tn);
             base_tiles = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 ? rk_ceil(otm * inv_cl) : otm));
+            stream0 = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
@@ -261,12 +259,16 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* The splits that leave no wave part-empty: the most parts that fit in 1, 2 or 3
              * waves (floor(j SM / tiles)), besides no split and the fill split. */
             double splits[2 + RK_GEMM_NSPLITS] = {1, s_fill};
-            for (int j = 0; j < RK_GEMM_NSPLITS; j++)
-                splits[2 + j] = rk_floor((j + 1) * sm / base_tiles);
             for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
-                double s = splits[s_i], waves, ttile, compute, mem, l2b, tt;
-                if (s_i > 0 && (s < 2 || s > s_max || s == splits[s_i - 1] || (s_i > 1 && s == s_fill)))
+                double s, ttile, compute, mem, l2b, tt;
+                if (s_i > 1) /* the wave splits, computed as they are reached */
+                    splits[s_i] = rk_floor((s_i - 1) * sm / base_tiles);
+                s = splits[s_i];
+                if (s_i > 0 && (s < 2 || s > s_max || s == splits[s_i - 1] || (s_i > 1 && s == s_fill))) {
+                    if (s_i > 1 && s > s_max)
+                        break; /* the wave splits ascend: the rest are above s_max too */
                     continue;
+                }
                 /* A split pays two kernel floors and its partial sums through DRAM at least: no
                  * split (nor a larger one) can win once that alone reaches the best time. */
                 if (s_i > 0 && 2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw) >= best_t) {
@@ -275,13 +277,16 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     continue;
                 }
                 /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
-                double c_eff = rk_ceil(base_tiles * s * inv_sm);
-                if (c_eff > ctas)
-                    c_eff = ctas;
-                waves = base_tiles * s * inv_sm / c_eff;
-                /* One tile's time on its share (1/c_eff) of an SM at the achievable rate. */
-                ttile = (2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff + t_over) * c_eff;
-                compute = rk_ceil(waves) * ttile;
+                double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
+                /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; `work`:
+                 * its MACs alone (unsplit: the stream-K work of a tile, below). */
+                double work = 2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff;
+                ttile = (work + t_over) * c_eff;
+                /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
+                 * one). A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil
+                 * = c_eff, so 0 < waves <= 1 and its ceiling is 1 (exactly: a correctly rounded
+                 * quotient of x <= y is <= 1). */
+                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(per_sm / c_eff)) * ttile;
                 if (s > 1 && 2 * floor1 + compute >= best_t)
                     continue; /* its compute alone loses: skip the memory terms */
                 if (s > 1) {
@@ -299,14 +304,13 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     tt = floor1;
                 }
                 tt += rk_max(compute, rk_max(mem, l2b * inv_l2bw));
-                if (s_i == 0 && stream_k && base_tiles > sm && rk_ceil(base_tiles * inv_sm) > base_tiles * inv_sm) {
+                if (s_i == 0 && stream_k && base_tiles > sm && c_ceil > per_sm) { /* s = 1 here */
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
                      * part-empty. A persistent kernel loads the next tile while it drains the
                      * last, so each SM pays the fill and drain once, and once more for the tile it
                      * shares, whose FP32 partial sums go through L2 (the fix-up). */
-                    double work = 2.0 * t->tm * t->tn * k * inv_peak_sm * t->inv_eff;
-                    double sk = base_tiles * inv_sm * work + 2.0 * t_over;
+                    double sk = per_sm * work + 2.0 * t_over;
                     double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
                     double tsk = floor1 + rk_max(sk + fix, rk_max(mem, l2b * inv_l2bw));
                     if (tsk < tt) {
@@ -319,7 +323,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     best_tm = t->tm;
                     best_tn = t->tn;
                     best_s = s;
-                    best_waves = waves;
+                    best_per_sm = per_sm; /* its waves: per_sm / c_eff */
+                    best_c_eff = c_eff;
                     best_tiles = base_tiles * s;
                     best_compute = compute;
                 }
@@ -328,30 +333,29 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         if (best_t < INFINITY) {
             double partial = best_s > 1 ? 2.0 * best_s * m * n * batch * 4.0 : 0;
             double stream = batch * (m * k * es * rk_ceil(n / best_tn) + k * n * es * rk_ceil(rk_ceil(m / best_tm) * (best_tm >= 128 ? inv_cl : 1.0))) + partial;
-            memset(&best, 0, sizeof best);
-            rk_l2_split(g, min_bytes, partial, &best.dram_bytes, &best.l2_bytes);
-            if (stream > best.l2_bytes)
-                best.l2_bytes = stream;
-            best.compute_s = best_compute;
-            best.flops = 2.0 * m * n * k * batch;
-            best.kernels = best_s > 1 ? 2 : 1;
-            best.peak = peak;
-            best.tensor = tensor;
-            best.tile_m = best_tm;
-            best.tile_n = best_tn;
-            best.tiles = best_tiles;
-            best.waves = best_waves;
-            best.wave_efficiency = best_waves / rk_ceil(best_waves);
-            best.split_k = best_s;
-            best.align_efficiency = aeff;
-            rk_finish_extra(g, &best, (best.dram_bytes > 0 ? lat_x : 0) +
-                            (best_s > 1 ? 0.5 * partial * best.dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
-                            : best.dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * best.dram_bytes * wx : 0));
+            memset(r, 0, sizeof *r);
+            rk_l2_split(g, min_bytes, partial, &r->dram_bytes, &r->l2_bytes);
+            if (stream > r->l2_bytes)
+                r->l2_bytes = stream;
+            r->compute_s = best_compute;
+            r->flops = 2.0 * m * n * k * batch;
+            r->kernels = best_s > 1 ? 2 : 1;
+            r->peak = peak;
+            r->tensor = tensor;
+            r->tile_m = best_tm;
+            r->tile_n = best_tn;
+            r->tiles = best_tiles;
+            r->waves = best_per_sm / best_c_eff;
+            r->wave_efficiency = r->waves / rk_ceil(r->waves);
+            r->split_k = best_s;
+            r->align_efficiency = aeff;
+            rk_finish_extra(g, r, (r->dram_bytes > 0 ? lat_x : 0) +
+                            (best_s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
+                            : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx : 0));
         }
     }
     if (!(best_t < INFINITY))
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s: no GEMM tile fits in %.0f bytes of shared memory", g->id,
                              g->smem_per_sm_bytes);
-    *r = best;
     return RIDGE_OK;
 }

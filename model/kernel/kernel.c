@@ -42,8 +42,8 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
                      r, err);
         break;
     }
-    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, r, err); break;
-    case RIDGE_OP_ATTENTION: rc = rk_attention(g, op, r, err); break;
+    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, min_bytes, r, err); break;
+    case RIDGE_OP_ATTENTION: rc = rk_attention(g, op, min_bytes, r, err); break;
     case RIDGE_OP_LSTM: rc = rk_lstm(g, op, r, err); break;
     case RIDGE_OP_ELEMENTWISE:
     case RIDGE_OP_SOFTMAX:
@@ -52,7 +52,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_REDUCE:
     case RIDGE_OP_EMBEDDING:
     case RIDGE_OP_COPY:
-    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, r, err); break;
+    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, min_bytes, r, err); break;
     default: return ridge_err_set(err, RIDGE_EINVAL, "unknown operator kind %d", (int)op->kind);
     }
     if (rc != RIDGE_OK)

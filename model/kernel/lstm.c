@@ -13,7 +13,7 @@ static int add_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, doub
                     ridge_kernel_result *acc, ridge_err *err)
 {
     ridge_kernel_result part;
-    double es = ridge_dtype_bytes(dt);
+    double es = rk_dtype_bytes(dt);
     double bytes = (m * k + k * n + m * n) * es;
     double align = k < n ? k : n;
     int rc = rk_gemm(g, dt, m, n, k, 1, RIDGE_LAYOUT_NT, align, rk_hot(bytes), 1.0, RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K, &part, err);
@@ -27,7 +27,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
     double b = op->u.lstm.batch, t = op->u.lstm.seq, in = op->u.lstm.input, hd = op->u.lstm.hidden;
     double layers = op->u.lstm.layers;
     int bwd = op->u.lstm.pass == RIDGE_PASS_FWD_BWD;
-    double es = ridge_dtype_bytes(op->dtype);
+    double es = rk_dtype_bytes(op->dtype);
     ridge_kernel_result pw;
     int rc;
 

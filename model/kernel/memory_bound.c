@@ -117,19 +117,19 @@ static void ew_work(const ridge_op *op, double *flops, ridge_dtype *dt)
 
 static double row_passes(const ridge_gpu *g, const ridge_op *op)
 {
-    double row_bytes = op->u.rows.cols * ridge_dtype_bytes(op->dtype);
+    double row_bytes = op->u.rows.cols * rk_dtype_bytes(op->dtype);
     return row_bytes > RK_ROW_ON_CHIP_FRACTION * g->smem_per_sm_bytes ? 2.0 : 1.0;
 }
 
-int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
-    double flops = ridge_op_flops(op), bytes = ridge_op_min_bytes(op);
+    double flops = ridge_op_flops(op), bytes = min_bytes;
     switch (op->kind) {
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:
     case RIDGE_OP_RMSNORM: {
         /* Extra passes re-read the input (rows x cols elements). */
-        double es = ridge_dtype_bytes(op->dtype), passes = row_passes(g, op);
+        double es = rk_dtype_bytes(op->dtype), passes = row_passes(g, op);
         double extra = (passes - 1) * op->u.rows.rows * op->u.rows.cols * es;
         /* Softmax: a max pass, a sum-of-exponentials pass and the normalising pass, two block
          * reductions; the norms: the moments in one pass and one (Welford) reduction. */
@@ -166,7 +166,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
             r->tensor = 1;
             r->flops = flops;
             r->kernels = 1;
-            r->compute_s = flops / (g->peak_flops_per_s[tp] * ridge_efficiency_fraction(&g->eff, (ridge_peak)tp));
+            r->compute_s = flops / (g->peak_flops_per_s[tp] * rh_efficiency_fraction(&g->eff, (ridge_peak)tp));
             rk_l2_split(g, rk_op_bytes(op, bytes), 0, &r->dram_bytes, &r->l2_bytes);
             r->wave_efficiency = 1;
             r->split_k = 1;
@@ -191,7 +191,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
             row_kernel(column_rounds_s(g, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS),
                        r);
         else if (op->u.rows.rows > 1)
-            row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, ridge_dtype_bytes(op->dtype), 1, 1,
+            row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, rk_dtype_bytes(op->dtype), 1, 1,
                                     op->u.rows.kernel),
                        r);
         return RIDGE_OK;
@@ -200,7 +200,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result 
         ew_work(op, &flops, &math);
         rk_streaming(g, math, flops, rk_op_bytes(op, bytes), 1, r);
         if (op->u.ew.rows > 0)
-            row_kernel(row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, ridge_dtype_bytes(op->dtype),
+            row_kernel(row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, rk_dtype_bytes(op->dtype),
                                     1, 0, RIDGE_ROW_CTA),
                        r);
         else if (op->u.ew.strided_inputs > 0)

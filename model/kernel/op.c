@@ -47,6 +47,8 @@
  */
 #include "ridge/op.h"
 
+#include "roofline.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,7 +70,6 @@ static const ridge_name dtype_rows[] = {
     {"fp64", RIDGE_DTYPE_FP64}, {"fp32", RIDGE_DTYPE_FP32}, {"tf32", RIDGE_DTYPE_TF32}, {"fp16", RIDGE_DTYPE_FP16},
     {"bf16", RIDGE_DTYPE_BF16}, {"fp8", RIDGE_DTYPE_FP8},   {"int8", RIDGE_DTYPE_INT8}, {"int4", RIDGE_DTYPE_INT4},
 };
-static const double dtype_bytes[RIDGE_DTYPE_COUNT] = {8, 4, 4, 2, 2, 1, 1, 0.5};
 static const ridge_name pass_rows[] = {
     {"fwd", RIDGE_PASS_FWD}, {"bwd_data", RIDGE_PASS_BWD_DATA}, {"bwd_filter", RIDGE_PASS_BWD_FILTER},
     {"fwd_bwd", RIDGE_PASS_FWD_BWD},
@@ -127,21 +128,14 @@ ridge_host_class ridge_host_class_of(const ridge_op *op)
 
 double ridge_dtype_bytes(ridge_dtype d)
 {
-    return (unsigned)d < RIDGE_DTYPE_COUNT ? dtype_bytes[d] : 0;
+    return rk_dtype_bytes(d);
 }
 
 /* ------------------------------------------------------------------ work */
 
 double ridge_gemm_out_bytes(ridge_dtype d)
 {
-    switch (d) {
-    case RIDGE_DTYPE_FP32:
-    case RIDGE_DTYPE_TF32:
-    case RIDGE_DTYPE_INT8:
-    case RIDGE_DTYPE_INT4: return 4;
-    case RIDGE_DTYPE_FP8: return 2;
-    default: return ridge_dtype_bytes(d);
-    }
+    return rk_gemm_out_bytes(d);
 }
 
 static double conv_out(double in, double pad, double filt, double stride)
@@ -225,11 +219,11 @@ double ridge_op_min_bytes(const ridge_op *op)
 
 static double kind_min_bytes(const ridge_op *op)
 {
-    double es = ridge_dtype_bytes(op->dtype);
+    double es = rk_dtype_bytes(op->dtype);
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
         double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
-        return b * (m * k + k * n) * es + b * m * n * ridge_gemm_out_bytes(op->dtype);
+        return b * (m * k + k * n) * es + b * m * n * rk_gemm_out_bytes(op->dtype);
     }
     case RIDGE_OP_CONV2D: {
         double p = conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);

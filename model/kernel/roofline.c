@@ -6,37 +6,6 @@
 
 #include "roofline.h"
 
-ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt)
-{
-    switch (dt) {
-    case RIDGE_DTYPE_FP64: return g->peak_flops_per_s[RIDGE_PEAK_FP64] > 0 ? RIDGE_PEAK_FP64 : RIDGE_PEAK_FP32;
-    case RIDGE_DTYPE_FP16:
-    case RIDGE_DTYPE_BF16:
-        /* Packed half2 arithmetic where the part lists it. */
-        return g->peak_flops_per_s[RIDGE_PEAK_FP16_VECTOR] > 0 ? RIDGE_PEAK_FP16_VECTOR : RIDGE_PEAK_FP32;
-    default: return RIDGE_PEAK_FP32;
-    }
-}
-
-int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
-{
-    ridge_peak p;
-    switch (dt) {
-    case RIDGE_DTYPE_FP64: p = RIDGE_PEAK_FP64_TENSOR; break;
-    case RIDGE_DTYPE_TF32: p = RIDGE_PEAK_TF32; break;
-    case RIDGE_DTYPE_FP16:
-        /* Frameworks accumulate FP16 GEMMs in FP32. */
-        p = g->peak_flops_per_s[RIDGE_PEAK_FP16_FP32ACC] > 0 ? RIDGE_PEAK_FP16_FP32ACC : RIDGE_PEAK_FP16;
-        break;
-    case RIDGE_DTYPE_BF16: p = RIDGE_PEAK_BF16; break;
-    case RIDGE_DTYPE_FP8: p = RIDGE_PEAK_FP8; break;
-    case RIDGE_DTYPE_INT8: p = RIDGE_PEAK_INT8; break;
-    case RIDGE_DTYPE_INT4: p = RIDGE_PEAK_INT4; break;
-    default: return -1; /* fp32 GEMMs run on the vector path (no TF32 unless asked) */
-    }
-    return g->peak_flops_per_s[p] > 0 ? (int)p : -1;
-}
-
 int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err)
 {
     char have[96] = "";
@@ -54,14 +23,6 @@ int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err)
 int ridge_kernel_peak_for(const ridge_gpu *g, ridge_dtype dt, int tensor)
 {
     return tensor ? rk_tensor_peak(g, dt) : (int)rk_vector_peak(g, dt);
-}
-
-double rk_dram_time(const ridge_gpu *g, double bytes)
-{
-    if (bytes <= 0)
-        return 0;
-    /* t = L + B / BW: achieved bandwidth B / t is Little's law with min(B, BW*L) bytes in flight. */
-    return g->eff.dram_latency_s + bytes / (g->memory_bw_bytes_per_s * g->eff.dram_fraction);
 }
 
 void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
@@ -107,7 +68,7 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes byt
     r->tensor = 0;
     r->flops = flops;
     r->kernels = kernels;
-    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * ridge_efficiency_fraction(&g->eff, p)) : 0;
+    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * rh_efficiency_fraction(&g->eff, p)) : 0;
     rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
     r->wave_efficiency = 1;
     r->split_k = 1;

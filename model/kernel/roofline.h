@@ -8,12 +8,25 @@
 
 #include "ridge/kernel.h"
 
+#include "efficiency_inline.h"
+
+/* The kernel model's private functions are not exported from libridge: hidden, a call between
+ * its files is a direct call, not one through the PLT (they run once or more per prediction). */
+#if defined(__GNUC__)
+#define RK_PRIVATE __attribute__((visibility("hidden")))
+#else
+#define RK_PRIVATE
+#endif
+
 /* ceil/floor/max without libm calls on baseline x86-64 (no SSE4.1 rounding): the GEMM tile
- * search runs them millions of times per second. Exact for |x| < 2^52. */
+ * search runs them millions of times per second. Exact for |x| < 2^52 (4.5e15 < 2^52); beyond,
+ * and for NaN, the libm call. One range test (fabs: a mask). The adjustment stays a branch: a
+ * compare-and-mask form ran the bench 6 % slower (the branch predicts well). A result of 0 is
+ * +0 (ceil of -0.5 gives +0, not -0). */
 static inline double rk_ceil(double x)
 {
     double t;
-    if (!(x > -4.5e15 && x < 4.5e15))
+    if (!(fabs(x) < 4.5e15))
         return ceil(x);
     t = (double)(long long)x;
     return t < x ? t + 1 : t;
@@ -22,7 +35,7 @@ static inline double rk_ceil(double x)
 static inline double rk_floor(double x)
 {
     double t;
-    if (!(x > -4.5e15 && x < 4.5e15))
+    if (!(fabs(x) < 4.5e15))
         return floor(x);
     t = (double)(long long)x;
     return t > x ? t - 1 : t;
@@ -105,25 +118,92 @@ static inline int rk_cc(const ridge_gpu *g)
 }
 
 /* Share of the quoted tensor peak the MMAs of a tensor-core kernel sustain from the clock alone:
- * min(1, sustained clock / tensor_clock_hz) on Ada, 1 elsewhere. */
-static inline double rk_tensor_clock_share(const ridge_gpu *g)
+ * min(1, sustained clock / tensor_clock_hz) on Ada, 1 elsewhere; _cc: with rk_cc(g) already parsed. */
+static inline double rk_tensor_clock_share_cc(const ridge_gpu *g, int cc)
 {
-    if (rk_cc(g) == 89 && g->tensor_clock_hz > RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ)
+    if (cc == 89 && g->tensor_clock_hz > RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ)
         return RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ / g->tensor_clock_hz;
     return 1.0;
 }
+static inline double rk_tensor_clock_share(const ridge_gpu *g)
+{
+    return rk_tensor_clock_share_cc(g, rk_cc(g));
+}
+
+/* ridge_dtype_bytes and ridge_gemm_out_bytes (op.c, ridge/op.h) inline, for the hot paths: the
+ * exported functions are these. */
+static inline double rk_dtype_bytes(ridge_dtype d)
+{
+    switch (d) {
+    case RIDGE_DTYPE_FP64: return 8;
+    case RIDGE_DTYPE_FP32:
+    case RIDGE_DTYPE_TF32: return 4;
+    case RIDGE_DTYPE_FP16:
+    case RIDGE_DTYPE_BF16: return 2;
+    case RIDGE_DTYPE_FP8:
+    case RIDGE_DTYPE_INT8: return 1;
+    case RIDGE_DTYPE_INT4: return 0.5;
+    default: return 0;
+    }
+}
+
+static inline double rk_gemm_out_bytes(ridge_dtype d)
+{
+    switch (d) {
+    case RIDGE_DTYPE_FP32:
+    case RIDGE_DTYPE_TF32:
+    case RIDGE_DTYPE_INT8:
+    case RIDGE_DTYPE_INT4: return 4;
+    case RIDGE_DTYPE_FP8: return 2;
+    default: return rk_dtype_bytes(d);
+    }
+}
 
 /* The peak a dtype runs at on the vector (CUDA-core) path. Never fails: FP32 is required. */
-ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt);
+static inline ridge_peak rk_vector_peak(const ridge_gpu *g, ridge_dtype dt)
+{
+    switch (dt) {
+    case RIDGE_DTYPE_FP64: return g->peak_flops_per_s[RIDGE_PEAK_FP64] > 0 ? RIDGE_PEAK_FP64 : RIDGE_PEAK_FP32;
+    case RIDGE_DTYPE_FP16:
+    case RIDGE_DTYPE_BF16:
+        /* Packed half2 arithmetic where the part lists it. */
+        return g->peak_flops_per_s[RIDGE_PEAK_FP16_VECTOR] > 0 ? RIDGE_PEAK_FP16_VECTOR : RIDGE_PEAK_FP32;
+    default: return RIDGE_PEAK_FP32;
+    }
+}
+
 /* The tensor-core peak for a dtype, or -1 if the GPU has none (tf32 falls back to -1 too). */
-int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt);
+static inline int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
+{
+    ridge_peak p;
+    switch (dt) {
+    case RIDGE_DTYPE_FP64: p = RIDGE_PEAK_FP64_TENSOR; break;
+    case RIDGE_DTYPE_TF32: p = RIDGE_PEAK_TF32; break;
+    case RIDGE_DTYPE_FP16:
+        /* Frameworks accumulate FP16 GEMMs in FP32. */
+        p = g->peak_flops_per_s[RIDGE_PEAK_FP16_FP32ACC] > 0 ? RIDGE_PEAK_FP16_FP32ACC : RIDGE_PEAK_FP16;
+        break;
+    case RIDGE_DTYPE_BF16: p = RIDGE_PEAK_BF16; break;
+    case RIDGE_DTYPE_FP8: p = RIDGE_PEAK_FP8; break;
+    case RIDGE_DTYPE_INT8: p = RIDGE_PEAK_INT8; break;
+    case RIDGE_DTYPE_INT4: p = RIDGE_PEAK_INT4; break;
+    default: return -1; /* fp32 GEMMs run on the vector path (no TF32 unless asked) */
+    }
+    return g->peak_flops_per_s[p] > 0 ? (int)p : -1;
+}
 
 /* RIDGE_EUNSUPPORTED with "ID has no DT tensor path (it has: fp16, tf32, ...)". */
-int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
+RK_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
- * flight, at most bytes, over the latency). */
-double rk_dram_time(const ridge_gpu *g, double bytes);
+ * flight, at most bytes, over the latency). Inline: the GEMM tile search calls it in its loop. */
+static inline double rk_dram_time(const ridge_gpu *g, double bytes)
+{
+    if (bytes <= 0)
+        return 0;
+    /* t = L + B / BW: achieved bandwidth B / t is Little's law with min(B, BW*L) bytes in flight. */
+    return g->eff.dram_latency_s + bytes / (g->memory_bw_bytes_per_s * g->eff.dram_fraction);
+}
 /* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes. */
 static inline double rk_l2_hit(const ridge_gpu *g, double ws)
 {
@@ -150,18 +230,18 @@ static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, dou
 
 /* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
  * dram_bytes, l2_bytes, kernels and flops already set. */
-void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
+RK_PRIVATE void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
 /* rk_finish with `extra_s` more DRAM time than dram_bytes at the streaming rate (GEMM tile writes). */
-void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
+RK_PRIVATE void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
 
 /* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
-void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
+RK_PRIVATE void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
-void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
+RK_PRIVATE void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
 /* The bound of a composite op (kernels run one after another, times summed): the component
  * (compute, DRAM, L2, floors) holding most of the summed time. */
-void rk_composite_bound(ridge_kernel_result *r);
+RK_PRIVATE void rk_composite_bound(ridge_kernel_result *r);
 
 #endif
