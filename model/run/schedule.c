@@ -33,9 +33,19 @@ double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue
     return max3(gpu_end_s + gpu_s, host_end_s + issue_s + gpu_s, host_end_s + kernels * issue_s + last_kernel_s);
 }
 
+/* The kernel model itself, as a ridge_schedule_kernel_fn. */
+static int plain_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op, ridge_kernel_result *r,
+                        ridge_err *err)
+{
+    (void)ctx;
+    (void)i;
+    return ridge_kernel_predict(g, op, r, err);
+}
+
 /* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K. */
 static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
-                    ridge_op_result *results, ridge_schedule_totals *tot, int *split, ridge_err *err)
+                    ridge_schedule_kernel_fn kfn, void *kctx, ridge_op_result *results, ridge_schedule_totals *tot,
+                    int *split, ridge_err *err)
 {
     /* H: when the host has issued the last kernel so far; E: when the GPU finishes the last
      * kernel so far. Without a profile (plain CUDA op lists): h = the launch plus the framework
@@ -65,7 +75,7 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
         ridge_kernel_result kr;
         double c, gk, h, E1, H1, gpu, wait;
         ridge_bound b;
-        int rc = ridge_kernel_predict(g, &ops[i], &kr, err);
+        int rc = kfn(kctx, g, i, &ops[i], &kr, err);
         if (rc != RIDGE_OK) {
             char msg[RIDGE_ERR_MSG_MAX];
             if (err) {
@@ -126,20 +136,20 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
  * and the faster pass is kept, as a framework autotuning the step would. Graph replays cost the
  * host little: their choice stands. */
 static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
-                         const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
-                         ridge_err *err)
+                         const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
+                         ridge_op_result *results, ridge_schedule_totals *tot, ridge_err *err)
 {
-    int split = 0, rc = schedule(g, ops, n, rt, hp, results, tot, &split, err);
+    int split = 0, rc = schedule(g, ops, n, rt, hp, kfn, kctx, results, tot, &split, err);
     ridge_schedule_totals unsplit;
     ridge_gpu g1;
     if (rc != RIDGE_OK || !split || rt != RIDGE_RUNTIME_EAGER)
         return rc;
     g1 = *g;
     g1.no_split_k = 1;
-    rc = schedule(&g1, ops, n, rt, hp, NULL, &unsplit, NULL, err);
+    rc = schedule(&g1, ops, n, rt, hp, kfn, kctx, NULL, &unsplit, NULL, err);
     if (rc == RIDGE_OK && unsplit.total_time_s < tot->total_time_s) {
         if (results) /* the faster pass's per-op results */
-            rc = schedule(&g1, ops, n, rt, hp, results, tot, NULL, err);
+            rc = schedule(&g1, ops, n, rt, hp, kfn, kctx, results, tot, NULL, err);
         else
             *tot = unsplit;
     }
@@ -149,12 +159,19 @@ static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridg
 int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
                        ridge_schedule_totals *tot, ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, NULL, results, tot, err);
+    return schedule_best(g, ops, n, rt, NULL, plain_kernel, NULL, results, tot, err);
+}
+
+int ridge_schedule_ops_with(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                            ridge_schedule_kernel_fn kernel, void *kernel_ctx, ridge_op_result *results,
+                            ridge_schedule_totals *tot, ridge_err *err)
+{
+    return schedule_best(g, ops, n, rt, NULL, kernel, kernel_ctx, results, tot, err);
 }
 
 int ridge_schedule_ops_host(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, hp, results, tot, err);
+    return schedule_best(g, ops, n, rt, hp, plain_kernel, NULL, results, tot, err);
 }

@@ -158,8 +158,19 @@ typedef struct {
     unsigned char tp;       /* par_tp_class */
     unsigned char dg, wg;   /* ".dgrad", ".wgrad" in the name */
     unsigned char accum;    /* named "grad_accumulate" */
+    unsigned char loss;     /* in group "loss" */
+    unsigned char opt;      /* par_opt_class: how the optimizer group's elementwise op shards */
     double bwd;             /* backward_share */
 } par_class;
+
+/* The optimizer group's elementwise ops (ridge_parallel_evaluate's sharding loop). */
+typedef enum {
+    PAR_OPT_NONE = 0,   /* not an elementwise op of the optimizer group */
+    PAR_OPT_ACCUM,      /* grad_accumulate: one add per parameter tensor */
+    PAR_OPT_PER_TENSOR, /* main_grad_copy, a for-loop optimizer's step: kernels per tensor */
+    PAR_OPT_ZERO_GRAD,  /* multi-tensor over the gradient shard */
+    PAR_OPT_MULTI       /* multi-tensor over the optimizer shard */
+} par_opt_class;
 
 static const char *const softmax_rows[] = {"attn_softmax", NULL};
 static const char *const ce_rows[] = {"cross_entropy", NULL};
@@ -211,7 +222,7 @@ static void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, in
     case RIDGE_OP_SOFTMAX:
         if (c->tp == PAR_TP_SOFTMAX)
             op->u.rows.rows = ceil_div(op->u.rows.rows, t);
-        else if (c->tp == PAR_TP_CE && s->vocab_head && strcmp(op->group, "loss") == 0 &&
+        else if (c->tp == PAR_TP_CE && s->vocab_head && c->loss &&
                  op->u.rows.rows == s->tokens)
             op->u.rows.cols = ceil_div(op->u.rows.cols, t); /* vocabulary-parallel cross entropy */
         break;
@@ -290,7 +301,23 @@ static void classify(const ridge_op *op, par_class *c)
     c->dg = (unsigned char)has_part(op->name, ".dgrad");
     c->wg = (unsigned char)has_part(op->name, ".wgrad");
     c->accum = (unsigned char)streq(op->name, "grad_accumulate");
+    c->loss = (unsigned char)streq(op->group, "loss");
+    c->opt = PAR_OPT_NONE;
     c->bwd = backward_share(op);
+}
+
+/* The optimizer class of op (class c) under optimizer implementation impl. */
+static void classify_opt(const ridge_op *op, ridge_optimizer_impl impl, par_class *c)
+{
+    if (c->place != PAR_OPT || op->kind != RIDGE_OP_ELEMENTWISE)
+        c->opt = PAR_OPT_NONE;
+    else if (c->accum)
+        c->opt = PAR_OPT_ACCUM;
+    else if (strcmp(op->name, "main_grad_copy") == 0 ||
+             (impl == RIDGE_OPT_IMPL_FORLOOP && (strcmp(op->name, "adamw_step") == 0 || strcmp(op->name, "sgd_step") == 0)))
+        c->opt = PAR_OPT_PER_TENSOR;
+    else
+        c->opt = strcmp(op->name, "zero_grad") == 0 ? PAR_OPT_ZERO_GRAD : PAR_OPT_MULTI;
 }
 
 /* ------------------------------------------------------------------ placement and collectives */
@@ -315,8 +342,22 @@ static void group_shape(const ridge_cluster *cl, int n, int stride, int *per_nod
     *inter_bw = cl->inter_bw_bytes_per_s_per_node * k / g;
 }
 
-static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride, double *t_s,
-                     ridge_err *err)
+/* The collectives a context has timed on its cluster (ridge_parallel_ctx): a collective's time is
+ * a function of the cluster and (op, bytes, n, stride) alone, so a hit is the time itself. */
+#define PAR_COLL_MEMO 32
+typedef struct {
+    ridge_coll_op op;
+    int n, stride;
+    double bytes, t_s;
+} par_coll_entry;
+
+typedef struct {
+    par_coll_entry e[PAR_COLL_MEMO];
+    int used, next;
+} par_coll_memo;
+
+static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride,
+                     double *t_s, ridge_err *err)
 {
     ridge_coll_result r;
     int st, k, nodes;
@@ -324,10 +365,30 @@ static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
+    if (cm)
+        for (int i = 0; i < cm->used; i++) {
+            const par_coll_entry *e = &cm->e[i];
+            if (e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
+                *t_s = e->t_s;
+                return RIDGE_OK;
+            }
+        }
     group_shape(cl, n, stride, &k, &nodes, &inter_bw);
     st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
-    if (st == RIDGE_OK)
+    if (st == RIDGE_OK) {
         *t_s = r.time_s;
+        if (cm) { /* failures are not kept: their message comes from the call */
+            par_coll_entry *e = &cm->e[cm->next];
+            e->op = op;
+            e->bytes = bytes;
+            e->n = n;
+            e->stride = stride;
+            e->t_s = r.time_s;
+            cm->next = (cm->next + 1) % PAR_COLL_MEMO;
+            if (cm->used < PAR_COLL_MEMO)
+                cm->used++;
+        }
+    }
     return st;
 }
 
@@ -438,16 +499,16 @@ typedef struct {
 /* One collective of a data-parallel group over this GPU's dense and expert shards: the dense
  * part over the n ranks of the group (stride tp pp), the experts' over the n / ep ranks of the
  * expert-data-parallel group (stride tp pp ep). */
-static int dp_coll(const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
+static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
                    int stride, int ep, double *t_s, ridge_err *err)
 {
     double te = 0;
     int st;
     if (ep <= 1)
-        return coll_time(cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
-    st = coll_time(cl, op, dense_bytes, n, stride, t_s, err);
+        return coll_time(cm, cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
+    st = coll_time(cm, cl, op, dense_bytes, n, stride, t_s, err);
     if (st == RIDGE_OK && expert_bytes > 0 && n / ep > 1)
-        st = coll_time(cl, op, expert_bytes, n / ep, stride * ep, &te, err);
+        st = coll_time(cm, cl, op, expert_bytes, n / ep, stride * ep, &te, err);
     *t_s += te;
     return st;
 }
@@ -458,7 +519,7 @@ static int dp_coll(const ridge_cluster *cl, ridge_coll_op op, double dense_bytes
  * microbatch; ZeRO-1/2 all-gather the updated parameters after the optimizer step; ZeRO-3 and
  * FSDP gather each layer's parameters in forward and again in backward and reduce-scatter its
  * gradients, per microbatch, layer by layer with prefetch. */
-static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc, const par_shape *s,
+static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_parallel_config *pc, const par_shape *s,
                        const ridge_run_config *rc, double params, double fe, double t_f, double t_b, double t_mb,
                        double nm, dp_exposure *x, ridge_parallel_result *out, ridge_err *err)
 {
@@ -475,10 +536,10 @@ static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc,
     out->dp_bytes = total_g;
     if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
         ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;
-        if ((st = dp_coll(cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
-            (st = dp_coll(cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+        if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
+            (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
             return st;
-        if (zs >= 1 && (st = dp_coll(cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
+        if (zs >= 1 && (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
                            RIDGE_OK)
             return st;
         {
@@ -501,13 +562,13 @@ static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc,
          * over the shard group; hybrid shard adds the all-reduce of the gradient shard across
          * the dp / dsh replicas (stride tp pp dsh). */
         double a = 0, r = 0, ar = 0, tf, tbw;
-        if ((st = dp_coll(cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
+        if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
                 RIDGE_OK ||
-            (st = dp_coll(cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
+            (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
                 RIDGE_OK)
             return st;
         if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
-            (st = coll_time(cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
+            (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
                 RIDGE_OK)
             return st;
         r += ar;
@@ -616,115 +677,408 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     return RIDGE_OK;
 }
 
+/* ------------------------------------------------------------------ the prepared model */
+
+struct ridge_parallel_model {
+    const ridge_model *m;    /* borrowed */
+    ridge_run_config rc;     /* as given (check_config reads it) */
+    ridge_run_config mb;     /* rc with the microbatch as batch */
+    double microbatch;       /* pc->microbatch it was prepared for */
+    double accum;            /* microbatches the optimizer group was built for (1: none) */
+    int build_st, memory_st; /* ridge_model_build's and ridge_model_memory's status ... */
+    ridge_err build_err, memory_err; /* ... and messages, reported in ridge_predict's order */
+    ridge_oplist g;          /* one microbatch, the optimizer group of the whole step */
+    par_class *cls;          /* each op's class */
+    par_shape s;
+    ridge_memory full;       /* ridge_model_memory of one microbatch */
+    double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
+};
+
+/* The microbatches per step a configuration accumulates into the optimizer group (1: none). */
+static double accum_of(const ridge_run_config *rc, const ridge_parallel_config *pc)
+{
+    double nm = pc->global_batch / ((double)pc->dp * pc->microbatch);
+    return rc->mode == RIDGE_MODE_TRAIN && nm > 1 && nm <= RIDGE_RUN_GRAD_ACCUM_MAX ? nm : 1;
+}
+
+void ridge_parallel_model_free(ridge_parallel_model *pm)
+{
+    if (!pm)
+        return;
+    ridge_oplist_free(&pm->g);
+    free(pm->cls);
+    free(pm);
+}
+
+int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, const ridge_parallel_config *pc,
+                           ridge_parallel_model **out, ridge_err *err)
+{
+    ridge_parallel_model *pm = calloc(1, sizeof *pm);
+    ridge_run_config acc;
+    *out = NULL;
+    if (!pm)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    pm->m = m;
+    pm->rc = *rc;
+    pm->mb = *rc;
+    pm->mb.batch = pc->microbatch;
+    pm->microbatch = pc->microbatch;
+    pm->accum = accum_of(rc, pc);
+    /* The graph of one microbatch, with the optimizer group of the whole step: built for nm
+     * accumulated microbatches (rw_optimizer adds microbatches 2..nm's gradients into .grad,
+     * autograd's AccumulateGrad: grad_accumulate), then every other op back to one microbatch
+     * (ridge_model_build multiplied their counts by exactly nm). */
+    acc = pm->mb;
+    if (pm->accum > 1)
+        acc.grad_accum = pm->accum;
+    pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
+    if (pm->build_st == RIDGE_OK) {
+        if (!(pm->cls = calloc(pm->g.n ? pm->g.n : 1, sizeof *pm->cls))) {
+            ridge_parallel_model_free(pm);
+            return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < pm->g.n; i++) {
+            classify(&pm->g.ops[i], &pm->cls[i]);
+            classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
+        }
+        if (acc.grad_accum > 1)
+            for (size_t i = 0; i < pm->g.n; i++)
+                if (pm->cls[i].place != PAR_OPT)
+                    pm->g.ops[i].count /= acc.grad_accum;
+        pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
+        if (pm->s.transformer)
+            shape_from_graph(&pm->g, pc->microbatch, &pm->s);
+        pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
+        pm->params = ridge_model_params_for(m, rc);
+        pm->expert_share = pm->params > 0 ? ridge_model_expert_params(m) / pm->params : 0;
+    }
+    *out = pm;
+    return RIDGE_OK;
+}
+
+/* ------------------------------------------------------------------ the evaluation context */
+
+/* The kernel result of one op of the scratch graph, for the op it was predicted for: the fields
+ * ridge_kernel_predict reads (kind, dtype, cold, reuse and epilogue bytes, the shape union) and
+ * the GPU's no_split_k (one slot each). */
+typedef struct {
+    int valid;
+    ridge_op key;
+    ridge_kernel_result kr;
+} par_kernel_slot;
+
+struct ridge_parallel_ctx {
+    size_t cap;              /* ops the scratch below holds */
+    ridge_op *ops;           /* the sharded graph */
+    ridge_op_result *res;
+    par_kernel_slot *memo[2]; /* [no_split_k][op] */
+    int have_cl;
+    ridge_cluster cl;        /* the cluster the memos are for */
+    par_coll_memo coll;
+};
+
+int ridge_parallel_ctx_alloc(ridge_parallel_ctx **out, ridge_err *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? RIDGE_OK : ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+}
+
+void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
+{
+    if (!c)
+        return;
+    free(c->ops);
+    free(c->res);
+    free(c->memo[0]);
+    free(c->memo[1]);
+    free(c);
+}
+
+void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
+{
+    if (!c)
+        return;
+    c->have_cl = 0;
+    c->coll.used = c->coll.next = 0;
+    for (size_t i = 0; i < c->cap; i++)
+        c->memo[0][i].valid = c->memo[1][i].valid = 0;
+}
+
+static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
+{
+    ridge_op *ops;
+    ridge_op_result *res;
+    par_kernel_slot *m0, *m1;
+    if (n <= c->cap)
+        return RIDGE_OK;
+    ops = realloc(c->ops, n * sizeof *ops);
+    if (ops)
+        c->ops = ops;
+    res = realloc(c->res, n * sizeof *res);
+    if (res)
+        c->res = res;
+    m0 = realloc(c->memo[0], n * sizeof *m0);
+    if (m0)
+        c->memo[0] = m0;
+    m1 = realloc(c->memo[1], n * sizeof *m1);
+    if (m1)
+        c->memo[1] = m1;
+    if (!ops || !res || !m0 || !m1)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    for (size_t i = c->cap; i < n; i++)
+        c->memo[0][i].valid = c->memo[1][i].valid = 0;
+    c->cap = n;
+    return RIDGE_OK;
+}
+
+static int same_kernel_input(const ridge_op *a, const ridge_op *b)
+{
+    return a->kind == b->kind && a->dtype == b->dtype && a->cold_bytes == b->cold_bytes &&
+           a->reuse_bytes == b->reuse_bytes && a->epilogue_bytes == b->epilogue_bytes &&
+           memcmp(&a->u, &b->u, sizeof a->u) == 0;
+}
+
+/* ridge_schedule_kernel_fn over the context's memo: op i's last result when op i had the same
+ * kernel inputs on the same GPU; failures are not kept (the call gives their message). */
+static int memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op, ridge_kernel_result *r,
+                       ridge_err *err)
+{
+    par_kernel_slot *sl = &((ridge_parallel_ctx *)ctx)->memo[g->no_split_k ? 1 : 0][i];
+    int st;
+    if (sl->valid && same_kernel_input(&sl->key, op)) {
+        *r = sl->kr;
+        return RIDGE_OK;
+    }
+    st = ridge_kernel_predict(g, op, r, err);
+    sl->valid = st == RIDGE_OK;
+    if (st == RIDGE_OK) {
+        sl->key = *op;
+        sl->kr = *r;
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------------ prediction */
 
-int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
-                           const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
-                           ridge_err *err)
+/* Shard the scratch copy of the graph: tensor and sequence parallelism, pipeline stages, and the
+ * optimizer group over its shards. */
+static void shard_graph(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc,
+                        double opt_shard, double grad_shard)
 {
-    ridge_run_config mb = *rc, gb = *rc;
-    ridge_oplist g = {0};
-    ridge_op_result *res = NULL;
-    par_class *cls;
+    const int T = pc->tp, P = pc->pp;
+    memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
+    for (size_t i = 0; i < pm->g.n; i++) {
+        ridge_op *op = &c->ops[i];
+        const par_class *cl = &pm->cls[i];
+        if (T > 1 || pc->sequence_parallel)
+            shard_op_tp(op, cl, &pm->s, T, pc->sequence_parallel);
+        if (cl->place == PAR_LAYER && P > 1)
+            op->count /= P;
+        switch ((par_opt_class)cl->opt) {
+        case PAR_OPT_ACCUM:
+            /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
+             * (and its gradient over the shard group with ZeRO >= 2). */
+            op->count = ceil_div(op->count, P);
+            op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
+            break;
+        case PAR_OPT_PER_TENSOR:
+            /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a
+             * for-loop optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
+            op->count = ceil_div(op->count, P);
+            op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
+            break;
+        case PAR_OPT_ZERO_GRAD:
+        case PAR_OPT_MULTI: {
+            /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
+            double sh = cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
+            op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
+            op->count = n;
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+/* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
+ * ends of the model (one stage, or every collective the step could need: memory-first). */
+typedef struct {
+    double t_ar, t_ag, t_rs, t_loss, t_a2a, t_p2p;
+} par_comm;
+
+static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const ridge_parallel_model *pm,
+                         const ridge_parallel_config *pc, int slow_stage, par_comm *k, ridge_err *err)
+{
+    const par_shape *s = &pm->s;
+    const int T = pc->tp, P = pc->pp, E = pc->ep, train = pm->rc.mode == RIDGE_MODE_TRAIN;
+    int st;
+    memset(k, 0, sizeof *k);
+    if (T > 1) {
+        double bytes = s->tokens * s->d * s->act_bytes;
+        if (pc->sequence_parallel) {
+            if ((st = coll_time(&c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &k->t_ag, err)) != RIDGE_OK ||
+                (st = coll_time(&c->coll, cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &k->t_rs, err)) != RIDGE_OK)
+                return st;
+        } else if ((st = coll_time(&c->coll, cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &k->t_ar, err)) != RIDGE_OK) {
+            return st;
+        }
+        if (!pc->sequence_parallel && train && s->vocab_head && slow_stage != PAR_FIRST &&
+            (st = coll_time(&c->coll, cl, RIDGE_COLL_ALLREDUCE, s->tokens * 4, T, 1, &k->t_loss, err)) != RIDGE_OK)
+            return st;
+    }
+    if (E > 1 && (st = coll_time(&c->coll, cl, RIDGE_COLL_ALLTOALL, s->tokens * s->top_k * s->d * s->act_bytes, E,
+                                 T * P, &k->t_a2a, err)) != RIDGE_OK)
+        return st;
+    if (P > 1) {
+        double bytes = s->tokens * s->d * s->act_bytes, t_ag_p2p = 0;
+        int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
+        if ((st = coll_time(&c->coll, cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &k->t_p2p, err)) !=
+            RIDGE_OK)
+            return st;
+        if (split && !pc->sequence_parallel &&
+            (st = coll_time(&c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
+            return st;
+        k->t_p2p += t_ag_p2p;
+    }
+    return RIDGE_OK;
+}
+
+/* Memory per GPU (docs/parallel.md, "Memory"). */
+static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *cl, const ridge_parallel_config *pc,
+                           int zs, double nm, double w_shard, double grad_shard, double opt_shard,
+                           ridge_parallel_result *out)
+{
+    const ridge_memory *full = &pm->full;
+    const par_shape *s = &pm->s;
+    const int T = pc->tp, P = pc->pp, V = pc->virtual_stages;
+    double act_factor, inflight;
+    /* With ZeRO or FSDP a state is sharded over the dsh GPUs of the shard group, experts as well:
+     * an EP rank's 1/E of the experts over the dsh / E ranks of its expert-data-parallel group
+     * (DeepSpeed-MoE), so 1/dsh of everything; unsharded, each EP rank holds 1/E of the experts. */
+    out->memory.weights_bytes = full->weights_bytes / w_shard;
+    out->memory.gradients_bytes = full->gradients_bytes / grad_shard;
+    out->memory.optimizer_bytes = full->optimizer_bytes / opt_shard;
+    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole. */
+    if (zs >= 3)
+        out->memory.weights_bytes += (1 + pc->prefetch) * full->weights_bytes / (T * P) / layers_per_stage(s, P);
+    act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
+    inflight = 1;
+    if (pm->rc.mode == RIDGE_MODE_TRAIN && P > 1) {
+        inflight = nm < P ? nm : P;
+        if (V > 1)
+            inflight *= 1 + (P - 1) / ((double)P * V);
+    }
+    out->memory.activations_bytes = full->activations_bytes / P * inflight * act_factor;
+    out->memory.kv_cache_bytes =
+        full->kv_cache_bytes / P / (s->kv_heads > 0 ? (s->kv_heads >= T ? T : s->kv_heads) : 1);
+    out->memory.workspace_bytes = full->workspace_bytes;
+    out->memory.total_bytes = out->memory.weights_bytes + out->memory.gradients_bytes + out->memory.optimizer_bytes +
+                              out->memory.activations_bytes + out->memory.kv_cache_bytes + out->memory.workspace_bytes;
+    out->capacity_bytes = cl->gpu.memory_bytes;
+    out->fits = out->memory.total_bytes <= out->capacity_bytes;
+}
+
+/* Memory first, for a configuration that does not fit: would the rest of the evaluation fail?
+ * Runs every kernel prediction the schedule makes (both passes: the no-split one whether or not
+ * a kernel splits) and every collective the step could need, through the memos: a superset of
+ * what the full evaluation calls, so RIDGE_OK here means it would succeed too. */
+static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
+                              const ridge_parallel_config *pc, double nm, double fe)
+{
+    ridge_gpu *g = &c->cl.gpu;
+    ridge_kernel_result kr;
+    ridge_parallel_result scratch;
+    dp_exposure dpx = {0, 0};
+    par_comm k;
+    int nosplit = g->no_split_k, ok = 1;
+    for (int pass = 0; pass < 2 && ok; pass++) {
+        g->no_split_k = pass ? 1 : nosplit;
+        for (size_t i = 0; i < pm->g.n && ok; i++)
+            ok = memo_kernel(c, g, i, &c->ops[i], &kr, NULL) == RIDGE_OK;
+    }
+    g->no_split_k = nosplit;
+    if (!ok || tp_ep_pp_comm(c, cl, pm, pc, PAR_OPT, &k, NULL) != RIDGE_OK)
+        return 0;
+    memset(&scratch, 0, sizeof scratch);
+    return !(pm->rc.mode == RIDGE_MODE_TRAIN && pc->dp > 1 &&
+             dp_schedule(&c->coll, cl, pc, &pm->s, &pm->rc, pm->params, fe, 0, 0, 0, nm, &dpx, &scratch, NULL) !=
+                 RIDGE_OK);
+}
+
+int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
+                            const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
+                            ridge_err *err)
+{
+    const ridge_run_config *rc = &pm->rc;
+    const ridge_model *m = pm->m;
+    const par_shape *sp = &pm->s;
+    ridge_run_config gb = *rc;
+    ridge_op_result *res;
     ridge_schedule_totals tot;
-    ridge_memory full;
-    par_shape s;
+    par_comm k;
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
     const int train = rc->mode == RIDGE_MODE_TRAIN;
     double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
-    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, t_accum = 0, a_mb;
-    double act_factor, inflight, fe = 0, keep = 1;
+    double t_accum = 0, a_mb, fe, keep;
     dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
     int st, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
-    memset(&s, 0, sizeof s);
     if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
         return st;
-    mb.batch = pc->microbatch;
+    if (pc->microbatch != pm->microbatch || accum_of(rc, pc) != pm->accum)
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "parallel: the model was prepared for parallel.microbatch %g and %g accumulated "
+                             "microbatches, not %g and %g",
+                             pm->microbatch, pm->accum, pc->microbatch, accum_of(rc, pc));
+    if (pm->build_st != RIDGE_OK) {
+        if (err)
+            *err = pm->build_err;
+        return pm->build_st;
+    }
+    if ((st = check_shape(m, sp, pc, err)) != RIDGE_OK)
+        return st;
+    if (pm->memory_st != RIDGE_OK) {
+        if (err)
+            *err = pm->memory_err;
+        return pm->memory_st;
+    }
+    if ((st = ctx_reserve(c, pm->g.n, err)) != RIDGE_OK)
+        return st;
+    if (!c->have_cl || memcmp(&c->cl, cl, sizeof *cl) != 0) { /* the memos are for one cluster */
+        ridge_parallel_ctx_clear(c);
+        memcpy(&c->cl, cl, sizeof *cl);
+        c->have_cl = 1;
+    }
+    res = c->res;
     gb.batch = pc->global_batch;
     nm = pc->global_batch / ((double)D * pc->microbatch);
-    {
-        /* The graph of one microbatch, with the optimizer group of the whole step: built for nm
-         * accumulated microbatches (rw_optimizer adds microbatches 2..nm's gradients into .grad,
-         * autograd's AccumulateGrad: grad_accumulate), then every other op back to one
-         * microbatch (ridge_model_build multiplied their counts by exactly nm). */
-        ridge_run_config acc = mb;
-        if (train && nm > 1 && nm <= RIDGE_RUN_GRAD_ACCUM_MAX)
-            acc.grad_accum = nm;
-        if ((st = ridge_model_build(m, &acc, &g, err)) != RIDGE_OK)
-            return st;
-        /* The results and each op's class in one block: the classes after the results. */
-        res = calloc(g.n ? g.n : 1, sizeof *res + sizeof *cls);
-        if (!res) {
-            st = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-            goto fail;
-        }
-        cls = (par_class *)(res + (g.n ? g.n : 1));
-        for (size_t i = 0; i < g.n; i++)
-            classify(&g.ops[i], &cls[i]);
-        if (acc.grad_accum > 1)
-            for (size_t i = 0; i < g.n; i++)
-                if (cls[i].place != PAR_OPT)
-                    g.ops[i].count /= acc.grad_accum;
-    }
-    s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
-    if (s.transformer)
-        shape_from_graph(&g, pc->microbatch, &s);
-    if ((st = check_shape(m, &s, pc, err)) != RIDGE_OK)
-        goto fail;
-    if ((st = ridge_model_memory(m, &mb, &full, err)) != RIDGE_OK)
-        goto fail;
 
     /* Shard the graph: the optimizer state over the shard group (ZeRO >= 1, FSDP), gradients
      * (ZeRO >= 2), weights (ZeRO-3); without sharding each EP rank holds 1/E of the experts. */
     zs = eff_stage(pc);
     dsh = zs >= 1 ? shard_group(cl, pc) : 1;
     out->dp_shard_group = dsh;
-    {
-        double params = ridge_model_params_for(m, rc);
-        fe = E > 1 && params > 0 ? ridge_model_expert_params(m) / params : 0;
-    }
+    fe = E > 1 && pm->params > 0 ? pm->expert_share : 0;
     keep = (1 - fe) + fe / E;
     opt_shard = (double)T * P * (zs >= 1 ? dsh : 1 / keep);
     grad_shard = (double)T * P * (zs >= 2 ? dsh : 1 / keep);
     w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
-    for (size_t i = 0; i < g.n; i++) {
-        ridge_op *op = &g.ops[i];
-        par_place pl = (par_place)cls[i].place;
-        if (T > 1 || pc->sequence_parallel)
-            shard_op_tp(op, &cls[i], &s, T, pc->sequence_parallel);
-        if (pl == PAR_LAYER && P > 1)
-            op->count /= P;
-        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE && cls[i].accum) {
-            /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
-             * (and its gradient over the shard group with ZeRO >= 2). */
-            op->count = ceil_div(op->count, P);
-            op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
-        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE &&
-                   (strcmp(op->name, "main_grad_copy") == 0 ||
-                    (rc->optimizer_impl == RIDGE_OPT_IMPL_FORLOOP &&
-                     (strcmp(op->name, "adamw_step") == 0 || strcmp(op->name, "sgd_step") == 0)))) {
-            /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a
-             * for-loop optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
-            op->count = ceil_div(op->count, P);
-            op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
-        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
-            /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
-            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
-            op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
-            op->count = n;
-        }
-    }
-    if ((st = ridge_schedule_ops(&cl->gpu, g.ops, g.n, rt, res, &tot, err)) != RIDGE_OK)
-        goto fail;
-    for (size_t i = 0; i < g.n; i++) {
-        par_place pl = (par_place)cls[i].place;
-        double b = cls[i].bwd;
+    /* Memory first: it needs nothing the schedule gives. */
+    per_gpu_memory(pm, cl, pc, zs, nm, w_shard, grad_shard, opt_shard, out);
+    shard_graph(c, pm, pc, opt_shard, grad_shard);
+    if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && !out->fits && rest_would_succeed(c, pm, cl, pc, nm, fe))
+        return RIDGE_OK;
+
+    if ((st = ridge_schedule_ops_with(&c->cl.gpu, c->ops, pm->g.n, rt, memo_kernel, c, res, &tot, err)) != RIDGE_OK)
+        return st;
+    for (size_t i = 0; i < pm->g.n; i++) {
+        par_place pl = (par_place)pm->cls[i].place;
+        double b = pm->cls[i].bwd;
         t_place_f[pl] += res[i].time_s * (1 - b);
         t_place_b[pl] += res[i].time_s * b;
-        if (cls[i].accum)
+        if (pm->cls[i].accum)
             t_accum += res[i].time_s;
     }
     /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
@@ -750,72 +1104,50 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     out->microbatches = nm;
     out->grad_accumulate_s = t_accum;
 
+    if ((st = tp_ep_pp_comm(c, cl, pm, pc, slow_stage, &k, err)) != RIDGE_OK)
+        return st;
     /* Tensor parallelism: 2 all-reduces per layer forward, 2 backward (and 2 more forward with
      * full recomputation), of tokens x d activations; sequence parallelism swaps each for an
      * all-gather plus a reduce-scatter of the same tensor. */
     if (T > 1) {
-        double bytes = s.tokens * s.d * s.act_bytes;
-        double per_layer = train ? (rc->recompute == RIDGE_RECOMPUTE_FULL ? 6 : 4) : 2, one;
-        if (pc->sequence_parallel) {
-            if ((st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag, err)) != RIDGE_OK ||
-                (st = coll_time(cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &t_rs, err)) != RIDGE_OK)
-                goto fail;
-            one = t_ag + t_rs;
-        } else {
-            if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &t_ar, err)) != RIDGE_OK)
-                goto fail;
-            one = t_ar;
-        }
-        out->tp_comm_per_microbatch_s = per_layer * (s.layers / P) * one;
+        double per_layer = train ? (rc->recompute == RIDGE_RECOMPUTE_FULL ? 6 : 4) : 2;
+        double one = pc->sequence_parallel ? k.t_ag + k.t_rs : k.t_ar;
+        out->tp_comm_per_microbatch_s = per_layer * (sp->layers / P) * one;
         /* The model's two ends (Megatron's mpu, not recomputed): the vocabulary-parallel
          * embedding all-reduces its output (forward) on the first stage; on the last, the LM
          * head's input gradient is all-reduced (backward) and the vocabulary-parallel cross
          * entropy all-reduces three values per token in fp32 (the logits' maximum, the target's
          * logit, the sum of exponentials). With P > 1 the slower stage's; with P = 1 both. */
         if (!pc->sequence_parallel) {
-            double ends = 0, t_loss = 0;
-            if (s.vocab_embed && slow_stage != PAR_LAST)
-                ends += t_ar;
-            if (train && s.vocab_head && slow_stage != PAR_FIRST) {
-                if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, s.tokens * 4, T, 1, &t_loss, err)) != RIDGE_OK)
-                    goto fail;
-                ends += t_ar + 3 * t_loss;
-            }
+            double ends = 0;
+            if (sp->vocab_embed && slow_stage != PAR_LAST)
+                ends += k.t_ar;
+            if (train && sp->vocab_head && slow_stage != PAR_FIRST)
+                ends += k.t_ar + 3 * k.t_loss;
             out->tp_comm_per_microbatch_s += ends;
         }
     }
     /* Expert parallelism: all-to-all dispatch and combine of tokens x top_k rows per MoE layer,
      * forward and backward, over ep data-parallel ranks (stride tp x pp). */
-    if (E > 1) {
-        double bytes = s.tokens * s.top_k * s.d * s.act_bytes;
-        if ((st = coll_time(cl, RIDGE_COLL_ALLTOALL, bytes, E, T * P, &t_a2a, err)) != RIDGE_OK)
-            goto fail;
-        out->ep_comm_per_microbatch_s = (train ? 4 : 2) * (s.layers / P) * t_a2a;
-    }
+    if (E > 1)
+        out->ep_comm_per_microbatch_s = (train ? 4 : 2) * (sp->layers / P) * k.t_a2a;
     /* Pipeline: one activation (forward) or its gradient (backward) crosses to the neighbouring
      * stage after every chunk of every microbatch. Megatron's sends are blocking, so each costs
      * t_p2p on the critical path: 2 (V m + P - 1) per step. With scatter/gather each of the tp
      * ranks sends 1/tp of the tensor over its own NIC and the receivers all-gather it over the
      * node's fabric (with --sp the tensor is already split). */
     if (P > 1) {
-        double bytes = s.tokens * s.d * s.act_bytes, t_ag_p2p = 0;
-        int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
-        if ((st = coll_time(cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &t_p2p, err)) != RIDGE_OK)
-            goto fail;
-        if (split && !pc->sequence_parallel &&
-            (st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
-            goto fail;
-        t_p2p += t_ag_p2p;
-        out->p2p_s = t_p2p;
-        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * nm + P - 1) * t_p2p;
+        out->p2p_s = k.t_p2p;
+        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * nm + P - 1) * k.t_p2p;
     }
 
     /* Data parallelism (training): docs/parallel.md, "Data parallelism". */
-    out->params = ridge_model_params_for(m, rc);
+    out->params = pm->params;
     out->params_per_gpu = out->params / ((double)T * P);
     if (train && D > 1 &&
-        (st = dp_schedule(cl, pc, &s, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) != RIDGE_OK)
-        goto fail;
+        (st = dp_schedule(&c->coll, cl, pc, sp, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) !=
+            RIDGE_OK)
+        return st;
     /* Microbatches 2..nm add their gradients into .grad during their backward: spread over the
      * nm microbatches, a_mb = t_accum / nm, so that the bubble's microbatches carry it too. */
     a_mb = nm > 0 ? t_accum / nm : 0;
@@ -845,35 +1177,24 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         out->model_flops_per_s_per_gpu = out->model_flops / out->step_time_s / out->gpus;
     }
     out->mfu = ridge_predict_mfu(&cl->gpu, rc->precision, out->model_flops_per_s_per_gpu);
+    return RIDGE_OK;
+}
 
-    /* Memory per GPU. */
-    /* With ZeRO or FSDP a state is sharded over the dsh GPUs of the shard group, experts as well:
-     * an EP rank's 1/E of the experts over the dsh / E ranks of its expert-data-parallel group
-     * (DeepSpeed-MoE), so 1/dsh of everything; unsharded, each EP rank holds 1/E of the experts. */
-    out->memory.weights_bytes = full.weights_bytes / w_shard;
-    out->memory.gradients_bytes = full.gradients_bytes / grad_shard;
-    out->memory.optimizer_bytes = full.optimizer_bytes / opt_shard;
-    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole. */
-    if (zs >= 3)
-        out->memory.weights_bytes += (1 + pc->prefetch) * full.weights_bytes / (T * P) / layers_per_stage(&s, P);
-    act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
-    inflight = 1;
-    if (train && P > 1) {
-        inflight = nm < P ? nm : P;
-        if (V > 1)
-            inflight *= 1 + (P - 1) / ((double)P * V);
-    }
-    out->memory.activations_bytes = full.activations_bytes / P * inflight * act_factor;
-    out->memory.kv_cache_bytes =
-        full.kv_cache_bytes / P / (s.kv_heads > 0 ? (s.kv_heads >= T ? T : s.kv_heads) : 1);
-    out->memory.workspace_bytes = full.workspace_bytes;
-    out->memory.total_bytes = out->memory.weights_bytes + out->memory.gradients_bytes + out->memory.optimizer_bytes +
-                              out->memory.activations_bytes + out->memory.kv_cache_bytes + out->memory.workspace_bytes;
-    out->capacity_bytes = cl->gpu.memory_bytes;
-    out->fits = out->memory.total_bytes <= out->capacity_bytes;
-    st = RIDGE_OK;
-fail:
-    free(res);
-    ridge_oplist_free(&g);
+int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+                           const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
+                           ridge_err *err)
+{
+    ridge_parallel_model *pm = NULL;
+    ridge_parallel_ctx *c = NULL;
+    int st;
+    memset(out, 0, sizeof *out);
+    /* The configuration first: preparing reads its batch sizes. */
+    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+        return st;
+    if ((st = ridge_parallel_prepare(m, rc, pc, &pm, err)) == RIDGE_OK &&
+        (st = ridge_parallel_ctx_alloc(&c, err)) == RIDGE_OK)
+        st = ridge_parallel_evaluate(c, pm, cl, pc, rt, 0, out, err);
+    ridge_parallel_ctx_free(c);
+    ridge_parallel_model_free(pm);
     return st;
 }
