@@ -9,6 +9,8 @@
  * op counts. The sharded graph is predicted once with ridge_schedule_ops; collectives come
  * from ridge_collective on the GPUs each group actually spans. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,9 +345,13 @@ static void group_shape(const ridge_cluster *cl, int n, int stride, int *per_nod
 }
 
 /* The collectives a context has timed on its cluster (ridge_parallel_ctx): a collective's time is
- * a function of the cluster and (op, bytes, n, stride) alone, so a hit is the time itself. */
-#define PAR_COLL_MEMO 32
+ * a function of the cluster and (op, bytes, n, stride) alone, so a hit is the time itself. A hash
+ * table: a key looks at PAR_COLL_PROBE slots from its home and replaces the home slot when none
+ * holds it. */
+#define PAR_COLL_MEMO 1024 /* a power of 2 */
+#define PAR_COLL_PROBE 4
 typedef struct {
+    int used;
     ridge_coll_op op;
     int n, stride;
     double bytes, t_s;
@@ -353,8 +359,18 @@ typedef struct {
 
 typedef struct {
     par_coll_entry e[PAR_COLL_MEMO];
-    int used, next;
 } par_coll_memo;
+
+static size_t coll_home(ridge_coll_op op, double bytes, int n, int stride)
+{
+    uint64_t h;
+    memcpy(&h, &bytes, sizeof h);
+    h ^= (uint64_t)n * 0x9E3779B97F4A7C15u ^ (uint64_t)stride * 0xC2B2AE3D27D4EB4Fu ^ (uint64_t)op * 0x165667B19E3779F9u;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9u;
+    h ^= h >> 32;
+    return (size_t)h & (PAR_COLL_MEMO - 1);
+}
 
 static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride,
                      double *t_s, ridge_err *err)
@@ -362,31 +378,37 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op o
     ridge_coll_result r;
     int st, k, nodes;
     double inter_bw;
+    size_t home = 0;
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
-    if (cm)
-        for (int i = 0; i < cm->used; i++) {
-            const par_coll_entry *e = &cm->e[i];
-            if (e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
+    if (cm) {
+        home = coll_home(op, bytes, n, stride);
+        for (size_t j = 0; j < PAR_COLL_PROBE; j++) {
+            const par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
+            if (e->used && e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
                 *t_s = e->t_s;
                 return RIDGE_OK;
             }
         }
+    }
     group_shape(cl, n, stride, &k, &nodes, &inter_bw);
     st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
     if (st == RIDGE_OK) {
         *t_s = r.time_s;
         if (cm) { /* failures are not kept: their message comes from the call */
-            par_coll_entry *e = &cm->e[cm->next];
+            par_coll_entry *e = &cm->e[home];
+            for (size_t j = 0; j < PAR_COLL_PROBE; j++)
+                if (!cm->e[(home + j) & (PAR_COLL_MEMO - 1)].used) {
+                    e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
+                    break;
+                }
+            e->used = 1;
             e->op = op;
             e->bytes = bytes;
             e->n = n;
             e->stride = stride;
             e->t_s = r.time_s;
-            cm->next = (cm->next + 1) % PAR_COLL_MEMO;
-            if (cm->used < PAR_COLL_MEMO)
-                cm->used++;
         }
     }
     return st;
@@ -680,6 +702,7 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
 /* ------------------------------------------------------------------ the prepared model */
 
 struct ridge_parallel_model {
+    unsigned long serial;    /* unique among the process's prepared models (ridge_parallel_ctx) */
     const ridge_model *m;    /* borrowed */
     ridge_run_config rc;     /* as given (check_config reads it) */
     ridge_run_config mb;     /* rc with the microbatch as batch */
@@ -716,8 +739,10 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     ridge_parallel_model *pm = calloc(1, sizeof *pm);
     ridge_run_config acc;
     *out = NULL;
+    static atomic_ulong serials;
     if (!pm)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    pm->serial = atomic_fetch_add(&serials, 1) + 1;
     pm->m = m;
     pm->rc = *rc;
     pm->mb = *rc;
@@ -758,9 +783,11 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
 
 /* ------------------------------------------------------------------ the evaluation context */
 
-/* The kernel result of one op of the scratch graph, for the op it was predicted for: the fields
- * ridge_kernel_predict reads (kind, dtype, cold, reuse and epilogue bytes, the shape union) and
- * the GPU's no_split_k (one slot each). */
+/* The kernel results of one op of the scratch graph, for the ops it was predicted for: the fields
+ * ridge_kernel_predict reads (kind, dtype, cold, reuse and epilogue bytes, the shape union), PAR_WAYS
+ * of them per op and per value of the GPU's no_split_k. The optimizer group's shapes change with
+ * the ZeRO stage and the stages; the ways keep the few a search cycles through. */
+#define PAR_WAYS 4
 typedef struct {
     int valid;
     ridge_op key;
@@ -770,11 +797,19 @@ typedef struct {
 struct ridge_parallel_ctx {
     size_t cap;              /* ops the scratch below holds */
     ridge_op *ops;           /* the sharded graph */
-    ridge_op_result *res;
-    par_kernel_slot *memo[2]; /* [no_split_k][op] */
+    double *t_op;            /* each op's time in the stream */
+    par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
+    unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
     int have_cl;
     ridge_cluster cl;        /* the cluster the memos are for */
     par_coll_memo coll;
+    /* Memory first: every op outside the optimizer group's sharded elementwise ops predicted
+     * without error, in both passes, for model `ok_serial` at tp ok_tp, sequence parallel ok_sp
+     * (those ops' kernel inputs depend on nothing else). ok_serial 0: none. */
+    unsigned long ok_serial;
+    int ok_tp, ok_sp;
+    int ok_split;   /* one of those ops splits over K in the first pass */
+    int ok_nosplit; /* and they passed the no-split pass too */
 };
 
 int ridge_parallel_ctx_alloc(ridge_parallel_ctx **out, ridge_err *err)
@@ -788,9 +823,11 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
     if (!c)
         return;
     free(c->ops);
-    free(c->res);
-    free(c->memo[0]);
-    free(c->memo[1]);
+    free(c->t_op);
+    for (int f = 0; f < 2; f++) {
+        free(c->memo[f]);
+        free(c->next_way[f]);
+    }
     free(c);
 }
 
@@ -799,34 +836,42 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
     if (!c)
         return;
     c->have_cl = 0;
-    c->coll.used = c->coll.next = 0;
-    for (size_t i = 0; i < c->cap; i++)
-        c->memo[0][i].valid = c->memo[1][i].valid = 0;
+    c->ok_serial = 0;
+    for (size_t i = 0; i < PAR_COLL_MEMO; i++)
+        c->coll.e[i].used = 0;
+    for (int f = 0; f < 2; f++)
+        for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
+            c->memo[f][i].valid = 0;
 }
 
 static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
 {
     ridge_op *ops;
-    ridge_op_result *res;
-    par_kernel_slot *m0, *m1;
+    double *t_op;
+    int ok = 1;
     if (n <= c->cap)
         return RIDGE_OK;
-    ops = realloc(c->ops, n * sizeof *ops);
-    if (ops)
+    if ((ops = realloc(c->ops, n * sizeof *ops)))
         c->ops = ops;
-    res = realloc(c->res, n * sizeof *res);
-    if (res)
-        c->res = res;
-    m0 = realloc(c->memo[0], n * sizeof *m0);
-    if (m0)
-        c->memo[0] = m0;
-    m1 = realloc(c->memo[1], n * sizeof *m1);
-    if (m1)
-        c->memo[1] = m1;
-    if (!ops || !res || !m0 || !m1)
+    if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
+        c->t_op = t_op;
+    ok = ops && t_op;
+    for (int f = 0; f < 2; f++) {
+        par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
+        unsigned char *w = realloc(c->next_way[f], n);
+        if (m)
+            c->memo[f] = m;
+        if (w)
+            c->next_way[f] = w;
+        ok = ok && m && w;
+    }
+    if (!ok)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-    for (size_t i = c->cap; i < n; i++)
-        c->memo[0][i].valid = c->memo[1][i].valid = 0;
+    for (int f = 0; f < 2; f++) {
+        for (size_t i = c->cap * PAR_WAYS; i < n * PAR_WAYS; i++)
+            c->memo[f][i].valid = 0;
+        memset(c->next_way[f] + c->cap, 0, n - c->cap);
+    }
     c->cap = n;
     return RIDGE_OK;
 }
@@ -838,66 +883,73 @@ static int same_kernel_input(const ridge_op *a, const ridge_op *b)
            memcmp(&a->u, &b->u, sizeof a->u) == 0;
 }
 
-/* ridge_schedule_kernel_fn over the context's memo: op i's last result when op i had the same
- * kernel inputs on the same GPU; failures are not kept (the call gives their message). */
-static int memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op, ridge_kernel_result *r,
-                       ridge_err *err)
+/* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
+ * on the same GPU; failures are not kept (the call gives their message). */
+static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                              ridge_kernel_result *buf, int *status, ridge_err *err)
 {
-    par_kernel_slot *sl = &((ridge_parallel_ctx *)ctx)->memo[g->no_split_k ? 1 : 0][i];
-    int st;
-    if (sl->valid && same_kernel_input(&sl->key, op)) {
-        *r = sl->kr;
-        return RIDGE_OK;
-    }
-    st = ridge_kernel_predict(g, op, r, err);
-    sl->valid = st == RIDGE_OK;
-    if (st == RIDGE_OK) {
-        sl->key = *op;
-        sl->kr = *r;
-    }
-    return st;
+    ridge_parallel_ctx *c = ctx;
+    int f = g->no_split_k ? 1 : 0;
+    par_kernel_slot *ways = &c->memo[f][i * PAR_WAYS], *sl;
+    (void)buf;
+    *status = RIDGE_OK;
+    for (int w = 0; w < PAR_WAYS; w++)
+        if (ways[w].valid && same_kernel_input(&ways[w].key, op))
+            return &ways[w].kr;
+    sl = &ways[c->next_way[f][i]];
+    c->next_way[f][i] = (unsigned char)((c->next_way[f][i] + 1) % PAR_WAYS);
+    *status = ridge_kernel_predict(g, op, &sl->kr, err);
+    sl->valid = *status == RIDGE_OK;
+    if (!sl->valid)
+        return NULL;
+    sl->key = *op;
+    return &sl->kr;
 }
 
 /* ------------------------------------------------------------------ prediction */
 
-/* Shard the scratch copy of the graph: tensor and sequence parallelism, pipeline stages, and the
- * optimizer group over its shards. */
+/* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
+ * group over its shards. */
+static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
+                      double opt_shard, double grad_shard)
+{
+    const int T = pc->tp, P = pc->pp;
+    if (T > 1 || pc->sequence_parallel)
+        shard_op_tp(op, cl, s, T, pc->sequence_parallel);
+    if (cl->place == PAR_LAYER && P > 1)
+        op->count /= P;
+    switch ((par_opt_class)cl->opt) {
+    case PAR_OPT_ACCUM:
+        /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
+         * its gradient over the shard group with ZeRO >= 2). */
+        op->count = ceil_div(op->count, P);
+        op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
+        break;
+    case PAR_OPT_PER_TENSOR:
+        /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a for-loop
+         * optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
+        op->count = ceil_div(op->count, P);
+        op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
+        break;
+    case PAR_OPT_ZERO_GRAD:
+    case PAR_OPT_MULTI: {
+        /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
+        double sh = cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
+        op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
+        op->count = n;
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The sharded graph into the context's scratch. */
 static void shard_graph(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc,
                         double opt_shard, double grad_shard)
 {
-    const int T = pc->tp, P = pc->pp;
     memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
-    for (size_t i = 0; i < pm->g.n; i++) {
-        ridge_op *op = &c->ops[i];
-        const par_class *cl = &pm->cls[i];
-        if (T > 1 || pc->sequence_parallel)
-            shard_op_tp(op, cl, &pm->s, T, pc->sequence_parallel);
-        if (cl->place == PAR_LAYER && P > 1)
-            op->count /= P;
-        switch ((par_opt_class)cl->opt) {
-        case PAR_OPT_ACCUM:
-            /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
-             * (and its gradient over the shard group with ZeRO >= 2). */
-            op->count = ceil_div(op->count, P);
-            op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
-            break;
-        case PAR_OPT_PER_TENSOR:
-            /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a
-             * for-loop optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
-            op->count = ceil_div(op->count, P);
-            op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
-            break;
-        case PAR_OPT_ZERO_GRAD:
-        case PAR_OPT_MULTI: {
-            /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
-            double sh = cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
-            op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
-            op->count = n;
-            break;
-        }
-        default: break;
-        }
-    }
+    for (size_t i = 0; i < pm->g.n; i++)
+        shard_one(&c->ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
 }
 
 /* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
@@ -979,25 +1031,64 @@ static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *
 }
 
 /* Memory first, for a configuration that does not fit: would the rest of the evaluation fail?
- * Runs every kernel prediction the schedule makes (both passes: the no-split one whether or not
- * a kernel splits) and every collective the step could need, through the memos: a superset of
- * what the full evaluation calls, so RIDGE_OK here means it would succeed too. */
+ * Runs every kernel prediction the schedule makes (its first pass, and the no-split pass when a
+ * kernel splits and the runtime is eager, as ridge_schedule_ops) and every collective the step
+ * could need, through the memos: a superset of what the full evaluation calls (the stage that
+ * decides which end's collectives count is not known), so 1 here means it would succeed too. The ops outside the
+ * optimizer group's sharded ones depend on the model, tp and sequence parallelism only: once
+ * they have passed for those, only the others are sharded and checked. */
 static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
-                              const ridge_parallel_config *pc, double nm, double fe)
+                              const ridge_parallel_config *pc, ridge_runtime rt, double nm, double fe,
+                              double opt_shard, double grad_shard)
 {
     ridge_gpu *g = &c->cl.gpu;
-    ridge_kernel_result kr;
+    ridge_kernel_result buf;
     ridge_parallel_result scratch;
     dp_exposure dpx = {0, 0};
     par_comm k;
-    int nosplit = g->no_split_k, ok = 1;
-    for (int pass = 0; pass < 2 && ok; pass++) {
+    int nosplit = g->no_split_k, st, layer_split = 0, split;
+    int layers_ok = c->ok_serial == pm->serial && c->ok_tp == pc->tp && c->ok_sp == pc->sequence_parallel;
+    if (!layers_ok)
+        c->ok_serial = 0; /* until the layers pass */
+    /* The schedule's first pass; its second (no split-K) runs when a kernel splits, eager. */
+    for (int pass = 0; pass < 2; pass++) {
         g->no_split_k = pass ? 1 : nosplit;
-        for (size_t i = 0; i < pm->g.n && ok; i++)
-            ok = memo_kernel(c, g, i, &c->ops[i], &kr, NULL) == RIDGE_OK;
+        split = layers_ok ? c->ok_split : 0;
+        for (size_t i = 0; i < pm->g.n; i++) {
+            const ridge_kernel_result *kr;
+            ridge_op op;
+            if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
+                continue;
+            op = pm->g.ops[i];
+            shard_one(&op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+            if (!(kr = memo_kernel(c, g, i, &op, &buf, &st, NULL))) {
+                g->no_split_k = nosplit;
+                return 0;
+            }
+            if (kr->split_k > 1) {
+                split = 1;
+                if (pm->cls[i].opt == PAR_OPT_NONE && !pass)
+                    layer_split = 1;
+            }
+        }
+        if (!pass) {
+            if (!layers_ok) {
+                c->ok_split = layer_split;
+                c->ok_nosplit = 0;
+            }
+            if (!split || rt != RIDGE_RUNTIME_EAGER)
+                break;
+            /* The layers' second pass once per (model, tp, sp). */
+            layers_ok = layers_ok && c->ok_nosplit;
+        } else if (!layers_ok) {
+            c->ok_nosplit = 1;
+        }
     }
     g->no_split_k = nosplit;
-    if (!ok || tp_ep_pp_comm(c, cl, pm, pc, PAR_OPT, &k, NULL) != RIDGE_OK)
+    c->ok_serial = pm->serial;
+    c->ok_tp = pc->tp;
+    c->ok_sp = pc->sequence_parallel;
+    if (tp_ep_pp_comm(c, cl, pm, pc, PAR_OPT, &k, NULL) != RIDGE_OK)
         return 0;
     memset(&scratch, 0, sizeof scratch);
     return !(pm->rc.mode == RIDGE_MODE_TRAIN && pc->dp > 1 &&
@@ -1013,7 +1104,7 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
     const ridge_model *m = pm->m;
     const par_shape *sp = &pm->s;
     ridge_run_config gb = *rc;
-    ridge_op_result *res;
+    double *t_op;
     ridge_schedule_totals tot;
     par_comm k;
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
@@ -1051,7 +1142,7 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
         memcpy(&c->cl, cl, sizeof *cl);
         c->have_cl = 1;
     }
-    res = c->res;
+    t_op = c->t_op;
     gb.batch = pc->global_batch;
     nm = pc->global_batch / ((double)D * pc->microbatch);
 
@@ -1067,19 +1158,21 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
     w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
     /* Memory first: it needs nothing the schedule gives. */
     per_gpu_memory(pm, cl, pc, zs, nm, w_shard, grad_shard, opt_shard, out);
-    shard_graph(c, pm, pc, opt_shard, grad_shard);
-    if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && !out->fits && rest_would_succeed(c, pm, cl, pc, nm, fe))
+    if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && !out->fits &&
+        rest_would_succeed(c, pm, cl, pc, rt, nm, fe, opt_shard, grad_shard))
         return RIDGE_OK;
+    shard_graph(c, pm, pc, opt_shard, grad_shard);
 
-    if ((st = ridge_schedule_ops_with(&c->cl.gpu, c->ops, pm->g.n, rt, memo_kernel, c, res, &tot, err)) != RIDGE_OK)
+    if ((st = ridge_schedule_ops_with(&c->cl.gpu, c->ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
+        RIDGE_OK)
         return st;
     for (size_t i = 0; i < pm->g.n; i++) {
         par_place pl = (par_place)pm->cls[i].place;
         double b = pm->cls[i].bwd;
-        t_place_f[pl] += res[i].time_s * (1 - b);
-        t_place_b[pl] += res[i].time_s * b;
+        t_place_f[pl] += t_op[i] * (1 - b);
+        t_place_b[pl] += t_op[i] * b;
         if (pm->cls[i].accum)
-            t_accum += res[i].time_s;
+            t_accum += t_op[i];
     }
     /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
      * optimizer step. */
