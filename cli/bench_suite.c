@@ -327,7 +327,7 @@ int bench_suite(const bench_suite_args *a, double *sink)
            "reused, the optimizer group and data-parallel collectives recomputed)\n",
            cli_num(cfg[CFG_VARIANTS] * 1e6, b[0], 32));
     printf("  as the GPT-3 search sees it    %s us (its CPU time, 3 runs at --batches 1..%ld, over its %ld "
-           "configurations, most of which stop at the memory check)\n",
+           "configurations, each evaluated memory first)\n",
            cli_num(search_cfg_s * 1e6, b[0], 32), gf.n, 3 * gf.n * 576);
     printf("  against Calculon               %s x faster than its 3.1 ms (issue 18's figure, not run here)  goal >= "
            "1000 x  %s\n", cli_num(CALCULON_S / cfg_s, b[1], 32), CALCULON_S / cfg_s >= 1000 ? "met" : "NOT met");

@@ -800,9 +800,10 @@ struct ridge_parallel_ctx {
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
+    int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
     int have_cl;
-    ridge_cluster cl;        /* the cluster the memos are for */
-    par_coll_memo coll;
+    ridge_cluster *cl;       /* the cluster the memos are for (NULL without memos) */
+    par_coll_memo *coll;     /* NULL without memos */
     /* Memory first: every op outside the optimizer group's sharded elementwise ops predicted
      * without error, in both passes, for model `ok_serial` at tp ok_tp, sequence parallel ok_sp
      * (those ops' kernel inputs depend on nothing else). ok_serial 0: none. */
@@ -812,10 +813,24 @@ struct ridge_parallel_ctx {
     int ok_nosplit; /* and they passed the no-split pass too */
 };
 
+static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
+{
+    ridge_parallel_ctx *c = calloc(1, sizeof *c);
+    *out = NULL;
+    if (!c || (memos && (!(c->coll = calloc(1, sizeof *c->coll)) || !(c->cl = malloc(sizeof *c->cl))))) {
+        if (c)
+            free(c->coll);
+        free(c);
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    }
+    c->memos = memos;
+    *out = c;
+    return RIDGE_OK;
+}
+
 int ridge_parallel_ctx_alloc(ridge_parallel_ctx **out, ridge_err *err)
 {
-    *out = calloc(1, sizeof **out);
-    return *out ? RIDGE_OK : ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    return ctx_alloc(1, out, err);
 }
 
 void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
@@ -824,6 +839,8 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
         return;
     free(c->ops);
     free(c->t_op);
+    free(c->coll);
+    free(c->cl);
     for (int f = 0; f < 2; f++) {
         free(c->memo[f]);
         free(c->next_way[f]);
@@ -833,12 +850,12 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
 
 void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
-    if (!c)
+    if (!c || !c->memos)
         return;
     c->have_cl = 0;
     c->ok_serial = 0;
     for (size_t i = 0; i < PAR_COLL_MEMO; i++)
-        c->coll.e[i].used = 0;
+        c->coll->e[i].used = 0;
     for (int f = 0; f < 2; f++)
         for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
             c->memo[f][i].valid = 0;
@@ -856,7 +873,7 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
         c->t_op = t_op;
     ok = ops && t_op;
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < 2 && c->memos; f++) {
         par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
         unsigned char *w = realloc(c->next_way[f], n);
         if (m)
@@ -867,7 +884,7 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     }
     if (!ok)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < 2 && c->memos; f++) {
         for (size_t i = c->cap * PAR_WAYS; i < n * PAR_WAYS; i++)
             c->memo[f][i].valid = 0;
         memset(c->next_way[f] + c->cap, 0, n - c->cap);
@@ -890,8 +907,12 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
 {
     ridge_parallel_ctx *c = ctx;
     int f = g->no_split_k ? 1 : 0;
-    par_kernel_slot *ways = &c->memo[f][i * PAR_WAYS], *sl;
-    (void)buf;
+    par_kernel_slot *ways, *sl;
+    if (!c->memos) {
+        *status = ridge_kernel_predict(g, op, buf, err);
+        return *status == RIDGE_OK ? buf : NULL;
+    }
+    ways = &c->memo[f][i * PAR_WAYS];
     *status = RIDGE_OK;
     for (int w = 0; w < PAR_WAYS; w++)
         if (ways[w].valid && same_kernel_input(&ways[w].key, op))
@@ -943,13 +964,15 @@ static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, con
     }
 }
 
-/* The sharded graph into the context's scratch. */
-static void shard_graph(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc,
+/* The sharded graph into ops: the context's scratch, or the model's own graph (ridge_parallel_predict's
+ * throwaway model). */
+static void shard_graph(ridge_op *ops, const ridge_parallel_model *pm, const ridge_parallel_config *pc,
                         double opt_shard, double grad_shard)
 {
-    memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
+    if (ops != pm->g.ops)
+        memcpy(ops, pm->g.ops, pm->g.n * sizeof *ops);
     for (size_t i = 0; i < pm->g.n; i++)
-        shard_one(&c->ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+        shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
 }
 
 /* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
@@ -968,27 +991,27 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
     if (T > 1) {
         double bytes = s->tokens * s->d * s->act_bytes;
         if (pc->sequence_parallel) {
-            if ((st = coll_time(&c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &k->t_ag, err)) != RIDGE_OK ||
-                (st = coll_time(&c->coll, cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &k->t_rs, err)) != RIDGE_OK)
+            if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &k->t_ag, err)) != RIDGE_OK ||
+                (st = coll_time(c->coll, cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &k->t_rs, err)) != RIDGE_OK)
                 return st;
-        } else if ((st = coll_time(&c->coll, cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &k->t_ar, err)) != RIDGE_OK) {
+        } else if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &k->t_ar, err)) != RIDGE_OK) {
             return st;
         }
         if (!pc->sequence_parallel && train && s->vocab_head && slow_stage != PAR_FIRST &&
-            (st = coll_time(&c->coll, cl, RIDGE_COLL_ALLREDUCE, s->tokens * 4, T, 1, &k->t_loss, err)) != RIDGE_OK)
+            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, s->tokens * 4, T, 1, &k->t_loss, err)) != RIDGE_OK)
             return st;
     }
-    if (E > 1 && (st = coll_time(&c->coll, cl, RIDGE_COLL_ALLTOALL, s->tokens * s->top_k * s->d * s->act_bytes, E,
+    if (E > 1 && (st = coll_time(c->coll, cl, RIDGE_COLL_ALLTOALL, s->tokens * s->top_k * s->d * s->act_bytes, E,
                                  T * P, &k->t_a2a, err)) != RIDGE_OK)
         return st;
     if (P > 1) {
         double bytes = s->tokens * s->d * s->act_bytes, t_ag_p2p = 0;
         int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
-        if ((st = coll_time(&c->coll, cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &k->t_p2p, err)) !=
+        if ((st = coll_time(c->coll, cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &k->t_p2p, err)) !=
             RIDGE_OK)
             return st;
         if (split && !pc->sequence_parallel &&
-            (st = coll_time(&c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
+            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
             return st;
         k->t_p2p += t_ag_p2p;
     }
@@ -1041,7 +1064,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
                               const ridge_parallel_config *pc, ridge_runtime rt, double nm, double fe,
                               double opt_shard, double grad_shard)
 {
-    ridge_gpu *g = &c->cl.gpu;
+    ridge_gpu *g = &c->cl->gpu;
     ridge_kernel_result buf;
     ridge_parallel_result scratch;
     dp_exposure dpx = {0, 0};
@@ -1092,13 +1115,14 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
         return 0;
     memset(&scratch, 0, sizeof scratch);
     return !(pm->rc.mode == RIDGE_MODE_TRAIN && pc->dp > 1 &&
-             dp_schedule(&c->coll, cl, pc, &pm->s, &pm->rc, pm->params, fe, 0, 0, 0, nm, &dpx, &scratch, NULL) !=
+             dp_schedule(c->coll, cl, pc, &pm->s, &pm->rc, pm->params, fe, 0, 0, 0, nm, &dpx, &scratch, NULL) !=
                  RIDGE_OK);
 }
 
-int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
-                            const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
-                            ridge_err *err)
+/* ridge_parallel_evaluate, sharding into `ops` (the context's scratch, or pm's own graph once). */
+static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge_op *ops, const ridge_cluster *cl,
+                    const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
+                    ridge_err *err)
 {
     const ridge_run_config *rc = &pm->rc;
     const ridge_model *m = pm->m;
@@ -1137,9 +1161,9 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
     }
     if ((st = ctx_reserve(c, pm->g.n, err)) != RIDGE_OK)
         return st;
-    if (!c->have_cl || memcmp(&c->cl, cl, sizeof *cl) != 0) { /* the memos are for one cluster */
+    if (c->memos && (!c->have_cl || memcmp(c->cl, cl, sizeof *cl) != 0)) { /* the memos are for one cluster */
         ridge_parallel_ctx_clear(c);
-        memcpy(&c->cl, cl, sizeof *cl);
+        memcpy(c->cl, cl, sizeof *cl);
         c->have_cl = 1;
     }
     t_op = c->t_op;
@@ -1158,12 +1182,14 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
     w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
     /* Memory first: it needs nothing the schedule gives. */
     per_gpu_memory(pm, cl, pc, zs, nm, w_shard, grad_shard, opt_shard, out);
-    if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && !out->fits &&
+    if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && c->memos && !out->fits &&
         rest_would_succeed(c, pm, cl, pc, rt, nm, fe, opt_shard, grad_shard))
         return RIDGE_OK;
-    shard_graph(c, pm, pc, opt_shard, grad_shard);
+    if (!ops)
+        ops = c->ops;
+    shard_graph(ops, pm, pc, opt_shard, grad_shard);
 
-    if ((st = ridge_schedule_ops_with(&c->cl.gpu, c->ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
+    if ((st = ridge_schedule_ops_with(c->memos ? &c->cl->gpu : &cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
         RIDGE_OK)
         return st;
     for (size_t i = 0; i < pm->g.n; i++) {
@@ -1238,7 +1264,7 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
     out->params = pm->params;
     out->params_per_gpu = out->params / ((double)T * P);
     if (train && D > 1 &&
-        (st = dp_schedule(&c->coll, cl, pc, sp, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) !=
+        (st = dp_schedule(c->coll, cl, pc, sp, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) !=
             RIDGE_OK)
         return st;
     /* Microbatches 2..nm add their gradients into .grad during their backward: spread over the
@@ -1273,6 +1299,13 @@ int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *p
     return RIDGE_OK;
 }
 
+int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
+                            const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
+                            ridge_err *err)
+{
+    return evaluate(c, pm, NULL, cl, pc, rt, flags, out, err);
+}
+
 int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
                            const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
                            ridge_err *err)
@@ -1285,8 +1318,8 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
         return st;
     if ((st = ridge_parallel_prepare(m, rc, pc, &pm, err)) == RIDGE_OK &&
-        (st = ridge_parallel_ctx_alloc(&c, err)) == RIDGE_OK)
-        st = ridge_parallel_evaluate(c, pm, cl, pc, rt, 0, out, err);
+        (st = ctx_alloc(0, &c, err)) == RIDGE_OK)
+        st = evaluate(c, pm, pm->g.ops, cl, pc, rt, 0, out, err); /* pm is ours: sharded in place */
     ridge_parallel_ctx_free(c);
     ridge_parallel_model_free(pm);
     return st;
