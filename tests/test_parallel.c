@@ -657,8 +657,117 @@ static void test_megatron_optimizer(void)
     ridge_model_free(m);
 }
 
+/* The prepared model on one context equals ridge_parallel_predict, configuration by configuration,
+ * whatever came before on the context (the memos): ZeRO 0..3, FSDP, SP, pp > 1, interleaving, MoE
+ * ep > 1, inference, graph replay, errors; and memory first gives the same memory, and the full
+ * result wherever the configuration fits. */
+static void test_prepared(void)
+{
+    static const char *const ids[] = {"gpt2", "llama2-7b", "mixtral-8x7b"};
+    static const struct {
+        int model, nodes, tp, pp, dp, ep, zero, fsdp, sp, v, graph, mode;
+        double mb, gb;
+        ridge_recompute rec;
+    } rows[] = {
+        {0, 1, 2, 2, 2, 1, 0, 0, 0, 1, 0, 0, 2, 16, RIDGE_RECOMPUTE_NONE},
+        {0, 1, 2, 2, 2, 1, 1, 0, 0, 1, 0, 0, 2, 16, RIDGE_RECOMPUTE_NONE},
+        {0, 1, 2, 2, 2, 1, 2, 0, 0, 1, 0, 0, 2, 16, RIDGE_RECOMPUTE_FULL},
+        {0, 1, 2, 2, 2, 1, 3, 0, 1, 1, 0, 0, 2, 16, RIDGE_RECOMPUTE_SELECTIVE},
+        {0, 1, 4, 2, 1, 1, 0, 0, 1, 3, 0, 0, 1, 12, RIDGE_RECOMPUTE_NONE},
+        {0, 2, 1, 1, 16, 1, 0, RIDGE_FSDP_HYBRID, 0, 1, 0, 0, 1, 16, RIDGE_RECOMPUTE_NONE},
+        {0, 1, 1, 1, 8, 1, 0, RIDGE_FSDP_FULL, 0, 1, 0, 0, 1, 8, RIDGE_RECOMPUTE_NONE},
+        {0, 1, 1, 1, 8, 1, 0, RIDGE_FSDP_GRAD_OP, 0, 1, 1, 0, 1, 8, RIDGE_RECOMPUTE_NONE},
+        {0, 1, 8, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, 8, RIDGE_RECOMPUTE_NONE},       /* tp 8: 12 heads, error */
+        {0, 1, 1, 1, 8, 2, 0, 0, 0, 1, 0, 0, 1, 8, RIDGE_RECOMPUTE_NONE},       /* ep without experts, error */
+        {1, 2, 2, 2, 4, 1, 1, 0, 0, 1, 0, 0, 1, 32, RIDGE_RECOMPUTE_NONE},
+        {1, 2, 2, 2, 4, 1, 2, 0, 0, 1, 0, 0, 1, 32, RIDGE_RECOMPUTE_NONE},
+        {1, 2, 2, 2, 4, 1, 3, 0, 1, 1, 0, 0, 2, 32, RIDGE_RECOMPUTE_FULL},
+        {1, 1, 1, 1, 8, 1, 0, 0, 0, 1, 0, 0, 16, 128, RIDGE_RECOMPUTE_NONE},   /* out of memory */
+        {1, 1, 1, 1, 8, 1, 1, 0, 0, 1, 1, 0, 16, 128, RIDGE_RECOMPUTE_NONE},   /* out of memory, graphs */
+        {1, 2, 2, 2, 4, 1, 0, 0, 0, 1, 0, RIDGE_MODE_INFER, 1, 4, RIDGE_RECOMPUTE_NONE},
+        {2, 1, 1, 1, 8, 4, 1, 0, 0, 1, 0, 0, 1, 8, RIDGE_RECOMPUTE_NONE},
+        {2, 1, 2, 1, 4, 2, 2, 0, 1, 1, 0, 0, 1, 8, RIDGE_RECOMPUTE_NONE},
+        {2, 1, 1, 2, 4, 4, 3, 0, 0, 1, 0, 0, 1, 16, RIDGE_RECOMPUTE_SELECTIVE},
+    };
+    enum { N = sizeof rows / sizeof rows[0] };
+    ridge_model *ms[3] = {NULL, NULL, NULL};
+    ridge_parallel_ctx *ctx = NULL;
+    ridge_cluster *cl = malloc(sizeof *cl);
+    ridge_err err;
+    int fits = 0, oom = 0, bad = 0;
+    for (int k = 0; k < 3; k++)
+        ms[k] = load_model(ids[k]);
+    if (!CHECK(cl && ms[0] && ms[1] && ms[2]) || !CHECK_INT(ridge_parallel_ctx_alloc(&ctx, &err), RIDGE_OK))
+        goto done;
+    check_context("prepared");
+    /* Forward, backward, forward again: each configuration after different ones. */
+    for (int round = 0; round < 3; round++)
+        for (int j = 0; j < N; j++) {
+            int i = round == 1 ? N - 1 - j : j, st, st2, st3;
+            ridge_parallel_config pc;
+            ridge_parallel_result want, got, mem;
+            ridge_parallel_model *pm = NULL;
+            ridge_run_config rc;
+            ridge_err e1 = {{0}}, e2 = {{0}}, e3 = {{0}};
+            ridge_runtime rt = rows[i].graph ? RIDGE_RUNTIME_GRAPH : RIDGE_RUNTIME_EAGER;
+            if (!CHECK_INT(ridge_cluster_load("dgx-a100", rows[i].nodes, cl, &err), RIDGE_OK))
+                continue;
+            ridge_run_config_init(&rc);
+            rc.seq = rows[i].model == 2 ? 256 : 512;
+            rc.recompute = rows[i].rec;
+            rc.mode = rows[i].mode ? RIDGE_MODE_INFER : RIDGE_MODE_TRAIN;
+            pconf(&pc, rows[i].tp, rows[i].pp, rows[i].dp, rows[i].mb, rows[i].gb);
+            pc.ep = rows[i].ep;
+            pc.zero = rows[i].fsdp ? 0 : rows[i].zero;
+            pc.fsdp = (ridge_fsdp_mode)rows[i].fsdp;
+            pc.sequence_parallel = rows[i].sp;
+            if (rows[i].v > 1) {
+                pc.schedule = RIDGE_PP_INTERLEAVED;
+                pc.virtual_stages = rows[i].v;
+            }
+            st = ridge_parallel_predict(cl, ms[rows[i].model], &rc, &pc, rt, &want, &e1);
+            if (!CHECK_INT(ridge_parallel_prepare(ms[rows[i].model], &rc, &pc, &pm, &err), RIDGE_OK))
+                continue;
+            st2 = ridge_parallel_evaluate(ctx, pm, cl, &pc, rt, 0, &got, &e2);
+            st3 = ridge_parallel_evaluate(ctx, pm, cl, &pc, rt, RIDGE_PARALLEL_MEMORY_FIRST, &mem, &e3);
+            CHECK_INT(st2, st);
+            CHECK_INT(st3, st);
+            CHECK(memcmp(&got, &want, sizeof got) == 0);
+            if (st != RIDGE_OK) {
+                CHECK_STR_EQ(e2.msg, e1.msg);
+                CHECK_STR_EQ(e3.msg, e1.msg);
+                bad++;
+            } else if (want.fits) {
+                CHECK(memcmp(&mem, &want, sizeof mem) == 0);
+                fits++;
+            } else {
+                CHECK(memcmp(&mem.memory, &want.memory, sizeof mem.memory) == 0);
+                CHECK_INT(mem.fits, 0);
+                CHECK_NEAR(mem.capacity_bytes, want.capacity_bytes, 0);
+                CHECK_INT(mem.dp_shard_group, want.dp_shard_group);
+                CHECK_NEAR(mem.step_time_s, 0, 0);
+                oom++;
+            }
+            /* The prepared model is for its microbatch and accumulation only. */
+            pc.microbatch *= 2;
+            pc.global_batch *= 4;
+            if (st == RIDGE_OK)
+                CHECK_INT(ridge_parallel_evaluate(ctx, pm, cl, &pc, rt, 0, &got, &e2), RIDGE_EINVAL);
+            ridge_parallel_model_free(pm);
+        }
+    /* Every kind of row was seen. */
+    CHECK(fits > 0 && oom > 0 && bad > 0);
+    check_context(NULL);
+done:
+    ridge_parallel_ctx_free(ctx);
+    for (int k = 0; k < 3; k++)
+        ridge_model_free(ms[k]);
+    free(cl);
+}
+
 int main(void)
 {
+    test_prepared();
     test_megatron_optimizer();
     test_tp_ends();
     test_grad_accumulation();

@@ -547,6 +547,19 @@ static void one_point_spec(ridge_plan_spec *sp, const ridge_model *m, const ridg
     sp->objective = RIDGE_PLAN_TIME;
 }
 
+static void set_ranges(ridge_plan_spec *sp, const int *tps, size_t ntps, const int *pps, size_t npps,
+                       const int *zeros, size_t nzeros)
+{
+    ridge_plan_spec with = *sp;
+    with.tps = tps;
+    with.pps = pps;
+    with.zeros = zeros;
+    with.ntps = ntps;
+    *sp = with;
+    sp->npps = npps;
+    sp->nzeros = nzeros;
+}
+
 static void test_parallel_ranges(void)
 {
     static const int tps[] = {1, 8, 3}, pps[] = {1, 3}, zeros[] = {2}, counts[] = {48}, one[] = {1}, zero0[] = {0};
@@ -569,12 +582,7 @@ static void test_parallel_ranges(void)
     one_point_spec(&sp, m, &gpu, precs, counts, batches);
 
     check_context("parallel ranges: defaults written out are not parallel");
-    sp.tps = one;
-    sp.ntps = 1;
-    sp.pps = one;
-    sp.npps = 1;
-    sp.zeros = zero0;
-    sp.nzeros = 1;
+    set_ranges(&sp, one, 1, one, 1, zero0, 1);
     if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
         CHECK_INT(ridge_plan_is_parallel(p), 0);
         CHECK_INT(ridge_plan_size(p), 1);
@@ -714,8 +722,69 @@ static void test_plan_consistency(void)
     ridge_model_free(m);
 }
 
+/* With parallelism ranges, one context evaluating the space in any order (its prepared models and
+ * memos), and ridge_plan_eval_range on 1 and 2 threads, give what ridge_plan_eval gives index by
+ * index: feasible, out of memory, unsupported precision (found by scheduling, after memory) and
+ * invalid layouts alike. */
+static void test_plan_ctx(void)
+{
+    static const int counts[] = {8, 16}, tps[] = {1, 2, 4}, pps[] = {1, 2}, zeros[] = {0, 1, 2, 3};
+    static const double batches[] = {1, 4, 16};
+    static const ridge_dtype precs[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP32, RIDGE_DTYPE_FP8};
+    ridge_model *m = NULL;
+    ridge_gpu gpu;
+    ridge_plan_spec sp;
+    ridge_plan *p = NULL;
+    ridge_plan_ctx *c = NULL;
+    ridge_plan_result *want = NULL, *got = NULL;
+    ridge_err err;
+    size_t n = 0, reasons[RIDGE_PLAN_REASON_COUNT] = {0};
+    check_context("plan context");
+    if (!CHECK(ridge_model_load("llama2-7b", &m, &err) == RIDGE_OK) ||
+        !CHECK(ridge_catalog_load("a100-sxm4-80gb", &gpu, &err) == RIDGE_OK))
+        goto done;
+    one_point_spec(&sp, m, &gpu, precs, counts, batches);
+    sp.nprecisions = 3;
+    sp.ncounts = 2;
+    sp.nbatches = 3;
+    set_ranges(&sp, tps, 3, pps, 2, zeros, 4);
+    if (!CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK) || !CHECK(ridge_plan_ctx_alloc(p, &c, &err) == RIDGE_OK))
+        goto done;
+    n = ridge_plan_size(p);
+    want = calloc(n, sizeof *want);
+    got = calloc(n, sizeof *got);
+    if (!CHECK(want && got))
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        ridge_plan_eval(p, i, &want[i]);
+        reasons[want[i].reason]++;
+    }
+    CHECK(reasons[RIDGE_PLAN_FEASIBLE] > 0 && reasons[RIDGE_PLAN_OOM] > 0 && reasons[RIDGE_PLAN_UNSUPPORTED] > 0);
+    for (size_t i = 0; i < n; i++) { /* backwards on one context */
+        ridge_plan_eval_ctx(p, c, n - 1 - i, &got[n - 1 - i]);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!CHECK(memcmp(&got[i], &want[i], sizeof got[i]) == 0))
+            break;
+    for (int threads = 1; threads <= 2; threads++) {
+        memset(got, 0, n * sizeof *got);
+        CHECK_INT(ridge_plan_eval_range(p, 0, n, threads, got, &err), RIDGE_OK);
+        for (size_t i = 0; i < n; i++)
+            if (!CHECK(memcmp(&got[i], &want[i], sizeof got[i]) == 0))
+                break;
+    }
+done:
+    check_context(NULL);
+    free(want);
+    free(got);
+    ridge_plan_ctx_free(c);
+    ridge_plan_free(p);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
+    test_plan_ctx();
     test_plan_consistency();
     test_power();
     test_names();

@@ -453,15 +453,86 @@ nomem:
 
 /* ---- one configuration: arithmetic only ---- */
 
+/* ---- the evaluation context of parallelism ranges ---- */
+
+/* Prepared models a context keeps: the GPT-3 search's order (zero innermost, then pp, then tp)
+ * visits one (precision, batch) with every pp, and pp sets the accumulated microbatches. */
+#define PLAN_PREPARED 8
+
+typedef struct {
+    ridge_parallel_model *pm; /* NULL: empty */
+    ridge_dtype precision;
+    double microbatch, microbatches; /* global batch / (dp x microbatch) */
+} plan_prepared;
+
+struct ridge_plan_ctx {
+    const ridge_plan *p;
+    ridge_parallel_ctx *par;
+    ridge_cluster *cl; /* the fabric of (cl_gpu, cl_count) */
+    int cl_gpu, cl_count;
+    plan_prepared prep[PLAN_PREPARED];
+    int next;
+};
+
+int ridge_plan_ctx_alloc(const ridge_plan *p, ridge_plan_ctx **out, ridge_err *err)
+{
+    ridge_plan_ctx *c = calloc(1, sizeof *c);
+    *out = NULL;
+    if (!c || !(c->cl = malloc(sizeof *c->cl)) || ridge_parallel_ctx_alloc(&c->par, err) != RIDGE_OK) {
+        ridge_plan_ctx_free(c);
+        return ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
+    }
+    c->p = p;
+    c->cl_gpu = -1;
+    *out = c;
+    return RIDGE_OK;
+}
+
+void ridge_plan_ctx_free(ridge_plan_ctx *c)
+{
+    if (!c)
+        return;
+    for (int k = 0; k < PLAN_PREPARED; k++)
+        ridge_parallel_model_free(c->prep[k].pm);
+    ridge_parallel_ctx_free(c->par);
+    free(c->cl);
+    free(c);
+}
+
+/* The prepared model of (rc's precision, pc's microbatch and microbatches), made on a miss in
+ * place of the oldest; NULL when out of memory. */
+static const ridge_parallel_model *plan_prepared_for(ridge_plan_ctx *c, const ridge_run_config *rc,
+                                                     const ridge_parallel_config *pc)
+{
+    double nm = pc->global_batch / ((double)pc->dp * pc->microbatch);
+    plan_prepared *e;
+    for (int k = 0; k < PLAN_PREPARED; k++) {
+        e = &c->prep[k];
+        if (e->pm && e->precision == rc->precision && e->microbatch == pc->microbatch && e->microbatches == nm)
+            return e->pm;
+    }
+    e = &c->prep[c->next];
+    c->next = (c->next + 1) % PLAN_PREPARED;
+    ridge_parallel_model_free(e->pm);
+    e->pm = NULL;
+    if (ridge_parallel_prepare(c->p->spec.model, rc, pc, &e->pm, NULL) != RIDGE_OK)
+        return NULL;
+    e->precision = rc->precision;
+    e->microbatch = pc->microbatch;
+    e->microbatches = nm;
+    return e->pm;
+}
+
 /* One configuration with parallelism ranges: ridge_parallel_predict on the derived fabric with
- * dp = N / (T P), microbatch = b and P microbatches (global batch = b dp P). Fills the step
+ * dp = N / (T P), microbatch = b and P microbatches (global batch = b dp P), evaluated memory
+ * first with the context's prepared models (the same results: ridge/parallel.h). Fills the step
  * fields of r or sets its reason; returns the target units per step (0 when infeasible). */
-static double eval_parallel(const ridge_plan *p, size_t g, ridge_plan_result *r)
+static double eval_parallel(const ridge_plan *p, ridge_plan_ctx *c, size_t g, ridge_plan_result *r)
 {
     const ridge_plan_spec *sp = &p->spec;
     const ridge_gpu *gpu = &p->gpus[g];
+    const ridge_parallel_model *pm;
     int n = r->count, tp = r->tp, pp = r->pp, nodes, per_node;
-    ridge_cluster *cl;
     ridge_parallel_config pc;
     ridge_parallel_result pres;
     ridge_run_config rc = sp->run;
@@ -478,16 +549,15 @@ static double eval_parallel(const ridge_plan *p, size_t g, ridge_plan_result *r)
         r->reason = RIDGE_PLAN_LAYOUT;
         return 0;
     }
-    per_node = n < PLAN_GPUS_PER_NODE ? n : PLAN_GPUS_PER_NODE;
-    nodes = n / per_node;
-    cl = malloc(sizeof *cl); /* large (sources): not on a worker thread's stack */
-    if (!cl) {
-        r->reason = RIDGE_PLAN_INVALID;
-        return 0;
+    if (c->cl_gpu != (int)g || c->cl_count != n) {
+        per_node = n < PLAN_GPUS_PER_NODE ? n : PLAN_GPUS_PER_NODE;
+        nodes = n / per_node;
+        plan_cluster(gpu, nodes, c->cl);
+        c->cl->gpus_per_node = per_node;
+        c->cl->inter_bw_bytes_per_s_per_node = PLAN_INTER_BW_PER_GPU * per_node;
+        c->cl_gpu = (int)g;
+        c->cl_count = n;
     }
-    plan_cluster(gpu, nodes, cl);
-    cl->gpus_per_node = per_node;
-    cl->inter_bw_bytes_per_s_per_node = PLAN_INTER_BW_PER_GPU * per_node;
     ridge_parallel_config_init(&pc);
     pc.tp = tp;
     pc.pp = pp;
@@ -497,8 +567,11 @@ static double eval_parallel(const ridge_plan *p, size_t g, ridge_plan_result *r)
     pc.global_batch = r->batch * pc.dp * pp;
     rc.precision = r->precision;
     rc.batch = r->batch;
-    st = ridge_parallel_predict(cl, sp->model, &rc, &pc, sp->runtime, &pres, &err);
-    free(cl);
+    if (!(pm = plan_prepared_for(c, &rc, &pc))) {
+        r->reason = RIDGE_PLAN_INVALID;
+        return 0;
+    }
+    st = ridge_parallel_evaluate(c->par, pm, c->cl, &pc, sp->runtime, RIDGE_PARALLEL_MEMORY_FIRST, &pres, &err);
     if (st != RIDGE_OK) {
         r->reason = st == RIDGE_EINVAL ? RIDGE_PLAN_LAYOUT
                     : st == RIDGE_EUNSUPPORTED ? RIDGE_PLAN_UNSUPPORTED
@@ -528,6 +601,19 @@ static double eval_parallel(const ridge_plan *p, size_t g, ridge_plan_result *r)
 
 void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
 {
+    ridge_plan_ctx *c = NULL;
+    if (p->parallel && ridge_plan_ctx_alloc(p, &c, NULL) != RIDGE_OK) {
+        memset(r, 0, sizeof *r);
+        r->index = i;
+        r->reason = RIDGE_PLAN_INVALID;
+        return;
+    }
+    ridge_plan_eval_ctx(p, c, i, r);
+    ridge_plan_ctx_free(c);
+}
+
+void ridge_plan_eval_ctx(const ridge_plan *p, ridge_plan_ctx *ctx, size_t i, ridge_plan_result *r)
+{
     const ridge_plan_spec *sp = &p->spec;
     size_t nb = sp->nbatches, nc = sp->ncounts, np = sp->nprecisions;
     size_t nz = sp->nzeros, npp = sp->npps, nt = sp->ntps;
@@ -553,7 +639,7 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
      * the same memoised arithmetic answers it (ridge_parallel_predict's for that layout). */
     if (p->parallel && (r->tp > 1 || r->pp > 1 || r->zero > 0)) {
         r->memory_bytes = 0;
-        items = eval_parallel(p, g, r);
+        items = eval_parallel(p, ctx, g, r);
         if (r->reason != RIDGE_PLAN_FEASIBLE)
             return;
     } else {
@@ -598,8 +684,16 @@ typedef struct {
 static void *eval_thread(void *arg)
 {
     eval_job *j = arg;
-    for (size_t k = 0; k < j->n; k++)
-        ridge_plan_eval(j->p, j->first + k, &j->r[k]);
+    ridge_plan_ctx *c = NULL;
+    if (j->p->parallel && ridge_plan_ctx_alloc(j->p, &c, NULL) != RIDGE_OK)
+        c = NULL; /* then each configuration makes its own (ridge_plan_eval) */
+    for (size_t k = 0; k < j->n; k++) {
+        if (j->p->parallel && !c)
+            ridge_plan_eval(j->p, j->first + k, &j->r[k]);
+        else
+            ridge_plan_eval_ctx(j->p, c, j->first + k, &j->r[k]);
+    }
+    ridge_plan_ctx_free(c);
     return NULL;
 }
 

@@ -33,9 +33,21 @@ double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue
     return max3(gpu_end_s + gpu_s, host_end_s + issue_s + gpu_s, host_end_s + kernels * issue_s + last_kernel_s);
 }
 
-/* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K. */
+/* The kernel model itself, as a ridge_schedule_kernel_fn. */
+static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                              ridge_kernel_result *buf, int *status, ridge_err *err)
+{
+    (void)ctx;
+    (void)i;
+    *status = ridge_kernel_predict(g, op, buf, err);
+    return *status == RIDGE_OK ? buf : NULL;
+}
+
+/* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K.
+ * results and time_s (each may be NULL) take the per-op results, or only their time_s. */
 static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
-                    ridge_op_result *results, ridge_schedule_totals *tot, int *split, ridge_err *err)
+                    ridge_schedule_kernel_fn kfn, void *kctx, ridge_op_result *results, double *time_s,
+                    ridge_schedule_totals *tot, int *split, ridge_err *err)
 {
     /* H: when the host has issued the last kernel so far; E: when the GPU finishes the last
      * kernel so far. Without a profile (plain CUDA op lists): h = the launch plus the framework
@@ -62,11 +74,12 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
     }
     memset(tot, 0, sizeof *tot);
     for (size_t i = 0; i < n; i++) {
-        ridge_kernel_result kr;
+        ridge_kernel_result buf;
         double c, gk, h, E1, H1, gpu, wait;
         ridge_bound b;
-        int rc = ridge_kernel_predict(g, &ops[i], &kr, err);
-        if (rc != RIDGE_OK) {
+        int rc = RIDGE_OK;
+        const ridge_kernel_result *kp = kfn(kctx, g, i, &ops[i], &buf, &rc, err);
+        if (!kp) {
             char msg[RIDGE_ERR_MSG_MAX];
             if (err) {
                 memcpy(msg, err->msg, sizeof msg);
@@ -74,18 +87,18 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
             }
             return rc;
         }
-        if (split && kr.split_k > 1)
+        if (split && kp->split_k > 1)
             *split = 1;
         /* C identical kernels of GPU time gk each, issued every h:
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
-        c = kr.kernels * ops[i].count;
-        gk = ridge_kernel_time_in(g, &kr, rt) / kr.kernels;
+        c = kp->kernels * ops[i].count;
+        gk = ridge_kernel_time_in(g, kp, rt) / kp->kernels;
         if (!hp)
-            h = h0 + f / kr.kernels;
+            h = h0 + f / kp->kernels;
         else if (graph)
             h = hp->graph_node_s / hp->cpu_speed;
         else
-            h = ridge_host_op_cost(hp, &ops[i], kr.kernels) / kr.kernels;
+            h = ridge_host_op_cost(hp, &ops[i], kp->kernels) / kp->kernels;
         E1 = ridge_schedule_finish_s(E, H, h, c, c * gk, gk);
         H1 = H + c * h;
         /* A host that waits for the GPU (eager only: a graph replays without the host) issues
@@ -96,19 +109,21 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
         wait = (E1 - E) - gpu;
         if (wait < 0)
             wait = 0;
-        b = wait > gpu ? RIDGE_BOUND_HOST : kr.bound;
+        b = wait > gpu ? RIDGE_BOUND_HOST : kp->bound;
         if (results) {
-            results[i].kernel = kr;
+            results[i].kernel = *kp;
             results[i].count = ops[i].count;
             results[i].time_s = E1 - E;
             results[i].gpu_s = gpu;
             results[i].host_wait_s = wait;
             results[i].bound = b;
         }
+        if (time_s)
+            time_s[i] = E1 - E;
         tot->gpu_busy_s += gpu;
         tot->host_wait_s += wait;
-        tot->flops += kr.flops * ops[i].count;
-        tot->dram_bytes += kr.dram_bytes * ops[i].count;
+        tot->flops += kp->flops * ops[i].count;
+        tot->dram_bytes += kp->dram_bytes * ops[i].count;
         tot->kernels += c;
         tot->time_by_bound_s[b] += E1 - E;
         E = E1;
@@ -126,20 +141,20 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
  * and the faster pass is kept, as a framework autotuning the step would. Graph replays cost the
  * host little: their choice stands. */
 static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
-                         const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
-                         ridge_err *err)
+                         const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
+                         ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, ridge_err *err)
 {
-    int split = 0, rc = schedule(g, ops, n, rt, hp, results, tot, &split, err);
+    int split = 0, rc = schedule(g, ops, n, rt, hp, kfn, kctx, results, time_s, tot, &split, err);
     ridge_schedule_totals unsplit;
     ridge_gpu g1;
     if (rc != RIDGE_OK || !split || rt != RIDGE_RUNTIME_EAGER)
         return rc;
     g1 = *g;
     g1.no_split_k = 1;
-    rc = schedule(&g1, ops, n, rt, hp, NULL, &unsplit, NULL, err);
+    rc = schedule(&g1, ops, n, rt, hp, kfn, kctx, NULL, NULL, &unsplit, NULL, err);
     if (rc == RIDGE_OK && unsplit.total_time_s < tot->total_time_s) {
-        if (results) /* the faster pass's per-op results */
-            rc = schedule(&g1, ops, n, rt, hp, results, tot, NULL, err);
+        if (results || time_s) /* the faster pass's per-op results */
+            rc = schedule(&g1, ops, n, rt, hp, kfn, kctx, results, time_s, tot, NULL, err);
         else
             *tot = unsplit;
     }
@@ -149,12 +164,19 @@ static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridg
 int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
                        ridge_schedule_totals *tot, ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, NULL, results, tot, err);
+    return schedule_best(g, ops, n, rt, NULL, plain_kernel, NULL, results, NULL, tot, err);
+}
+
+int ridge_schedule_ops_with(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                            ridge_schedule_kernel_fn kernel, void *kernel_ctx, ridge_op_result *results,
+                            double *time_s, ridge_schedule_totals *tot, ridge_err *err)
+{
+    return schedule_best(g, ops, n, rt, NULL, kernel, kernel_ctx, results, time_s, tot, err);
 }
 
 int ridge_schedule_ops_host(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, hp, results, tot, err);
+    return schedule_best(g, ops, n, rt, hp, plain_kernel, NULL, results, NULL, tot, err);
 }

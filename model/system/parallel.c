@@ -9,6 +9,8 @@
  * op counts. The sharded graph is predicted once with ridge_schedule_ops; collectives come
  * from ridge_collective on the GPUs each group actually spans. */
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,8 +160,19 @@ typedef struct {
     unsigned char tp;       /* par_tp_class */
     unsigned char dg, wg;   /* ".dgrad", ".wgrad" in the name */
     unsigned char accum;    /* named "grad_accumulate" */
+    unsigned char loss;     /* in group "loss" */
+    unsigned char opt;      /* par_opt_class: how the optimizer group's elementwise op shards */
     double bwd;             /* backward_share */
 } par_class;
+
+/* The optimizer group's elementwise ops (ridge_parallel_evaluate's sharding loop). */
+typedef enum {
+    PAR_OPT_NONE = 0,   /* not an elementwise op of the optimizer group */
+    PAR_OPT_ACCUM,      /* grad_accumulate: one add per parameter tensor */
+    PAR_OPT_PER_TENSOR, /* main_grad_copy, a for-loop optimizer's step: kernels per tensor */
+    PAR_OPT_ZERO_GRAD,  /* multi-tensor over the gradient shard */
+    PAR_OPT_MULTI       /* multi-tensor over the optimizer shard */
+} par_opt_class;
 
 static const char *const softmax_rows[] = {"attn_softmax", NULL};
 static const char *const ce_rows[] = {"cross_entropy", NULL};
@@ -211,7 +224,7 @@ static void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, in
     case RIDGE_OP_SOFTMAX:
         if (c->tp == PAR_TP_SOFTMAX)
             op->u.rows.rows = ceil_div(op->u.rows.rows, t);
-        else if (c->tp == PAR_TP_CE && s->vocab_head && strcmp(op->group, "loss") == 0 &&
+        else if (c->tp == PAR_TP_CE && s->vocab_head && c->loss &&
                  op->u.rows.rows == s->tokens)
             op->u.rows.cols = ceil_div(op->u.rows.cols, t); /* vocabulary-parallel cross entropy */
         break;
@@ -290,7 +303,23 @@ static void classify(const ridge_op *op, par_class *c)
     c->dg = (unsigned char)has_part(op->name, ".dgrad");
     c->wg = (unsigned char)has_part(op->name, ".wgrad");
     c->accum = (unsigned char)streq(op->name, "grad_accumulate");
+    c->loss = (unsigned char)streq(op->group, "loss");
+    c->opt = PAR_OPT_NONE;
     c->bwd = backward_share(op);
+}
+
+/* The optimizer class of op (class c) under optimizer implementation impl. */
+static void classify_opt(const ridge_op *op, ridge_optimizer_impl impl, par_class *c)
+{
+    if (c->place != PAR_OPT || op->kind != RIDGE_OP_ELEMENTWISE)
+        c->opt = PAR_OPT_NONE;
+    else if (c->accum)
+        c->opt = PAR_OPT_ACCUM;
+    else if (strcmp(op->name, "main_grad_copy") == 0 ||
+             (impl == RIDGE_OPT_IMPL_FORLOOP && (strcmp(op->name, "adamw_step") == 0 || strcmp(op->name, "sgd_step") == 0)))
+        c->opt = PAR_OPT_PER_TENSOR;
+    else
+        c->opt = strcmp(op->name, "zero_grad") == 0 ? PAR_OPT_ZERO_GRAD : PAR_OPT_MULTI;
 }
 
 /* ------------------------------------------------------------------ placement and collectives */
@@ -315,19 +344,73 @@ static void group_shape(const ridge_cluster *cl, int n, int stride, int *per_nod
     *inter_bw = cl->inter_bw_bytes_per_s_per_node * k / g;
 }
 
-static int coll_time(const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride, double *t_s,
-                     ridge_err *err)
+/* The collectives a context has timed on its cluster (ridge_parallel_ctx): a collective's time is
+ * a function of the cluster and (op, bytes, n, stride) alone, so a hit is the time itself. A hash
+ * table: a key looks at PAR_COLL_PROBE slots from its home and replaces the home slot when none
+ * holds it. */
+#define PAR_COLL_MEMO 1024 /* a power of 2 */
+#define PAR_COLL_PROBE 4
+typedef struct {
+    int used;
+    ridge_coll_op op;
+    int n, stride;
+    double bytes, t_s;
+} par_coll_entry;
+
+typedef struct {
+    par_coll_entry e[PAR_COLL_MEMO];
+} par_coll_memo;
+
+static size_t coll_home(ridge_coll_op op, double bytes, int n, int stride)
+{
+    uint64_t h;
+    memcpy(&h, &bytes, sizeof h);
+    h ^= (uint64_t)n * 0x9E3779B97F4A7C15u ^ (uint64_t)stride * 0xC2B2AE3D27D4EB4Fu ^ (uint64_t)op * 0x165667B19E3779F9u;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9u;
+    h ^= h >> 32;
+    return (size_t)h & (PAR_COLL_MEMO - 1);
+}
+
+static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride,
+                     double *t_s, ridge_err *err)
 {
     ridge_coll_result r;
     int st, k, nodes;
     double inter_bw;
+    size_t home = 0;
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
+    if (cm) {
+        home = coll_home(op, bytes, n, stride);
+        for (size_t j = 0; j < PAR_COLL_PROBE; j++) {
+            const par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
+            if (e->used && e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
+                *t_s = e->t_s;
+                return RIDGE_OK;
+            }
+        }
+    }
     group_shape(cl, n, stride, &k, &nodes, &inter_bw);
     st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
-    if (st == RIDGE_OK)
+    if (st == RIDGE_OK) {
         *t_s = r.time_s;
+        if (cm) { /* failures are not kept: their message comes from the call */
+            par_coll_entry *e = &cm->e[home];
+            for (size_t j = 0; j < PAR_COLL_PROBE; j++)
+                if (!cm->e[(home + j) & (PAR_COLL_MEMO - 1)].used) {
+                    e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
+                    break;
+                }
+            e->used = 1;
+            e->op = op;
+            e->bytes = bytes;
+            e->n = n;
+            e->stride = stride;
+            e->t_s = r.time_s;
+        }
+    }
     return st;
 }
 
@@ -438,16 +521,16 @@ typedef struct {
 /* One collective of a data-parallel group over this GPU's dense and expert shards: the dense
  * part over the n ranks of the group (stride tp pp), the experts' over the n / ep ranks of the
  * expert-data-parallel group (stride tp pp ep). */
-static int dp_coll(const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
+static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
                    int stride, int ep, double *t_s, ridge_err *err)
 {
     double te = 0;
     int st;
     if (ep <= 1)
-        return coll_time(cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
-    st = coll_time(cl, op, dense_bytes, n, stride, t_s, err);
+        return coll_time(cm, cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
+    st = coll_time(cm, cl, op, dense_bytes, n, stride, t_s, err);
     if (st == RIDGE_OK && expert_bytes > 0 && n / ep > 1)
-        st = coll_time(cl, op, expert_bytes, n / ep, stride * ep, &te, err);
+        st = coll_time(cm, cl, op, expert_bytes, n / ep, stride * ep, &te, err);
     *t_s += te;
     return st;
 }
@@ -458,7 +541,7 @@ static int dp_coll(const ridge_cluster *cl, ridge_coll_op op, double dense_bytes
  * microbatch; ZeRO-1/2 all-gather the updated parameters after the optimizer step; ZeRO-3 and
  * FSDP gather each layer's parameters in forward and again in backward and reduce-scatter its
  * gradients, per microbatch, layer by layer with prefetch. */
-static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc, const par_shape *s,
+static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_parallel_config *pc, const par_shape *s,
                        const ridge_run_config *rc, double params, double fe, double t_f, double t_b, double t_mb,
                        double nm, dp_exposure *x, ridge_parallel_result *out, ridge_err *err)
 {
@@ -475,10 +558,10 @@ static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc,
     out->dp_bytes = total_g;
     if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
         ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;
-        if ((st = dp_coll(cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
-            (st = dp_coll(cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+        if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
+            (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
             return st;
-        if (zs >= 1 && (st = dp_coll(cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
+        if (zs >= 1 && (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
                            RIDGE_OK)
             return st;
         {
@@ -501,13 +584,13 @@ static int dp_schedule(const ridge_cluster *cl, const ridge_parallel_config *pc,
          * over the shard group; hybrid shard adds the all-reduce of the gradient shard across
          * the dp / dsh replicas (stride tp pp dsh). */
         double a = 0, r = 0, ar = 0, tf, tbw;
-        if ((st = dp_coll(cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
+        if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
                 RIDGE_OK ||
-            (st = dp_coll(cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
+            (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
                 RIDGE_OK)
             return st;
         if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
-            (st = coll_time(cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
+            (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
                 RIDGE_OK)
             return st;
         r += ar;
@@ -616,116 +699,506 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     return RIDGE_OK;
 }
 
+/* ------------------------------------------------------------------ the prepared model */
+
+struct ridge_parallel_model {
+    unsigned long serial;    /* unique among the process's prepared models (ridge_parallel_ctx) */
+    const ridge_model *m;    /* borrowed */
+    ridge_run_config rc;     /* as given (check_config reads it) */
+    ridge_run_config mb;     /* rc with the microbatch as batch */
+    double microbatch;       /* pc->microbatch it was prepared for */
+    double accum;            /* microbatches the optimizer group was built for (1: none) */
+    int build_st, memory_st; /* ridge_model_build's and ridge_model_memory's status ... */
+    ridge_err build_err, memory_err; /* ... and messages, reported in ridge_predict's order */
+    ridge_oplist g;          /* one microbatch, the optimizer group of the whole step */
+    par_class *cls;          /* each op's class */
+    par_shape s;
+    ridge_memory full;       /* ridge_model_memory of one microbatch */
+    double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
+};
+
+/* The microbatches per step a configuration accumulates into the optimizer group (1: none). */
+static double accum_of(const ridge_run_config *rc, const ridge_parallel_config *pc)
+{
+    double nm = pc->global_batch / ((double)pc->dp * pc->microbatch);
+    return rc->mode == RIDGE_MODE_TRAIN && nm > 1 && nm <= RIDGE_RUN_GRAD_ACCUM_MAX ? nm : 1;
+}
+
+void ridge_parallel_model_free(ridge_parallel_model *pm)
+{
+    if (!pm)
+        return;
+    ridge_oplist_free(&pm->g);
+    free(pm->cls);
+    free(pm);
+}
+
+int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, const ridge_parallel_config *pc,
+                           ridge_parallel_model **out, ridge_err *err)
+{
+    ridge_parallel_model *pm = calloc(1, sizeof *pm);
+    ridge_run_config acc;
+    *out = NULL;
+    static atomic_ulong serials;
+    if (!pm)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    pm->serial = atomic_fetch_add(&serials, 1) + 1;
+    pm->m = m;
+    pm->rc = *rc;
+    pm->mb = *rc;
+    pm->mb.batch = pc->microbatch;
+    pm->microbatch = pc->microbatch;
+    pm->accum = accum_of(rc, pc);
+    /* The graph of one microbatch, with the optimizer group of the whole step: built for nm
+     * accumulated microbatches (rw_optimizer adds microbatches 2..nm's gradients into .grad,
+     * autograd's AccumulateGrad: grad_accumulate), then every other op back to one microbatch
+     * (ridge_model_build multiplied their counts by exactly nm). */
+    acc = pm->mb;
+    if (pm->accum > 1)
+        acc.grad_accum = pm->accum;
+    pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
+    if (pm->build_st == RIDGE_OK) {
+        if (!(pm->cls = calloc(pm->g.n ? pm->g.n : 1, sizeof *pm->cls))) {
+            ridge_parallel_model_free(pm);
+            return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < pm->g.n; i++) {
+            classify(&pm->g.ops[i], &pm->cls[i]);
+            classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
+        }
+        if (acc.grad_accum > 1)
+            for (size_t i = 0; i < pm->g.n; i++)
+                if (pm->cls[i].place != PAR_OPT)
+                    pm->g.ops[i].count /= acc.grad_accum;
+        pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
+        if (pm->s.transformer)
+            shape_from_graph(&pm->g, pc->microbatch, &pm->s);
+        pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
+        pm->params = ridge_model_params_for(m, rc);
+        pm->expert_share = pm->params > 0 ? ridge_model_expert_params(m) / pm->params : 0;
+    }
+    *out = pm;
+    return RIDGE_OK;
+}
+
+/* ------------------------------------------------------------------ the evaluation context */
+
+/* The kernel results of one op of the scratch graph, for the ops it was predicted for: the fields
+ * ridge_kernel_predict reads (kind, dtype, cold, reuse and epilogue bytes, the shape union), PAR_WAYS
+ * of them per op and per value of the GPU's no_split_k. The optimizer group's shapes change with
+ * the ZeRO stage and the stages; the ways keep the few a search cycles through. */
+#define PAR_WAYS 4
+typedef struct {
+    int valid;
+    ridge_op key;
+    ridge_kernel_result kr;
+} par_kernel_slot;
+
+struct ridge_parallel_ctx {
+    size_t cap;              /* ops the scratch below holds */
+    ridge_op *ops;           /* the sharded graph */
+    double *t_op;            /* each op's time in the stream */
+    par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
+    unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
+    int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
+    int have_cl;
+    ridge_cluster *cl;       /* the cluster the memos are for (NULL without memos) */
+    par_coll_memo *coll;     /* NULL without memos */
+    /* Memory first: every op outside the optimizer group's sharded elementwise ops predicted
+     * without error, in both passes, for model `ok_serial` at tp ok_tp, sequence parallel ok_sp
+     * (those ops' kernel inputs depend on nothing else). ok_serial 0: none. */
+    unsigned long ok_serial;
+    int ok_tp, ok_sp;
+    int ok_split;   /* one of those ops splits over K in the first pass */
+    int ok_nosplit; /* and they passed the no-split pass too */
+};
+
+static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
+{
+    ridge_parallel_ctx *c = calloc(1, sizeof *c);
+    *out = NULL;
+    if (!c || (memos && (!(c->coll = calloc(1, sizeof *c->coll)) || !(c->cl = malloc(sizeof *c->cl))))) {
+        if (c)
+            free(c->coll);
+        free(c);
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    }
+    c->memos = memos;
+    *out = c;
+    return RIDGE_OK;
+}
+
+int ridge_parallel_ctx_alloc(ridge_parallel_ctx **out, ridge_err *err)
+{
+    return ctx_alloc(1, out, err);
+}
+
+void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
+{
+    if (!c)
+        return;
+    free(c->ops);
+    free(c->t_op);
+    free(c->coll);
+    free(c->cl);
+    for (int f = 0; f < 2; f++) {
+        free(c->memo[f]);
+        free(c->next_way[f]);
+    }
+    free(c);
+}
+
+void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
+{
+    if (!c || !c->memos)
+        return;
+    c->have_cl = 0;
+    c->ok_serial = 0;
+    for (size_t i = 0; i < PAR_COLL_MEMO; i++)
+        c->coll->e[i].used = 0;
+    for (int f = 0; f < 2; f++)
+        for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
+            c->memo[f][i].valid = 0;
+}
+
+static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
+{
+    ridge_op *ops;
+    double *t_op;
+    int ok = 1;
+    if (n <= c->cap)
+        return RIDGE_OK;
+    if ((ops = realloc(c->ops, n * sizeof *ops)))
+        c->ops = ops;
+    if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
+        c->t_op = t_op;
+    ok = ops && t_op;
+    for (int f = 0; f < 2 && c->memos; f++) {
+        par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
+        unsigned char *w = realloc(c->next_way[f], n);
+        if (m)
+            c->memo[f] = m;
+        if (w)
+            c->next_way[f] = w;
+        ok = ok && m && w;
+    }
+    if (!ok)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    for (int f = 0; f < 2 && c->memos; f++) {
+        for (size_t i = c->cap * PAR_WAYS; i < n * PAR_WAYS; i++)
+            c->memo[f][i].valid = 0;
+        memset(c->next_way[f] + c->cap, 0, n - c->cap);
+    }
+    c->cap = n;
+    return RIDGE_OK;
+}
+
+static int same_kernel_input(const ridge_op *a, const ridge_op *b)
+{
+    return a->kind == b->kind && a->dtype == b->dtype && a->cold_bytes == b->cold_bytes &&
+           a->reuse_bytes == b->reuse_bytes && a->epilogue_bytes == b->epilogue_bytes &&
+           memcmp(&a->u, &b->u, sizeof a->u) == 0;
+}
+
+/* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
+ * on the same GPU; failures are not kept (the call gives their message). */
+static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                              ridge_kernel_result *buf, int *status, ridge_err *err)
+{
+    ridge_parallel_ctx *c = ctx;
+    int f = g->no_split_k ? 1 : 0;
+    par_kernel_slot *ways, *sl;
+    if (!c->memos) {
+        *status = ridge_kernel_predict(g, op, buf, err);
+        return *status == RIDGE_OK ? buf : NULL;
+    }
+    ways = &c->memo[f][i * PAR_WAYS];
+    *status = RIDGE_OK;
+    for (int w = 0; w < PAR_WAYS; w++)
+        if (ways[w].valid && same_kernel_input(&ways[w].key, op))
+            return &ways[w].kr;
+    sl = &ways[c->next_way[f][i]];
+    c->next_way[f][i] = (unsigned char)((c->next_way[f][i] + 1) % PAR_WAYS);
+    *status = ridge_kernel_predict(g, op, &sl->kr, err);
+    sl->valid = *status == RIDGE_OK;
+    if (!sl->valid)
+        return NULL;
+    sl->key = *op;
+    return &sl->kr;
+}
+
 /* ------------------------------------------------------------------ prediction */
 
-int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
-                           const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
-                           ridge_err *err)
+/* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
+ * group over its shards. */
+static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
+                      double opt_shard, double grad_shard)
 {
-    ridge_run_config mb = *rc, gb = *rc;
-    ridge_oplist g = {0};
-    ridge_op_result *res = NULL;
-    par_class *cls;
+    const int T = pc->tp, P = pc->pp;
+    if (T > 1 || pc->sequence_parallel)
+        shard_op_tp(op, cl, s, T, pc->sequence_parallel);
+    if (cl->place == PAR_LAYER && P > 1)
+        op->count /= P;
+    switch ((par_opt_class)cl->opt) {
+    case PAR_OPT_ACCUM:
+        /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
+         * its gradient over the shard group with ZeRO >= 2). */
+        op->count = ceil_div(op->count, P);
+        op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
+        break;
+    case PAR_OPT_PER_TENSOR:
+        /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a for-loop
+         * optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
+        op->count = ceil_div(op->count, P);
+        op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
+        break;
+    case PAR_OPT_ZERO_GRAD:
+    case PAR_OPT_MULTI: {
+        /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
+        double sh = cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
+        op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
+        op->count = n;
+        break;
+    }
+    default: break;
+    }
+}
+
+/* The sharded graph into ops: the context's scratch, or the model's own graph (ridge_parallel_predict's
+ * throwaway model). */
+static void shard_graph(ridge_op *ops, const ridge_parallel_model *pm, const ridge_parallel_config *pc,
+                        double opt_shard, double grad_shard)
+{
+    if (ops != pm->g.ops)
+        memcpy(ops, pm->g.ops, pm->g.n * sizeof *ops);
+    for (size_t i = 0; i < pm->g.n; i++)
+        shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+}
+
+/* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
+ * ends of the model (one stage, or every collective the step could need: memory-first). */
+typedef struct {
+    double t_ar, t_ag, t_rs, t_loss, t_a2a, t_p2p;
+} par_comm;
+
+static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const ridge_parallel_model *pm,
+                         const ridge_parallel_config *pc, int slow_stage, par_comm *k, ridge_err *err)
+{
+    const par_shape *s = &pm->s;
+    const int T = pc->tp, P = pc->pp, E = pc->ep, train = pm->rc.mode == RIDGE_MODE_TRAIN;
+    int st;
+    memset(k, 0, sizeof *k);
+    if (T > 1) {
+        double bytes = s->tokens * s->d * s->act_bytes;
+        if (pc->sequence_parallel) {
+            if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &k->t_ag, err)) != RIDGE_OK ||
+                (st = coll_time(c->coll, cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &k->t_rs, err)) != RIDGE_OK)
+                return st;
+        } else if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &k->t_ar, err)) != RIDGE_OK) {
+            return st;
+        }
+        if (!pc->sequence_parallel && train && s->vocab_head && slow_stage != PAR_FIRST &&
+            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, s->tokens * 4, T, 1, &k->t_loss, err)) != RIDGE_OK)
+            return st;
+    }
+    if (E > 1 && (st = coll_time(c->coll, cl, RIDGE_COLL_ALLTOALL, s->tokens * s->top_k * s->d * s->act_bytes, E,
+                                 T * P, &k->t_a2a, err)) != RIDGE_OK)
+        return st;
+    if (P > 1) {
+        double bytes = s->tokens * s->d * s->act_bytes, t_ag_p2p = 0;
+        int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
+        if ((st = coll_time(c->coll, cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &k->t_p2p, err)) !=
+            RIDGE_OK)
+            return st;
+        if (split && !pc->sequence_parallel &&
+            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
+            return st;
+        k->t_p2p += t_ag_p2p;
+    }
+    return RIDGE_OK;
+}
+
+/* Memory per GPU (docs/parallel.md, "Memory"). */
+static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *cl, const ridge_parallel_config *pc,
+                           int zs, double nm, double w_shard, double grad_shard, double opt_shard,
+                           ridge_parallel_result *out)
+{
+    const ridge_memory *full = &pm->full;
+    const par_shape *s = &pm->s;
+    const int T = pc->tp, P = pc->pp, V = pc->virtual_stages;
+    double act_factor, inflight;
+    /* With ZeRO or FSDP a state is sharded over the dsh GPUs of the shard group, experts as well:
+     * an EP rank's 1/E of the experts over the dsh / E ranks of its expert-data-parallel group
+     * (DeepSpeed-MoE), so 1/dsh of everything; unsharded, each EP rank holds 1/E of the experts. */
+    out->memory.weights_bytes = full->weights_bytes / w_shard;
+    out->memory.gradients_bytes = full->gradients_bytes / grad_shard;
+    out->memory.optimizer_bytes = full->optimizer_bytes / opt_shard;
+    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole. */
+    if (zs >= 3)
+        out->memory.weights_bytes += (1 + pc->prefetch) * full->weights_bytes / (T * P) / layers_per_stage(s, P);
+    act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
+    inflight = 1;
+    if (pm->rc.mode == RIDGE_MODE_TRAIN && P > 1) {
+        inflight = nm < P ? nm : P;
+        if (V > 1)
+            inflight *= 1 + (P - 1) / ((double)P * V);
+    }
+    out->memory.activations_bytes = full->activations_bytes / P * inflight * act_factor;
+    out->memory.kv_cache_bytes =
+        full->kv_cache_bytes / P / (s->kv_heads > 0 ? (s->kv_heads >= T ? T : s->kv_heads) : 1);
+    out->memory.workspace_bytes = full->workspace_bytes;
+    out->memory.total_bytes = out->memory.weights_bytes + out->memory.gradients_bytes + out->memory.optimizer_bytes +
+                              out->memory.activations_bytes + out->memory.kv_cache_bytes + out->memory.workspace_bytes;
+    out->capacity_bytes = cl->gpu.memory_bytes;
+    out->fits = out->memory.total_bytes <= out->capacity_bytes;
+}
+
+/* Memory first, for a configuration that does not fit: would the rest of the evaluation fail?
+ * Runs every kernel prediction the schedule makes (its first pass, and the no-split pass when a
+ * kernel splits and the runtime is eager, as ridge_schedule_ops) and every collective the step
+ * could need, through the memos: a superset of what the full evaluation calls (the stage that
+ * decides which end's collectives count is not known), so 1 here means it would succeed too. The ops outside the
+ * optimizer group's sharded ones depend on the model, tp and sequence parallelism only: once
+ * they have passed for those, only the others are sharded and checked. */
+static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
+                              const ridge_parallel_config *pc, ridge_runtime rt, double nm, double fe,
+                              double opt_shard, double grad_shard)
+{
+    ridge_gpu *g = &c->cl->gpu;
+    ridge_kernel_result buf;
+    ridge_parallel_result scratch;
+    dp_exposure dpx = {0, 0};
+    par_comm k;
+    int nosplit = g->no_split_k, st, layer_split = 0, split;
+    int layers_ok = c->ok_serial == pm->serial && c->ok_tp == pc->tp && c->ok_sp == pc->sequence_parallel;
+    if (!layers_ok)
+        c->ok_serial = 0; /* until the layers pass */
+    /* The schedule's first pass; its second (no split-K) runs when a kernel splits, eager. */
+    for (int pass = 0; pass < 2; pass++) {
+        g->no_split_k = pass ? 1 : nosplit;
+        split = layers_ok ? c->ok_split : 0;
+        for (size_t i = 0; i < pm->g.n; i++) {
+            const ridge_kernel_result *kr;
+            ridge_op op;
+            if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
+                continue;
+            op = pm->g.ops[i];
+            shard_one(&op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+            if (!(kr = memo_kernel(c, g, i, &op, &buf, &st, NULL))) {
+                g->no_split_k = nosplit;
+                return 0;
+            }
+            if (kr->split_k > 1) {
+                split = 1;
+                if (pm->cls[i].opt == PAR_OPT_NONE && !pass)
+                    layer_split = 1;
+            }
+        }
+        if (!pass) {
+            if (!layers_ok) {
+                c->ok_split = layer_split;
+                c->ok_nosplit = 0;
+            }
+            if (!split || rt != RIDGE_RUNTIME_EAGER)
+                break;
+            /* The layers' second pass once per (model, tp, sp). */
+            layers_ok = layers_ok && c->ok_nosplit;
+        } else if (!layers_ok) {
+            c->ok_nosplit = 1;
+        }
+    }
+    g->no_split_k = nosplit;
+    c->ok_serial = pm->serial;
+    c->ok_tp = pc->tp;
+    c->ok_sp = pc->sequence_parallel;
+    if (tp_ep_pp_comm(c, cl, pm, pc, PAR_OPT, &k, NULL) != RIDGE_OK)
+        return 0;
+    memset(&scratch, 0, sizeof scratch);
+    return !(pm->rc.mode == RIDGE_MODE_TRAIN && pc->dp > 1 &&
+             dp_schedule(c->coll, cl, pc, &pm->s, &pm->rc, pm->params, fe, 0, 0, 0, nm, &dpx, &scratch, NULL) !=
+                 RIDGE_OK);
+}
+
+/* ridge_parallel_evaluate, sharding into `ops` (the context's scratch, or pm's own graph once). */
+static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge_op *ops, const ridge_cluster *cl,
+                    const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
+                    ridge_err *err)
+{
+    const ridge_run_config *rc = &pm->rc;
+    const ridge_model *m = pm->m;
+    const par_shape *sp = &pm->s;
+    ridge_run_config gb = *rc;
+    double *t_op;
     ridge_schedule_totals tot;
-    ridge_memory full;
-    par_shape s;
+    par_comm k;
     const int T = pc->tp, P = pc->pp, D = pc->dp, E = pc->ep, V = pc->virtual_stages;
     const int train = rc->mode == RIDGE_MODE_TRAIN;
     double t_place_f[4] = {0}, t_place_b[4] = {0}, t_f, t_b, t_mb, nm, opt_shard, grad_shard, w_shard;
-    double t_ar = 0, t_ag = 0, t_rs = 0, t_a2a = 0, t_p2p = 0, t_accum = 0, a_mb;
-    double act_factor, inflight, fe = 0, keep = 1;
+    double t_accum = 0, a_mb, fe, keep;
     dp_exposure dpx = {0, 0};
     ridge_parallel_breakdown *bd = &out->breakdown;
     int st, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
-    memset(&s, 0, sizeof s);
     if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
         return st;
-    mb.batch = pc->microbatch;
+    if (pc->microbatch != pm->microbatch || accum_of(rc, pc) != pm->accum)
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "parallel: the model was prepared for parallel.microbatch %g and %g accumulated "
+                             "microbatches, not %g and %g",
+                             pm->microbatch, pm->accum, pc->microbatch, accum_of(rc, pc));
+    if (pm->build_st != RIDGE_OK) {
+        if (err)
+            *err = pm->build_err;
+        return pm->build_st;
+    }
+    if ((st = check_shape(m, sp, pc, err)) != RIDGE_OK)
+        return st;
+    if (pm->memory_st != RIDGE_OK) {
+        if (err)
+            *err = pm->memory_err;
+        return pm->memory_st;
+    }
+    if ((st = ctx_reserve(c, pm->g.n, err)) != RIDGE_OK)
+        return st;
+    if (c->memos && (!c->have_cl || memcmp(c->cl, cl, sizeof *cl) != 0)) { /* the memos are for one cluster */
+        ridge_parallel_ctx_clear(c);
+        memcpy(c->cl, cl, sizeof *cl);
+        c->have_cl = 1;
+    }
+    t_op = c->t_op;
     gb.batch = pc->global_batch;
     nm = pc->global_batch / ((double)D * pc->microbatch);
-    {
-        /* The graph of one microbatch, with the optimizer group of the whole step: built for nm
-         * accumulated microbatches (rw_optimizer adds microbatches 2..nm's gradients into .grad,
-         * autograd's AccumulateGrad: grad_accumulate), then every other op back to one
-         * microbatch (ridge_model_build multiplied their counts by exactly nm). */
-        ridge_run_config acc = mb;
-        if (train && nm > 1 && nm <= RIDGE_RUN_GRAD_ACCUM_MAX)
-            acc.grad_accum = nm;
-        if ((st = ridge_model_build(m, &acc, &g, err)) != RIDGE_OK)
-            return st;
-        /* The results and each op's class in one block: the classes after the results. */
-        res = calloc(g.n ? g.n : 1, sizeof *res + sizeof *cls);
-        if (!res) {
-            st = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
-            goto fail;
-        }
-        cls = (par_class *)(res + (g.n ? g.n : 1));
-        for (size_t i = 0; i < g.n; i++)
-            classify(&g.ops[i], &cls[i]);
-        if (acc.grad_accum > 1)
-            for (size_t i = 0; i < g.n; i++)
-                if (cls[i].place != PAR_OPT)
-                    g.ops[i].count /= acc.grad_accum;
-    }
-    s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
-    if (s.transformer)
-        shape_from_graph(&g, pc->microbatch, &s);
-    if ((st = check_shape(m, &s, pc, err)) != RIDGE_OK)
-        goto fail;
-    if ((st = ridge_model_memory(m, &mb, &full, err)) != RIDGE_OK)
-        goto fail;
 
     /* Shard the graph: the optimizer state over the shard group (ZeRO >= 1, FSDP), gradients
      * (ZeRO >= 2), weights (ZeRO-3); without sharding each EP rank holds 1/E of the experts. */
     zs = eff_stage(pc);
     dsh = zs >= 1 ? shard_group(cl, pc) : 1;
     out->dp_shard_group = dsh;
-    {
-        double params = ridge_model_params_for(m, rc);
-        fe = E > 1 && params > 0 ? ridge_model_expert_params(m) / params : 0;
-    }
+    fe = E > 1 && pm->params > 0 ? pm->expert_share : 0;
     keep = (1 - fe) + fe / E;
     opt_shard = (double)T * P * (zs >= 1 ? dsh : 1 / keep);
     grad_shard = (double)T * P * (zs >= 2 ? dsh : 1 / keep);
     w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
-    for (size_t i = 0; i < g.n; i++) {
-        ridge_op *op = &g.ops[i];
-        par_place pl = (par_place)cls[i].place;
-        if (T > 1 || pc->sequence_parallel)
-            shard_op_tp(op, &cls[i], &s, T, pc->sequence_parallel);
-        if (pl == PAR_LAYER && P > 1)
-            op->count /= P;
-        if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE && cls[i].accum) {
-            /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T
-             * (and its gradient over the shard group with ZeRO >= 2). */
-            op->count = ceil_div(op->count, P);
-            op->u.ew.elements = ceil_div(op->u.ew.elements, grad_shard / P);
-        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE &&
-                   (strcmp(op->name, "main_grad_copy") == 0 ||
-                    (rc->optimizer_impl == RIDGE_OPT_IMPL_FORLOOP &&
-                     (strcmp(op->name, "adamw_step") == 0 || strcmp(op->name, "sgd_step") == 0)))) {
-            /* Kernels per parameter tensor (Megatron's copy to the FP32 main gradients, a
-             * for-loop optimizer): the stage's tensors, 1/T of each (1/(T D) sharded) */
-            op->count = ceil_div(op->count, P);
-            op->u.ew.elements = ceil_div(op->u.ew.elements, opt_shard / P);
-        } else if (pl == PAR_OPT && op->kind == RIDGE_OP_ELEMENTWISE) {
-            /* Multi-tensor kernels chunk the parameters by size: 1/sh of the launches */
-            double sh = strcmp(op->name, "zero_grad") == 0 ? grad_shard : opt_shard, n = ceil_div(op->count, sh);
-            op->u.ew.elements = ceil_div(op->u.ew.elements * op->count, sh * n);
-            op->count = n;
-        }
-    }
-    if ((st = ridge_schedule_ops(&cl->gpu, g.ops, g.n, rt, res, &tot, err)) != RIDGE_OK)
-        goto fail;
-    for (size_t i = 0; i < g.n; i++) {
-        par_place pl = (par_place)cls[i].place;
-        double b = cls[i].bwd;
-        t_place_f[pl] += res[i].time_s * (1 - b);
-        t_place_b[pl] += res[i].time_s * b;
-        if (cls[i].accum)
-            t_accum += res[i].time_s;
+    /* Memory first: it needs nothing the schedule gives. */
+    per_gpu_memory(pm, cl, pc, zs, nm, w_shard, grad_shard, opt_shard, out);
+    if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && c->memos && !out->fits &&
+        rest_would_succeed(c, pm, cl, pc, rt, nm, fe, opt_shard, grad_shard))
+        return RIDGE_OK;
+    if (!ops)
+        ops = c->ops;
+    shard_graph(ops, pm, pc, opt_shard, grad_shard);
+
+    if ((st = ridge_schedule_ops_with(c->memos ? &c->cl->gpu : &cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
+        RIDGE_OK)
+        return st;
+    for (size_t i = 0; i < pm->g.n; i++) {
+        par_place pl = (par_place)pm->cls[i].place;
+        double b = pm->cls[i].bwd;
+        t_place_f[pl] += t_op[i] * (1 - b);
+        t_place_b[pl] += t_op[i] * b;
+        if (pm->cls[i].accum)
+            t_accum += t_op[i];
     }
     /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
      * optimizer step. */
@@ -750,72 +1223,50 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     out->microbatches = nm;
     out->grad_accumulate_s = t_accum;
 
+    if ((st = tp_ep_pp_comm(c, cl, pm, pc, slow_stage, &k, err)) != RIDGE_OK)
+        return st;
     /* Tensor parallelism: 2 all-reduces per layer forward, 2 backward (and 2 more forward with
      * full recomputation), of tokens x d activations; sequence parallelism swaps each for an
      * all-gather plus a reduce-scatter of the same tensor. */
     if (T > 1) {
-        double bytes = s.tokens * s.d * s.act_bytes;
-        double per_layer = train ? (rc->recompute == RIDGE_RECOMPUTE_FULL ? 6 : 4) : 2, one;
-        if (pc->sequence_parallel) {
-            if ((st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag, err)) != RIDGE_OK ||
-                (st = coll_time(cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &t_rs, err)) != RIDGE_OK)
-                goto fail;
-            one = t_ag + t_rs;
-        } else {
-            if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &t_ar, err)) != RIDGE_OK)
-                goto fail;
-            one = t_ar;
-        }
-        out->tp_comm_per_microbatch_s = per_layer * (s.layers / P) * one;
+        double per_layer = train ? (rc->recompute == RIDGE_RECOMPUTE_FULL ? 6 : 4) : 2;
+        double one = pc->sequence_parallel ? k.t_ag + k.t_rs : k.t_ar;
+        out->tp_comm_per_microbatch_s = per_layer * (sp->layers / P) * one;
         /* The model's two ends (Megatron's mpu, not recomputed): the vocabulary-parallel
          * embedding all-reduces its output (forward) on the first stage; on the last, the LM
          * head's input gradient is all-reduced (backward) and the vocabulary-parallel cross
          * entropy all-reduces three values per token in fp32 (the logits' maximum, the target's
          * logit, the sum of exponentials). With P > 1 the slower stage's; with P = 1 both. */
         if (!pc->sequence_parallel) {
-            double ends = 0, t_loss = 0;
-            if (s.vocab_embed && slow_stage != PAR_LAST)
-                ends += t_ar;
-            if (train && s.vocab_head && slow_stage != PAR_FIRST) {
-                if ((st = coll_time(cl, RIDGE_COLL_ALLREDUCE, s.tokens * 4, T, 1, &t_loss, err)) != RIDGE_OK)
-                    goto fail;
-                ends += t_ar + 3 * t_loss;
-            }
+            double ends = 0;
+            if (sp->vocab_embed && slow_stage != PAR_LAST)
+                ends += k.t_ar;
+            if (train && sp->vocab_head && slow_stage != PAR_FIRST)
+                ends += k.t_ar + 3 * k.t_loss;
             out->tp_comm_per_microbatch_s += ends;
         }
     }
     /* Expert parallelism: all-to-all dispatch and combine of tokens x top_k rows per MoE layer,
      * forward and backward, over ep data-parallel ranks (stride tp x pp). */
-    if (E > 1) {
-        double bytes = s.tokens * s.top_k * s.d * s.act_bytes;
-        if ((st = coll_time(cl, RIDGE_COLL_ALLTOALL, bytes, E, T * P, &t_a2a, err)) != RIDGE_OK)
-            goto fail;
-        out->ep_comm_per_microbatch_s = (train ? 4 : 2) * (s.layers / P) * t_a2a;
-    }
+    if (E > 1)
+        out->ep_comm_per_microbatch_s = (train ? 4 : 2) * (sp->layers / P) * k.t_a2a;
     /* Pipeline: one activation (forward) or its gradient (backward) crosses to the neighbouring
      * stage after every chunk of every microbatch. Megatron's sends are blocking, so each costs
      * t_p2p on the critical path: 2 (V m + P - 1) per step. With scatter/gather each of the tp
      * ranks sends 1/tp of the tensor over its own NIC and the receivers all-gather it over the
      * node's fabric (with --sp the tensor is already split). */
     if (P > 1) {
-        double bytes = s.tokens * s.d * s.act_bytes, t_ag_p2p = 0;
-        int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
-        if ((st = coll_time(cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &t_p2p, err)) != RIDGE_OK)
-            goto fail;
-        if (split && !pc->sequence_parallel &&
-            (st = coll_time(cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
-            goto fail;
-        t_p2p += t_ag_p2p;
-        out->p2p_s = t_p2p;
-        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * nm + P - 1) * t_p2p;
+        out->p2p_s = k.t_p2p;
+        bd->pp_comm_s = (train ? 2 : 1) * ((double)V * nm + P - 1) * k.t_p2p;
     }
 
     /* Data parallelism (training): docs/parallel.md, "Data parallelism". */
-    out->params = ridge_model_params_for(m, rc);
+    out->params = pm->params;
     out->params_per_gpu = out->params / ((double)T * P);
     if (train && D > 1 &&
-        (st = dp_schedule(cl, pc, &s, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) != RIDGE_OK)
-        goto fail;
+        (st = dp_schedule(c->coll, cl, pc, sp, rc, out->params, fe, t_f, t_b, t_mb, nm, &dpx, out, err)) !=
+            RIDGE_OK)
+        return st;
     /* Microbatches 2..nm add their gradients into .grad during their backward: spread over the
      * nm microbatches, a_mb = t_accum / nm, so that the bubble's microbatches carry it too. */
     a_mb = nm > 0 ? t_accum / nm : 0;
@@ -845,35 +1296,31 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
         out->model_flops_per_s_per_gpu = out->model_flops / out->step_time_s / out->gpus;
     }
     out->mfu = ridge_predict_mfu(&cl->gpu, rc->precision, out->model_flops_per_s_per_gpu);
+    return RIDGE_OK;
+}
 
-    /* Memory per GPU. */
-    /* With ZeRO or FSDP a state is sharded over the dsh GPUs of the shard group, experts as well:
-     * an EP rank's 1/E of the experts over the dsh / E ranks of its expert-data-parallel group
-     * (DeepSpeed-MoE), so 1/dsh of everything; unsharded, each EP rank holds 1/E of the experts. */
-    out->memory.weights_bytes = full.weights_bytes / w_shard;
-    out->memory.gradients_bytes = full.gradients_bytes / grad_shard;
-    out->memory.optimizer_bytes = full.optimizer_bytes / opt_shard;
-    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole. */
-    if (zs >= 3)
-        out->memory.weights_bytes += (1 + pc->prefetch) * full.weights_bytes / (T * P) / layers_per_stage(&s, P);
-    act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
-    inflight = 1;
-    if (train && P > 1) {
-        inflight = nm < P ? nm : P;
-        if (V > 1)
-            inflight *= 1 + (P - 1) / ((double)P * V);
-    }
-    out->memory.activations_bytes = full.activations_bytes / P * inflight * act_factor;
-    out->memory.kv_cache_bytes =
-        full.kv_cache_bytes / P / (s.kv_heads > 0 ? (s.kv_heads >= T ? T : s.kv_heads) : 1);
-    out->memory.workspace_bytes = full.workspace_bytes;
-    out->memory.total_bytes = out->memory.weights_bytes + out->memory.gradients_bytes + out->memory.optimizer_bytes +
-                              out->memory.activations_bytes + out->memory.kv_cache_bytes + out->memory.workspace_bytes;
-    out->capacity_bytes = cl->gpu.memory_bytes;
-    out->fits = out->memory.total_bytes <= out->capacity_bytes;
-    st = RIDGE_OK;
-fail:
-    free(res);
-    ridge_oplist_free(&g);
+int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
+                            const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
+                            ridge_err *err)
+{
+    return evaluate(c, pm, NULL, cl, pc, rt, flags, out, err);
+}
+
+int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+                           const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
+                           ridge_err *err)
+{
+    ridge_parallel_model *pm = NULL;
+    ridge_parallel_ctx *c = NULL;
+    int st;
+    memset(out, 0, sizeof *out);
+    /* The configuration first: preparing reads its batch sizes. */
+    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+        return st;
+    if ((st = ridge_parallel_prepare(m, rc, pc, &pm, err)) == RIDGE_OK &&
+        (st = ctx_alloc(0, &c, err)) == RIDGE_OK)
+        st = evaluate(c, pm, pm->g.ops, cl, pc, rt, 0, out, err); /* pm is ours: sharded in place */
+    ridge_parallel_ctx_free(c);
+    ridge_parallel_model_free(pm);
     return st;
 }

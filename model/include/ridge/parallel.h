@@ -127,6 +127,49 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
                            const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
                            ridge_err *err);
 
+/* ---- a prepared model and an evaluation context: many configurations, no allocation ----
+ *
+ * ridge_parallel_predict is ridge_parallel_prepare + ridge_parallel_evaluate on a fresh context.
+ * A caller that evaluates many configurations of one model (ridge plan) prepares the model once
+ * per (run config, microbatch, microbatches accumulated) and evaluates every layout with one
+ * context per thread: the results are exactly ridge_parallel_predict's (docs/parallel.md,
+ * "Prepared models"). */
+
+/* One microbatch's unsharded graph with each op's class, the architecture read from it, the
+ * model's memory and parameters; opaque. Built for rc (mode, precision, recompute...) and pc's
+ * microbatch and microbatches per step (global_batch / (dp x microbatch), for the optimizer
+ * group's gradient accumulation); nothing else of pc is read. m is borrowed. */
+typedef struct ridge_parallel_model ridge_parallel_model;
+
+/* RIDGE_OK or ENOMEM only: a graph or memory error of the model is kept and returned by
+ * ridge_parallel_evaluate where ridge_parallel_predict returns it (after the configuration's
+ * own checks). */
+int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, const ridge_parallel_config *pc,
+                           ridge_parallel_model **out, ridge_err *err);
+void ridge_parallel_model_free(ridge_parallel_model *pm); /* NULL is harmless */
+
+/* Scratch for one thread's evaluations (the sharded graph, its results) and its memos: the kernel
+ * result of each op for the last kernel inputs it had, and the collectives timed, both for the
+ * cluster last evaluated (another cluster clears them). Exact: a memo entry is used only for the
+ * same inputs. Grows to the largest graph, then allocates nothing. Not shared between threads. */
+typedef struct ridge_parallel_ctx ridge_parallel_ctx;
+int ridge_parallel_ctx_alloc(ridge_parallel_ctx **out, ridge_err *err); /* ENOMEM */
+void ridge_parallel_ctx_free(ridge_parallel_ctx *c);                      /* NULL is harmless */
+void ridge_parallel_ctx_clear(ridge_parallel_ctx *c);                     /* forget the memos */
+
+/* Stop after the memory when the configuration does not fit: RIDGE_OK with memory, capacity_bytes,
+ * dp_shard_group set, fits 0 and the times 0, provided every kernel prediction and collective
+ * the evaluation could need succeeds (a superset, through the memos); when one fails, the full
+ * evaluation runs and returns ridge_parallel_predict's error. */
+#define RIDGE_PARALLEL_MEMORY_FIRST 1
+
+/* ridge_parallel_predict for the prepared model (its m and rc) on cl with pc (whose microbatch
+ * and microbatches per step must be those pm was prepared for: EINVAL otherwise). flags: 0 or
+ * RIDGE_PARALLEL_MEMORY_FIRST. Without flags *out and the status are ridge_parallel_predict's. */
+int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
+                            const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
+                            ridge_err *err);
+
 #ifdef __cplusplus
 }
 #endif

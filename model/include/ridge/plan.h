@@ -120,10 +120,23 @@ size_t ridge_plan_size(const ridge_plan *p); /* configurations in the space */
 const ridge_plan_spec *ridge_plan_get_spec(const ridge_plan *p); /* the plan's own copy */
 /* 1 when the spec has parallelism ranges other than the defaults. */
 int ridge_plan_is_parallel(const ridge_plan *p);
-/* Evaluate configuration i (< size). Reentrant; allocates nothing (with parallelism ranges it
- * runs ridge_parallel_predict, which builds and frees a graph). */
+/* Evaluate configuration i (< size). Reentrant. Without parallelism ranges it allocates nothing;
+ * with them it makes and frees a ridge_plan_ctx per call (reason "invalid run" when out of memory):
+ * a caller evaluating many configurations keeps one context per thread instead. */
 void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r);
-/* Evaluate [first, first + n) into r[0..n) on `threads` threads (results as one thread gives).
+
+/* Per-thread state of the parallel evaluation (docs/planning.md, "Parallelism ranges"): the
+ * fabric of the last (GPU, count), a few prepared models (ridge/parallel.h) keyed by precision,
+ * microbatch and microbatches per step, and a ridge_parallel_ctx with its memos. A context
+ * serves one plan on one thread at a time; results are those of ridge_plan_eval. */
+typedef struct ridge_plan_ctx ridge_plan_ctx; /* opaque */
+int ridge_plan_ctx_alloc(const ridge_plan *p, ridge_plan_ctx **out, ridge_err *err); /* ENOMEM */
+void ridge_plan_ctx_free(ridge_plan_ctx *c); /* NULL is harmless */
+/* ridge_plan_eval with a context of p (NULL: only without parallelism ranges). After the context
+ * has seen the model's graphs, allocates nothing. */
+void ridge_plan_eval_ctx(const ridge_plan *p, ridge_plan_ctx *c, size_t i, ridge_plan_result *r);
+/* Evaluate [first, first + n) into r[0..n) on `threads` threads (results as one thread gives),
+ * each thread with a ridge_plan_ctx of its own.
  * Returns 0, or ENOMEM/EINVAL when threads cannot be started (then nothing is written). */
 int ridge_plan_eval_range(const ridge_plan *p, size_t first, size_t n, int threads, ridge_plan_result *r,
                           ridge_err *err);

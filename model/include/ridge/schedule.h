@@ -47,6 +47,20 @@ double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue
 int ridge_schedule_ops(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
                        ridge_op_result *results, ridge_schedule_totals *tot, ridge_err *err);
 
+/* ridge_schedule_ops with each op's kernel result from kernel(kernel_ctx, gpu, i, &ops[i], buf,
+ * &status, err) instead of ridge_kernel_predict(gpu, &ops[i], buf, err): it returns buf filled or
+ * a result of its own that stays valid until the next call, or NULL with *status set (and err's
+ * message) on failure. A caller that memoises kernel results (ridge/parallel.h) passes one that
+ * gives exactly what ridge_kernel_predict would for the gpu it is handed (the no-split pass hands
+ * a copy of gpu with no_split_k set). results and time_s may each be NULL; time_s[i] gets
+ * results[i].time_s. Results, errors and messages are ridge_schedule_ops's. */
+typedef const ridge_kernel_result *(*ridge_schedule_kernel_fn)(void *kernel_ctx, const ridge_gpu *gpu, size_t i,
+                                                              const ridge_op *op, ridge_kernel_result *buf,
+                                                              int *status, ridge_err *err);
+int ridge_schedule_ops_with(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
+                            ridge_schedule_kernel_fn kernel, void *kernel_ctx, ridge_op_result *results,
+                            double *time_s, ridge_schedule_totals *tot, ridge_err *err);
+
 /* The same with a host profile (ridge/host.h): each op's host cost by its dispatch class, module
  * calls and launches (eager), or the profile's replay and per-node costs (graph), after the
  * profile's per-step CPU work; an op with host_sync makes the host wait for the GPU. hp NULL is
