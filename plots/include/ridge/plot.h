@@ -134,7 +134,11 @@ typedef struct {
     size_t n;
     int group;          /* >= 0 */
     int dash;           /* >= 1 */
+    int panel;          /* with the options' npanels > 1: the panel it is drawn in (0 = top) */
 } ridge_curve_series;
+
+/* At most this many panels on one curve chart. */
+#define RIDGE_CURVES_MAX_PANELS 4
 
 typedef struct {
     const char *title;  /* NULL for none */
@@ -147,10 +151,23 @@ typedef struct {
     const double *vline_x;
     const int *vline_group;
     const char *const *vline_label;
+    /* npanels > 1: that many panels stacked top to bottom, sharing the x axis (multiplot), each
+     * with its own y axis (panel_ylabel[p], log or not as log_y) and key; the vertical lines are
+     * drawn in every panel, labelled in the top one. 0 or 1: one panel, ylabel. */
+    size_t npanels;
+    const char *const *panel_ylabel;
+    /* Optional horizontal lines (an objective, say), dashed red with a label at the right end:
+     * nhlines entries (borrowed), each in panel hline_panel[i] (0 on a one-panel chart). */
+    size_t nhlines;
+    const double *hline_y;
+    const int *hline_panel;
+    const char *const *hline_label;
 } ridge_curve_options;
 
-/* Write paths->dat (one block per series: x y, selected with `index N`) and paths->gp (lines and
- * points, legend below the plot). RIDGE_EINVAL for no series, a negative group or dash < 1;
+/* Write paths->dat (one block per series: x y, selected with `index N`; with panels the block's
+ * comment names its panel) and paths->gp (lines and points, the key inside top left).
+ * RIDGE_EINVAL for no series, a negative group or dash < 1, more than RIDGE_CURVES_MAX_PANELS
+ * panels, a series or horizontal line outside the panels;
  * RIDGE_EIO when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
                        const ridge_plot_paths *paths, ridge_err *err);
