@@ -59,9 +59,9 @@ static void test_pareto_chart(void)
             fy[nf++] = r[i].cost_usd;
         }
     }
-    ser[0] = (ridge_scatter_series){"gpu-a", x[0], y[0], n[0], 0, 0};
-    ser[1] = (ridge_scatter_series){"gpu-b", x[1], y[1], n[1], 1, 0};
-    ser[2] = (ridge_scatter_series){"Pareto front", fx, fy, nf, 0, 1};
+    ser[0] = (ridge_scatter_series){"gpu-a", x[0], y[0], n[0], 0, 0, NULL};
+    ser[1] = (ridge_scatter_series){"gpu-b", x[1], y[1], n[1], 1, 0, NULL};
+    ser[2] = (ridge_scatter_series){"Pareto front", fx, fy, nf, 0, 1, NULL};
     so.title = "tiny space";
     so.xlabel = "Time to finish [h]";
     so.ylabel = "Cost [USD]";

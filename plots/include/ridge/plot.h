@@ -186,7 +186,14 @@ typedef struct {
     size_t n;
     int group;          /* >= 0 */
     int line;           /* 0: points; 1: joined, highlighted; 2: joined in the group's colour */
+    /* n point labels (borrowed; "a100 x8, batch 64"), or NULL for none. Up to
+     * RIDGE_SCATTER_MAX_INLINE labelled points on the chart are labelled beside their markers,
+     * alternately above right and below left; more are numbered 1, 2, ... in order, with a
+     * numbered key right of the plot naming them. */
+    const char *const *labels;
 } ridge_scatter_series;
+
+#define RIDGE_SCATTER_MAX_INLINE 8
 
 typedef struct {
     const char *title;  /* NULL for none */
@@ -198,7 +205,8 @@ typedef struct {
     int y_from_zero;    /* 1: a linear y axis starts at 0 */
 } ridge_scatter_options;
 
-/* Write paths->dat (one block per set: x y, `index N`) and paths->gp. RIDGE_EINVAL for no sets
+/* Write paths->dat (one block per set: x y, `index N`; a labelled set adds a third column, its
+ * label in double quotes) and paths->gp. RIDGE_EINVAL for no sets
  * or a negative group; RIDGE_EIO when a file cannot be written (nothing is left behind). */
 int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, const ridge_scatter_options *opt,
                         const ridge_plot_paths *paths, ridge_err *err);
