@@ -25,20 +25,10 @@ static const int dash_points[] = {7, 5, 9, 11, 13}; /* point type per dash patte
 static void log_y_axis(rp_buf *gp, double ylo, double yhi, int room_top)
 {
     double lo = ylo / 1.1, hi = yhi * (room_top ? 2.0 : 1.25), dec = pow(10, floor(log10(lo)));
-    int first = 1;
     /* Start at the 1-2-5 tic below the data, so the lowest curve has a labelled tic under it. */
     lo = lo >= 5 * dec ? 5 * dec : lo >= 2 * dec ? 2 * dec : dec;
-    /* Label 1-2-5 steps: a narrow log range would otherwise show one labelled tic. */
-    rp_printf(gp, "set yrange [%.6g:%.6g]\nset ytics (", lo, hi);
-    for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
-        for (int k = 0; k < 3; k++) {
-            double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
-            if (t >= lo && t <= hi) {
-                rp_printf(gp, "%s%.6g", first ? "" : ", ", t);
-                first = 0;
-            }
-        }
-    rp_printf(gp, ")\n");
+    rp_printf(gp, "set yrange [%.6g:%.6g]\n", lo, hi);
+    rp_gp_log_tics(gp, 'y', lo, hi);
 }
 
 static const char *group_color(int group)

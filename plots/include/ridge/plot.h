@@ -235,8 +235,8 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
 
 /* ---- validation: predicted / measured per case (plots/validation.c, ridge validate --chart) ---- */
 
-/* The cases of one unit ("images/s", "s", ...): one colour and marker per set. Cases with a
- * measured or predicted value that is not finite and positive are left out. */
+/* A set of cases in one unit ("images/s", "s", ...), drawn in one colour and marker. Cases with
+ * a measured or predicted value that is not finite and positive are left out. */
 typedef struct {
     const char *name;             /* key title ("images/s (18)"); NULL or "" -> "set N" */
     const double *number;         /* n case numbers for the x axis (borrowed) */
@@ -244,25 +244,41 @@ typedef struct {
     const double *predicted;
     const char *const *ids;       /* n case ids for the .dat, or NULL */
     size_t n;
+    /* SCATTER with the options' npanels > 0: the panel (its unit) the set is drawn in, and its
+     * colour and marker (one per group or family: the same on every panel). */
+    int panel;
+    int color;
 } ridge_validation_set;
 
 typedef enum {
-    RIDGE_VALIDATION_SCATTER = 0, /* predicted against measured, log-log, diagonal bands */
+    RIDGE_VALIDATION_SCATTER = 0, /* predicted / measured against measured, a panel per unit */
     RIDGE_VALIDATION_RATIO        /* predicted / measured (log) against the case number */
 } ridge_validation_style;
+
+/* At most this many panels on a SCATTER chart. */
+#define RIDGE_VALIDATION_MAX_PANELS 8
 
 typedef struct {
     const char *title; /* NULL: "Predicted / measured" */
     const char *note;  /* a second title line (the error summary); NULL for none */
     ridge_validation_style style;
+    /* SCATTER: npanels panels (1..RIDGE_VALIDATION_MAX_PANELS), panel_titles[p] naming each (its
+     * unit and error summary; borrowed), each set in its `panel` with its `color`. 0: one
+     * panel, a colour per set in order. */
+    size_t npanels;
+    const char *const *panel_titles;
+    const char *const *panel_units; /* npanels units for the x labels ("images/s"); NULL: none */
 } ridge_validation_options;
 
-/* Write paths->dat (one block per set: number measured predicted ratio "id") and paths->gp.
- * SCATTER: predicted against measured on log-log axes, each case in its own unit, with the
- * diagonal (exact) and the lines 1.1x, 0.9x (±10 %) and 1.25x, 0.75x (±25 %). RATIO: the ratio
- * predicted / measured on a log axis against the case number, with the same bands as horizontal
- * lines; the ratio is unit-free, so files mixing units share one axis. RIDGE_EINVAL for no sets;
- * RIDGE_EIO when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
+/* Write paths->dat (one block per set: number measured predicted ratio "id"; with panels the
+ * block's comment names its panel) and paths->gp. SCATTER: in each panel (gnuplot multiplot,
+ * two columns), the ratio predicted / measured on a log axis against the measured value on a
+ * log axis in the panel's unit, with the exact line (1), the ±10 % band shaded and dashed and
+ * the ±25 % lines dotted; small markers, translucent for a set of many cases, and each panel's
+ * key right of it. RATIO: the ratio on a log axis against the case number, with the same bands
+ * as horizontal lines; the ratio is unit-free, so files mixing units share one axis.
+ * RIDGE_EINVAL for no sets, too many panels or a set outside them; RIDGE_EIO when a file cannot
+ * be written (nothing is left behind); RIDGE_ENOMEM. */
 int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const ridge_validation_options *opt,
                            const ridge_plot_paths *paths, ridge_err *err);
 
