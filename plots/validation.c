@@ -23,7 +23,7 @@ static int usable(double m, double p)
 }
 
 /* The ratio tics: the bands as well as the usual 1-2-5 steps, labelled as ratios. */
-#define RATIO_TICS "set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 2, 3, 5, 10, 20, 50, 100)\n"
+#define RATIO_TICS "set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)\n"
 
 /* The per-panel range of one SCATTER panel: measured values and ratios of its usable cases. */
 typedef struct {
