@@ -43,11 +43,35 @@ static int span_is_wide(const double *v, size_t n)
 /* Each chart below prints its table, returns an exit code (CLI_EXIT_OK once it has written its
  * .dat/.gp) and sets *st to the status of that write. */
 
+/* The short id of GPU g on a chart: its id up to the first '-' ("a100"), unless another GPU of
+ * the chart has the same short id (then the whole id). */
+static void short_gpu_id(const chart_ctx *c, size_t g, char *out, size_t cap)
+{
+    const char *id = c->gpus[g].id;
+    size_t n = strcspn(id, "-");
+    for (size_t h = 0; h < c->o->ngpus; h++)
+        if (h != g && strncmp(c->gpus[h].id, id, n) == 0 && strcspn(c->gpus[h].id, "-") == n)
+            n = strlen(id);
+    snprintf(out, cap, "%.*s", (int)n, id);
+}
+
+/* A front point's label: "a100 ×8, batch 64" (with the precision when the sweep has several). */
+static void front_label(const chart_ctx *c, const ridge_plan_result *r, char *out, size_t cap)
+{
+    char gid[48];
+    short_gpu_id(c, (size_t)r->gpu, gid, sizeof gid);
+    if (c->o->nprecisions > 1)
+        snprintf(out, cap, "%s ×%d %s, batch %.17g", gid, r->count, ridge_dtype_name(r->precision), r->batch);
+    else
+        snprintf(out, cap, "%s ×%d, batch %.17g", gid, r->count, r->batch);
+}
+
 /* Series of the Pareto chart: each GPU's feasible results, then the front (ranked by time, so the
- * front comes in order), with the front listed on stdout. xs, ys hold 2 x space + 1. */
+ * front comes in order) with a label per point (labs, lab_p: space entries), the front listed on
+ * stdout. xs, ys hold 2 x space + 1. */
 static size_t pareto_series(chart_ctx *c, const ridge_plan_result *all, const size_t *order, size_t nf,
                             size_t nfront, double *xs, double *ys, char (*names)[160], ridge_scatter_series *ser,
-                            size_t *k_out)
+                            char (*labs)[128], const char **lab_p, size_t *k_out)
 {
     const plan_opts *o = c->o;
     size_t ns = 0, k = 0, first;
@@ -62,17 +86,19 @@ static size_t pareto_series(chart_ctx *c, const ridge_plan_result *all, const si
             }
         }
         snprintf(names[ns], sizeof names[0], "%s (%zu feasible)", c->gpus[g].id, k - first);
-        ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 0};
+        ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 0, NULL};
         ns++;
     }
     first = k;
     for (size_t i = 0; i < nf; i++)
         if (all[order[i]].pareto) {
+            front_label(c, &all[order[i]], labs[k - first], sizeof labs[0]);
+            lab_p[k - first] = labs[k - first];
             xs[k] = all[order[i]].time_s / 3600.0;
             ys[k++] = all[order[i]].cost_usd;
         }
     snprintf(names[ns], sizeof names[0], "Pareto front (%zu)", nfront);
-    ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, 0, 1};
+    ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, 0, 1, lab_p};
     ns++;
     printf("Pareto front (time, cost) of %s %s, %.4g %s: %zu of %zu feasible configurations\n",
            ridge_model_name(c->m), ridge_mode_name(o->run.mode), o->target, c->unit, nfront, nf);
@@ -95,7 +121,8 @@ static int chart_pareto(chart_ctx *c, int *st)
     ridge_plan_result *all = NULL;
     size_t *order = NULL;
     double *xs = NULL, *ys = NULL;
-    char(*names)[160] = NULL;
+    char(*names)[160] = NULL, (*labs)[128] = NULL;
+    const char **lab_p = NULL;
     ridge_scatter_series *ser = NULL;
     ridge_scatter_options so = {0};
     char title[512], note[512];
@@ -108,17 +135,19 @@ static int chart_pareto(chart_ctx *c, int *st)
     ys = malloc((2 * space + 1) * sizeof *ys);
     names = calloc(ng + 1, sizeof *names);
     ser = calloc(ng + 1, sizeof *ser);
-    if (!all || !order || !xs || !ys || !names || !ser) {
+    labs = malloc(space * sizeof *labs);
+    lab_p = malloc(space * sizeof *lab_p);
+    if (!all || !order || !xs || !ys || !names || !ser || !labs || !lab_p) {
         rc = oom();
         goto done;
     }
     ridge_plan_eval_range(c->p, 0, space, (int)o->threads, all, &c->err);
     nfront = ridge_plan_pareto(all, space, 0, order);
     nf = ridge_plan_rank(all, space, RIDGE_PLAN_TIME, order); /* by time: the front in order */
-    ns = pareto_series(c, all, order, nf, nfront, xs, ys, names, ser, &k);
+    ns = pareto_series(c, all, order, nf, nfront, xs, ys, names, ser, labs, lab_p, &k);
     snprintf(title, sizeof title, "%s %s, %.4g %s: cost against time of the feasible configurations",
              ridge_model_name(c->m), ridge_mode_name(o->run.mode), o->target, c->unit);
-    snprintf(note, sizeof note, "%zu feasible of %zu configurations; circled and joined: the Pareto front", nf,
+    snprintf(note, sizeof note, "%zu feasible of %zu configurations; circled, joined and labelled: the Pareto front", nf,
              space);
     so.title = title;
     so.note = note;
@@ -135,6 +164,8 @@ done:
     free(ys);
     free(names);
     free(ser);
+    free(labs);
+    free(lab_p);
     return rc;
 }
 
@@ -172,7 +203,7 @@ static int chart_throughput_batch(chart_ctx *c, int *st)
                 snprintf(names[ns], sizeof names[0], "%s %s", c->gpus[g].id, ridge_dtype_name(o->precisions[pr]));
             else
                 snprintf(names[ns], sizeof names[0], "%s", c->gpus[g].id);
-            ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 2};
+            ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 2, NULL};
             ns++;
         }
     snprintf(title, sizeof title, "%s %s (%s): throughput against batch, one GPU", ridge_model_name(c->m),

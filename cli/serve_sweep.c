@@ -27,16 +27,27 @@ int serve_parse_sweep(const char *arg, double *a, double *b, long *n)
     return CLI_EXIT_OK;
 }
 
-/* The sweep's results: per GPU, latency (mean, p50, p99; NAN when unstable) at each rate. */
+/* The sweep's results: per GPU, latency (mean, p50, p99; NAN when unstable) at each rate; for
+ * continuous batching also TTFT and TPOT (the chart's lower panels). */
 typedef struct {
     int ngpu;
     long npts;
     double rates[SERVE_MAX_SWEEP], sat[SERVE_MAX_GPUS];
     int stable[SERVE_MAX_GPUS][SERVE_MAX_SWEEP];
     double lat[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+    double ttft[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP], tpot[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
+    double slo_ms[3]; /* the chart's objective lines: p99 latency (end to end), TTFT, TPOT; 0 = none */
     char ids[SERVE_MAX_GPUS][64];
     const char *queue;
 } sweep_data;
+
+/* stats (mean, p50, p99) of an LLM result into v[3][k], NAN when unstable. */
+static void llm_stats(const ridge_llm_stats *st, int ok, double (*v)[SERVE_MAX_SWEEP], long k)
+{
+    v[0][k] = ok ? st->mean_s : NAN;
+    v[1][k] = ok ? st->p50_s : NAN;
+    v[2][k] = ok ? st->p99_s : NAN;
+}
 
 /* One GPU (c->s.g, prepared) at every rate. */
 static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
@@ -55,6 +66,8 @@ static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
             p50 = r.e2e.p50_s;
             p99 = r.e2e.p99_s;
             d->sat[gi] = r.saturation_rate_per_s * c->s.replicas;
+            llm_stats(&r.ttft, ok, d->ttft[gi], k);
+            llm_stats(&r.tpot, ok, d->tpot[gi], k);
         } else {
             ridge_queue_result r;
             st = ridge_serve_eval(&c->s, d->rates[k], c->s.replicas, &r, &err);
@@ -76,35 +89,51 @@ static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
     return CLI_EXIT_OK;
 }
 
-/* The chart: .dat, .gp and, with gnuplot, the picture. */
+/* The chart: .dat, .gp and, with gnuplot, the picture. Continuous batching: three panels, the
+ * end-to-end latency, TTFT and TPOT, each with its objective line when given; otherwise one. */
 static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot_paths *paths)
 {
     const ridge_serve *s = &c->s;
-    ridge_curve_series ser[3 * SERVE_MAX_GPUS];
+    enum { NP = 3 };
+    ridge_curve_series ser[NP * 3 * SERVE_MAX_GPUS];
     static const char *const stat_names[3] = {"mean", "p50", "p99"};
+    static const char *const panel_names[NP] = {"", " TTFT", " TPOT"};
+    static const char *const panel_ylabel[NP] = {"End-to-end latency [ms]", "Time to first token (TTFT) [ms]",
+                                                 "Time per output token (TPOT) [ms]"};
+    static const char *const slo_names[NP] = {"objective: p99 latency", "objective: TTFT p99",
+                                              "objective: TPOT p99"};
     static const int dash_of[3] = {3, 2, 1};
-    char names[3 * SERVE_MAX_GPUS][96], title[256], vlab[SERVE_MAX_GPUS][96], b[48];
-    const char *vlab_p[SERVE_MAX_GPUS];
-    int vgroup[SERVE_MAX_GPUS], st;
+    char names[NP * 3 * SERVE_MAX_GPUS][96], title[256], vlab[SERVE_MAX_GPUS][96], hlab[NP][96], b[48];
+    const char *vlab_p[SERVE_MAX_GPUS], *hlab_p[NP];
+    int vgroup[SERVE_MAX_GPUS], hpanel[NP], st, np = s->continuous ? NP : 1;
+    double hy[NP];
     ridge_curve_options co = {0};
-    double ms[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP];
-    size_t ns = 0;
+    double(*ms)[SERVE_MAX_GPUS][3][SERVE_MAX_SWEEP] = malloc(NP * sizeof *ms); /* in ms */
+    size_t ns = 0, nh = 0;
     ridge_err err;
-    for (int gi = 0; gi < d->ngpu; gi++)
-        for (int q = 2; q >= 0; q--) {
-            for (long k = 0; k < d->npts; k++)
-                ms[gi][q][k] = d->lat[gi][q][k] * 1e3;
-            snprintf(names[ns], sizeof names[ns], "%s %s", d->ids[gi], stat_names[q]);
-            ser[ns].name = names[ns];
-            ser[ns].x = d->rates;
-            ser[ns].y = ms[gi][q];
-            ser[ns].n = (size_t)d->npts;
-            ser[ns].group = gi;
-            ser[ns].dash = dash_of[q];
-            ns++;
+    if (!ms) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    for (int p = 0; p < np; p++)
+        for (int gi = 0; gi < d->ngpu; gi++)
+            for (int q = 2; q >= 0; q--) {
+                const double *v = p == 0 ? d->lat[gi][q] : p == 1 ? d->ttft[gi][q] : d->tpot[gi][q];
+                for (long k = 0; k < d->npts; k++)
+                    ms[p][gi][q][k] = v[k] * 1e3;
+                snprintf(names[ns], sizeof names[ns], "%s%s %s", d->ids[gi], panel_names[p], stat_names[q]);
+                ser[ns] = (ridge_curve_series){names[ns], d->rates, ms[p][gi][q], (size_t)d->npts, gi, dash_of[q], p};
+                ns++;
+            }
+    for (int p = 0; p < np; p++)
+        if (d->slo_ms[p] > 0) {
+            snprintf(hlab[nh], sizeof hlab[nh], "%s %s ms", slo_names[p], cli_num(d->slo_ms[p], b, 48));
+            hlab_p[nh] = hlab[nh];
+            hy[nh] = d->slo_ms[p];
+            hpanel[nh++] = p;
         }
     if (s->continuous)
-        snprintf(title, sizeof title, "%s (%s): end-to-end latency against load, continuous batching (max %d)",
+        snprintf(title, sizeof title, "%s (%s): latency, TTFT and TPOT against load, continuous batching (max %d)",
                  ridge_model_name(s->m), ridge_dtype_name(s->run.precision), s->max_batch);
     else if (s->max_batch)
         snprintf(title, sizeof title, "%s (%s): latency against load, dynamic batching (max %d, timeout %g ms)",
@@ -125,7 +154,14 @@ static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot
     co.vline_x = d->sat;
     co.vline_group = vgroup;
     co.vline_label = vlab_p;
+    co.npanels = (size_t)np;
+    co.panel_ylabel = panel_ylabel;
+    co.nhlines = nh;
+    co.hline_y = hy;
+    co.hline_panel = hpanel;
+    co.hline_label = hlab_p;
     st = ridge_curves_write(ser, ns, &co, paths, &err);
+    free(ms);
     if (st != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(st);
@@ -179,7 +215,7 @@ static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
 }
 
 static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
-                     long npts, const char *chart, cli_format fmt)
+                     long npts, const char *chart, const ridge_serve_slo *slo, double slo_ms, cli_format fmt)
 {
     sweep_data *d = calloc(1, sizeof *d);
     ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
@@ -194,6 +230,9 @@ static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const c
     d->ngpu = ngpu;
     d->npts = npts;
     d->queue = c->s.continuous ? "continuous batching (simulated), end-to-end latency" : serve_queue_title(c);
+    d->slo_ms[0] = c->s.continuous ? slo->e2e_p99_ms : slo_ms;
+    d->slo_ms[1] = c->s.continuous ? slo->ttft_p99_ms : 0;
+    d->slo_ms[2] = c->s.continuous ? slo->tpot_p99_ms : 0;
     if (chart && ridge_plot_paths_from_chart(chart, &paths, &err) != RIDGE_OK) {
         rc = cli_usage_error("serve", "-o: %s", err.msg);
         goto done;
@@ -232,5 +271,5 @@ int serve_sweep(serve_cli *c, serve_opts *o)
         o->ngpus = 1;
     }
     return sweep_run(c, o->ngpus ? o->gpu_list : NULL, o->ngpus ? o->ngpus : 1, o->gpu_file, o->sweep_a, o->sweep_b,
-                     o->sweep_n, o->chart, o->fmt);
+                     o->sweep_n, o->chart, &o->slo, o->slo_ms, o->fmt);
 }

@@ -28,18 +28,29 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
     set output dir . 'plan-llama2-7b-pareto.png'
 }
 
-set title 'llama2-7b train, 1e+09 tokens: cost against time of the feasible configurations' . "\n" . '14 feasible of 140 configurations; circled and joined: the Pareto front' font ',14'
+set title 'llama2-7b train, 1e+09 tokens: cost against time of the feasible configurations' . "\n" . '14 feasible of 140 configurations; circled, joined and labelled: the Pareto front' font ',14'
 set xlabel 'Time to finish [h]'
 set ylabel 'Cost [USD]'
 set logscale x 10
 set mxtics 10
-set autoscale fix
-set offsets graph 0.05, graph 0.05, graph 0.3, graph 0.12
+set xrange [0.229922558:30.4033263]
+set yrange [74.6026276:88.930037]
+set lmargin at screen 0.0900
+set rmargin at screen 0.9800
+set tmargin at screen 0.8857
+set bmargin at screen 0.1714
+set label 'h200 ×64, batch 2' at graph 0.0862, graph 0.3023 left font ',10' tc rgb '#222222' front
+set label 'h200 ×32, batch 2' at graph 0.2107, graph 0.2107 center font ',10' tc rgb '#222222' front
+set label 'h200 ×16, batch 2' at graph 0.3522, graph 0.2863 center font ',10' tc rgb '#222222' front
+set label 'h200 ×8, batch 2' at graph 0.4907, graph 0.1981 center font ',10' tc rgb '#222222' front
+set label 'h200 ×4, batch 2' at graph 0.6322, graph 0.1875 center font ',10' tc rgb '#222222' front
+set label 'h200 ×2, batch 2' at graph 0.7734, graph 0.1667 center font ',10' tc rgb '#222222' front
+set label 'h200 ×1, batch 2' at graph 0.9137, graph 0.1252 center font ',10' tc rgb '#222222' front
 set format x '%g'
 set format y '%g'
 set grid xtics ytics mxtics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1
 set border lw 1.2
-set key inside left bottom vertical Left reverse box opaque samplen 2 spacing 1.1 font ',11'
+set key at screen 0.5, screen 0.005 center bottom horizontal maxrows 2 vertical Left reverse box opaque samplen 2 spacing 1.1 font ',11'
 
 plot \
     dat index 0 using 1:2 with points pt 7 ps 1.3 lc rgb '#0072B2' title 'a100-sxm4-80gb (0 feasible)', \

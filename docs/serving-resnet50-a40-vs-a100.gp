@@ -30,21 +30,21 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
 
 set title 'resnet50 (fp16): latency against load, dynamic batching (max 32, timeout 2 ms)' font ',14'
 set xlabel 'Offered load [requests/s]'
-set ylabel 'Latency [ms]'
-set logscale y 10
-set mytics 10
-set yrange [2:44.3647]
-set ytics (2, 5, 10, 20)
-set arrow from 2997.13435, graph 0 to 2997.13435, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
-set label 'a40 saturation 2997/s' at 2997.13435, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
-set arrow from 7595.59128, graph 0 to 7595.59128, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
-set label 'a100-pcie-40gb saturation 7596/s' at 7595.59128, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
 set xrange [0:*]
 set format x '%g'
 set format y '%g'
 set grid xtics ytics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1
 set border lw 1.2
 set key at graph 0.02, graph 0.90 left top vertical Left reverse box opaque samplen 4 spacing 1.1 font ',11' width 1
+set logscale y 10
+set mytics 10
+set ylabel 'Latency [ms]'
+set yrange [2:190.532]
+set ytics (2, 5, 10, 20, 50, 100)
+set arrow from 3204.20827, graph 0 to 3204.20827, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
+set label 'a40 saturation 3204/s' at 3204.20827, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
+set arrow from 7734.92848, graph 0 to 7734.92848, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
+set label 'a100-pcie-40gb saturation 7735/s' at 7734.92848, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
 
 plot \
     dat index 0 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.9 lc rgb '#0072B2' title 'a40 p99', \

@@ -16,9 +16,9 @@ if (exists('ARG0')) {
 dat = dir . 'validate-published-dev.dat'
 
 if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {
-    set terminal pngcairo size 860,860 noenhanced font 'Sans,12' background '#ffffff'
+    set terminal pngcairo size 1500,950 noenhanced font 'Sans,12' background '#ffffff'
 } else {
-    set terminal png size 860,860 noenhanced
+    set terminal png size 1500,950 noenhanced
 }
 # ridge renders with `gnuplot -c SCRIPT -`: the chart on standard output, into a temporary file
 # it then renames over the chart.
@@ -28,30 +28,78 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
     set output dir . 'validate-published-dev.png'
 }
 
-set title 'ridge validate: predicted against measured' . "\n" . '69 cases: MAPE 45.3 %, 25 within 10 %, 44 within 25 %' font ',14'
-set xlabel 'Measured (each case in its own unit: see the key)'
-set ylabel 'Predicted (same unit)'
 set logscale xy 10
-set xrange [0.0001:1000000]
-set yrange [0.0001:1000000]
-set size ratio -1
 set format x '%g'
 set format y '%g'
+set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
 set xtics out nomirror
 set ytics out nomirror
+set mxtics 10
 set grid xtics ytics lc rgb '#e4e4e4' lw 1
 set border lw 1.2
-set label 'exact' at 0.0003, 0.0003 rotate by 45 font ',10' offset 0,0.6
-set key inside top left vertical Left reverse samplen 1.5 spacing 1.1 font ',11' box lc rgb '#bbbbbb' opaque
-set samples 200
+set ylabel 'Predicted / measured (1 = exact)'
+set key outside right top vertical Left reverse samplen 1 spacing 1.05 font ',10'
+set samples 2
+set object 1 rect from graph 0, first 0.9 to graph 1, first 1.1 behind fc rgb '#e6f2e6' fs solid 1.0 noborder
+set multiplot layout 2,2 title 'ridge validate: predicted / measured against measured, a panel per unit' . "\n" . '69 cases: MAPE 17.6 %, 27 within 10 %, 54 within 25 %' font ',14'
 
+# ---- panel 0 ----
+set title 'images/s: 23 cases, MAPE 10.5 %' font ',12'
+set xlabel 'Measured [' . 'images/s' . ']'
+set xrange [51.032:140351]
+set yrange [0.6:1.6]
+set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
+set xtics auto
 plot \
-    x with lines lw 2 lc rgb '#222222' notitle, \
-    1.1*x with lines lw 1.2 dt 2 lc rgb '#777777' title '±10 %', \
-    0.9*x with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
-    1.25*x with lines lw 1.2 dt 3 lc rgb '#777777' title '±25 %', \
-    0.75*x with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
-    dat index 0 using 2:3 with points pt 7 ps 1.4 lc rgb '#0072B2' title 'images/s (23 cases)', \
-    dat index 1 using 2:3 with points pt 5 ps 1.4 lc rgb '#D55E00' title 'sequences/s (10 cases)', \
-    dat index 2 using 2:3 with points pt 9 ps 1.4 lc rgb '#009E73' title 's, time (15 cases)', \
-    dat index 3 using 2:3 with points pt 11 ps 1.4 lc rgb '#CC79A7' title 'output tokens/s (21 cases)'
+    1 with lines lw 2 lc rgb '#222222' title 'exact', \
+    1.1 with lines lw 1.2 dt 2 lc rgb '#777777' title '±10 %', \
+    0.9 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    1.25 with lines lw 1.2 dt 3 lc rgb '#777777' title '±25 %', \
+    0.75 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    dat index 0 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (23)'
+
+# ---- panel 1 ----
+set title 'sequences/s: 10 cases, MAPE 46.3 %' font ',12'
+set xlabel 'Measured [' . 'sequences/s' . ']'
+set xrange [9.50882:731.952]
+set yrange [0.562369:2.40878]
+set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
+set xtics (10, 20, 50, 100, 200, 500)
+plot \
+    1 with lines lw 2 lc rgb '#222222' notitle, \
+    1.1 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    0.9 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    1.25 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    0.75 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    dat index 1 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (10)'
+
+# ---- panel 2 ----
+set title 's (time): 15 cases, MAPE 15.2 %' font ',12'
+set xlabel 'Measured [' . 's' . ']'
+set xrange [0.000253683:0.189578]
+set yrange [0.529187:1.6]
+set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
+set xtics auto
+plot \
+    1 with lines lw 2 lc rgb '#222222' notitle, \
+    1.1 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    0.9 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    1.25 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    0.75 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    dat index 2 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (15)'
+
+# ---- panel 3 ----
+set title 'output tokens/s: 21 cases, MAPE 13.4 %' font ',12'
+set xlabel 'Measured [' . 'output tokens/s' . ']'
+set xrange [420.293:33038]
+set yrange [0.6:1.6]
+set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
+set xtics (500, 1000, 2000, 5000, 10000, 20000)
+plot \
+    1 with lines lw 2 lc rgb '#222222' notitle, \
+    1.1 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    0.9 with lines lw 1.2 dt 2 lc rgb '#777777' notitle, \
+    1.25 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    0.75 with lines lw 1.2 dt 3 lc rgb '#777777' notitle, \
+    dat index 3 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (21)'
+unset multiplot

@@ -18,114 +18,213 @@ static const char *const group_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC
 static const int dash_points[] = {7, 5, 9, 11, 13}; /* point type per dash pattern */
 #define NPOINTS (sizeof dash_points / sizeof dash_points[0])
 
+#define HLINE_COLOR "#b2182b"
+
+/* The log y axis of one panel: the data's span [ylo, yhi] with some room (the labels of vertical
+ * lines sit at the top), not whole decades, with 1-2-5 tics. */
+static void log_y_axis(rp_buf *gp, double ylo, double yhi, int room_top)
+{
+    double lo = ylo / 1.1, hi = yhi * (room_top ? 2.0 : 1.25), dec = pow(10, floor(log10(lo)));
+    /* Start at the 1-2-5 tic below the data, so the lowest curve has a labelled tic under it. */
+    lo = lo >= 5 * dec ? 5 * dec : lo >= 2 * dec ? 2 * dec : dec;
+    rp_printf(gp, "set yrange [%.6g:%.6g]\n", lo, hi);
+    rp_gp_log_tics(gp, 'y', lo, hi);
+}
+
+static const char *group_color(int group)
+{
+    return group_colors[(size_t)(group < 0 ? 0 : group) % NCOLORS];
+}
+
+static int has_hline(const ridge_curve_options *opt, size_t p)
+{
+    for (size_t i = 0; i < opt->nhlines; i++)
+        if ((size_t)opt->hline_panel[i] == p)
+            return 1;
+    return 0;
+}
+
+/* The vertical lines (labelled when `labelled`) and panel p's horizontal lines. */
+static void guide_lines(rp_buf *gp, const ridge_curve_options *opt, size_t p, int labelled)
+{
+    for (size_t i = 0; i < opt->nvlines; i++) {
+        if (!isfinite(opt->vline_x[i]))
+            continue;
+        rp_printf(gp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 3 lw 1.5 lc rgb '%s'\n",
+                  opt->vline_x[i], opt->vline_x[i], group_color(opt->vline_group[i]));
+        if (!labelled)
+            continue;
+        rp_printf(gp, "set label ");
+        rp_gp_string(gp, opt->vline_label[i]);
+        rp_printf(gp, " at %.9g, graph 0.97 right offset -0.5,0 font ',10' tc rgb '%s'\n", opt->vline_x[i],
+                  group_color(opt->vline_group[i]));
+    }
+    for (size_t i = 0; i < opt->nhlines; i++) {
+        if ((size_t)opt->hline_panel[i] != p || !isfinite(opt->hline_y[i]))
+            continue;
+        rp_printf(gp, "set arrow from graph 0, first %.9g to graph 1, first %.9g nohead dt 4 lw 2 lc rgb '%s' back\n",
+                  opt->hline_y[i], opt->hline_y[i], HLINE_COLOR);
+        rp_printf(gp, "set label ");
+        rp_gp_string(gp, opt->hline_label[i]);
+        rp_printf(gp, " at graph 0.42, first %.9g left offset 0,0.6 font ',10' tc rgb '%s' front\n", opt->hline_y[i],
+                  HLINE_COLOR);
+    }
+}
+
+/* The plot command of panel p: its series. */
+static void plot_panel(rp_buf *gp, const ridge_curve_series *series, size_t nseries, size_t p, int paneled)
+{
+    int first = 1;
+    rp_printf(gp, "\nplot \\\n");
+    for (size_t i = 0; i < nseries; i++) {
+        if (paneled && (size_t)series[i].panel != p)
+            continue;
+        rp_printf(gp, "%s    dat index %zu using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 lc rgb '%s' title ",
+                  first ? "" : ", \\\n", i, series[i].dash, dash_points[(size_t)(series[i].dash - 1) % NPOINTS],
+                  group_color(series[i].group));
+        rp_gp_key_title(gp, i, series[i].name, "series");
+        first = 0;
+    }
+    if (first) /* a panel without series: an empty plot keeps the layout */
+        rp_printf(gp, "    NaN notitle");
+    rp_printf(gp, "\n");
+}
+
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
                        const ridge_plot_paths *paths, ridge_err *err)
 {
-    static const ridge_curve_options none = {NULL, NULL, NULL, 0, 0, NULL, NULL, NULL};
-    double ylo = HUGE_VAL, yhi = -HUGE_VAL;
+    static const ridge_curve_options none = {0};
+    double ylo[RIDGE_CURVES_MAX_PANELS], yhi[RIDGE_CURVES_MAX_PANELS];
     rp_buf dat = {0}, gp = {0};
-    size_t npoints = 0;
-    int rc;
+    size_t npanels, npoints = 0;
+    int rc, paneled;
     if (!opt)
         opt = &none;
+    npanels = opt->npanels > 1 ? opt->npanels : 1;
+    paneled = npanels > 1;
     if (!series || nseries == 0)
         return ridge_err_set(err, RIDGE_EINVAL, "curves: no series to draw");
     if (!paths)
         return ridge_err_set(err, RIDGE_EINVAL, "curves: no chart paths");
+    if (npanels > RIDGE_CURVES_MAX_PANELS)
+        return ridge_err_set(err, RIDGE_EINVAL, "curves: %zu panels (at most %d)", npanels, RIDGE_CURVES_MAX_PANELS);
+    if (opt->nvlines && (!opt->vline_x || !opt->vline_group || !opt->vline_label))
+        return ridge_err_set(err, RIDGE_EINVAL, "curves: %zu vertical lines but no data", opt->nvlines);
+    if (opt->nhlines && (!opt->hline_y || !opt->hline_panel || !opt->hline_label))
+        return ridge_err_set(err, RIDGE_EINVAL, "curves: %zu horizontal lines but no data", opt->nhlines);
+    for (size_t i = 0; i < opt->nhlines; i++)
+        if (opt->hline_panel[i] < 0 || (size_t)opt->hline_panel[i] >= npanels)
+            return ridge_err_set(err, RIDGE_EINVAL, "curves: horizontal line %zu in panel %d of %zu", i,
+                                 opt->hline_panel[i], npanels);
     for (size_t i = 0; i < nseries; i++) {
         if (series[i].group < 0 || series[i].dash < 1)
             return ridge_err_set(err, RIDGE_EINVAL, "curves: series %zu has group %d, dash %d (need >= 0, >= 1)", i,
                                  series[i].group, series[i].dash);
         if (series[i].n && (!series[i].x || !series[i].y))
             return ridge_err_set(err, RIDGE_EINVAL, "curves: series %zu has %zu points but no data", i, series[i].n);
+        if (paneled && (series[i].panel < 0 || (size_t)series[i].panel >= npanels))
+            return ridge_err_set(err, RIDGE_EINVAL, "curves: series %zu in panel %d of %zu", i, series[i].panel,
+                                 npanels);
     }
+    for (size_t p = 0; p < npanels; p++) {
+        ylo[p] = HUGE_VAL;
+        yhi[p] = -HUGE_VAL;
+    }
+    for (size_t i = 0; i < opt->nhlines; i++)
+        if (isfinite(opt->hline_y[i]) && (!opt->log_y || opt->hline_y[i] > 0)) {
+            ylo[opt->hline_panel[i]] = fmin(ylo[opt->hline_panel[i]], opt->hline_y[i]);
+            yhi[opt->hline_panel[i]] = fmax(yhi[opt->hline_panel[i]], opt->hline_y[i]);
+        }
 
     /* ---- the .dat ---- */
     rp_dat_blocks_header(&dat, "curves", opt->title, "series");
     rp_dat_xy_columns(&dat, opt->xlabel, opt->ylabel);
     rp_printf(&dat, "; points without a finite value are left out.\n");
     for (size_t i = 0; i < nseries; i++) {
+        size_t p = paneled ? (size_t)series[i].panel : 0;
         rp_dat_block_header(&dat, i, series[i].name, "series");
+        if (paneled) {
+            rp_printf(&dat, " (panel %zu: ", p);
+            rp_comment(&dat, opt->panel_ylabel && opt->panel_ylabel[p] ? opt->panel_ylabel[p] : "y");
+            rp_printf(&dat, ")");
+        }
         rp_printf(&dat, "\n");
         for (size_t k = 0; k < series[i].n; k++)
             if (isfinite(series[i].x[k]) && isfinite(series[i].y[k]) && (!opt->log_y || series[i].y[k] > 0)) {
                 rp_printf(&dat, "%.9g %.9g\n", series[i].x[k], series[i].y[k]);
                 npoints++;
-                ylo = fmin(ylo, series[i].y[k]);
-                yhi = fmax(yhi, series[i].y[k]);
+                ylo[p] = fmin(ylo[p], series[i].y[k]);
+                yhi[p] = fmax(yhi[p], series[i].y[k]);
             }
         /* gnuplot rejects an empty block in a plot command; a lone NaN row keeps the index valid. */
         if (npoints == 0)
             rp_printf(&dat, "NaN NaN\n");
         npoints = 0;
     }
-    if (opt->nvlines && (!opt->vline_x || !opt->vline_group || !opt->vline_label)) {
-        free(dat.s);
-        return ridge_err_set(err, RIDGE_EINVAL, "curves: %zu vertical lines but no data", opt->nvlines);
-    }
     for (size_t i = 0; i < opt->nvlines; i++) {
         rp_printf(&dat, "%s# vertical line: x = %.9g, ", i ? "" : "\n", opt->vline_x[i]);
         rp_comment(&dat, opt->vline_label[i]);
+        rp_printf(&dat, "\n");
+    }
+    for (size_t i = 0; i < opt->nhlines; i++) {
+        rp_printf(&dat, "%s# horizontal line: y = %.9g (panel %d), ", i || opt->nvlines ? "" : "\n", opt->hline_y[i],
+                  opt->hline_panel[i]);
+        rp_comment(&dat, opt->hline_label[i]);
         rp_printf(&dat, "\n");
     }
 
     /* ---- the .gp ---- */
     rp_printf(&gp, "# ridge %s curve chart\n", ridge_version());
     rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
-    rp_gp_terminal(&gp, paths, 1000, 700, 12);
-    rp_gp_title(&gp, opt->title, NULL);
+    rp_gp_terminal(&gp, paths, 1000, paneled ? 120 + 330 * (double)npanels : 700, 12);
+    if (!paneled)
+        rp_gp_title(&gp, opt->title, NULL);
     rp_printf(&gp, "set xlabel ");
     rp_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
-    rp_printf(&gp, "\nset ylabel ");
-    rp_gp_string(&gp, opt->ylabel ? opt->ylabel : "y");
     rp_printf(&gp, "\n");
-    if (opt->log_y) {
-        rp_printf(&gp, "set logscale y 10\nset mytics 10\n");
-        /* The data's span with some room (the labels of vertical lines sit at the top), not whole decades. */
-        if (ylo <= yhi) {
-            double lo = ylo / 1.1, hi = yhi * (opt->nvlines ? 2.0 : 1.25), dec = pow(10, floor(log10(lo)));
-            /* Start at the 1-2-5 tic below the data, so the lowest curve has a labelled tic under it. */
-            lo = lo >= 5 * dec ? 5 * dec : lo >= 2 * dec ? 2 * dec : dec;
-            /* Label 1-2-5 steps: a narrow log range would otherwise show one labelled tic. */
-            int first = 1;
-            rp_printf(&gp, "set yrange [%.6g:%.6g]\nset ytics (", lo, hi);
-            for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
-                for (int k = 0; k < 3; k++) {
-                    double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
-                    if (t >= lo && t <= hi) {
-                        rp_printf(&gp, "%s%.6g", first ? "" : ", ", t);
-                        first = 0;
-                    }
-                }
-            rp_printf(&gp, ")\n");
-        }
-    } else {
-        rp_printf(&gp, "set yrange [0:*]\n");
-    }
-    for (size_t i = 0; i < opt->nvlines; i++) {
-        if (!isfinite(opt->vline_x[i]))
-            continue;
-        rp_printf(&gp, "set arrow from %.9g, graph 0 to %.9g, graph 1 nohead dt 3 lw 1.5 lc rgb '%s'\n",
-                  opt->vline_x[i], opt->vline_x[i], group_colors[(size_t)(opt->vline_group[i] < 0 ? 0 : opt->vline_group[i]) % NCOLORS]);
-        rp_printf(&gp, "set label ");
-        rp_gp_string(&gp, opt->vline_label[i]);
-        rp_printf(&gp, " at %.9g, graph 0.97 right offset -0.5,0 font ',10' tc rgb '%s'\n", opt->vline_x[i],
-                  group_colors[(size_t)(opt->vline_group[i] < 0 ? 0 : opt->vline_group[i]) % NCOLORS]);
-    }
     rp_printf(&gp, "set xrange [0:*]\n"
                    "set format x '%%g'\nset format y '%%g'\n"
                    "set grid xtics ytics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1\n"
                    "set border lw 1.2\n"
                    "set key at graph 0.02, graph 0.90 left top vertical Left reverse box opaque samplen 4 spacing 1.1 "
-                   "font ',11' width 1\n"
-                   "\nplot \\\n");
-    for (size_t i = 0; i < nseries; i++) {
-        rp_printf(&gp, "    dat index %zu using 1:2 with linespoints lw 2 dt %d pt %d ps 0.9 lc rgb '%s' title ", i,
-                  series[i].dash, dash_points[(size_t)(series[i].dash - 1) % NPOINTS],
-                  group_colors[(size_t)series[i].group % NCOLORS]);
-        rp_gp_key_title(&gp, i, series[i].name, "series");
-        rp_printf(&gp, "%s\n", i + 1 < nseries ? ", \\" : "");
+                   "font ',11' width 1\n");
+    if (opt->log_y)
+        rp_printf(&gp, "set logscale y 10\nset mytics 10\n");
+    if (paneled) {
+        /* One column of panels with equal plot areas: fixed left and right margins, the x label on
+         * the bottom panel only. */
+        rp_printf(&gp, "set lmargin 12\nset rmargin 4\nset multiplot layout %zu,1", npanels);
+        if (opt->title) {
+            rp_printf(&gp, " title ");
+            rp_gp_string(&gp, opt->title);
+            rp_printf(&gp, " font ',14'");
+        }
+        rp_printf(&gp, "\n");
     }
+    for (size_t p = 0; p < npanels; p++) {
+        if (paneled)
+            rp_printf(&gp, "\n# ---- panel %zu ----\nunset arrow\nunset label\n%s", p,
+                      p + 1 < npanels ? "set xlabel ''\n" : "set xlabel ");
+        if (paneled && p + 1 == npanels) {
+            rp_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
+            rp_printf(&gp, "\n");
+        }
+        rp_printf(&gp, "set ylabel ");
+        rp_gp_string(&gp, paneled && opt->panel_ylabel && opt->panel_ylabel[p] ? opt->panel_ylabel[p]
+                          : opt->ylabel                                        ? opt->ylabel
+                                                                               : "y");
+        rp_printf(&gp, "\n");
+        if (!opt->log_y)
+            rp_printf(&gp, "set yrange [0:*]\n");
+        else if (ylo[p] <= yhi[p])
+            log_y_axis(&gp, ylo[p], yhi[p], (opt->nvlines && p == 0) || has_hline(opt, p));
+        else
+            rp_printf(&gp, "set autoscale y\n");
+        guide_lines(&gp, opt, p, p == 0);
+        plot_panel(&gp, series, nseries, p, paneled);
+    }
+    if (paneled)
+        rp_printf(&gp, "unset multiplot\n");
 
     rc = rp_write_pair(paths, &dat, &gp, err);
     free(dat.s);

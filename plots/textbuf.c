@@ -2,6 +2,7 @@
 #include "textbuf.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,4 +188,19 @@ void rp_dat_xy_columns(rp_buf *dat, const char *xlabel, const char *ylabel)
     rp_printf(dat, ") y (");
     rp_comment(dat, ylabel ? ylabel : "y");
     rp_printf(dat, ")");
+}
+
+void rp_gp_log_tics(rp_buf *gp, char axis, double lo, double hi)
+{
+    int first = 1;
+    rp_printf(gp, "set %ctics (", axis);
+    for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+        for (int k = 0; k < 3; k++) {
+            double t = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
+            if (t >= lo && t <= hi) {
+                rp_printf(gp, "%s%.6g", first ? "" : ", ", t);
+                first = 0;
+            }
+        }
+    rp_printf(gp, ")\n");
 }

@@ -47,6 +47,9 @@ void rp_dat_blocks_header(rp_buf *dat, const char *kind, const char *title, cons
 /* The comment line opening block i: "# [index i] NAME" (or "NOUN i+1" when unnamed), preceded by
  * the two blank lines that separate blocks; the caller adds any suffix and the newline. */
 void rp_dat_block_header(rp_buf *dat, size_t i, const char *name, const char *noun);
+/* "set Xtics (t, ...)\n" for axis X ('x', 'y'): the 1-2-5 steps within [lo, hi] of a log axis
+ * (a narrow log range would otherwise label one tic or none). */
+void rp_gp_log_tics(rp_buf *gp, char axis, double lo, double hi);
 /* The file name part of a path. */
 const char *rp_base_name(const char *path);
 

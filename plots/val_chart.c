@@ -73,6 +73,91 @@ static void error_note(const ridge_val_cases *s, char *note, size_t cap)
         snprintf(note, cap, "no cases compared");
 }
 
+/* Index of name in list[0..*n), appended when new and there is room; else the last entry. */
+static int index_of(const char *name, const char **list, int *n, int cap)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(list[i], name) == 0)
+            return i;
+    if (*n < cap) {
+        list[*n] = name;
+        return (*n)++;
+    }
+    return cap - 1;
+}
+
+/* SCATTER: a panel per unit (the 8th and beyond share the last), a set per group within each
+ * (the 12th group and beyond share the last colour), each group one colour on every panel. */
+#define VC_GROUPS 12
+static int write_panels(const ridge_val_cases *s, const ridge_plot_paths *paths, const char *note, ridge_err *err)
+{
+    enum { NP = RIDGE_VALIDATION_MAX_PANELS, NS = RIDGE_VALIDATION_MAX_PANELS * VC_GROUPS };
+    const char *units[NP], *groups[VC_GROUPS];
+    char ptitle[NP][128], (*names)[96] = calloc(NS, sizeof *names);
+    const char *ptitle_p[NP];
+    int nu = 0, ng = 0, *pair = malloc((size_t)(s->n ? s->n : 1) * sizeof *pair), cnt[NS] = {0}, ucnt[NP] = {0};
+    double *num = malloc((size_t)(s->n ? s->n : 1) * 3 * sizeof *num), uerr[NP] = {0};
+    const char **ids = malloc((size_t)(s->n ? s->n : 1) * sizeof *ids);
+    ridge_validation_set *sets = calloc(NS, sizeof *sets);
+    ridge_validation_options o = {0};
+    size_t nsets = 0;
+    int st, k = 0;
+    if (!names || !pair || !num || !ids || !sets) {
+        st = ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < s->n; i++) {
+        int u = index_of(s->v[i].unit, units, &nu, NP), g = index_of(s->v[i].group, groups, &ng, VC_GROUPS);
+        pair[i] = u * VC_GROUPS + g;
+        cnt[pair[i]]++;
+        ucnt[u]++;
+        uerr[u] += fabs(s->v[i].error);
+    }
+    for (int q = 0; q < NS; q++) {
+        ridge_validation_set *v = &sets[nsets];
+        int g = q % VC_GROUPS;
+        if (!cnt[q])
+            continue;
+        v->number = num + k;
+        v->measured = num + s->n + k;
+        v->predicted = num + 2 * s->n + k;
+        v->ids = ids + k;
+        for (int i = 0; i < s->n; i++)
+            if (pair[i] == q) {
+                num[k] = i + 1;
+                num[s->n + k] = s->v[i].measured;
+                num[2 * s->n + k] = s->v[i].predicted;
+                ids[k++] = s->v[i].id;
+            }
+        v->n = (size_t)cnt[q];
+        v->panel = q / VC_GROUPS;
+        v->color = g;
+        snprintf(names[nsets], sizeof names[0], "%s (%d)", ng == VC_GROUPS && g == VC_GROUPS - 1 ? "other groups" : groups[g],
+                 cnt[q]);
+        v->name = names[nsets++];
+    }
+    for (int u = 0; u < nu; u++) {
+        snprintf(ptitle[u], sizeof ptitle[u], "%s%s: %d case%s, MAPE %.1f %%",
+                 nu == NP && u == NP - 1 ? "other units" : units[u], strcmp(units[u], "s") ? "" : " (time)", ucnt[u],
+                 ucnt[u] == 1 ? "" : "s", 100.0 * uerr[u] / ucnt[u]);
+        ptitle_p[u] = ptitle[u];
+    }
+    o.title = "ridge validate: predicted / measured against measured, a panel per unit";
+    o.note = note;
+    o.style = RIDGE_VALIDATION_SCATTER;
+    o.npanels = (size_t)nu;
+    o.panel_titles = ptitle_p;
+    o.panel_units = units;
+    st = ridge_validation_write(sets, nsets, &o, paths, err);
+done:
+    free(names);
+    free(pair);
+    free(num);
+    free(ids);
+    free(sets);
+    return st;
+}
+
 int ridge_val_chart_write(const ridge_val_cases *s, ridge_validation_style style, const ridge_plot_paths *paths,
                           ridge_err *err)
 {
@@ -88,10 +173,15 @@ int ridge_val_chart_write(const ridge_val_cases *s, ridge_validation_style style
         free(ids);
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
     }
+    error_note(s, note, sizeof note);
+    if (style == RIDGE_VALIDATION_SCATTER && s->n) {
+        free(num);
+        free(ids);
+        return write_panels(s, paths, note, err);
+    }
     nsets = units_of(s, units);
     for (int u = 0; u < nsets; u++)
         k = fill_set(s, units, nsets, u, num, ids, k, &sets[u], names[u], sizeof names[u]);
-    error_note(s, note, sizeof note);
     o.title = style == RIDGE_VALIDATION_RATIO ? "ridge validate: predicted / measured per case"
                                               : "ridge validate: predicted against measured";
     o.style = style;

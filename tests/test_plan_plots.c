@@ -30,6 +30,66 @@ static int read_chart(const ridge_plot_paths *paths, char **dat, char **gp)
     return CHECK(*dat != NULL) && CHECK(*gp != NULL);
 }
 
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; hay && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* The labels' anchors ("set label ... at graph X, graph Y"): no two at the same spot. */
+static void check_labels_apart(const char *gp)
+{
+    double x[64], y[64];
+    int n = 0;
+    for (const char *p = gp; (p = strstr(p, "' at graph ")) && n < 64; p++)
+        if (sscanf(p, "' at graph %lf, graph %lf", &x[n], &y[n]) == 2)
+            n++;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            CHECK(fabs(x[i] - x[j]) > 1e-3 || fabs(y[i] - y[j]) > 1e-3);
+}
+
+/* Twelve labelled points (more than RIDGE_SCATTER_MAX_INLINE): a number beside each, a numbered key. */
+static void test_numbered_labels(void)
+{
+    double x[12], y[12];
+    char text[12][32];
+    const char *labs[12];
+    ridge_scatter_series ser;
+    ridge_scatter_options so = {0};
+    ridge_plot_paths paths;
+    ridge_err err;
+    char chart[128], *dat, *gp;
+    check_context("numbered labels");
+    for (int i = 0; i < 12; i++) {
+        x[i] = 0.125 * (1 << (i / 2)) * (1 + 0.03 * i); /* pairs close together */
+        y[i] = 30.5 - 0.25 * i;
+        snprintf(text[i], sizeof text[i], "g ×%d, batch %d", 1 << i, 32 + i);
+        labs[i] = text[i];
+    }
+    ser = (ridge_scatter_series){"front", x, y, 12, 0, 1, labs};
+    so.log_x = 1;
+    snprintf(chart, sizeof chart, "%s/numbered.svg", tmpdir);
+    CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
+    CHECK(ridge_scatter_write(&ser, 1, &so, &paths, &err) == RIDGE_OK);
+    if (read_chart(&paths, &dat, &gp)) {
+        /* the key: "N  label" for each point, right of the plot; the numbers beside the points */
+        CHECK_INT(count_of(gp, " at graph 1.03, graph "), 12);
+        CHECK_STR_HAS(gp, "set label '1  ' . 'g ×1, batch 32' at graph 1.03");
+        CHECK_STR_HAS(gp, "set label '12  ' . 'g ×2048, batch 43' at graph 1.03");
+        CHECK_STR_HAS(gp, "set label '12' at graph ");
+        CHECK_INT(count_of(gp, "set label '"), 24);
+        check_labels_apart(gp);
+        CHECK_STR_HAS(dat, "\"g ×2048, batch 43\"\n");
+    }
+    free(dat);
+    free(gp);
+    check_context(NULL);
+}
+
 /* Five configurations on two GPUs; the (time, cost) front is 0, 2 and 4. Drawn as `ridge plan
  * --chart pareto` draws them: one set per GPU, then the front joined. */
 static void test_pareto_chart(void)
@@ -59,9 +119,9 @@ static void test_pareto_chart(void)
             fy[nf++] = r[i].cost_usd;
         }
     }
-    ser[0] = (ridge_scatter_series){"gpu-a", x[0], y[0], n[0], 0, 0};
-    ser[1] = (ridge_scatter_series){"gpu-b", x[1], y[1], n[1], 1, 0};
-    ser[2] = (ridge_scatter_series){"Pareto front", fx, fy, nf, 0, 1};
+    ser[0] = (ridge_scatter_series){"gpu-a", x[0], y[0], n[0], 0, 0, NULL};
+    ser[1] = (ridge_scatter_series){"gpu-b", x[1], y[1], n[1], 1, 0, NULL};
+    ser[2] = (ridge_scatter_series){"Pareto front", fx, fy, nf, 0, 1, NULL};
     so.title = "tiny space";
     so.xlabel = "Time to finish [h]";
     so.ylabel = "Cost [USD]";
@@ -84,6 +144,24 @@ static void test_pareto_chart(void)
     }
     free(dat);
     free(gp);
+    /* The front labelled (as plan --chart pareto does): one label per front point, placed clear of
+     * the markers and of each other, in the graph's frame of explicit ranges. */
+    static const char *const labs[3] = {"gpu-a ×1, batch 32", "gpu-b ×2, batch 64", "gpu-b ×\"8\", batch 96"};
+    ser[2].labels = labs;
+    CHECK(ridge_scatter_write(ser, 3, &so, &paths, &err) == RIDGE_OK);
+    if (read_chart(&paths, &dat, &gp)) {
+        CHECK_STR_HAS(dat, "# [index 2] Pareto front (joined, highlighted) (labelled)\n1.25 40.5 \"gpu-a ×1, batch 32\"\n");
+        CHECK_STR_HAS(dat, "12.5 17.125 \"gpu-b × 8 , batch 96\"\n"); /* quotes blanked in the .dat */
+        CHECK_INT(count_of(gp, "set label '"), 3);
+        CHECK_STR_HAS(gp, "set label 'gpu-a ×1, batch 32' at graph ");
+        CHECK_STR_HAS(gp, "set label 'gpu-b ×2, batch 64' at graph ");
+        CHECK_STR_HAS(gp, "set xrange [");
+        CHECK(strstr(gp, "set autoscale fix") == NULL);
+        check_labels_apart(gp);
+    }
+    free(dat);
+    free(gp);
+    ser[2].labels = NULL;
     /* Errors: no sets, a negative group. */
     CHECK(ridge_scatter_write(ser, 0, &so, &paths, &err) == RIDGE_EINVAL);
     ser[0].group = -1;
@@ -148,6 +226,7 @@ int main(void)
     if (!check_tmpdir(tmpdir, sizeof tmpdir, "ridge-test-plan-plots"))
         return 1;
     test_pareto_chart();
+    test_numbered_labels();
     test_bars_chart();
     {
         char cmd[128];

@@ -569,8 +569,8 @@ static void test_validation_chart(void)
 {
     static const double num[] = {1, 2, 3}, meas[] = {100, 0.01, 5e4}, pred[] = {110, 0.0075, -1};
     static const char *const ids[] = {"a", "b\"quoted\"", "c"};
-    ridge_validation_set set = {"images/s (3)", num, meas, pred, ids, 3};
-    ridge_validation_options o = {"t", "n", RIDGE_VALIDATION_SCATTER};
+    ridge_validation_set set = {"images/s (3)", num, meas, pred, ids, 3, 0, 0};
+    ridge_validation_options o = {"t", "n", RIDGE_VALIDATION_SCATTER, 0, NULL, NULL};
     ridge_plot_paths paths;
     ridge_err err = {{0}};
     char chart[160], *dat1, *dat2, *gp;
@@ -580,10 +580,16 @@ static void test_validation_chart(void)
     dat1 = check_read_file(paths.dat);
     gp = check_read_file(paths.gp);
     if (CHECK(dat1 && gp)) {
+        /* the ratio (column 4) against the measured value (column 2), log-log, one panel */
         CHECK_STR_HAS(gp, "set logscale xy 10");
-        CHECK_STR_HAS(gp, "using 2:3 with points");
-        CHECK_STR_HAS(gp, "1.25*x with lines");
-        CHECK_STR_HAS(gp, "set xrange [0.001:1000]"); /* whole decades around 0.0075 .. 110 */
+        CHECK_STR_HAS(gp, "using 2:4 with points");
+        CHECK_STR_HAS(gp, "set multiplot layout 1,1");
+        CHECK_STR_HAS(gp, "    1.25 with lines");
+        CHECK_STR_HAS(gp, "rect from graph 0, first 0.9 to graph 1, first 1.1"); /* the ±10 % band */
+        /* the measured span 0.01 .. 100 with 6 % of it (in decades) each side; ratios 0.75 .. 1.1
+         * inside the bands' room 0.6 .. 1.6 */
+        CHECK_STR_HAS(gp, "set xrange [0.0057544:173.78]\nset yrange [0.6:1.6]");
+        CHECK_STR_HAS(dat1, "1 100 110 1.1 \"a\"");
         /* a non-positive prediction is left out; a quote inside an id is blanked */
         CHECK(strstr(dat1, "5e4") == NULL && strstr(dat1, "50000") == NULL);
         CHECK_STR_HAS(dat1, "\"b quoted \"");
@@ -604,6 +610,120 @@ static void test_validation_chart(void)
     free(gp);
     remove(paths.dat);
     remove(paths.gp);
+}
+
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; hay && (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* SCATTER with panels: three sets (two groups) in two units, a panel per unit, a colour per group. */
+static void test_validation_panels(void)
+{
+    static const double num[] = {1, 2, 3, 4}, meas[] = {2.385, 0.0173, 4.1e3, 812.5},
+                        pred[] = {2.7, 0.0161, 3.3e3, 1017.25};
+    static const char *const titles[] = {"s (time): 2 cases", "images/s: 2 cases"}, *const units[] = {"s", "images/s"};
+    ridge_validation_set sets[3] = {{"gemm (1)", num, meas, pred, NULL, 1, 0, 0},
+                                    {"attention (1)", num + 1, meas + 1, pred + 1, NULL, 1, 0, 1},
+                                    {"gemm (2)", num + 2, meas + 2, pred + 2, NULL, 2, 1, 0}};
+    ridge_validation_options o = {"t", "n", RIDGE_VALIDATION_SCATTER, 2, titles, units};
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[160], *dat, *gp;
+    check_context("validation panels");
+    join(chart, sizeof chart, "valp.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_validation_write(sets, 3, &o, &paths, &err), RIDGE_OK);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
+    if (CHECK(dat && gp)) {
+        CHECK_STR_HAS(gp, "set multiplot layout 1,2");
+        CHECK_INT(count_of(gp, "# ---- panel "), 2);
+        CHECK_STR_HAS(gp, "set xlabel 'Measured [' . 'images/s' . ']'");
+        /* set 2 in the second panel only; gemm's colour (set 0's) on both panels, attention's another */
+        CHECK_STR_HAS(strstr(gp, "# ---- panel 1"), "dat index 2 using 2:4");
+        CHECK(strstr(strstr(gp, "# ---- panel 1"), "dat index 0 ") == NULL);
+        CHECK_STR_HAS(gp, "dat index 0 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2'");
+        CHECK_STR_HAS(gp, "dat index 2 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2'");
+        CHECK_STR_HAS(gp, "dat index 1 using 2:4 with points pt 5 ps 0.9 lc rgb '#D55E00'");
+        /* blocks name their panel; the ratio column is predicted / measured */
+        CHECK_STR_HAS(dat, "# [index 2] gemm (2) (panel 1: images/s: 2 cases)\n3 4100 3300 0.804878049 \"-\"\n");
+        CHECK_STR_HAS(dat, "4 812.5 1017.25 1.252 \"-\"");
+    }
+    free(dat);
+    free(gp);
+    sets[2].panel = 2; /* outside the two panels */
+    CHECK_INT(ridge_validation_write(sets, 3, &o, &paths, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "panel 2 of 2");
+    remove(paths.dat);
+    remove(paths.gp);
+    check_context(NULL);
+}
+
+/* Curves in three panels (end-to-end, TTFT, TPOT) with objective lines, as serve --sweep-rate
+ * draws an LLM. */
+static void test_curves_panels(void)
+{
+    static const double x[] = {0.5, 2.25, 4.125}, e2e[] = {2375, 3120, 5230}, ttft[] = {71.5, 83.25, 120.5},
+                        tpot[] = {12.25, 13.5, 19.75};
+    static const char *const ylab[] = {"End-to-end latency [ms]", "TTFT [ms]", "TPOT [ms]"},
+                             *const hlab[] = {"objective: TTFT p99 1000 ms", "objective: TPOT p99 60 ms"};
+    static const double hy[] = {1000, 60}, vx[] = {10.31};
+    static const int hp[] = {1, 2}, vg[] = {0};
+    static const char *const vlab[] = {"saturation"};
+    ridge_curve_series ser[3] = {{"a p99", x, e2e, 3, 0, 1, 0}, {"a TTFT p99", x, ttft, 3, 0, 1, 1},
+                                 {"a TPOT p99", x, tpot, 3, 0, 1, 2}};
+    ridge_curve_options co = {0};
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    char chart[160], *dat, *gp;
+    check_context("curve panels");
+    co.title = "t";
+    co.xlabel = "Offered load [requests/s]";
+    co.log_y = 1;
+    co.npanels = 3;
+    co.panel_ylabel = ylab;
+    co.nhlines = 2;
+    co.hline_y = hy;
+    co.hline_panel = hp;
+    co.hline_label = hlab;
+    co.nvlines = 1;
+    co.vline_x = vx;
+    co.vline_group = vg;
+    co.vline_label = vlab;
+    join(chart, sizeof chart, "curves.svg");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_curves_write(ser, 3, &co, &paths, &err), RIDGE_OK);
+    dat = check_read_file(paths.dat);
+    gp = check_read_file(paths.gp);
+    if (CHECK(dat && gp)) {
+        CHECK_STR_HAS(gp, "set multiplot layout 3,1");
+        CHECK_INT(count_of(gp, "# ---- panel "), 3);
+        CHECK_INT(count_of(gp, "\nplot "), 3);
+        CHECK_STR_HAS(strstr(gp, "# ---- panel 1"), "set ylabel 'TTFT [ms]'");
+        CHECK_STR_HAS(strstr(gp, "# ---- panel 2"), "dat index 2 using 1:2");
+        CHECK_STR_HAS(strstr(gp, "# ---- panel 2"), "first 60 nohead");
+        CHECK(strstr(strstr(gp, "# ---- panel 2"), "first 1000 ") == NULL);
+        /* the saturation line in each panel, labelled once */
+        CHECK_INT(count_of(gp, "set arrow from 10.31, graph 0"), 3);
+        CHECK_INT(count_of(gp, "'saturation'"), 1);
+        /* the TTFT panel's range takes in its objective line */
+        CHECK_STR_HAS(strstr(gp, "# ---- panel 1"), "set yrange [50:2000]");
+        CHECK_STR_HAS(dat, "# [index 1] a TTFT p99 (panel 1: TTFT [ms])\n0.5 71.5\n");
+        CHECK_STR_HAS(dat, "# horizontal line: y = 60 (panel 2), objective: TPOT p99 60 ms");
+    }
+    free(dat);
+    free(gp);
+    ser[2].panel = 3;
+    CHECK_INT(ridge_curves_write(ser, 3, &co, &paths, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "panel 3 of 3");
+    remove(paths.dat);
+    remove(paths.gp);
+    check_context(NULL);
 }
 
 /* A chart file's contents (check_read_file), compared and freed. */
@@ -703,6 +823,8 @@ int main(void)
     test_roofline_sized_and_two_gpus();
     test_roofline_unwritable();
     test_validation_chart();
+    test_validation_panels();
+    test_curves_panels();
     test_gnuplot_runner();
     rmdir(tmpdir);
     return check_report();

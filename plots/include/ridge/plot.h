@@ -134,7 +134,11 @@ typedef struct {
     size_t n;
     int group;          /* >= 0 */
     int dash;           /* >= 1 */
+    int panel;          /* with the options' npanels > 1: the panel it is drawn in (0 = top) */
 } ridge_curve_series;
+
+/* At most this many panels on one curve chart. */
+#define RIDGE_CURVES_MAX_PANELS 4
 
 typedef struct {
     const char *title;  /* NULL for none */
@@ -147,10 +151,23 @@ typedef struct {
     const double *vline_x;
     const int *vline_group;
     const char *const *vline_label;
+    /* npanels > 1: that many panels stacked top to bottom, sharing the x axis (multiplot), each
+     * with its own y axis (panel_ylabel[p], log or not as log_y) and key; the vertical lines are
+     * drawn in every panel, labelled in the top one. 0 or 1: one panel, ylabel. */
+    size_t npanels;
+    const char *const *panel_ylabel;
+    /* Optional horizontal lines (an objective, say), dashed red with a label at the right end:
+     * nhlines entries (borrowed), each in panel hline_panel[i] (0 on a one-panel chart). */
+    size_t nhlines;
+    const double *hline_y;
+    const int *hline_panel;
+    const char *const *hline_label;
 } ridge_curve_options;
 
-/* Write paths->dat (one block per series: x y, selected with `index N`) and paths->gp (lines and
- * points, legend below the plot). RIDGE_EINVAL for no series, a negative group or dash < 1;
+/* Write paths->dat (one block per series: x y, selected with `index N`; with panels the block's
+ * comment names its panel) and paths->gp (lines and points, the key inside top left).
+ * RIDGE_EINVAL for no series, a negative group or dash < 1, more than RIDGE_CURVES_MAX_PANELS
+ * panels, a series or horizontal line outside the panels;
  * RIDGE_EIO when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
                        const ridge_plot_paths *paths, ridge_err *err);
@@ -169,7 +186,14 @@ typedef struct {
     size_t n;
     int group;          /* >= 0 */
     int line;           /* 0: points; 1: joined, highlighted; 2: joined in the group's colour */
+    /* n point labels (borrowed; "a100 x8, batch 64"), or NULL for none. Up to
+     * RIDGE_SCATTER_MAX_INLINE labelled points on the chart are labelled beside their markers,
+     * alternately above right and below left; more are numbered 1, 2, ... in order, with a
+     * numbered key right of the plot naming them. */
+    const char *const *labels;
 } ridge_scatter_series;
+
+#define RIDGE_SCATTER_MAX_INLINE 8
 
 typedef struct {
     const char *title;  /* NULL for none */
@@ -181,7 +205,8 @@ typedef struct {
     int y_from_zero;    /* 1: a linear y axis starts at 0 */
 } ridge_scatter_options;
 
-/* Write paths->dat (one block per set: x y, `index N`) and paths->gp. RIDGE_EINVAL for no sets
+/* Write paths->dat (one block per set: x y, `index N`; a labelled set adds a third column, its
+ * label in double quotes) and paths->gp. RIDGE_EINVAL for no sets
  * or a negative group; RIDGE_EIO when a file cannot be written (nothing is left behind). */
 int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, const ridge_scatter_options *opt,
                         const ridge_plot_paths *paths, ridge_err *err);
@@ -210,8 +235,8 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
 
 /* ---- validation: predicted / measured per case (plots/validation.c, ridge validate --chart) ---- */
 
-/* The cases of one unit ("images/s", "s", ...): one colour and marker per set. Cases with a
- * measured or predicted value that is not finite and positive are left out. */
+/* A set of cases in one unit ("images/s", "s", ...), drawn in one colour and marker. Cases with
+ * a measured or predicted value that is not finite and positive are left out. */
 typedef struct {
     const char *name;             /* key title ("images/s (18)"); NULL or "" -> "set N" */
     const double *number;         /* n case numbers for the x axis (borrowed) */
@@ -219,25 +244,41 @@ typedef struct {
     const double *predicted;
     const char *const *ids;       /* n case ids for the .dat, or NULL */
     size_t n;
+    /* SCATTER with the options' npanels > 0: the panel (its unit) the set is drawn in, and its
+     * colour and marker (one per group or family: the same on every panel). */
+    int panel;
+    int color;
 } ridge_validation_set;
 
 typedef enum {
-    RIDGE_VALIDATION_SCATTER = 0, /* predicted against measured, log-log, diagonal bands */
+    RIDGE_VALIDATION_SCATTER = 0, /* predicted / measured against measured, a panel per unit */
     RIDGE_VALIDATION_RATIO        /* predicted / measured (log) against the case number */
 } ridge_validation_style;
+
+/* At most this many panels on a SCATTER chart. */
+#define RIDGE_VALIDATION_MAX_PANELS 8
 
 typedef struct {
     const char *title; /* NULL: "Predicted / measured" */
     const char *note;  /* a second title line (the error summary); NULL for none */
     ridge_validation_style style;
+    /* SCATTER: npanels panels (1..RIDGE_VALIDATION_MAX_PANELS), panel_titles[p] naming each (its
+     * unit and error summary; borrowed), each set in its `panel` with its `color`. 0: one
+     * panel, a colour per set in order. */
+    size_t npanels;
+    const char *const *panel_titles;
+    const char *const *panel_units; /* npanels units for the x labels ("images/s"); NULL: none */
 } ridge_validation_options;
 
-/* Write paths->dat (one block per set: number measured predicted ratio "id") and paths->gp.
- * SCATTER: predicted against measured on log-log axes, each case in its own unit, with the
- * diagonal (exact) and the lines 1.1x, 0.9x (±10 %) and 1.25x, 0.75x (±25 %). RATIO: the ratio
- * predicted / measured on a log axis against the case number, with the same bands as horizontal
- * lines; the ratio is unit-free, so files mixing units share one axis. RIDGE_EINVAL for no sets;
- * RIDGE_EIO when a file cannot be written (nothing is left behind); RIDGE_ENOMEM. */
+/* Write paths->dat (one block per set: number measured predicted ratio "id"; with panels the
+ * block's comment names its panel) and paths->gp. SCATTER: in each panel (gnuplot multiplot,
+ * two columns), the ratio predicted / measured on a log axis against the measured value on a
+ * log axis in the panel's unit, with the exact line (1), the ±10 % band shaded and dashed and
+ * the ±25 % lines dotted; small markers, translucent for a set of many cases, and each panel's
+ * key right of it. RATIO: the ratio on a log axis against the case number, with the same bands
+ * as horizontal lines; the ratio is unit-free, so files mixing units share one axis.
+ * RIDGE_EINVAL for no sets, too many panels or a set outside them; RIDGE_EIO when a file cannot
+ * be written (nothing is left behind); RIDGE_ENOMEM. */
 int ridge_validation_write(const ridge_validation_set *sets, size_t nsets, const ridge_validation_options *opt,
                            const ridge_plot_paths *paths, ridge_err *err);
 
