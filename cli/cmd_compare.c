@@ -252,7 +252,7 @@ static int parse_args(int argc, char **argv, cmp_args *a)
                                          CLI_RUN_OPTIONS,
                                          CLI_OPTION_END};
     cli_opts co = {"compare", help, NULL, &a->fmt, 0, -1};
-    int c;
+    int c, rc;
     /* '-' first: keep ids and --gpu-file in command-line order. */
     while ((c = cli_getopt(&co, argc, argv, "-:h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
@@ -265,8 +265,8 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         switch (c) {
         case CLI_OPT_PRICE:
         case CLI_OPT_PRICES:
-            if (cli_prices_option(&a->prices, c, optarg))
-                return CLI_EXIT_USAGE;
+            if ((rc = cli_prices_option(&a->prices, c, optarg)) != 0)
+                return rc == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
             break;
         case 'w': a->workload = optarg; break;
         case 'p': a->per_op = 1; break;

@@ -97,16 +97,6 @@ static void print_footnotes(const source_notes *s)
     }
 }
 
-/* Facts that a GPU file may leave out for want of a source: "unknown" rather than "-" (which
- * elsewhere says the part has no such path or figure). */
-static int unknown_when_absent(const ridge_figure_info *f)
-{
-    return f->source_key && !f->derived &&
-           (strncmp(f->source_key, "die.", 4) == 0 || strcmp(f->source_key, "rt_cores") == 0 ||
-            strcmp(f->source_key, "chip") == 0 ||
-            strcmp(f->source_key, "memory.ecc") == 0);
-}
-
 static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_format fmt)
 {
     cli_table t;
@@ -149,10 +139,8 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
             const char *row[5] = {f->group, f->key, val, f->unit, src ? src : ""};
             cli_table_add(&t, row);
         } else {
-            int unknown = v.kind == RIDGE_FIGURE_ABSENT && unknown_when_absent(f);
+            int unknown = v.kind == RIDGE_FIGURE_ABSENT && cli_figure_unknown_when_absent(f);
             const char *shown = src && !unknown ? footnote(&notes, src) : "";
-            if (unknown)
-                snprintf(v.text, sizeof v.text, "unknown");
             const char *row[5] = {f->group, f->label, v.text, unknown ? "" : f->unit, shown};
             cli_table_add(&t, row);
         }

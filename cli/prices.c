@@ -20,8 +20,9 @@ static cli_price *find(cli_prices *ps, const char *id)
     return NULL;
 }
 
-/* ID=VALUE into *p (label names it in errors); 0 or -1 after printing. */
-static int parse_pair(const char *arg, const char *label, cli_price *p)
+/* ID=VALUE into *p; errors name label, and the id too where with_id is set (a label that does
+ * not name it already); 0 or -1 after printing. */
+static int parse_pair(const char *arg, const char *label, int with_id, cli_price *p)
 {
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : 0;
@@ -32,7 +33,7 @@ static int parse_pair(const char *arg, const char *label, cli_price *p)
     }
     memcpy(p->id, arg, len);
     p->id[len] = '\0';
-    snprintf(lab, sizeof lab, "%s: %s", label, p->id);
+    snprintf(lab, sizeof lab, with_id ? "%s: %s" : "%s", label, p->id);
     return cli_parse_double(lab, eq + 1, CLI_PRICE_MIN_USD, CLI_PRICE_MAX_USD, &p->usd_per_hour);
 }
 
@@ -51,11 +52,12 @@ static int store(cli_prices *ps, const cli_price *p, const char *label)
 int cli_prices_add(cli_prices *ps, const char *arg, const char *label)
 {
     cli_price p = {.strict = 1};
-    if (!label)
+    int flag = !label;
+    if (flag)
         label = "--price";
-    if (parse_pair(arg, label, &p))
+    if (parse_pair(arg, label, flag, &p))
         return -1;
-    if (strcmp(label, "--price") == 0)
+    if (flag)
         snprintf(p.origin, sizeof p.origin, "--price %.100s", arg);
     else
         snprintf(p.origin, sizeof p.origin, "%s", label);
@@ -138,7 +140,7 @@ static int load_line(cli_prices *ps, char *line, const char *path, size_t lineno
         *rest++ = '\0';
     while (isspace((unsigned char)*rest))
         rest++;
-    if (parse_pair(line, loc, &p) || parse_fields(rest, loc, &p))
+    if (parse_pair(line, loc, 1, &p) || parse_fields(rest, loc, &p))
         return -1;
     /* A price sheet may list GPUs a command does not use, but each must be a GPU. */
     if (ridge_catalog_load(p.id, &g, &err) != RIDGE_OK) {
@@ -181,7 +183,7 @@ int cli_prices_option(cli_prices *ps, int code, const char *arg)
 {
     if (code == CLI_OPT_PRICE)
         return cli_prices_add(ps, arg, NULL);
-    return cli_prices_load(ps, arg) == 0 ? 0 : -1;
+    return cli_prices_load(ps, arg);
 }
 
 /* Put p on g, the price of g itself (share 0) or of its parent (g gets its share). */

@@ -33,7 +33,7 @@ typedef struct {
 } cli_prices;
 
 /* The option CLI_OPTION_PRICES gave, code CLI_OPT_PRICE (arg ID=USD_PER_HOUR) or CLI_OPT_PRICES
- * (arg a file): 0, or -1 after printing one line. */
+ * (arg a file): 0, or -1 after printing one line (-3: the file cannot be read). */
 int cli_prices_option(cli_prices *ps, int code, const char *arg);
 /* One ID=USD_PER_HOUR; label names it in errors ("--price", "plan.json: $.prices.l4"). A later
  * price for the same id replaces the earlier one. 0, or -1 after printing. */

@@ -146,11 +146,7 @@ ridge_figure_kind ridge_figure_value(const ridge_gpu *g, size_t i, double *num, 
     case F_DIE_AREA: return num_value(g->die_area_mm2, num);
     case F_TRANSISTORS: return num_value(g->transistors, num);
     case F_RT_CORES:
-        if (g->rt_cores == RIDGE_GPU_NONE) {
-            *num = 0;
-            return RIDGE_FIGURE_NUMBER;
-        }
-        return num_value(g->rt_cores, num);
+        return g->rt_cores == RIDGE_GPU_NONE ? text_value("none", text, cap) : num_value(g->rt_cores, num);
     case F_ECC: return g->ecc ? text_value(g->ecc > 0 ? "yes" : "no", text, cap) : RIDGE_FIGURE_ABSENT;
     case F_SMS: return num_value(g->sm_count, num);
     case F_LANES: return num_value(g->fp32_lanes, num);
