@@ -106,6 +106,12 @@ typedef struct {
 #define CLI_OPTIONS_GPU {"gpu", required_argument, 0, 'g'}, {"gpu-file", required_argument, 0, 'G'}
 #define CLI_OPTION_WORKLOAD {"workload", required_argument, 0, 'w'}
 #define CLI_OPTION_RUNTIME {"runtime", required_argument, 0, 'r'}
+/* --price ID=USD_PER_HOUR and --prices FILE (cli/prices.h): the codes lie above every command's own
+ * (letters, plan's small enum) and below the run options' (CLI_RUN_OPT_BASE, cli/model_run.h);
+ * cli_prices_option reads either. */
+#define CLI_OPT_PRICE 900
+#define CLI_OPT_PRICES 901
+#define CLI_OPTION_PRICES {"price", required_argument, 0, CLI_OPT_PRICE}, {"prices", required_argument, 0, CLI_OPT_PRICES}
 #define CLI_OPTION_END {0, 0, 0, 0}
 struct option;
 /* getopt_long (shortopts with a leading ':') over the command's options, with the shared ones

@@ -10,18 +10,23 @@
 #include "figure_fmt.h"
 #include "json_emit.h"
 #include "model_run.h"
+#include "prices.h"
 #include "ridge/figures.h"
 
 #define MAX_GPUS 16
 
 static const char help[] =
-    "usage: ridge compare ID ID [ID...] [--gpu-file PATH]... [--format text|json|csv]\n"
+    "usage: ridge compare ID ID [ID...] [--gpu-file PATH]... [--price ID=USD_PER_HOUR]... [--prices FILE]\n"
+    "                     [--format text|json|csv]\n"
     "\n"
     "Puts GPUs side by side: memory size and type, bandwidth, cores and tensor cores, dense peak per\n"
     "precision, ridge points, power and efficiency, interconnect, price, MIG. Each value after the\n"
     "first column shows its ratio to the first GPU; '*' marks the winner of each row (higher is\n"
     "better, except board power and price). At most 16 GPUs; ids may name MIG slices\n"
     "(a100-sxm4-80gb:1g.10gb). --gpu-file adds a GPU from a JSON file (docs/gpu-schema.md).\n"
+    "Below the table: each GPU's price and its source, and for products sold as several parts (the\n"
+    "four A100s) the figures that differ between the parts. --price and --prices FILE replace the\n"
+    "catalogue's price per GPU-hour; a MIG slice takes its share of its parent's (docs/cli.md).\n"
     "\n"
     "With --workload ID|FILE (a model: see 'ridge workloads') and run options, compares the\n"
     "predictions instead: step time, throughput, speedup over the first GPU, MFU, throughput per\n"
@@ -122,6 +127,12 @@ static int figures_json(const ridge_gpu *g, int n)
             cJSON_AddNullToObject(row, "winner");
         cJSON_AddItemToArray(rows, row);
     }
+    {
+        cJSON *pr = cJSON_AddObjectToObject(root, "prices");
+        for (int i = 0; i < n; i++)
+            cJSON_AddItemToObject(pr, g[i].id, cli_price_json(&g[i]));
+    }
+    cJSON_AddItemToObject(root, "sku_families", cli_compare_sku_json(g, n));
     return cli_print_json(root);
 }
 
@@ -206,6 +217,8 @@ static int figures_table(const ridge_gpu *g, int n, cli_format fmt)
     } else {
         cli_table_print_text(&t, stdout);
         printf("\nRatios are to %s; '*' marks the winner (higher is better except power and price).\n", g[0].id);
+        cli_prices_print(g, (size_t)n, stdout);
+        cli_compare_sku_text(g, n);
     }
     cli_table_free(&t);
     return CLI_EXIT_OK;
@@ -221,6 +234,7 @@ typedef struct {
     int per_op, top, top_given;
     const char *ids[MAX_GPUS], *files[MAX_GPUS];
     int n;
+    cli_prices prices;
 } cmp_args;
 
 /* Parse the command line into a; returns -1 to go on, else the exit code to return. */
@@ -234,10 +248,11 @@ static int parse_args(int argc, char **argv, cmp_args *a)
                                          {"top", required_argument, 0, 't'},
                                          CLI_OPTION_FORMAT,
                                          CLI_OPTION_HELP,
+                                         CLI_OPTION_PRICES,
                                          CLI_RUN_OPTIONS,
                                          CLI_OPTION_END};
     cli_opts co = {"compare", help, NULL, &a->fmt, 0, -1};
-    int c;
+    int c, rc;
     /* '-' first: keep ids and --gpu-file in command-line order. */
     while ((c = cli_getopt(&co, argc, argv, "-:h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
@@ -248,6 +263,11 @@ static int parse_args(int argc, char **argv, cmp_args *a)
             continue;
         }
         switch (c) {
+        case CLI_OPT_PRICE:
+        case CLI_OPT_PRICES:
+            if ((rc = cli_prices_option(&a->prices, c, optarg)) != 0)
+                return rc == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
+            break;
         case 'w': a->workload = optarg; break;
         case 'p': a->per_op = 1; break;
         case 't': {
@@ -298,6 +318,8 @@ int cmd_compare(int argc, char **argv)
     rc = CLI_EXIT_OK;
     for (int i = 0; i < a.n && rc == CLI_EXIT_OK; i++)
         rc = cli_load_gpu(a.ids[i], a.files[i], &g[i]);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_prices_apply(&a.prices, g, (size_t)a.n, "compare");
     if (rc != CLI_EXIT_OK)
         ;
     else if (a.workload)

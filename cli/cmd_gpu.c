@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "figure_fmt.h"
 #include "json_emit.h"
+#include "prices.h"
 #include "ridge/figures.h"
 
 static const char help[] =
@@ -55,14 +56,52 @@ static int show_json(const ridge_gpu *g, const ridge_gpu_provenance *prov)
         cJSON_AddStringToObject(src, prov->sources[i].key, prov->sources[i].value);
     if (g->price_source[0])
         cJSON_AddStringToObject(root, "price_source", g->price_source);
+    cJSON_AddItemToObject(root, "price", cli_price_json(g));
     cJSON_AddStringToObject(root, "notes", prov->notes);
     return cli_print_json(root);
+}
+
+/* Sources too long for the table's column are numbered "[n]" there and printed below it. */
+#define SOURCE_COLUMN 24
+#define MAX_NOTES 64
+typedef struct {
+    const char *text[MAX_NOTES];
+    char mark[MAX_NOTES][12];
+    int n;
+} source_notes;
+
+/* What the source column shows for src: src itself when it is short, else its note mark (the
+ * same mark for the same text). */
+static const char *footnote(source_notes *s, const char *src)
+{
+    if (strlen(src) <= SOURCE_COLUMN)
+        return src;
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->text[i], src) == 0)
+            return s->mark[i];
+    if (s->n == MAX_NOTES)
+        return "(see notes)";
+    s->text[s->n] = src;
+    snprintf(s->mark[s->n], sizeof s->mark[0], "[%d]", (s->n + 1) % 100);
+    return s->mark[s->n++];
+}
+
+static void print_footnotes(const source_notes *s)
+{
+    char text[CLI_TEXT_CAP(sizeof ((ridge_gpu_source *)0)->value)];
+    if (s->n)
+        printf("\nSources:\n");
+    for (int i = 0; i < s->n; i++) {
+        int w = printf("  %-5s", s->mark[i]);
+        cli_print_wrapped(stdout, cli_text(s->text[i], text, sizeof text), w + 1, 8);
+    }
 }
 
 static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_format fmt)
 {
     cli_table t;
     char b[64];
+    source_notes notes = {0};
     if (cli_table_init(&t, 5))
         return CLI_EXIT_FAILURE;
     if (fmt == CLI_FMT_CSV) {
@@ -81,6 +120,10 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
         cli_figure_eval(g, i, &v);
         if (v.kind == RIDGE_FIGURE_ABSENT && fmt == CLI_FMT_TEXT && f->derived)
             continue;
+        /* The title line gives the name, the MIG table below the profiles, one per row. */
+        if (fmt == CLI_FMT_TEXT &&
+            (strcmp(f->key, "name") == 0 || (strcmp(f->key, "mig_profile_names") == 0 && g->mig_count > 0)))
+            continue;
         src = f->derived ? "derived" : ridge_gpu_source_for(prov, f->source_key);
         if (f->source_key && strcmp(f->source_key, "price") == 0 && g->price_source[0])
             src = g->price_source;
@@ -96,7 +139,9 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
             const char *row[5] = {f->group, f->key, val, f->unit, src ? src : ""};
             cli_table_add(&t, row);
         } else {
-            const char *row[5] = {f->group, f->label, v.text, f->unit, src ? src : ""};
+            int unknown = v.kind == RIDGE_FIGURE_ABSENT && cli_figure_unknown_when_absent(f);
+            const char *shown = src && !unknown ? footnote(&notes, src) : "";
+            const char *row[5] = {f->group, f->label, v.text, unknown ? "" : f->unit, shown};
             cli_table_add(&t, row);
         }
     }
@@ -128,6 +173,9 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
     printf("\n\n");
     cli_table_print_text(&t, stdout);
     cli_table_free(&t);
+    print_footnotes(&notes);
+    printf("\nPrice per GPU-hour: ");
+    cli_print_wrapped(stdout, cli_price_text(g, text, sizeof text), 20, 4);
     if (g->mig_count > 0) {
         printf("\nMIG profiles (use ID:PROFILE as a GPU id)\n");
         if (cli_table_init(&t, 6))
@@ -168,8 +216,10 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
                    cli_text(g->eff.source, text, sizeof text));
         }
     }
-    if (prov->notes[0])
-        printf("\nNotes: %s\n", cli_text(prov->notes, text, sizeof text));
+    if (prov->notes[0]) {
+        printf("\nNotes: ");
+        cli_print_wrapped(stdout, cli_text(prov->notes, text, sizeof text), 7, 2);
+    }
     return CLI_EXIT_OK;
 }
 

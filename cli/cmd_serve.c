@@ -18,7 +18,8 @@ static const char help[] =
     "usage: ridge serve --gpu ID|--gpu-file PATH --workload ID|FILE --rate R [--replicas N]\n"
     "       ridge serve --cluster ID|FILE [--nodes N] --tp T --workload ID|FILE --rate R [--replicas N]\n"
     "                   [--max-batch B [--batch-timeout-ms T]] [--slo-p99-ms X] [--find max-rate|replicas]\n"
-    "                   [--price-per-hour P] [--output N] [--simulate] [--seed S] [run options]\n"
+    "                   [--price ID=USD_PER_HOUR] [--prices FILE] [--output N] [--simulate] [--seed S]\n"
+    "                   [run options]\n"
     "                   [--slo-ttft-p99-ms X] [--slo-tpot-ms X] [--trace FILE] [--requests N] [--static]\n"
     "                   [--sweep-rate A:B:N [--gpus ID,ID...] [-o CHART.png|svg]] [--format text|json|csv]\n"
     "\n"
@@ -51,11 +52,12 @@ static const char help[] =
     "running the model with tensor parallelism (docs/parallel.md); service and iteration times come\n"
     "from the multi-GPU model (tp T, pp = dp = 1, microbatch = global batch = the batch). T must\n"
     "divide the GPUs per node; replicas default to (GPUs per node x nodes) / T and --replicas may\n"
-    "not exceed that. A replica costs T x the GPU's price per hour (--price-per-hour is per GPU).\n"
+    "not exceed that. A replica costs T x the GPU's price per hour (--price is per GPU).\n"
     "\n"
     "Prints utilisation, throughput, mean/p50/p90/p99 latency, stability (with the saturation rate\n"
     "when the queue cannot keep up), whether p99 meets --slo-p99-ms, and the cost per 1,000 requests\n"
-    "from the GPU's price per hour (--price-per-hour overrides). --find max-rate: the highest rate\n"
+    "from the GPU's price per hour (--price or --prices FILE override it: docs/cli.md, \"Prices\"; a\n"
+    "MIG slice takes its share of its parent's). --find max-rate: the highest rate\n"
     "whose p99 meets the SLO (Brent's method); --find replicas: the fewest replicas meeting it at R.\n"
     "\n";
 
@@ -71,7 +73,7 @@ static const char help_options[] =
     "  --batch-timeout-ms T   longest wait for a batch to fill (default 0: take what is queued)\n"
     "  --slo-p99-ms X         latency objective for the 99th percentile\n"
     "  --find max-rate|replicas\n"
-    "  --price-per-hour P     US dollars per GPU-hour (default: the GPU's catalogue price)\n"
+    "  --price ID=USD_PER_HOUR, --prices FILE   USD per GPU-hour (default: the catalogue's)\n"
     "  --output N             LLM: tokens generated per request (default 128)\n"
     "  --slo-ttft-p99-ms X    LLM: objective for the 99th percentile of the time to first token\n"
     "  --slo-tpot-ms X        LLM: objective for the 99th percentile of the time per output token\n"
@@ -169,6 +171,11 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
     case 'P':
         PARSE_D("--price-per-hour", 0, 1e9, &o->price);
         break;
+    case CLI_OPT_PRICE:
+    case CLI_OPT_PRICES:
+        if ((lv = cli_prices_option(&o->prices, ch, optarg)) != 0)
+            return lv == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
+        break;
     case 'u':
         PARSE_L("--output", 0, 10000000, &lv);
         c->s.output = (double)lv;
@@ -209,7 +216,8 @@ static const struct option serve_long_opts[] = {
     {"seed", required_argument, 0, 'e'},          {"cluster", required_argument, 0, 'C'},
     {"nodes", required_argument, 0, 'N'},         {"tp", required_argument, 0, 'p'},
     CLI_OPTION_FORMAT,                            CLI_OPTION_HELP,
-    CLI_RUN_OPTIONS,                              CLI_OPTION_END};
+    CLI_OPTION_PRICES,                            CLI_RUN_OPTIONS,
+    CLI_OPTION_END};
 
 /* The flags, then the combinations that make no sense; prints the usage error. */
 static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
@@ -247,6 +255,8 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
         return cli_usage_error("serve", "missing --workload ID|FILE");
     if (o->chart && !o->sweep)
         return cli_usage_error("serve", "-o/--chart needs --sweep-rate A:B:N");
+    if (o->sweep && o->prices.n)
+        return cli_usage_error("serve", "--sweep-rate shows no cost: --price and --prices apply to one deployment");
     if (o->sweep && (o->find || o->trace || o->simulate))
         return cli_usage_error("serve", "--sweep-rate does not combine with --find, --trace or --simulate");
     if (o->rate <= 0 && !(o->find && strcmp(o->find, "max-rate") == 0) && !o->sweep && !o->trace)

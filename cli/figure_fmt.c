@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "figure_fmt.h"
 
+#include <string.h>
+
 #include "cli.h"
+
+int cli_figure_unknown_when_absent(const ridge_figure_info *f)
+{
+    const char *k = f->source_key;
+    return k && !f->derived &&
+           (strncmp(k, "die.", 4) == 0 || strcmp(k, "rt_cores") == 0 || strcmp(k, "chip") == 0 ||
+            strcmp(k, "memory.ecc") == 0);
+}
 
 void cli_figure_eval(const ridge_gpu *g, size_t i, cli_figure_val *v)
 {
@@ -12,7 +22,7 @@ void cli_figure_eval(const ridge_gpu *g, size_t i, cli_figure_val *v)
     if (v->kind == RIDGE_FIGURE_NUMBER)
         cli_num(v->num / f->scale, v->text, sizeof v->text);
     else if (v->kind == RIDGE_FIGURE_ABSENT)
-        snprintf(v->text, sizeof v->text, "-");
+        snprintf(v->text, sizeof v->text, "%s", cli_figure_unknown_when_absent(f) ? "unknown" : "-");
 }
 
 cJSON *cli_figure_json(const cli_figure_val *v)

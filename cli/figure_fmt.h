@@ -13,6 +13,9 @@ typedef struct {
     char text[256];  /* text value, or the display-unit number */
 } cli_figure_val;
 
+/* Facts a GPU file may leave out for want of a source (chip, die facts, RT cores, ECC): absent,
+ * they read "unknown", not "-" (which elsewhere says the part has no such path or figure). */
+int cli_figure_unknown_when_absent(const ridge_figure_info *f);
 /* Evaluate figure i for g and format its display string. */
 void cli_figure_eval(const ridge_gpu *g, size_t i, cli_figure_val *v);
 /* The figure as a JSON value (number in SI, string, or null). */

@@ -17,7 +17,7 @@ const struct option plan_long_opts[] = {
     {"samples", required_argument, 0, O_SAMPLES},     {"deadline-hours", required_argument, 0, O_DEADLINE},
     {"budget-usd", required_argument, 0, O_BUDGET},   {"power-cap-w", required_argument, 0, O_POWER},
     {"objective", required_argument, 0, O_OBJECTIVE}, {"top", required_argument, 0, O_TOP},
-    {"price", required_argument, 0, O_PRICE},         {"pareto", required_argument, 0, O_PARETO},
+    CLI_OPTION_PRICES,                                {"pareto", required_argument, 0, O_PARETO},
     {"no-comm", no_argument, 0, O_NOCOMM},            {"threads", required_argument, 0, O_THREADS},
     {"format", required_argument, 0, O_FORMAT},       {"plan", required_argument, 0, O_PLAN},
     {"bench", no_argument, 0, O_BENCH},               {"help", no_argument, 0, 'h'},
@@ -183,24 +183,7 @@ static int set_int_list(plan_opts *o, int c, const char *arg, const char *name)
 
 int plan_set_price(plan_opts *o, const char *arg, const char *label)
 {
-    char flag[48];
-    const char *name = label ? label : opt_flag(O_PRICE, flag, sizeof flag);
-    const char *eq = strchr(arg, '=');
-    size_t len = eq ? (size_t)(eq - arg) : 0;
-    if (!eq || len == 0 || len >= sizeof o->price_id[0]) {
-        cli_error("%s: '%s' is not ID=USD_PER_HOUR", name, arg);
-        return -1;
-    }
-    if (o->nprices >= PLAN_MAX_PRICES) {
-        cli_error("%s: more than %d prices", name, PLAN_MAX_PRICES);
-        return -1;
-    }
-    if (cli_parse_double(name, eq + 1, 0.001, 100000, &o->price[o->nprices]))
-        return -1;
-    memcpy(o->price_id[o->nprices], arg, len);
-    o->price_id[o->nprices][len] = '\0';
-    o->nprices++;
-    return 0;
+    return cli_prices_add(&o->prices, arg, label);
 }
 
 /* One of a few words into *out (its position in words), or the error naming them all. */
@@ -277,7 +260,8 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
         }
         return 0;
     case O_TOP: return cli_parse_long(name, arg, 1, 100000, &o->top);
-    case O_PRICE: return plan_set_price(o, arg, label);
+    case CLI_OPT_PRICE: return plan_set_price(o, arg, label);
+    case CLI_OPT_PRICES: return cli_prices_load(&o->prices, arg);
     case O_PARETO: return set_word(name, arg, pareto, 2, &o->pareto_energy);
     case O_NOCOMM: o->no_comm = 1; return 0;
     case O_THREADS: return cli_parse_long(name, arg, 1, 256, &o->threads);
@@ -316,7 +300,7 @@ int plan_file_key_code(const char *name)
     for (const struct option *op = plan_long_opts; op->name; op++)
         if (strcmp(op->name, name) == 0)
             code = op->val;
-    return code == O_PLAN || code == O_BENCH || code == 'h' || code == O_PRICE ? 0 : code;
+    return code == O_PLAN || code == O_BENCH || code == 'h' || code == CLI_OPT_PRICE ? 0 : code;
 }
 
 void plan_opts_init(plan_opts *o)

@@ -9,12 +9,12 @@
 #include <stddef.h>
 
 #include "model_run.h"
+#include "prices.h"
 #include "ridge/plan.h"
 #include "ridge/plot.h"
 #include "ridge/serve_plan.h"
 
 #define PLAN_MAX_LIST 4096
-#define PLAN_MAX_PRICES 64
 #define PLAN_CHUNK 65536
 #define PLAN_MAX_STORED 50000000ul
 
@@ -34,9 +34,7 @@ typedef struct {
     size_t nbatches;
     ridge_dtype precisions[16];
     size_t nprecisions;
-    char price_id[PLAN_MAX_PRICES][64];
-    double price[PLAN_MAX_PRICES];
-    size_t nprices;
+    cli_prices prices; /* --price, --prices, a plan file's "prices" */
     ridge_plan_target target_kind;
     double target;
     double deadline_s, budget_usd, power_cap_w;
@@ -58,7 +56,7 @@ typedef struct {
 /* The option codes: getopt_long's (plan_long_opts) and those of plan-file keys. */
 enum {
     O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
-    O_POWER, O_OBJECTIVE, O_TOP, O_PRICE, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
+    O_POWER, O_OBJECTIVE, O_TOP, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
     O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO
 };
 
@@ -99,6 +97,9 @@ void plan_print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par)
  * its Pareto front marked. Returns an exit code. */
 int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus, ridge_plan_select *sel,
                     size_t space, const size_t *infeasible, int par);
+/* Each candidate's price per GPU-hour and where it comes from, or "no price" and the option that
+ * gives one (cli_prices_print). */
+void plan_print_prices(const plan_opts *o, const ridge_gpu *gpus);
 /* "infeasible: N, REASON N..." and a newline. */
 void plan_print_infeasible(size_t n, const size_t *by_reason);
 /* A progress bar on stderr. */

@@ -64,6 +64,11 @@ void plan_print_csv_header(int par)
            par ? "tp,pp,zero," : "");
 }
 
+void plan_print_prices(const plan_opts *o, const ridge_gpu *gpus)
+{
+    cli_prices_print(gpus, o->ngpus, stdout);
+}
+
 void plan_print_infeasible(size_t n, const size_t *by_reason)
 {
     printf("infeasible: %zu", n);
@@ -151,5 +156,6 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
     cli_table_free(&t);
     printf("Pareto front (time, %s): %zu configurations, marked *\n", o->pareto_energy ? "energy" : "cost", nfront);
     plan_print_infeasible(space - nf, infeasible);
+    plan_print_prices(o, gpus);
     return CLI_EXIT_OK;
 }

@@ -53,6 +53,7 @@ static int serve_text(const plan_opts *o, const ridge_model *m, const ridge_gpu 
     for (size_t k = 0; k < n; k++)
         infeasible[rows[k].reason]++;
     plan_print_infeasible(n - nf, infeasible);
+    plan_print_prices(o, gpus);
     return CLI_EXIT_OK;
 }
 

@@ -38,16 +38,11 @@ int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double tar
     for (size_t i = 0; i < o->ngpus; i++)
         if ((rc = cli_load_gpu(o->gpus[i], NULL, &(*gpus)[i])) != CLI_EXIT_OK)
             return rc;
-    for (size_t k = 0; k < o->nprices; k++) {
-        int found = 0;
-        for (size_t i = 0; i < o->ngpus; i++)
-            if (strcmp(o->gpus[i], o->price_id[k]) == 0) {
-                (*prices)[i] = o->price[k];
-                found = 1;
-            }
-        if (!found)
-            return cli_usage_error("plan", "--price: '%s' is not among the candidate GPUs", o->price_id[k]);
-    }
+    /* Each GPU carries the price it is costed at (and its source, for the output). */
+    if ((rc = cli_prices_apply(&o->prices, *gpus, o->ngpus, "plan")) != CLI_EXIT_OK)
+        return rc;
+    for (size_t i = 0; i < o->ngpus; i++)
+        (*prices)[i] = (*gpus)[i].price_usd_per_hour;
     if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(rc);

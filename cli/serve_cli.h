@@ -6,6 +6,7 @@
 #define RIDGE_CLI_SERVE_H
 
 #include "cli.h"
+#include "prices.h"
 #include "ridge/comm.h"
 #include "ridge/serve.h"
 
@@ -28,6 +29,7 @@ typedef struct {
     double rate, slo_ms, timeout_ms, price, sweep_a, sweep_b;
     cli_format fmt;
     ridge_serve_slo slo; /* --slo-ttft-p99-ms, --slo-tpot-ms (and, for continuous batching, --slo-p99-ms) */
+    cli_prices prices;   /* --price, --prices */
     char gpus_buf[1024];
     const char *gpu_list[SERVE_MAX_GPUS];
 } serve_opts;

@@ -4,6 +4,7 @@
 
 #include "json_emit.h"
 #include "model_run.h"
+#include "prices.h"
 #include "serve_cli.h"
 
 static const char *yesno(int v)
@@ -76,19 +77,24 @@ static void title_text(const serve_cli *c, const char *what)
         printf("%s on %s (%s), %s%s\n\n", mname, g->id, cli_text(g->name, name, sizeof name), prec, what);
 }
 
-/* The cost line: "cost  C UNIT (P USD per GPU-hour[, T GPUs per replica])", or unknown. */
-static void cost_text(const serve_cli *c, double cost, const char *unit, double pr)
+/* The cost line: "cost  C UNIT (P USD per GPU-hour[, T GPUs per replica])", or unknown; then
+ * where the price comes from. */
+static void cost_text(const serve_cli *c, double cost, const char *unit, double pr, double given)
 {
-    char b[2][48];
+    char b[2][48], why[1024];
     if (!(cost > 0)) {
-        printf("cost              unknown (no price: give --price-per-hour)\n");
+        printf("cost              unknown: %s\n", cli_price_text(c->s.g, why, sizeof why));
         return;
     }
     printf("cost              %s %s ", cli_num(cost, b[0], 48), unit);
     printf("(%s USD per GPU-hour", cli_num(pr, b[1], 48));
     if (c->rep_cl)
         printf(", %d GPU%s per replica", c->tp, c->tp == 1 ? "" : "s");
-    printf(")\n");
+    printf(")\nprice             ");
+    if (given >= 0)
+        printf("--price-per-hour %s\n", cli_num(given, b[1], 48));
+    else
+        cli_print_wrapped(stdout, cli_price_text(c->s.g, why, sizeof why), 18, 18);
 }
 
 /* "found             replicas: N" or "max-rate: R". */
@@ -103,12 +109,21 @@ static void found_text(const serve_cli *c, const char *find, double rate)
 /* ---- continuous batching ---- */
 
 /* The keys both service models end with: what --find found, and the price and cost when there is one. */
-static cJSON *money_json(cJSON *root, const char *find, double pr, const char *cost_key, double cost)
+static cJSON *money_json(const serve_cli *c, cJSON *root, const char *find, double pr, const char *cost_key,
+                         double cost, double given)
 {
     const cli_json_field f[] = {CLI_JSTR_IF("found", find != NULL, find),
                                 CLI_JNUM_IF("price_usd_per_gpu_hour", cost > 0, pr),
                                 CLI_JNUM_IF(cost_key, cost > 0, cost)};
-    return CLI_JSON_ADD(root, f);
+    CLI_JSON_ADD(root, f);
+    if (given >= 0) {
+        cJSON *o = cJSON_AddObjectToObject(root, "price");
+        cJSON_AddNumberToObject(o, "usd_per_hour", given);
+        cJSON_AddStringToObject(o, "source", "--price-per-hour");
+    } else {
+        cJSON_AddItemToObject(root, "price", cli_price_json(c->s.g));
+    }
+    return root;
 }
 
 /* The price per GPU hour: --price-per-hour where given (price >= 0), else the GPU's. */
@@ -168,7 +183,7 @@ static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, do
                                       CLI_JBOOL("holds", ridge_serve_slo_holds(slo, r))};
         CLI_JSON_ADD(cJSON_AddObjectToObject(root, "slo"), lim);
     }
-    money_json(root, p->find, pr, "cost_usd_per_million_output_tokens", cost);
+    money_json(c, root, p->find, pr, "cost_usd_per_million_output_tokens", cost, p->price);
     return cli_print_json(root);
 }
 
@@ -240,7 +255,7 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
     slo_line("e2e p99", p->slo->e2e_p99_ms, r->stable, r->e2e.p99_s);
     slo_line("TTFT p99", p->slo->ttft_p99_ms, r->stable, r->ttft.p99_s);
     slo_line("TPOT p99", p->slo->tpot_p99_ms, r->stable, r->tpot.p99_s);
-    cost_text(c, cost, "USD per million output tokens", pr);
+    cost_text(c, cost, "USD per million output tokens", pr, p->price);
 }
 
 int serve_report_llm(const serve_cli *c, const serve_llm_report *p, cli_format fmt)
@@ -285,7 +300,7 @@ static int queue_json(const serve_cli *c, const serve_queue_report *p, double pr
                                       CLI_JBOOL("slo_holds", r->stable && r->p99_s * 1e3 <= p->slo_ms)};
         CLI_JSON_ADD(root, slo);
     }
-    money_json(root, p->find, pr, "cost_usd_per_1000_requests", cost);
+    money_json(c, root, p->find, pr, "cost_usd_per_1000_requests", cost, p->price);
     if (p->have_sim) {
         const cli_json_field sim[] = {CLI_JNUM("customers", (double)p->sim.customers),
                                       CLI_JNUM("mean_latency_s", p->sim.mean_latency_s),
@@ -342,7 +357,7 @@ static void queue_text(const serve_cli *c, const serve_queue_report *p, double p
                cli_num(sim->p50_s * 1e3, b[2], 48), cli_num(sim->p90_s * 1e3, b[3], 48),
                cli_num(sim->p99_s * 1e3, b[4], 48), sim->customers);
     slo_line("p99", p->slo_ms, r->stable, r->p99_s);
-    cost_text(c, cost, "USD per 1,000 requests", pr);
+    cost_text(c, cost, "USD per 1,000 requests", pr, p->price);
 }
 
 int serve_report_queue(const serve_cli *c, const serve_queue_report *p, cli_format fmt)

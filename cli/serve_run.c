@@ -282,6 +282,8 @@ int serve_run(serve_cli *c, serve_opts *o, ridge_gpu *g)
         *g = c->cl->gpu;
     else if ((rc = cli_load_gpu(o->gpu_id, o->gpu_file, g)) != CLI_EXIT_OK)
         return rc;
+    if ((rc = cli_prices_apply(&o->prices, g, 1, "serve")) != CLI_EXIT_OK)
+        return rc;
     c->s.g = g;
     serve_default_precision(c, g, 1);
     if ((rc = serve_prepare(c)) != CLI_EXIT_OK)

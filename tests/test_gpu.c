@@ -172,6 +172,31 @@ static const mutation_case mutation_cases[] = {
     {"price date unpadded", {{M_SET, "price/date", "\"2024-5-17\""}}, RIDGE_EINVAL, "$.price.date: '2024-5-17' is not", NULL},
     {"price date with month 13", {{M_SET, "price/date", "\"2024-13-45\""}}, RIDGE_EINVAL, "$.price.date: '2024-13-45' is not", NULL},
     {"price date as words", {{M_SET, "price/date", "\"May 2024\""}}, RIDGE_EINVAL, "$.price.date: 'May 2024' is not", NULL},
+    /* Die facts, RT cores, ECC (display only) and the price's kind and spot price. */
+    {"die facts, RT cores and ECC with their sources",
+     {{M_SET, "die", "{\"process\": \"4N\", \"foundry\": \"TSMC\", \"area_mm2\": 814, \"transistors\": 80e9}"}, {M_SET, "sources/die", "\"fixture\""}, {M_SET, "rt_cores", "0"},
+      {M_SET, "sources/rt_cores", "\"fixture\""}, {M_SET, "memory/ecc", "true"}},
+     RIDGE_OK, NULL, NULL},
+    {"price kind and spot price", {{M_SET, "price/kind", "\"on_demand\""}, {M_SET, "price/spot_usd_per_hour", "1.2"}}, RIDGE_OK, NULL, NULL},
+    {"negative die area", {{M_SET, "die", "{\"area_mm2\": -5}"}, {M_SET, "sources/die", "\"fixture\""}}, RIDGE_EINVAL, "$.die.area_mm2: -5 is out of range", NULL},
+    {"zero die area", {{M_SET, "die", "{\"area_mm2\": 0}"}, {M_SET, "sources/die", "\"fixture\""}}, RIDGE_EINVAL, "$.die.area_mm2: 0 is out of range", NULL},
+    {"die area as a string", {{M_SET, "die", "{\"area_mm2\": \"826 mm2\"}"}, {M_SET, "sources/die", "\"fixture\""}}, RIDGE_EINVAL, "$.die.area_mm2: expected a number, got a string", NULL},
+    {"a thousand transistors", {{M_SET, "die", "{\"transistors\": 1000}"}, {M_SET, "sources/die", "\"fixture\""}}, RIDGE_EINVAL, "$.die.transistors: 1000 is out of range", NULL},
+    {"infinite transistors", {{M_SETRAW, "die", "{\"transistors\": 1e999}"}, {M_SET, "sources/die", "\"fixture\""}}, RIDGE_EINVAL, "$.die.transistors", NULL},
+    {"unknown die key", {{M_SET, "die", "{\"node\": \"7nm\"}"}, {M_SET, "sources/die", "\"fixture\""}}, RIDGE_EINVAL, "$.die.node: unknown key", NULL},
+    {"empty die", {{M_SET, "die", "{}"}}, RIDGE_EINVAL, "$.die: empty object (omit the key instead)", NULL},
+    {"die facts without a source", {{M_SET, "die", "{\"process\": \"4N\", \"foundry\": \"TSMC\", \"area_mm2\": 814, \"transistors\": 80e9}"}}, RIDGE_EINVAL, "$.sources.die.process: missing: this figure must be sourced", NULL},
+    {"negative RT cores", {{M_SET, "rt_cores", "-1"}, {M_SET, "sources/rt_cores", "\"fixture\""}}, RIDGE_EINVAL, "$.rt_cores: -1 is out of range", NULL},
+    {"fractional RT cores", {{M_SET, "rt_cores", "2.5"}, {M_SET, "sources/rt_cores", "\"fixture\""}}, RIDGE_EINVAL, "$.rt_cores: 2.5 is not an integer", NULL},
+    {"RT cores without a source", {{M_SET, "rt_cores", "84"}}, RIDGE_EINVAL, "$.sources.rt_cores: missing: this figure must be sourced", NULL},
+    {"ECC as a word", {{M_SET, "memory/ecc", "\"yes\""}}, RIDGE_EINVAL, "$.memory.ecc: expected", NULL},
+    {"unknown price kind", {{M_SET, "price/kind", "\"reserved\""}}, RIDGE_EINVAL, "$.price.kind: 'reserved' is not one of: on_demand, spot", NULL},
+    {"price kind without a price per hour",
+     {{M_DEL, "price/usd_per_hour", 0}, {M_SET, "price/usd_list", "11999.5"}, {M_SET, "price/kind", "\"spot\""}},
+     RIDGE_EINVAL, "$.price.kind: needs usd_per_hour", NULL},
+    {"spot price beside a spot price", {{M_SET, "price/kind", "\"spot\""}, {M_SET, "price/spot_usd_per_hour", "1"}}, RIDGE_EINVAL, "$.price.spot_usd_per_hour: needs an on-demand usd_per_hour", NULL},
+    {"negative spot price", {{M_SET, "price/kind", "\"on_demand\""}, {M_SET, "price/spot_usd_per_hour", "-1"}}, RIDGE_EINVAL, "$.price.spot_usd_per_hour: -1 is out of range", NULL},
+    {"negative price per hour", {{M_SET, "price/usd_per_hour", "-2"}}, RIDGE_EINVAL, "$.price.usd_per_hour: -2 is out of range", NULL},
     {"schema_version 2", {{M_SET, "schema_version", "2"}}, RIDGE_EINVAL, "$.schema_version: 2 is not supported (this ridge reads 1)", NULL},
     {"schema_version 0", {{M_SET, "schema_version", "0"}}, RIDGE_EINVAL, "$.schema_version: 0 is out of range", NULL},
     {"schema_version as a string", {{M_SET, "schema_version", "\"1\""}}, RIDGE_EINVAL, "$.schema_version: expected a number, got a string", NULL},
@@ -836,6 +861,67 @@ static void test_peak_names(void)
     check_context(NULL);
 }
 
+/* The catalogue's prices (shared/gpu-prices.md): each per-hour price has its kind, date and
+ * source; the parts with no sourced price have none (never an invented figure); a MIG slice
+ * takes compute_slices/7 of its parent's. And the A100 parts' SKU facts (shared/gpu-specs.md,
+ * "Die facts"): HBM2 on the 40 GB parts, HBM2e on the 80 GB ones, 250/300/400 W. */
+static void test_catalog_prices_and_die(void)
+{
+    static const char *const unpriced[] = {"a40", "a100-pcie-40gb", "a100-sxm4-40gb", "v100-sxm2-32gb", "t4",
+                                           "a10", "a30", "mi250x", "mi300x"};
+    static const struct {
+        const char *id, *mem;
+        double tdp_w;
+    } a100[] = {{"a100-pcie-40gb", "HBM2", 250}, {"a100-pcie-80gb", "HBM2e", 300},
+                {"a100-sxm4-40gb", "HBM2", 400}, {"a100-sxm4-80gb", "HBM2e", 400}};
+    ridge_gpu g, s;
+    ridge_err err = {{0}};
+    for (size_t i = 0; i < ridge_catalog_count(); i++) {
+        check_context(ridge_catalog_id(i));
+        if (!CHECK_INT(ridge_catalog_load(ridge_catalog_id(i), &g, &err), RIDGE_OK))
+            continue;
+        if (g.price_usd_per_hour > 0)
+            CHECK(g.price_kind[0] && g.price_date[0] && g.price_source[0]);
+        if (g.die_area_mm2 > 0)
+            CHECK(g.transistors > 0 && g.process[0] && g.foundry[0] && g.chip[0]);
+    }
+    for (size_t i = 0; i < sizeof unpriced / sizeof unpriced[0]; i++) {
+        check_context(unpriced[i]);
+        if (CHECK_INT(ridge_catalog_load(unpriced[i], &g, &err), RIDGE_OK))
+            CHECK(g.price_usd_per_hour == 0 && g.price_spot_usd_per_hour == 0);
+    }
+    for (size_t i = 0; i < sizeof a100 / sizeof a100[0]; i++) {
+        check_context(a100[i].id);
+        if (!CHECK_INT(ridge_catalog_load(a100[i].id, &g, &err), RIDGE_OK))
+            continue;
+        CHECK_STR_EQ(g.memory_type, a100[i].mem);
+        CHECK_NEAR(g.tdp_w, a100[i].tdp_w, 0);
+        CHECK_STR_EQ(g.chip, "GA100");
+        CHECK_NEAR(g.die_area_mm2, 826, 0);
+        CHECK_NEAR(g.transistors, 54.2e9, 1e-12);
+        CHECK_INT(g.rt_cores, RIDGE_GPU_NONE);
+        CHECK_INT(g.ecc, 0); /* unknown: no source in shared/gpu-specs.md */
+    }
+    check_context("a40 facts");
+    if (CHECK_INT(ridge_catalog_load("a40", &g, &err), RIDGE_OK)) {
+        CHECK_INT(g.rt_cores, 84);
+        CHECK_INT(g.ecc, 1);
+        CHECK_STR_EQ(g.foundry, "Samsung");
+    }
+    check_context("MIG slice price share");
+    if (CHECK_INT(ridge_catalog_load("a100-sxm4-80gb", &g, &err), RIDGE_OK) &&
+        CHECK_INT(ridge_catalog_load("a100-sxm4-80gb:2g.20gb", &s, &err), RIDGE_OK)) {
+        CHECK_NEAR(s.price_usd_per_hour, g.price_usd_per_hour * 2 / 7, 1e-12);
+        CHECK_NEAR(s.price_spot_usd_per_hour, g.price_spot_usd_per_hour * 2 / 7, 1e-12);
+        CHECK_INT(s.mig_compute_slices, 2);
+        CHECK_INT(s.mig_compute_total, 7);
+        CHECK_STR_EQ(s.price_source, g.price_source);
+        CHECK_STR_EQ(s.price_date, g.price_date);
+        CHECK_INT(g.mig_compute_slices, 0);
+    }
+    check_context(NULL);
+}
+
 int main(void)
 {
     size_t len = 0;
@@ -850,6 +936,7 @@ int main(void)
     test_fraction_by_peak(base);
     test_catalog_all();
     test_known_values();
+    test_catalog_prices_and_die();
     test_pcie();
     test_catalog_errors();
     test_load_file();

@@ -7,14 +7,15 @@
 
 enum {
     F_NAME, F_VENDOR, F_ARCH, F_CHIP, F_CC, F_FORM,
+    F_PROCESS, F_FOUNDRY, F_DIE_AREA, F_TRANSISTORS, F_RT_CORES,
     F_SMS, F_LANES, F_TCORES, F_BASE_CLK, F_BOOST_CLK, F_TENSOR_CLK,
     F_PEAK0, /* RIDGE_PEAK_COUNT entries */
-    F_MEM_TYPE = F_PEAK0 + RIDGE_PEAK_COUNT, F_MEM_CAP, F_MEM_BW, F_BUS, F_L2, F_SMEM, F_WARPS, F_MEM_PER_SM,
+    F_MEM_TYPE = F_PEAK0 + RIDGE_PEAK_COUNT, F_ECC, F_MEM_CAP, F_MEM_BW, F_BUS, F_L2, F_SMEM, F_WARPS, F_MEM_PER_SM,
     F_RIDGE_FP32, F_RIDGE_TF32, F_RIDGE_FP16, F_RIDGE_BF16, F_RIDGE_FP8, F_RIDGE_INT8,
     F_BW_PER_TFLOP, F_FP32_PER_W, F_TENSOR_PER_W, F_BW_PER_W,
     F_NVL_KIND, F_NVL_LINKS, F_NVL_BW, F_PCIE_GEN, F_PCIE_BW,
     F_TDP,
-    F_PRICE_H, F_PRICE_LIST, F_TENSOR_PER_USD_H, F_TENSOR_PER_KUSD, F_PRICE_DATE,
+    F_PRICE_H, F_PRICE_KIND, F_PRICE_SPOT, F_PRICE_LIST, F_TENSOR_PER_USD_H, F_TENSOR_PER_KUSD, F_PRICE_DATE,
     F_MIG_COUNT, F_MIG_MAX, F_MIG_LIST,
     F_COUNT
 };
@@ -29,6 +30,11 @@ static const ridge_figure_info figures[F_COUNT] = {
     [F_CHIP] = {"chip", "identity", "Chip", "", 1, N, 0, "chip"},
     [F_CC] = {"compute_capability", "identity", "Compute capability", "", 1, N, 0, "compute_capability"},
     [F_FORM] = {"form_factor", "identity", "Form factor", "", 1, N, 0, "form_factor"},
+    [F_PROCESS] = {"process", "die", "Process", "", 1, N, 0, "die.process"},
+    [F_FOUNDRY] = {"foundry", "die", "Foundry", "", 1, N, 0, "die.foundry"},
+    [F_DIE_AREA] = {"die_area_mm2", "die", "Die area", "mm²", 1, N, 0, "die.area_mm2"},
+    [F_TRANSISTORS] = {"transistors", "die", "Transistors", "B", 1e9, N, 0, "die.transistors"},
+    [F_RT_CORES] = {"rt_cores", "die", "RT cores", "", 1, N, 0, "rt_cores"},
     [F_SMS] = {"sm_count", "compute", "SMs (AMD: CUs)", "", 1, H, 0, "sm_count"},
     [F_LANES] = {"fp32_lanes", "compute", "FP32 lanes (CUDA cores)", "", 1, H, 0, "fp32_lanes"},
     [F_TCORES] = {"tensor_cores", "compute", "Tensor cores", "", 1, H, 0, "tensor_cores"},
@@ -47,6 +53,7 @@ static const ridge_figure_info figures[F_COUNT] = {
     [F_PEAK0 + RIDGE_PEAK_INT8] = {"peak_int8_ops_per_s", "peak", "INT8 tensor", "TOP/s", 1e12, H, 0, "peak_dense_flops_per_s.int8"},
     [F_PEAK0 + RIDGE_PEAK_INT4] = {"peak_int4_ops_per_s", "peak", "INT4 tensor", "TOP/s", 1e12, H, 0, "peak_dense_flops_per_s.int4"},
     [F_MEM_TYPE] = {"memory_type", "memory", "Memory type", "", 1, N, 0, "memory.type"},
+    [F_ECC] = {"memory_ecc", "memory", "ECC memory", "", 1, N, 0, "memory.ecc"},
     [F_MEM_CAP] = {"memory_bytes", "memory", "Memory capacity", "GiB", 1073741824.0, H, 0, "memory.capacity_bytes"},
     [F_MEM_BW] = {"memory_bandwidth_bytes_per_s", "memory", "Memory bandwidth", "GB/s", 1e9, H, 0, "memory.bandwidth_bytes_per_s"},
     [F_BUS] = {"memory_bus_width_bits", "memory", "Memory bus width", "bit", 1, H, 0, "memory.bus_width_bits"},
@@ -71,6 +78,8 @@ static const ridge_figure_info figures[F_COUNT] = {
     [F_PCIE_BW] = {"pcie_bandwidth_bytes_per_s_per_direction", "interconnect", "PCIe bandwidth per direction", "GB/s", 1e9, H, 1, NULL},
     [F_TDP] = {"tdp_w", "power", "Board power (TDP)", "W", 1, L, 0, "tdp_w"},
     [F_PRICE_H] = {"price_usd_per_hour", "price", "Price per GPU-hour", "USD/h", 1, L, 0, "price"},
+    [F_PRICE_KIND] = {"price_kind", "price", "Price kind", "", 1, N, 0, "price"},
+    [F_PRICE_SPOT] = {"price_spot_usd_per_hour", "price", "Spot price per GPU-hour", "USD/h", 1, L, 0, "price"},
     [F_PRICE_LIST] = {"price_usd_list", "price", "List price", "USD", 1, L, 0, "price"},
     [F_TENSOR_PER_USD_H] = {"tensor_16bit_flops_per_s_per_usd_per_hour", "price", "16-bit tensor per USD/h", "TFLOP/s per USD/h", 1e12, H, 1, NULL},
     [F_TENSOR_PER_KUSD] = {"tensor_16bit_flops_per_s_per_kusd_list", "price", "16-bit tensor per 1000 USD list", "TFLOP/s per kUSD", 1e12, H, 1, NULL},
@@ -132,6 +141,13 @@ ridge_figure_kind ridge_figure_value(const ridge_gpu *g, size_t i, double *num, 
     case F_CHIP: return text_value(g->chip, text, cap);
     case F_CC: return text_value(g->compute_capability, text, cap);
     case F_FORM: return text_value(g->form_factor, text, cap);
+    case F_PROCESS: return text_value(g->process, text, cap);
+    case F_FOUNDRY: return text_value(g->foundry, text, cap);
+    case F_DIE_AREA: return num_value(g->die_area_mm2, num);
+    case F_TRANSISTORS: return num_value(g->transistors, num);
+    case F_RT_CORES:
+        return g->rt_cores == RIDGE_GPU_NONE ? text_value("none", text, cap) : num_value(g->rt_cores, num);
+    case F_ECC: return g->ecc ? text_value(g->ecc > 0 ? "yes" : "no", text, cap) : RIDGE_FIGURE_ABSENT;
     case F_SMS: return num_value(g->sm_count, num);
     case F_LANES: return num_value(g->fp32_lanes, num);
     case F_TCORES: return num_value(g->tensor_cores, num);
@@ -164,6 +180,8 @@ ridge_figure_kind ridge_figure_value(const ridge_gpu *g, size_t i, double *num, 
     case F_PCIE_BW: return num_value(ridge_gpu_pcie_bw_bytes_per_s(g), num);
     case F_TDP: return num_value(g->tdp_w, num);
     case F_PRICE_H: return num_value(g->price_usd_per_hour, num);
+    case F_PRICE_KIND: return text_value(strcmp(g->price_kind, "on_demand") == 0 ? "on demand" : g->price_kind, text, cap);
+    case F_PRICE_SPOT: return num_value(g->price_spot_usd_per_hour, num);
     case F_PRICE_LIST: return num_value(g->price_usd_list, num);
     case F_TENSOR_PER_USD_H: return ratio(tensor16(g), g->price_usd_per_hour, num);
     case F_TENSOR_PER_KUSD: return ratio(tensor16(g), g->price_usd_list / 1000.0, num);

@@ -14,14 +14,15 @@ static const char *const top_keys[] = {
     "schema_version", "id", "name", "vendor", "architecture", "chip", "compute_capability", "form_factor",
     "sm_count", "fp32_lanes", "tensor_cores", "base_clock_hz", "boost_clock_hz", "tensor_clock_hz",
     "peak_dense_flops_per_s", "memory", "l2_bytes", "sm", "interconnect", "tdp_w", "sustained_tensor_clock_hz", "price", "mig", "efficiency",
-    "notes", "sources", NULL,
+    "die", "rt_cores", "notes", "sources", NULL,
 };
-static const char *const memory_keys[] = {"type", "capacity_bytes", "bandwidth_bytes_per_s", "bus_width_bits", NULL};
+static const char *const memory_keys[] = {"type", "capacity_bytes", "bandwidth_bytes_per_s", "bus_width_bits", "ecc", NULL};
+static const char *const die_keys[] = {"process", "foundry", "area_mm2", "transistors", NULL};
 static const char *const sm_keys[] = {"shared_memory_bytes", "max_warps", "max_blocks", "registers", NULL};
 static const char *const ic_keys[] = {
     "pcie_generation", "pcie_lanes", "nvlink_links", "nvlink_bandwidth_bytes_per_s_per_direction", "nvlink_kind", NULL,
 };
-static const char *const price_keys[] = {"usd_per_hour", "usd_list", "date", "source", NULL};
+static const char *const price_keys[] = {"usd_per_hour", "kind", "spot_usd_per_hour", "usd_list", "date", "source", NULL};
 static const char *const mig_keys[] = {
     "profile", "compute_slices", "memory_slices", "sm_count", "memory_bytes", "max_instances", NULL,
 };
@@ -107,12 +108,16 @@ static int parse_memory(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
     const cJSON *o = NULL;
     const char *path = "$.memory";
+    int rc, ecc = 0;
     RJ_TRY(rj_object(root, "$", "memory", 1, &o, c));
     RJ_TRY(rj_check_keys(o, path, memory_keys, c));
     RJ_TRY(rj_string(o, path, "type", 1, g->memory_type, sizeof g->memory_type, c));
     RJ_TRY(rj_number(o, path, "capacity_bytes", 1, 1e8, 1e13, &g->memory_bytes, c));
     RJ_TRY(rj_number(o, path, "bandwidth_bytes_per_s", 1, 1e9, 1e14, &g->memory_bw_bytes_per_s, c));
     RJ_TRY(get_int(o, path, "bus_width_bits", 0, 32, 16384, &g->memory_bus_bits, c));
+    RJ_TRY(rc = rj_bool(o, path, "ecc", 0, &ecc, c));
+    if (rc == 1)
+        g->ecc = ecc ? 1 : RIDGE_GPU_NONE;
     return RIDGE_OK;
 }
 
@@ -157,19 +162,52 @@ static int parse_interconnect(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 static int parse_price(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
 {
     const cJSON *o = NULL;
+    static const ridge_name kind_rows[] = {{"on_demand", 0}, {"spot", 1}};
+    static const ridge_names kinds = RIDGE_NAMES(kind_rows, "?");
     const char *path = "$.price";
-    int rc;
+    int rc, has_kind;
     RJ_TRY(rc = rj_object(root, "$", "price", 0, &o, c));
     if (rc == 0)
         return RIDGE_OK;
     RJ_TRY(rj_check_keys(o, path, price_keys, c));
     RJ_TRY(rj_number(o, path, "usd_per_hour", 0, 0.01, 1000, &g->price_usd_per_hour, c));
+    RJ_TRY(has_kind = rj_string(o, path, "kind", 0, g->price_kind, sizeof g->price_kind, c));
+    if (has_kind)
+        RJ_TRY(check_one_of(g->price_kind, &kinds, path, "kind", c));
+    if (has_kind && g->price_usd_per_hour <= 0)
+        return rj_fail(c, RIDGE_EINVAL, path, "kind", "needs usd_per_hour (the price it qualifies)");
+    RJ_TRY(rj_number(o, path, "spot_usd_per_hour", 0, 0.01, 1000, &g->price_spot_usd_per_hour, c));
+    if (g->price_spot_usd_per_hour > 0 && strcmp(g->price_kind, "on_demand") != 0)
+        return rj_fail(c, RIDGE_EINVAL, path, "spot_usd_per_hour", "needs an on-demand usd_per_hour (kind \"on_demand\")");
     RJ_TRY(rj_number(o, path, "usd_list", 0, 10, 1e7, &g->price_usd_list, c));
     if (g->price_usd_per_hour <= 0 && g->price_usd_list <= 0)
         return rj_fail(c, RIDGE_EINVAL, path, NULL, "needs usd_per_hour or usd_list");
     RJ_TRY(rj_string(o, path, "date", 1, g->price_date, sizeof g->price_date, c));
     RJ_TRY(check_date(g->price_date, c));
     RJ_TRY(rj_string(o, path, "source", 1, g->price_source, sizeof g->price_source, c));
+    return RIDGE_OK;
+}
+
+/* The die facts (process, foundry, area, transistors) and the RT-core count: display only. */
+static int parse_die(const cJSON *root, ridge_gpu *g, const rj_ctx *c)
+{
+    const cJSON *o = NULL;
+    const char *path = "$.die";
+    int rc;
+    long rt = 0;
+    RJ_TRY(rc = rj_int(root, "$", "rt_cores", 0, 0, 100000, &rt, c));
+    if (rc == 1)
+        g->rt_cores = rt > 0 ? (int)rt : RIDGE_GPU_NONE;
+    RJ_TRY(rc = rj_object(root, "$", "die", 0, &o, c));
+    if (rc == 0)
+        return RIDGE_OK;
+    RJ_TRY(rj_check_keys(o, path, die_keys, c));
+    RJ_TRY(rj_string(o, path, "process", 0, g->process, sizeof g->process, c));
+    RJ_TRY(rj_string(o, path, "foundry", 0, g->foundry, sizeof g->foundry, c));
+    RJ_TRY(rj_number(o, path, "area_mm2", 0, 1, 5000, &g->die_area_mm2, c));
+    RJ_TRY(rj_number(o, path, "transistors", 0, 1e6, 1e13, &g->transistors, c));
+    if (!g->process[0] && !g->foundry[0] && g->die_area_mm2 <= 0 && g->transistors <= 0)
+        return rj_fail(c, RIDGE_EINVAL, "$", "die", "empty object (omit the key instead)");
     return RIDGE_OK;
 }
 
@@ -284,6 +322,10 @@ static int source_path_exists(const cJSON *root, const char *key)
 static int parse_sources(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
 {
     static const char *const must[] = {"sm_count", "memory.bandwidth_bytes_per_s", "peak_dense_flops_per_s.fp32"};
+    /* Facts that need a source when the file gives them. */
+    static const char *const when[] = {"die.process", "die.foundry", "die.area_mm2", "die.transistors", "rt_cores",
+                                       "memory.ecc"};
+    const size_t nmust = sizeof must / sizeof must[0];
     const cJSON *o = NULL, *it;
     ridge_gpu_source scratch;
     int n = 0;
@@ -311,15 +353,18 @@ static int parse_sources(const cJSON *root, ridge_gpu_provenance *prov, const rj
     }
     if (prov)
         prov->source_count = n;
-    for (unsigned i = 0; i < sizeof must / sizeof must[0]; i++) {
+    for (size_t i = 0; i < nmust + sizeof when / sizeof when[0]; i++) {
+        const char *key = i < nmust ? must[i] : when[i - nmust];
         int found = 0;
+        if (i >= nmust && !source_path_exists(root, key))
+            continue; /* a fact the file leaves out needs no source */
         for (it = o->child; it && !found; it = it->next) {
             size_t kl = strlen(it->string);
             /* "peak_dense_flops_per_s" sources every peak; "memory" every memory field. */
-            found = strcmp(it->string, must[i]) == 0 || (strncmp(it->string, must[i], kl) == 0 && must[i][kl] == '.');
+            found = strcmp(it->string, key) == 0 || (strncmp(it->string, key, kl) == 0 && key[kl] == '.');
         }
         if (!found)
-            return rj_fail(c, RIDGE_EINVAL, "$.sources", must[i], "missing: this figure must be sourced");
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", key, "missing: this figure must be sourced");
     }
     return RIDGE_OK;
 }
@@ -365,6 +410,7 @@ static int parse_root(const cJSON *root, ridge_gpu *g, ridge_gpu_provenance *pro
     RJ_TRY(rj_number(root, "$", "tdp_w", 1, 10, 5000, &g->tdp_w, c));
     RJ_TRY(rj_number(root, "$", "sustained_tensor_clock_hz", 0, 1e8, 5e9, &g->sustained_tensor_clock_hz, c));
     RJ_TRY(parse_price(root, g, c));
+    RJ_TRY(parse_die(root, g, c));
     RJ_TRY(parse_mig(root, g, c));
     RJ_TRY(parse_efficiency(root, g, c));
     RJ_TRY(parse_provenance(root, prov, c));
@@ -478,8 +524,12 @@ int ridge_gpu_mig_slice(ridge_gpu *gpu, const char *profile, ridge_err *err)
     gpu->eff.l2_bandwidth_bytes_per_s *= msh;
     gpu->tdp_w *= cfrac;
     /* A slice is priced at its share of the GPU's compute slices, as clouds sell them. */
+    gpu->mig_compute_slices = m->compute_slices;
+    gpu->mig_compute_total = gpu->mig_total_compute_slices > 0 ? gpu->mig_total_compute_slices : 7;
     if (gpu->price_usd_per_hour > 0)
         gpu->price_usd_per_hour *= cfrac;
+    if (gpu->price_spot_usd_per_hour > 0)
+        gpu->price_spot_usd_per_hour *= cfrac;
     if (gpu->price_usd_list > 0)
         gpu->price_usd_list *= cfrac;
     snprintf(parent, sizeof parent, "%s", gpu->id);

@@ -22,6 +22,8 @@ extern "C" {
 
 #define RIDGE_GPU_MAX_MIG 8
 #define RIDGE_GPU_MAX_SOURCES 48
+/* A count or capability the source says the part lacks (rt_cores, ecc), as opposed to 0, unknown. */
+#define RIDGE_GPU_NONE (-1)
 
 typedef struct {
     char profile[16];          /* "3g.40gb" */
@@ -82,6 +84,20 @@ typedef struct {
     double price_usd_list;     /* 0 = unknown */
     char price_date[16];
     char price_source[160];
+    char price_kind[12];            /* of price_usd_per_hour: "on_demand", "spot" or "" (not given) */
+    double price_spot_usd_per_hour; /* 0 = unknown; same source and date */
+    /* A MIG slice is priced at its share of the parent's prices: mig_compute_slices of
+     * mig_compute_total (docs/gpu-schema.md, "MIG slices"); both 0 for a whole GPU. */
+    int mig_compute_slices, mig_compute_total;
+
+    /* Die and board facts (docs/gpu-schema.md, "die"): for display only, the model reads none.
+     * "" / 0 = unknown (no source). */
+    char process[24];        /* "7 nm (N7)" */
+    char foundry[16];        /* "TSMC" */
+    double die_area_mm2;
+    double transistors;      /* count, per die; a multi-die part gives the sum */
+    int rt_cores;            /* 0 = unknown, RIDGE_GPU_NONE = the part has none */
+    int ecc;                 /* 0 = unknown, 1 = ECC memory, RIDGE_GPU_NONE = none */
 
     int mig_count;
     int mig_total_compute_slices;
