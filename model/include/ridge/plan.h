@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A ridge_plan is an opaque engine built once from a ridge_plan_spec: ridge_plan_alloc predicts
- * every (GPU, precision, batch) step on one GPU and every (GPU, precision, count) gradient
+ * every (GPU, precision, recompute, batch) step on one GPU and every (GPU, precision, count) gradient
  * all-reduce up front (the memo); ridge_plan_eval then turns one configuration index into a
  * ridge_plan_result with arithmetic only, allocating nothing, so any number of threads may call
  * it on the same plan at once. The spec's arrays are copied; the model is borrowed and must
@@ -151,7 +151,7 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r);
 
 /* Per-thread state of the parallel evaluation (docs/planning.md, "Parallelism ranges"): the
  * fabric of the last (GPU, count), a few prepared models (ridge/parallel.h) keyed by precision,
- * microbatch and microbatches per step, and a ridge_parallel_ctx with its memos. A context
+ * recompute, microbatch and microbatches per step, and a ridge_parallel_ctx with its memos. A context
  * serves one plan on one thread at a time; results are those of ridge_plan_eval. */
 typedef struct ridge_plan_ctx ridge_plan_ctx; /* opaque */
 int ridge_plan_ctx_alloc(const ridge_plan *p, ridge_plan_ctx **out, ridge_err *err); /* ENOMEM */
