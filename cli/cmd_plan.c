@@ -36,7 +36,9 @@ static const char help_text[] =
     "                  [--deadline-hours H] [--budget-usd X] [--power-cap-w W]\n"
     "                  [--objective cost|time|energy|gpus] [--top K] [--price ID=USD_PER_HOUR ...]\n"
     "                  [--prices FILE] [--pareto time-cost|time-energy] [--no-comm] [--threads N]\n"
-    "                  [--tp 1,2,4,8] [--pp 1,2,4] [--zero 0,1,2,3]\n"
+    "                  [--tp 1,2,4,8] [--pp 1,2,4] [--zero 0,1,2,3] [--cluster ID|FILE]\n"
+    "                  [--recompute none,selective,full] [--sp 0,1] [--virtual-stages 1,2,4]\n"
+    "                  [--global-batches 1536,3072]\n"
     "                  [--format text|jsonl|csv] [--plan FILE.json] [run options]\n"
     "       ridge plan --bench [--threads N]\n"
     "\n"
@@ -52,6 +54,14 @@ static const char help_text[] =
     "--tp/--pp/--zero (training, transformers): ranges of tensor- and pipeline-parallel sizes and\n"
     "ZeRO stages; each configuration is then predicted with dp = GPUs / (tp x pp), microbatch =\n"
     "batch, pp microbatches per step, and the output gains tp, pp, zero columns.\n"
+    "--cluster (training): the fabric of a cluster (ridge clusters) instead of one derived from\n"
+    "the GPU, and its GPU (--gpus may only name it); N GPUs are N / GPUs-per-node of its nodes\n"
+    "(or one node of N < GPUs per node), other counts are invalid layouts. Searched dimensions:\n"
+    "--recompute none,selective,full (one value: the run option), --sp 0,1 (sequence parallelism;\n"
+    "sp 1 needs tp > 1), --virtual-stages 1,2,4 (interleaved 1F1B; > 1 needs pp > 1 and layers\n"
+    "divisible by pp x v), --global-batches B,... (sequences per step: B / (dp x batch)\n"
+    "microbatches, a whole number, else an invalid layout; default batch x dp x pp). A list of\n"
+    "two or more values adds its column.\n"
     "\n"
     "Text: the top K (default 10) with the Pareto front of (time, cost) marked '*', and the\n"
     "infeasible configurations counted by reason. jsonl and csv: one line per configuration,\n"
@@ -221,7 +231,7 @@ static int run_sweep(const plan_opts *o)
         goto done;
     }
     progress_on = rank == 0 && isatty(STDERR_FILENO);
-    par = ridge_plan_is_parallel(p);
+    par = plan_columns(o);
     if (o->format == PF_CSV)
         plan_print_csv_header(par);
     for (size_t first = 0; first < space; first += PLAN_CHUNK) {
@@ -288,7 +298,7 @@ int cmd_plan(int argc, char **argv)
         return run_bench(o.threads);
     if (!o.workload)
         return cli_usage_error("plan", "--workload is required");
-    if (!o.ngpus)
+    if (!o.ngpus && !o.cluster[0])
         return cli_usage_error("plan", "--gpus is required");
     if ((rc = plan_mpi_setup()) != CLI_EXIT_OK) /* under mpirun: load ridge-mpi.so, MPI_Init */
         return rc;
@@ -297,6 +307,10 @@ int cmd_plan(int argc, char **argv)
         return CLI_EXIT_OK;
     if ((o.ntps || o.npps || o.nzeros) && (o.rate_per_s > 0 || o.slo_p99_s > 0))
         return cli_usage_error("plan", "a serving plan does not take --tp, --pp or --zero");
+    if (plan_has_dims(&o) && (o.rate_per_s > 0 || o.slo_p99_s > 0 || o.chart[0]))
+        return cli_usage_error("plan", "%s does not take --cluster, --recompute lists, --sp, --virtual-stages or "
+                                       "--global-batches",
+                               o.chart[0] ? "--chart" : "a serving plan");
     if (o.rate_per_s > 0 || o.slo_p99_s > 0)
         return plan_serve(&o);
     if (!(o.target > 0))

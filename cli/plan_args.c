@@ -25,6 +25,8 @@ const struct option plan_long_opts[] = {
     {"rate", required_argument, 0, O_RATE},           {"slo-p99-ms", required_argument, 0, O_SLO},
     {"tp", required_argument, 0, O_TP},               {"pp", required_argument, 0, O_PP},
     {"zero", required_argument, 0, O_ZERO},
+    {"cluster", required_argument, 0, O_CLUSTER},     {"sp", required_argument, 0, O_SP},
+    {"virtual-stages", required_argument, 0, O_VSTAGES}, {"global-batches", required_argument, 0, O_GLOBAL},
     CLI_RUN_OPTIONS,                                  {0, 0, 0, 0}};
 
 /* A copy of an option's text to cut into a list (strtok_r), of any length: the caller frees it.
@@ -217,13 +219,77 @@ static int set_run_opt(plan_opts *o, int c, const char *arg, const char *label)
     return 0;
 }
 
+/* ---- the searched dimensions and the fabric ---- */
+
+/* A --recompute entry: none, selective or full (3 at most). */
+static int recompute_entry(plan_opts *o, const char *tok, const char *name)
+{
+    ridge_recompute r;
+    if (ridge_recompute_parse(tok, &r)) {
+        cli_error("%s: '%s' is not one of none, selective, full", name, tok);
+        return -1;
+    }
+    if (o->nrecomputes >= 3) {
+        cli_error("%s: more than 3 values", name);
+        return -1;
+    }
+    o->recomputes[o->nrecomputes++] = r;
+    return 0;
+}
+
+/* --recompute (a list: one value is the run option, as in predict), --sp, --virtual-stages,
+ * --global-batches, --cluster. 1 when c is not one of them. */
+static int set_dim_opt(plan_opts *o, int c, const char *arg, const char *name)
+{
+    static double tmp[PLAN_MAX_LIST];
+    size_t n;
+    switch (c) {
+    case CLI_RUN_OPT_BASE + 9:
+        if (each_entry(o, arg, name, recompute_entry, &o->nrecomputes))
+            return -1;
+        if (o->nrecomputes == 1) { /* one value: the run's, and no dimension */
+            o->run.recompute = o->recomputes[0];
+            o->nrecomputes = 0;
+        }
+        return 0;
+    case O_SP:
+    case O_VSTAGES:
+        if (parse_num_list(name, arg, 1, c == O_SP ? 0 : 1, c == O_SP ? 1 : 64, tmp, &n))
+            return -1;
+        if (n > (c == O_SP ? 2 : 64)) {
+            cli_error("%s: more than %d values", name, c == O_SP ? 2 : 64);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            (c == O_SP ? o->sps : o->vstages)[i] = (int)tmp[i];
+        *(c == O_SP ? &o->nsps : &o->nvstages) = n;
+        return 0;
+    case O_GLOBAL: return parse_num_list(name, arg, 1, 1, 1e9, o->global_batches, &o->nglobal_batches) ? -1 : 0;
+    case O_CLUSTER:
+        if (!arg[0] || strlen(arg) >= sizeof o->cluster) {
+            cli_error("%s: %s", name, arg[0] ? "path too long" : "empty");
+            return -1;
+        }
+        snprintf(o->cluster, sizeof o->cluster, "%s", arg);
+        return 0;
+    default: return 1;
+    }
+}
+
+int plan_has_dims(const plan_opts *o)
+{
+    return o->nrecomputes || o->nsps || o->nvstages || o->nglobal_batches || o->cluster[0];
+}
+
 int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
 {
     static const char *const pareto[] = {"time-cost", "time-energy"}, *const formats[] = {"text", "jsonl", "csv"},
                              *const charts[] = {"pareto", "throughput-batch", "breakdown", "gpus", "serve"};
     char flag[48];
     const char *name = label ? label : opt_flag(c, flag, sizeof flag);
-    int w;
+    int w = set_dim_opt(o, c, arg, name);
+    if (w != 1)
+        return w;
     switch (c) {
     case O_WORKLOAD:
         if (strlen(arg) >= sizeof o->workload_buf) {

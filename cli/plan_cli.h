@@ -49,6 +49,16 @@ typedef struct {
     char output[4096];  /* -o/--output CHART.png|svg */
     double rate_per_s;  /* --rate: a serving plan */
     double slo_p99_s;   /* --slo-p99-ms */
+    /* Searched dimensions (docs/planning.md, "Searched dimensions"); 0 entries: not given. */
+    ridge_recompute recomputes[3]; /* --recompute A,B: a list (one value sets run.recompute instead) */
+    size_t nrecomputes;
+    int sps[2];                    /* --sp 0,1 */
+    size_t nsps;
+    int vstages[64];               /* --virtual-stages 1,2,4 */
+    size_t nvstages;
+    double global_batches[PLAN_MAX_LIST]; /* --global-batches B1,B2 */
+    size_t nglobal_batches;
+    char cluster[4096];            /* --cluster ID|FILE, "" for the fabric derived from each GPU */
 } plan_opts;
 
 /* ---- plan_args.c: flags and plan files ---- */
@@ -57,7 +67,8 @@ typedef struct {
 enum {
     O_WORKLOAD = 1, O_GPUS, O_COUNTS, O_BATCHES, O_PRECISIONS, O_TOKENS, O_SAMPLES, O_DEADLINE, O_BUDGET,
     O_POWER, O_OBJECTIVE, O_TOP, O_PARETO, O_NOCOMM, O_THREADS, O_FORMAT, O_PLAN, O_BENCH,
-    O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO
+    O_CHART, O_OUTPUT, O_RATE, O_SLO, O_TP, O_PP, O_ZERO,
+    O_CLUSTER, O_SP, O_VSTAGES, O_GLOBAL /* the searched dimensions and the fabric */
 };
 
 extern const struct option plan_long_opts[];
@@ -88,7 +99,15 @@ int plan_file_load(plan_opts *o, const char *path);
 int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
                double **prices, ridge_model **m, ridge_plan **p);
 
+/* 1 when o has a searched dimension or --cluster (which charts and serving plans do not take). */
+int plan_has_dims(const plan_opts *o);
+
 /* ---- plan_out.c: what sweeps and serving plans print ---- */
+
+/* The columns of a sweep's output (`par` below): tp, pp, zero with parallelism ranges, and one
+ * per searched dimension given as a list of two or more values. */
+enum { PLAN_COL_PAR = 1, PLAN_COL_RECOMPUTE = 2, PLAN_COL_SP = 4, PLAN_COL_VSTAGES = 8, PLAN_COL_GLOBAL = 16 };
+int plan_columns(const plan_opts *o);
 
 void plan_print_csv_header(int par);
 void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par);

@@ -9,13 +9,41 @@
 #include "emit.h"
 #include "plan_cli.h"
 
+int plan_columns(const plan_opts *o)
+{
+    int par = 0;
+    for (size_t i = 0; i < o->ntps; i++)
+        par |= o->tps[i] != 1;
+    for (size_t i = 0; i < o->npps; i++)
+        par |= o->pps[i] != 1;
+    for (size_t i = 0; i < o->nzeros; i++)
+        par |= o->zeros[i] != 0;
+    return (par ? PLAN_COL_PAR : 0) | (o->nrecomputes > 1 ? PLAN_COL_RECOMPUTE : 0) | (o->nsps > 1 ? PLAN_COL_SP : 0) |
+           (o->nvstages > 1 ? PLAN_COL_VSTAGES : 0) | (o->nglobal_batches > 1 ? PLAN_COL_GLOBAL : 0);
+}
+
+/* The searched dimensions' fields of a row (after tp, pp, zero), as JSON members or CSV cells. */
+static void print_dims(const ridge_plan_result *r, int par, int json)
+{
+    if (par & PLAN_COL_RECOMPUTE)
+        printf(json ? "\"recompute\":\"%s\"," : "%s,", ridge_recompute_name(r->recompute));
+    if (par & PLAN_COL_SP)
+        printf(json ? "\"sp\":%d," : "%d,", r->sp);
+    if (par & PLAN_COL_VSTAGES)
+        printf(json ? "\"virtual_stages\":%d," : "%d,", r->vstages);
+    if (par & PLAN_COL_GLOBAL)
+        printf(json ? "\"global_batch\":%.17g,\"microbatches\":%.17g," : "%.17g,%.17g,", r->global_batch,
+               r->microbatches);
+}
+
 void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par)
 {
     printf("{\"schema_version\":%d,\"index\":%zu,\"gpu\":\"%s\",\"precision\":\"%s\",\"gpus\":%d,"
            "\"batch_per_gpu\":%.17g,",
            CLI_SCHEMA_VERSION, r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch);
-    if (par)
+    if (par & PLAN_COL_PAR)
         printf("\"tp\":%d,\"pp\":%d,\"zero\":%d,", r->tp, r->pp, r->zero);
+    print_dims(r, par, 1);
     printf("\"feasible\":%s,\"reason\":\"%s\"", r->reason == RIDGE_PLAN_FEASIBLE ? "true" : "false",
            ridge_plan_reason_key(r->reason));
     printf(",\"memory_bytes_per_gpu\":%.6g", r->memory_bytes);
@@ -35,8 +63,9 @@ void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int pa
 void plan_print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par)
 {
     printf("%zu,%s,%s,%d,%.17g,", r->index, g->id, ridge_dtype_name(r->precision), r->count, r->batch);
-    if (par)
+    if (par & PLAN_COL_PAR)
         printf("%d,%d,%d,", r->tp, r->pp, r->zero);
+    print_dims(r, par, 0);
     printf("%d,%s,%.6g,", r->reason == RIDGE_PLAN_FEASIBLE, ridge_plan_reason_key(r->reason), r->memory_bytes);
     if (r->step_time_s > 0) {
         printf("%.6g,%.6g,%.17g,%.6g,%.4f,%.6g,%.6g,%.6g,", r->step_time_s, r->comm_s, r->steps, r->time_s,
@@ -59,9 +88,11 @@ void plan_progress(double done, double total)
 
 void plan_print_csv_header(int par)
 {
-    printf("index,gpu,precision,gpus,batch_per_gpu,%sfeasible,reason,memory_bytes_per_gpu,step_time_s,comm_s,"
-           "steps,time_s,utilisation,power_w_per_gpu,energy_j,throughput_per_s,cost_usd\n",
-           par ? "tp,pp,zero," : "");
+    printf("index,gpu,precision,gpus,batch_per_gpu,%s%s%s%s%sfeasible,reason,memory_bytes_per_gpu,step_time_s,"
+           "comm_s,steps,time_s,utilisation,power_w_per_gpu,energy_j,throughput_per_s,cost_usd\n",
+           par & PLAN_COL_PAR ? "tp,pp,zero," : "", par & PLAN_COL_RECOMPUTE ? "recompute," : "",
+           par & PLAN_COL_SP ? "sp," : "", par & PLAN_COL_VSTAGES ? "virtual_stages," : "",
+           par & PLAN_COL_GLOBAL ? "global_batch,microbatches," : "");
 }
 
 void plan_print_prices(const plan_opts *o, const ridge_gpu *gpus)
@@ -91,6 +122,10 @@ static const cli_emit_col text_cols[] = {
     {NULL, NULL, NULL, "tp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
     {NULL, NULL, NULL, "pp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
     {NULL, NULL, NULL, "zero", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    CLI_EMIT_STR_COL(NULL, NULL, "recompute"), /* the searched dimensions: TEXT_DIMS.. */
+    {NULL, NULL, NULL, "sp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {NULL, NULL, NULL, "vstages", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    {NULL, NULL, NULL, "global batch", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_g17, NULL},
     {NULL, NULL, NULL, "step [ms]", 1, 1e3, CLI_EMIT_NUM, 0, NULL, NULL},
     {NULL, NULL, NULL, "time [h]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {NULL, NULL, NULL, "cost [USD]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
@@ -100,6 +135,8 @@ static const cli_emit_col text_cols[] = {
     CLI_EMIT_STR_COL(NULL, NULL, "pareto"),
 };
 #define NTEXT (sizeof text_cols / sizeof text_cols[0])
+#define TEXT_DIMS 8 /* the recompute column */
+#define TEXT_UNIT_COST (TEXT_DIMS + 7)
 
 /* One ranked configuration as a text row. */
 static int text_row(const cli_emit_table *e, size_t rank, const ridge_plan_result *r, const ridge_gpu *gpus,
@@ -114,6 +151,10 @@ static int text_row(const cli_emit_table *e, size_t rank, const ridge_plan_resul
                                    {NULL, r->tp, 0},
                                    {NULL, r->pp, 0},
                                    {NULL, r->zero, 0},
+                                   {ridge_recompute_name(r->recompute), 0, 0},
+                                   {NULL, r->sp, 0},
+                                   {NULL, r->vstages, 0},
+                                   {NULL, r->global_batch, 0},
                                    {NULL, r->step_time_s, 0},
                                    {NULL, r->time_s / 3600.0, 0},
                                    {NULL, r->cost_usd, nocost},
@@ -133,14 +174,17 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
     cli_emit_col cols[NTEXT];
     cli_emit_table e;
     cli_table t;
-    printf("plan: %s %s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
-           ridge_mode_name(o->run.mode), o->target, tokens ? "tokens" : "samples",
-           ridge_plan_objective_name(o->objective), space, nf);
+    printf("plan: %s %s%s%s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
+           ridge_mode_name(o->run.mode), o->cluster[0] ? " on " : "", o->cluster, o->target,
+           tokens ? "tokens" : "samples", ridge_plan_objective_name(o->objective), space, nf);
     memcpy(cols, text_cols, sizeof cols);
     /* Unit cost: per million tokens, or per 1,000 samples (images, sequences). */
-    cols[11].head = tokens ? "USD/M tokens" : "USD/1k samples";
-    if (!par)
+    cols[TEXT_UNIT_COST].head = tokens ? "USD/M tokens" : "USD/1k samples";
+    if (!(par & PLAN_COL_PAR))
         cols[5].head = cols[6].head = cols[7].head = NULL;
+    for (int k = 0; k < 4; k++) /* recompute, sp, vstages, global batch */
+        if (!(par & (PLAN_COL_RECOMPUTE << k)))
+            cols[TEXT_DIMS + k].head = NULL;
     if (cli_emit_open(&e, cols, NTEXT, CLI_FMT_TEXT, &t)) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;

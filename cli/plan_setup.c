@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "plan_cli.h"
 
-/* The library's messages name spec fields; these two name what the user typed instead. */
+/* The library's messages name spec fields; these name what the user typed instead. */
 static const char *plan_message(const char *msg)
 {
     static const struct {
@@ -16,6 +16,8 @@ static const char *plan_message(const char *msg)
          "plan: --grad-accum is not swept; give the batch per step in --batches"},
         {"plan: tps, pps and zeros ranges need run.mode \"train\"",
          "plan: tp, pp and zero ranges need training (--mode train)"},
+        {"plan: sps, vstages and global_batches need run.mode \"train\"",
+         "plan: --sp, --virtual-stages and --global-batches need training (--mode train)"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strcmp(msg, map[i].lib) == 0)
@@ -23,25 +25,29 @@ static const char *plan_message(const char *msg)
     return msg;
 }
 
-int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
-               double **prices, ridge_model **m, ridge_plan **p)
+/* plan_setup with the cluster of --cluster (NULL without): then the one GPU is the cluster's. */
+static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *counts, size_t ncounts, double target,
+                    ridge_gpu **gpus, double **prices, ridge_model **m, ridge_plan **p)
 {
     ridge_plan_spec sp;
     ridge_err err = {{0}};
+    size_t ngpus = cl ? 1 : o->ngpus;
     int rc;
-    *gpus = calloc(o->ngpus, sizeof **gpus);
-    *prices = calloc(o->ngpus, sizeof **prices);
+    *gpus = calloc(ngpus, sizeof **gpus);
+    *prices = calloc(ngpus, sizeof **prices);
     if (!*gpus || !*prices) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
-    for (size_t i = 0; i < o->ngpus; i++)
+    if (cl)
+        (*gpus)[0] = cl->gpu;
+    for (size_t i = 0; i < ngpus && !cl; i++)
         if ((rc = cli_load_gpu(o->gpus[i], NULL, &(*gpus)[i])) != CLI_EXIT_OK)
             return rc;
     /* Each GPU carries the price it is costed at (and its source, for the output). */
-    if ((rc = cli_prices_apply(&o->prices, *gpus, o->ngpus, "plan")) != CLI_EXIT_OK)
+    if ((rc = cli_prices_apply(&o->prices, *gpus, ngpus, "plan")) != CLI_EXIT_OK)
         return rc;
-    for (size_t i = 0; i < o->ngpus; i++)
+    for (size_t i = 0; i < ngpus; i++)
         (*prices)[i] = (*gpus)[i].price_usd_per_hour;
     if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
         cli_error("%s", err.msg);
@@ -52,7 +58,7 @@ int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double tar
     sp.run = o->run;
     sp.gpus = *gpus;
     sp.price_usd_per_hour = *prices;
-    sp.ngpus = o->ngpus;
+    sp.ngpus = ngpus;
     sp.precisions = o->precisions;
     sp.nprecisions = o->nprecisions;
     sp.counts = counts;
@@ -73,9 +79,44 @@ int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double tar
     sp.npps = o->npps;
     sp.zeros = o->zeros;
     sp.nzeros = o->nzeros;
+    /* the searched dimensions and the fabric */
+    sp.recomputes = o->recomputes;
+    sp.nrecomputes = o->nrecomputes;
+    sp.sps = o->sps;
+    sp.nsps = o->nsps;
+    sp.vstages = o->vstages;
+    sp.nvstages = o->nvstages;
+    sp.global_batches = o->global_batches;
+    sp.nglobal_batches = o->nglobal_batches;
+    sp.cluster = cl;
     if ((rc = ridge_plan_alloc(&sp, p, &err)) != RIDGE_OK) {
         cli_error("%s", plan_message(err.msg));
         return cli_exit_code(rc);
     }
     return CLI_EXIT_OK;
+}
+
+int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,
+               double **prices, ridge_model **m, ridge_plan **p)
+{
+    ridge_cluster *cl;
+    ridge_err err = {{0}};
+    int rc;
+    if (!o->cluster[0])
+        return setup_on(o, NULL, counts, ncounts, target, gpus, prices, m, p);
+    if (!(cl = malloc(sizeof *cl))) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    /* --cluster: its GPU, alone; --gpus may only name it again. */
+    if ((rc = ridge_cluster_load(o->cluster, 0, cl, &err)) != RIDGE_OK) {
+        cli_error("--cluster: %s", err.msg);
+        rc = cli_exit_code(rc);
+    } else if (o->ngpus > 1 || (o->ngpus == 1 && strcmp(o->gpus[0], cl->gpu_id) != 0))
+        rc = cli_usage_error("plan", "--gpus: cluster %s has %s GPUs; name that GPU alone or leave --gpus out", cl->id,
+                             cl->gpu_id);
+    else
+        rc = setup_on(o, cl, counts, ncounts, target, gpus, prices, m, p);
+    free(cl);
+    return rc;
 }

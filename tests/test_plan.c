@@ -722,6 +722,201 @@ static void test_plan_consistency(void)
     ridge_model_free(m);
 }
 
+/* The searched dimensions (recompute, sequence parallelism, virtual stages, global batch) and a
+ * cluster: one configuration - llama2-7b on 16 GPUs of a dgx-a100, microbatch 1, TP 2 PP 2 DP 4,
+ * ZeRO-1, selective recompute, SP, 2 virtual stages, global batch 32 (8 microbatches) - gives
+ * the same row from a search of it alone and from two wider searches in other orders; each
+ * dimension changes the row; the layouts they rule out are invalid whatever was searched. */
+typedef struct {
+    const int *counts, *tps, *pps, *zeros, *sps, *vs;
+    const double *batches, *globals;
+    const ridge_recompute *rcs;
+    size_t ncounts, ntps, npps, nzeros, nsps, nvs, nbatches, nglobals, nrcs;
+} dim_search;
+
+/* The row of (count, batch, tp, pp, zero, recompute, sp, v, global) in search d; 0 when absent. */
+static int find_row(ridge_plan_spec *sp, const dim_search *d, int count, double batch, int tp, int pp, int zero,
+                    ridge_recompute rcm, int spv, int v, double global, ridge_plan_result *out)
+{
+    ridge_plan *p = NULL;
+    ridge_err err;
+    int found = 0;
+    sp->counts = d->counts, sp->ncounts = d->ncounts, sp->batches = d->batches, sp->nbatches = d->nbatches;
+    set_ranges(sp, d->tps, d->ntps, d->pps, d->npps, d->zeros, d->nzeros);
+    sp->sps = d->sps, sp->nsps = d->nsps, sp->vstages = d->vs, sp->nvstages = d->nvs;
+    sp->global_batches = d->globals, sp->nglobal_batches = d->nglobals;
+    sp->recomputes = d->rcs, sp->nrecomputes = d->nrcs;
+    if (!CHECK(ridge_plan_alloc(sp, &p, &err) == RIDGE_OK))
+        return 0;
+    for (size_t i = 0; i < ridge_plan_size(p) && !found; i++) {
+        ridge_plan_result r;
+        ridge_plan_eval(p, i, &r);
+        CHECK_INT(r.index, i);
+        if (r.count == count && r.batch == batch && r.tp == tp && r.pp == pp && r.zero == zero && r.recompute == rcm &&
+            r.sp == spv && r.vstages == v && (global == 0 || r.global_batch == global)) {
+            *out = r;
+            found = 1;
+        }
+    }
+    ridge_plan_free(p);
+    return found;
+}
+
+static int same_dims(const ridge_plan_result *x, const ridge_plan_result *y)
+{
+    return same_result(x, y) && x->recompute == y->recompute && x->sp == y->sp && x->vstages == y->vstages &&
+           x->global_batch == y->global_batch && x->microbatches == y->microbatches;
+}
+
+static void test_plan_dimensions(void)
+{
+    static const int c16[] = {16}, c8_16[] = {16, 8}, t2[] = {2}, t124[] = {4, 1, 2}, p2[] = {2}, p12[] = {1, 2},
+                     z1[] = {1}, z01[] = {0, 1}, s1[] = {1}, s01[] = {0, 1}, s10[] = {1, 0}, v2[] = {2},
+                     v124[] = {1, 2, 4}, v21[] = {2, 1}, one[] = {1}, zero[] = {0};
+    static const double b1[] = {1}, b21[] = {2, 1}, g32[] = {32}, g16_32[] = {16, 32}, g32_64[] = {64, 32}, g0[] = {0};
+    static const ridge_recompute sel[] = {RIDGE_RECOMPUTE_SELECTIVE},
+                                 all[] = {RIDGE_RECOMPUTE_NONE, RIDGE_RECOMPUTE_SELECTIVE, RIDGE_RECOMPUTE_FULL},
+                                 fs[] = {RIDGE_RECOMPUTE_FULL, RIDGE_RECOMPUTE_SELECTIVE},
+                                 none[] = {RIDGE_RECOMPUTE_NONE};
+    static const ridge_dtype precs[] = {RIDGE_DTYPE_BF16};
+    const dim_search alone = {c16, t2, p2, z1, s1, v2, b1, g32, sel, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                     wide = {c8_16, t124, p12, z01, s01, v124, b21, g16_32, all, 2, 3, 2, 2, 2, 3, 2, 2, 3},
+                     other = {c16, t124, p2, z01, s10, v21, b1, g32_64, fs, 1, 3, 1, 2, 2, 2, 1, 2, 2};
+    ridge_model *m = NULL;
+    ridge_cluster cl, slow;
+    ridge_plan_spec sp;
+    ridge_plan_result a, b, c, x;
+    ridge_err err;
+    check_context("plan dimensions setup");
+    if (!CHECK(ridge_model_load("llama2-7b", &m, &err) == RIDGE_OK) ||
+        !CHECK(ridge_cluster_load("dgx-a100", 0, &cl, &err) == RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    one_point_spec(&sp, m, &cl.gpu, precs, c16, b1);
+    sp.cluster = &cl;
+    check_context("plan dimensions: one configuration from three searches");
+    if (CHECK(find_row(&sp, &alone, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 1, 2, 32, &a)) &&
+        CHECK(find_row(&sp, &wide, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 1, 2, 32, &b)) &&
+        CHECK(find_row(&sp, &other, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 1, 2, 32, &c))) {
+        CHECK_INT(a.reason, RIDGE_PLAN_FEASIBLE);
+        CHECK_NEAR(a.microbatches, 8, 0);
+        CHECK_NEAR(a.steps, ceil(1e9 / (32.0 * 4096)), 0);
+        CHECK(same_dims(&a, &b));
+        CHECK(same_dims(&a, &c));
+        check_context("plan dimensions: each dimension matters");
+        if (CHECK(find_row(&sp, &wide, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_FULL, 1, 2, 32, &x)))
+            CHECK(x.reason == RIDGE_PLAN_FEASIBLE && x.step_time_s > a.step_time_s); /* more recomputed */
+        if (CHECK(find_row(&sp, &wide, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 0, 2, 32, &x)))
+            CHECK(x.reason == RIDGE_PLAN_FEASIBLE && x.memory_bytes > a.memory_bytes); /* activations not split */
+        if (CHECK(find_row(&sp, &wide, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 1, 1, 32, &x)))
+            CHECK(x.reason == RIDGE_PLAN_FEASIBLE && x.step_time_s != a.step_time_s); /* 1F1B's bubble */
+        if (CHECK(find_row(&sp, &wide, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 1, 2, 16, &x)))
+            CHECK(x.reason == RIDGE_PLAN_FEASIBLE && x.microbatches == 4 && x.step_time_s < a.step_time_s);
+        check_context("plan dimensions: the cluster's network is used");
+        slow = cl;
+        slow.inter_bw_bytes_per_s_per_node /= 4;
+        sp.cluster = &slow;
+        if (CHECK(find_row(&sp, &alone, 16, 1, 2, 2, 1, RIDGE_RECOMPUTE_SELECTIVE, 1, 2, 32, &x)))
+            CHECK(x.reason == RIDGE_PLAN_FEASIBLE && x.comm_s > a.comm_s);
+        sp.cluster = &cl;
+    }
+    check_context("plan dimensions: layouts ruled out, whatever was searched");
+    {
+        const dim_search bad = {c16, t124, p12, z01, s01, v21, b1, g16_32, none, 1, 3, 2, 2, 2, 2, 1, 2, 1};
+        static const int c12[] = {12};
+        const dim_search twelve = {c12, one, one, zero, zero, one, b1, g0, none, 1, 1, 1, 1, 0, 0, 1, 0, 1};
+        if (CHECK(find_row(&sp, &bad, 16, 1, 1, 2, 0, RIDGE_RECOMPUTE_NONE, 1, 1, 32, &x)))
+            CHECK_INT(x.reason, RIDGE_PLAN_LAYOUT); /* sp without tp */
+        if (CHECK(find_row(&sp, &bad, 16, 1, 2, 1, 0, RIDGE_RECOMPUTE_NONE, 0, 2, 32, &x)))
+            CHECK_INT(x.reason, RIDGE_PLAN_LAYOUT); /* virtual stages without a pipeline */
+        if (CHECK(find_row(&sp, &bad, 16, 1, 4, 2, 0, RIDGE_RECOMPUTE_NONE, 0, 1, 16, &x)))
+            CHECK_INT(x.reason, RIDGE_PLAN_FEASIBLE); /* dp 2: 8 microbatches */
+        {
+            static const double g18[] = {18};
+            const dim_search odd = {c16, t2, p2, zero, zero, one, b1, g18, none, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+            if (CHECK(find_row(&sp, &odd, 16, 1, 2, 2, 0, RIDGE_RECOMPUTE_NONE, 0, 1, 18, &x)))
+                CHECK_INT(x.reason, RIDGE_PLAN_LAYOUT); /* 18 / (dp 4 x 1) is not whole */
+        }
+        if (CHECK(find_row(&sp, &twelve, 12, 1, 1, 1, 0, RIDGE_RECOMPUTE_NONE, 0, 1, 0, &x)))
+            CHECK_INT(x.reason, RIDGE_PLAN_LAYOUT); /* 12 GPUs are not whole nodes of 8 */
+    }
+    check_context("plan dimensions: data parallel in one microbatch is the memo's row (gpt2)");
+    ridge_model_free(m);
+    m = NULL;
+    if (CHECK(ridge_model_load("gpt2", &m, &err) == RIDGE_OK)) {
+        sp.model = m;
+        const dim_search dp = {c16, one, one, zero, zero, one, b1, g0, none, 1, 1, 1, 1, 0, 0, 1, 0, 1},
+                         dpg = {c16, t124, p12, zero, s01, one, b1, g16_32, all, 1, 3, 2, 1, 2, 1, 1, 2, 3};
+        if (CHECK(find_row(&sp, &dp, 16, 1, 1, 1, 0, RIDGE_RECOMPUTE_NONE, 0, 1, 0, &a)) &&
+            CHECK(find_row(&sp, &dpg, 16, 1, 1, 1, 0, RIDGE_RECOMPUTE_NONE, 0, 1, 16, &b))) {
+            CHECK_INT(a.reason, RIDGE_PLAN_FEASIBLE);
+            CHECK(a.comm_s > 0);
+            CHECK(same_dims(&a, &b));
+        }
+    }
+    check_context("plan dimensions: one context in any order and 2 threads give ridge_plan_eval's rows");
+    {
+        ridge_plan *p = NULL;
+        ridge_plan_ctx *ctx = NULL;
+        ridge_plan_result *want = NULL, *got = NULL;
+        size_t n = 0, feasible = 0;
+        sp.counts = wide.counts, sp.ncounts = wide.ncounts, sp.batches = wide.batches, sp.nbatches = wide.nbatches;
+        set_ranges(&sp, wide.tps, wide.ntps, wide.pps, wide.npps, wide.zeros, wide.nzeros);
+        sp.sps = wide.sps, sp.nsps = wide.nsps, sp.vstages = wide.vs, sp.nvstages = wide.nvs;
+        sp.global_batches = wide.globals, sp.nglobal_batches = wide.nglobals;
+        sp.recomputes = wide.rcs, sp.nrecomputes = wide.nrcs;
+        if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK) && CHECK(ridge_plan_ctx_alloc(p, &ctx, &err) == RIDGE_OK)) {
+            n = ridge_plan_size(p);
+            want = calloc(n, sizeof *want);
+            got = calloc(n, sizeof *got);
+        }
+        if (n && CHECK(want && got)) {
+            for (size_t i = 0; i < n; i++) {
+                ridge_plan_eval(p, i, &want[i]);
+                feasible += want[i].reason == RIDGE_PLAN_FEASIBLE;
+            }
+            CHECK(feasible > 0 && feasible < n);
+            for (size_t i = n; i-- > 0;)
+                ridge_plan_eval_ctx(p, ctx, i, &got[i]);
+            CHECK(memcmp(got, want, n * sizeof *got) == 0);
+            memset(got, 0, n * sizeof *got);
+            CHECK_INT(ridge_plan_eval_range(p, 0, n, 2, got, &err), RIDGE_OK);
+            CHECK(memcmp(got, want, n * sizeof *got) == 0);
+        }
+        free(want);
+        free(got);
+        ridge_plan_ctx_free(ctx);
+        ridge_plan_free(p);
+        set_ranges(&sp, NULL, 0, NULL, 0, NULL, 0);
+        sp.nsps = sp.nvstages = sp.nglobal_batches = sp.nrecomputes = 0;
+        sp.counts = c16, sp.ncounts = 1, sp.batches = b1, sp.nbatches = 1;
+    }
+    check_context("plan dimensions: checks");
+    {
+        static const int bad_sp[] = {2}, bad_v[] = {0};
+        static const double bad_g[] = {1.5};
+        ridge_plan *p = NULL;
+        static ridge_gpu other_gpu;
+        ridge_plan_spec bad = sp;
+        bad.sps = bad_sp, bad.nsps = 1;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        bad = sp, bad.vstages = bad_v, bad.nvstages = 1;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        bad = sp, bad.global_batches = bad_g, bad.nglobal_batches = 1;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        if (CHECK(ridge_catalog_load("h100-sxm5-80gb", &other_gpu, &err) == RIDGE_OK)) {
+            bad = sp, bad.gpus = &other_gpu;
+            CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        }
+        bad = sp, bad.sps = s1, bad.nsps = 1, bad.run.mode = RIDGE_MODE_INFER, bad.cluster = NULL;
+        CHECK(ridge_plan_alloc(&bad, &p, &err) == RIDGE_EINVAL);
+        CHECK(p == NULL);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 /* With parallelism ranges, one context evaluating the space in any order (its prepared models and
  * memos), and ridge_plan_eval_range on 1 and 2 threads, give what ridge_plan_eval gives index by
  * index: feasible, out of memory, unsupported precision (found by scheduling, after memory) and
@@ -786,6 +981,7 @@ int main(void)
 {
     test_plan_ctx();
     test_plan_consistency();
+    test_plan_dimensions();
     test_power();
     test_names();
     test_pareto_and_rank();

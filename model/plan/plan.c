@@ -34,11 +34,15 @@ struct ridge_plan {
     ridge_dtype *precisions;
     int *counts;
     double *batches;
-    plan_step *steps; /* [gpu][prec][batch] */
+    plan_step *steps; /* [gpu][prec][recompute][batch] */
     double *comm_s;   /* [gpu][prec][count]: the whole gradient all-reduce */
     double *bucket_s; /* [gpu][prec][count]: one bucket's all-reduce */
     double *buckets;  /* [gpu][prec]: buckets of the gradient */
     int *tps, *pps, *zeros; /* parallelism ranges ({1}, {1}, {0} by default) */
+    ridge_recompute *recomputes; /* the searched dimensions ({run.recompute}, {0}, {1}, {0} by default) */
+    int *sps, *vstages;
+    double *global_batches;     /* {0}: none listed (global batch = batch x dp x pp) */
+    ridge_cluster *cluster;     /* the spec's fabric, or NULL: derived per GPU */
     int parallel;     /* 1: a range differs from the default; eval runs ridge_parallel_predict */
     double tokens_per_sample;
     size_t size;
@@ -115,6 +119,11 @@ void ridge_plan_free(ridge_plan *p)
     free(p->tps);
     free(p->pps);
     free(p->zeros);
+    free(p->recomputes);
+    free(p->sps);
+    free(p->vstages);
+    free(p->global_batches);
+    free(p->cluster);
     free(p);
 }
 
@@ -129,8 +138,8 @@ typedef struct {
 static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, plan_step *s)
 {
     const ridge_plan_spec *sp = &p->spec;
-    size_t nb = sp->nbatches, np = sp->nprecisions;
-    size_t g = k / (np * nb), pr = k / nb % np, b = k % nb;
+    size_t nb = sp->nbatches, np = sp->nprecisions, nr = sp->nrecomputes;
+    size_t g = k / (np * nr * nb), pr = k / (nr * nb) % np, q = k / nb % nr, b = k % nb;
     const ridge_gpu *gpu = &p->gpus[g];
     ridge_run_config rc = sp->run;
     ridge_memory mem;
@@ -143,6 +152,7 @@ static void memo_step(const ridge_plan *p, size_t k, double tokens_per_sample, p
     memset(s, 0, sizeof *s);
     rc.precision = p->precisions[pr];
     rc.batch = p->batches[b];
+    rc.recompute = p->recomputes[q];
     s->items = sp->target_kind == RIDGE_PLAN_TARGET_TOKENS ? rc.batch * tokens_per_sample : rc.batch;
     if (ridge_kernel_peak_for(gpu, rc.precision, 1) < 0 && ridge_kernel_peak_for(gpu, rc.precision, 0) < 0) {
         s->reason = RIDGE_PLAN_UNSUPPORTED;
@@ -240,20 +250,31 @@ static void plan_cluster(const ridge_gpu *g, int nodes, ridge_cluster *cl)
     cl->inter_fraction = ridge_inter_default_fraction(cl->inter_kind);
 }
 
+/* GPUs per node of the plan's fabric: the cluster's, or 8. */
+static int plan_node_gpus(const ridge_plan *p)
+{
+    return p->cluster ? p->cluster->gpus_per_node : PLAN_GPUS_PER_NODE;
+}
+
 static int plan_comm(ridge_plan *p, ridge_err *err)
 {
     const ridge_plan_spec *sp = &p->spec;
-    int maxc = 1, nodes;
+    int maxc = 1, nodes, per_node = plan_node_gpus(p);
     ridge_cluster *cl;
     for (size_t c = 0; c < sp->ncounts; c++)
         if (p->counts[c] > maxc)
             maxc = p->counts[c];
-    nodes = (maxc + PLAN_GPUS_PER_NODE - 1) / PLAN_GPUS_PER_NODE;
+    nodes = (maxc + per_node - 1) / per_node;
     cl = malloc(sizeof *cl);
     if (!cl)
         return ridge_err_set(err, RIDGE_ENOMEM, "plan: out of memory");
     for (size_t g = 0; g < sp->ngpus; g++) {
-        plan_cluster(&p->gpus[g], nodes, cl);
+        if (p->cluster) { /* the cluster's fabric, with as many nodes as the largest count needs */
+            *cl = *p->cluster;
+            cl->gpu = p->gpus[g];
+            cl->nodes = nodes;
+        } else
+            plan_cluster(&p->gpus[g], nodes, cl);
         for (size_t pr = 0; pr < sp->nprecisions; pr++) {
             ridge_run_config rc = sp->run;
             ridge_memory mem;
@@ -273,8 +294,8 @@ static int plan_comm(ridge_plan *p, ridge_err *err)
                 ridge_coll_result cr;
                 double t = 0, tb = 0;
                 /* Beyond one node the collective needs whole nodes: round the group up. */
-                if (n > PLAN_GPUS_PER_NODE && n % PLAN_GPUS_PER_NODE)
-                    n += PLAN_GPUS_PER_NODE - n % PLAN_GPUS_PER_NODE;
+                if (n > per_node && n % per_node)
+                    n += per_node - n % per_node;
                 if (n > 1 && bytes > 0 && sp->run.mode == RIDGE_MODE_TRAIN && !sp->no_comm &&
                     ridge_collective(cl, RIDGE_COLL_ALLREDUCE, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &cr,
                                      err) == RIDGE_OK)
@@ -302,9 +323,44 @@ static int dup_array(void **dst, const void *src, size_t n, size_t size)
     return 0;
 }
 
+/* The searched dimensions and the cluster of a spec. */
+static int dims_check(const ridge_plan_spec *spec, ridge_err *err)
+{
+    if (spec->nrecomputes > RIDGE_PLAN_MAX_DIM || spec->nsps > RIDGE_PLAN_MAX_DIM ||
+        spec->nvstages > RIDGE_PLAN_MAX_DIM || spec->nglobal_batches > RIDGE_PLAN_MAX_DIM)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: a list has more than %d entries", RIDGE_PLAN_MAX_DIM);
+    if ((spec->nrecomputes && !spec->recomputes) || (spec->nsps && !spec->sps) || (spec->nvstages && !spec->vstages) ||
+        (spec->nglobal_batches && !spec->global_batches))
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: a searched dimension has entries but no array");
+    for (size_t i = 0; i < spec->nrecomputes; i++)
+        if ((unsigned)spec->recomputes[i] > RIDGE_RECOMPUTE_FULL)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: recomputes: %d is not none, selective or full",
+                                 (int)spec->recomputes[i]);
+    for (size_t i = 0; i < spec->nsps; i++)
+        if (spec->sps[i] != 0 && spec->sps[i] != 1)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: sp: %d is not 0 or 1", spec->sps[i]);
+    for (size_t i = 0; i < spec->nvstages; i++)
+        if (spec->vstages[i] < 1 || spec->vstages[i] > 64)
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: virtual stages: %d is not in [1, 64]", spec->vstages[i]);
+    for (size_t i = 0; i < spec->nglobal_batches; i++)
+        if (!(spec->global_batches[i] >= 1 && spec->global_batches[i] <= 1e9 &&
+              spec->global_batches[i] == floor(spec->global_batches[i])))
+            return ridge_err_set(err, RIDGE_EINVAL, "plan: global batches: %g is not an integer in [1, 1e9]",
+                                 spec->global_batches[i]);
+    if ((spec->nsps || spec->nvstages || spec->nglobal_batches) && spec->run.mode != RIDGE_MODE_TRAIN)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: sps, vstages and global_batches need run.mode \"train\"");
+    if (spec->cluster && (spec->ngpus != 1 || strcmp(spec->gpus[0].id, spec->cluster->gpu.id) != 0))
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: cluster %s has %s GPUs: the GPU list must be that GPU alone",
+                             spec->cluster->id, spec->cluster->gpu.id);
+    if (spec->cluster && spec->cluster->gpus_per_node < 1)
+        return ridge_err_set(err, RIDGE_EINVAL, "plan: cluster %s: no GPUs per node", spec->cluster->id);
+    return RIDGE_OK;
+}
+
 /* The checks of a spec that need no memo; *tokens_per_sample for a target in tokens. */
 static int spec_check(const ridge_plan_spec *spec, double *tokens_per_sample, ridge_err *err)
 {
+    int st;
     if (!spec->model)
         return ridge_err_set(err, RIDGE_EINVAL, "plan: no workload");
     if (!spec->ngpus || !spec->nprecisions || !spec->ncounts || !spec->nbatches)
@@ -343,6 +399,8 @@ static int spec_check(const ridge_plan_spec *spec, double *tokens_per_sample, ri
             return ridge_err_set(err, RIDGE_EINVAL, "plan: zero: %d is not in [0, 3]", spec->zeros[i]);
     if ((unsigned)spec->objective >= RIDGE_PLAN_OBJECTIVE_COUNT)
         return ridge_err_set(err, RIDGE_EINVAL, "plan: unknown objective");
+    if ((st = dims_check(spec, err)) != RIDGE_OK)
+        return st;
     if (spec->target_kind == RIDGE_PLAN_TARGET_TOKENS) {
         ridge_run_config rc = spec->run;
         rc.batch = 1;
@@ -372,6 +430,23 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     p->tokens_per_sample = tokens_per_sample;
     {
         static const int one = 1, zero = 0;
+        static const double no_global = 0;
+        if (!sp->nrecomputes) {
+            sp->recomputes = &sp->run.recompute; /* copied below, before sp->run can move */
+            sp->nrecomputes = 1;
+        }
+        if (!sp->nsps) {
+            sp->sps = &zero;
+            sp->nsps = 1;
+        }
+        if (!sp->nvstages) {
+            sp->vstages = &one;
+            sp->nvstages = 1;
+        }
+        if (!sp->nglobal_batches) {
+            sp->global_batches = &no_global;
+            sp->nglobal_batches = 1;
+        }
         if (!sp->ntps) {
             sp->tps = &one;
             sp->ntps = 1;
@@ -392,6 +467,23 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     sp->tps = p->tps;
     sp->pps = p->pps;
     sp->zeros = p->zeros;
+    if (dup_array((void **)&p->recomputes, sp->recomputes, sp->nrecomputes, sizeof *p->recomputes) ||
+        dup_array((void **)&p->sps, sp->sps, sp->nsps, sizeof *p->sps) ||
+        dup_array((void **)&p->vstages, sp->vstages, sp->nvstages, sizeof *p->vstages) ||
+        dup_array((void **)&p->global_batches, sp->global_batches, sp->nglobal_batches, sizeof *p->global_batches) ||
+        (spec->cluster && dup_array((void **)&p->cluster, spec->cluster, 1, sizeof *p->cluster)))
+        goto nomem;
+    sp->recomputes = p->recomputes;
+    sp->sps = p->sps;
+    sp->vstages = p->vstages;
+    sp->global_batches = p->global_batches;
+    sp->cluster = p->cluster;
+    /* Sequence parallelism, interleaving and global batches are the parallel model's alone. */
+    for (size_t i = 0; i < sp->nsps; i++)
+        p->parallel |= p->sps[i] != 0;
+    for (size_t i = 0; i < sp->nvstages; i++)
+        p->parallel |= p->vstages[i] != 1;
+    p->parallel |= spec->nglobal_batches > 0;
     for (size_t i = 0; i < sp->ntps; i++)
         p->parallel |= p->tps[i] != 1;
     for (size_t i = 0; i < sp->npps; i++)
@@ -402,7 +494,7 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         ridge_plan_free(p);
         return ridge_err_set(err, RIDGE_EINVAL, "plan: tps, pps and zeros ranges need run.mode \"train\"");
     }
-    nmemo = sp->ngpus * sp->nprecisions * sp->nbatches;
+    nmemo = sp->ngpus * sp->nprecisions * sp->nrecomputes * sp->nbatches;
     if (dup_array((void **)&p->gpus, spec->gpus, sp->ngpus, sizeof *p->gpus) ||
         dup_array((void **)&p->precisions, spec->precisions, sp->nprecisions, sizeof *p->precisions) ||
         dup_array((void **)&p->counts, spec->counts, sp->ncounts, sizeof *p->counts) ||
@@ -423,7 +515,8 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     sp->precisions = p->precisions;
     sp->counts = p->counts;
     sp->batches = p->batches;
-    p->size = sp->ngpus * sp->nprecisions * sp->ncounts * sp->nbatches * sp->ntps * sp->npps * sp->nzeros;
+    p->size = sp->ngpus * sp->nprecisions * sp->ncounts * sp->nbatches * sp->nglobal_batches * sp->nrecomputes *
+              sp->ntps * sp->nsps * sp->npps * sp->nvstages * sp->nzeros;
 
     /* The memo: (gpu, precision, batch) steps, split in contiguous blocks over the threads. */
     threads = sp->threads < 1 ? 1 : sp->threads > 256 ? 256 : sp->threads;
@@ -462,6 +555,7 @@ nomem:
 typedef struct {
     ridge_parallel_model *pm; /* NULL: empty */
     ridge_dtype precision;
+    ridge_recompute recompute;
     double microbatch, microbatches; /* global batch / (dp x microbatch) */
 } plan_prepared;
 
@@ -499,7 +593,7 @@ void ridge_plan_ctx_free(ridge_plan_ctx *c)
     free(c);
 }
 
-/* The prepared model of (rc's precision, pc's microbatch and microbatches), made on a miss in
+/* The prepared model of (rc's precision and recompute, pc's microbatch and microbatches), made on a miss in
  * place of the oldest; NULL when out of memory. */
 static const ridge_parallel_model *plan_prepared_for(ridge_plan_ctx *c, const ridge_run_config *rc,
                                                      const ridge_parallel_config *pc)
@@ -508,7 +602,8 @@ static const ridge_parallel_model *plan_prepared_for(ridge_plan_ctx *c, const ri
     plan_prepared *e;
     for (int k = 0; k < PLAN_PREPARED; k++) {
         e = &c->prep[k];
-        if (e->pm && e->precision == rc->precision && e->microbatch == pc->microbatch && e->microbatches == nm)
+        if (e->pm && e->precision == rc->precision && e->recompute == rc->recompute && e->microbatch == pc->microbatch &&
+            e->microbatches == nm)
             return e->pm;
     }
     e = &c->prep[c->next];
@@ -518,15 +613,18 @@ static const ridge_parallel_model *plan_prepared_for(ridge_plan_ctx *c, const ri
     if (ridge_parallel_prepare(c->p->spec.model, rc, pc, &e->pm, NULL) != RIDGE_OK)
         return NULL;
     e->precision = rc->precision;
+    e->recompute = rc->recompute;
     e->microbatch = pc->microbatch;
     e->microbatches = nm;
     return e->pm;
 }
 
-/* One configuration with parallelism ranges: ridge_parallel_predict on the derived fabric with
- * dp = N / (T P), microbatch = b and P microbatches (global batch = b dp P), evaluated memory
- * first with the context's prepared models (the same results: ridge/parallel.h). Fills the step
- * fields of r or sets its reason; returns the target units per step (0 when infeasible). */
+/* One configuration with parallelism ranges: ridge_parallel_predict on the plan's fabric (the
+ * cluster's, or derived from the GPU) with dp = N / (T P), microbatch = b, global batch =
+ * r->global_batch (b dp P unless listed), r's recompute, sequence parallelism and virtual stages
+ * (interleaved when > 1), evaluated memory first with the context's prepared models (the same
+ * results: ridge/parallel.h). Fills the step fields of r or sets its reason; returns the target
+ * units per step (0 when infeasible). */
 static double eval_parallel(const ridge_plan *p, ridge_plan_ctx *c, size_t g, ridge_plan_result *r)
 {
     const ridge_plan_spec *sp = &p->spec;
@@ -544,17 +642,23 @@ static double eval_parallel(const ridge_plan *p, ridge_plan_ctx *c, size_t g, ri
         r->reason = RIDGE_PLAN_UNSUPPORTED;
         return 0;
     }
-    /* Nodes of 8 as for the DP all-reduce; a group of up to 8 GPUs is one node of that many. */
-    if (n % (tp * pp) || (n > PLAN_GPUS_PER_NODE && n % PLAN_GPUS_PER_NODE)) {
+    /* Nodes as for the DP all-reduce; a group smaller than a node is one node of that many. */
+    if (n % (tp * pp) || (n > plan_node_gpus(p) && n % plan_node_gpus(p))) {
         r->reason = RIDGE_PLAN_LAYOUT;
         return 0;
     }
     if (c->cl_gpu != (int)g || c->cl_count != n) {
-        per_node = n < PLAN_GPUS_PER_NODE ? n : PLAN_GPUS_PER_NODE;
+        per_node = n < plan_node_gpus(p) ? n : plan_node_gpus(p);
         nodes = n / per_node;
-        plan_cluster(gpu, nodes, c->cl);
+        if (p->cluster) { /* the cluster's links; its network per node as it is */
+            *c->cl = *p->cluster;
+            c->cl->gpu = *gpu;
+            c->cl->nodes = nodes;
+        } else {
+            plan_cluster(gpu, nodes, c->cl);
+            c->cl->inter_bw_bytes_per_s_per_node = PLAN_INTER_BW_PER_GPU * per_node;
+        }
         c->cl->gpus_per_node = per_node;
-        c->cl->inter_bw_bytes_per_s_per_node = PLAN_INTER_BW_PER_GPU * per_node;
         c->cl_gpu = (int)g;
         c->cl_count = n;
     }
@@ -564,9 +668,13 @@ static double eval_parallel(const ridge_plan *p, ridge_plan_ctx *c, size_t g, ri
     pc.dp = n / (tp * pp);
     pc.zero = r->zero;
     pc.microbatch = r->batch;
-    pc.global_batch = r->batch * pc.dp * pp;
+    pc.global_batch = r->global_batch;
+    pc.sequence_parallel = r->sp;
+    pc.virtual_stages = r->vstages;
+    pc.schedule = r->vstages > 1 ? RIDGE_PP_INTERLEAVED : RIDGE_PP_1F1B;
     rc.precision = r->precision;
     rc.batch = r->batch;
+    rc.recompute = r->recompute;
     if (!(pm = plan_prepared_for(c, &rc, &pc))) {
         r->reason = RIDGE_PLAN_INVALID;
         return 0;
@@ -615,13 +723,34 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r)
 void ridge_plan_eval_ctx(const ridge_plan *p, ridge_plan_ctx *ctx, size_t i, ridge_plan_result *r)
 {
     const ridge_plan_spec *sp = &p->spec;
-    size_t nb = sp->nbatches, nc = sp->ncounts, np = sp->nprecisions;
-    size_t nz = sp->nzeros, npp = sp->npps, nt = sp->ntps;
-    size_t z = i % nz, q = i / nz % npp, t = i / (nz * npp) % nt, j = i / (nz * npp * nt);
-    size_t b = j % nb, c = j / nb % nc, pr = j / (nb * nc) % np, g = j / (nb * nc * np);
-    const plan_step *s = &p->steps[(g * np + pr) * nb + b];
-    const ridge_gpu *gpu = &p->gpus[g];
-    double n = (double)p->counts[c], items;
+    size_t nb = sp->nbatches, nc = sp->ncounts, np = sp->nprecisions, nr = sp->nrecomputes;
+    size_t j = i, z, v, q, s_, t, rq, gb, b, c, pr, g;
+    const plan_step *s;
+    const ridge_gpu *gpu;
+    double n, items, dp;
+
+    /* One value of a dimension not searched: no division. */
+#define PLAN_DIGIT(d, size)                                                                                     \
+    do {                                                                                                        \
+        size_t size_ = (size);                                                                                  \
+        d = size_ > 1 ? j % size_ : 0;                                                                          \
+        j = size_ > 1 ? j / size_ : j;                                                                          \
+    } while (0)
+    PLAN_DIGIT(z, sp->nzeros);
+    PLAN_DIGIT(v, sp->nvstages);
+    PLAN_DIGIT(q, sp->npps);
+    PLAN_DIGIT(s_, sp->nsps);
+    PLAN_DIGIT(t, sp->ntps);
+    PLAN_DIGIT(rq, nr);
+    PLAN_DIGIT(gb, sp->nglobal_batches);
+    PLAN_DIGIT(b, nb);
+    PLAN_DIGIT(c, nc);
+    PLAN_DIGIT(pr, np);
+#undef PLAN_DIGIT
+    g = j;
+    s = &p->steps[((g * np + pr) * nr + rq) * nb + b];
+    gpu = &p->gpus[g];
+    n = (double)p->counts[c];
 
     memset(r, 0, sizeof *r);
     r->index = i;
@@ -632,12 +761,37 @@ void ridge_plan_eval_ctx(const ridge_plan *p, ridge_plan_ctx *ctx, size_t i, rid
     r->tp = p->tps[t];
     r->pp = p->pps[q];
     r->zero = p->zeros[z];
+    r->recompute = p->recomputes[rq];
+    r->sp = p->sps[s_];
+    r->vstages = p->vstages[v];
+    dp = n / (r->tp * r->pp);
+    if (p->global_batches[gb] > 0) {
+        r->global_batch = p->global_batches[gb];
+        r->microbatches = r->global_batch / (dp * r->batch);
+    } else { /* one microbatch per stage */
+        r->global_batch = r->batch * dp * r->pp;
+        r->microbatches = r->pp;
+    }
     r->memory_bytes = s->memory_bytes;
     r->price_usd_per_hour = p->prices[g];
     r->cost_usd = NAN;
-    /* tp = pp = 1 without ZeRO is the data-parallel configuration whatever ranges were searched:
-     * the same memoised arithmetic answers it (ridge_parallel_predict's for that layout). */
-    if (p->parallel && (r->tp > 1 || r->pp > 1 || r->zero > 0)) {
+    /* The layouts the searched dimensions rule out, whatever else was searched (docs/planning.md):
+     * sequence parallelism without tensor parallelism (Megatron turns it off: the sp = 0 row),
+     * virtual stages without a pipeline, a global batch that is not whole microbatches of every
+     * data-parallel rank, a count that is not whole nodes of the cluster (or spans nodes of a
+     * cluster without a network). */
+    if ((r->sp && r->tp == 1) || (r->vstages > 1 && r->pp == 1) ||
+        !(r->microbatches >= 1 && r->microbatches == floor(r->microbatches)) ||
+        (p->cluster && r->count > p->cluster->gpus_per_node &&
+         (r->count % p->cluster->gpus_per_node || !p->cluster->has_inter))) {
+        r->memory_bytes = 0;
+        r->reason = RIDGE_PLAN_LAYOUT;
+        return;
+    }
+    /* tp = pp = 1 without ZeRO, in one microbatch, is the data-parallel configuration whatever
+     * ranges were searched: the same memoised arithmetic answers it (ridge_parallel_predict's for
+     * that layout). */
+    if (p->parallel && (r->tp > 1 || r->pp > 1 || r->zero > 0 || r->microbatches != 1)) {
         r->memory_bytes = 0;
         items = eval_parallel(p, ctx, g, r);
         if (r->reason != RIDGE_PLAN_FEASIBLE)
@@ -1080,7 +1234,7 @@ int ridge_plan_step(const ridge_plan *p, size_t gpu, size_t precision, size_t ba
     if (gpu >= sp->ngpus || precision >= sp->nprecisions || batch >= sp->nbatches)
         return ridge_err_set(err, RIDGE_EINVAL, "plan: step (%zu, %zu, %zu) is outside the space", gpu, precision,
                              batch);
-    s = &p->steps[(gpu * sp->nprecisions + precision) * sp->nbatches + batch];
+    s = &p->steps[(gpu * sp->nprecisions + precision) * sp->nrecomputes * sp->nbatches + batch]; /* 1st recompute */
     memset(out, 0, sizeof *out);
     out->reason = s->reason;
     out->step_s = s->step_s;

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A ridge_plan is an opaque engine built once from a ridge_plan_spec: ridge_plan_alloc predicts
- * every (GPU, precision, batch) step on one GPU and every (GPU, precision, count) gradient
+ * every (GPU, precision, recompute, batch) step on one GPU and every (GPU, precision, count) gradient
  * all-reduce up front (the memo); ridge_plan_eval then turns one configuration index into a
  * ridge_plan_result with arithmetic only, allocating nothing, so any number of threads may call
  * it on the same plan at once. The spec's arrays are copied; the model is borrowed and must
@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "ridge/cluster.h"
 #include "ridge/error.h"
 #include "ridge/gpu.h"
 #include "ridge/kernel.h"
@@ -82,19 +83,39 @@ typedef struct {
     size_t npps;
     const int *zeros;     /* ZeRO stages, 0..3 */
     size_t nzeros;
+    /* Searched dimensions (docs/planning.md, "Searched dimensions"); NULL or empty = the default
+     * alone: run.recompute, sequence parallelism off, 1F1B, global batch = batch x dp x pp. */
+    const ridge_recompute *recomputes; /* activation recomputation per configuration */
+    size_t nrecomputes;
+    const int *sps;       /* Megatron sequence parallelism: 0 or 1 (1 needs tp > 1) */
+    size_t nsps;
+    const int *vstages;   /* virtual pipeline stages, 1..64: 1 = 1F1B, > 1 = interleaved (needs pp > 1) */
+    size_t nvstages;
+    const double *global_batches; /* sequences per optimizer step, integers 1..1e9 (training) */
+    size_t nglobal_batches;
+    /* The fabric (ridge/cluster.h), or NULL for the one derived from each GPU. With a cluster the
+     * GPU list is the cluster's GPU alone; a count of N GPUs is N / gpus_per_node of its nodes
+     * (N a multiple of gpus_per_node) or one node of N (N < gpus_per_node). Copied. */
+    const ridge_cluster *cluster;
 } ridge_plan_spec;
 
 /* Zeros, run config defaults, objective cost, eager runtime. */
 void ridge_plan_spec_init(ridge_plan_spec *s);
 
 typedef struct {
-    size_t index;       /* position in the space: ((((gpu x nprec + prec) x ncounts + count) x nbatches + batch)
-                           x ntps + tp) x npps + pp) x nzeros + zero (the last three are 1 by default) */
+    size_t index;       /* position in the space: ((((((((((gpu x nprec + prec) x ncounts + count) x nbatches
+                           + batch) x nglobal + global) x nrecompute + recompute) x ntps + tp) x nsps + sp)
+                           x npps + pp) x nvstages + v) x nzeros + zero; a dimension not searched has
+                           one value (so the index is today's without the new dimensions) */
     int gpu;            /* index into spec.gpus */
     ridge_dtype precision;
     int count;          /* GPUs */
     double batch;       /* per GPU (with parallelism ranges: the microbatch) */
     int tp, pp, zero;   /* 1, 1, 0 unless the spec has parallelism ranges */
+    ridge_recompute recompute; /* spec.run.recompute unless the spec has recomputes */
+    int sp, vstages;    /* 0, 1 unless searched */
+    double global_batch; /* sequences per step: a listed global batch, else batch x dp x pp */
+    double microbatches; /* per step: global_batch / (dp x batch) */
     ridge_plan_reason reason;
     double step_time_s;  /* one data-parallel step: single-GPU step + exposed all-reduce */
     double comm_s;       /* the all-reduce of the gradients (0 for inference, one GPU, no_comm) */
@@ -113,12 +134,15 @@ typedef struct {
 typedef struct ridge_plan ridge_plan; /* opaque */
 
 /* Check the spec and build the memo. EINVAL (message names the field) for empty lists, counts
- * < 1, batches < 1, a target <= 0, or a target in tokens for a model without tokens. ENOMEM. */
+ * < 1, batches < 1, a target <= 0, a target in tokens for a model without tokens, values of the
+ * searched dimensions out of range, sps/vstages/global_batches outside training, or a cluster
+ * whose GPU is not the spec's only GPU. ENOMEM. */
 int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *err);
 void ridge_plan_free(ridge_plan *p); /* NULL is harmless */
 size_t ridge_plan_size(const ridge_plan *p); /* configurations in the space */
 const ridge_plan_spec *ridge_plan_get_spec(const ridge_plan *p); /* the plan's own copy */
-/* 1 when the spec has parallelism ranges other than the defaults. */
+/* 1 when the spec has parallelism ranges other than the defaults (or sps, vstages or global
+ * batches: configurations then go through the parallel model, a context per thread). */
 int ridge_plan_is_parallel(const ridge_plan *p);
 /* Evaluate configuration i (< size). Reentrant. Without parallelism ranges it allocates nothing;
  * with them it makes and frees a ridge_plan_ctx per call (reason "invalid run" when out of memory):
@@ -127,7 +151,7 @@ void ridge_plan_eval(const ridge_plan *p, size_t i, ridge_plan_result *r);
 
 /* Per-thread state of the parallel evaluation (docs/planning.md, "Parallelism ranges"): the
  * fabric of the last (GPU, count), a few prepared models (ridge/parallel.h) keyed by precision,
- * microbatch and microbatches per step, and a ridge_parallel_ctx with its memos. A context
+ * recompute, microbatch and microbatches per step, and a ridge_parallel_ctx with its memos. A context
  * serves one plan on one thread at a time; results are those of ridge_plan_eval. */
 typedef struct ridge_plan_ctx ridge_plan_ctx; /* opaque */
 int ridge_plan_ctx_alloc(const ridge_plan *p, ridge_plan_ctx **out, ridge_err *err); /* ENOMEM */
