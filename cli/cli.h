@@ -151,5 +151,6 @@ int cmd_serve(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -25,6 +25,8 @@ static const char usage[] =
     "  bench                predictions per second of the kernel model\n"
     "  collective           time and nccl-tests bandwidths of a collective on a cluster\n"
     "  clusters             list the built-in clusters\n"
+    "  report GPU... -o OUT.html|OUT.md\n"
+    "                       one self-contained page: which GPU for deep learning, with the numbers\n"
     "  validate FILE...     compare predictions with measurement files (per case, group, GPU)\n"
     "  calibrate --gpu ID FILE... -o OUT.json\n"
     "                       fit the GPU's efficiency parameters to measurements; held-out error\n"
@@ -76,6 +78,8 @@ static int run(int argc, char **argv)
         return cmd_collective(argc - 1, argv + 1);
     if (strcmp(cmd, "clusters") == 0)
         return cmd_clusters(argc - 1, argv + 1);
+    if (strcmp(cmd, "report") == 0)
+        return cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)
         return cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "calibrate") == 0)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# ridge report: the example page is well-formed HTML with inline SVG charts and no external URL,
+# names every GPU and section; the Markdown variant links its PNGs beside it; bad input exits 2
+# and leaves no file. Usage: run_report_test.sh RIDGE
+set -u
+R=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export LC_ALL=C
+"$R" report a40 a100-sxm4-80gb -o "$T/r.html" 2>"$T/err" || fail "report html: $(cat "$T/err")"
+python3 - "$T/r.html" <<'PY' || exit 1
+import sys, re
+from html.parser import HTMLParser
+text = open(sys.argv[1], encoding="utf-8").read()
+void = {"meta", "br", "img", "hr", "link", "input"}
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.stack = []; self.svgs = []; self.bad = []
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href") and v and ("//" in v or v.startswith("http")):
+                self.bad.append(v)
+        if tag == "svg": self.svgs.append(0)
+        if self.svgs and tag in ("path", "text", "rect", "polygon", "g", "line", "circle"): self.svgs[-1] += 1
+        if tag not in void: self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs):
+        if self.svgs: self.svgs[-1] += 1
+    def handle_endtag(self, tag):
+        if tag in void: return
+        if not self.stack or self.stack[-1] != tag:
+            raise SystemExit("FAIL: unbalanced </%s> (open: %s)" % (tag, self.stack[-3:]))
+        self.stack.pop()
+p = P(); p.feed(text); p.close()
+if p.stack: sys.exit("FAIL: unclosed tags %s" % p.stack)
+if "http://" in text or "https://" in text: sys.exit("FAIL: an external URL in the page")
+if p.bad: sys.exit("FAIL: external src/href %s" % p.bad)
+if len(p.svgs) < 3 or min(p.svgs) < 5: sys.exit("FAIL: expected >= 3 non-empty inline charts, got %s" % p.svgs)
+for w in ["a40", "a100-sxm4-80gb", "The short answer", "Training and inference throughput", "Per watt and per dollar",
+          "The largest batch and model that fit", "MIG slices for inference", "Multi-GPU scaling",
+          "How far to trust these numbers", "Assumptions", "MAPE", "no price", "bound"]:
+    if w not in text: sys.exit("FAIL: the page does not mention '%s'" % w)
+PY
+ls -A "$T" | grep -q ridge-report && fail "temporary chart directory left behind"
+# Markdown: PNGs beside it, linked by bare file name.
+"$R" report a40 a100-sxm4-80gb -o "$T/r.md" 2>"$T/err" || fail "report md: $(cat "$T/err")"
+n=0
+for png in $(grep -o '([^)]*\.png)' "$T/r.md" | tr -d '()'); do
+  case "$png" in */*) fail "md links $png, not a file beside it";; esac
+  [ -s "$T/$png" ] || fail "md links $png, which is missing"
+  n=$((n + 1))
+done
+[ "$n" -ge 3 ] || fail "md has $n charts, expected >= 3"
+grep -q '^| question' "$T/r.md" || fail "md has no table"
+# Bad input: one line on stderr, exit 2, no file.
+bad() {
+  local what=$1 out=$2; shift 2
+  "$R" report "$@" -o "$out" 2>"$T/err"; rc=$?
+  [ "$rc" -eq 2 ] || fail "$what: exit $rc, expected 2"
+  [ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one line, got: $(cat "$T/err")"
+  [ ! -e "$out" ] || fail "$what: $out written"
+}
+bad "unknown GPU" "$T/u.html" a40 a99
+bad "missing directory" "$T/nodir/r.html" a40
+bad "unknown extension" "$T/r.pdf" a40
+"$R" report a40 2>/dev/null; [ $? -eq 2 ] || fail "no -o: expected exit 2"
+"$R" report --help | grep -q "usage: ridge report" || fail "--help"
+echo "report: ok"
