@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model_run.h"
+#include "prices.h"
 #include "report.h"
 #include "ridge/cluster.h"
 #include "ridge/parallel.h"
@@ -37,6 +38,9 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  -o, --output PATH   the report (.html, .htm or .md); its directory must exist\n"
+    "  --price ID=USD_PER_HOUR   a price per GPU-hour in place of the catalogue's (repeatable;\n"
+    "                      a MIG slice takes its share of its parent's); --prices FILE: a prices\n"
+    "                      file (docs/cli.md, \"Prices\")\n"
     "  -h, --help          this help\n"
     "\n";
 
@@ -84,6 +88,19 @@ typedef struct {
 static char *num(double v, char *buf, size_t cap)
 {
     cli_num(v, buf, cap);
+    return buf;
+}
+
+/* A large count in 3 significant digits with k, M, G ("4.22 M"). */
+static char *count_text(double v, char *buf, size_t cap)
+{
+    static const char *const sfx[] = {"", " k", " M", " G", " T"};
+    int e = 0;
+    while (fabs(v) >= 999.5 && e < 4) {
+        v /= 1000;
+        e++;
+    }
+    snprintf(buf, cap, "%.3g%s", v, sfx[e]);
     return buf;
 }
 
@@ -342,7 +359,9 @@ static int section_efficiency(report_doc *d, report_run *r)
             num(perw[c][i], h[1 + 2 * i], 96);
             if (report_price(&r->g[i], &usd, &src, &date) && !isnan(r->thr[c][i])) {
                 /* items per USD: throughput x 3600 s / price per hour */
-                cellf(h[2 + 2 * i], "%s items", num(r->thr[c][i] * 3600 / usd, b, sizeof b));
+                /* "4.22 M images": the unit of the throughput without its "/s" */
+                cellf(h[2 + 2 * i], "%s %.*s", count_text(r->thr[c][i] * 3600 / usd, b, sizeof b),
+                      (int)strcspn(r->unit[c], "/"), r->unit[c]);
                 priced = 1;
             } else {
                 cellf(h[2 + 2 * i], "no price");
@@ -515,6 +534,7 @@ static int section_scaling(report_doc *d, report_run *r)
     double x[REPORT_MAX_GPUS * 2][4], y[REPORT_MAX_GPUS * 2][4];
     char names[REPORT_MAX_GPUS * 2][96], h[16][96], b[48];
     ridge_curve_series s[REPORT_MAX_GPUS * 2];
+    double base[2] = {0, 0}; /* each model's throughput on one of the first GPU with a cluster */
     size_t ns = 0;
     cli_table t;
     ridge_cluster *cl = malloc(sizeof *cl);
@@ -559,6 +579,8 @@ static int section_scaling(report_doc *d, report_run *r)
                     break;
                 if (c == 0)
                     one = pr.throughput;
+                if (c == 0 && base[k] <= 0)
+                    base[k] = pr.throughput;
                 double eff = pr.throughput / (counts[c] * one), exposed = pr.breakdown.dp_comm_exposed_s / pr.step_time_s;
                 cellf(h[0], "%s", cl->id);
                 cellf(h[1], "%s", ridge_intra_kind_name(cl->intra_kind));
@@ -570,7 +592,9 @@ static int section_scaling(report_doc *d, report_run *r)
                 cellf(h[7], "%s", exposed > 0.05 ? "communication" : "compute (reduction hidden)");
                 table_row(&t, h);
                 x[ns][c] = counts[c];
-                y[ns][c] = 100 * eff;
+                /* The chart: throughput over one first GPU's, so that it shows both the scaling and how
+                 * many of one GPU match the other (efficiency alone sits near 100 % and says neither). */
+                y[ns][c] = pr.throughput / base[k];
             }
             if (st != RIDGE_OK) {
                 cli_error("%s", err.msg);
@@ -597,16 +621,16 @@ static int section_scaling(report_doc *d, report_run *r)
         ridge_plot_paths paths;
         ridge_err err;
         ridge_curve_options o = {0};
-        o.title = "Data-parallel scaling efficiency in one server";
+        o.title = "Data-parallel training throughput in one server";
         o.xlabel = "GPUs";
-        o.ylabel = "efficiency [%]";
+        o.ylabel = "throughput relative to one of the first GPU";
         if ((rc = report_chart_paths(d, "scaling", &paths)) == CLI_EXIT_OK) {
             int st = ridge_curves_write(s, ns, &o, &paths, &err);
             if (st != RIDGE_OK) {
                 cli_error("%s", err.msg);
                 rc = cli_exit_code(st);
             } else {
-                rc = report_chart(d, &paths, "Scaling efficiency of data-parallel training against the GPU count.");
+                rc = report_chart(d, &paths, "Data-parallel training throughput against the GPU count, relative to one GPU of the first kind (same model).");
             }
         }
     }
@@ -665,13 +689,9 @@ static void section_assumptions(report_doc *d, const report_run *r)
               r->host_id, r->code, ridge_runtime_name(r->rt), ridge_dtype_name(r->given.precision), r->precision_note,
               ridge_optimizer_name(r->given.optimizer));
     for (int i = 0; i < r->n; i++) {
-        double usd;
-        const char *src, *date;
-        char b[48];
-        if (report_price(&r->g[i], &usd, &src, &date))
-            report_li(d, "Price of %s: %s USD per GPU-hour, %s, %s.", r->g[i].id, num(usd, b, sizeof b), src, date);
-        else
-            report_li(d, "Price of %s: no price (give --price %s=USD_PER_HOUR).", r->g[i].id, r->g[i].id);
+        char b[512];
+        /* One phrase per GPU, as compare and plan print it: price, kind, date and source, or "no price". */
+        report_li(d, "Price of %s: %s.", r->g[i].id, cli_price_text(&r->g[i], b, sizeof b));
     }
     report_li(d, "Board power is the catalogue's TDP; clocks as the catalogue quotes them.");
     report_list_end(d);
@@ -745,7 +765,8 @@ static int output_path(const char *path, report_doc *d)
 int cmd_report(int argc, char **argv)
 {
     static const struct option longopts[] = {{"output", required_argument, 0, 'o'}, CLI_OPTION_HELP,
-                                             CLI_OPTION_RUNTIME, CLI_RUN_OPTIONS, CLI_OPTION_END};
+                                             CLI_OPTION_RUNTIME, CLI_OPTION_PRICES, CLI_RUN_OPTIONS, CLI_OPTION_END};
+    static cli_prices prices; /* large: not on the stack */
     cli_opts o = {"report", help, CLI_RUN_HELP, NULL, 0, -1};
     report_run *r = calloc(1, sizeof *r);
     report_doc d;
@@ -760,6 +781,11 @@ int cmd_report(int argc, char **argv)
         int k;
         if (c == 'o') {
             out = optarg;
+        } else if (c == CLI_OPT_PRICE || c == CLI_OPT_PRICES) {
+            if ((k = cli_prices_option(&prices, c, optarg)) != 0) {
+                rc = k == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE;
+                goto done;
+            }
         } else if (c == 'r') {
             int st = ridge_runtime_parse(optarg, &r->rt);
             if (st != 0) {
@@ -795,6 +821,9 @@ int cmd_report(int argc, char **argv)
     for (int i = optind; i < argc; i++)
         if ((rc = cli_load_gpu(argv[i], NULL, &r->g[r->n++])) != CLI_EXIT_OK)
             goto done;
+    /* Each GPU carries the price it is costed at: --price / --prices, else the catalogue's. */
+    if ((rc = cli_prices_apply(&prices, r->g, (size_t)r->n, "report")) != CLI_EXIT_OK)
+        goto done;
     if (!r->precision_given)
         cli_default_precision(&r->given, r->g, r->n, r->precision_note, sizeof r->precision_note);
     r->progress = isatty(2);

@@ -54,7 +54,8 @@ int report_chart_paths(report_doc *d, const char *name, ridge_plot_paths *paths)
 int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt);
 
 /* The price of one GPU per hour, with its source and date: the one place a price is looked up
- * (the catalogue today; a --price option later). Returns 1 when priced, 0 for no price. */
+ * (--price / --prices as cli_prices_apply applied them, else the catalogue's). Returns 1 when
+ * priced, 0 for no price. */
 int report_price(const ridge_gpu *g, double *usd_per_hour, const char **source, const char **date);
 
 /* The embedded validation baseline (validation/baseline.json): the MAPE in percent and case count

@@ -189,7 +189,7 @@ int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt)
 
 int report_price(const ridge_gpu *g, double *usd_per_hour, const char **source, const char **date)
 {
-    /* Today the catalogue's price; this is where a --price ID=USD_PER_HOUR will be read. */
+    /* The GPU's price as cli_prices_apply left it: --price / --prices, else the catalogue's. */
     *usd_per_hour = g->price_usd_per_hour;
     *source = g->price_source;
     *date = g->price_date;

@@ -63,6 +63,14 @@ bad() {
 bad "unknown GPU" "$T/u.html" a40 a99
 bad "missing directory" "$T/nodir/r.html" a40
 bad "unknown extension" "$T/r.pdf" a40
+bad "unknown GPU in --price" "$T/p.html" a40 --price zz=1
+bad "a GPU not in the report in --price" "$T/p.html" a40 --price h100-sxm5-80gb=1
+bad "negative price" "$T/p.html" a40 --price a40=-1
+# Prices: --price replaces the catalogue's (a40 has none), and the per-dollar table uses it.
+"$R" report a40 a100-sxm4-80gb --price a40=0.9 -o "$T/p.html" 2>"$T/err" || fail "report --price: $(cat "$T/err")"
+grep -q 'Price of a40: 0.9 USD/h' "$T/p.html" || fail "--price a40=0.9 not named in the assumptions"
+grep -q 'Price of a40: no price (give --price a40=USD_PER_HOUR' "$T/r.html" || fail "a40 without --price: no 'no price'"
+[ "$(grep -c 'no price' "$T/p.html")" -lt "$(grep -c 'no price' "$T/r.html")" ] || fail "--price did not price the a40"
 "$R" report a40 2>/dev/null; [ $? -eq 2 ] || fail "no -o: expected exit 2"
 "$R" report --help | grep -q "usage: ridge report" || fail "--help"
 echo "report: ok"
