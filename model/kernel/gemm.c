@@ -116,6 +116,12 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
     return c;
 }
 
+/* ctas_per_sm(...) >= 1: one CTA of the tile fits. */
+static int tile_fits(double smem_avail, double regs, const rk_tile *t)
+{
+    return (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES <= smem_avail && t->tm * t->tn * 4.0 <= regs;
+}
+
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
  * when stored as written, m when transposed), B's (n, or k when transposed) and C's (n, at the
  * output element size), must be a multiple of 16 bytes for the fast path; the worst operand
@@ -242,7 +248,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
          * beat the best so far is skipped. The result is the search's in tile order: the least
          * time, ties to the first candidate (tile, then split, in order), so a candidate of a
          * tile before the best's is skipped only when its bound is strictly above the best. */
-        double t_over_[RK_GEMM_NTILES], ctas_[RK_GEMM_NTILES], bt_[RK_GEMM_NTILES], stream0_[RK_GEMM_NTILES];
+        double t_over_[RK_GEMM_NTILES], bt_[RK_GEMM_NTILES], stream0_[RK_GEMM_NTILES];
         double per1_[RK_GEMM_NTILES], work1_[RK_GEMM_NTILES], lb1_[RK_GEMM_NTILES], lbt_[RK_GEMM_NTILES];
         int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
         double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial;
@@ -255,7 +261,6 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             const rk_tile *t = &tiles[i];
             double otm = rk_ceil(m * t->inv_tm), otn = rk_ceil(n * t->inv_tn), c1, l2b1;
             t_over_[i] = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
-            ctas_[i] = ctas_per_sm(smem_avail, regs, t);
             bt_[i] = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
             stream0_[i] = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
@@ -274,8 +279,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (lb2 < lbt_[i])
                     lbt_[i] = lb2;
             }
-            if (ctas_[i] < 1)
-                lbt_[i] = INFINITY; /* does not fit */
+            if (!tile_fits(smem_avail, regs, t))
+                lbt_[i] = INFINITY; /* never the probe */
             if (lbt_[i] < lbt_[probe])
                 probe = i;
         }
@@ -284,8 +289,11 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* the probe first, then the others in order */
             size_t i = q == i0 ? probe : q - 1 < probe ? q - 1 : q;
             const rk_tile *t = &tiles[i];
-            double t_over = t_over_[i], ctas = ctas_[i], base_tiles = bt_[i], stream0 = stream0_[i];
-            if (ctas < 1 || RK_LOSES(lbt_[i]))
+            double t_over = t_over_[i], ctas, base_tiles = bt_[i], stream0 = stream0_[i];
+            if (RK_LOSES(lbt_[i]))
+                continue;
+            ctas = ctas_per_sm(smem_avail, regs, t);
+            if (ctas < 1)
                 continue;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
