@@ -827,6 +827,21 @@ static void test_edited_gpu_fields(void)
     CHECK(memcmp(&a2, &c, sizeof a2) == 0);
 }
 
+/* The GEMM search is a branch and bound that evaluates the tile of least lower bound first
+ * (docs/model.md §2, "Cost of the search"), but its result is that of trying every tile in
+ * order: the least time, ties to the first tile. A memory-bound GEMM (k = 16: C's writes) takes
+ * the same time with every tile, so it keeps the first, 128x256, though a smaller tile's bound is
+ * as low; a small grid still takes the smaller tile that fills more SMs. */
+static void test_gemm_search_ties(void)
+{
+    ridge_gpu h = load("h100-sxm5-80gb");
+    ridge_kernel_result a = predict(&h, ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 8192, 16, 1));
+    ridge_kernel_result b = predict(&h, ridge_op_gemm(RIDGE_DTYPE_BF16, 512, 512, 8192, 1));
+    CHECK(a.bound == RIDGE_BOUND_MEMORY);
+    CHECK(a.tile_m == 128 && a.tile_n == 256 && a.split_k == 1);
+    CHECK(b.tile_m * b.tile_n < 128 * 256);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -854,5 +869,6 @@ int main(void)
     test_ada_tensor_clock();
     test_sustained_tensor_clock();
     test_edited_gpu_fields();
+    test_gemm_search_ties();
     return check_report();
 }

@@ -98,7 +98,7 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge
         r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / eta_bwd;
         r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
     }
-    r->flops = ridge_op_flops(op);
+    r->flops = rk_op_flops(op);
     rk_l2_split(g, rk_op_bytes(op, min_bytes), 0, &r->dram_bytes, &r->l2_bytes);
     r->tile_m = tm;
     r->tile_n = kv_per_tile;

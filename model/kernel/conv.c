@@ -100,7 +100,7 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     r->wave_efficiency = gemm.wave_efficiency;
     r->split_k = gemm.split_k;
     r->align_efficiency = gemm.align_efficiency;
-    r->flops = ridge_op_flops(op);
+    r->flops = rk_op_flops(op);
     rk_composite_bound(r);
     return RIDGE_OK;
 }
@@ -112,7 +112,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_ke
     double groups = op->u.conv.groups > 0 ? op->u.conv.groups : 1;
     double p = rk_floor((h + 2 * pad - rr) / stride) + 1, q = rk_floor((w + 2 * pad - s) / stride) + 1;
     double cg = c / groups, kg = k / groups, gm, gn, gk, align;
-    double flops = ridge_op_flops(op), bytes = min_bytes;
+    double flops = rk_op_flops(op), bytes = min_bytes;
     int rc;
 
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
@@ -129,12 +129,12 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_ke
     /* NHWC: the contiguous dimensions are the channel counts. */
     align = cg < kg ? cg : kg;
     rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes),
-                 op->u.conv.nhwc && op->dtype == RIDGE_DTYPE_FP32 ? RK_CONV_NHWC_FFMA_SHARE : 1.0, 0, r, err);
+                 op->u.conv.nhwc && op->dtype == RIDGE_DTYPE_FP32 ? RK_CONV_NHWC_FFMA_SHARE : 1.0,
+                 RK_GEMM_PLAIN_FINISH, r, err);
     if (rc != RIDGE_OK)
         return rc;
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */
     r->flops = flops;
-    rk_finish(g, r);
     /* FP32 3x3 stride-1 convolutions on CUDA cores: cuDNN (benchmark mode) also times Winograd and
      * keeps the faster. Tensor-core paths keep implicit GEMM (docs/model.md, "Convolution"). */
     if (groups == 1 && rr == 3 && s == 3 && stride == 1 && op->dtype == RIDGE_DTYPE_FP32 && !r->tensor) {

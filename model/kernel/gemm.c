@@ -50,6 +50,11 @@ static const rk_tile vector_tiles[] = {
  * that fills the machine. */
 #define RK_GEMM_MAX_SPLIT_K 16.0
 #define RK_GEMM_NSPLITS 3
+/* Tiles in the longest table (tensor_tiles). */
+#define RK_GEMM_NTILES 5
+/* A lower bound of a candidate's time is taken this much below the real-number bound, so that it
+ * stays below the candidate's time however both round (a few roundings of 2^-53 each). */
+#define RK_GEMM_LB_MARGIN (1.0 - 1e-9)
 
 /* Hopper (compute capability 9.x) without 16-byte-aligned operands: the TMA cannot describe the
  * tensors, so cuBLAS falls back from its wgmma kernels to sm80-class mma.sync kernels, which
@@ -109,6 +114,12 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
     while (c < 4 && (c + 1) * smem <= smem_avail && (c + 1) * acc <= regs)
         c++;
     return c;
+}
+
+/* ctas_per_sm(...) >= 1: one CTA of the tile fits. */
+static int tile_fits(double smem_avail, double regs, const rk_tile *t)
+{
+    return (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES <= smem_avail && t->tm * t->tn * 4.0 <= regs;
 }
 
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
@@ -195,7 +206,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
         double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
-        double mem0, best_tm = 0, best_tn = 0, best_s = 1, best_per_sm = 0, best_c_eff = 1, best_tiles = 0, best_compute = 0;
+        double mem0, dt0, best_tm = 0, best_tn = 0, best_s = 1, best_per_sm = 0, best_c_eff = 1, best_tiles = 0, best_compute = 0;
+        /* The best candidate's memory terms, kept for its result: its DRAM and L2 bytes, L2 stream
+         * and DRAM time (the same values the result would compute again). */
+        double best_d = 0, best_l = 0, best_stream = 0, best_dt = 0;
         double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
         inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, 0, &dram0, &l20);
@@ -209,7 +223,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
         double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * g->eff.dram_latency_s : 0;
-        mem0 = rk_dram_time(g, dram0) + mem_wx + (dram0 > 0 ? lat_x : 0);
+        dt0 = rk_dram_time(g, dram0);
+        mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
              * (h200-2026-11-29/{a,c}/fp32_1024x1024x1024: 67 us, one 128x128 tile per SM for 64
@@ -227,31 +242,66 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             i0 = m <= RK_GEMM_BY_M_SMALL ? 4 : m <= RK_GEMM_BY_M_MEDIUM ? 3 : 0;
             ntiles = i0 > 0 ? i0 + 1 : 3;
         }
+        /* Branch and bound (docs/model.md §2, "Cost of the search"): a lower bound of each tile's
+         * time, unsplit (L1) and split (any split: L2), from quantities the search computes
+         * anyway; the tile of least bound is evaluated first and a candidate whose bound cannot
+         * beat the best so far is skipped. The result is the search's in tile order: the least
+         * time, ties to the first candidate (tile, then split, in order), so a candidate of a
+         * tile before the best's is skipped only when its bound is strictly above the best. */
+        double t_over_[RK_GEMM_NTILES], bt_[RK_GEMM_NTILES], stream0_[RK_GEMM_NTILES];
+        double per1_[RK_GEMM_NTILES], work1_[RK_GEMM_NTILES], lb1_[RK_GEMM_NTILES], lbt_[RK_GEMM_NTILES];
+        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
+        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial;
+        size_t probe = i0, best_i = 0; /* best_i: no tie is won while best_t is infinite */
+        if (s_max_k > RK_GEMM_MAX_SPLIT_K)
+            s_max_k = RK_GEMM_MAX_SPLIT_K;
+        /* The least partial sums of a split (2 parts) through DRAM and L2 at their combined rate. */
+        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            double t_over = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
-            double ctas, base_tiles, otm, otn, stream0;
-            /* No better than a perfectly filled machine paying one tile's fill and drain: skip
-             * tiles that cannot win. */
-            if (floor1 + ideal * t->inv_eff + t_over >= best_t)
+            double otm = rk_ceil(m * t->inv_tm), otn = rk_ceil(n * t->inv_tn), c1, l2b1;
+            t_over_[i] = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
+            bt_[i] = otm * otn * batch;
+            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
+            stream0_[i] = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
+            per1_[i] = bt_[i] * inv_sm;
+            work1_[i] = 2.0 * t->tm * t->tn * k * inv_peak_sm * t->inv_eff;
+            /* Unsplit: compute >= max(per_sm, 1) one tile's MACs + one fill and drain (waves x
+             * CTAs per SM >= per_sm and >= 1; stream-K: per_sm x work + 2 t_over + fix-up), less a
+             * margin far above the rounding of either side; the memory terms are the search's. */
+            c1 = ((per1_[i] > 1 ? per1_[i] : 1) * work1_[i] + t_over_[i]) * RK_GEMM_LB_MARGIN;
+            l2b1 = stream0_[i] > l20 ? stream0_[i] : l20;
+            lb1_[i] = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
+            lbt_[i] = lb1_[i];
+            if (can_split && bt_[i] < sm && s_max_k > 1) {
+                /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors. */
+                double lb2 = 2 * floor1 + rk_max((per1_[i] * work1_[i] + t_over_[i]) * RK_GEMM_LB_MARGIN, lb_partial);
+                if (lb2 < lbt_[i])
+                    lbt_[i] = lb2;
+            }
+            if (!tile_fits(smem_avail, regs, t))
+                lbt_[i] = INFINITY; /* never the probe */
+            if (lbt_[i] < lbt_[probe])
+                probe = i;
+        }
+#define RK_LOSES(lb) (i < best_i ? (lb) > best_t : (lb) >= best_t)
+        for (size_t q = i0; q < ntiles; q++) {
+            /* the probe first, then the others in order */
+            size_t i = q == i0 ? probe : q - 1 < probe ? q - 1 : q;
+            const rk_tile *t = &tiles[i];
+            double t_over = t_over_[i], ctas, base_tiles = bt_[i], stream0 = stream0_[i];
+            if (RK_LOSES(lbt_[i]))
                 continue;
             ctas = ctas_per_sm(smem_avail, regs, t);
             if (ctas < 1)
                 continue;
-            otm = rk_ceil(m * t->inv_tm);
-            otn = rk_ceil(n * t->inv_tn);
-            base_tiles = otm * otn * batch;
-            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
              * against the partial sums it writes and reduces. */
             double s_fill = 1, s_max = 1;
-            if (base_tiles < sm && !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k) {
-                s_max = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
-                if (s_max > RK_GEMM_MAX_SPLIT_K)
-                    s_max = RK_GEMM_MAX_SPLIT_K;
+            if (base_tiles < sm && can_split) {
+                s_max = s_max_k;
                 s_fill = rk_ceil(sm / base_tiles);
                 if (s_fill > s_max)
                     s_fill = s_max;
@@ -260,7 +310,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
              * waves (floor(j SM / tiles)), besides no split and the fill split. */
             double splits[2 + RK_GEMM_NSPLITS] = {1, s_fill};
             for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
-                double s, ttile, compute, mem, l2b, tt;
+                double s, ttile, compute, mem, l2b, tt, d = dram0, l = l20, dtd = dt0;
+                if (s_i == 0 && RK_LOSES(lb1_[i]))
+                    continue; /* unsplit cannot win */
                 if (s_i > 1) /* the wave splits, computed as they are reached */
                     splits[s_i] = rk_floor((s_i - 1) * sm / base_tiles);
                 s = splits[s_i];
@@ -271,30 +323,31 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 }
                 /* A split pays two kernel floors and its partial sums through DRAM at least: no
                  * split (nor a larger one) can win once that alone reaches the best time. */
-                if (s_i > 0 && 2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw) >= best_t) {
+                if (s_i > 0 && RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw))) {
                     if (s_i > 1)
                         break; /* the wave splits ascend: their partial sums only grow */
                     continue;
                 }
                 /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
-                double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
+                double per_sm = s > 1 ? base_tiles * s * inv_sm : per1_[i], c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; `work`:
                  * its MACs alone (unsplit: the stream-K work of a tile, below). */
-                double work = 2.0 * t->tm * t->tn * (s > 1 ? rk_ceil(k / s) : k) * inv_peak_sm * t->inv_eff;
+                double work = s > 1 ? 2.0 * t->tm * t->tn * rk_ceil(k / s) * inv_peak_sm * t->inv_eff : work1_[i];
                 ttile = (work + t_over) * c_eff;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
                  * one). A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil
                  * = c_eff, so 0 < waves <= 1 and its ceiling is 1 (exactly: a correctly rounded
                  * quotient of x <= y is <= 1). */
                 compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(per_sm / c_eff)) * ttile;
-                if (s > 1 && 2 * floor1 + compute >= best_t)
+                if (s > 1 && RK_LOSES(2 * floor1 + compute))
                     continue; /* its compute alone loses: skip the memory terms */
                 if (s > 1) {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
-                    double partial = 2.0 * s * m * n * batch * 4.0, d, l;
+                    double partial = 2.0 * s * m * n * batch * 4.0;
                     rk_l2_split(g, min_bytes, partial, &d, &l);
                     /* the partial tiles are the tile-shaped writes now; C is the reduction's */
-                    mem = rk_dram_time(g, d) + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
+                    dtd = rk_dram_time(g, d);
+                    mem = dtd + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
                           (d > 0 ? lat_x : 0);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                     tt = 2 * floor1;
@@ -318,8 +371,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                         compute = sk + fix;
                     }
                 }
-                if (tt < best_t) {
+                /* the least time; a tie goes to the tile first in order */
+                if (tt < best_t || (tt == best_t && i < best_i)) {
                     best_t = tt;
+                    best_i = i;
                     best_tm = t->tm;
                     best_tn = t->tn;
                     best_s = s;
@@ -327,14 +382,22 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     best_c_eff = c_eff;
                     best_tiles = base_tiles * s;
                     best_compute = compute;
+                    best_d = d;
+                    best_l = l;
+                    best_stream = stream0;
+                    best_dt = dtd;
                 }
             }
         }
+#undef RK_LOSES
         if (best_t < INFINITY) {
             double partial = best_s > 1 ? 2.0 * best_s * m * n * batch * 4.0 : 0;
-            double stream = batch * (m * k * es * rk_ceil(n / best_tn) + k * n * es * rk_ceil(rk_ceil(m / best_tm) * (best_tm >= 128 ? inv_cl : 1.0))) + partial;
+            /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
+             * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
+            double stream = best_stream + partial;
             memset(r, 0, sizeof *r);
-            rk_l2_split(g, min_bytes, partial, &r->dram_bytes, &r->l2_bytes);
+            r->dram_bytes = best_d;
+            r->l2_bytes = best_l;
             if (stream > r->l2_bytes)
                 r->l2_bytes = stream;
             r->compute_s = best_compute;
@@ -345,13 +408,27 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             r->tile_m = best_tm;
             r->tile_n = best_tn;
             r->tiles = best_tiles;
-            r->waves = best_per_sm / best_c_eff;
-            r->wave_efficiency = r->waves / rk_ceil(r->waves);
+            /* x / c = x * (1 / c) exactly when c is a power of two (the same real quotient, rounded
+             * once); c_eff is 1 to 4. x / 1 = x. */
+            r->waves = best_c_eff == 1 ? best_per_sm : best_c_eff == 2 ? best_per_sm * 0.5 :
+                       best_c_eff == 4 ? best_per_sm * 0.25 : best_per_sm / best_c_eff;
+            {
+                double wc = rk_ceil(r->waves);
+                r->wave_efficiency = wc == 1 ? r->waves : r->waves / wc;
+            }
             r->split_k = best_s;
             r->align_efficiency = aeff;
-            rk_finish_extra(g, r, (r->dram_bytes > 0 ? lat_x : 0) +
+            /* memory_s: rk_dram_time(dram_bytes) + extra, as rk_finish_extra adds them (the extra
+             * is 0 for RK_GEMM_PLAIN_FINISH, rk_finish's) */
+            {
+                double extra = 0;
+                if (!(flags & RK_GEMM_PLAIN_FINISH))
+                    extra = (r->dram_bytes > 0 ? lat_x : 0) +
                             (best_s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
-                            : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx : 0));
+                             : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx
+                                                 : 0);
+                rk_finish_mem(g, r, best_dt + extra);
+            }
         }
     }
     if (!(best_t < INFINITY))

@@ -22,6 +22,10 @@
 /* The library dispatches its tile configuration on m alone (vLLM's CUTLASS scaled-mm): a small m
  * keeps its small tile however few tiles the grid has (docs/model.md §2, "Tiles by m"). */
 #define RK_GEMM_TILES_BY_M 8
+/* The result's memory time is its DRAM bytes at the streaming rate alone (rk_finish), without the
+ * tile-write and round-trip terms: the implicit GEMM of a convolution, whose model finishes its
+ * result so (conv.c). */
+#define RK_GEMM_PLAIN_FINISH 16
 RK_PRIVATE int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
             double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
             ridge_err *err);

@@ -30,7 +30,7 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
 
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    double min_bytes = ridge_op_min_bytes(op);
+    double min_bytes = rk_op_min_bytes(op);
     int rc;
     switch (op->kind) {
     case RIDGE_OP_GEMM: {

@@ -60,7 +60,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
         rk_accumulate(r, &layer, l == 0 ? 1 : layers - 1);
     }
     /* Report the op's own FLOP count; the bound is the component holding most of the time. */
-    r->flops = ridge_op_flops(op);
+    r->flops = rk_op_flops(op);
     rk_composite_bound(r);
     {
         int tp = rk_tensor_peak(g, op->dtype);

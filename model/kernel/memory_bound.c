@@ -123,7 +123,7 @@ static double row_passes(const ridge_gpu *g, const ridge_op *op)
 
 int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
-    double flops = ridge_op_flops(op), bytes = min_bytes;
+    double flops = rk_op_flops(op), bytes = min_bytes;
     switch (op->kind) {
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:

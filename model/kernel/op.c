@@ -140,7 +140,7 @@ double ridge_gemm_out_bytes(ridge_dtype d)
 
 static double conv_out(double in, double pad, double filt, double stride)
 {
-    return floor((in + 2 * pad - filt) / stride) + 1;
+    return rk_floor((in + 2 * pad - filt) / stride) + 1; /* floor's value (a zero's sign aside, which + 1 drops) */
 }
 
 static double attn_pairs(const ridge_op *op)
@@ -182,6 +182,11 @@ static double reduce_inputs(const ridge_op *op)
 
 double ridge_op_flops(const ridge_op *op)
 {
+    return rk_op_flops(op);
+}
+
+double rk_op_flops(const ridge_op *op)
+{
     switch (op->kind) {
     case RIDGE_OP_GEMM: return 2 * op->u.gemm.m * op->u.gemm.n * op->u.gemm.k * op->u.gemm.batch;
     case RIDGE_OP_CONV2D: {
@@ -213,6 +218,11 @@ double ridge_op_flops(const ridge_op *op)
 static double kind_min_bytes(const ridge_op *op);
 
 double ridge_op_min_bytes(const ridge_op *op)
+{
+    return rk_op_min_bytes(op);
+}
+
+double rk_op_min_bytes(const ridge_op *op)
 {
     return kind_min_bytes(op) + op->epilogue_bytes;
 }

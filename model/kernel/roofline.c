@@ -32,10 +32,15 @@ void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
 
 void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s)
 {
+    rk_finish_mem(g, r, rk_dram_time(g, r->dram_bytes) + extra_s);
+}
+
+void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, double memory_s)
+{
     double lat = r->dram_bytes > 0 ? g->eff.dram_latency_s : 0;
     double mem_thr, t;
     r->floor_s = r->kernels * g->eff.kernel_floor_s;
-    r->memory_s = rk_dram_time(g, r->dram_bytes) + extra_s;
+    r->memory_s = memory_s;
     r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / g->eff.l2_bandwidth_bytes_per_s : 0;
     t = r->compute_s;
     if (r->memory_s > t)

@@ -192,6 +192,11 @@ static inline int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
     return g->peak_flops_per_s[p] > 0 ? (int)p : -1;
 }
 
+/* ridge_op_flops and ridge_op_min_bytes (op.c) for the kernel model's own calls: direct calls,
+ * not through the exported symbols' PLT entries. */
+RK_PRIVATE double rk_op_flops(const ridge_op *op);
+RK_PRIVATE double rk_op_min_bytes(const ridge_op *op);
+
 /* RIDGE_EUNSUPPORTED with "ID has no DT tensor path (it has: fp16, tf32, ...)". */
 RK_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 
@@ -233,6 +238,8 @@ static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, dou
 RK_PRIVATE void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
 /* rk_finish with `extra_s` more DRAM time than dram_bytes at the streaming rate (GEMM tile writes). */
 RK_PRIVATE void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
+/* rk_finish with memory_s given: rk_dram_time(g, dram_bytes) + extra_s, already computed. */
+RK_PRIVATE void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, double memory_s);
 
 /* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
 RK_PRIVATE void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
