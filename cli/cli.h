@@ -76,6 +76,12 @@ size_t cli_text_escape(const char *s, char *out, size_t cap);
 const char *cli_text(const char *s, char *buf, size_t cap);
 /* Human number formatting: 4 significant digits, no exponent below 1e15. */
 const char *cli_num(double v, char *buf, size_t cap);
+/* Human units for text (docs/cli.md, "Keys and units"), 4 significant digits: a time in seconds
+ * as ns, µs, ms, s, min or h ("18.53 min"); bytes as B, KiB, MiB, GiB or TiB ("16.83 GiB");
+ * a count or rate with k, M, G, T or P from 1e4 on ("4.792 M"), plainly below. */
+const char *cli_num_time(double s, char *buf, size_t cap);
+const char *cli_num_bytes(double bytes, char *buf, size_t cap);
+const char *cli_num_si(double v, char *buf, size_t cap);
 /* A short usage line printer for a command; help text is in each cmd_*.c. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -172,3 +172,7 @@ const char *cli_emit_fmt_yes_no(double v, char *b, size_t n)
     (void)b, (void)n;
     return v != 0 ? "yes" : "no";
 }
+
+const char *cli_emit_fmt_time(double v, char *b, size_t n) { return cli_num_time(v, b, n); }
+const char *cli_emit_fmt_bytes(double v, char *b, size_t n) { return cli_num_bytes(v, b, n); }
+const char *cli_emit_fmt_si(double v, char *b, size_t n) { return cli_num_si(v, b, n); }

@@ -75,6 +75,10 @@ const char *cli_emit_fmt_whole(double v, char *b, size_t n);
 const char *cli_emit_fmt_g6(double v, char *b, size_t n);
 const char *cli_emit_fmt_g17(double v, char *b, size_t n);
 const char *cli_emit_fmt_yes_no(double v, char *b, size_t n);
+/* Text in human units (cli_num_time, cli_num_bytes, cli_num_si): seconds, bytes, counts. */
+const char *cli_emit_fmt_time(double v, char *b, size_t n);
+const char *cli_emit_fmt_bytes(double v, char *b, size_t n);
+const char *cli_emit_fmt_si(double v, char *b, size_t n);
 
 /* The number of columns t shows in its format (the cli_table's width). */
 int cli_emit_ncols(const cli_emit_table *t);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "chart_render.h"
 #include "emit.h"
 #include "ridge/plot.h"
@@ -39,6 +40,7 @@ typedef struct {
     double slo_ms[3]; /* the chart's objective lines: p99 latency (end to end), TTFT, TPOT; 0 = none */
     char ids[SERVE_MAX_GPUS][64];
     const char *queue;
+    cli_progress prog; /* over every GPU and rate */
 } sweep_data;
 
 /* stats (mean, p50, p99) of an LLM result into v[3][k], NAN when unstable. */
@@ -85,6 +87,7 @@ static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
         d->lat[gi][0][k] = ok ? mean : NAN;
         d->lat[gi][1][k] = ok ? p50 : NAN;
         d->lat[gi][2][k] = ok ? p99 : NAN;
+        cli_progress_update(&d->prog, (double)(gi * d->npts + k + 1), (double)(d->ngpu * d->npts));
     }
     return CLI_EXIT_OK;
 }
@@ -247,12 +250,19 @@ static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const c
             goto done;
     }
     serve_default_precision(c, gs, ngpu);
+    cli_progress_begin(&d->prog, "serve sweep");
     for (int gi = 0; gi < ngpu; gi++) {
         snprintf(d->ids[gi], sizeof d->ids[gi], "%s", gs[gi].id);
         c->s.g = &gs[gi];
-        if ((rc = serve_prepare(c)) || (rc = sweep_gpu(c, d, gi)))
+        rc = serve_prepare(c);
+        if (!rc)
+            rc = sweep_gpu(c, d, gi);
+        if (rc) {
+            cli_progress_end(&d->prog);
             goto done;
+        }
     }
+    cli_progress_end(&d->prog);
     c->s.g = NULL;
     /* The chart first: a path that cannot be written fails before anything is printed. */
     if (chart && (rc = sweep_chart(c, d, &paths)))
