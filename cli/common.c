@@ -326,7 +326,11 @@ static const char *num_unit(double v, const cli_unit *u, size_t n, char *buf, si
 const char *cli_num_time(double s, char *buf, size_t cap)
 {
     static const cli_unit u[] = {{1e-9, "ns"}, {1e-6, "\xc2\xb5" "s"}, {1e-3, "ms"}, {1, "s"}, {3600, "h"}};
-    if (s != 0 && fabs(s) >= 60 && fabs(s) < 3600 * 0.99995) {
+    if (s == 0) {
+        snprintf(buf, cap, "0 s");
+        return buf;
+    }
+    if (fabs(s) >= 60 && fabs(s) < 3600 * 0.99995) {
         snprintf(buf, cap, "%.4g min", s / 60);
         return buf;
     }

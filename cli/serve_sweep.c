@@ -172,15 +172,16 @@ static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot
     return cli_chart_render_noted(paths);
 }
 
-/* The table's columns: latency in seconds (JSON, CSV), ms (text). */
+/* The table's columns: latency in seconds (JSON, CSV: the group flattened, latency_s.p50 ->
+ * latency_p50_s, docs/cli.md "Keys and units"), human units (text). */
 static const cli_emit_col sweep_cols[] = {
     {"gpu", NULL, "gpu", "gpu", -20, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"rate_per_s", NULL, "rate_per_s", "rate [req/s]", 14, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {"stable", NULL, "stable", "stable", 7, 1, CLI_EMIT_BOOL, 0, NULL, NULL},
     {"saturation_rate_per_s", NULL, "saturation_rate_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
-    {"mean", "latency_s", "mean_latency_s", "mean [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
-    {"p50", "latency_s", "p50_s", "p50 [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
-    {"p99", "latency_s", "p99_s", "p99 [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
+    {"mean", "latency_s", "latency_mean_s", "mean", 11, 1, CLI_EMIT_NUM, 1, cli_emit_fmt_time, NULL},
+    {"p50", "latency_s", "latency_p50_s", "p50", 11, 1, CLI_EMIT_NUM, 1, cli_emit_fmt_time, NULL},
+    {"p99", "latency_s", "latency_p99_s", "p99", 11, 1, CLI_EMIT_NUM, 1, cli_emit_fmt_time, NULL},
 };
 
 /* The table: one row per GPU and rate, then (text) the saturation rates. */
