@@ -72,7 +72,7 @@ static const char *cell(const cli_emit_col *c, cli_format fmt, const cli_emit_va
     if (c->kind == CLI_EMIT_STR)
         return v->s;
     if (v->null)
-        return fmt == CLI_FMT_TEXT || c->csv_fmt == c->text_fmt ? "-" : "";
+        return fmt == CLI_FMT_TEXT ? "-" : ""; /* CSV: an empty cell, as JSON's null */
     if (f)
         return f(v->v, b, n);
     if (fmt == CLI_FMT_CSV) {
