@@ -16,6 +16,19 @@ int cli_emit_ncols(const cli_emit_table *t)
     return n;
 }
 
+/* sep, then s padded to |width| display columns (printf's widths count bytes, and "µs" is 3 bytes
+ * in 2 columns): right-aligned for width > 0, left-aligned below. */
+static void put_padded(const char *sep, int width, const char *s)
+{
+    int w = width < 0 ? -width : width, pad = w - cli_text_width(s);
+    if (pad < 0)
+        pad = 0;
+    if (width > 0)
+        printf("%s%*s%s", sep, pad, "", s);
+    else
+        printf("%s%s%*s", sep, s, pad, "");
+}
+
 int cli_emit_head(const cli_emit_table *t)
 {
     const char *sep = "";
@@ -35,7 +48,7 @@ int cli_emit_head(const cli_emit_table *t)
         if (t->fmt == CLI_FMT_CSV)
             printf("%s%s", sep, c->csv);
         else
-            printf("%s%*s", sep, c->width, c->head);
+            put_padded(sep, c->width, c->head);
         sep = t->fmt == CLI_FMT_CSV ? "," : " ";
     }
     if (t->tab)
@@ -106,7 +119,7 @@ int cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_opti
             if (t->fmt == CLI_FMT_CSV)
                 printf("%s%s", sep, cells[n]);
             else
-                printf("%s%*s", sep, c->width, cells[n]);
+                put_padded(sep, c->width, cells[n]);
         }
         n++;
         sep = t->fmt == CLI_FMT_CSV ? "," : " ";
