@@ -76,6 +76,12 @@ size_t cli_text_escape(const char *s, char *out, size_t cap);
 const char *cli_text(const char *s, char *buf, size_t cap);
 /* Human number formatting: 4 significant digits, no exponent below 1e15. */
 const char *cli_num(double v, char *buf, size_t cap);
+/* Human units for text (docs/cli.md, "Keys and units"), 4 significant digits: a time in seconds
+ * as ns, µs, ms, s, min or h ("18.53 min"); bytes as B, KiB, MiB, GiB or TiB ("16.83 GiB");
+ * a count or rate with k, M, G, T or P from 1e4 on ("4.792 M"), plainly below. */
+const char *cli_num_time(double s, char *buf, size_t cap);
+const char *cli_num_bytes(double bytes, char *buf, size_t cap);
+const char *cli_num_si(double v, char *buf, size_t cap);
 /* A short usage line printer for a command; help text is in each cmd_*.c. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -121,9 +127,22 @@ int cli_getopt(cli_opts *o, int argc, char **argv, const char *shortopts, const 
 /* "unexpected argument 'ARG'" for argv[optind], the usage error when a command takes no more. */
 int cli_extra_arg_error(const char *cmd, char *const argv[]);
 
-/* A simple table of strings, printed aligned (text) or as CSV. */
+/* The width text output keeps to (docs/cli.md, "Output"). */
+#define CLI_TEXT_COLUMNS 120
+/* Text to out, broken at spaces into lines of at most CLI_TEXT_COLUMNS: the first starts after
+ * `first` columns already written (its indent), the others with `indent` spaces; then a newline.
+ * A word longer than a line is written whole. */
+void cli_print_wrapped(FILE *out, const char *text, int first, int indent);
+/* Columns s takes on a terminal: its UTF-8 code points (our strings are narrow; "µs" is 2), for
+ * padding where printf's widths count bytes. */
+int cli_text_width(const char *s);
+
+/* A simple table of strings, printed aligned (text) or as CSV. Text wider than CLI_TEXT_COLUMNS is
+ * printed as several tables, one under the other, each repeating the first nkey columns (1 from
+ * cli_table_init: the row's name) and holding as many of the others as fit. */
 typedef struct {
     int ncols;
+    int nkey;
     int nrows;
     int cap;
     char **cells;       /* nrows x ncols, row 0 is the header */

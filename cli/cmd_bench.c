@@ -313,10 +313,12 @@ int cmd_bench(int argc, char **argv)
                cli_num(mod.kernel[reps - 1] / 1e6, b[2], 32), cli_num(mod.sched[reps / 2] / 1e6, b[3], 32));
         printf("target            10 M op predictions/s per core: synthetic %s, model graphs %s\n",
                syn.kernel[reps / 2] >= 10e6 ? "met" : "NOT met", mod.kernel[reps / 2] >= 10e6 ? "met" : "NOT met");
-        printf("counted           successful predictions per second of thread CPU time (%ld of %ld synthetic and %ld of "
-               "%ld model-graph ops fail, not counted); wall clock: %s M and %s M\n",
-               fail_k, nops, fail_m, nops, cli_num(syn.kernel_wall[reps / 2] / 1e6, b[0], 32),
-               cli_num(mod.kernel_wall[reps / 2] / 1e6, b[1], 32));
+        char line[512];
+        snprintf(line, sizeof line, "successful predictions per second of thread CPU time (%ld of %ld synthetic and %ld of "
+                 "%ld model-graph ops fail, not counted); wall clock: %s M and %s M", fail_k, nops, fail_m, nops,
+                 cli_num(syn.kernel_wall[reps / 2] / 1e6, b[0], 32), cli_num(mod.kernel_wall[reps / 2] / 1e6, b[1], 32));
+        fputs("counted           ", stdout);
+        cli_print_wrapped(stdout, line, 18, 18);
     }
     if (sink < 0)
         printf("%g\n", sink); /* keeps the loops from being optimised away */

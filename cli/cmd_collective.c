@@ -75,38 +75,21 @@ static void describe(const ridge_cluster *cl)
     printf("\n");
 }
 
-/* Bandwidths: GB/s, 2 decimals in text, 9 digits in CSV; time: us in CSV. */
-static const char *gb_2f(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.2f", v / 1e9);
-    return b;
-}
-static const char *gb_9g(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.9g", v / 1e9);
-    return b;
-}
-static const char *us_9g(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.9g", v * 1e6);
-    return b;
-}
-
-/* One row per size. JSON and CSV share their order (JSON has the two parts of the time too);
- * text leads with the figures, so algorithm and protocol stand twice: JSON-and-CSV, text-only.
+/* One row per size. JSON and CSV share their keys, order and SI values (docs/cli.md, "Keys and
+ * units"); text, in human units, leads with the figures, so algorithm and protocol stand twice: JSON-and-CSV, text-only.
  * Width 1: right-aligned. */
 static const cli_emit_col coll_cols[] = {
     CLI_EMIT_STR_COL("op", "op", NULL),
-    {"size_bytes", NULL, "size_bytes", "size [B]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    {"size_bytes", NULL, "size_bytes", "size", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_bytes, cli_emit_fmt_whole},
     {"gpus", NULL, "gpus", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_whole},
     {"nodes", NULL, "nodes", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_whole},
     CLI_EMIT_STR_COL("algorithm", "algorithm", NULL),
     CLI_EMIT_STR_COL("protocol", "protocol", NULL),
-    {"time_s", NULL, "time_us", "time [us]", 1, 1e6, CLI_EMIT_NUM, 0, NULL, us_9g},
-    {"latency_part_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
-    {"bandwidth_part_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
-    {"algbw_bytes_per_s", NULL, "algbw_gb_per_s", "algbw [GB/s]", 1, 1, CLI_EMIT_NUM, 0, gb_2f, gb_9g},
-    {"busbw_bytes_per_s", NULL, "busbw_gb_per_s", "busbw [GB/s]", 1, 1, CLI_EMIT_NUM, 0, gb_2f, gb_9g},
+    {"time_s", NULL, "time_s", "time", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_time, NULL},
+    {"latency_part_s", NULL, "latency_part_s", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"bandwidth_part_s", NULL, "bandwidth_part_s", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"algbw_bytes_per_s", NULL, "algbw_bytes_per_s", "algbw [GB/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga, NULL},
+    {"busbw_bytes_per_s", NULL, "busbw_bytes_per_s", "busbw [GB/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga, NULL},
     CLI_EMIT_STR_COL(NULL, NULL, "algorithm"),
     CLI_EMIT_STR_COL(NULL, NULL, "protocol"),
     CLI_EMIT_STR_COL("bound", "bound", "bound"),
@@ -180,8 +163,8 @@ static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus
     cli_emit_end(&e);
     if (!sweep) {
         char b1[32], b2[32];
-        printf("\nlatency part %s us, bandwidth part %s us\n", cli_num(r.latency_s * 1e6, b1, sizeof b1),
-               cli_num(r.bandwidth_s * 1e6, b2, sizeof b2));
+        printf("\nlatency part %s, bandwidth part %s\n", cli_num_time(r.latency_s, b1, sizeof b1),
+               cli_num_time(r.bandwidth_s, b2, sizeof b2));
         if (algo == RIDGE_ALGO_AUTO) {
             printf("candidates:");
             for (int a = RIDGE_ALGO_RING; a < RIDGE_ALGO_COUNT; a++) {
@@ -189,7 +172,7 @@ static int run(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus
                 if (!ridge_coll_supports(op, (ridge_coll_algo)a) ||
                     ridge_collective(cl, op, bytes, gpus, (ridge_coll_algo)a, proto, &c, &err) != RIDGE_OK)
                     continue;
-                printf(" %s %s us (%s);", ridge_coll_algo_name(c.algo), cli_num(c.time_s * 1e6, b1, sizeof b1),
+                printf(" %s %s (%s);", ridge_coll_algo_name(c.algo), cli_num_time(c.time_s, b1, sizeof b1),
                        ridge_coll_proto_name(c.proto));
             }
             printf("\n");
@@ -284,12 +267,6 @@ int cmd_collective(int argc, char **argv)
     return rc;
 }
 
-/* The clusters listing's inter-node bandwidth: GB/s, 4 digits. */
-static const char *gb_4g(double v, char *b, size_t n)
-{
-    snprintf(b, n, "%.4g", v / 1e9);
-    return b;
-}
 /* The JSON keys come in another order than the text and CSV columns, and JSON names the
  * inter-node link even where there is none: name and inter are listed twice, JSON-only (no
  * heading) and text-and-CSV-only (no key). */
@@ -297,14 +274,14 @@ static const cli_emit_col cluster_cols[] = {
     CLI_EMIT_STR_COL("id", "id", "id"),
     CLI_EMIT_STR_COL("name", NULL, NULL),
     CLI_EMIT_STR_COL("gpu", "gpu", "gpu"),
-    {"gpus_per_node", NULL, "gpus_per_node", "gpus_per_node", 0, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    {"gpus_per_node", NULL, "gpus_per_node", "GPUs/node", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
     CLI_EMIT_STR_COL("intra", "intra", "intra"),
-    {"intra_bw_bytes_per_s", NULL, NULL, NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {"intra_bw_bytes_per_s", NULL, "intra_bw_bytes_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     CLI_EMIT_STR_COL("inter", NULL, NULL),
     CLI_EMIT_STR_COL(NULL, "inter", "inter"),
-    {"inter_bw_bytes_per_s_per_node", NULL, "inter_gb_per_s_per_node", "inter_gb_per_s_per_node", 0, 1, CLI_EMIT_NUM,
-     0, gb_4g, gb_4g},
-    CLI_EMIT_STR_COL(NULL, "name", "name"),
+    {"inter_bw_bytes_per_s_per_node", NULL, "inter_bw_bytes_per_s_per_node", "inter [GB/s/node]", 1, 1, CLI_EMIT_NUM,
+     0, cli_emit_fmt_giga, NULL},
+    CLI_EMIT_STR_COL(NULL, "name", NULL), /* text: 120 columns; the id and the columns say it */
 };
 
 int cmd_clusters(int argc, char **argv)

@@ -136,8 +136,8 @@ static int figures_json(const ridge_gpu *g, int n)
     return cli_print_json(root);
 }
 
-/* The header into cells (ncols of them): text: group | figure | unit | gpu1 | gpu2 ... | winner;
- * csv: group,key,display_unit,better,<ids...>,ratio_<ids 2..>,winner (values in SI). */
+/* The header into cells (ncols of them): text: group | figure | unit | gpu1 | gpu2 ... (the winner
+ * marked "*" in its cell); csv: group,key,display_unit,better,<ids...>,ratio_<ids 2..>,winner (SI). */
 static void figures_header(cli_table *t, const ridge_gpu *g, int n, cli_format fmt, char (*cells)[96])
 {
     int ncols = t->ncols, k = 0;
@@ -153,7 +153,25 @@ static void figures_header(cli_table *t, const ridge_gpu *g, int n, cli_format f
     }
     for (int i = 1; i < n && fmt == CLI_FMT_CSV; i++)
         snprintf(cells[k++], 96, "ratio_%s", g[i].id);
-    snprintf(cells[ncols - 1], 96, "winner");
+    if (fmt == CLI_FMT_CSV)
+        snprintf(cells[ncols - 1], 96, "winner");
+}
+
+/* A text value longer than this (the MIG profile names) is printed under the table, so that the
+ * table keeps to 120 columns. */
+#define CMP_TEXT_CELL 24
+
+/* The long text values of figure f under the table, a line per GPU. */
+static void long_texts(const ridge_figure_info *fi, const ridge_gpu *g, const cli_figure_val *v, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= strlen(v[i].text) > CMP_TEXT_CELL;
+    if (!any)
+        return;
+    printf("%s:\n", fi->label);
+    for (int i = 0; i < n; i++)
+        printf("  %s: %s\n", g[i].id, v[i].text);
 }
 
 /* Figure f's cells: SI values and ratios in CSV; display values with their ratio and '*' for the
@@ -167,10 +185,13 @@ static void figures_cells(const ridge_figure_info *fi, const cli_figure_val *v, 
     snprintf(cells[2], 96, "%s", fi->unit);
     if (fmt != CLI_FMT_CSV) {
         for (int i = 0; i < n; i++) {
-            char rt[32] = "", rb[24];
+            char rt[32] = "";
             if (i > 0 && ratio(v, i, &r))
-                snprintf(rt, sizeof rt, " (%sx)", cli_num(r, rb, sizeof rb));
-            snprintf(cells[3 + i], 96, "%.60s%s%s", v[i].text, rt, i == w ? " *" : "  ");
+                snprintf(rt, sizeof rt, " (%.3gx)", r); /* 3 digits: "0.643x" */
+            if (strlen(v[i].text) > CMP_TEXT_CELL)
+                snprintf(cells[3 + i], 96, "(below)");
+            else
+                snprintf(cells[3 + i], 96, "%.60s%s%s", v[i].text, rt, i == w ? " *" : "  ");
         }
         return;
     }
@@ -193,7 +214,8 @@ static void figures_cells(const ridge_figure_info *fi, const cli_figure_val *v, 
 
 static int figures_table(const ridge_gpu *g, int n, cli_format fmt)
 {
-    int ncols = fmt == CLI_FMT_CSV ? 4 + n + (n - 1) + 1 : 3 + n + 1;
+    /* text: no winner column, the '*' marks the winner */
+    int ncols = fmt == CLI_FMT_CSV ? 4 + n + (n - 1) + 1 : 3 + n;
     const char *hdr[4 + 2 * MAX_GPUS];
     char cells[4 + 2 * MAX_GPUS][96];
     cli_table t;
@@ -209,14 +231,23 @@ static int figures_table(const ridge_gpu *g, int n, cli_format fmt)
         if (!figure_row(g, n, f, v, &w))
             continue;
         figures_cells(ridge_figure(f), v, n, w, fmt, cells);
-        snprintf(cells[ncols - 1], 96, "%s", w >= 0 ? g[w].id : "");
+        if (fmt == CLI_FMT_CSV)
+            snprintf(cells[ncols - 1], 96, "%s", w >= 0 ? g[w].id : "");
         cli_table_add(&t, hdr);
     }
     if (fmt == CLI_FMT_CSV) {
         cli_table_print_csv(&t, stdout);
     } else {
+        t.nkey = 3; /* group, figure, unit: repeated where the GPUs take more than one table */
         cli_table_print_text(&t, stdout);
-        printf("\nRatios are to %s; '*' marks the winner (higher is better except power and price).\n", g[0].id);
+        printf("\n");
+        for (size_t f = 0; f < ridge_figure_count(); f++) {
+            cli_figure_val v[MAX_GPUS];
+            int w;
+            if (figure_row(g, n, f, v, &w))
+                long_texts(ridge_figure(f), g, v, n);
+        }
+        printf("Ratios are to %s; '*' marks the winner (higher is better except power and price).\n", g[0].id);
         cli_prices_print(g, (size_t)n, stdout);
         cli_compare_sku_text(g, n);
     }

@@ -7,22 +7,23 @@ static const char help[] =
     "usage: ridge gpus [--format text|json|csv]\n"
     "\n"
     "Lists the built-in GPUs: id, name, architecture, memory, bandwidth, dense 16-bit tensor and\n"
-    "FP32 peaks, board power, and whether MIG is supported. 'ridge gpu show ID' prints all fields.\n";
+    "FP32 peaks, board power, and whether MIG is supported (the name in JSON and CSV). 'ridge gpu show ID'\n"
+    "prints all fields.\n";
 
-/* JSON in bytes and FLOP/s, text and CSV (the same cells) in GiB, GB/s and TFLOP/s; width 1:
- * right-aligned. */
+/* JSON and CSV: the same keys and values, bytes and FLOP/s (docs/cli.md, "Keys and units"); text
+ * in GiB, GB/s and TFLOP/s, headings short enough for 120 columns; width 1: right-aligned. */
 static const cli_emit_col cols[] = {
     CLI_EMIT_STR_COL("id", "id", "id"),
-    CLI_EMIT_STR_COL("name", "name", "name"),
+    CLI_EMIT_STR_COL("name", "name", NULL), /* text: 120 columns; the id says it, gpu show has it */
     CLI_EMIT_STR_COL("architecture", "architecture", "arch"),
-    {"memory_bytes", NULL, "memory_gib", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_gib, cli_emit_fmt_gib},
-    {"memory_bandwidth_bytes_per_s", NULL, "bandwidth_gb_per_s", "bandwidth [GB/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga,
-     cli_emit_fmt_giga},
-    {"tensor_16bit_flops_per_s", NULL, "tensor_16bit_tflop_per_s", "16-bit tensor [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0,
-     cli_emit_fmt_tera, cli_emit_fmt_tera},
-    {"fp32_flops_per_s", NULL, "fp32_tflop_per_s", "FP32 [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_tera, cli_emit_fmt_tera},
-    {"tdp_w", NULL, "tdp_w", "TDP [W]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_num, cli_emit_fmt_num},
-    {"mig", NULL, "mig", "MIG", 0, 1, CLI_EMIT_BOOL, 0, cli_emit_fmt_yes_no, cli_emit_fmt_yes_no},
+    {"memory_bytes", NULL, "memory_bytes", "memory [GiB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_gib, NULL},
+    {"memory_bandwidth_bytes_per_s", NULL, "memory_bandwidth_bytes_per_s", "DRAM [GB/s]", 1, 1, CLI_EMIT_NUM, 0,
+     cli_emit_fmt_giga, NULL},
+    {"tensor_16bit_flops_per_s", NULL, "tensor_16bit_flops_per_s", "tensor16 [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0,
+     cli_emit_fmt_tera, NULL},
+    {"fp32_flops_per_s", NULL, "fp32_flops_per_s", "FP32 [TFLOP/s]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_tera, NULL},
+    {"tdp_w", NULL, "tdp_w", "TDP [W]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_num, NULL},
+    {"mig", NULL, "mig", "MIG", 0, 1, CLI_EMIT_BOOL, 0, cli_emit_fmt_yes_no, NULL},
 };
 
 int cmd_gpus(int argc, char **argv)

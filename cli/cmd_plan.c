@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "plan_cli.h"
+#include "progress.h"
 #ifdef RIDGE_HAVE_MPI
 #include "plan_mpi.h" /* under mpirun: ranks split the space (plan_mpi_load.c loads ridge-mpi.so) */
 #else                 /* one process */
@@ -209,7 +210,8 @@ static int run_sweep(const plan_opts *o)
     ridge_err err = {{0}};
     size_t space, infeasible[RIDGE_PLAN_REASON_COUNT] = {0};
     size_t rank = (size_t)plan_mpi_rank(), ranks = (size_t)plan_mpi_size();
-    int rc, progress_on, par, text = o->format == PF_TEXT, collective = 0;
+    cli_progress prog = {0};
+    int rc, par, text = o->format == PF_TEXT, collective = 0;
     if ((rc = plan_setup(o, o->counts, o->ncounts, o->target, &gpus, &prices, &m, &p)) != CLI_EXIT_OK)
         goto done; /* every rank alike: no collective has started */
     space = ridge_plan_size(p);
@@ -230,7 +232,8 @@ static int run_sweep(const plan_opts *o)
         rc = CLI_EXIT_FAILURE;
         goto done;
     }
-    progress_on = rank == 0 && isatty(STDERR_FILENO);
+    cli_progress_begin(&prog, "plan");
+    prog.on = prog.on && rank == 0; /* one line for the job, from rank 0 */
     par = plan_columns(o);
     if (o->format == PF_CSV)
         plan_print_csv_header(par);
@@ -240,16 +243,15 @@ static int run_sweep(const plan_opts *o)
         size_t lo = text ? n * rank / ranks : 0, hi = text ? n * (rank + 1) / ranks : n;
         if ((rc = sweep_chunk(o, p, gpus, first + lo, hi - lo, buf, infeasible, par, sel)) != CLI_EXIT_OK)
             goto done;
-        if (progress_on)
-            plan_progress((double)(first + n), (double)space);
+        cli_progress_update(&prog, (double)(first + n), (double)space);
     }
-    if (progress_on)
-        fputs("\r\033[K", stderr);
+    cli_progress_end(&prog);
     if (text && (rc = plan_mpi_reduce(sel, infeasible, RIDGE_PLAN_REASON_COUNT)) != CLI_EXIT_OK)
         goto done;
     collective = 0;
     rc = text && rank == 0 ? plan_print_text(o, m, gpus, sel, space, infeasible, par) : CLI_EXIT_OK;
 done:
+    cli_progress_end(&prog); /* the line erased before an error message */
     if (rc != CLI_EXIT_OK && collective)
         plan_mpi_abort(rc);
     ridge_plan_select_free(sel);

@@ -113,9 +113,11 @@ static void model_csv(const ridge_gpu *g, const ridge_model *m, const ridge_run_
 static void share_rows(int n, const char *const *names, const double *t_s, double step_s)
 {
     char b[2][48];
-    for (int k = 0; k < n; k++)
-        printf("  %-16s %10s ms  %5s %%\n", names[k], cli_num(t_s[k] * 1e3, b[0], 48),
+    for (int k = 0; k < n; k++) {
+        cli_num_time(t_s[k], b[0], 48);
+        printf("  %-16s %*s%s  %5s %%\n", names[k], 11 - cli_text_width(b[0]), "", b[0],
                cli_num(step_s > 0 ? 100 * t_s[k] / step_s : 0, b[1], 48));
+    }
 }
 
 static void model_text(const ridge_gpu *g, const ridge_model *m, const ridge_run_config *run, const char *note,
@@ -127,13 +129,13 @@ static void model_text(const ridge_gpu *g, const ridge_model *m, const ridge_run
            cli_text(g->name, gname, sizeof gname), cli_run_summary(run, note, sum, sizeof sum),
            ridge_runtime_name(p->runtime));
     printf("host profile      %s, code %s\n", p->host.id, ridge_code_name(p->code));
-    printf("step time         %s ms\n", cli_num(p->time_s * 1e3, b[0], 48));
+    printf("step time         %s\n", cli_num_time(p->time_s, b[0], 48));
     printf("throughput        %s %s\n", cli_num(p->throughput, b[0], 48), p->throughput_unit);
     printf("MFU               %s %%  (%s TFLOP model FLOPs per step, %s params)\n", cli_num(p->mfu * 100, b[0], 48),
-           cli_num(p->model_flops / 1e12, b[1], 48), cli_num(p->params, b[2], 48));
-    printf("kernels           %s per step (host issue %s ms, GPU waiting for the host %s ms)\n",
-           cli_num(p->tot.kernels, b[0], 48), cli_num(p->tot.host_issue_s * 1e3, b[2], 48),
-           cli_num(p->tot.host_wait_s * 1e3, b[1], 48));
+           cli_num(p->model_flops / 1e12, b[1], 48), cli_num_si(p->params, b[2], 48));
+    printf("kernels           %s per step (host issue %s, GPU waiting for the host %s)\n",
+           cli_num(p->tot.kernels, b[0], 48), cli_num_time(p->tot.host_issue_s, b[2], 48),
+           cli_num_time(p->tot.host_wait_s, b[1], 48));
     printf("\ntime by layer type\n");
     for (int k = 0; k < p->ngroups; k++)
         names[k] = p->groups[k];

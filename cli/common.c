@@ -301,6 +301,61 @@ const char *cli_num(double v, char *buf, size_t cap)
     return buf;
 }
 
+/* Human units (docs/cli.md, "Keys and units"): the unit picked by magnitude so the number keeps
+ * 4 significant digits and at most 4 before the point. */
+typedef struct {
+    double scale; /* value / scale is printed */
+    const char *unit;
+} cli_unit;
+
+static const char *num_unit(double v, const cli_unit *u, size_t n, char *buf, size_t cap)
+{
+    double a = fabs(v);
+    size_t i = 0;
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "-");
+        return buf;
+    }
+    /* the largest unit the value reaches (the first one for 0 and below it) */
+    while (i + 1 < n && a >= u[i + 1].scale * 0.99995)
+        i++;
+    snprintf(buf, cap, "%.4g %s", v / u[i].scale, u[i].unit);
+    return buf;
+}
+
+const char *cli_num_time(double s, char *buf, size_t cap)
+{
+    static const cli_unit u[] = {{1e-9, "ns"}, {1e-6, "\xc2\xb5" "s"}, {1e-3, "ms"}, {1, "s"}, {3600, "h"}};
+    if (s == 0) {
+        snprintf(buf, cap, "0 s");
+        return buf;
+    }
+    if (fabs(s) >= 60 && fabs(s) < 3600 * 0.99995) {
+        snprintf(buf, cap, "%.4g min", s / 60);
+        return buf;
+    }
+    return num_unit(s, u, sizeof u / sizeof u[0], buf, cap);
+}
+
+const char *cli_num_bytes(double b, char *buf, size_t cap)
+{
+    static const cli_unit u[] = {{1, "B"}, {1024.0, "KiB"}, {1048576.0, "MiB"}, {1073741824.0, "GiB"},
+                                 {1099511627776.0, "TiB"}};
+    return num_unit(b, u, sizeof u / sizeof u[0], buf, cap);
+}
+
+const char *cli_num_si(double v, char *buf, size_t cap)
+{
+    double a = fabs(v);
+    if (isfinite(v) && a >= 1e4) {
+        static const cli_unit u[] = {{1, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}, {1e15, "P"}};
+        num_unit(v, u, sizeof u / sizeof u[0], buf, cap);
+        return buf;
+    }
+    snprintf(buf, cap, isfinite(v) ? "%.4g" : "-", v);
+    return buf;
+}
+
 /* The measurement files a command names (validate, calibrate, roofline --measured), collected
  * with the library and its error printed. */
 int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)

@@ -62,6 +62,7 @@ static const cli_emit_col workload_cols[] = {
     {"max_batch", NULL, "max_batch", "max batch", 1, 1, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_whole},
     /* Where the per-dollar figure's price comes from: CSV (JSON has a "price" object per GPU). */
     {NULL, NULL, "price_usd_per_hour", NULL, 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    CLI_EMIT_STR_COL(NULL, "price_kind", NULL),
     CLI_EMIT_STR_COL(NULL, "price_date", NULL),
     CLI_EMIT_STR_COL(NULL, "price_source", NULL),
 };
@@ -86,6 +87,7 @@ static int workload_rows(const cmp_workload *c, const cli_emit_table *e)
                                        {NULL, p->fits, 0},
                                        {NULL, p->max_batch, 0},
                                        {NULL, c->g[i].price_usd_per_hour, !d->has_usd},
+                                       {c->g[i].price_kind, 0, 0},
                                        {c->g[i].price_date, 0, 0},
                                        {c->g[i].price_source, 0, 0}};
         if (cli_emit_row(e, v, 1))

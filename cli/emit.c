@@ -16,6 +16,19 @@ int cli_emit_ncols(const cli_emit_table *t)
     return n;
 }
 
+/* sep, then s padded to |width| display columns (printf's widths count bytes, and "µs" is 3 bytes
+ * in 2 columns): right-aligned for width > 0, left-aligned below. */
+static void put_padded(const char *sep, int width, const char *s)
+{
+    int w = width < 0 ? -width : width, pad = w - cli_text_width(s);
+    if (pad < 0)
+        pad = 0;
+    if (width > 0)
+        printf("%s%*s%s", sep, pad, "", s);
+    else
+        printf("%s%s%*s", sep, s, pad, "");
+}
+
 int cli_emit_head(const cli_emit_table *t)
 {
     const char *sep = "";
@@ -35,7 +48,7 @@ int cli_emit_head(const cli_emit_table *t)
         if (t->fmt == CLI_FMT_CSV)
             printf("%s%s", sep, c->csv);
         else
-            printf("%s%*s", sep, c->width, c->head);
+            put_padded(sep, c->width, c->head);
         sep = t->fmt == CLI_FMT_CSV ? "," : " ";
     }
     if (t->tab)
@@ -72,7 +85,7 @@ static const char *cell(const cli_emit_col *c, cli_format fmt, const cli_emit_va
     if (c->kind == CLI_EMIT_STR)
         return v->s;
     if (v->null)
-        return fmt == CLI_FMT_TEXT || c->csv_fmt == c->text_fmt ? "-" : "";
+        return fmt == CLI_FMT_TEXT ? "-" : ""; /* CSV: an empty cell, as JSON's null */
     if (f)
         return f(v->v, b, n);
     if (fmt == CLI_FMT_CSV) {
@@ -106,7 +119,7 @@ int cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_opti
             if (t->fmt == CLI_FMT_CSV)
                 printf("%s%s", sep, cells[n]);
             else
-                printf("%s%*s", sep, c->width, cells[n]);
+                put_padded(sep, c->width, cells[n]);
         }
         n++;
         sep = t->fmt == CLI_FMT_CSV ? "," : " ";
@@ -172,3 +185,7 @@ const char *cli_emit_fmt_yes_no(double v, char *b, size_t n)
     (void)b, (void)n;
     return v != 0 ? "yes" : "no";
 }
+
+const char *cli_emit_fmt_time(double v, char *b, size_t n) { return cli_num_time(v, b, n); }
+const char *cli_emit_fmt_bytes(double v, char *b, size_t n) { return cli_num_bytes(v, b, n); }
+const char *cli_emit_fmt_si(double v, char *b, size_t n) { return cli_num_si(v, b, n); }

@@ -37,7 +37,8 @@ typedef struct {
     int optional;
     /* Number and boolean cells where the default does not fit (NULL: the default). text_fmt: the
      * text cell (default cli_num(v x text_scale), "yes"/"no"); csv_fmt: the CSV cell (default
-     * %.9g, "true"/"false"). Each writes into b (n bytes) or returns a constant. */
+     * %.9g, "true"/"false": the JSON value, docs/cli.md "Keys and units"; a whole number may
+     * take cli_emit_fmt_whole). Each writes into b (n bytes) or returns a constant. */
     const char *(*text_fmt)(double v, char *b, size_t n);
     const char *(*csv_fmt)(double v, char *b, size_t n);
 } cli_emit_col;
@@ -46,8 +47,7 @@ typedef struct {
 #define CLI_EMIT_STR_COL(key, csv, head) {(key), NULL, (csv), (head), 0, 1, CLI_EMIT_STR, 0, NULL, NULL}
 
 /* One value of a row: s for CLI_EMIT_STR, v for numbers and booleans (non-zero: true). A null
- * value (a GPU without a price) is null in JSON, "-" in text and an empty CSV cell, or "-" in CSV
- * too where the column's CSV repeats its text cells (csv_fmt == text_fmt, as in ridge gpus). */
+ * value (a GPU without a price) is null in JSON, "-" in text and an empty CSV cell. */
 typedef struct {
     const char *s;
     double v;
@@ -75,6 +75,10 @@ const char *cli_emit_fmt_whole(double v, char *b, size_t n);
 const char *cli_emit_fmt_g6(double v, char *b, size_t n);
 const char *cli_emit_fmt_g17(double v, char *b, size_t n);
 const char *cli_emit_fmt_yes_no(double v, char *b, size_t n);
+/* Text in human units (cli_num_time, cli_num_bytes, cli_num_si): seconds, bytes, counts. */
+const char *cli_emit_fmt_time(double v, char *b, size_t n);
+const char *cli_emit_fmt_bytes(double v, char *b, size_t n);
+const char *cli_emit_fmt_si(double v, char *b, size_t n);
 
 /* The number of columns t shows in its format (the cli_table's width). */
 int cli_emit_ncols(const cli_emit_table *t);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "ridge/version.h"
 
 static const char usage[] =
@@ -38,11 +39,33 @@ static const char usage[] =
     "\n"
     "Options:\n"
     "  -h, --help           this help\n"
-    "  -V, --version        versions of ridge, GSL and cJSON\n";
+    "  -V, --version        versions of ridge, GSL and cJSON\n"
+    "  -q, --quiet          no progress line on stderr (shown on a terminal for runs over ~1 s);\n"
+    "                       --quiet may also follow the command\n";
+
+/* --quiet (-q before the command) turns off the progress line (cli/progress.h); it may stand
+ * anywhere before a "--", so it is taken out of argv here and no command sees it. */
+static int take_quiet(int argc, char **argv)
+{
+    int n = 1, quiet = 0, end = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!end && strcmp(argv[i], "--") == 0)
+            end = 1;
+        if (!end && (strcmp(argv[i], "--quiet") == 0 || (n == 1 && strcmp(argv[i], "-q") == 0))) {
+            quiet = 1;
+            continue;
+        }
+        argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    cli_progress_set_quiet(quiet);
+    return n;
+}
 
 static int run(int argc, char **argv)
 {
     const char *cmd;
+    argc = take_quiet(argc, argv);
     if (argc < 2) {
         fputs(usage, stderr);
         return CLI_EXIT_USAGE;

@@ -63,21 +63,22 @@ int cli_oplist_json(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt,
     return cli_print_json(root);
 }
 
-/* The op rows of text and CSV (JSON has its own, fuller objects: cli_op_json): text in us, %,
- * GFLOP, MB and TFLOP/s, CSV in seconds, fractions, FLOP and bytes; width 1: right-aligned. */
+/* The op rows of text and CSV (JSON has its own, fuller objects: cli_op_json): text in human
+ * time units, %, GFLOP, MB and TFLOP/s, without the index (120 columns: the name says the row),
+ * CSV in seconds, fractions, FLOP and bytes; width 1: right-aligned. */
 static const cli_emit_col op_cols[] = {
-    {NULL, NULL, "index", "#", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
+    {NULL, NULL, "index", NULL, 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
     CLI_EMIT_STR_COL(NULL, "name", "name"),
     CLI_EMIT_STR_COL(NULL, "op", "op"),
     CLI_EMIT_STR_COL(NULL, "dtype", "dtype"),
     {NULL, NULL, "count", "count", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
-    {NULL, NULL, "time_s", "time [us]", 1, 1e6, CLI_EMIT_NUM, 0, NULL, NULL},
-    {NULL, NULL, "share", "share [%]", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
+    {NULL, NULL, "time_s", "time", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_time, NULL},
+    {NULL, NULL, "share", "% step", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
     CLI_EMIT_STR_COL(NULL, "bound", "bound"),
     {NULL, NULL, "flops", "GFLOP", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_giga, NULL},
     {NULL, NULL, "dram_bytes", "DRAM [MB]", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_mega, NULL},
     {NULL, NULL, "achieved_flops_per_s", "TFLOP/s", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_tera, cli_emit_fmt_g6},
-    {NULL, NULL, "roof_efficiency", "roof eff [%]", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
+    {NULL, NULL, "roof_efficiency", "roof [%]", 1, 100, CLI_EMIT_NUM, 0, NULL, cli_emit_fmt_g6},
 };
 
 int cli_ops_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, const ridge_op_result *res,
@@ -119,16 +120,16 @@ int cli_ops_table(const ridge_gpu *g, const ridge_oplist *w, ridge_runtime rt, c
     printf("GPU %s (%s), workload %s, runtime %s\n\n", g->id, cli_text(g->name, gname, sizeof gname),
            cli_text(w->name, wname, sizeof wname), ridge_runtime_name(rt));
     cli_emit_end(&e);
-    printf("\ntotal time        %s us\n", cli_num(tot->total_time_s * 1e6, b[0], 48));
-    printf("GPU busy          %s us\n", cli_num(tot->gpu_busy_s * 1e6, b[0], 48));
-    printf("GPU waiting host  %s us (%s kernels, host issue %s us)\n", cli_num(tot->host_wait_s * 1e6, b[0], 48),
-           cli_num(tot->kernels, b[1], 48), cli_num(tot->host_issue_s * 1e6, b[2], 48));
+    printf("\ntotal time        %s\n", cli_num_time(tot->total_time_s, b[0], 48));
+    printf("GPU busy          %s\n", cli_num_time(tot->gpu_busy_s, b[0], 48));
+    printf("GPU waiting host  %s (%s kernels, host issue %s)\n", cli_num_time(tot->host_wait_s, b[0], 48),
+           cli_num(tot->kernels, b[1], 48), cli_num_time(tot->host_issue_s, b[2], 48));
     printf("work              %s GFLOP, %s MB DRAM, %s TFLOP/s achieved\n", cli_num(tot->flops / 1e9, b[0], 48),
            cli_num(tot->dram_bytes / 1e6, b[1], 48),
            cli_num(tot->total_time_s > 0 ? tot->flops / tot->total_time_s / 1e12 : 0, b[2], 48));
     printf("time by bound    ");
     for (int k = 0; k < RIDGE_BOUND_COUNT; k++)
-        printf(" %s %s%%", ridge_bound_name((ridge_bound)k),
+        printf(" %s %s %%", ridge_bound_name((ridge_bound)k),
                cli_num(tot->total_time_s > 0 ? 100 * tot->time_by_bound_s[k] / tot->total_time_s : 0, b[0], 48));
     printf("\n");
     return CLI_EXIT_OK;

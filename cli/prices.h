@@ -54,12 +54,6 @@ int cli_prices_apply(const cli_prices *ps, ridge_gpu *g, size_t n, const char *c
  * (a MIG slice: "0.35 USD/h = 1/7 of a100-sxm4-80gb's 2.45 USD/h ..."), or "no price (give
  * --price ID=USD_PER_HOUR or --prices FILE)". Escaped for a terminal. */
 const char *cli_price_text(const ridge_gpu *g, char *buf, size_t cap);
-/* Text width the default output keeps to (docs/cli.md). */
-#define CLI_TEXT_COLUMNS 120
-/* text to out, broken at spaces into lines of at most CLI_TEXT_COLUMNS: the first starts after
- * `first` columns already written (its indent), the others with `indent` spaces; then a newline.
- * A word longer than a line is written whole. */
-void cli_print_wrapped(FILE *out, const char *text, int first, int indent);
 /* "Prices:" and one line per GPU of g[0..n) with cli_price_text, to out. */
 void cli_prices_print(const ridge_gpu *g, size_t n, FILE *out);
 /* JSON of g's price: usd_per_hour (null without one), kind, date, source, and for a MIG slice

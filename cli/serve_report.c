@@ -43,8 +43,8 @@ static void stats_json(cJSON *root, const char *key, const ridge_llm_stats *st)
 static void stats_text(const char *label, const ridge_llm_stats *st)
 {
     char b[4][48];
-    printf("%-18smean %s, p50 %s, p90 %s, p99 %s\n", label, cli_num(st->mean_s * 1e3, b[0], 48),
-           cli_num(st->p50_s * 1e3, b[1], 48), cli_num(st->p90_s * 1e3, b[2], 48), cli_num(st->p99_s * 1e3, b[3], 48));
+    printf("%-18smean %s, p50 %s, p90 %s, p99 %s\n", label, cli_num_time(st->mean_s, b[0], 48),
+           cli_num_time(st->p50_s, b[1], 48), cli_num_time(st->p90_s, b[2], 48), cli_num_time(st->p99_s, b[3], 48));
 }
 
 /* The head of both JSON reports: schema, GPU, --cluster's cluster and tensor-parallel size, workload. */
@@ -66,15 +66,18 @@ static cJSON *head_json(const serve_cli *c)
 /* The first line of the text report: "MODEL on GPU (NAME)" or, on a cluster, the replica layout. */
 static void title_text(const serve_cli *c, const char *what)
 {
-    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP], prec[128];
+    char mname[CLI_NAME_TEXT_CAP], name[CLI_NAME_TEXT_CAP], prec[128], line[1024];
     const ridge_gpu *g = c->s.g;
     cli_text(ridge_model_name(c->s.m), mname, sizeof mname);
     serve_precision_text(c, prec, sizeof prec);
     if (c->cl)
-        printf("%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s%s\n\n", mname, c->cl->id,
-               cli_text(c->cl->name, name, sizeof name), c->tp, g->id, c->tp, prec, what);
+        snprintf(line, sizeof line, "%s on %s (%s), replicas of %d x %s with tensor parallelism (tp %d), %s%s", mname,
+                 c->cl->id, cli_text(c->cl->name, name, sizeof name), c->tp, g->id, c->tp, prec, what);
     else
-        printf("%s on %s (%s), %s%s\n\n", mname, g->id, cli_text(g->name, name, sizeof name), prec, what);
+        snprintf(line, sizeof line, "%s on %s (%s), %s%s", mname, g->id, cli_text(g->name, name, sizeof name), prec,
+                 what);
+    cli_print_wrapped(stdout, line, 0, 2); /* 120 columns */
+    printf("\n");
 }
 
 /* The cost line: "cost  C UNIT (P USD per GPU-hour[, T GPUs per replica])", or unknown; then
@@ -218,11 +221,15 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
     title_text(c, "LLM: prefill + output x decode per request, continuous batching");
     printf("requests          prompt %s, output %s tokens%s, %s arrivals\n", cli_num(p->mean_prompt, b[0], 48),
            cli_num(p->mean_out, b[1], 48), s->trace_n ? " (trace means)" : "", s->trace_n ? "trace" : "Poisson");
-    printf("iteration [ms]    decode step %s (batch 1, context %s) to %s (batch %d, context %s); prefill of one "
-           "prompt %s\n",
-           cli_num(s->decode_s[0][0] * 1e3, b[0], 48), cli_num(s->grid_c[0], b[1], 48),
-           cli_num(s->decode_s[s->nb - 1][s->nc - 1] * 1e3, b[2], 48), s->max_batch,
-           cli_num(s->grid_c[s->nc - 1], b[3], 48), cli_num(s->prefill_s[0] * 1e3, b[4], 48));
+    {
+        char line[512];
+        snprintf(line, sizeof line, "decode step %s (batch 1, context %s) to %s (batch %d, context %s); prefill of one "
+                 "prompt %s", cli_num_time(s->decode_s[0][0], b[0], 48), cli_num(s->grid_c[0], b[1], 48),
+                 cli_num_time(s->decode_s[s->nb - 1][s->nc - 1], b[2], 48), s->max_batch,
+                 cli_num(s->grid_c[s->nc - 1], b[3], 48), cli_num_time(s->prefill_s[0], b[4], 48));
+        fputs("iteration         ", stdout);
+        cli_print_wrapped(stdout, line, 18, 18);
+    }
     printf("KV cache          %s KiB per token, %s GB free: %d requests of %s tokens\n",
            cli_num(s->kv_bytes_per_token / 1024, b[0], 48), cli_num(s->kv_capacity_bytes / 1e9, b[1], 48),
            r->kv_max_running, cli_num(p->mean_prompt + p->mean_out, b[2], 48));
@@ -236,7 +243,7 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
            cli_num(r->throughput_per_s * s->replicas, b[0], 48), cli_num(tok_total, b[1], 48));
     printf("running batch     mean %s per replica (limit %d)\n", cli_num(r->mean_batch, b[0], 48),
            r->kv_max_running < s->max_batch ? r->kv_max_running : s->max_batch);
-    printf("iteration         mean %s ms (%zu iterations per replica)\n", cli_num(r->mean_iteration_s * 1e3, b[0], 48),
+    printf("iteration         mean %s (%zu iterations per replica)\n", cli_num_time(r->mean_iteration_s, b[0], 48),
            r->iterations);
     printf("stable            %s (saturation about %s requests/s", yesno(r->stable),
            cli_num(r->saturation_rate_per_s * s->replicas, b[0], 48));
@@ -246,9 +253,9 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
         printf("; second half: %s completions/s against %s arrivals/s per replica",
                cli_num(r->completion_rate_2nd_half_per_s, b[1], 48), cli_num(r->arrival_rate_2nd_half_per_s, b[2], 48));
     printf(")\n");
-    stats_text("TTFT [ms]", &r->ttft);
-    stats_text("TPOT [ms]", &r->tpot);
-    stats_text("e2e [ms]", &r->e2e);
+    stats_text("TTFT", &r->ttft);
+    stats_text("TPOT", &r->tpot);
+    stats_text("e2e", &r->e2e);
     if (!r->stable)
         printf("latency           unbounded: the queue grows (the figures above cover a finite run of %zu requests)\n",
                r->requests);
@@ -347,15 +354,15 @@ static void queue_text(const serve_cli *c, const serve_queue_report *p, double p
     printf("stable            %s (saturation %s requests/s)\n", yesno(r->stable),
            cli_num(r->saturation_rate_per_s, b[0], 48));
     if (r->stable)
-        printf("latency [ms]      mean %s, p50 %s, p90 %s, p99 %s\n", cli_num(r->mean_latency_s * 1e3, b[0], 48),
-               cli_num(r->p50_s * 1e3, b[1], 48), cli_num(r->p90_s * 1e3, b[2], 48), cli_num(r->p99_s * 1e3, b[3], 48));
+        printf("latency           mean %s, p50 %s, p90 %s, p99 %s\n", cli_num_time(r->mean_latency_s, b[0], 48),
+               cli_num_time(r->p50_s, b[1], 48), cli_num_time(r->p90_s, b[2], 48), cli_num_time(r->p99_s, b[3], 48));
     else
-        printf("latency [ms]      unbounded: the queue grows without limit\n");
+        printf("latency           unbounded: the queue grows without limit\n");
     if (p->have_sim)
-        printf("simulated [ms]    mean %s +- %s, p50 %s, p90 %s, p99 %s (%zu requests)\n",
-               cli_num(sim->mean_latency_s * 1e3, b[0], 48), cli_num(sim->ci95_half_width_s * 1e3, b[1], 48),
-               cli_num(sim->p50_s * 1e3, b[2], 48), cli_num(sim->p90_s * 1e3, b[3], 48),
-               cli_num(sim->p99_s * 1e3, b[4], 48), sim->customers);
+        printf("simulated         mean %s +- %s, p50 %s, p90 %s, p99 %s (%zu requests)\n",
+               cli_num_time(sim->mean_latency_s, b[0], 48), cli_num_time(sim->ci95_half_width_s, b[1], 48),
+               cli_num_time(sim->p50_s, b[2], 48), cli_num_time(sim->p90_s, b[3], 48),
+               cli_num_time(sim->p99_s, b[4], 48), sim->customers);
     slo_line("p99", p->slo_ms, r->stable, r->p99_s);
     cost_text(c, cost, "USD per 1,000 requests", pr, p->price);
 }

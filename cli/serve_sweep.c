@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "chart_render.h"
 #include "emit.h"
 #include "ridge/plot.h"
@@ -39,6 +40,7 @@ typedef struct {
     double slo_ms[3]; /* the chart's objective lines: p99 latency (end to end), TTFT, TPOT; 0 = none */
     char ids[SERVE_MAX_GPUS][64];
     const char *queue;
+    cli_progress prog; /* over every GPU and rate */
 } sweep_data;
 
 /* stats (mean, p50, p99) of an LLM result into v[3][k], NAN when unstable. */
@@ -85,6 +87,7 @@ static int sweep_gpu(serve_cli *c, sweep_data *d, int gi)
         d->lat[gi][0][k] = ok ? mean : NAN;
         d->lat[gi][1][k] = ok ? p50 : NAN;
         d->lat[gi][2][k] = ok ? p99 : NAN;
+        cli_progress_update(&d->prog, (double)(gi * d->npts + k + 1), (double)(d->ngpu * d->npts));
     }
     return CLI_EXIT_OK;
 }
@@ -169,15 +172,16 @@ static int sweep_chart(const serve_cli *c, const sweep_data *d, const ridge_plot
     return cli_chart_render_noted(paths);
 }
 
-/* The table's columns: latency in seconds (JSON, CSV), ms (text). */
+/* The table's columns: latency in seconds (JSON, CSV: the group flattened, latency_s.p50 ->
+ * latency_p50_s, docs/cli.md "Keys and units"), human units (text). */
 static const cli_emit_col sweep_cols[] = {
     {"gpu", NULL, "gpu", "gpu", -20, 1, CLI_EMIT_STR, 0, NULL, NULL},
     {"rate_per_s", NULL, "rate_per_s", "rate [req/s]", 14, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {"stable", NULL, "stable", "stable", 7, 1, CLI_EMIT_BOOL, 0, NULL, NULL},
     {"saturation_rate_per_s", NULL, "saturation_rate_per_s", NULL, 0, 1, CLI_EMIT_NUM, 0, NULL, NULL},
-    {"mean", "latency_s", "mean_latency_s", "mean [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
-    {"p50", "latency_s", "p50_s", "p50 [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
-    {"p99", "latency_s", "p99_s", "p99 [ms]", 11, 1e3, CLI_EMIT_NUM, 1, NULL, NULL},
+    {"mean", "latency_s", "latency_mean_s", "mean", 11, 1, CLI_EMIT_NUM, 1, cli_emit_fmt_time, NULL},
+    {"p50", "latency_s", "latency_p50_s", "p50", 11, 1, CLI_EMIT_NUM, 1, cli_emit_fmt_time, NULL},
+    {"p99", "latency_s", "latency_p99_s", "p99", 11, 1, CLI_EMIT_NUM, 1, cli_emit_fmt_time, NULL},
 };
 
 /* The table: one row per GPU and rate, then (text) the saturation rates. */
@@ -247,12 +251,19 @@ static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const c
             goto done;
     }
     serve_default_precision(c, gs, ngpu);
+    cli_progress_begin(&d->prog, "serve sweep");
     for (int gi = 0; gi < ngpu; gi++) {
         snprintf(d->ids[gi], sizeof d->ids[gi], "%s", gs[gi].id);
         c->s.g = &gs[gi];
-        if ((rc = serve_prepare(c)) || (rc = sweep_gpu(c, d, gi)))
+        rc = serve_prepare(c);
+        if (!rc)
+            rc = sweep_gpu(c, d, gi);
+        if (rc) {
+            cli_progress_end(&d->prog);
             goto done;
+        }
     }
+    cli_progress_end(&d->prog);
     c->s.g = NULL;
     /* The chart first: a path that cannot be written fails before anything is printed. */
     if (chart && (rc = sweep_chart(c, d, &paths)))

@@ -9,6 +9,7 @@ int cli_table_init(cli_table *t, int ncols)
 {
     memset(t, 0, sizeof *t);
     t->ncols = ncols;
+    t->nkey = 1;
     t->right = calloc((size_t)ncols, 1);
     return t->right ? 0 : -1;
 }
@@ -52,8 +53,7 @@ int cli_table_add(cli_table *t, const char *const *row)
     return 0;
 }
 
-/* Display width of a UTF-8 string (count code points; our strings are narrow). */
-static int width(const char *s)
+int cli_text_width(const char *s)
 {
     int w = 0;
     for (; *s; s++)
@@ -90,30 +90,16 @@ static char **escaped_cells(const cli_table *t)
     return e;
 }
 
-void cli_table_print_text(const cli_table *t, FILE *out)
+/* The columns sel[0..ns) of every row, aligned to the widths w, with the dashed rule under the
+ * heading. line has room for a whole row. */
+static void print_cols(const cli_table *t, char **cells, const int *w, const int *sel, int ns, char *line, FILE *out)
 {
-    int *w = calloc((size_t)t->ncols, sizeof *w);
-    char **cells = escaped_cells(t);
-    char *line = NULL;
-    size_t cap = 0;
-    if (!w || !cells)
-        goto done;
-    for (int r = 0; r < t->nrows; r++)
-        for (int c = 0; c < t->ncols; c++) {
-            int cw = width(cells[r * t->ncols + c]);
-            if (cw > w[c])
-                w[c] = cw;
-        }
-    for (int c = 0; c < t->ncols; c++)
-        cap += (size_t)w[c] * 4 + 2; /* UTF-8 cells may take up to 4 bytes per column */
-    line = malloc(cap + 1);
-    if (!line)
-        goto done;
     for (int r = 0; r < t->nrows; r++) {
         size_t n = 0;
-        for (int c = 0; c < t->ncols; c++) {
+        for (int k = 0; k < ns; k++) {
+            int c = sel[k];
             const char *s = cells[r * t->ncols + c];
-            int pad = w[c] - width(s);
+            int pad = w[c] - cli_text_width(s);
             size_t len = strlen(s);
             if (t->right[c] && r > 0) {
                 memset(line + n, ' ', (size_t)pad);
@@ -126,7 +112,7 @@ void cli_table_print_text(const cli_table *t, FILE *out)
                 memset(line + n, ' ', (size_t)pad);
                 n += (size_t)pad;
             }
-            if (c != t->ncols - 1) {
+            if (k != ns - 1) {
                 memcpy(line + n, "  ", 2);
                 n += 2;
             }
@@ -134,10 +120,10 @@ void cli_table_print_text(const cli_table *t, FILE *out)
         put_trimmed(line, n, out);
         if (r == 0) {
             n = 0;
-            for (int c = 0; c < t->ncols; c++) {
-                memset(line + n, '-', (size_t)w[c]);
-                n += (size_t)w[c];
-                if (c != t->ncols - 1) {
+            for (int k = 0; k < ns; k++) {
+                memset(line + n, '-', (size_t)w[sel[k]]);
+                n += (size_t)w[sel[k]];
+                if (k != ns - 1) {
                     memcpy(line + n, "  ", 2);
                     n += 2;
                 }
@@ -145,11 +131,50 @@ void cli_table_print_text(const cli_table *t, FILE *out)
             put_trimmed(line, n, out);
         }
     }
+}
+
+void cli_table_print_text(const cli_table *t, FILE *out)
+{
+    int *w = calloc((size_t)t->ncols, sizeof *w), *sel = calloc((size_t)t->ncols, sizeof *sel);
+    char **cells = escaped_cells(t);
+    char *line = NULL;
+    size_t cap = 0;
+    int nkey = t->nkey < t->ncols ? t->nkey : t->ncols, keyw = 0, c = nkey;
+    if (!w || !sel || !cells)
+        goto done;
+    for (int r = 0; r < t->nrows; r++)
+        for (int k = 0; k < t->ncols; k++) {
+            int cw = cli_text_width(cells[r * t->ncols + k]);
+            if (cw > w[k])
+                w[k] = cw;
+        }
+    for (int k = 0; k < t->ncols; k++)
+        cap += (size_t)w[k] * 4 + 2; /* UTF-8 cells may take up to 4 bytes per column */
+    line = malloc(cap + 1);
+    if (!line)
+        goto done;
+    for (int k = 0; k < nkey; k++) {
+        sel[k] = k;
+        keyw += w[k] + 2;
+    }
+    /* Wider than CLI_TEXT_COLUMNS: the other columns in as many tables as it takes, each with the key
+     * columns first; a column that alone is too wide still gets a table of its own. */
+    do {
+        int ns = nkey, lw = keyw;
+        if (c > nkey)
+            fputc('\n', out);
+        while (c < t->ncols && (ns == nkey || lw + w[c] <= CLI_TEXT_COLUMNS)) {
+            lw += w[c] + 2;
+            sel[ns++] = c++;
+        }
+        print_cols(t, cells, w, sel, ns, line, out);
+    } while (c < t->ncols);
 done:
     for (int i = 0; cells && i < t->nrows * t->ncols; i++)
         free(cells[i]);
     free(cells);
     free(line);
+    free(sel);
     free(w);
 }
 

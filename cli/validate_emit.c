@@ -113,6 +113,7 @@ static int text_summaries(const ridge_val_summary *v, int nv, int summary_only)
     cli_emit_table e;
     if (cli_emit_open(&e, summary_cols, NCOLS(summary_cols), CLI_FMT_TEXT, &t))
         return CLI_EXIT_FAILURE;
+    t.nkey = 2; /* by, name: repeated where the worst id goes to a table of its own */
     for (int i = 0; i < nv; i++)
         if (summary_row(&e, &v[i])) {
             cli_table_free(&t);
