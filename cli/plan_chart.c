@@ -249,7 +249,7 @@ static void gpus_row(const chart_ctx *c, size_t g, size_t nc, const ridge_plan_b
         v[(size_t)q * o->ngpus + nc] = base[q] > 0 ? m3[q] / base[q] : NAN;
     printf("%-24s %-9s %8.17g %16s %10s %18s %16s\n", c->gpus[g].id, ridge_dtype_name(o->precisions[best->precision]),
            o->batches[best->batch], cli_num(m3[0], b[0], 48), cli_num(best->power_w, b[1], 48),
-           cli_num(m3[1], b[2], 48), !isnan(m3[2]) ? cli_num(m3[2], b[3], 48) : "-");
+           cli_num(m3[1], b[2], 48), !isnan(m3[2]) ? cli_num_si(m3[2], b[3], 48) : "-"); /* "4.957 M" */
 }
 
 /* The breakdown's row of GPU g, category nc: time by bound per 1,000 tokens or per sample. */

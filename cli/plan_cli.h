@@ -122,7 +122,6 @@ void plan_print_prices(const plan_opts *o, const ridge_gpu *gpus);
 /* "infeasible: N, REASON N..." and a newline. */
 void plan_print_infeasible(size_t n, const size_t *by_reason);
 /* A progress bar on stderr. */
-void plan_progress(double done, double total);
 
 /* ---- plan_chart.c: --chart ---- */
 

@@ -46,14 +46,14 @@ void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int pa
     print_dims(r, par, 1);
     printf("\"feasible\":%s,\"reason\":\"%s\"", r->reason == RIDGE_PLAN_FEASIBLE ? "true" : "false",
            ridge_plan_reason_key(r->reason));
-    printf(",\"memory_bytes_per_gpu\":%.6g", r->memory_bytes);
+    printf(",\"memory_per_gpu_bytes\":%.17g", r->memory_bytes);
     if (r->step_time_s > 0) {
-        printf(",\"step_time_s\":%.6g,\"comm_s\":%.6g,\"steps\":%.17g,\"time_s\":%.6g,\"utilisation\":%.4f,"
-               "\"power_w_per_gpu\":%.6g,\"energy_j\":%.6g,\"throughput_per_s\":%.6g",
+        printf(",\"step_time_s\":%.17g,\"comm_s\":%.17g,\"steps\":%.17g,\"time_s\":%.17g,\"utilisation\":%.17g,"
+               "\"power_per_gpu_w\":%.17g,\"energy_j\":%.17g,\"throughput_per_s\":%.17g",
                r->step_time_s, r->comm_s, r->steps, r->time_s, r->utilisation, r->power_w, r->energy_j,
                r->throughput);
         if (!isnan(r->cost_usd))
-            printf(",\"cost_usd\":%.6g", r->cost_usd);
+            printf(",\"cost_usd\":%.17g", r->cost_usd);
         else
             printf(",\"cost_usd\":null");
     }
@@ -66,30 +66,23 @@ void plan_print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par)
     if (par & PLAN_COL_PAR)
         printf("%d,%d,%d,", r->tp, r->pp, r->zero);
     print_dims(r, par, 0);
-    printf("%d,%s,%.6g,", r->reason == RIDGE_PLAN_FEASIBLE, ridge_plan_reason_key(r->reason), r->memory_bytes);
+    printf("%s,%s,%.9g,", r->reason == RIDGE_PLAN_FEASIBLE ? "true" : "false", ridge_plan_reason_key(r->reason),
+           r->memory_bytes);
     if (r->step_time_s > 0) {
-        printf("%.6g,%.6g,%.17g,%.6g,%.4f,%.6g,%.6g,%.6g,", r->step_time_s, r->comm_s, r->steps, r->time_s,
+        printf("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,", r->step_time_s, r->comm_s, r->steps, r->time_s,
                r->utilisation, r->power_w, r->energy_j, r->throughput);
         if (!isnan(r->cost_usd))
-            printf("%.6g\n", r->cost_usd);
+            printf("%.9g\n", r->cost_usd);
         else
             printf("\n");
     } else
         printf(",,,,,,,,\n");
 }
 
-void plan_progress(double done, double total)
-{
-    int w = 40, k = total > 0 ? (int)(w * done / total) : w;
-    fprintf(stderr, "\r[%.*s%*s] %3.0f%%", k, "########################################", w - k, "",
-            total > 0 ? 100.0 * done / total : 100.0);
-    fflush(stderr);
-}
-
 void plan_print_csv_header(int par)
 {
-    printf("index,gpu,precision,gpus,batch_per_gpu,%s%s%s%s%sfeasible,reason,memory_bytes_per_gpu,step_time_s,"
-           "comm_s,steps,time_s,utilisation,power_w_per_gpu,energy_j,throughput_per_s,cost_usd\n",
+    printf("index,gpu,precision,gpus,batch_per_gpu,%s%s%s%s%sfeasible,reason,memory_per_gpu_bytes,step_time_s,"
+           "comm_s,steps,time_s,utilisation,power_per_gpu_w,energy_j,throughput_per_s,cost_usd\n",
            par & PLAN_COL_PAR ? "tp,pp,zero," : "", par & PLAN_COL_RECOMPUTE ? "recompute," : "",
            par & PLAN_COL_SP ? "sp," : "", par & PLAN_COL_VSTAGES ? "virtual_stages," : "",
            par & PLAN_COL_GLOBAL ? "global_batch,microbatches," : "");
@@ -97,7 +90,8 @@ void plan_print_csv_header(int par)
 
 void plan_print_prices(const plan_opts *o, const ridge_gpu *gpus)
 {
-    cli_prices_print(gpus, o->ngpus, stdout);
+    /* With --cluster the one candidate is the cluster's GPU (plan_setup), whatever --gpus held. */
+    cli_prices_print(gpus, o->cluster[0] ? 1 : o->ngpus, stdout);
 }
 
 void plan_print_infeasible(size_t n, const size_t *by_reason)
@@ -114,7 +108,7 @@ void plan_print_infeasible(size_t n, const size_t *by_reason)
  * display values; the heading of the unit cost and the tp, pp, zero columns (with parallelism
  * ranges) are set per plan; width 1: right-aligned. */
 static const cli_emit_col text_cols[] = {
-    {NULL, NULL, NULL, "rank", 0, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
+    CLI_EMIT_STR_COL(NULL, NULL, "rank"), /* "1*": on the Pareto front */
     CLI_EMIT_STR_COL(NULL, NULL, "gpu"),
     CLI_EMIT_STR_COL(NULL, NULL, "precision"),
     {NULL, NULL, NULL, "gpus", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
@@ -126,13 +120,12 @@ static const cli_emit_col text_cols[] = {
     {NULL, NULL, NULL, "sp", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
     {NULL, NULL, NULL, "vstages", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, NULL},
     {NULL, NULL, NULL, "global batch", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_g17, NULL},
-    {NULL, NULL, NULL, "step [ms]", 1, 1e3, CLI_EMIT_NUM, 0, NULL, NULL},
-    {NULL, NULL, NULL, "time [h]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
+    {NULL, NULL, NULL, "step", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_time, NULL},
+    {NULL, NULL, NULL, "time", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_time, NULL},
     {NULL, NULL, NULL, "cost [USD]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {NULL, NULL, NULL, NULL, 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {NULL, NULL, NULL, "energy [kWh]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {NULL, NULL, NULL, "power [kW]", 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
-    CLI_EMIT_STR_COL(NULL, NULL, "pareto"),
 };
 #define NTEXT (sizeof text_cols / sizeof text_cols[0])
 #define TEXT_DIMS 8 /* the recompute column */
@@ -143,7 +136,9 @@ static int text_row(const cli_emit_table *e, size_t rank, const ridge_plan_resul
                     const plan_opts *o)
 {
     int tokens = o->target_kind == RIDGE_PLAN_TARGET_TOKENS, nocost = isnan(r->cost_usd);
-    const cli_emit_val v[NTEXT] = {{NULL, (double)rank, 0},
+    char rk[32];
+    snprintf(rk, sizeof rk, "%zu%s", rank, r->pareto ? "*" : "");
+    const cli_emit_val v[NTEXT] = {{rk, 0, 0},
                                    {gpus[r->gpu].id, 0, 0},
                                    {ridge_dtype_name(r->precision), 0, 0},
                                    {NULL, r->count, 0},
@@ -156,12 +151,11 @@ static int text_row(const cli_emit_table *e, size_t rank, const ridge_plan_resul
                                    {NULL, r->vstages, 0},
                                    {NULL, r->global_batch, 0},
                                    {NULL, r->step_time_s, 0},
-                                   {NULL, r->time_s / 3600.0, 0},
+                                   {NULL, r->time_s, 0},
                                    {NULL, r->cost_usd, nocost},
                                    {NULL, nocost ? 0 : r->cost_usd / (o->target / (tokens ? 1e6 : 1e3)), nocost},
                                    {NULL, r->energy_j / 3.6e6, 0},
-                                   {NULL, r->power_w * r->count / 1e3, 0},
-                                   {r->pareto ? "*" : "", 0, 0}};
+                                   {NULL, r->power_w * r->count / 1e3, 0}};
     return cli_emit_row(e, v, 1);
 }
 
@@ -174,8 +168,9 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
     cli_emit_col cols[NTEXT];
     cli_emit_table e;
     cli_table t;
-    printf("plan: %s %s%s%s, %.4g %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
-           ridge_mode_name(o->run.mode), o->cluster[0] ? " on " : "", o->cluster, o->target,
+    char tb[32];
+    printf("plan: %s %s%s%s, %s %s, objective %s: %zu configurations, %zu feasible\n", ridge_model_name(m),
+           ridge_mode_name(o->run.mode), o->cluster[0] ? " on " : "", o->cluster, cli_num_si(o->target, tb, sizeof tb),
            tokens ? "tokens" : "samples", ridge_plan_objective_name(o->objective), space, nf);
     memcpy(cols, text_cols, sizeof cols);
     /* Unit cost: per million tokens, or per 1,000 samples (images, sequences). */
@@ -189,6 +184,7 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
+    t.nkey = 3; /* a table wider than 120 columns wraps, each part led by rank, gpu, precision */
     for (size_t k = 0; k < nrows; k++)
         if (text_row(&e, k + 1, &rows[k], gpus, o)) {
             cli_table_free(&t);
@@ -198,7 +194,7 @@ int plan_print_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *g
     if (nf)
         cli_emit_end(&e);
     cli_table_free(&t);
-    printf("Pareto front (time, %s): %zu configurations, marked *\n", o->pareto_energy ? "energy" : "cost", nfront);
+    printf("Pareto front (time, %s): %zu configurations, their rank marked *\n", o->pareto_energy ? "energy" : "cost", nfront);
     plan_print_infeasible(space - nf, infeasible);
     plan_print_prices(o, gpus);
     return CLI_EXIT_OK;

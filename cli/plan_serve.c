@@ -19,9 +19,14 @@ static int serve_text(const plan_opts *o, const ridge_model *m, const ridge_gpu 
     cli_table t;
     const char *row[11];
     char b[8][48];
-    printf("serving plan: %s infer, %s requests/s, p99 <= %s ms; M/D/c (Allen-Cunneen), fixed batches: "
-           "%zu candidates, %zu feasible\n",
-           ridge_model_name(m), cli_num(o->rate_per_s, b[0], 48), cli_num(o->slo_p99_s * 1e3, b[1], 48), n, nf);
+    {
+        char line[512];
+        snprintf(line, sizeof line,
+                 "serving plan: %s infer, %s requests/s, p99 <= %s ms; M/D/c (Allen-Cunneen), fixed batches: "
+                 "%zu candidates, %zu feasible",
+                 ridge_model_name(m), cli_num(o->rate_per_s, b[0], 48), cli_num(o->slo_p99_s * 1e3, b[1], 48), n, nf);
+        cli_print_wrapped(stdout, line, 0, 2); /* 120 columns (docs/cli.md, "Output") */
+    }
     if (cli_table_init(&t, 10)) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;

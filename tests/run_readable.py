@@ -26,9 +26,7 @@ import tempfile
 TEXT_COLUMNS = 120
 
 # Command prefixes whose default text may be wider, with the reason.
-WIDTH_EXCEPTIONS = {
-    "plan": "plan's output is being reworked in its own files (cli/plan_out.c); the tables wrap already",
-}
+WIDTH_EXCEPTIONS = {}
 
 # Where a JSON document keeps its rows (None: the document is one row).
 KEY_CASES = [
