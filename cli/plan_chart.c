@@ -288,14 +288,17 @@ static int bars_write(chart_ctx *c, int gpus_chart, const char **cats, size_t nc
                                 &(ridge_bars_options){title, note, "Relative to the first GPU [ratio]", 0, 1},
                                 &c->paths, &c->err);
     }
-    for (int q = 0; q < NL; q++)
+    const char *colors[NL]; /* each bound in its colour on every chart (the roofline's too) */
+    for (int q = 0; q < NL; q++) {
         ser[q] = (ridge_bar_series){layers[q].name, v + (size_t)q * o->ngpus};
+        colors[q] = ridge_plot_bound_color(layers[q].bound);
+    }
     snprintf(title, sizeof title, "%s %s: where the step time goes, best batch per GPU", ridge_model_name(c->m),
              ridge_mode_name(o->run.mode));
     snprintf(note, sizeof note, "time of the kernels by what bounds them, per %s (lower is faster)", per);
     snprintf(ylabel, sizeof ylabel, "Step time per %s [ms]", per);
-    return ridge_bars_write(cats, nc, ser, NL, &(ridge_bars_options){title, note, ylabel, 1, 1}, &c->paths,
-                            &c->err);
+    return ridge_bars_write_colored(cats, nc, ser, NL, colors, &(ridge_bars_options){title, note, ylabel, 1, 1},
+                                    &c->paths, &c->err);
 }
 
 /* Each GPU at its best batch (ridge_plan_best_step): the step split by bound (breakdown), or

@@ -1,5 +1,6 @@
 /* Bar charts: grouped or stacked bars over named categories (GPUs, say), as a .dat table and a
  * gnuplot script using histograms. SPDX-License-Identifier: GPL-3.0-or-later */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 #include "ridge/version.h"
 #include "textbuf.h"
 
-/* The curve charts' palette (Okabe–Ito), one colour per series. */
+/* The curve charts' palette (Okabe–Ito), one colour per series unless the caller gives one. */
 static const char *const series_colors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                             "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 #define NCOLORS (sizeof series_colors / sizeof series_colors[0])
@@ -24,8 +25,26 @@ static void bars_token(rp_buf *b, const char *s)
     rp_printf(b, "\"");
 }
 
+/* "#rrggbb". */
+static int is_rgb(const char *s)
+{
+    if (s[0] != '#')
+        return 0;
+    for (int i = 1; i <= 6; i++)
+        if (!isxdigit((unsigned char)s[i]))
+            return 0;
+    return s[7] == '\0';
+}
+
 int ridge_bars_write(const char *const *categories, size_t ncategories, const ridge_bar_series *series,
                      size_t nseries, const ridge_bars_options *opt, const ridge_plot_paths *paths, ridge_err *err)
+{
+    return ridge_bars_write_colored(categories, ncategories, series, nseries, NULL, opt, paths, err);
+}
+
+int ridge_bars_write_colored(const char *const *categories, size_t ncategories, const ridge_bar_series *series,
+                             size_t nseries, const char *const *colors, const ridge_bars_options *opt,
+                             const ridge_plot_paths *paths, ridge_err *err)
 {
     static const ridge_bars_options none = {0};
     rp_buf dat = {0}, gp = {0};
@@ -42,6 +61,8 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
         for (size_t j = 0; j < nseries; j++) {
             if (!series[j].values)
                 return ridge_err_set(err, RIDGE_EINVAL, "bars: series %zu has no values", j);
+            if (colors && colors[j] && !is_rgb(colors[j]))
+                return ridge_err_set(err, RIDGE_EINVAL, "bars: series %zu colour is not #rrggbb", j);
             for (size_t k = 0; k < ncategories; k++)
                 any |= isfinite(series[j].values[k]) != 0;
         }
@@ -118,7 +139,7 @@ int ridge_bars_write(const char *const *categories, size_t ncategories, const ri
         if (!any)
             continue;
         rp_printf(&gp, "%s    dat using %zu%s lc rgb '%s' title columnheader", first ? "" : ", \\\n", j + 2,
-                  first ? ":xtic(1)" : "", series_colors[j % NCOLORS]);
+                  first ? ":xtic(1)" : "", colors && colors[j] ? colors[j] : series_colors[j % NCOLORS]);
         if (opt->value_labels && !opt->stacked) {
             /* Clustered bars of a category k sit at k + (j - (n - 1) / 2) / (n + gap), gap 1. */
             double off = ((double)drawn - (double)(ndrawn - 1) / 2.0) / (double)(ndrawn + 1);

@@ -132,7 +132,6 @@ enum { NBOUNDS = RIDGE_BOUND_COUNT };
 static const char *const bound_titles[NBOUNDS] = {"compute-bound", "DRAM-bound", "L2-bound", "latency-bound",
                                                   "host-bound"};
 static const char *const bound_keys[NBOUNDS] = {"compute", "dram", "l2", "latency", "host"};
-static const char *const bound_colors[NBOUNDS] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#7f7f7f"};
 /* One colour per precision, the same on every chart: a roof takes its first precision's (the
  * 16-bit tensor roof is black, FP32 brown, ...), whatever else the chart draws. */
 static const char *const roof_colors[RIDGE_PEAK_COUNT] = {
@@ -148,8 +147,9 @@ static const char *const roof_colors[RIDGE_PEAK_COUNT] = {
     "#bcbd22", /* INT8 */
     "#637939", /* INT4 */
 };
-#define DRAM_COLOR "#1f77b4"
-#define L2_COLOR "#2ca02c"
+#define DRAM_COLOR ridge_plot_bound_color(RIDGE_BOUND_MEMORY)
+#define L2_COLOR ridge_plot_bound_color(RIDGE_BOUND_L2)
+#define BOUND_COLOR(b) ridge_plot_bound_color((ridge_bound)(b))
 
 static int usable(double v)
 {
@@ -1172,24 +1172,24 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
                 rp_printf(&gp,
                           ", \\\n    dat index 3 using 1:($3 == %d ? $2 : NaN) with points pt 7 ps %g "
                           "lc rgb '%s' title 'predicted, %s'",
-                          bnd, POINT_PS, bound_colors[bnd], bound_titles[bnd]);
+                          bnd, POINT_PS, BOUND_COLOR(bnd), bound_titles[bnd]);
                 continue;
             }
             /* Sized markers are see-through with a solid rim, so that overlapping ones show. */
             rp_printf(&gp,
                       ", \\\n    dat index 3 using 1:($3 == %d && $6 == %zu ? $2 : NaN):8 with points pt %d "
                       "ps variable lc rgb '#%s%s' notitle",
-                      bnd, g, gpu_marker[g], sized ? SHARE_ALPHA : "00", bound_colors[bnd] + 1);
+                      bnd, g, gpu_marker[g], sized ? SHARE_ALPHA : "00", BOUND_COLOR(bnd) + 1);
             rp_printf(&gp,
                       ", \\\n    dat index 3 using 1:($3 == %d && $6 == %zu ? $2 : NaN):8 with points pt %d "
                       "ps variable lw 1 lc rgb '%s' notitle",
-                      bnd, g, gpu_marker[g] - 1, bound_colors[bnd]);
+                      bnd, g, gpu_marker[g] - 1, BOUND_COLOR(bnd));
         }
     if (sized || multi)
         for (int bnd = 0; bnd < NBOUNDS; bnd++)
             if (any_bound[bnd])
                 rp_printf(&gp, ", \\\n    NaN with points pt 7 ps %g lc rgb '%s' title 'predicted, %s'", POINT_PS,
-                          bound_colors[bnd], bound_titles[bnd]);
+                          BOUND_COLOR(bnd), bound_titles[bnd]);
     if (nmeasured)
         rp_printf(&gp, ", \\\n    dat index 5 using 1:2 with points pt 4 ps 1.3 lw 1.5 lc rgb '#000000' "
                        "title 'measured (hollow), joined to its prediction'");

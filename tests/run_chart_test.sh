@@ -41,6 +41,17 @@ while read -r gpu _ count _ _ batch _; do
         grep -q "^set label '${gpu%%-*} ×$count, batch $batch' at graph" "$tmp/p.gp"
 done < <(grep ' GPUs  batch ' "$tmp/p.out")
 
+# --- plan --chart breakdown: each bound's layer in the roofline's colour of that bound
+"$ridge" plan --workload resnet50 --gpus a40,a100-sxm4-80gb --counts 1 --batches 64,128 --samples 1e7 \
+    --chart breakdown -o "$tmp/b.svg" >/dev/null 2>&1
+check "plan breakdown exits 0" [ $? -eq 0 ]
+"$ridge" roofline --gpu a100-sxm4-80gb --workload resnet50 --mode train --batch 64 -o "$tmp/r.svg" >/dev/null 2>&1
+for pair in 2:compute 3:DRAM 4:L2; do
+    rgb=$(grep -o "lc rgb '#[0-9a-f]*' title 'predicted, ${pair#*:}-bound'" "$tmp/r.gp" | cut -d"'" -f2)
+    check "plan breakdown: ${pair#*:}-bound in the roofline's colour ($rgb)" \
+        grep -q "dat using ${pair%%:*}[^ ]* lc rgb '$rgb' " "$tmp/b.gp"
+done
+
 # --- serve --sweep-rate on an LLM: end-to-end latency, TTFT and TPOT panels, the objectives
 "$ridge" serve --gpu a100-sxm4-80gb --workload llama2-7b --prompt 512 --output 64 --sweep-rate 0.5:4:3 \
     --slo-ttft-p99-ms 1000 --slo-tpot-ms 60 -o "$tmp/s.svg" >/dev/null 2>&1

@@ -221,6 +221,45 @@ static void test_bars_chart(void)
     check_context(NULL);
 }
 
+/* The plan breakdown's stacked layers, each bound in its fixed colour (the roofline's). */
+static void test_bars_colors(void)
+{
+    static const char *const cats[] = {"a40 (bf16, b=256)", "h100-sxm5-80gb (bf16, b=256)"};
+    const double comp[] = {0.2, 0.02}, dram[] = {0.7, 0.15}, other[] = {0.01, 0.03};
+    ridge_bar_series ser[3] = {{"compute-bound", comp}, {"DRAM-bound", dram}, {"other", other}};
+    const char *colors[3] = {ridge_plot_bound_color(RIDGE_BOUND_COMPUTE), ridge_plot_bound_color(RIDGE_BOUND_MEMORY),
+                             NULL};
+    ridge_bars_options bo = {.title = "breakdown", .ylabel = "Step time per sample [ms]", .stacked = 1};
+    ridge_plot_paths paths;
+    ridge_err err;
+    char chart[128], want[128], *gp, *plain;
+    check_context("bars in given colours");
+    snprintf(chart, sizeof chart, "%s/breakdown.svg", tmpdir);
+    CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
+    CHECK(ridge_bars_write(cats, 2, ser, 3, &bo, &paths, &err) == RIDGE_OK);
+    plain = check_read_file(paths.gp);
+    CHECK(ridge_bars_write_colored(cats, 2, ser, 3, colors, &bo, &paths, &err) == RIDGE_OK);
+    gp = check_read_file(paths.gp);
+    if (CHECK(gp != NULL) && CHECK(plain != NULL)) {
+        snprintf(want, sizeof want, "dat using 2:xtic(1) lc rgb '%s' title columnheader", colors[0]);
+        CHECK_STR_HAS(gp, want);
+        snprintf(want, sizeof want, "dat using 3 lc rgb '%s' title columnheader", colors[1]);
+        CHECK_STR_HAS(gp, want);
+        CHECK(!strstr(plain, colors[0]) && !strstr(plain, colors[1])); /* not the general palette's */
+        /* a NULL entry keeps the general palette's colour for that series */
+        const char *p = strstr(plain, "dat using 4 lc rgb '"), *q = strstr(gp, "dat using 4 lc rgb '");
+        CHECK(p && q && strncmp(p, q, 28) == 0);
+    }
+    free(gp);
+    free(plain);
+    colors[2] = "red'; system('x"; /* would break out of the script's string */
+    CHECK(ridge_bars_write_colored(cats, 2, ser, 3, colors, &bo, &paths, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "series 2 colour is not #rrggbb");
+    colors[2] = "#12345";
+    CHECK(ridge_bars_write_colored(cats, 2, ser, 3, colors, &bo, &paths, &err) == RIDGE_EINVAL);
+    check_context(NULL);
+}
+
 int main(void)
 {
     if (!check_tmpdir(tmpdir, sizeof tmpdir, "ridge-test-plan-plots"))
@@ -228,6 +267,7 @@ int main(void)
     test_pareto_chart();
     test_numbered_labels();
     test_bars_chart();
+    test_bars_colors();
     {
         char cmd[128];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

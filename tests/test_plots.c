@@ -225,6 +225,22 @@ static size_t make_points(ridge_roofline_point *pts)
     return n;
 }
 
+/* One colour per bound, "#rrggbb", each its own; none for a value that is no bound. */
+static void test_bound_colors(void)
+{
+    check_context("bound colours");
+    for (int b = 0; b < RIDGE_BOUND_COUNT; b++) {
+        const char *c = ridge_plot_bound_color((ridge_bound)b);
+        if (!CHECK(c != NULL))
+            continue;
+        CHECK(strlen(c) == 7 && c[0] == '#' && strspn(c + 1, "0123456789abcdefABCDEF") == 6);
+        for (int a = 0; a < b; a++)
+            CHECK(strcmp(c, ridge_plot_bound_color((ridge_bound)a)) != 0);
+    }
+    CHECK(ridge_plot_bound_color(RIDGE_BOUND_COUNT) == NULL);
+    check_context(NULL);
+}
+
 static void test_roofline(void)
 {
     ridge_gpu g;
@@ -311,6 +327,14 @@ static void test_roofline(void)
     CHECK_STR_HAS(gp, "1 op without FLOPs");
     CHECK_STR_HAS(gp, "predicted, compute-bound");
     CHECK_STR_HAS(gp, "predicted, L2-bound");
+    { /* each bound in its fixed colour (ridge_plot_bound_color, the breakdown bars' too) */
+        char key[128];
+        snprintf(key, sizeof key, "lc rgb '%s' title 'predicted, compute-bound'",
+                 ridge_plot_bound_color(RIDGE_BOUND_COMPUTE));
+        CHECK_STR_HAS(gp, key);
+        snprintf(key, sizeof key, "lc rgb '%s' title 'predicted, L2-bound'", ridge_plot_bound_color(RIDGE_BOUND_L2));
+        CHECK_STR_HAS(gp, key);
+    }
     CHECK(!strstr(gp, "host-bound")); /* no point is host-bound */
     CHECK_STR_HAS(gp, "measured");
     check_context(NULL);
@@ -817,6 +841,7 @@ int main(void)
         return 1;
     test_paths();
     test_write_file();
+    test_bound_colors();
     test_roofline();
     test_roofline_svg_and_limits();
     test_labels();

@@ -33,6 +33,11 @@ typedef struct {
     ridge_plot_format format;
 } ridge_plot_paths;
 
+/* The colour of a bound ("#rrggbb"), the same on every chart: the roofline's points and the plan
+ * breakdown's bars. Compute red, DRAM blue, L2 green, latency orange, host grey; NULL for a value
+ * that is no bound. */
+const char *ridge_plot_bound_color(ridge_bound bound);
+
 /* Split a chart path. The extension (.png or .svg, any case) picks the format; anything else is
  * RIDGE_EINVAL, as is an empty or overlong path. */
 int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, ridge_err *err);
@@ -232,6 +237,13 @@ typedef struct {
  * categories or series, or no finite value at all; RIDGE_EIO; RIDGE_ENOMEM. */
 int ridge_bars_write(const char *const *categories, size_t ncategories, const ridge_bar_series *series,
                      size_t nseries, const ridge_bars_options *opt, const ridge_plot_paths *paths, ridge_err *err);
+
+/* The same with a colour per series: colors[j] ("#rrggbb", borrowed) for series j, a bound's
+ * ridge_plot_bound_color, say; NULL, or a NULL entry, takes the general palette's. Another
+ * colour string is RIDGE_EINVAL. */
+int ridge_bars_write_colored(const char *const *categories, size_t ncategories, const ridge_bar_series *series,
+                             size_t nseries, const char *const *colors, const ridge_bars_options *opt,
+                             const ridge_plot_paths *paths, ridge_err *err);
 
 /* ---- validation: predicted / measured per case (plots/validation.c, ridge validate --chart) ---- */
 
