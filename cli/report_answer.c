@@ -75,4 +75,3 @@ void report_section_assumptions(report_doc *d, const report_run *r)
     report_li(d, "Board power is the catalogue's TDP; clocks as the catalogue quotes them.");
     report_list_end(d);
 }
-

@@ -190,4 +190,3 @@ int report_section_scaling(report_doc *d, report_run *r)
     }
     return rc;
 }
-

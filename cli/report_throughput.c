@@ -249,4 +249,3 @@ int report_section_capacity(report_doc *d, report_run *r)
     report_list_end(d);
     return CLI_EXIT_OK;
 }
-
