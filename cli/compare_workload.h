@@ -1,5 +1,5 @@
 /* ridge compare --workload: the predictions of one model run on several GPUs, side by side, and
- * with --per-op kernel by kernel (cli/compare_per_op.c).
+ * with --per-op kernel by kernel (cli/compare_per_op.c, compare_per_op.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef RIDGE_CLI_COMPARE_WORKLOAD_H
 #define RIDGE_CLI_COMPARE_WORKLOAD_H

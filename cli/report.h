@@ -1,7 +1,10 @@
 /* ridge report: one self-contained HTML or Markdown page answering "which GPU for deep learning"
  * for the GPUs given (docs/cli.md, "report"). The sections are written once, through a small
  * document writer that renders HTML (charts as inline SVG) or Markdown (charts as PNG files beside
- * the page).
+ * the page). The files: cmd_report.c (the command, its options, the predictions and the page's
+ * order), report_doc.c (the writer and its table cells), report_throughput.c (the GPUs,
+ * throughput, per watt and per dollar, capacity), report_scaling.c (MIG and multi-GPU scaling),
+ * report_answer.c (the short answer, trust and assumptions), report_trust.c (the baseline).
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef RIDGE_CLI_REPORT_H
 #define RIDGE_CLI_REPORT_H
@@ -11,6 +14,40 @@
 #include "cli.h"
 #include "ridge/gpu.h"
 #include "ridge/plot.h"
+#include "ridge/schedule.h"
+#include "ridge/workload.h"
+
+#define REPORT_MAX_GPUS 4
+
+/* One question of throughput: a model run. */
+typedef struct {
+    const char *label;  /* "ResNet-50 training" */
+    const char *id;     /* workload preset */
+    ridge_mode mode;
+    double batch, prompt, context;
+    const char *trust;  /* the baseline's workload summary that measures this family */
+} report_case;
+
+/* The questions of throughput, in the page's order (cmd_report.c). */
+#define REPORT_NCASES 8
+extern const report_case report_cases[REPORT_NCASES];
+
+/* The GPUs, the run options and each question's prediction on each GPU. */
+typedef struct {
+    int n;
+    ridge_gpu g[REPORT_MAX_GPUS];
+    ridge_run_config given;
+    int precision_given;
+    ridge_runtime rt;
+    char precision_note[96];
+    double thr[REPORT_NCASES][REPORT_MAX_GPUS];
+    const char *unit[REPORT_NCASES];
+    char bound[REPORT_NCASES][REPORT_MAX_GPUS][48];
+    double max_batch[REPORT_NCASES][REPORT_MAX_GPUS];
+    double mem_gib[REPORT_NCASES][REPORT_MAX_GPUS];
+    char host_id[64], code[24];
+    int progress;
+} report_run;
 
 typedef enum { REPORT_HTML = 0, REPORT_MD } report_format;
 
@@ -52,6 +89,37 @@ void report_table(report_doc *d, const cli_table *t);
  * (gnuplot) and inline its SVG (HTML) or link its PNG (Markdown). Returns an exit code. */
 int report_chart_paths(report_doc *d, const char *name, ridge_plot_paths *paths);
 int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt);
+
+/* The table cells of the sections (report_doc.c): v as cli_num writes it, into buf; a large count
+ * in 3 significant digits with k, M, G ("4.22 M"); a printf-style cell of 96 bytes, cut to fit; a
+ * row of cells (cli_table_add); a table started with its header row, the columns after the
+ * first right-aligned. */
+char *report_num(double v, char *buf, size_t cap);
+char *report_count_text(double v, char *buf, size_t cap);
+void report_cell(char *dst, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int report_row(cli_table *t, char cells[][96]);
+void report_table_start(cli_table *t, int ncols, char cells[][96]);
+
+/* "ridge report: WHAT" on stderr while r->progress (a terminal), and "compute 71 %": the bound
+ * that holds most of the step's time (cmd_report.c). */
+void report_progress(const report_run *r, const char *what);
+void report_dominant_bound(const ridge_schedule_totals *t, char *buf, size_t cap);
+
+/* The sections, in the page's order after the short answer; those returning int return an exit
+ * code (they print errors). */
+void report_section_short(report_doc *d, const report_run *r);      /* report_answer.c */
+void report_section_gpus(report_doc *d, const report_run *r);       /* report_throughput.c */
+int report_section_throughput(report_doc *d, report_run *r);
+int report_section_efficiency(report_doc *d, report_run *r);
+int report_section_capacity(report_doc *d, report_run *r);
+int report_section_mig(report_doc *d, report_run *r);               /* report_scaling.c */
+int report_section_scaling(report_doc *d, report_run *r);
+void report_section_trust(report_doc *d, const report_run *r);      /* report_answer.c */
+void report_section_assumptions(report_doc *d, const report_run *r);
 
 /* The price of one GPU per hour, with its source and date: the one place a price is looked up
  * (--price / --prices as cli_prices_apply applied them, else the catalogue's). Returns 1 when

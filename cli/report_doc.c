@@ -1,6 +1,7 @@
 /* ridge report: the document writer (HTML with inline SVG charts, or Markdown with PNG charts
- * beside it) and the one price lookup.
+ * beside it), the table cells of the sections and the one price lookup.
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,49 @@ int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt)
     unlink(paths->dat);
     unlink(paths->gp);
     return rc;
+}
+
+char *report_num(double v, char *buf, size_t cap)
+{
+    cli_num(v, buf, cap);
+    return buf;
+}
+
+/* A large count in 3 significant digits with k, M, G ("4.22 M"). */
+char *report_count_text(double v, char *buf, size_t cap)
+{
+    static const char *const sfx[] = {"", " k", " M", " G", " T"};
+    int e = 0;
+    while (fabs(v) >= 999.5 && e < 4) {
+        v /= 1000;
+        e++;
+    }
+    snprintf(buf, cap, "%.3g%s", v, sfx[e]);
+    return buf;
+}
+
+void report_cell(char *dst, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, 96, fmt, ap);
+    va_end(ap);
+}
+
+int report_row(cli_table *t, char cells[][96])
+{
+    const char *row[16];
+    for (int i = 0; i < t->ncols; i++)
+        row[i] = cells[i];
+    return cli_table_add(t, row);
+}
+
+void report_table_start(cli_table *t, int ncols, char cells[][96])
+{
+    cli_table_init(t, ncols);
+    report_row(t, cells);
+    for (int i = 1; i < ncols; i++)
+        t->right[i] = 1;
 }
 
 int report_price(const ridge_gpu *g, double *usd_per_hour, const char **source, const char **date)
