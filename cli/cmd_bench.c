@@ -193,6 +193,9 @@ void bench_sort(double *v, long n)
     qsort(v, (size_t)n, sizeof v[0], cmp_double);
 }
 
+/* Long (about 130 lines) on purpose: the options, the two measured op sets (synthetic, model
+ * graphs) and the three outputs (text, JSON, the suite) read in order as one benchmark run; the
+ * measuring itself is in bench_measure and bench_suite.c. */
 int cmd_bench(int argc, char **argv)
 {
     static const struct option opts[] = {{"gpu", required_argument, 0, 'g'}, {"ops", required_argument, 0, 'n'},

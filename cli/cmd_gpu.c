@@ -97,6 +97,9 @@ static void print_footnotes(const source_notes *s)
     }
 }
 
+/* Long (about 125 lines) on purpose: one pass over the figure table (ridge_figure_*) that prints
+ * every field with its source in CSV or text, then the text-only blocks in the order a reader
+ * meets them (source notes, price, MIG, efficiency parameters, provenance notes). */
 static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_format fmt)
 {
     cli_table t;

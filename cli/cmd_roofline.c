@@ -222,6 +222,10 @@ static void step_note(char *buf, size_t cap, const ridge_gpu *g, const cli_model
              p->throughput_unit);
 }
 
+/* Long (about 160 lines) on purpose: the options, then the three inputs a chart can take (an
+ * operator list, a model with run options, a measurement file), each validated before anything is
+ * written, then one point list per GPU for the one chart call. Split, the dozen locals they share
+ * (the GPUs, the point lists, the workload, the note) would travel as a struct used once. */
 int cmd_roofline(int argc, char **argv)
 {
     static const struct option opts[] = {CLI_OPTIONS_GPU,

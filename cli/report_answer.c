@@ -5,17 +5,6 @@
 #include "report.h"
 #include "ridge/version.h"
 
-static void trust_note(report_doc *d, const char *workload)
-{
-    double mape;
-    int n;
-    if (report_trust("workload", workload, &mape, &n))
-        report_p(d, "How far to trust it: on %d published %s measurements the model's mean absolute "
-                    "percentage error (MAPE) is %.3g %%.", n, workload, mape);
-    else
-        report_p(d, "How far to trust it: no published %s measurements in the validation baseline.", workload);
-}
-
 void report_section_short(report_doc *d, const report_run *r)
 {
     char b[48];
@@ -56,7 +45,6 @@ void report_section_trust(report_doc *d, const report_run *r)
             report_li(d, "%s: no measurements in the baseline; its figures are untested", r->g[i].id);
     }
     report_list_end(d);
-    (void)trust_note;
 }
 
 void report_section_assumptions(report_doc *d, const report_run *r)
