@@ -155,6 +155,8 @@ void cli_table_free(cli_table *t);
 int cli_table_add(cli_table *t, const char *const *row);
 void cli_table_print_text(const cli_table *t, FILE *out);
 void cli_table_print_csv(const cli_table *t, FILE *out);
+/* One CSV cell, quoted by RFC 4180 where it holds a comma, a quote or a line break. */
+void cli_csv_cell(const char *s, FILE *out);
 
 /* Commands. */
 int cmd_gpus(int argc, char **argv);
