@@ -48,8 +48,12 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g);
  * RIDGE_FILE_MAX_BYTES. Prints the error and returns an exit code (0 on success). */
 int cli_read_file(const char *path, char **out, size_t *len);
 /* ridge_meas_collect_files (ridge/measure.h) of the measurement files paths[0..n): prints the
- * error of the first file that fails to load and returns its exit code (s untouched). */
-int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s);
+ * error of the first file that fails to load and returns its exit code (s untouched). prog (or
+ * NULL): a progress line begun by the caller (cli/progress.h), updated as measurements are
+ * collected. */
+struct cli_progress;
+int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s,
+                     struct cli_progress *prog);
 /* A measurement skip reason (ridge_meas_set.reason) or a ridge_cal_fit refusal as the CLI says
  * it: the ones the library words by its arguments name the flags that set them ("GPU not mapped
  * (use --gpu)"); the others are returned as they are (cli/measure_flags.c). */
@@ -155,6 +159,8 @@ void cli_table_free(cli_table *t);
 int cli_table_add(cli_table *t, const char *const *row);
 void cli_table_print_text(const cli_table *t, FILE *out);
 void cli_table_print_csv(const cli_table *t, FILE *out);
+/* One CSV cell, quoted by RFC 4180 where it holds a comma, a quote or a line break. */
+void cli_csv_cell(const char *s, FILE *out);
 
 /* Commands. */
 int cmd_gpus(int argc, char **argv);

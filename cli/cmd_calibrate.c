@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "ridge/calibrate.h"
 #include "ridge/plot.h"
 #include "ridge/version.h"
@@ -244,6 +245,7 @@ int cmd_calibrate(int argc, char **argv)
     ridge_meas_set ms;
     ridge_cal_result res;
     ridge_cal_group tr[32], te[32];
+    cli_progress prog;
     memset(&ms, 0, sizeof ms);
     cli_opts co = {CMD, help, NULL, NULL, 0, -1};
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
@@ -299,13 +301,19 @@ int cmd_calibrate(int argc, char **argv)
                                        g0.id);
         }
     }
-    if ((rc = cli_meas_collect(argv + optind, argc - optind, NULL, NULL, &ms)) != CLI_EXIT_OK)
+    /* One progress line: the measurements collected (and predicted), then the fit's iterations. */
+    cli_progress_begin(&prog, "calibrate");
+    rc = cli_meas_collect(argv + optind, argc - optind, NULL, NULL, &ms, &prog);
+    if (rc != CLI_EXIT_OK) {
+        cli_progress_end(&prog);
         goto done;
+    }
     ridge_meas_filter(&ms, min_time, NULL);
     train = calloc((size_t)(ms.n ? ms.n : 1), sizeof *train);
     before = calloc((size_t)(ms.n ? ms.n : 1), sizeof *before);
     after = calloc((size_t)(ms.n ? ms.n : 1), sizeof *after);
     if (!train || !before || !after) {
+        cli_progress_end(&prog);
         cli_error("out of memory");
         rc = CLI_EXIT_FAILURE;
         goto done;
@@ -317,7 +325,9 @@ int cmd_calibrate(int argc, char **argv)
     for (i = 0; i < ms.n; i++) /* ridge_meas_collect predicted each on its catalogue entry: the defaults */
         before[i] = strcmp(ms.v[i].gpu, g0.id) == 0 ? ms.v[i].predicted : 0;
     g = g0;
-    why = ridge_cal_fit(&g, &ms, train, only, nonly, &res);
+    prog.what = "calibrate fit";
+    why = ridge_cal_fit_progress(&g, &ms, train, only, nonly, &res, cli_progress_cb, &prog);
+    cli_progress_end(&prog);
     if (why) {
         cli_error("%s: %s", gpu, cli_flag_words(why));
         rc = CLI_EXIT_USAGE;

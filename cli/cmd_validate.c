@@ -11,6 +11,7 @@
 
 #include "chart_render.h"
 #include "cli.h"
+#include "progress.h"
 #include "ridge/measure.h"
 #include "ridge/plot.h"
 #include "ridge/val_chart.h"
@@ -230,6 +231,7 @@ int cmd_validate(int argc, char **argv)
     ridge_val_cases s;
     ridge_meas_set ms;
     ridge_val_summary *v = NULL;
+    cli_progress prog;
     memset(&a, 0, sizeof a);
     a.tol = 2.0;
     a.fmt = CLI_FMT_TEXT;
@@ -238,7 +240,11 @@ int cmd_validate(int argc, char **argv)
     file_gpu = a.gpu_file ? &a.fileg : NULL;
     memset(&s, 0, sizeof s);
     memset(&ms, 0, sizeof ms);
-    if ((rc = cli_meas_collect(a.files, a.nfiles, a.gpu, file_gpu, &ms)) != CLI_EXIT_OK)
+    /* The predictions are made as the measurements are collected: the progress line is theirs. */
+    cli_progress_begin(&prog, "validate");
+    rc = cli_meas_collect(a.files, a.nfiles, a.gpu, file_gpu, &ms, &prog);
+    cli_progress_end(&prog);
+    if (rc != CLI_EXIT_OK)
         goto done;
     ridge_meas_filter(&ms, a.min_time, a.only);
     if (ridge_val_cases_of(&ms, file_gpu, &s) || ridge_val_summarize(&s, &v, &nv)) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "ridge/measure.h"
 #include "ridge/file.h"
 #include "ridge/plot.h"
@@ -358,10 +359,12 @@ const char *cli_num_si(double v, char *buf, size_t cap)
 
 /* The measurement files a command names (validate, calibrate, roofline --measured), collected
  * with the library and its error printed. */
-int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)
+int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s,
+                     struct cli_progress *prog)
 {
     ridge_err err = {{0}};
-    int rc = ridge_meas_collect_files((const char *const *)paths, n, gpu_opt, gpu_file, s, &err);
+    int rc = ridge_meas_collect_files_progress((const char *const *)paths, n, gpu_opt, gpu_file, s,
+                                               prog ? cli_progress_cb : NULL, prog, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(rc);

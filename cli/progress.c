@@ -59,6 +59,8 @@ void cli_progress_update(cli_progress *p, double done, double total)
     }
 }
 
+void cli_progress_cb(void *arg, size_t done, size_t total) { cli_progress_update(arg, (double)done, (double)total); }
+
 void cli_progress_end(cli_progress *p)
 {
     if (p->drawn)

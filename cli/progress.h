@@ -5,7 +5,9 @@
 #ifndef RIDGE_CLI_PROGRESS_H
 #define RIDGE_CLI_PROGRESS_H
 
-typedef struct {
+#include <stddef.h>
+
+typedef struct cli_progress {
     const char *what; /* "plan", "validate": the word before the bar */
     double start_s;   /* monotonic clock at cli_progress_begin */
     double last_s;    /* of the last update drawn */
@@ -18,6 +20,8 @@ void cli_progress_set_quiet(int quiet);
 void cli_progress_begin(cli_progress *p, const char *what);
 /* done of total units (total <= 0: a count with no bar). */
 void cli_progress_update(cli_progress *p, double done, double total);
+/* A library's progress callback (ridge_progress_fn, ridge/measure.h): arg is a cli_progress. */
+void cli_progress_cb(void *arg, size_t done, size_t total);
 /* Erase the line if one was drawn. */
 void cli_progress_end(cli_progress *p);
 

@@ -178,7 +178,7 @@ done:
     free(w);
 }
 
-static void csv_cell(const char *s, FILE *out)
+void cli_csv_cell(const char *s, FILE *out)
 {
     if (strpbrk(s, ",\"\n\r")) {
         fputc('"', out);
@@ -199,7 +199,7 @@ void cli_table_print_csv(const cli_table *t, FILE *out)
         for (int c = 0; c < t->ncols; c++) {
             if (c)
                 fputc(',', out);
-            csv_cell(t->cells[r * t->ncols + c], out);
+            cli_csv_cell(t->cells[r * t->ncols + c], out);
         }
         fputc('\n', out);
     }

@@ -7,6 +7,7 @@
  * With a path argument the synthetic file is also written there (the CLI test uses it); it is
  * test input, marked so in its provenance, never a measurement.
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,69 @@ static void make_truth(ridge_gpu *t)
     t->eff.fraction_by_peak[RIDGE_PEAK_INT8] = 0.69;
 }
 
+/* What a progress callback (ridge_progress_fn) was called with. */
+typedef struct {
+    size_t calls, last, total;
+    int over, backwards, total_changed;
+} progress_seen;
+
+static void seen_progress(void *arg, size_t done, size_t total)
+{
+    progress_seen *r = arg;
+    r->over |= done > total;
+    r->backwards |= r->calls > 0 && done < r->last;
+    r->total_changed |= r->calls > 0 && total != r->total;
+    r->calls++;
+    r->last = done;
+    r->total = total;
+}
+
+/* The callback ended at done == total, never beyond it nor backwards, one total throughout. */
+static void check_progress(const progress_seen *r, size_t want_total, size_t most_calls)
+{
+    CHECK(r->calls >= 1);
+    CHECK(r->calls <= most_calls);
+    CHECK_INT((long)r->total, (long)want_total);
+    CHECK_INT((long)r->last, (long)r->total);
+    CHECK(!r->over && !r->backwards && !r->total_changed);
+}
+
+/* ridge_meas_collect_files_progress over a file of the synthetic document, twice over: the same
+ * items as ridge_meas_collect gave (s), and a progress count of every entry of both. */
+static void check_collect_progress(const cJSON *doc, const ridge_meas_set *s)
+{
+    char path[] = "/tmp/ridge-test-calibrate-XXXXXX", *text = cJSON_PrintUnformatted(doc);
+    const char *paths[2] = {path, path};
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    ridge_meas_set s2;
+    progress_seen seen = {0};
+    ridge_err err = {{0}};
+    size_t entries = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "measurements"));
+    memset(&s2, 0, sizeof s2);
+    if (!CHECK(text && f)) {
+        free(text);
+        return;
+    }
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    CHECK(ridge_meas_collect_files_progress(paths, 2, NULL, NULL, &s2, seen_progress, &seen, &err) == RIDGE_OK);
+    check_progress(&seen, 2 * entries, 2 * entries / RIDGE_PROGRESS_EVERY + 1);
+    if (CHECK_INT(s2.n, 2 * s->n))
+        for (int i = 0; i < s2.n; i++)
+            CHECK(strcmp(s2.v[i].id, s->v[i % s->n].id) == 0 && s2.v[i].predicted == s->v[i % s->n].predicted);
+    /* A file that cannot be read: the error, and no progress at all. */
+    memset(&seen, 0, sizeof seen);
+    paths[1] = "/nonexistent/ridge-measurements.json";
+    ridge_meas_set_free(&s2);
+    memset(&s2, 0, sizeof s2);
+    CHECK(ridge_meas_collect_files_progress(paths, 2, NULL, NULL, &s2, seen_progress, &seen, &err) == RIDGE_EIO);
+    CHECK_INT((long)seen.calls, 0);
+    ridge_meas_set_free(&s2);
+    remove(path);
+}
+
 static const ridge_cal_param *find(const ridge_cal_result *r, const char *name)
 {
     for (int j = 0; j < r->nparams; j++)
@@ -295,6 +359,20 @@ int main(int argc, char **argv)
         CHECK(held < 0.02);
         CHECK(held_before > 0.05);
     }
+    /* The same fit with a progress callback: the same values, the callback ending at its total. */
+    {
+        ridge_gpu h;
+        ridge_cal_result res2;
+        progress_seen seen = {0};
+        CHECK(ridge_catalog_load("h200-sxm-141gb", &h, &err) == RIDGE_OK);
+        CHECK(ridge_cal_fit_progress(&h, &s, train, NULL, 0, &res2, seen_progress, &seen) == NULL);
+        check_progress(&seen, seen.total, (size_t)res2.iterations + 1);
+        CHECK(seen.total >= (size_t)res2.iterations);
+        CHECK_INT(res2.iterations, res.iterations);
+        for (int k = 0; k < res.nparams; k++)
+            CHECK(res2.p[k].value == res.p[k].value);
+    }
+    check_collect_progress(doc, &s);
     /* Too little to fit: no training case. */
     {
         int *none = calloc((size_t)s.n, sizeof *none);

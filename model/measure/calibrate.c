@@ -236,9 +236,32 @@ static void coarse_start(cal_ctx *c, gsl_vector *x)
     gsl_vector_free(f);
 }
 
+#define CAL_MAX_ITER 200
+
+typedef struct {
+    ridge_progress_fn fn;
+    void *arg;
+} cal_progress;
+
+/* The solver's callback, once per iteration: iterations done of CAL_MAX_ITER at most. */
+static void cal_iter(const size_t iter, void *arg, const gsl_multifit_nlinear_workspace *w)
+{
+    const cal_progress *p = arg;
+    (void)w;
+    if (iter % 8 == 0 && iter < CAL_MAX_ITER)
+        p->fn(p->arg, iter, CAL_MAX_ITER);
+}
+
 const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only, int nonly,
                     ridge_cal_result *res)
 {
+    return ridge_cal_fit_progress(g, s, train, only, nonly, res, NULL, NULL);
+}
+
+const char *ridge_cal_fit_progress(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only,
+                                   int nonly, ridge_cal_result *res, ridge_progress_fn progress, void *arg)
+{
+    cal_progress prog = {progress, arg};
     ridge_cal_param all[RIDGE_CAL_MAX_PARAMS], fit[RIDGE_CAL_MAX_PARAMS];
     int *idx = malloc((size_t)(s->n ? s->n : 1) * sizeof *idx), n = 0, nall, nfit = 0, nlocal = 0, status, info = 0;
     gsl_multifit_nlinear_workspace *w = NULL;
@@ -316,7 +339,10 @@ const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *trai
     coarse_start(&ctx, x0);
     status = gsl_multifit_nlinear_init(x0, &fdf, w);
     if (status == GSL_SUCCESS)
-        status = gsl_multifit_nlinear_driver(200, 1e-8, 1e-8, 1e-10, NULL, NULL, &info, w);
+        status = gsl_multifit_nlinear_driver(CAL_MAX_ITER, 1e-8, 1e-8, 1e-10, progress ? cal_iter : NULL, &prog,
+                                             &info, w);
+    if (progress)
+        progress(arg, CAL_MAX_ITER, CAL_MAX_ITER); /* the fit is done, whatever its iterations */
     res->iterations = (int)gsl_multifit_nlinear_niter(w);
     res->stop = status != GSL_SUCCESS ? gsl_strerror(status)
                 : info == 1              ? "small step"

@@ -588,7 +588,31 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *
     return why;
 }
 
+/* Progress of a collection over several documents: the callback every RIDGE_PROGRESS_EVERY. */
+typedef struct {
+    ridge_progress_fn fn;
+    void *arg;
+    size_t done, total, next;
+} meas_tick;
+
+static void tick_step(meas_tick *t)
+{
+    if (t && t->fn && ++t->done >= t->next) {
+        t->fn(t->arg, t->done, t->total);
+        t->next = t->done + RIDGE_PROGRESS_EVERY;
+    }
+}
+
+static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file,
+                        ridge_meas_set *s, meas_tick *tick);
+
 void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)
+{
+    collect_doc(doc, gpu_opt, gpu_file, s, NULL);
+}
+
+static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file,
+                        ridge_meas_set *s, meas_tick *tick)
 {
     const cJSON *root = doc->root;
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
@@ -612,6 +636,7 @@ void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         ridge_err err = {{0}};
         ridge_meas_item it;
         memset(&it, 0, sizeof it);
+        tick_step(tick);
         if (!cJSON_IsObject(m) || !id || !cJSON_IsObject(cfg)) {
             ridge_meas_skip(s, "no id or config");
             continue;
@@ -799,17 +824,28 @@ void ridge_meas_filter(ridge_meas_set *s, double min_time_s, const char *only)
 int ridge_meas_collect_files(const char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file,
                              ridge_meas_set *s, ridge_err *err)
 {
+    return ridge_meas_collect_files_progress(paths, n, gpu_opt, gpu_file, s, NULL, NULL, err);
+}
+
+int ridge_meas_collect_files_progress(const char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file,
+                                      ridge_meas_set *s, ridge_progress_fn progress, void *arg, ridge_err *err)
+{
     ridge_meas_doc *docs[RIDGE_MEAS_MAX_FILES];
+    meas_tick tick = {progress, arg, 0, 0, RIDGE_PROGRESS_EVERY};
     int loaded = 0, rc = RIDGE_OK;
     if (n > RIDGE_MEAS_MAX_FILES)
         n = RIDGE_MEAS_MAX_FILES; /* the commands refuse more as a usage error */
     while (loaded < n && (rc = ridge_meas_doc_load(paths[loaded], &docs[loaded], err)) == RIDGE_OK)
         loaded++;
+    for (int i = 0; i < loaded; i++)
+        tick.total += ridge_meas_doc_count(docs[i]);
     for (int i = 0; i < loaded; i++) {
         if (rc == RIDGE_OK)
-            ridge_meas_collect(docs[i], gpu_opt, gpu_file, s);
+            collect_doc(docs[i], gpu_opt, gpu_file, s, &tick);
         ridge_meas_doc_free(docs[i]);
     }
+    if (rc == RIDGE_OK && progress)
+        progress(arg, tick.total, tick.total); /* done == total: every entry was visited */
     return rc;
 }
 

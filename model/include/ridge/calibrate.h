@@ -67,6 +67,11 @@ int ridge_cal_candidates(const ridge_gpu *g, ridge_cal_param *p);
 const char *ridge_cal_fit(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only, int nonly,
                     ridge_cal_result *res);
 
+/* ridge_cal_fit, calling progress (or NULL) with the solver's iterations of its most (200), every
+ * few iterations and once with done == total when the fit ends (ridge_progress_fn, measure.h). */
+const char *ridge_cal_fit_progress(ridge_gpu *g, const ridge_meas_set *s, const int *train, const char *const *only,
+                                   int nonly, ridge_cal_result *res, ridge_progress_fn progress, void *arg);
+
 /* The error of one group of items before and after a fit: sums of |predicted / measured - 1|. */
 typedef struct {
     double before, after;

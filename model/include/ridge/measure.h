@@ -93,6 +93,16 @@ size_t ridge_meas_doc_count(const ridge_meas_doc *doc);
 int ridge_meas_collect_files(const char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file,
                              ridge_meas_set *s, ridge_err *err);
 
+/* A progress callback: done of total units so far. Called at most every RIDGE_PROGRESS_EVERY
+ * units and once with done == total at the end; done never exceeds total. */
+typedef void (*ridge_progress_fn)(void *arg, size_t done, size_t total);
+#define RIDGE_PROGRESS_EVERY 64
+
+/* ridge_meas_collect_files, calling progress (or NULL) with the measurements collected of all the
+ * files' (ridge_meas_doc_count of each), for a command's progress line. */
+int ridge_meas_collect_files_progress(const char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file,
+                                      ridge_meas_set *s, ridge_progress_fn progress, void *arg, ridge_err *err);
+
 /* Map every measurement of a document to an item appended to s (predictions are not made yet);
  * measurements that cannot be mapped are counted by reason. The GPU of a measurement: the
  * catalogue id gpu_opt, else config.gpu, else provenance.gpu_name. gpu_file (a loaded GPU, e.g. a
