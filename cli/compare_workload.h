@@ -51,7 +51,7 @@ cJSON *cli_compare_workload_json(const cli_compare_run *c);
  * Returns an exit code. */
 int cli_compare_per_op(const cli_compare_run *c, int top, cli_format fmt);
 
-/* Where the answer depends on the part: for each product of g[0..n) that the catalogue holds as
+/* compare_sku.c: where the answer depends on the part: for each product of g[0..n) that the catalogue holds as
  * several parts (SKUs) on one chip (the four A100s: same id stem before the first '-', same chip),
  * the figures that differ between them (board power, memory bandwidth, type and capacity). Text:
  * a few lines to stdout, nothing when no such product is compared; JSON: an array (empty when
