@@ -14,6 +14,8 @@
 #include "ridge/figures.h"
 
 #define MAX_GPUS 16
+/* --batch, a run option (model_run.h) that compare also takes as "max". */
+#define CMP_OPT_BATCH (CLI_RUN_OPT_BASE + 1)
 
 static const char help[] =
     "usage: ridge compare ID ID [ID...] [--gpu-file PATH]... [--price ID=USD_PER_HOUR]... [--prices FILE]\n"
@@ -32,11 +34,12 @@ static const char help[] =
     "predictions instead: step time, throughput, speedup over the first GPU, MFU, throughput per\n"
     "watt (board power) and per dollar (price per GPU-hour, where known), memory and fit.\n"
     "  --runtime eager|graph   host launch cost per kernel (default eager)\n"
-    "  --per-op                kernel by kernel: each kernel's time, speedup, bound and limiting roof\n"
-    "                          on each GPU, and where the step-time difference to the first GPU comes\n"
-    "                          from (tensor or vector throughput, bandwidth, latency, host, batch)\n"
+    "  --per-op                kernel by kernel: each kernel's time, speedup, bound and roof on each\n"
+    "                          GPU, and what the speedup over the first GPU comes from (tensor or\n"
+    "                          vector throughput, bandwidth, latency, host, batch)\n"
     "  --top N                 --per-op text: the N longest kernels on the first GPU (default 20,\n"
-    "                          0: all; JSON and CSV carry every kernel)\n"
+    "                          0: all; JSON, CSV: every kernel)\n"
+    "  --batch max             each GPU at its largest batch that fits (speedup: throughput)\n"
     "\n" CLI_RUN_HELP;
 
 /* Index of the winner among n values, -1 for none or a tie for first place. */
@@ -263,6 +266,7 @@ typedef struct {
     ridge_runtime rt;
     int run_flags, precision_given;
     int per_op, top, top_given;
+    int batch_max; /* --batch max */
     const char *ids[MAX_GPUS], *files[MAX_GPUS];
     int n;
     cli_prices prices;
@@ -287,7 +291,9 @@ static int parse_args(int argc, char **argv, cmp_args *a)
     /* '-' first: keep ids and --gpu-file in command-line order. */
     while ((c = cli_getopt(&co, argc, argv, "-:h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(c, optarg, NULL, &a->run) < 0)
+            if (c == CMP_OPT_BATCH) /* the last --batch counts: a number, or max */
+                a->batch_max = strcmp(optarg, "max") == 0;
+            if (!(c == CMP_OPT_BATCH && a->batch_max) && cli_run_option(c, optarg, NULL, &a->run) < 0)
                 return CLI_EXIT_USAGE;
             a->run_flags++;
             a->precision_given |= c == CLI_RUN_OPT_PRECISION;
@@ -331,6 +337,9 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         return cli_usage_error("compare", "--per-op needs --workload (a model to compare kernel by kernel)");
     if (a->top_given && !a->per_op)
         return cli_usage_error("compare", "--top applies to --per-op");
+    if (a->batch_max && a->workload && cli_is_oplist_file(a->workload))
+        return cli_usage_error("compare", "--batch max: %s is an operator list, which has no batch to grow",
+                               a->workload);
     return -1;
 }
 
@@ -354,8 +363,8 @@ int cmd_compare(int argc, char **argv)
     if (rc != CLI_EXIT_OK)
         ;
     else if (a.workload)
-        rc = cli_compare_workload(g, a.n, a.workload, &a.run, a.precision_given, a.rt, a.per_op, a.top,
-                                  a.fmt);
+        rc = cli_compare_workload(g, a.n, a.workload, &a.run, a.precision_given, a.rt,
+                                  (cli_compare_opts){a.per_op, a.top, a.batch_max}, a.fmt);
     else if (a.run_flags)
         rc = cli_usage_error("compare", "run options (--mode, --batch...) need --workload");
     else

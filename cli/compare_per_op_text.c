@@ -232,6 +232,18 @@ int po_text(const po_match *m, int top)
     if (shown < m->nrows)
         printf(", the %zu longest on %s", shown, c->g[0].id);
     printf("\n");
+    if (c->own) {
+        char line[16 * 80 + 160], *at = line;
+        int less = 0;
+        at += snprintf(at, 64, "Batch: each GPU's largest that fits its memory (--batch max):");
+        for (int j = 0; j < c->n; j++) {
+            at += snprintf(at, 80, " %.40s %.0f%s", c->g[j].id, c->batch[j], j + 1 < c->n ? "," : ".");
+            less |= c->batch[j] < c->batch[0];
+        }
+        snprintf(at, (size_t)(line + sizeof line - at), " The kernels below run at %s's, %.0f, on every GPU%s.",
+                 c->g[0].id, c->batch[0], less ? " (on one that holds less, as if it fitted)" : "");
+        cli_print_wrapped(stdout, line, 0, 0);
+    }
     if (m->by_name)
         printf("Note: %s.\n", po_graph_note(m, note, sizeof note));
     for (int lo = 1; lo < c->n && rc == CLI_EXIT_OK;) {

@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include "compare_workload.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +21,10 @@ typedef struct {
 } cmp_derived;
 
 static void derive(const ridge_gpu *g, const cli_model_prediction *p, const cli_model_prediction *first,
-                   cmp_derived *d)
+                   int batch_max, cmp_derived *d)
 {
-    d->speedup = first->time_s / p->time_s;
+    /* Own batches (--batch max): steps of different sizes, so the speedup is in throughput. */
+    d->speedup = batch_max ? p->throughput / first->throughput : first->time_s / p->time_s;
     d->per_w = p->throughput / g->tdp_w;
     d->has_usd = g->price_usd_per_hour > 0;
     d->per_usd = d->has_usd ? p->throughput / g->price_usd_per_hour : 0;
@@ -48,6 +48,8 @@ static const char *yes_no_caps(double v, char *b, size_t n)
  * are filled in with its unit); width 1: right-aligned. */
 static const cli_emit_col workload_cols[] = {
     CLI_EMIT_STR_COL("gpu", "gpu", "gpu"),
+    /* --batch max only: each GPU's batch (cols_for leaves it out otherwise) */
+    {"batch", NULL, "batch", "batch", 1, 1, CLI_EMIT_NUM, 0, cli_emit_fmt_whole, cli_emit_fmt_whole},
     {"time_s", NULL, "time_s", "step [ms]", 1, 1e3, CLI_EMIT_NUM, 0, NULL, NULL},
     {"throughput", NULL, "throughput", NULL, 1, 1, CLI_EMIT_NUM, 0, NULL, NULL},
     {"speedup_over_first", NULL, "speedup_over_first", "speedup", 1, 1, CLI_EMIT_NUM, 0, speedup_x, cli_emit_fmt_g6},
@@ -67,15 +69,34 @@ static const cli_emit_col workload_cols[] = {
     CLI_EMIT_STR_COL(NULL, "price_source", NULL),
 };
 #define NCOLS (sizeof workload_cols / sizeof workload_cols[0])
+#define COL_BATCH 1
+
+/* The rows' predictions: each GPU at its own batch under --batch max. */
+static const cli_model_prediction *rows_of(const cmp_workload *c)
+{
+    return c->own ? c->own : c->p;
+}
+
+/* Drop the batch column (entry COL_BATCH of n-sized `items` of `size` bytes) without --batch max;
+ * returns the count kept. */
+static size_t cols_kept(const cmp_workload *c, void *items, size_t size)
+{
+    if (c->own)
+        return NCOLS;
+    memmove((char *)items + COL_BATCH * size, (char *)items + (COL_BATCH + 1) * size, (NCOLS - COL_BATCH - 1) * size);
+    return NCOLS - 1;
+}
 
 /* The GPUs' rows into e. */
 static int workload_rows(const cmp_workload *c, const cli_emit_table *e)
 {
+    const cli_model_prediction *rows = rows_of(c);
     for (int i = 0; i < c->n; i++) {
-        const cli_model_prediction *p = &c->p[i];
+        const cli_model_prediction *p = &rows[i];
         cmp_derived dv, *d = &dv;
-        derive(&c->g[i], p, &c->p[0], d);
-        const cli_emit_val v[NCOLS] = {{c->g[i].id, 0, 0},
+        derive(&c->g[i], p, &rows[0], c->own != NULL, d);
+        cli_emit_val v[NCOLS] = {{c->g[i].id, 0, 0},
+                                 {NULL, c->batch ? c->batch[i] : 0, 0},
                                        {NULL, p->time_s, 0},
                                        {NULL, p->throughput, 0},
                                        {NULL, d->speedup, 0},
@@ -90,6 +111,7 @@ static int workload_rows(const cmp_workload *c, const cli_emit_table *e)
                                        {c->g[i].price_kind, 0, 0},
                                        {c->g[i].price_date, 0, 0},
                                        {c->g[i].price_source, 0, 0}};
+        cols_kept(c, v, sizeof v[0]);
         if (cli_emit_row(e, v, 1))
             return CLI_EXIT_FAILURE;
     }
@@ -100,12 +122,17 @@ cJSON *cli_compare_workload_json(const cmp_workload *c)
 {
     const ridge_run_config *run = c->run;
     cJSON *root = cJSON_CreateObject();
-    cli_emit_table e = {workload_cols, NCOLS, CLI_FMT_JSON, NULL, NULL};
+    cli_emit_col cols[NCOLS];
+    cli_emit_table e = {cols, 0, CLI_FMT_JSON, NULL, NULL};
+    memcpy(cols, workload_cols, sizeof cols);
+    e.ncols = cols_kept(c, cols, sizeof cols[0]);
     const cli_json_field head[] = {
         CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("workload", ridge_model_name(c->m)),
         CLI_JSTR("mode", ridge_mode_name(run->mode)),   CLI_JNUM("batch", run->batch),
         CLI_JSTR("precision", ridge_dtype_name(run->precision)), CLI_JSTR("runtime", ridge_runtime_name(c->rt))};
     CLI_JSON_ADD(root, head);
+    if (c->own) /* "batch" is then the first GPU's; each row has its own */
+        cJSON_AddBoolToObject(root, "batch_max", 1);
     cli_run_json(root, run);
     cJSON_AddStringToObject(root, "throughput_unit", c->p[0].throughput_unit);
     e.rows = cJSON_AddArrayToObject(root, "gpus");
@@ -131,13 +158,15 @@ static int workload_table(const cmp_workload *c, cli_format fmt)
     cli_emit_table e;
     cli_table t;
     char unit[64], hdr_tp[80], hdr_w[80];
+    size_t ncols;
     memcpy(cols, workload_cols, sizeof cols);
     snprintf(unit, sizeof unit, "%s", c->p[0].throughput_unit);
     snprintf(hdr_tp, sizeof hdr_tp, "throughput [%s]", unit);
     snprintf(hdr_w, sizeof hdr_w, "per watt [%.20s/W]", unit);
-    cols[2].head = hdr_tp;
-    cols[5].head = hdr_w;
-    if (cli_emit_open(&e, cols, NCOLS, fmt, &t) || workload_rows(c, &e)) {
+    cols[3].head = hdr_tp;
+    cols[6].head = hdr_w;
+    ncols = cols_kept(c, cols, sizeof cols[0]);
+    if (cli_emit_open(&e, cols, ncols, fmt, &t) || workload_rows(c, &e)) {
         cli_table_free(&t);
         return CLI_EXIT_FAILURE;
     }
@@ -146,184 +175,115 @@ static int workload_table(const cmp_workload *c, cli_format fmt)
     } else {
         char mname[CLI_NAME_TEXT_CAP], sum[256];
         printf("%s, %s, %s runtime\n\n", cli_text(ridge_model_name(c->m), mname, sizeof mname),
-               cli_run_summary(c->run, c->note, sum, sizeof sum), ridge_runtime_name(c->rt));
+               cli_compare_run_summary(c, sum, sizeof sum), ridge_runtime_name(c->rt));
         cli_emit_end(&e);
         printf("\nSpeedup is over %s; per watt uses board power (TDP); per USD/h the price below.\n", c->g[0].id);
+        if (c->own)
+            printf("batch: each GPU's largest that fits its memory (--batch max); the speedup is in throughput.\n");
         cli_prices_print(c->g, (size_t)c->n, stdout);
         cli_compare_sku_text(c->g, c->n);
     }
     return CLI_EXIT_OK;
 }
 
+const char *cli_compare_run_summary(const cli_compare_run *c, char *buf, size_t cap)
+{
+    char pre[64], sum[256];
+    size_t k = (size_t)snprintf(pre, sizeof pre, "%s, batch %.0f", ridge_mode_name(c->run->mode), c->run->batch);
+    cli_run_summary(c->run, c->note, sum, sizeof sum);
+    if (c->own && strncmp(sum, pre, k) == 0) /* "train, batch 1149, ..." -> "train, batch max, ..." */
+        snprintf(buf, cap, "%s, batch max%s", ridge_mode_name(c->run->mode), sum + k);
+    else
+        snprintf(buf, cap, "%s", sum);
+    return buf;
+}
+
+/* The predictions of run on g[0..n) into p (p[i] freed by the caller whatever this returns). */
+static int predict_all(const ridge_gpu *g, int n, const ridge_model *m, const ridge_run_config *run,
+                       ridge_runtime rt, cli_model_prediction *p)
+{
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < n && rc == CLI_EXIT_OK; i++)
+        rc = cli_model_predict(&g[i], m, run, rt, &p[i]);
+    return rc;
+}
+
+/* --batch max: each GPU's largest batch that fits, as predict reports it (max_batch, from a
+ * prediction at batch 1), into batch; then each GPU at its own into own, and with --per-op every
+ * GPU at the first's into p (p[0] is own[0]: not predicted twice, not freed twice). A GPU that
+ * holds not even one: the error, exit 2. */
+static int predict_max(const ridge_gpu *g, int n, const ridge_model *m, ridge_run_config *run, ridge_runtime rt,
+                       int per_op, double *batch, cli_model_prediction *own, cli_model_prediction *p)
+{
+    int rc = CLI_EXIT_OK;
+    run->batch = 1;
+    for (int i = 0; i < n && rc == CLI_EXIT_OK; i++) {
+        ridge_run_config r = *run;
+        rc = cli_model_predict(&g[i], m, &r, rt, &own[i]);
+        batch[i] = own[i].max_batch;
+        cli_model_prediction_free(&own[i]);
+        memset(&own[i], 0, sizeof own[i]);
+        if (rc == CLI_EXIT_OK && batch[i] < 1) {
+            char mname[CLI_NAME_TEXT_CAP];
+            cli_error("--batch max: not even batch 1 of %s (%s) fits in the memory of %s",
+                      cli_text(ridge_model_name(m), mname, sizeof mname), ridge_mode_name(run->mode), g[i].id);
+            return CLI_EXIT_USAGE;
+        }
+        if (rc == CLI_EXIT_OK) {
+            r.batch = batch[i];
+            rc = cli_model_predict(&g[i], m, &r, rt, &own[i]);
+        }
+    }
+    run->batch = batch[0];
+    if (rc != CLI_EXIT_OK || !per_op)
+        return rc;
+    p[0] = own[0];
+    return predict_all(g + 1, n - 1, m, run, rt, p + 1);
+}
+
 int cli_compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *given,
-                         int precision_given, ridge_runtime rt, int per_op, int top, cli_format fmt)
+                         int precision_given, ridge_runtime rt, cli_compare_opts o, cli_format fmt)
 {
     ridge_model *m = NULL;
     ridge_err err;
-    cli_model_prediction *p = calloc((size_t)n, sizeof *p);
+    cli_model_prediction *p = calloc((size_t)n * 2, sizeof *p), *own = p ? p + n : NULL;
+    double *batch = calloc((size_t)n, sizeof *batch);
     ridge_run_config run = *given;
     char note[96] = "";
     int rc;
-    if (!p)
+    if (!p || !batch) {
+        free(p);
+        free(batch);
         return CLI_EXIT_FAILURE;
+    }
     if (!precision_given)
         cli_default_precision(&run, g, n, note, sizeof note);
     rc = ridge_model_load(workload, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         free(p);
+        free(batch);
         return cli_exit_code(rc);
     }
-    rc = CLI_EXIT_OK;
-    for (int i = 0; i < n && rc == CLI_EXIT_OK; i++)
-        rc = cli_model_predict(&g[i], m, &run, rt, &p[i]);
+    if (o.batch_max)
+        rc = predict_max(g, n, m, &run, rt, o.per_op, batch, own, p);
+    else
+        rc = predict_all(g, n, m, &run, rt, p);
     if (rc == CLI_EXIT_OK) {
-        cmp_workload c = {g, n, m, &run, rt, note, p};
-        if (per_op)
-            rc = cli_compare_per_op(&c, top, fmt);
+        cmp_workload c = {g, n, m, &run, rt, note, o.batch_max && o.per_op ? p : o.batch_max ? own : p,
+                          o.batch_max ? own : NULL, o.batch_max ? batch : NULL};
+        if (o.per_op)
+            rc = cli_compare_per_op(&c, o.top, fmt);
         else
             rc = fmt == CLI_FMT_JSON ? workload_json(&c) : workload_table(&c, fmt);
     }
-    for (int i = 0; i < n; i++)
-        cli_model_prediction_free(&p[i]);
+    for (int i = 0; i < n; i++) {
+        if (!(o.batch_max && o.per_op && i == 0)) /* p[0] is own[0] then */
+            cli_model_prediction_free(&p[i]);
+        cli_model_prediction_free(&own[i]);
+    }
     free(p);
+    free(batch);
     ridge_model_free(m);
     return rc;
-}
-
-/* ---- parts (SKUs) of one product ---- */
-
-#define SKU_MAX 16
-
-/* One product of the catalogue: its parts and the range of the figures that differ. */
-typedef struct {
-    char stem[16], chip[24];
-    ridge_gpu parts[SKU_MAX];
-    int n;
-    double lo[3], hi[3]; /* tdp_w, memory bandwidth, capacity */
-    int types_differ;
-} sku_family;
-
-/* The id stem of a GPU ("a100" of a100-pcie-40gb and of a100-sxm4-80gb:1g.10gb). */
-static void id_stem(const ridge_gpu *g, char *out, size_t cap)
-{
-    const char *id = g->mig_of[0] ? g->mig_of : g->id;
-    size_t k = strcspn(id, "-:");
-    snprintf(out, cap, "%.*s", (int)(k < cap ? k : cap - 1), id);
-}
-
-/* The catalogue's parts with g's stem and chip into *f; 1 when there are several and they differ. */
-static int sku_family_of(const ridge_gpu *g, sku_family *f)
-{
-    memset(f, 0, sizeof *f);
-    if (!g->chip[0])
-        return 0;
-    id_stem(g, f->stem, sizeof f->stem);
-    snprintf(f->chip, sizeof f->chip, "%s", g->chip);
-    for (size_t i = 0; i < ridge_catalog_count() && f->n < SKU_MAX; i++) {
-        ridge_gpu *c = &f->parts[f->n];
-        char stem[16];
-        ridge_err err;
-        if (ridge_catalog_load(ridge_catalog_id(i), c, &err) != RIDGE_OK || strcmp(c->chip, g->chip) != 0)
-            continue;
-        id_stem(c, stem, sizeof stem);
-        if (strcmp(stem, f->stem) != 0)
-            continue;
-        const double v[3] = {c->tdp_w, c->memory_bw_bytes_per_s, c->memory_bytes};
-        for (int k = 0; k < 3; k++) {
-            f->lo[k] = f->n == 0 || v[k] < f->lo[k] ? v[k] : f->lo[k];
-            f->hi[k] = f->n == 0 || v[k] > f->hi[k] ? v[k] : f->hi[k];
-        }
-        f->types_differ |= f->n > 0 && strcmp(c->memory_type, f->parts[0].memory_type) != 0;
-        f->n++;
-    }
-    return f->n > 1 && (f->types_differ || f->lo[0] != f->hi[0] || f->lo[1] != f->hi[1] || f->lo[2] != f->hi[2]);
-}
-
-/* Whether an earlier GPU of g[0..i) is of the same product (its family is already written). */
-static int family_seen(const ridge_gpu *g, int i)
-{
-    char a[16], b[16];
-    id_stem(&g[i], a, sizeof a);
-    for (int j = 0; j < i; j++) {
-        id_stem(&g[j], b, sizeof b);
-        if (strcmp(a, b) == 0 && strcmp(g[i].chip, g[j].chip) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether part is one of g[0..n) (a MIG slice counts for its parent). */
-static int compared(const ridge_gpu *g, int n, const char *part)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(g[i].mig_of[0] ? g[i].mig_of : g[i].id, part) == 0)
-            return 1;
-    return 0;
-}
-
-void cli_compare_sku_text(const ridge_gpu *g, int n)
-{
-    sku_family *f = malloc(sizeof *f);
-    int head = 0;
-    if (!f)
-        return;
-    for (int i = 0; i < n; i++) {
-        char upper[16];
-        cli_table t;
-        if (family_seen(g, i) || !sku_family_of(&g[i], f) || cli_table_init(&t, 5))
-            continue;
-        if (!head++)
-            printf("\nThe answer depends on the part (SKU) where a product has several (* compared here):\n");
-        for (size_t k = 0; k <= strlen(f->stem); k++)
-            upper[k] = (char)toupper((unsigned char)f->stem[k]);
-        printf("%s on %s:\n", upper, f->chip);
-        const char *h[5] = {"part", "memory", "capacity [GiB]", "bandwidth [GB/s]", "board power [W]"};
-        cli_table_add(&t, h);
-        for (int k = 2; k < 5; k++)
-            t.right[k] = 1;
-        for (int k = 0; k < f->n; k++) {
-            const ridge_gpu *p = &f->parts[k];
-            char id[64], b[3][48];
-            snprintf(id, sizeof id, "%s%s", p->id, compared(g, n, p->id) ? " *" : "");
-            const char *row[5] = {id, p->memory_type, cli_num(p->memory_bytes / 1073741824.0, b[0], 48),
-                                  cli_num(p->memory_bw_bytes_per_s / 1e9, b[1], 48), cli_num(p->tdp_w, b[2], 48)};
-            cli_table_add(&t, row);
-        }
-        cli_table_print_text(&t, stdout);
-        cli_table_free(&t);
-    }
-    free(f);
-}
-
-cJSON *cli_compare_sku_json(const ridge_gpu *g, int n)
-{
-    cJSON *arr = cJSON_CreateArray();
-    sku_family *f = malloc(sizeof *f);
-    static const char *const keys[3] = {"tdp_w", "memory_bandwidth_bytes_per_s", "memory_bytes"};
-    if (!f)
-        return arr;
-    for (int i = 0; i < n; i++) {
-        cJSON *o, *ids, *types, *rng;
-        if (family_seen(g, i) || !sku_family_of(&g[i], f))
-            continue;
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "stem", f->stem);
-        cJSON_AddStringToObject(o, "chip", f->chip);
-        ids = cJSON_AddArrayToObject(o, "gpus");
-        types = cJSON_AddArrayToObject(o, "memory_types");
-        for (int k = 0; k < f->n; k++) {
-            cJSON_AddItemToArray(ids, cJSON_CreateString(f->parts[k].id));
-            cJSON_AddItemToArray(types, cJSON_CreateString(f->parts[k].memory_type));
-        }
-        rng = cJSON_AddObjectToObject(o, "ranges");
-        for (int k = 0; k < 3; k++) {
-            cJSON *lh = cJSON_AddArrayToObject(rng, keys[k]);
-            cJSON_AddItemToArray(lh, cJSON_CreateNumber(f->lo[k]));
-            cJSON_AddItemToArray(lh, cJSON_CreateNumber(f->hi[k]));
-        }
-        cJSON_AddItemToArray(arr, o);
-    }
-    free(f);
-    return arr;
 }
