@@ -131,7 +131,7 @@ void ridge_plan_free(ridge_plan *p)
 
 typedef struct {
     const ridge_plan *p;
-    size_t first, n;
+    size_t first, n, stride; /* entries first, first + stride, ... (n of them) */
     double tokens_per_sample;
 } memo_job;
 
@@ -214,7 +214,7 @@ static void fan_out(void *(*fn)(void *), void *jobs, size_t job_size, int n, pth
 static void *memo_thread(void *arg)
 {
     memo_job *j = arg;
-    for (size_t k = j->first; k < j->first + j->n; k++)
+    for (size_t i = 0, k = j->first; i < j->n; i++, k += j->stride)
         memo_step(j->p, k, j->tokens_per_sample, &j->p->steps[k]);
     return NULL;
 }
@@ -518,7 +518,10 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
     p->size = sp->ngpus * sp->nprecisions * sp->ncounts * sp->nbatches * sp->nglobal_batches * sp->nrecomputes *
               sp->ntps * sp->nsps * sp->npps * sp->nvstages * sp->nzeros;
 
-    /* The memo: (gpu, precision, batch) steps, split in contiguous blocks over the threads. */
+    /* The memo: (gpu, precision, batch) steps, dealt out over the threads in turn (entry k to
+     * thread k mod T): the cost of an entry depends on its GPU and batch (one that does not fit
+     * stops at its memory), so contiguous blocks left one thread with most of the work. Each entry
+     * is computed alone, so the memo does not depend on the split. */
     threads = sp->threads < 1 ? 1 : sp->threads > 256 ? 256 : sp->threads;
     if ((size_t)threads > nmemo)
         threads = (int)nmemo;
@@ -527,8 +530,9 @@ int ridge_plan_alloc(const ridge_plan_spec *spec, ridge_plan **out, ridge_err *e
         memo_job jobs[256];
         for (int t = 0; t < threads; t++) {
             jobs[t].p = p;
-            jobs[t].first = nmemo * (size_t)t / (size_t)threads;
-            jobs[t].n = nmemo * (size_t)(t + 1) / (size_t)threads - jobs[t].first;
+            jobs[t].first = (size_t)t;
+            jobs[t].stride = (size_t)threads;
+            jobs[t].n = (nmemo - (size_t)t + (size_t)threads - 1) / (size_t)threads;
             jobs[t].tokens_per_sample = tokens_per_sample;
         }
         fan_out(memo_thread, jobs, sizeof jobs[0], threads, tid);
