@@ -395,7 +395,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
              * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
             double stream = best_stream + partial;
-            memset(r, 0, sizeof *r);
+            rk_result_clear(r);
             r->dram_bytes = best_d;
             r->l2_bytes = best_l;
             if (stream > r->l2_bytes)
