@@ -53,7 +53,7 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge
     double peak_sm, eff, eta, eta_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
     (void)err;
     attention_efficiency(g, &eta, &eta_bwd);
-    memset(r, 0, sizeof *r);
+    rk_result_clear(r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
         r->tensor = 1;

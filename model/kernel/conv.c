@@ -53,7 +53,7 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     ridge_kernel_result gemm;
     int rc;
 
-    memset(r, 0, sizeof *r);
+    rk_result_clear(r);
     if (op->u.conv.nhwc) {
         /* NHWC -> NCHW of the pass's input and NCHW -> NHWC of its output, around the kernels. */
         double x = n * c * h * w, y = n * k * p * q;

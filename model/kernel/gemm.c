@@ -21,21 +21,22 @@ typedef struct {
     double eff;            /* operand reuse and issue overhead of this tile size relative to the largest */
     double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
     double inv_eff;
+    int im, in; /* tm, tn as 64 << im, 64 << in: the index of its ceil(m / tm), ceil(n / tn) */
 } rk_tile;
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. */
 static const rk_tile tensor_tiles[] = {
-    {128, 256, 1.00, 1.0 / 128, 1.0 / 256, 1.0 / 1.00},
-    {256, 128, 1.00, 1.0 / 256, 1.0 / 128, 1.0 / 1.00},
-    {128, 128, 0.95, 1.0 / 128, 1.0 / 128, 1.0 / 0.95},
-    {64, 128, 0.85, 1.0 / 64, 1.0 / 128, 1.0 / 0.85},
-    {64, 64, 0.72, 1.0 / 64, 1.0 / 64, 1.0 / 0.72},
+    {128, 256, 1.00, 1.0 / 128, 1.0 / 256, 1.0 / 1.00, 1, 2},
+    {256, 128, 1.00, 1.0 / 256, 1.0 / 128, 1.0 / 1.00, 2, 1},
+    {128, 128, 0.95, 1.0 / 128, 1.0 / 128, 1.0 / 0.95, 1, 1},
+    {64, 128, 0.85, 1.0 / 64, 1.0 / 128, 1.0 / 0.85, 0, 1},
+    {64, 64, 0.72, 1.0 / 64, 1.0 / 64, 1.0 / 0.72, 0, 0},
 };
 static const rk_tile vector_tiles[] = {
-    {128, 128, 1.00, 1.0 / 128, 1.0 / 128, 1.0 / 1.00},
-    {128, 64, 0.93, 1.0 / 128, 1.0 / 64, 1.0 / 0.93},
-    {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85},
+    {128, 128, 1.00, 1.0 / 128, 1.0 / 128, 1.0 / 1.00, 1, 1},
+    {128, 64, 0.93, 1.0 / 128, 1.0 / 64, 1.0 / 0.93, 1, 0},
+    {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85, 0, 0},
 };
 
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
@@ -257,9 +258,17 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             s_max_k = RK_GEMM_MAX_SPLIT_K;
         /* The least partial sums of a split (2 parts) through DRAM and L2 at their combined rate. */
         lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
+        /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
+         * them (m * (1/tm): the same product the tile would compute). */
+        double ceil_m[3], ceil_n[3];
+        for (int j = 0; j < 3; j++) {
+            double inv = 1.0 / (64 << j);
+            ceil_m[j] = rk_ceil(m * inv);
+            ceil_n[j] = rk_ceil(n * inv);
+        }
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            double otm = rk_ceil(m * t->inv_tm), otn = rk_ceil(n * t->inv_tn), c1, l2b1;
+            double otm = ceil_m[t->im], otn = ceil_n[t->in], c1, l2b1;
             t_over_[i] = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
             bt_[i] = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
@@ -395,7 +404,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
              * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
             double stream = best_stream + partial;
-            memset(r, 0, sizeof *r);
+            rk_result_clear(r);
             r->dram_bytes = best_d;
             r->l2_bytes = best_l;
             if (stream > r->l2_bytes)

@@ -31,7 +31,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
     ridge_kernel_result pw;
     int rc;
 
-    memset(r, 0, sizeof *r);
+    rk_result_clear(r);
     /* Pointwise kernel per step: reads 4 gate pre-activations and the cell, writes h and c. */
     rk_streaming(g, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, rk_hot(b * hd * 7 * es), 1, &pw);
     /* Layer 0 reads the input, layers 1..layers-1 the hidden state of the one below and cost the

@@ -142,7 +142,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ri
     case RIDGE_OP_COPY:
         if (op->u.copy.kind != RIDGE_COPY_D2D) {
             double bw = ridge_gpu_pcie_bw_bytes_per_s(g) * RK_PCIE_FRACTION;
-            memset(r, 0, sizeof *r);
+            rk_result_clear(r);
             r->peak = RIDGE_PEAK_FP32;
             r->kernels = 1;
             r->dram_bytes = bytes;
@@ -161,7 +161,7 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ri
             int tp = rk_tensor_peak(g, op->dtype);
             if (tp < 0)
                 return rk_no_tensor_path(g, op->dtype, err);
-            memset(r, 0, sizeof *r);
+            rk_result_clear(r);
             r->peak = (ridge_peak)tp;
             r->tensor = 1;
             r->flops = flops;

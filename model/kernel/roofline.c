@@ -68,7 +68,7 @@ void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes byt
                   ridge_kernel_result *r)
 {
     ridge_peak p = rk_vector_peak(g, dt);
-    memset(r, 0, sizeof *r);
+    rk_result_clear(r);
     r->peak = p;
     r->tensor = 0;
     r->flops = flops;

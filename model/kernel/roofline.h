@@ -5,6 +5,8 @@
 #define RIDGE_ROOFLINE_H
 
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "ridge/kernel.h"
 
@@ -39,6 +41,24 @@ static inline double rk_floor(double x)
         return floor(x);
     t = (double)(long long)x;
     return t > x ? t - 1 : t;
+}
+
+/* memset(r, 0, sizeof *r) without the string instruction gcc emits for it (rep stosq: a
+ * start-up of tens of clocks, once or more per prediction): every field stored as 0 (+0.0 is
+ * all zero bytes), and the enum/int fields with the padding after them by one fixed-size memset
+ * (two stores). The same bytes as the memset, padding included. A new field of
+ * ridge_kernel_result must be added here: the size check below fails until it is. */
+_Static_assert(sizeof(ridge_kernel_result) == 23 * sizeof(double) &&
+                   offsetof(ridge_kernel_result, tile_m) - offsetof(ridge_kernel_result, bound) == 2 * sizeof(double),
+               "rk_result_clear: ridge_kernel_result changed");
+static inline void rk_result_clear(ridge_kernel_result *r)
+{
+    r->time_s = r->flops = r->dram_bytes = r->l2_bytes = r->kernels = 0;
+    r->compute_s = r->memory_s = r->l2_s = r->floor_s = 0;
+    memset(&r->bound, 0, offsetof(ridge_kernel_result, tile_m) - offsetof(ridge_kernel_result, bound));
+    r->tile_m = r->tile_n = r->tiles = r->waves = r->wave_efficiency = r->split_k = r->align_efficiency = 0;
+    r->min_bytes = r->intensity_flops_per_byte = r->achieved_flops_per_s = r->achieved_bytes_per_s = 0;
+    r->roof_efficiency = 0;
 }
 
 static inline double rk_max(double a, double b)
