@@ -10,6 +10,7 @@
  * from ridge_collective on the GPUs each group actually spans. */
 #include <math.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -820,6 +821,13 @@ typedef struct {
     ridge_kernel_result kr;
 } par_kernel_slot;
 
+/* The part of a cluster the memos depend on, compared before each evaluation and copied: all but
+ * its sources (the last fields, 4.6 of its 6.5 kB), which nothing of a prediction reads. */
+#define PAR_CL_KEY_BYTES offsetof(ridge_cluster, source_count)
+_Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeof ((ridge_cluster *)0)->sources) < 8 &&
+                   offsetof(ridge_cluster, sources) - offsetof(ridge_cluster, source_count) <= 8,
+               "ridge_cluster: the sources must be its last fields (PAR_CL_KEY_BYTES)");
+
 struct ridge_parallel_ctx {
     size_t cap;              /* ops the scratch below holds */
     ridge_op *ops;           /* the sharded graph */
@@ -831,7 +839,7 @@ struct ridge_parallel_ctx {
     par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
     int have_cl;
-    ridge_cluster *cl;       /* the cluster the memos are for (NULL without memos) */
+    ridge_cluster *cl;       /* the cluster the memos are for, its first PAR_CL_KEY_BYTES (NULL without memos) */
     par_coll_memo *coll;     /* NULL without memos */
     /* Memory first: every op outside the optimizer group's sharded elementwise ops predicted
      * without error, in both passes, for model `ok_serial` at tp ok_tp, sequence parallel ok_sp
@@ -886,8 +894,7 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
     if (!c || !c->memos)
         return;
-    c->have_cl = 0;
-    c->ok_serial = 0;
+    c->ok_serial = 0; /* the copy of the cluster stays: the next evaluation compares it */
     c->gen = (par_gen)(c->gen + 1);
     if (c->gen == 0) {
         for (size_t i = 0; i < PAR_COLL_MEMO; i++)
@@ -1231,9 +1238,9 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     }
     if ((st = ctx_reserve(c, pm->g.n, err)) != RIDGE_OK)
         return st;
-    if (c->memos && (!c->have_cl || memcmp(c->cl, cl, sizeof *cl) != 0)) { /* the memos are for one cluster */
+    if (c->memos && (!c->have_cl || memcmp(c->cl, cl, PAR_CL_KEY_BYTES) != 0)) { /* the memos are for one cluster */
         ridge_parallel_ctx_clear(c);
-        memcpy(c->cl, cl, sizeof *cl);
+        memcpy(c->cl, cl, PAR_CL_KEY_BYTES);
         c->have_cl = 1;
     }
     t_op = c->t_op;
