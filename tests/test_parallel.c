@@ -765,9 +765,74 @@ done:
     free(cl);
 }
 
+/* One prepared model on one context through configurations that shard its graph differently (tp,
+ * pp, ZeRO stage, sequence parallelism), in one order, the reverse, then on two clusters in turn
+ * with the memos cleared (once or many times) between some: each equals ridge_parallel_predict. The context shards its copy of the graph in
+ * place, restoring only what sharding changes, and its memos must see every change. */
+static void test_prepared_configs(void)
+{
+    static const struct {
+        int tp, pp, dp, zero, sp;
+    } rows[] = {{2, 2, 2, 0, 0}, {1, 1, 8, 1, 0}, {4, 1, 2, 2, 1}, {2, 4, 1, 0, 0}, {1, 2, 4, 3, 0},
+                {8, 1, 1, 0, 0}, /* tp 8: 12 heads, error */
+                {4, 2, 1, 1, 1}, {1, 1, 8, 2, 0}, {2, 1, 4, 3, 1}};
+    enum { N = sizeof rows / sizeof rows[0] };
+    ridge_model *m = load_model("gpt2");
+    ridge_cluster *cls = malloc(2 * sizeof *cls);
+    ridge_parallel_model *pm = NULL;
+    ridge_parallel_ctx *ctx = NULL;
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_err err;
+    int ok = 0, bad = 0;
+    ridge_run_config_init(&rc);
+    rc.seq = 512;
+    rc.recompute = RIDGE_RECOMPUTE_FULL;
+    pconf(&pc, 1, 1, 8, 1, 16); /* 2 microbatches per step throughout */
+    if (!CHECK(m && cls) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cls[0], &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_cluster_load("dgx-h100", 1, &cls[1], &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_parallel_prepare(m, &rc, &pc, &pm, &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_parallel_ctx_alloc(&ctx, &err), RIDGE_OK))
+        goto done;
+    check_context("prepared configs");
+    for (int round = 0; round < 3; round++)
+        for (int j = 0; j < N; j++) {
+            int i = round == 1 ? N - 1 - j : j, st;
+            const ridge_cluster *cl = &cls[round == 2 ? j % 2 : 0];
+            ridge_parallel_result want, got;
+            ridge_err e1 = {{0}}, e2 = {{0}};
+            pconf(&pc, rows[i].tp, rows[i].pp, rows[i].dp, 1, 2.0 * rows[i].dp);
+            pc.zero = rows[i].zero;
+            pc.sequence_parallel = rows[i].sp;
+            /* Clearing is a new generation of the memos. In a build with an 8-bit generation
+             * (-DPAR_GEN_TYPE=uint8_t, 255 of them) 254 clears and the change of cluster bring
+             * back the previous evaluation's generation, through the wrap-around: the other
+             * cluster's entries of that generation must not count. */
+            for (int k = 0; round == 2 && j % 2 && k < (j % 4 == 1 ? 254 : 1); k++)
+                ridge_parallel_ctx_clear(ctx);
+            st = ridge_parallel_predict(cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &want, &e1);
+            CHECK_INT(ridge_parallel_evaluate(ctx, pm, cl, &pc, RIDGE_RUNTIME_EAGER, 0, &got, &e2), st);
+            CHECK(memcmp(&got, &want, sizeof got) == 0);
+            if (st == RIDGE_OK)
+                ok++;
+            else {
+                CHECK_STR_EQ(e2.msg, e1.msg);
+                bad++;
+            }
+        }
+    CHECK(ok > 0 && bad > 0);
+    check_context(NULL);
+done:
+    ridge_parallel_ctx_free(ctx);
+    ridge_parallel_model_free(pm);
+    ridge_model_free(m);
+    free(cls);
+}
+
 int main(void)
 {
     test_prepared();
+    test_prepared_configs();
     test_megatron_optimizer();
     test_tp_ends();
     test_grad_accumulation();

@@ -27,10 +27,17 @@ void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals 
 
 /* ------------------------------------------------------------------ the pipeline */
 
+/* ridge_schedule_finish_s, inlined in the pipeline's loop. */
+static inline double finish_s(double gpu_end_s, double host_end_s, double issue_s, double kernels, double gpu_s,
+                              double last_kernel_s)
+{
+    return max3(gpu_end_s + gpu_s, host_end_s + issue_s + gpu_s, host_end_s + kernels * issue_s + last_kernel_s);
+}
+
 double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue_s, double kernels, double gpu_s,
                                double last_kernel_s)
 {
-    return max3(gpu_end_s + gpu_s, host_end_s + issue_s + gpu_s, host_end_s + kernels * issue_s + last_kernel_s);
+    return finish_s(gpu_end_s, host_end_s, issue_s, kernels, gpu_s, last_kernel_s);
 }
 
 /* The kernel model itself, as a ridge_schedule_kernel_fn. */
@@ -99,7 +106,7 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
             h = hp->graph_node_s / hp->cpu_speed;
         else
             h = ridge_host_op_cost(hp, &ops[i], kp->kernels) / kp->kernels;
-        E1 = ridge_schedule_finish_s(E, H, h, c, c * gk, gk);
+        E1 = finish_s(E, H, h, c, c * gk, gk);
         H1 = H + c * h;
         /* A host that waits for the GPU (eager only: a graph replays without the host) issues
          * nothing more until the op has run. */

@@ -40,7 +40,8 @@ static const ridge_coll_proto_info proto_info[RIDGE_PROTO_COUNT] = {
     {8.4e-6, 1.00, 1.00},
 };
 
-int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a)
+/* ridge_coll_supports, inlined where the collectives are timed. */
+static inline int supports(ridge_coll_op op, ridge_coll_algo a)
 {
     switch (op) {
     case RIDGE_COLL_ALLREDUCE: return a == RIDGE_ALGO_RING || a == RIDGE_ALGO_TREE || a == RIDGE_ALGO_HIERARCHICAL;
@@ -51,6 +52,11 @@ int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a)
     case RIDGE_COLL_SENDRECV: return a == RIDGE_ALGO_DIRECT;
     default: return 0;
     }
+}
+
+int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a)
+{
+    return supports(op, a);
 }
 
 const ridge_coll_proto_info *ridge_coll_proto_constants(ridge_coll_proto p)
@@ -256,7 +262,7 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
     if (gpus > gpus_per_node && gpus % gpus_per_node != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs span nodes but are not a multiple of %d GPUs per node", gpus,
                              gpus_per_node);
-    if (algo != RIDGE_ALGO_AUTO && !ridge_coll_supports(op, algo))
+    if (algo != RIDGE_ALGO_AUTO && !supports(op, algo))
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no '%s' algorithm", ridge_coll_op_name(op),
                              ridge_coll_algo_name(algo));
     m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
@@ -270,7 +276,7 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
             continue;
         make_tiers(cl, inter_bw_bytes_per_s_per_node, gpus, m, (ridge_coll_proto)p, &t);
         for (int a = RIDGE_ALGO_RING; a < RIDGE_ALGO_COUNT; a++) {
-            if ((algo != RIDGE_ALGO_AUTO && a != (int)algo) || !ridge_coll_supports(op, (ridge_coll_algo)a))
+            if ((algo != RIDGE_ALGO_AUTO && a != (int)algo) || !supports(op, (ridge_coll_algo)a))
                 continue;
             memset(&cand, 0, sizeof cand);
             if (eval(cl, op, bytes, &t, (ridge_coll_algo)a, &cand) != 0 || !isfinite(cand.time_s))

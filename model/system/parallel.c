@@ -10,6 +10,7 @@
  * from ridge_collective on the GPUs each group actually spans. */
 #include <math.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,7 @@ typedef struct {
     unsigned char accum;    /* named "grad_accumulate" */
     unsigned char loss;     /* in group "loss" */
     unsigned char opt;      /* par_opt_class: how the optimizer group's elementwise op shards */
+    unsigned char touched;  /* sharding may change its count or shape (shard_one; 0: never) */
     double bwd;             /* backward_share */
 } par_class;
 
@@ -347,17 +349,19 @@ static void group_shape(const ridge_cluster *cl, int n, int stride, int *per_nod
 /* The collectives a context has timed on its cluster (ridge_parallel_ctx): a collective's time is
  * a function of the cluster and (op, bytes, n, stride) alone, so a hit is the time itself. A hash
  * table: a key looks at PAR_COLL_PROBE slots from its home and replaces the home slot when none
- * holds it. */
+ * holds it. An entry holds a key when its generation is the table's: clearing the table is a new
+ * generation (ridge_parallel_ctx_clear). */
 #define PAR_COLL_MEMO 1024 /* a power of 2 */
 #define PAR_COLL_PROBE 4
 typedef struct {
-    int used;
+    unsigned gen; /* in use when == par_coll_memo.gen (never 0) */
     ridge_coll_op op;
     int n, stride;
     double bytes, t_s;
 } par_coll_entry;
 
 typedef struct {
+    unsigned gen;
     par_coll_entry e[PAR_COLL_MEMO];
 } par_coll_memo;
 
@@ -386,7 +390,7 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op o
         home = coll_home(op, bytes, n, stride);
         for (size_t j = 0; j < PAR_COLL_PROBE; j++) {
             const par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
-            if (e->used && e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
+            if (e->gen == cm->gen && e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
                 *t_s = e->t_s;
                 return RIDGE_OK;
             }
@@ -399,11 +403,11 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op o
         if (cm) { /* failures are not kept: their message comes from the call */
             par_coll_entry *e = &cm->e[home];
             for (size_t j = 0; j < PAR_COLL_PROBE; j++)
-                if (!cm->e[(home + j) & (PAR_COLL_MEMO - 1)].used) {
+                if (cm->e[(home + j) & (PAR_COLL_MEMO - 1)].gen != cm->gen) {
                     e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
                     break;
                 }
-            e->used = 1;
+            e->gen = cm->gen;
             e->op = op;
             e->bytes = bytes;
             e->n = n;
@@ -699,6 +703,15 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     return RIDGE_OK;
 }
 
+/* Whether shard_one may change op (of class c) for some configuration: a tensor-parallel class,
+ * a kind shard_op_tp always splits, a layer (its count over the stages), the optimizer's shards.
+ * The others are the model's as they are. */
+static int shard_touches(const ridge_op *op, const par_class *c)
+{
+    return c->tp != PAR_TP_NONE || op->kind == RIDGE_OP_ATTENTION || op->kind == RIDGE_OP_EMBEDDING ||
+           c->place == PAR_LAYER || c->opt != PAR_OPT_NONE;
+}
+
 /* ------------------------------------------------------------------ the prepared model */
 
 struct ridge_parallel_model {
@@ -765,6 +778,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
         for (size_t i = 0; i < pm->g.n; i++) {
             classify(&pm->g.ops[i], &pm->cls[i]);
             classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
+            pm->cls[i].touched = (unsigned char)shard_touches(&pm->g.ops[i], &pm->cls[i]);
         }
         if (acc.grad_accum > 1)
             for (size_t i = 0; i < pm->g.n; i++)
@@ -783,26 +797,49 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
 
 /* ------------------------------------------------------------------ the evaluation context */
 
-/* The kernel results of one op of the scratch graph, for the ops it was predicted for: the fields
- * ridge_kernel_predict reads (kind, dtype, cold, reuse and epilogue bytes, the shape union), PAR_WAYS
- * of them per op and per value of the GPU's no_split_k. The optimizer group's shapes change with
- * the ZeRO stage and the stages; the ways keep the few a search cycles through. */
+/* The kernel results of one op of the scratch graph, for the ops it was predicted for, PAR_WAYS of
+ * them per op and per value of the GPU's no_split_k. The optimizer group's shapes change with
+ * the ZeRO stage and the stages; the ways keep the few a search cycles through. The key is what
+ * ridge_kernel_predict reads of an op (kind, dtype, cold, reuse and epilogue bytes, the shape
+ * union), compared byte for byte; a slot holds a result when its generation is the context's. */
 #define PAR_WAYS 4
+#ifndef PAR_GEN_TYPE
+#define PAR_GEN_TYPE unsigned /* a narrower type tries the wrap-around (docs/parallel.md) */
+#endif
+typedef PAR_GEN_TYPE par_gen;
+
 typedef struct {
-    int valid;
-    ridge_op key;
+    ridge_op_kind kind;
+    ridge_dtype dtype;
+    double cold_bytes, reuse_bytes, epilogue_bytes;
+    unsigned char u[sizeof ((ridge_op *)0)->u];
+} par_kernel_key;
+
+typedef struct {
+    par_gen gen; /* valid when == ridge_parallel_ctx.gen (never 0) */
+    par_kernel_key key;
     ridge_kernel_result kr;
 } par_kernel_slot;
+
+/* The part of a cluster the memos depend on, compared before each evaluation and copied: all but
+ * its sources (the last fields, 4.6 of its 6.5 kB), which nothing of a prediction reads. */
+#define PAR_CL_KEY_BYTES offsetof(ridge_cluster, source_count)
+_Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeof ((ridge_cluster *)0)->sources) < 8 &&
+                   offsetof(ridge_cluster, sources) - offsetof(ridge_cluster, source_count) <= 8,
+               "ridge_cluster: the sources must be its last fields (PAR_CL_KEY_BYTES)");
 
 struct ridge_parallel_ctx {
     size_t cap;              /* ops the scratch below holds */
     ridge_op *ops;           /* the sharded graph */
+    unsigned long ops_serial; /* the prepared model whose graph ops holds (0: none): the ops sharding
+                                 leaves alone are already there, the others are restored */
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
+    par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
     int have_cl;
-    ridge_cluster *cl;       /* the cluster the memos are for (NULL without memos) */
+    ridge_cluster *cl;       /* the cluster the memos are for, its first PAR_CL_KEY_BYTES (NULL without memos) */
     par_coll_memo *coll;     /* NULL without memos */
     /* Memory first: every op outside the optimizer group's sharded elementwise ops predicted
      * without error, in both passes, for model `ok_serial` at tp ok_tp, sequence parallel ok_sp
@@ -824,6 +861,9 @@ static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
     }
     c->memos = memos;
+    c->gen = 1;
+    if (c->coll)
+        c->coll->gen = c->gen;
     *out = c;
     return RIDGE_OK;
 }
@@ -848,17 +888,23 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
     free(c);
 }
 
+/* O(1): the next generation; once in 2^32 clears (the counter back at 0) every entry is cleared
+ * for real, so that no old generation can come round again. */
 void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
     if (!c || !c->memos)
         return;
-    c->have_cl = 0;
-    c->ok_serial = 0;
-    for (size_t i = 0; i < PAR_COLL_MEMO; i++)
-        c->coll->e[i].used = 0;
-    for (int f = 0; f < 2; f++)
-        for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
-            c->memo[f][i].valid = 0;
+    c->ok_serial = 0; /* the copy of the cluster stays: the next evaluation compares it */
+    c->gen = (par_gen)(c->gen + 1);
+    if (c->gen == 0) {
+        for (size_t i = 0; i < PAR_COLL_MEMO; i++)
+            c->coll->e[i].gen = 0;
+        for (int f = 0; f < 2; f++)
+            for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
+                c->memo[f][i].gen = 0;
+        c->gen = 1;
+    }
+    c->coll->gen = c->gen;
 }
 
 static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
@@ -868,6 +914,7 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     int ok = 1;
     if (n <= c->cap)
         return RIDGE_OK;
+    c->ops_serial = 0;
     if ((ops = realloc(c->ops, n * sizeof *ops)))
         c->ops = ops;
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
@@ -886,18 +933,28 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
     for (int f = 0; f < 2 && c->memos; f++) {
         for (size_t i = c->cap * PAR_WAYS; i < n * PAR_WAYS; i++)
-            c->memo[f][i].valid = 0;
+            c->memo[f][i].gen = 0;
         memset(c->next_way[f] + c->cap, 0, n - c->cap);
     }
     c->cap = n;
     return RIDGE_OK;
 }
 
-static int same_kernel_input(const ridge_op *a, const ridge_op *b)
+static int same_kernel_input(const par_kernel_key *k, const ridge_op *op)
 {
-    return a->kind == b->kind && a->dtype == b->dtype && a->cold_bytes == b->cold_bytes &&
-           a->reuse_bytes == b->reuse_bytes && a->epilogue_bytes == b->epilogue_bytes &&
-           memcmp(&a->u, &b->u, sizeof a->u) == 0;
+    return k->kind == op->kind && k->dtype == op->dtype && k->cold_bytes == op->cold_bytes &&
+           k->reuse_bytes == op->reuse_bytes && k->epilogue_bytes == op->epilogue_bytes &&
+           memcmp(k->u, &op->u, sizeof k->u) == 0;
+}
+
+static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
+{
+    k->kind = op->kind;
+    k->dtype = op->dtype;
+    k->cold_bytes = op->cold_bytes;
+    k->reuse_bytes = op->reuse_bytes;
+    k->epilogue_bytes = op->epilogue_bytes;
+    memcpy(k->u, &op->u, sizeof k->u);
 }
 
 /* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
@@ -915,15 +972,17 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
     ways = &c->memo[f][i * PAR_WAYS];
     *status = RIDGE_OK;
     for (int w = 0; w < PAR_WAYS; w++)
-        if (ways[w].valid && same_kernel_input(&ways[w].key, op))
+        if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op))
             return &ways[w].kr;
     sl = &ways[c->next_way[f][i]];
     c->next_way[f][i] = (unsigned char)((c->next_way[f][i] + 1) % PAR_WAYS);
     *status = ridge_kernel_predict(g, op, &sl->kr, err);
-    sl->valid = *status == RIDGE_OK;
-    if (!sl->valid)
+    if (*status != RIDGE_OK) {
+        sl->gen = 0;
         return NULL;
-    sl->key = *op;
+    }
+    sl->gen = c->gen;
+    set_kernel_key(&sl->key, op);
     return &sl->kr;
 }
 
@@ -964,15 +1023,32 @@ static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, con
     }
 }
 
-/* The sharded graph into ops: the context's scratch, or the model's own graph (ridge_parallel_predict's
- * throwaway model). */
-static void shard_graph(ridge_op *ops, const ridge_parallel_model *pm, const ridge_parallel_config *pc,
-                        double opt_shard, double grad_shard)
+/* The context's scratch op i as pm has it, unsharded: the whole graph is copied once per model,
+ * then only the fields shard_one changes (count, the shape) of the ops it may change. */
+static ridge_op *scratch_op(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i)
 {
-    if (ops != pm->g.ops)
-        memcpy(ops, pm->g.ops, pm->g.n * sizeof *ops);
-    for (size_t i = 0; i < pm->g.n; i++)
-        shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+    ridge_op *op = &c->ops[i];
+    const ridge_op *src = &pm->g.ops[i];
+    if (c->ops_serial != pm->serial) {
+        memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
+        c->ops_serial = pm->serial;
+    } else if (pm->cls[i].touched) {
+        op->count = src->count;
+        memcpy(&op->u, &src->u, sizeof op->u);
+    }
+    return op;
+}
+
+/* The sharded graph into ops: the context's scratch, or the model's own graph (ridge_parallel_predict's
+ * throwaway model, sharded in place). */
+static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
+                        const ridge_parallel_config *pc, double opt_shard, double grad_shard)
+{
+    for (size_t i = 0; i < pm->g.n; i++) {
+        ridge_op *op = ops == pm->g.ops ? &ops[i] : scratch_op(c, pm, i);
+        if (pm->cls[i].touched)
+            shard_one(op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+    }
 }
 
 /* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
@@ -1079,12 +1155,13 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
         split = layers_ok ? c->ok_split : 0;
         for (size_t i = 0; i < pm->g.n; i++) {
             const ridge_kernel_result *kr;
-            ridge_op op;
+            ridge_op *op;
             if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
                 continue;
-            op = pm->g.ops[i];
-            shard_one(&op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
-            if (!(kr = memo_kernel(c, g, i, &op, &buf, &st, NULL))) {
+            op = scratch_op(c, pm, i);
+            if (pm->cls[i].touched)
+                shard_one(op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+            if (!(kr = memo_kernel(c, g, i, op, &buf, &st, NULL))) {
                 g->no_split_k = nosplit;
                 return 0;
             }
@@ -1161,9 +1238,9 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     }
     if ((st = ctx_reserve(c, pm->g.n, err)) != RIDGE_OK)
         return st;
-    if (c->memos && (!c->have_cl || memcmp(c->cl, cl, sizeof *cl) != 0)) { /* the memos are for one cluster */
+    if (c->memos && (!c->have_cl || memcmp(c->cl, cl, PAR_CL_KEY_BYTES) != 0)) { /* the memos are for one cluster */
         ridge_parallel_ctx_clear(c);
-        memcpy(c->cl, cl, sizeof *cl);
+        memcpy(c->cl, cl, PAR_CL_KEY_BYTES);
         c->have_cl = 1;
     }
     t_op = c->t_op;
@@ -1187,7 +1264,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         return RIDGE_OK;
     if (!ops)
         ops = c->ops;
-    shard_graph(ops, pm, pc, opt_shard, grad_shard);
+    shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
     if ((st = ridge_schedule_ops_with(c->memos ? &c->cl->gpu : &cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
         RIDGE_OK)
