@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "emit.h"
 #include "plan_cli.h"
+#include "prices.h"
 
 int plan_columns(const plan_opts *o)
 {
@@ -37,58 +38,6 @@ static void print_dims(const ridge_plan_result *r, int par, int json)
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
-static void print_json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
-/* The price behind cost_usd, last in a row (docs/planning.md, "Output"): price_usd_per_hour,
- * price_kind, price_date, price_source (cli_prices.c's phrase: the catalogue's source, "--price",
- * or "FILE line N[: source]") and price_share, a MIG slice's share of its parent's price (the
- * parent is the id before the ':'). A figure not known is null (JSON) or an empty cell (CSV). */
-static void print_price(const ridge_gpu *g, int json)
-{
-    int priced = g->price_usd_per_hour > 0, share = priced && g->mig_of[0] && g->mig_compute_total > 0;
-    const char *text[3] = {g->price_kind, g->price_date, g->price_source};
-    static const char *const key[3] = {"price_kind", "price_date", "price_source"};
-    if (json && priced)
-        printf(",\"price_usd_per_hour\":%.17g", g->price_usd_per_hour);
-    else if (json)
-        printf(",\"price_usd_per_hour\":null");
-    else if (priced)
-        printf(",%.9g", g->price_usd_per_hour);
-    else
-        putchar(',');
-    for (int k = 0; k < 3; k++) {
-        int known = priced && text[k][0];
-        if (json) {
-            printf(",\"%s\":", key[k]);
-            if (known)
-                print_json_str(text[k]);
-            else
-                printf("null");
-        } else {
-            putchar(',');
-            if (known)
-                cli_csv_cell(text[k], stdout);
-        }
-    }
-    if (share)
-        printf(json ? ",\"price_share\":%.17g" : ",%.9g", (double)g->mig_compute_slices / g->mig_compute_total);
-    else
-        printf(json ? ",\"price_share\":null" : ",");
-}
-
 void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int par)
 {
     printf("{\"schema_version\":%d,\"index\":%zu,\"gpu\":\"%s\",\"precision\":\"%s\",\"gpus\":%d,"
@@ -110,7 +59,7 @@ void plan_print_row_jsonl(const ridge_plan_result *r, const ridge_gpu *g, int pa
         else
             printf(",\"cost_usd\":null");
     }
-    print_price(g, 1);
+    cli_price_cells(g, 1);
     printf("}\n");
 }
 
@@ -129,7 +78,7 @@ void plan_print_row_csv(const ridge_plan_result *r, const ridge_gpu *g, int par)
             printf("%.9g", r->cost_usd);
     } else
         printf(",,,,,,,,");
-    print_price(g, 0);
+    cli_price_cells(g, 0);
     putchar('\n');
 }
 
@@ -137,7 +86,7 @@ void plan_print_csv_header(int par)
 {
     printf("index,gpu,precision,gpus,batch_per_gpu,%s%s%s%s%sfeasible,reason,memory_per_gpu_bytes,step_time_s,"
            "comm_s,steps,time_s,utilisation,power_per_gpu_w,energy_j,throughput_per_s,cost_usd,"
-           "price_usd_per_hour,price_kind,price_date,price_source,price_share\n",
+           CLI_PRICE_COLUMNS "\n",
            par & PLAN_COL_PAR ? "tp,pp,zero," : "", par & PLAN_COL_RECOMPUTE ? "recompute," : "",
            par & PLAN_COL_SP ? "sp," : "", par & PLAN_COL_VSTAGES ? "virtual_stages," : "",
            par & PLAN_COL_GLOBAL ? "global_batch,microbatches," : "");

@@ -8,6 +8,7 @@
 #include "chart_render.h"
 #include "cli.h"
 #include "plan_cli.h"
+#include "prices.h"
 
 /* A serving plan's top K as a text table. */
 static int serve_text(const plan_opts *o, const ridge_model *m, const ridge_gpu *gpus,
@@ -70,30 +71,33 @@ static int serve_print(const plan_opts *o, const ridge_model *m, const ridge_gpu
         return serve_text(o, m, gpus, rows, n, nf);
     if (o->format == PF_CSV)
         printf("rank,gpu,precision,batch,feasible,reason,service_time_s,replicas,utilisation,p99_s,"
-               "cost_usd_per_hour,cost_usd_per_1000_requests\n");
+               "cost_usd_per_hour,cost_usd_per_1000_requests," CLI_PRICE_COLUMNS "\n");
     for (size_t k = 0; k < n; k++) {
         const ridge_serve_plan_row *r = &rows[k];
         int ok = r->reason == RIDGE_PLAN_FEASIBLE;
         const char *id = gpus[r->gpu].id, *prec = ridge_dtype_name(o->precisions[r->precision]);
         if (o->format == PF_CSV) {
-            printf("%zu,%s,%s,%.17g,%d,%s,", ok ? k + 1 : 0, id, prec, o->batches[r->batch], ok,
+            printf("%zu,%s,%s,%.17g,%s,%s,", ok ? k + 1 : 0, id, prec, o->batches[r->batch], ok ? "true" : "false",
                    ridge_plan_reason_key(r->reason));
             if (ok)
-                printf("%.6g,%d,%.4f,%.6g,%.6g,%.6g\n", r->service_s, r->serve.replicas, r->serve.utilisation,
+                printf("%.9g,%d,%.9g,%.9g,%.9g,%.9g", r->service_s, r->serve.replicas, r->serve.utilisation,
                        r->serve.p99_s, r->cost_usd_per_hour, r->cost_usd_per_1000_requests);
             else
-                printf("%.6g,,,,,\n", r->service_s);
+                printf("%.9g,,,,,", r->service_s);
+            cli_price_cells(&gpus[r->gpu], 0); /* the price behind the cost */
+            printf("\n");
             continue;
         }
         printf("{\"schema_version\":%d,\"rank\":%zu,\"gpu\":\"%s\",\"precision\":\"%s\",\"batch\":%.17g,"
-               "\"feasible\":%s,\"reason\":\"%s\",\"service_time_s\":%.6g",
+               "\"feasible\":%s,\"reason\":\"%s\",\"service_time_s\":%.17g",
                CLI_SCHEMA_VERSION, ok ? k + 1 : 0, id, prec, o->batches[r->batch], ok ? "true" : "false",
                ridge_plan_reason_key(r->reason), r->service_s);
         if (ok)
-            printf(",\"replicas\":%d,\"utilisation\":%.4f,\"p99_s\":%.6g,\"cost_usd_per_hour\":%.6g,"
-                   "\"cost_usd_per_1000_requests\":%.6g",
+            printf(",\"replicas\":%d,\"utilisation\":%.17g,\"p99_s\":%.17g,\"cost_usd_per_hour\":%.17g,"
+                   "\"cost_usd_per_1000_requests\":%.17g",
                    r->serve.replicas, r->serve.utilisation, r->serve.p99_s, r->cost_usd_per_hour,
                    r->cost_usd_per_1000_requests);
+        cli_price_cells(&gpus[r->gpu], 1);
         printf("}\n");
     }
     return CLI_EXIT_OK;

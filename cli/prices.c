@@ -319,3 +319,56 @@ cJSON *cli_price_json(const ridge_gpu *g)
     }
     return o;
 }
+
+/* A JSON string of s, escaped. */
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* The price behind a cost, last in a CSV or JSONL row (docs/cli.md, "Prices"): price_usd_per_hour,
+ * price_kind, price_date, price_source (cli_prices.c's phrase: the catalogue's source, "--price",
+ * or "FILE line N[: source]") and price_share, a MIG slice's share of its parent's price (the
+ * parent is the id before the ':'). A figure not known is null (JSON) or an empty cell (CSV). */
+void cli_price_cells(const ridge_gpu *g, int json)
+{
+    int priced = g->price_usd_per_hour > 0, share = priced && g->mig_of[0] && g->mig_compute_total > 0;
+    const char *text[3] = {g->price_kind, g->price_date, g->price_source};
+    static const char *const key[3] = {"price_kind", "price_date", "price_source"};
+    if (json && priced)
+        printf(",\"price_usd_per_hour\":%.17g", g->price_usd_per_hour);
+    else if (json)
+        printf(",\"price_usd_per_hour\":null");
+    else if (priced)
+        printf(",%.9g", g->price_usd_per_hour);
+    else
+        putchar(',');
+    for (int k = 0; k < 3; k++) {
+        int known = priced && text[k][0];
+        if (json) {
+            printf(",\"%s\":", key[k]);
+            if (known)
+                json_str(text[k]);
+            else
+                printf("null");
+        } else {
+            putchar(',');
+            if (known)
+                cli_csv_cell(text[k], stdout);
+        }
+    }
+    if (share)
+        printf(json ? ",\"price_share\":%.17g" : ",%.9g", (double)g->mig_compute_slices / g->mig_compute_total);
+    else
+        printf(json ? ",\"price_share\":null" : ",");
+}

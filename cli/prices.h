@@ -56,6 +56,10 @@ int cli_prices_apply(const cli_prices *ps, ridge_gpu *g, size_t n, const char *c
 const char *cli_price_text(const ridge_gpu *g, char *buf, size_t cap);
 /* "Prices:" and one line per GPU of g[0..n) with cli_price_text, to out. */
 void cli_prices_print(const ridge_gpu *g, size_t n, FILE *out);
+/* The price behind a cost as the last cells of a CSV row (json 0) or members of a JSONL object
+ * (json 1), each after a comma: CLI_PRICE_COLUMNS, null / empty where not known. */
+#define CLI_PRICE_COLUMNS "price_usd_per_hour,price_kind,price_date,price_source,price_share"
+void cli_price_cells(const ridge_gpu *g, int json);
 /* JSON of g's price: usd_per_hour (null without one), kind, date, source, and for a MIG slice
  * the share of its parent's. */
 struct cJSON;

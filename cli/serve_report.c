@@ -190,18 +190,34 @@ static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, do
     return cli_print_json(root);
 }
 
+/* The price cells behind a CSV row's cost (cli_price_cells): the GPU's, or --price-per-hour
+ * where given (given >= 0), named as such. */
+static void price_cells_csv(const serve_cli *c, double given)
+{
+    ridge_gpu g = *c->s.g;
+    if (given >= 0) {
+        g.price_usd_per_hour = given;
+        g.price_kind[0] = g.price_date[0] = '\0';
+        snprintf(g.price_source, sizeof g.price_source, "--price-per-hour");
+        g.mig_of[0] = '\0'; /* the price given is the slice's own */
+    }
+    cli_price_cells(&g, 0);
+}
+
 static void llm_csv(const serve_cli *c, const serve_llm_report *p, double tok_total, double cost)
 {
     const ridge_serve *s = &c->s;
     const ridge_llm_result *r = &p->r;
     printf("gpu,workload,replicas,max_batch,prompt_tokens,output_tokens,rate_per_s,stable,saturation_rate_per_s,"
            "output_tokens_per_s,mean_running_batch,mean_iteration_s,ttft_p50_s,ttft_p99_s,tpot_p50_s,tpot_p99_s,"
-           "e2e_mean_s,e2e_p50_s,e2e_p99_s,slo_holds,cost_usd_per_million_output_tokens\n");
-    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.6g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.6g\n", s->g->id,
+           "e2e_mean_s,e2e_p50_s,e2e_p99_s,slo_holds,cost_usd_per_million_output_tokens," CLI_PRICE_COLUMNS "\n");
+    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g", s->g->id,
            ridge_model_name(s->m), s->replicas, s->max_batch, p->mean_prompt, p->mean_out, p->rate,
            r->stable ? "true" : "false", r->saturation_rate_per_s * s->replicas, tok_total, r->mean_batch,
            r->mean_iteration_s, r->ttft.p50_s, r->ttft.p99_s, r->tpot.p50_s, r->tpot.p99_s, r->e2e.mean_s, r->e2e.p50_s,
            r->e2e.p99_s, slo_set(p->slo) ? (ridge_serve_slo_holds(p->slo, r) ? "true" : "false") : "", cost);
+    price_cells_csv(c, p->price);
+    printf("\n");
 }
 
 /* "SLO NAME p99 <= X ms  holds|MISSED" for an objective that is set. */
@@ -329,11 +345,13 @@ static void queue_csv(const serve_cli *c, const serve_queue_report *p, double th
     int slo_ok = r->stable && r->p99_s * 1e3 <= p->slo_ms;
     printf("gpu,workload,replicas,max_batch,rate_per_s,service_time_s,utilisation,throughput_per_s,"
            "saturation_rate_per_s,stable,mean_latency_s,p50_s,p90_s,p99_s,slo_p99_s,slo_holds,"
-           "cost_usd_per_1000_requests\n");
-    printf("%s,%s,%d,%d,%.9g,%.9g,%.6g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.6g\n", s->g->id,
+           "cost_usd_per_1000_requests," CLI_PRICE_COLUMNS "\n");
+    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g", s->g->id,
            ridge_model_name(s->m), s->replicas, s->max_batch, p->rate, s->service_s[0], r->utilisation, thr,
            r->saturation_rate_per_s, r->stable ? "true" : "false", r->mean_latency_s, r->p50_s, r->p90_s, r->p99_s,
            p->slo_ms / 1e3, p->slo_ms > 0 ? (slo_ok ? "true" : "false") : "", cost);
+    price_cells_csv(c, p->price);
+    printf("\n");
 }
 
 static void queue_text(const serve_cli *c, const serve_queue_report *p, double pr, double thr, double cost)
