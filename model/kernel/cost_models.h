@@ -9,9 +9,11 @@
 
 #include "roofline.h"
 
-/* `min_bytes`: ridge_op_min_bytes(op), which ridge_kernel_predict has computed already. */
+/* `min_bytes`: ridge_op_min_bytes(op), which ridge_kernel_predict has computed already; p, q: a
+ * convolution's output sides (rk_conv_out), computed there too. */
 
-RK_PRIVATE int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
+RK_PRIVATE int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double min_bytes, double p, double q,
+                         ridge_kernel_result *r, ridge_err *err);
 RK_PRIVATE int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
 RK_PRIVATE int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
 RK_PRIVATE int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
