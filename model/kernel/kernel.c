@@ -30,15 +30,9 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
 
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    double min_bytes, p = 0, q = 0;
+    /* a conv2d's bytes are computed by rk_conv2d with its output sides, once */
+    double min_bytes = op->kind == RIDGE_OP_CONV2D ? 0 : rk_op_min_bytes(op);
     int rc;
-    if (op->kind == RIDGE_OP_CONV2D) {
-        /* the output side once, for the bytes here and the FLOPs and implicit GEMM in rk_conv2d */
-        p = rk_conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
-        q = rk_conv_out(op->u.conv.w, op->u.conv.pad, op->u.conv.s, op->u.conv.stride);
-        min_bytes = rk_conv_bytes(op, p, q) + op->epilogue_bytes;
-    } else
-        min_bytes = rk_op_min_bytes(op);
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
@@ -49,7 +43,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
                      r, err);
         break;
     }
-    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, min_bytes, p, q, r, err); break;
+    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, &min_bytes, r, err); break;
     case RIDGE_OP_ATTENTION: rc = rk_attention(g, op, min_bytes, r, err); break;
     case RIDGE_OP_LSTM: rc = rk_lstm(g, op, r, err); break;
     case RIDGE_OP_ELEMENTWISE:
