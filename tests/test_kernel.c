@@ -431,6 +431,33 @@ static void test_conv_and_lstm(void)
     }
 }
 
+/* The kernel model computes a convolution's output sides once for its bytes, FLOPs and implicit
+ * GEMM (docs/model.md §2, "Cost of the search"): its result's FLOPs and compulsory bytes are the op's
+ * own (ridge_op_flops, ridge_op_min_bytes) for every stride, padding, pass and a fused epilogue,
+ * on the implicit-GEMM, Winograd and depthwise paths. */
+static void test_conv_sides_once(void)
+{
+    ridge_gpu g = load("h100-sxm5-80gb");
+    static const double strides[] = {1, 2, 3}, pads[] = {0, 1, 3}, hws[] = {7, 17, 56};
+    for (int dt = 0; dt < 2; dt++)
+        for (int si = 0; si < 3; si++)
+            for (int pi = 0; pi < 3; pi++)
+                for (int hi = 0; hi < 3; hi++)
+                    for (int pass = 0; pass < 3; pass++)
+                        for (int grouped = 0; grouped < 2; grouped++) {
+                            ridge_op c = conv_op(dt ? RIDGE_DTYPE_FP32 : RIDGE_DTYPE_FP16, 8, 64, hws[hi], 128, 3,
+                                                 strides[si], pads[pi]);
+                            ridge_kernel_result r;
+                            c.u.conv.pass = (ridge_pass)pass;
+                            c.u.conv.groups = grouped ? 64 : 1;
+                            c.epilogue_bytes = pi == 1 ? 12345 : 0;
+                            r = predict(&g, c);
+                            CHECK(r.flops == ridge_op_flops(&c));
+                            CHECK(r.min_bytes == ridge_op_min_bytes(&c));
+                            CHECK(r.time_s > 0);
+                        }
+}
+
 /* A test that hangs fails instead: SIGALRM reports which one and exits. */
 static void hung(int sig)
 {
@@ -855,6 +882,7 @@ int main(void)
     test_units_and_precisions();
     test_attention();
     test_conv_and_lstm();
+    test_conv_sides_once();
     test_lstm_layers();
     test_tile_overhead();
     test_winograd();

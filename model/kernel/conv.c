@@ -100,21 +100,22 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     r->wave_efficiency = gemm.wave_efficiency;
     r->split_k = gemm.split_k;
     r->align_efficiency = gemm.align_efficiency;
-    r->flops = rk_op_flops(op);
+    r->flops = rk_conv_flops(op, p, q);
     rk_composite_bound(r);
     return RIDGE_OK;
 }
 
-int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
+int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
     double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
-    double rr = op->u.conv.r, s = op->u.conv.s, stride = op->u.conv.stride, pad = op->u.conv.pad;
+    double rr = op->u.conv.r, s = op->u.conv.s, stride = op->u.conv.stride;
     double groups = op->u.conv.groups > 0 ? op->u.conv.groups : 1;
-    double p = rk_floor((h + 2 * pad - rr) / stride) + 1, q = rk_floor((w + 2 * pad - s) / stride) + 1;
     double cg = c / groups, kg = k / groups, gm, gn, gk, align;
-    double flops = rk_op_flops(op), bytes = min_bytes;
+    double p = rk_conv_out(h, op->u.conv.pad, rr, stride), q = rk_conv_out(w, op->u.conv.pad, s, stride);
+    double flops = rk_conv_flops(op, p, q), bytes = rk_conv_bytes(op, p, q) + op->epilogue_bytes;
     int rc;
 
+    *min_bytes = bytes;
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
         /* Depthwise and narrow grouped convolutions: each output reads r*s*cg inputs. */
         double mult = op->u.conv.pass == RIDGE_PASS_FWD ? 1.0 : 1.5; /* backward reads more */

@@ -22,21 +22,22 @@ typedef struct {
     double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
     double inv_eff;
     int im, in; /* tm, tn as 64 << im, 64 << in: the index of its ceil(m / tm), ceil(n / tn) */
+    double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
 } rk_tile;
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. */
 static const rk_tile tensor_tiles[] = {
-    {128, 256, 1.00, 1.0 / 128, 1.0 / 256, 1.0 / 1.00, 1, 2},
-    {256, 128, 1.00, 1.0 / 256, 1.0 / 128, 1.0 / 1.00, 2, 1},
-    {128, 128, 0.95, 1.0 / 128, 1.0 / 128, 1.0 / 0.95, 1, 1},
-    {64, 128, 0.85, 1.0 / 64, 1.0 / 128, 1.0 / 0.85, 0, 1},
-    {64, 64, 0.72, 1.0 / 64, 1.0 / 64, 1.0 / 0.72, 0, 0},
+    {128, 256, 1.00, 1.0 / 128, 1.0 / 256, 1.0 / 1.00, 1, 2, 128.0 * 256 * 4.0, 2.0 * 128 * 256},
+    {256, 128, 1.00, 1.0 / 256, 1.0 / 128, 1.0 / 1.00, 2, 1, 256.0 * 128 * 4.0, 2.0 * 256 * 128},
+    {128, 128, 0.95, 1.0 / 128, 1.0 / 128, 1.0 / 0.95, 1, 1, 128.0 * 128 * 4.0, 2.0 * 128 * 128},
+    {64, 128, 0.85, 1.0 / 64, 1.0 / 128, 1.0 / 0.85, 0, 1, 64.0 * 128 * 4.0, 2.0 * 64 * 128},
+    {64, 64, 0.72, 1.0 / 64, 1.0 / 64, 1.0 / 0.72, 0, 0, 64.0 * 64 * 4.0, 2.0 * 64 * 64},
 };
 static const rk_tile vector_tiles[] = {
-    {128, 128, 1.00, 1.0 / 128, 1.0 / 128, 1.0 / 1.00, 1, 1},
-    {128, 64, 0.93, 1.0 / 128, 1.0 / 64, 1.0 / 0.93, 1, 0},
-    {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85, 0, 0},
+    {128, 128, 1.00, 1.0 / 128, 1.0 / 128, 1.0 / 1.00, 1, 1, 128.0 * 128 * 4.0, 2.0 * 128 * 128},
+    {128, 64, 0.93, 1.0 / 128, 1.0 / 64, 1.0 / 0.93, 1, 0, 128.0 * 64 * 4.0, 2.0 * 128 * 64},
+    {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85, 0, 0, 64.0 * 64 * 4.0, 2.0 * 64 * 64},
 };
 
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
@@ -110,7 +111,7 @@ static double align_eff(double elems, double es)
 static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
     double smem = (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES;
-    double acc = t->tm * t->tn * 4.0; /* FP32 accumulators */
+    double acc = t->acc4; /* FP32 accumulators */
     double c = 0;
     while (c < 4 && (c + 1) * smem <= smem_avail && (c + 1) * acc <= regs)
         c++;
@@ -120,7 +121,7 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 /* ctas_per_sm(...) >= 1: one CTA of the tile fits. */
 static int tile_fits(double smem_avail, double regs, const rk_tile *t)
 {
-    return (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES <= smem_avail && t->tm * t->tn * 4.0 <= regs;
+    return (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES <= smem_avail && t->acc4 <= regs;
 }
 
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
@@ -261,6 +262,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
          * them (m * (1/tm): the same product the tile would compute). */
         double ceil_m[3], ceil_n[3];
+        /* A's and B's bytes, m * k * es and k * n * es: the first two products of each tile's stream */
+        double mk_es = m * k * es, kn_es = k * n * es;
         for (int j = 0; j < 3; j++) {
             double inv = 1.0 / (64 << j);
             ceil_m[j] = rk_ceil(m * inv);
@@ -269,12 +272,12 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
             double otm = ceil_m[t->im], otn = ceil_n[t->in], c1, l2b1;
-            t_over_[i] = g->eff.dram_latency_s + t->tm * t->tn * 4.0 * inv_epi;
+            t_over_[i] = g->eff.dram_latency_s + t->acc4 * inv_epi;
             bt_[i] = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0_[i] = batch * (m * k * es * otn + k * n * es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
+            stream0_[i] = batch * (mk_es * otn + kn_es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
             per1_[i] = bt_[i] * inv_sm;
-            work1_[i] = 2.0 * t->tm * t->tn * k * inv_peak_sm * t->inv_eff;
+            work1_[i] = t->mac2 * k * inv_peak_sm * t->inv_eff;
             /* Unsplit: compute >= max(per_sm, 1) one tile's MACs + one fill and drain (waves x
              * CTAs per SM >= per_sm and >= 1; stream-K: per_sm x work + 2 t_over + fix-up), less a
              * margin far above the rounding of either side; the memory terms are the search's. */
@@ -341,7 +344,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 double per_sm = s > 1 ? base_tiles * s * inv_sm : per1_[i], c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; `work`:
                  * its MACs alone (unsplit: the stream-K work of a tile, below). */
-                double work = s > 1 ? 2.0 * t->tm * t->tn * rk_ceil(k / s) * inv_peak_sm * t->inv_eff : work1_[i];
+                double work = s > 1 ? t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff : work1_[i];
                 ttile = (work + t_over) * c_eff;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
                  * one). A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil

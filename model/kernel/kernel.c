@@ -30,7 +30,8 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
 
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    double min_bytes = rk_op_min_bytes(op);
+    /* a conv2d's bytes are computed by rk_conv2d with its output sides, once */
+    double min_bytes = op->kind == RIDGE_OP_CONV2D ? 0 : rk_op_min_bytes(op);
     int rc;
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
@@ -42,7 +43,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
                      r, err);
         break;
     }
-    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, min_bytes, r, err); break;
+    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, &min_bytes, r, err); break;
     case RIDGE_OP_ATTENTION: rc = rk_attention(g, op, min_bytes, r, err); break;
     case RIDGE_OP_LSTM: rc = rk_lstm(g, op, r, err); break;
     case RIDGE_OP_ELEMENTWISE:

@@ -138,9 +138,28 @@ double ridge_gemm_out_bytes(ridge_dtype d)
     return rk_gemm_out_bytes(d);
 }
 
-static double conv_out(double in, double pad, double filt, double stride)
+static double conv_p(const ridge_op *op)
 {
-    return rk_floor((in + 2 * pad - filt) / stride) + 1; /* floor's value (a zero's sign aside, which + 1 drops) */
+    return rk_conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
+}
+
+static double conv_q(const ridge_op *op)
+{
+    return rk_conv_out(op->u.conv.w, op->u.conv.pad, op->u.conv.s, op->u.conv.stride);
+}
+
+double rk_conv_flops(const ridge_op *op, double p, double q)
+{
+    return 2 * op->u.conv.n * p * q * op->u.conv.k * (op->u.conv.c / op->u.conv.groups) * op->u.conv.r * op->u.conv.s;
+}
+
+double rk_conv_bytes(const ridge_op *op, double p, double q)
+{
+    double es = rk_dtype_bytes(op->dtype);
+    double in = op->u.conv.n * op->u.conv.c * op->u.conv.h * op->u.conv.w;
+    double wt = op->u.conv.k * (op->u.conv.c / op->u.conv.groups) * op->u.conv.r * op->u.conv.s;
+    double out = op->u.conv.n * op->u.conv.k * p * q;
+    return (in + wt + out) * es;
 }
 
 static double attn_pairs(const ridge_op *op)
@@ -189,12 +208,7 @@ double rk_op_flops(const ridge_op *op)
 {
     switch (op->kind) {
     case RIDGE_OP_GEMM: return 2 * op->u.gemm.m * op->u.gemm.n * op->u.gemm.k * op->u.gemm.batch;
-    case RIDGE_OP_CONV2D: {
-        double p = conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
-        double q = conv_out(op->u.conv.w, op->u.conv.pad, op->u.conv.s, op->u.conv.stride);
-        return 2 * op->u.conv.n * p * q * op->u.conv.k * (op->u.conv.c / op->u.conv.groups) * op->u.conv.r *
-               op->u.conv.s;
-    }
+    case RIDGE_OP_CONV2D: return rk_conv_flops(op, conv_p(op), conv_q(op));
     case RIDGE_OP_ATTENTION: {
         double fwd = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.head_dim * attn_pairs(op);
         return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? 3.5 * fwd : fwd;
@@ -235,14 +249,7 @@ static double kind_min_bytes(const ridge_op *op)
         double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
         return b * (m * k + k * n) * es + b * m * n * rk_gemm_out_bytes(op->dtype);
     }
-    case RIDGE_OP_CONV2D: {
-        double p = conv_out(op->u.conv.h, op->u.conv.pad, op->u.conv.r, op->u.conv.stride);
-        double q = conv_out(op->u.conv.w, op->u.conv.pad, op->u.conv.s, op->u.conv.stride);
-        double in = op->u.conv.n * op->u.conv.c * op->u.conv.h * op->u.conv.w;
-        double wt = op->u.conv.k * (op->u.conv.c / op->u.conv.groups) * op->u.conv.r * op->u.conv.s;
-        double out = op->u.conv.n * op->u.conv.k * p * q;
-        return (in + wt + out) * es;
-    }
+    case RIDGE_OP_CONV2D: return rk_conv_bytes(op, conv_p(op), conv_q(op));
     case RIDGE_OP_ATTENTION: {
         double qo = op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len * op->u.attn.head_dim;
         double kv = op->u.attn.batch * op->u.attn.kv_heads * op->u.attn.kv_len * op->u.attn.head_dim;

@@ -216,6 +216,18 @@ static inline int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
  * not through the exported symbols' PLT entries. */
 RK_PRIVATE double rk_op_flops(const ridge_op *op);
 RK_PRIVATE double rk_op_min_bytes(const ridge_op *op);
+/* A convolution's output side, floor((in + 2 pad - filt) / stride) + 1 (a zero's sign aside, which
+ * + 1 drops); x / 1 = x exactly, so stride 1 skips the division. */
+static inline double rk_conv_out(double in, double pad, double filt, double stride)
+{
+    double x = in + 2 * pad - filt;
+    return rk_floor(stride == 1 ? x : x / stride) + 1;
+}
+/* rk_op_flops, and rk_op_min_bytes less the epilogue's bytes, of a conv2d whose output is p x q
+ * (rk_conv_out), for a caller that has them: ridge_kernel_predict computes them once for the op's
+ * bytes, FLOPs and implicit GEMM. */
+RK_PRIVATE double rk_conv_flops(const ridge_op *op, double p, double q);
+RK_PRIVATE double rk_conv_bytes(const ridge_op *op, double p, double q);
 
 /* RIDGE_EUNSUPPORTED with "ID has no DT tensor path (it has: fp16, tf32, ...)". */
 RK_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
