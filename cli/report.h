@@ -95,7 +95,6 @@ int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt);
  * row of cells (cli_table_add); a table started with its header row, the columns after the
  * first right-aligned. */
 char *report_num(double v, char *buf, size_t cap);
-char *report_count_text(double v, char *buf, size_t cap);
 void report_cell(char *dst, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -194,19 +194,6 @@ char *report_num(double v, char *buf, size_t cap)
     return buf;
 }
 
-/* A large count in 3 significant digits with k, M, G ("4.22 M"). */
-char *report_count_text(double v, char *buf, size_t cap)
-{
-    static const char *const sfx[] = {"", " k", " M", " G", " T"};
-    int e = 0;
-    while (fabs(v) >= 999.5 && e < 4) {
-        v /= 1000;
-        e++;
-    }
-    snprintf(buf, cap, "%.3g%s", v, sfx[e]);
-    return buf;
-}
-
 void report_cell(char *dst, const char *fmt, ...)
 {
     va_list ap;

@@ -154,8 +154,8 @@ int report_section_efficiency(report_doc *d, report_run *r)
             report_num(perw[c][i], h[1 + 2 * i], 96);
             if (report_price(&r->g[i], &usd, &src, &date) && !isnan(r->thr[c][i])) {
                 /* items per USD: throughput x 3600 s / price per hour */
-                /* "4.22 M images": the unit of the throughput without its "/s" */
-                report_cell(h[2 + 2 * i], "%s %.*s", report_count_text(r->thr[c][i] * 3600 / usd, b, sizeof b),
+                /* "4.224 M images" (cli_num_si): the unit of the throughput without its "/s" */
+                report_cell(h[2 + 2 * i], "%s %.*s", cli_num_si(r->thr[c][i] * 3600 / usd, b, sizeof b),
                             (int)strcspn(r->unit[c], "/"), r->unit[c]);
                 priced = 1;
             } else {
