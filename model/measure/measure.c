@@ -728,8 +728,9 @@ static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu 
 
 /* A loop of one GEMM that lasts RIDGE_SUSTAINED_LOAD_S or more (reps x predicted call) runs at the
  * clock the board's power limit sustains (docs/model.md §2): predicted on a copy of g with
- * sustained_load set. Other ops (attention, convolutions, LSTMs, models) keep the quoted clocks:
- * no record shows them at the limit. */
+ * sustained_load set. Other ops (attention, convolutions, LSTMs) and whole models keep the quoted
+ * clocks: one model record ran at the limit (a 2048-token Llama prefill at batch 4) and one with the
+ * same tensor duty cycle did not, so nothing ridge predicts tells them apart (docs/model.md §2). */
 static const char *predict_kernel(const ridge_meas_item *it, const ridge_gpu *g, double *pred)
 {
     double gpu;
