@@ -50,11 +50,21 @@ static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, si
     return *status == RIDGE_OK ? buf : NULL;
 }
 
+/* The pass below is inlined twice into schedule(): once as it stands and once eager with hp and
+ * results NULL, the call the parallel model makes every evaluation, so that copy carries no branch on
+ * them. */
+#if defined(__GNUC__)
+#define SCHEDULE_PASS static inline __attribute__((always_inline)) int
+#else
+#define SCHEDULE_PASS static inline int
+#endif
+
 /* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K.
  * results and time_s (each may be NULL) take the per-op results, or only their time_s. */
-static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
-                    ridge_schedule_kernel_fn kfn, void *kctx, ridge_op_result *results, double *time_s,
-                    ridge_schedule_totals *tot, int *split, ridge_err *err)
+SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                            const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
+                            ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, int *split,
+                            ridge_err *err)
 {
     /* H: when the host has issued the last kernel so far; E: when the GPU finishes the last
      * kernel so far. Without a profile (plain CUDA op lists): h = the launch plus the framework
@@ -64,6 +74,7 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
     int graph = rt == RIDGE_RUNTIME_GRAPH;
     double h0 = graph ? g->eff.graph_launch_s : g->eff.host_launch_s;
     double f = graph ? 0 : g->eff.framework_op_s;
+    double h1 = h0 + f; /* h of a one-kernel op: h0 + f / 1 */
     double H = graph ? g->eff.host_launch_s + g->eff.framework_op_s : 0, E = 0;
     ridge_host_profile eff_hp;
     if (hp) {
@@ -84,7 +95,7 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
         ridge_kernel_result buf;
         double c, gk, h, E1, H1, gpu, wait;
         ridge_bound b;
-        int rc = RIDGE_OK;
+        int rc = RIDGE_OK, one;
         const ridge_kernel_result *kp = kfn(kctx, g, i, &ops[i], &buf, &rc, err);
         if (!kp) {
             char msg[RIDGE_ERR_MSG_MAX];
@@ -98,10 +109,15 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
             *split = 1;
         /* C identical kernels of GPU time gk each, issued every h:
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
-        c = kp->kernels * ops[i].count;
-        gk = ridge_kernel_time_in(g, kp, rt) / kp->kernels;
+        /* Most ops are one kernel: x / 1 and 1 x are x exactly, so they skip the divisions. Outside
+         * a graph ridge_kernel_time_in is the result's time_s. */
+        one = kp->kernels == 1;
+        c = one ? ops[i].count : kp->kernels * ops[i].count;
+        gk = graph ? ridge_kernel_time_in(g, kp, rt) : kp->time_s;
+        if (!one)
+            gk /= kp->kernels;
         if (!hp)
-            h = h0 + f / kp->kernels;
+            h = one ? h1 : h0 + f / kp->kernels;
         else if (graph)
             h = hp->graph_node_s / hp->cpu_speed;
         else
@@ -139,6 +155,15 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
     tot->total_time_s = E;
     tot->host_issue_s = H;
     return RIDGE_OK;
+}
+
+static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
+                    ridge_schedule_kernel_fn kfn, void *kctx, ridge_op_result *results, double *time_s,
+                    ridge_schedule_totals *tot, int *split, ridge_err *err)
+{
+    if (!hp && !results && rt == RIDGE_RUNTIME_EAGER)
+        return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, kfn, kctx, NULL, time_s, tot, split, err);
+    return schedule_pass(g, ops, n, rt, hp, kfn, kctx, results, time_s, tot, split, err);
 }
 
 /* The kernel model picks split-K for GPU time; the reduction kernel it adds costs a launch. Where

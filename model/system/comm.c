@@ -40,18 +40,25 @@ static const ridge_coll_proto_info proto_info[RIDGE_PROTO_COUNT] = {
     {8.4e-6, 1.00, 1.00},
 };
 
+/* The algorithms each op has, one bit per ridge_coll_algo: ridge_coll_supports and the search of
+ * ridge_collective_shaped read the same bits. */
+static inline unsigned algo_mask(ridge_coll_op op)
+{
+    switch (op) {
+    case RIDGE_COLL_ALLREDUCE: return 1u << RIDGE_ALGO_RING | 1u << RIDGE_ALGO_TREE | 1u << RIDGE_ALGO_HIERARCHICAL;
+    case RIDGE_COLL_ALLGATHER:
+    case RIDGE_COLL_REDUCESCATTER:
+    case RIDGE_COLL_BROADCAST: return 1u << RIDGE_ALGO_RING;
+    case RIDGE_COLL_ALLTOALL:
+    case RIDGE_COLL_SENDRECV: return 1u << RIDGE_ALGO_DIRECT;
+    default: return 0;
+    }
+}
+
 /* ridge_coll_supports, inlined where the collectives are timed. */
 static inline int supports(ridge_coll_op op, ridge_coll_algo a)
 {
-    switch (op) {
-    case RIDGE_COLL_ALLREDUCE: return a == RIDGE_ALGO_RING || a == RIDGE_ALGO_TREE || a == RIDGE_ALGO_HIERARCHICAL;
-    case RIDGE_COLL_ALLGATHER:
-    case RIDGE_COLL_REDUCESCATTER:
-    case RIDGE_COLL_BROADCAST: return a == RIDGE_ALGO_RING;
-    case RIDGE_COLL_ALLTOALL:
-    case RIDGE_COLL_SENDRECV: return a == RIDGE_ALGO_DIRECT;
-    default: return 0;
-    }
+    return (unsigned)a < RIDGE_ALGO_COUNT && (algo_mask(op) >> a & 1u);
 }
 
 int ridge_coll_supports(ridge_coll_op op, ridge_coll_algo a)
@@ -64,7 +71,8 @@ const ridge_coll_proto_info *ridge_coll_proto_constants(ridge_coll_proto p)
     return p > RIDGE_PROTO_AUTO && p < RIDGE_PROTO_COUNT ? &proto_info[p] : NULL;
 }
 
-double ridge_coll_busbw_factor(ridge_coll_op op, int gpus)
+/* ridge_coll_busbw_factor, inlined in ridge_collective_shaped. */
+static inline double busbw_factor(ridge_coll_op op, int gpus)
 {
     double n = gpus;
     if (gpus < 1)
@@ -78,9 +86,36 @@ double ridge_coll_busbw_factor(ridge_coll_op op, int gpus)
     }
 }
 
-/* The tiers a collective sees, for one protocol. */
+double ridge_coll_busbw_factor(ridge_coll_op op, int gpus)
+{
+    return busbw_factor(op, gpus);
+}
+
+/* What the shape of a collective gives every protocol alike, worked out once a call. */
 typedef struct {
-    int n, m, k;        /* GPUs, nodes, GPUs per node */
+    int m, k;             /* nodes, GPUs per node */
+    double dn, dm, dk;    /* GPUs, nodes and GPUs per node as doubles */
+    const char *link;     /* the intra link: "nvlink" (a switch or bridges) or "pcie" */
+    double link_share;    /* intra link x intra_fraction */
+    double pcie_share;    /* intra PCIe x intra_fraction */
+    double node_share;    /* node network x inter_fraction */
+} shape;
+
+static void make_shape(const ridge_cluster *cl, double inter_bw, int n, int m, shape *s)
+{
+    s->m = m;
+    s->k = n / m;
+    s->dn = n;
+    s->dm = m;
+    s->dk = s->k;
+    s->link = cl->intra_kind == RIDGE_INTRA_NVSWITCH || cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE ? "nvlink" : "pcie";
+    s->link_share = cl->intra_bw_bytes_per_s * cl->intra_fraction;
+    s->pcie_share = cl->intra_pcie_bw_bytes_per_s * cl->intra_fraction;
+    s->node_share = inter_bw * cl->inter_fraction;
+}
+
+/* The tiers a collective sees, for one protocol, and the ring over all n GPUs on them. */
+typedef struct {
     double a_intra;     /* step latency inside a node */
     double a_inter;     /* step latency across nodes */
     double b_link;      /* per GPU: the fast intra link (NVLink, or PCIe where that is all) */
@@ -89,41 +124,36 @@ typedef struct {
     const char *ring_bound;
     double b_node;      /* whole node, network, one direction */
     double base;
+    double alpha, beta; /* step latency and bandwidth of a ring over all n GPUs */
+    const char *bound;  /* the link that sets beta */
 } tiers;
 
-static void make_tiers(const ridge_cluster *cl, double inter_bw, int n, int m, ridge_coll_proto p, tiers *t)
+static void make_tiers(const ridge_cluster *cl, const shape *s, ridge_coll_proto p, tiers *t)
 {
     const ridge_coll_proto_info *pi = &proto_info[p];
-    int nvlink = cl->intra_kind == RIDGE_INTRA_NVSWITCH || cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE;
-    t->n = n;
-    t->m = m;
-    t->k = n / m;
     t->base = pi->base_latency_s;
     t->a_intra = cl->intra_latency_s * pi->step_latency_factor;
     t->a_inter = cl->inter_latency_s * pi->step_latency_factor;
-    t->b_link = cl->intra_bw_bytes_per_s * cl->intra_fraction * pi->bw_efficiency;
-    t->b_pcie = cl->intra_pcie_bw_bytes_per_s * cl->intra_fraction * pi->bw_efficiency;
+    t->b_link = s->link_share * pi->bw_efficiency;
+    t->b_pcie = s->pcie_share * pi->bw_efficiency;
     t->b_ring = t->b_link;
-    t->ring_bound = nvlink ? "nvlink" : "pcie";
+    t->ring_bound = s->link;
     /* A ring through bridged pairs alternates bridge and PCIe hops once it has more than one pair. */
-    if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE && t->k > 2 && t->b_pcie < t->b_link) {
+    if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE && s->k > 2 && t->b_pcie < t->b_link) {
         t->b_ring = t->b_pcie;
         t->ring_bound = "pcie";
     }
-    t->b_node = inter_bw * cl->inter_fraction * pi->bw_efficiency;
-}
-
-/* Step latency and bandwidth of a ring over all n GPUs. */
-static void flat_ring(const tiers *t, double *alpha, double *beta, const char **bound)
-{
-    *alpha = t->a_intra;
-    *beta = t->b_ring;
-    *bound = t->ring_bound;
-    if (t->m > 1) {
-        *alpha = t->k > 1 && t->a_intra > t->a_inter ? t->a_intra : t->a_inter;
-        if (t->k == 1 || t->b_node < t->b_ring) {
-            *beta = t->b_node;
-            *bound = "network";
+    t->b_node = s->node_share * pi->bw_efficiency;
+    /* the flat ring: inside a node its slowest hop; across nodes the slower step and the network
+     * where that is the narrower (or the only) way */
+    t->alpha = t->a_intra;
+    t->beta = t->b_ring;
+    t->bound = t->ring_bound;
+    if (s->m > 1) {
+        t->alpha = s->k > 1 && t->a_intra > t->a_inter ? t->a_intra : t->a_inter;
+        if (s->k == 1 || t->b_node < t->b_ring) {
+            t->beta = t->b_node;
+            t->bound = "network";
         }
     }
 }
@@ -136,80 +166,91 @@ static int ceil_log2(int m)
     return d;
 }
 
-/* One (algorithm, protocol) evaluation; 0 on success, -1 when the pair does not apply. */
-static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const tiers *t, ridge_coll_algo a,
-                ridge_coll_result *r)
-{
-    double n = t->n, k = t->k, m = t->m, alpha, beta, lat = t->base, bw = 0;
+/* One candidate: an algorithm on one protocol, its latency and bandwidth terms and the link that
+ * bounds it. */
+typedef struct {
+    int algo;
+    double lat, bw;
     const char *bound;
-    (void)cl;
-    flat_ring(t, &alpha, &beta, &bound);
+} cand;
+
+/* The candidates of op on one protocol's tiers, in algorithm order, among `algos` (bits of
+ * algo_mask(op), one or more); returns how many (up to 3, an all-reduce's). */
+static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const shape *s, const tiers *t, unsigned algos,
+                cand *c)
+{
+    double n = s->dn, k = s->dk, m = s->dm, alpha = t->alpha, beta = t->beta, lat = t->base;
+    int nc = 0;
     switch (op) {
     case RIDGE_COLL_ALLREDUCE:
-        if (a == RIDGE_ALGO_RING) {
-            lat += 2 * (n - 1) * alpha;
-            bw = 2 * (n - 1) / n * S / beta;
-        } else if (a == RIDGE_ALGO_TREE) {
+        if (algos & 1u << RIDGE_ALGO_RING) {
+            c[nc].algo = RIDGE_ALGO_RING;
+            c[nc].lat = lat + 2 * (n - 1) * alpha;
+            c[nc].bw = 2 * (n - 1) / n * S / beta;
+            c[nc++].bound = t->bound;
+        }
+        if (algos & 1u << RIDGE_ALGO_TREE) {
             /* NCCL: a chain inside each node, a double binary tree across nodes; latency
              * 2((k-1) a_intra + log2(m) a_inter); reduce up and broadcast down each move S, which
              * NCCL's tuning counts as algbw = B / 2 (ratio 0.5). */
-            lat += 2 * ((k - 1) * t->a_intra + ceil_log2(t->m) * t->a_inter);
-            bw = 2 * S / beta;
-        } else if (a == RIDGE_ALGO_HIERARCHICAL) {
+            c[nc].algo = RIDGE_ALGO_TREE;
+            c[nc].lat = lat + 2 * ((k - 1) * t->a_intra + ceil_log2(s->m) * t->a_inter);
+            c[nc].bw = 2 * S / beta;
+            c[nc++].bound = t->bound;
+        }
+        if (algos & 1u << RIDGE_ALGO_HIERARCHICAL) {
             /* Reduce-scatter in the node (ring of k), all-reduce of S/k across the m nodes (k
              * rings at once, each GPU on its share of the network), all-gather in the node. */
-            double b_gpu_net = t->b_node / k;
+            double b_gpu_net = t->b_node / k, bw = 2 * (k - 1) / k * S / t->b_ring;
+            const char *bound = t->ring_bound;
             lat += 2 * (k - 1) * t->a_intra;
-            bw = 2 * (k - 1) / k * S / t->b_ring;
-            bound = t->ring_bound;
-            if (t->m > 1) {
+            if (s->m > 1) {
                 double net = 2 * (m - 1) / m * (S / k) / b_gpu_net;
                 lat += 2 * (m - 1) * t->a_inter;
                 if (net > bw)
                     bound = "network";
                 bw += net;
             }
-        } else {
-            return -1;
+            c[nc].algo = RIDGE_ALGO_HIERARCHICAL;
+            c[nc].lat = lat;
+            c[nc].bw = bw;
+            c[nc++].bound = bound;
         }
-        break;
+        return nc;
     case RIDGE_COLL_ALLGATHER:
     case RIDGE_COLL_REDUCESCATTER:
-        if (a != RIDGE_ALGO_RING)
-            return -1;
-        lat += (n - 1) * alpha;
-        bw = (n - 1) / n * S / beta;
-        break;
+        c->algo = RIDGE_ALGO_RING;
+        c->lat = lat + (n - 1) * alpha;
+        c->bw = (n - 1) / n * S / beta;
+        c->bound = t->bound;
+        return 1;
     case RIDGE_COLL_BROADCAST:
-        if (a != RIDGE_ALGO_RING)
-            return -1;
         /* A pipelined chain: the first chunk pays n-1 steps, then the stream runs at B. */
-        lat += (n - 1) * alpha;
-        bw = S / beta;
-        break;
+        c->algo = RIDGE_ALGO_RING;
+        c->lat = lat + (n - 1) * alpha;
+        c->bw = S / beta;
+        c->bound = t->bound;
+        return 1;
     case RIDGE_COLL_SENDRECV:
-        if (a != RIDGE_ALGO_DIRECT)
-            return -1;
         /* nccl-tests sendrecv: every rank sends S to the next and receives from the previous. */
-        lat += alpha;
-        bw = S / beta;
-        break;
+        c->algo = RIDGE_ALGO_DIRECT;
+        c->lat = lat + alpha;
+        c->bw = S / beta;
+        c->bound = t->bound;
+        return 1;
     case RIDGE_COLL_ALLTOALL: {
         /* S/n to every peer, all at once; NCCL issues the n-1 exchanges in rounds of one step. */
-        double t_intra = 0, t_pcie = 0, t_net = 0;
-        if (a != RIDGE_ALGO_DIRECT)
-            return -1;
-        lat += (n - 1) * alpha;
+        double t_intra = 0, t_pcie = 0, t_net = 0, bw;
+        const char *bound = t->ring_bound;
         if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE) {
             t_intra = (k > 1 ? 1 : 0) * S / n / t->b_link;
             t_pcie = (k > 2 ? k - 2 : 0) * S / n / t->b_pcie;
         } else {
             t_intra = (k - 1) * S / n / t->b_link;
         }
-        if (t->m > 1)
+        if (s->m > 1)
             t_net = k * (n - k) * S / n / t->b_node;
         bw = t_intra;
-        bound = t->ring_bound;
         if (cl->intra_kind == RIDGE_INTRA_NVLINK_BRIDGE)
             bound = "nvlink";
         if (t_pcie > bw) {
@@ -220,16 +261,14 @@ static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const tiers
             bw = t_net;
             bound = "network";
         }
-        break;
+        c->algo = RIDGE_ALGO_DIRECT;
+        c->lat = lat + (n - 1) * alpha;
+        c->bw = bw;
+        c->bound = bound;
+        return 1;
     }
-    default: return -1;
+    default: return 0;
     }
-    r->algo = a;
-    r->latency_s = lat;
-    r->bandwidth_s = bw;
-    r->time_s = lat + bw;
-    r->bound = bound;
-    return 0;
 }
 
 int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, int gpus, ridge_coll_algo algo,
@@ -245,8 +284,11 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
                             double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
                             ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
 {
-    int m, found = 0;
-    ridge_coll_result best, cand;
+    int m, nc, p0 = proto, p1 = proto, best_proto = RIDGE_PROTO_AUTO;
+    unsigned algos = algo_mask(op);
+    double best_time = HUGE_VAL; /* none found while it is */
+    cand c[3], best = {RIDGE_ALGO_AUTO, 0, 0, NULL};
+    shape sh;
     if (!cl || !r)
         return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
     if ((unsigned)op >= RIDGE_COLL_COUNT || (unsigned)algo >= RIDGE_ALGO_COUNT || (unsigned)proto >= RIDGE_PROTO_COUNT)
@@ -266,38 +308,46 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no '%s' algorithm", ridge_coll_op_name(op),
                              ridge_coll_algo_name(algo));
     m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
-    memset(&best, 0, sizeof best);
-    for (int p = RIDGE_PROTO_LL; p < RIDGE_PROTO_COUNT; p++) {
+    make_shape(cl, inter_bw_bytes_per_s_per_node, gpus, m, &sh);
+    if (algo != RIDGE_ALGO_AUTO)
+        algos &= 1u << algo;
+    /* The candidates in order, protocol then algorithm; a later one wins only when it is faster. */
+    if (proto == RIDGE_PROTO_AUTO) {
+        p0 = RIDGE_PROTO_LL;
+        p1 = RIDGE_PROTO_COUNT - 1;
+    }
+    for (int p = p0; p <= p1; p++) {
         tiers t;
-        if (proto != RIDGE_PROTO_AUTO && p != (int)proto)
-            continue;
         /* NCCL enables LL128 by default only where every GPU pair talks over NVLink. */
         if (proto == RIDGE_PROTO_AUTO && p == RIDGE_PROTO_LL128 && cl->intra_kind != RIDGE_INTRA_NVSWITCH)
             continue;
-        make_tiers(cl, inter_bw_bytes_per_s_per_node, gpus, m, (ridge_coll_proto)p, &t);
-        for (int a = RIDGE_ALGO_RING; a < RIDGE_ALGO_COUNT; a++) {
-            if ((algo != RIDGE_ALGO_AUTO && a != (int)algo) || !supports(op, (ridge_coll_algo)a))
-                continue;
-            memset(&cand, 0, sizeof cand);
-            if (eval(cl, op, bytes, &t, (ridge_coll_algo)a, &cand) != 0 || !isfinite(cand.time_s))
-                continue;
-            cand.proto = (ridge_coll_proto)p;
-            if (!found || cand.time_s < best.time_s) {
-                best = cand;
-                found = 1;
+        make_tiers(cl, &sh, (ridge_coll_proto)p, &t);
+        nc = eval(cl, op, bytes, &sh, &t, algos, c);
+        for (int j = 0; j < nc; j++) {
+            double time = c[j].lat + c[j].bw;
+            /* the first finite time beats HUGE_VAL; a later one only by being faster */
+            if (time < best_time && isfinite(time)) {
+                best = c[j];
+                best_proto = p;
+                best_time = time;
             }
         }
     }
-    if (!found)
+    if (best_proto == RIDGE_PROTO_AUTO)
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "no algorithm for %s on cluster '%s'", ridge_coll_op_name(op),
                              cl->id);
-    best.op = op;
-    best.gpus = gpus;
-    best.nodes = m;
-    best.gpus_per_node = gpus / m;
-    best.bytes = bytes;
-    best.alg_bw_bytes_per_s = bytes / best.time_s;
-    best.bus_bw_bytes_per_s = best.alg_bw_bytes_per_s * ridge_coll_busbw_factor(op, gpus);
-    *r = best;
+    r->op = op;
+    r->algo = (ridge_coll_algo)best.algo;
+    r->proto = (ridge_coll_proto)best_proto;
+    r->gpus = gpus;
+    r->nodes = m;
+    r->gpus_per_node = sh.k;
+    r->bytes = bytes;
+    r->time_s = best_time;
+    r->latency_s = best.lat;
+    r->bandwidth_s = best.bw;
+    r->alg_bw_bytes_per_s = bytes / best_time;
+    r->bus_bw_bytes_per_s = r->alg_bw_bytes_per_s * busbw_factor(op, gpus);
+    r->bound = best.bound;
     return RIDGE_OK;
 }
