@@ -28,19 +28,7 @@ int ridge_kernel_peak_for(const ridge_gpu *g, ridge_dtype dt, int tensor)
 void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r)
 {
-    ridge_peak p = rk_vector_peak(g, dt);
-    /* every field: these, rk_finish's, and rk_result_clear_derived's */
-    rk_result_clear_derived(r);
-    r->tile_m = r->tile_n = r->tiles = r->waves = 0;
-    r->peak = p;
-    r->flops = flops;
-    r->kernels = kernels;
-    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * rh_efficiency_fraction(&g->eff, p)) : 0;
-    rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
-    r->wave_efficiency = 1;
-    r->split_k = 1;
-    r->align_efficiency = 1;
-    rk_finish(g, r);
+    rk_streaming_in(g, dt, flops, bytes, kernels, r);
 }
 
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times)

@@ -323,7 +323,25 @@ static inline void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
     rk_finish_extra(g, r, 0);
 }
 
-/* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
+/* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. rk_streaming_in
+ * is its body, inline for rk_memory_bound's one call (once per memory-bound prediction). */
+static inline void rk_streaming_in(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
+                                   ridge_kernel_result *r)
+{
+    ridge_peak p = rk_vector_peak(g, dt);
+    /* every field: these, rk_finish's, and rk_result_clear_derived's */
+    rk_result_clear_derived(r);
+    r->tile_m = r->tile_n = r->tiles = r->waves = 0;
+    r->peak = p;
+    r->flops = flops;
+    r->kernels = kernels;
+    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * rh_efficiency_fraction(&g->eff, p)) : 0;
+    rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
+    r->wave_efficiency = 1;
+    r->split_k = 1;
+    r->align_efficiency = 1;
+    rk_finish(g, r);
+}
 RK_PRIVATE void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
