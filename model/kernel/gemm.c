@@ -282,12 +282,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double t_over_[RK_GEMM_NTILES], bt_[RK_GEMM_NTILES], stream0_[RK_GEMM_NTILES];
         double per1_[RK_GEMM_NTILES], work1_[RK_GEMM_NTILES], lb1_[RK_GEMM_NTILES], lbt_[RK_GEMM_NTILES];
         int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
-        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial;
+        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
         size_t probe = i0, best_i = 0; /* best_i: no tie is won while best_t is infinite */
         if (s_max_k > RK_GEMM_MAX_SPLIT_K)
             s_max_k = RK_GEMM_MAX_SPLIT_K;
-        /* The least partial sums of a split (2 parts) through DRAM and L2 at their combined rate. */
-        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
         /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
          * them (m * (1/tm): the same product the tile would compute). */
         double ceil_m[3], ceil_n[3], ceil_mc[3];
@@ -320,7 +318,12 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             lb1_[i] = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
             lbt_[i] = lb1_[i];
             if (can_split && bt_[i] < sm && s_max_k > 1) {
-                /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors. */
+                /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors; the
+                 * least partial sums of a split (2 parts) through DRAM and L2 at their combined
+                 * rate, computed once per call when first needed (-1: not yet; a grid of a wave or
+                 * more never needs it). */
+                if (lb_partial < 0)
+                    lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
                 double lb2 = 2 * floor1 + rk_max((per1_[i] * work1_[i] + t_over_[i]) * RK_GEMM_LB_MARGIN, lb_partial);
                 if (lb2 < lbt_[i])
                     lbt_[i] = lb2;
@@ -354,7 +357,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             }
             /* The splits that leave no wave part-empty: the most parts that fit in 1, 2 or 3
              * waves (floor(j SM / tiles)), besides no split and the fill split. */
-            double splits[2 + RK_GEMM_NSPLITS] = {1, s_fill};
+            double splits[2 + RK_GEMM_NSPLITS]; /* [2..]: written as their turn comes, before a read */
+            splits[0] = 1;
+            splits[1] = s_fill;
             for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
                 double s, ttile, compute, mem, l2b, tt, d = dram0, l = l20, dtd = dt0;
                 if (s_i == 0 && RK_LOSES(lb1_[i]))
