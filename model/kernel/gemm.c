@@ -23,22 +23,25 @@ typedef struct {
     double inv_eff;
     int im, in; /* tm, tn as 64 << im, 64 << in: the index of its ceil(m / tm), ceil(n / tn) */
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
+    double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
 } rk_tile;
+/* One row of the tables below: every derived field from tm, tn and eff, as exact constants. */
+#define RK_TILE(tm, tn, eff)                                                                                       \
+    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, (tm) == 64 ? 0 : (tm) == 128 ? 1 : 2, (tn) == 64 ? 0 : (tn) == 128 ? 1 : 2, \
+     tm * tn * 4.0, 2.0 * tm * tn, (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES}
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. */
 static const rk_tile tensor_tiles[] = {
-    {128, 256, 1.00, 1.0 / 128, 1.0 / 256, 1.0 / 1.00, 1, 2, 128.0 * 256 * 4.0, 2.0 * 128 * 256},
-    {256, 128, 1.00, 1.0 / 256, 1.0 / 128, 1.0 / 1.00, 2, 1, 256.0 * 128 * 4.0, 2.0 * 256 * 128},
-    {128, 128, 0.95, 1.0 / 128, 1.0 / 128, 1.0 / 0.95, 1, 1, 128.0 * 128 * 4.0, 2.0 * 128 * 128},
-    {64, 128, 0.85, 1.0 / 64, 1.0 / 128, 1.0 / 0.85, 0, 1, 64.0 * 128 * 4.0, 2.0 * 64 * 128},
-    {64, 64, 0.72, 1.0 / 64, 1.0 / 64, 1.0 / 0.72, 0, 0, 64.0 * 64 * 4.0, 2.0 * 64 * 64},
+    RK_TILE(128.0, 256.0, 1.00), RK_TILE(256.0, 128.0, 1.00), RK_TILE(128.0, 128.0, 0.95),
+    RK_TILE(64.0, 128.0, 0.85),  RK_TILE(64.0, 64.0, 0.72),
 };
 static const rk_tile vector_tiles[] = {
-    {128, 128, 1.00, 1.0 / 128, 1.0 / 128, 1.0 / 1.00, 1, 1, 128.0 * 128 * 4.0, 2.0 * 128 * 128},
-    {128, 64, 0.93, 1.0 / 128, 1.0 / 64, 1.0 / 0.93, 1, 0, 128.0 * 64 * 4.0, 2.0 * 128 * 64},
-    {64, 64, 0.85, 1.0 / 64, 1.0 / 64, 1.0 / 0.85, 0, 0, 64.0 * 64 * 4.0, 2.0 * 64 * 64},
+    RK_TILE(128.0, 128.0, 1.00),
+    RK_TILE(128.0, 64.0, 0.93),
+    RK_TILE(64.0, 64.0, 0.85),
 };
+#undef RK_TILE
 
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
  * on m buckets, as vLLM's CUTLASS FP8 scaled-mm does on sm90, runs 64x64 tiles up to m = 64 and
@@ -88,15 +91,10 @@ static const rk_tile vector_tiles[] = {
 
 /* Share of the aligned speed by the alignment (bytes) of a leading dimension: without
  * 16-byte multiples the kernel cannot use 16-byte vector loads / TMA and falls back. */
-static double align_eff(double elems, double es)
+static double align_of(long long b)
 {
-    double bytes = elems * es;
-    long long b, low;
-    if (bytes != rk_floor(bytes) || bytes >= 4.5e15)
-        return 0.5;
-    b = (long long)bytes;
-    low = b & -b; /* largest power of two dividing the byte count */
-    if (low >= 16 || b == 0)
+    long long low = b & -b; /* largest power of two dividing the byte count (b != 0) */
+    if (low >= 16)
         return 1.0;
     if (low >= 8)
         return 0.80;
@@ -104,24 +102,48 @@ static double align_eff(double elems, double es)
         return 0.65;
     return 0.50;
 }
+static double align_eff(double elems, double es)
+{
+    double bytes = elems * es;
+    long long b;
+    if (bytes != rk_floor(bytes) || bytes >= 4.5e15)
+        return 0.5;
+    b = (long long)bytes;
+    return b == 0 ? 1.0 : align_of(b);
+}
 
-/* CTAs of a tile that fit on one SM at once, by shared memory and accumulator registers
- * (multiplications only: this is in the hot loop), at most 4; 0: the tile does not fit.
+/* x as an integer when it is one in [1, 4.5e15) (a checked dimension, a byte count), else 0. */
+static long long int_or_0(double x)
+{
+    long long v;
+    if (!(x >= 1 && x < 4.5e15))
+        return 0;
+    v = (long long)x;
+    return (double)v == x ? v : 0;
+}
+
+/* CTAs of a tile that fit on one SM at once, by shared memory (its stages, t->smem) and FP32
+ * accumulator registers (t->acc4), at most 4; 0: the tile does not fit. The largest c <= 4 with
+ * c x smem <= smem_avail and c x acc4 <= regs (exact products), unrolled: this is in the hot loop.
  * `smem_avail` and `regs` (0.75 x registers x 4 bytes) are the GPU's, computed once per call. */
 static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
-    double smem = (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES;
-    double acc = t->acc4; /* FP32 accumulators */
-    double c = 0;
-    while (c < 4 && (c + 1) * smem <= smem_avail && (c + 1) * acc <= regs)
-        c++;
-    return c;
+    double smem = t->smem, acc = t->acc4;
+    if (!(smem <= smem_avail && acc <= regs))
+        return 0;
+    if (!(2 * smem <= smem_avail && 2 * acc <= regs))
+        return 1;
+    if (!(3 * smem <= smem_avail && 3 * acc <= regs))
+        return 2;
+    if (!(4 * smem <= smem_avail && 4 * acc <= regs))
+        return 3;
+    return 4;
 }
 
 /* ctas_per_sm(...) >= 1: one CTA of the tile fits. */
 static int tile_fits(double smem_avail, double regs, const rk_tile *t)
 {
-    return (t->tm + t->tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES <= smem_avail && t->acc4 <= regs;
+    return t->smem <= smem_avail && t->acc4 <= regs;
 }
 
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
@@ -137,9 +159,16 @@ static double gemm_align(int hopper, double es, double es_out, double m, double 
     else {
         double lda = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT ? m : k;
         double ldb = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT ? k : n;
-        double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
-        a = x < y ? x : y;
-        a = a < z ? a : z;
+        long long ix = int_or_0(lda * es), iy = int_or_0(ldb * es), iz = int_or_0(n * es_out);
+        if (ix && iy && iz) {
+            /* whole byte counts: the worst operand's factor is that of the largest power of two
+             * dividing all three (align_of is monotone in it), the lowest bit set in any */
+            a = align_of(ix | iy | iz);
+        } else {
+            double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
+            a = x < y ? x : y;
+            a = a < z ? a : z;
+        }
     }
     if (a < 1.0 && tensor && hopper)
         a *= RK_GEMM_HOPPER_NO_TMA;
@@ -253,21 +282,24 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double t_over_[RK_GEMM_NTILES], bt_[RK_GEMM_NTILES], stream0_[RK_GEMM_NTILES];
         double per1_[RK_GEMM_NTILES], work1_[RK_GEMM_NTILES], lb1_[RK_GEMM_NTILES], lbt_[RK_GEMM_NTILES];
         int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
-        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial;
+        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
         size_t probe = i0, best_i = 0; /* best_i: no tie is won while best_t is infinite */
         if (s_max_k > RK_GEMM_MAX_SPLIT_K)
             s_max_k = RK_GEMM_MAX_SPLIT_K;
-        /* The least partial sums of a split (2 parts) through DRAM and L2 at their combined rate. */
-        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
         /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
          * them (m * (1/tm): the same product the tile would compute). */
-        double ceil_m[3], ceil_n[3];
+        double ceil_m[3], ceil_n[3], ceil_mc[3];
         /* A's and B's bytes, m * k * es and k * n * es: the first two products of each tile's stream */
         double mk_es = m * k * es, kn_es = k * n * es;
+        /* Integer m, n (an op's checked sides): ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer
+         * rk_ceil(m * 2^-j) gives (an exact product), in three instructions instead of rk_ceil's. */
+        long long mi = int_or_0(m), ni = int_or_0(n);
         for (int j = 0; j < 3; j++) {
             double inv = 1.0 / (64 << j);
-            ceil_m[j] = rk_ceil(m * inv);
-            ceil_n[j] = rk_ceil(n * inv);
+            ceil_m[j] = mi ? (double)((mi + (64LL << j) - 1) >> (6 + j)) : rk_ceil(m * inv);
+            ceil_n[j] = ni ? (double)((ni + (64LL << j) - 1) >> (6 + j)) : rk_ceil(n * inv);
+            /* tile rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
+            ceil_mc[j] = j >= 1 && inv_cl != 1.0 ? rk_ceil(ceil_m[j] * inv_cl) : ceil_m[j];
         }
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
@@ -275,7 +307,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             t_over_[i] = g->eff.dram_latency_s + t->acc4 * inv_epi;
             bt_[i] = otm * otn * batch;
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0_[i] = batch * (mk_es * otn + kn_es * (t->tm >= 128 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm));
+            stream0_[i] = batch * (mk_es * otn + kn_es * ceil_mc[t->im]);
             per1_[i] = bt_[i] * inv_sm;
             work1_[i] = t->mac2 * k * inv_peak_sm * t->inv_eff;
             /* Unsplit: compute >= max(per_sm, 1) one tile's MACs + one fill and drain (waves x
@@ -286,7 +318,12 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             lb1_[i] = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
             lbt_[i] = lb1_[i];
             if (can_split && bt_[i] < sm && s_max_k > 1) {
-                /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors. */
+                /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors; the
+                 * least partial sums of a split (2 parts) through DRAM and L2 at their combined
+                 * rate, computed once per call when first needed (-1: not yet; a grid of a wave or
+                 * more never needs it). */
+                if (lb_partial < 0)
+                    lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
                 double lb2 = 2 * floor1 + rk_max((per1_[i] * work1_[i] + t_over_[i]) * RK_GEMM_LB_MARGIN, lb_partial);
                 if (lb2 < lbt_[i])
                     lbt_[i] = lb2;
@@ -320,7 +357,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             }
             /* The splits that leave no wave part-empty: the most parts that fit in 1, 2 or 3
              * waves (floor(j SM / tiles)), besides no split and the fill split. */
-            double splits[2 + RK_GEMM_NSPLITS] = {1, s_fill};
+            double splits[2 + RK_GEMM_NSPLITS]; /* [2..]: written as their turn comes, before a read */
+            splits[0] = 1;
+            splits[1] = s_fill;
             for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
                 double s, ttile, compute, mem, l2b, tt, d = dram0, l = l20, dtd = dt0;
                 if (s_i == 0 && RK_LOSES(lb1_[i]))
@@ -407,7 +446,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
              * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
             double stream = best_stream + partial;
-            rk_result_clear(r);
+            /* every field: these, rk_finish_mem's, and rk_result_clear_derived's */
+            rk_result_clear_derived(r);
             r->dram_bytes = best_d;
             r->l2_bytes = best_l;
             if (stream > r->l2_bytes)

@@ -121,9 +121,15 @@ static double row_passes(const ridge_gpu *g, const ridge_op *op)
     return row_bytes > RK_ROW_ON_CHIP_FRACTION * g->smem_per_sm_bytes ? 2.0 : 1.0;
 }
 
+/* One streaming kernel per op (rk_streaming_in, inlined once): each kind sets the math dtype,
+ * FLOPs, bytes and launches it streams, and the time of the rounds of a row or column kernel
+ * (row_kernel) where it has one; PCIe copies and tensor-core custom ops are their own. */
 int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
-    double flops = rk_op_flops(op), bytes = min_bytes;
+    double flops = rk_op_flops(op), bytes = min_bytes, kernels = 1, t_rows = 0;
+    ridge_dtype math = op->dtype;
+    rk_bytes b;
+    int rows = 0; /* 1: t_rows is a row kernel's rounds */
     switch (op->kind) {
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:
@@ -134,10 +140,10 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ri
         /* Softmax: a max pass, a sum-of-exponentials pass and the normalising pass, two block
          * reductions; the norms: the moments in one pass and one (Welford) reduction. */
         int sm = op->kind == RIDGE_OP_SOFTMAX;
-        rk_streaming(g, op->dtype, flops, rk_op_bytes_capped(op, bytes + extra, bytes), 1, r);
-        row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, op->u.rows.kernel),
-                   r);
-        return RIDGE_OK;
+        b = rk_op_bytes_capped(op, bytes + extra, bytes);
+        t_rows = row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, op->u.rows.kernel);
+        rows = 1;
+        break;
     }
     case RIDGE_OP_COPY:
         if (op->u.copy.kind != RIDGE_COPY_D2D) {
@@ -154,8 +160,9 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ri
             r->align_efficiency = 1;
             return RIDGE_OK;
         }
-        rk_streaming(g, op->dtype, 0, rk_op_bytes(op, bytes), 1, r);
-        return RIDGE_OK;
+        flops = 0;
+        b = rk_op_bytes(op, bytes);
+        break;
     case RIDGE_OP_CUSTOM:
         if (op->u.custom.unit == RIDGE_UNIT_TENSOR) {
             int tp = rk_tensor_peak(g, op->dtype);
@@ -174,44 +181,46 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ri
             rk_finish(g, r);
             return RIDGE_OK;
         }
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
-        return RIDGE_OK;
+        b = rk_op_bytes(op, bytes);
+        break;
     case RIDGE_OP_REDUCE:
         /* A channels_last batch-norm reduction with a grid reduction (grid_y >= 8 blocks along
          * the column) zero-fills its semaphores first: one more kernel per launch. */
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes),
-                     op->u.rows.kernel == RIDGE_ROW_COLUMN &&
-                             op->u.rows.cols >= RK_BN_CL_COOP_MIN_BLOCKS * RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD
-                         ? 2
-                         : 1,
-                     r);
+        b = rk_op_bytes(op, bytes);
+        if (op->u.rows.kernel == RIDGE_ROW_COLUMN &&
+            op->u.rows.cols >= RK_BN_CL_COOP_MIN_BLOCKS * RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD)
+            kernels = 2;
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
          * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
-        if (op->u.rows.kernel == RIDGE_ROW_COLUMN)
-            row_kernel(column_rounds_s(g, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS),
-                       r);
-        else if (op->u.rows.rows > 1)
-            row_kernel(row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, rk_dtype_bytes(op->dtype), 1, 1,
-                                    op->u.rows.kernel),
-                       r);
-        return RIDGE_OK;
-    case RIDGE_OP_ELEMENTWISE: {
-        ridge_dtype math;
+        if (op->u.rows.kernel == RIDGE_ROW_COLUMN) {
+            t_rows = column_rounds_s(g, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS);
+            rows = 1;
+        } else if (op->u.rows.rows > 1) {
+            t_rows = row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, rk_dtype_bytes(op->dtype), 1, 1, op->u.rows.kernel);
+            rows = 1;
+        }
+        break;
+    case RIDGE_OP_ELEMENTWISE:
         ew_work(op, &flops, &math);
-        rk_streaming(g, math, flops, rk_op_bytes(op, bytes), 1, r);
+        b = rk_op_bytes(op, bytes);
+        rows = 1;
         if (op->u.ew.rows > 0)
-            row_kernel(row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, rk_dtype_bytes(op->dtype),
-                                    1, 0, RIDGE_ROW_CTA),
-                       r);
+            t_rows = row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, rk_dtype_bytes(op->dtype), 1, 0,
+                                  RIDGE_ROW_CTA);
         else if (op->u.ew.strided_inputs > 0)
-            row_kernel(strided_rounds_s(g, op->u.ew.elements), r);
+            t_rows = strided_rounds_s(g, op->u.ew.elements);
         else if (op->u.ew.channels > 0)
-            row_kernel(column_rounds_s(g, op->u.ew.channels, op->u.ew.elements, 1), r);
-        return RIDGE_OK;
-    }
+            t_rows = column_rounds_s(g, op->u.ew.channels, op->u.ew.elements, 1);
+        else
+            rows = 0;
+        break;
     default:
         /* embedding */
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes), 1, r);
-        return RIDGE_OK;
+        b = rk_op_bytes(op, bytes);
+        break;
     }
+    rk_streaming_in(g, math, flops, b, kernels, r);
+    if (rows)
+        row_kernel(t_rows, r);
+    return RIDGE_OK;
 }

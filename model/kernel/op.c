@@ -229,19 +229,8 @@ double rk_op_flops(const ridge_op *op)
     }
 }
 
-static double kind_min_bytes(const ridge_op *op);
-
-double ridge_op_min_bytes(const ridge_op *op)
-{
-    return rk_op_min_bytes(op);
-}
-
-double rk_op_min_bytes(const ridge_op *op)
-{
-    return kind_min_bytes(op) + op->epilogue_bytes;
-}
-
-static double kind_min_bytes(const ridge_op *op)
+/* Inline in rk_op_min_bytes, below: once per prediction (ridge_kernel_predict). */
+static inline double kind_min_bytes(const ridge_op *op)
 {
     double es = rk_dtype_bytes(op->dtype);
     switch (op->kind) {
@@ -273,6 +262,16 @@ static double kind_min_bytes(const ridge_op *op)
     case RIDGE_OP_CUSTOM: return op->u.custom.bytes;
     default: return 0;
     }
+}
+
+double rk_op_min_bytes(const ridge_op *op)
+{
+    return kind_min_bytes(op) + op->epilogue_bytes;
+}
+
+double ridge_op_min_bytes(const ridge_op *op)
+{
+    return rk_op_min_bytes(op);
 }
 
 /* ----------------------------------------------------------------- check */

@@ -25,60 +25,10 @@ int ridge_kernel_peak_for(const ridge_gpu *g, ridge_dtype dt, int tensor)
     return tensor ? rk_tensor_peak(g, dt) : (int)rk_vector_peak(g, dt);
 }
 
-void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
-{
-    rk_finish_extra(g, r, 0);
-}
-
-void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s)
-{
-    rk_finish_mem(g, r, rk_dram_time(g, r->dram_bytes) + extra_s);
-}
-
-void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, double memory_s)
-{
-    double lat = r->dram_bytes > 0 ? g->eff.dram_latency_s : 0;
-    double mem_thr, t;
-    r->floor_s = r->kernels * g->eff.kernel_floor_s;
-    r->memory_s = memory_s;
-    r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / g->eff.l2_bandwidth_bytes_per_s : 0;
-    t = r->compute_s;
-    if (r->memory_s > t)
-        t = r->memory_s;
-    if (r->l2_s > t)
-        t = r->l2_s;
-    r->time_s = r->floor_s + t;
-    /* Bound: the largest of the throughput terms, or the latency floors when they dominate. */
-    mem_thr = r->memory_s - lat;
-    r->bound = RIDGE_BOUND_COMPUTE;
-    t = r->compute_s;
-    if (mem_thr > t) {
-        r->bound = RIDGE_BOUND_MEMORY;
-        t = mem_thr;
-    }
-    if (r->l2_s > t) {
-        r->bound = RIDGE_BOUND_L2;
-        t = r->l2_s;
-    }
-    if (r->floor_s + lat > t)
-        r->bound = RIDGE_BOUND_LATENCY;
-}
-
 void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r)
 {
-    ridge_peak p = rk_vector_peak(g, dt);
-    rk_result_clear(r);
-    r->peak = p;
-    r->tensor = 0;
-    r->flops = flops;
-    r->kernels = kernels;
-    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * rh_efficiency_fraction(&g->eff, p)) : 0;
-    rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
-    r->wave_efficiency = 1;
-    r->split_k = 1;
-    r->align_efficiency = 1;
-    rk_finish(g, r);
+    rk_streaming_in(g, dt, flops, bytes, kernels, r);
 }
 
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times)

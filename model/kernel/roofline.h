@@ -61,6 +61,18 @@ static inline void rk_result_clear(ridge_kernel_result *r)
     r->roof_efficiency = 0;
 }
 
+/* The part of rk_result_clear that a model which sets every other field itself leaves (rk_gemm,
+ * rk_streaming: their own fields, then rk_finish_mem's): the enum/int fields with the padding
+ * after them (one fixed-size memset, as rk_result_clear) and the derived fields, which
+ * ridge_kernel_predict fills. Those models' results are rk_result_clear's bytes then; a new field
+ * of ridge_kernel_result must be added to them too (the size check above). */
+static inline void rk_result_clear_derived(ridge_kernel_result *r)
+{
+    memset(&r->bound, 0, offsetof(ridge_kernel_result, tile_m) - offsetof(ridge_kernel_result, bound));
+    r->min_bytes = r->intensity_flops_per_byte = r->achieved_flops_per_s = r->achieved_bytes_per_s = 0;
+    r->roof_efficiency = 0;
+}
+
 static inline double rk_max(double a, double b)
 {
     return a > b ? a : b;
@@ -130,6 +142,10 @@ static inline int rk_cc(const ridge_gpu *g)
 {
     const char *s = g->compute_capability;
     int major = 0;
+    /* "D.D", every catalogue NVIDIA part but Blackwell's "10.0": the value the loop below gives,
+     * without it (this runs once or more per prediction). */
+    if (s[0] >= '0' && s[0] <= '9' && s[1] == '.' && s[2] >= '0' && s[2] <= '9' && s[3] == '\0')
+        return 10 * (s[0] - '0') + (s[2] - '0');
     while (*s >= '0' && *s <= '9' && major < 100)
         major = 10 * major + (*s++ - '0');
     if (s == g->compute_capability || s[0] != '.' || s[1] < '0' || s[1] > '9' || s[2] != '\0')
@@ -265,15 +281,67 @@ static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, dou
     *dram = ws - *l2;
 }
 
-/* Fill time_s, memory_s, l2_s, floor_s, bound and derived fields of r from compute_s,
- * dram_bytes, l2_bytes, kernels and flops already set. */
-RK_PRIVATE void rk_finish(const ridge_gpu *g, ridge_kernel_result *r);
+/* Fill time_s, memory_s, l2_s, floor_s and bound of r from compute_s, dram_bytes, l2_bytes and
+ * kernels already set: rk_finish_extra(g, r, 0). rk_finish_mem with memory_s given:
+ * rk_dram_time(g, dram_bytes) + extra_s, already computed. Inline, all three: once per
+ * prediction, after the model's stores to r, which they read back (forwarded, not reloaded). */
+static inline void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, double memory_s)
+{
+    double lat = r->dram_bytes > 0 ? g->eff.dram_latency_s : 0;
+    double mem_thr, t;
+    r->floor_s = r->kernels * g->eff.kernel_floor_s;
+    r->memory_s = memory_s;
+    r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / g->eff.l2_bandwidth_bytes_per_s : 0;
+    t = r->compute_s;
+    if (r->memory_s > t)
+        t = r->memory_s;
+    if (r->l2_s > t)
+        t = r->l2_s;
+    r->time_s = r->floor_s + t;
+    /* Bound: the largest of the throughput terms, or the latency floors when they dominate. */
+    mem_thr = r->memory_s - lat;
+    r->bound = RIDGE_BOUND_COMPUTE;
+    t = r->compute_s;
+    if (mem_thr > t) {
+        r->bound = RIDGE_BOUND_MEMORY;
+        t = mem_thr;
+    }
+    if (r->l2_s > t) {
+        r->bound = RIDGE_BOUND_L2;
+        t = r->l2_s;
+    }
+    if (r->floor_s + lat > t)
+        r->bound = RIDGE_BOUND_LATENCY;
+}
 /* rk_finish with `extra_s` more DRAM time than dram_bytes at the streaming rate (GEMM tile writes). */
-RK_PRIVATE void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s);
-/* rk_finish with memory_s given: rk_dram_time(g, dram_bytes) + extra_s, already computed. */
-RK_PRIVATE void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, double memory_s);
+static inline void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s)
+{
+    rk_finish_mem(g, r, rk_dram_time(g, r->dram_bytes) + extra_s);
+}
+static inline void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
+{
+    rk_finish_extra(g, r, 0);
+}
 
-/* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. */
+/* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. rk_streaming_in
+ * is its body, inline for rk_memory_bound's one call (once per memory-bound prediction). */
+static inline void rk_streaming_in(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
+                                   ridge_kernel_result *r)
+{
+    ridge_peak p = rk_vector_peak(g, dt);
+    /* every field: these, rk_finish's, and rk_result_clear_derived's */
+    rk_result_clear_derived(r);
+    r->tile_m = r->tile_n = r->tiles = r->waves = 0;
+    r->peak = p;
+    r->flops = flops;
+    r->kernels = kernels;
+    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * rh_efficiency_fraction(&g->eff, p)) : 0;
+    rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
+    r->wave_efficiency = 1;
+    r->split_k = 1;
+    r->align_efficiency = 1;
+    rk_finish(g, r);
+}
 RK_PRIVATE void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r);
 
