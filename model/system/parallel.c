@@ -815,11 +815,11 @@ typedef struct {
     unsigned char u[sizeof ((ridge_op *)0)->u];
 } par_kernel_key;
 
-typedef struct {
+struct par_kernel_slot {
     par_gen gen; /* valid when == ridge_parallel_ctx.gen (never 0) */
     par_kernel_key key;
     ridge_kernel_result kr;
-} par_kernel_slot;
+};
 
 /* The part of a cluster the memos depend on, compared before each evaluation and copied: all but
  * its sources (the last fields, 4.6 of its 6.5 kB), which nothing of a prediction reads. */
@@ -828,11 +828,30 @@ _Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeo
                    offsetof(ridge_cluster, sources) - offsetof(ridge_cluster, source_count) <= 8,
                "ridge_cluster: the sources must be its last fields (PAR_CL_KEY_BYTES)");
 
+/* What the context knows of its scratch op i. A kernel slot's key is compared byte for byte only
+ * while this does not say which way holds the op's inputs: hit[f], a way of op i's memo for
+ * no_split_k f, has a key equal to the op's kernel inputs (its result counts when its generation
+ * is the context's). Every write of the op clears hit (scratch_begin, scratch_shard), and so does
+ * a growth of the memos (ctx_reserve, which moves them); memo_kernel sets it only where it
+ * compared or wrote the key, and a miss that replaces the way hit names sets it again. */
+typedef struct par_kernel_slot par_kernel_slot;
+typedef struct {
+    uint64_t stamp;         /* the sharding (ridge_parallel_ctx.sh_stamp) its count and shape are for (0: none) */
+    double shard;           /* and the optimizer shard they are for (its class's; 0 outside the optimizer group) */
+    par_kernel_slot *hit[2]; /* [no_split_k]: the way of its memo whose key is its kernel inputs (NULL: not known) */
+} par_op_state;
+
 struct ridge_parallel_ctx {
     size_t cap;              /* ops the scratch below holds */
     ridge_op *ops;           /* the sharded graph */
     unsigned long ops_serial; /* the prepared model whose graph ops holds (0: none): the ops sharding
                                  leaves alone are already there, the others are restored */
+    par_op_state *st;        /* [op] */
+    /* The scratch's sharding: shard_one's output depends on the prepared model, tp, pp, sequence
+     * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
+     * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
+    uint64_t sh_stamp;
+    int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
@@ -848,6 +867,11 @@ struct ridge_parallel_ctx {
     int ok_tp, ok_sp;
     int ok_split;   /* one of those ops splits over K in the first pass */
     int ok_nosplit; /* and they passed the no-split pass too */
+    /* The global batch's model FLOPs, throughput unit and items for model mf_serial (0: none) at
+     * global batch mf_batch: functions of the two alone (evaluate). */
+    unsigned long mf_serial;
+    double mf_batch, mf_flops, mf_items;
+    const char *mf_unit;
 };
 
 static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
@@ -862,6 +886,7 @@ static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
     }
     c->memos = memos;
     c->gen = 1;
+    c->sh_stamp = 1;
     if (c->coll)
         c->coll->gen = c->gen;
     *out = c;
@@ -878,6 +903,7 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
     if (!c)
         return;
     free(c->ops);
+    free(c->st);
     free(c->t_op);
     free(c->coll);
     free(c->cl);
@@ -910,6 +936,7 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
 {
     ridge_op *ops;
+    par_op_state *st;
     double *t_op;
     int ok = 1;
     if (n <= c->cap)
@@ -917,9 +944,11 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     c->ops_serial = 0;
     if ((ops = realloc(c->ops, n * sizeof *ops)))
         c->ops = ops;
+    if ((st = realloc(c->st, n * sizeof *st)))
+        c->st = st;
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
         c->t_op = t_op;
-    ok = ops && t_op;
+    ok = ops && st && t_op;
     for (int f = 0; f < 2 && c->memos; f++) {
         par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
         unsigned char *w = realloc(c->next_way[f], n);
@@ -929,6 +958,10 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
             c->next_way[f] = w;
         ok = ok && m && w;
     }
+    /* The memos may have moved: no hit holds (and with ops_serial 0 the next scratch_begin clears
+     * the states of the graph it copies). */
+    if (c->st)
+        memset(c->st, 0, (st ? n : c->cap) * sizeof *c->st);
     if (!ok)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
     for (int f = 0; f < 2 && c->memos; f++) {
@@ -957,25 +990,58 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
-/* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
- * on the same GPU; failures are not kept (the call gives their message). */
-static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
-                                              ridge_kernel_result *buf, int *status, ridge_err *err)
+/* Kept out of line: its caller's fast path then saves no registers. */
+#if defined(__GNUC__)
+#define PAR_NOINLINE __attribute__((noinline))
+#else
+#define PAR_NOINLINE
+#endif
+
+/* memo_kernel for a scratch op whose hit names a way of an older generation: its key is the op's
+ * inputs, so the op is predicted again into it. */
+static PAR_NOINLINE const ridge_kernel_result *memo_again(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                                          ridge_kernel_result *buf, int *status, ridge_err *err)
+{
+    const ridge_parallel_ctx *c = ctx;
+    par_kernel_slot **hit = &c->st[i].hit[g->no_split_k ? 1 : 0], *sl = *hit;
+    (void)buf;
+    if ((*status = ridge_kernel_predict(g, op, &sl->kr, err)) != RIDGE_OK) {
+        sl->gen = 0;
+        *hit = NULL;
+        return NULL;
+    }
+    sl->gen = c->gen;
+    return &sl->kr;
+}
+
+/* memo_kernel past its hit: no memo, an op that is not the scratch's, a scratch op whose hit names
+ * no way (the ways compared). */
+static PAR_NOINLINE const ridge_kernel_result *memo_miss(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                                         ridge_kernel_result *buf, int *status, ridge_err *err)
 {
     ridge_parallel_ctx *c = ctx;
-    int f = g->no_split_k ? 1 : 0;
-    par_kernel_slot *ways, *sl;
+    int f = g->no_split_k ? 1 : 0, w;
+    par_kernel_slot *ways, *sl, **hit;
     if (!c->memos) {
         *status = ridge_kernel_predict(g, op, buf, err);
         return *status == RIDGE_OK ? buf : NULL;
     }
+    hit = &c->st[i].hit[f];
+    if (op != &c->ops[i]) { /* not the scratch: compared, and the scratch's way may be replaced */
+        *hit = NULL;
+        hit = NULL;
+    }
     ways = &c->memo[f][i * PAR_WAYS];
     *status = RIDGE_OK;
-    for (int w = 0; w < PAR_WAYS; w++)
-        if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op))
+    for (w = 0; w < PAR_WAYS; w++)
+        if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op)) {
+            if (hit)
+                *hit = &ways[w];
             return &ways[w].kr;
-    sl = &ways[c->next_way[f][i]];
-    c->next_way[f][i] = (unsigned char)((c->next_way[f][i] + 1) % PAR_WAYS);
+        }
+    w = c->next_way[f][i];
+    sl = &ways[w];
+    c->next_way[f][i] = (unsigned char)((w + 1) % PAR_WAYS);
     *status = ridge_kernel_predict(g, op, &sl->kr, err);
     if (*status != RIDGE_OK) {
         sl->gen = 0;
@@ -983,7 +1049,30 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
     }
     sl->gen = c->gen;
     set_kernel_key(&sl->key, op);
+    if (hit)
+        *hit = sl;
     return &sl->kr;
+}
+
+/* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
+ * on the same GPU; failures are not kept (the call gives their message). A scratch op whose hit
+ * names a way takes it without comparing: that way's key is its inputs (par_op_state); its result
+ * when it is of the current generation, else memo_again. The rest is memo_miss. With the memos on,
+ * op is always the scratch's op i (evaluate schedules the scratch, rest_would_succeed passes its
+ * ops): this path does not check it, memo_miss does. */
+static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                              ridge_kernel_result *buf, int *status, ridge_err *err)
+{
+    ridge_parallel_ctx *c = ctx;
+    par_kernel_slot **hit = &c->st[i].hit[g->no_split_k ? 1 : 0];
+    if (*hit) {
+        if ((*hit)->gen == c->gen) {
+            *status = RIDGE_OK;
+            return &(*hit)->kr;
+        }
+        return memo_again(ctx, g, i, op, buf, status, err);
+    }
+    return memo_miss(ctx, g, i, op, buf, status, err);
 }
 
 /* ------------------------------------------------------------------ prediction */
@@ -1023,19 +1112,55 @@ static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, con
     }
 }
 
-/* The context's scratch op i as pm has it, unsharded: the whole graph is copied once per model,
- * then only the fields shard_one changes (count, the shape) of the ops it may change. */
-static ridge_op *scratch_op(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i)
+/* The scratch for pm at pc's tp, pp and sequence parallelism, before scratch_shard: the whole
+ * graph is copied once per model (every op's state cleared), and a new (tp, pp, sp) is a new
+ * stamp. */
+static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc)
 {
-    ridge_op *op = &c->ops[i];
-    const ridge_op *src = &pm->g.ops[i];
     if (c->ops_serial != pm->serial) {
         memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
+        memset(c->st, 0, pm->g.n * sizeof *c->st);
         c->ops_serial = pm->serial;
-    } else if (pm->cls[i].touched) {
-        op->count = src->count;
-        memcpy(&op->u, &src->u, sizeof op->u);
     }
+    if (c->sh_tp != pc->tp || c->sh_pp != pc->pp || c->sh_sp != pc->sequence_parallel) {
+        c->sh_stamp++;
+        c->sh_tp = pc->tp;
+        c->sh_pp = pc->pp;
+        c->sh_sp = pc->sequence_parallel;
+    }
+}
+
+static int same_bits(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
+/* The context's scratch op i sharded for pc (after scratch_begin): an op sharding may change is
+ * restored from pm (its count and shape, the fields shard_one writes) and sharded again unless it
+ * already is for this stamp and shard. */
+static ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
+                               const ridge_parallel_config *pc, double opt_shard, double grad_shard)
+{
+    ridge_op *op = &c->ops[i];
+    const par_class *cl = &pm->cls[i];
+    par_op_state *st = &c->st[i];
+    double sh;
+    if (!cl->touched)
+        return op;
+    sh = cl->opt == PAR_OPT_ACCUM || cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard
+         : cl->opt != PAR_OPT_NONE                             ? opt_shard
+                                                                : 0;
+    if (st->stamp == c->sh_stamp && same_bits(st->shard, sh))
+        return op;
+    op->count = pm->g.ops[i].count;
+    memcpy(&op->u, &pm->g.ops[i].u, sizeof op->u);
+    shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
+    st->stamp = c->sh_stamp;
+    st->shard = sh;
+    st->hit[0] = st->hit[1] = NULL;
     return op;
 }
 
@@ -1044,11 +1169,15 @@ static ridge_op *scratch_op(ridge_parallel_ctx *c, const ridge_parallel_model *p
 static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
                         const ridge_parallel_config *pc, double opt_shard, double grad_shard)
 {
-    for (size_t i = 0; i < pm->g.n; i++) {
-        ridge_op *op = ops == pm->g.ops ? &ops[i] : scratch_op(c, pm, i);
-        if (pm->cls[i].touched)
-            shard_one(op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+    if (ops == pm->g.ops) {
+        for (size_t i = 0; i < pm->g.n; i++)
+            if (pm->cls[i].touched)
+                shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+        return;
     }
+    scratch_begin(c, pm, pc);
+    for (size_t i = 0; i < pm->g.n; i++)
+        scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
 }
 
 /* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
@@ -1149,6 +1278,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
     int layers_ok = c->ok_serial == pm->serial && c->ok_tp == pc->tp && c->ok_sp == pc->sequence_parallel;
     if (!layers_ok)
         c->ok_serial = 0; /* until the layers pass */
+    scratch_begin(c, pm, pc);
     /* The schedule's first pass; its second (no split-K) runs when a kernel splits, eager. */
     for (int pass = 0; pass < 2; pass++) {
         g->no_split_k = pass ? 1 : nosplit;
@@ -1158,9 +1288,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
             ridge_op *op;
             if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
                 continue;
-            op = scratch_op(c, pm, i);
-            if (pm->cls[i].touched)
-                shard_one(op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+            op = scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
             if (!(kr = memo_kernel(c, g, i, op, &buf, &st, NULL))) {
                 g->no_split_k = nosplit;
                 return 0;
@@ -1262,7 +1390,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && c->memos && !out->fits &&
         rest_would_succeed(c, pm, cl, pc, rt, nm, fe, opt_shard, grad_shard))
         return RIDGE_OK;
-    if (!ops)
+    if (!ops || c->memos) /* the memos' hits are for the scratch's ops (memo_kernel) */
         ops = c->ops;
     shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
