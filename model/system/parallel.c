@@ -614,12 +614,24 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
 
 /* ------------------------------------------------------------------ checks */
 
-static int check_config(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+/* fmod(x, y) == 0. fmod is exact, so for integers x in [0, 2^53] and y in [1, 2^53] it is the
+ * integer remainder's test, which costs a division instead of a call. */
+static int divides(double y, double x)
+{
+    if (x >= 0 && x <= 9007199254740992.0 && y >= 1 && y <= 9007199254740992.0) {
+        uint64_t a = (uint64_t)x, b = (uint64_t)y;
+        if ((double)a == x && (double)b == y)
+            return a % b == 0;
+    }
+    return fmod(x, y) == 0;
+}
+
+/* transformer: ridge_model_family(m) is "transformer" (the prepared model knows it). */
+static int check_config(const ridge_cluster *cl, const ridge_model *m, int transformer, const ridge_run_config *rc,
                         const ridge_parallel_config *pc, ridge_err *err)
 {
     long gpus = (long)cl->gpus_per_node * cl->nodes, used = (long)pc->tp * pc->pp * pc->dp;
     double per = (double)pc->dp * pc->microbatch;
-    int transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (rc->grad_accum > 1)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "run.grad_accum: on a cluster, parallel.global_batch / (parallel.dp x "
@@ -664,7 +676,7 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, const rid
                              "ranks)", pc->ep, pc->dp);
     if (!(pc->microbatch >= 1 && pc->microbatch == floor(pc->microbatch)))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.microbatch: %g is not a positive integer", pc->microbatch);
-    if (!(pc->global_batch >= 1 && fmod(pc->global_batch, per) == 0))
+    if (!(pc->global_batch >= 1 && divides(per, pc->global_batch)))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.global_batch %g: not a multiple of parallel.dp %d x "
                                                 "parallel.microbatch %g",
                              pc->global_batch, pc->dp, pc->microbatch);
@@ -685,19 +697,19 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     double chunks = (double)pc->pp * pc->virtual_stages;
     if (s->layers <= 0 && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1))
         return ridge_err_set(err, RIDGE_EINVAL, "%s: no transformer layers found in its graph", ridge_model_name(m));
-    if (pc->pp > 1 && fmod(s->layers, chunks) != 0)
+    if (pc->pp > 1 && !divides(chunks, s->layers))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.pp %d%s: does not divide the %g layers of %s", pc->pp,
                              pc->virtual_stages > 1 ? " x parallel.virtual_stages" : "", s->layers,
                              ridge_model_name(m));
-    if (pc->tp > 1 && fmod(s->heads, pc->tp) != 0)
+    if (pc->tp > 1 && !divides(pc->tp, s->heads))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g attention heads of %s", pc->tp,
                              s->heads, ridge_model_name(m));
-    if (pc->tp > 1 && s->kv_heads >= pc->tp && fmod(s->kv_heads, pc->tp) != 0)
+    if (pc->tp > 1 && s->kv_heads >= pc->tp && !divides(pc->tp, s->kv_heads))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g KV heads of %s", pc->tp,
                              s->kv_heads, ridge_model_name(m));
     if (pc->ep > 1 && !s->moe)
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.ep %d: %s has no experts", pc->ep, ridge_model_name(m));
-    if (pc->ep > 1 && s->experts > 0 && fmod(s->experts, pc->ep) != 0)
+    if (pc->ep > 1 && s->experts > 0 && !divides(pc->ep, s->experts))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.ep %d: does not divide the %g experts of %s", pc->ep,
                              s->experts, ridge_model_name(m));
     return RIDGE_OK;
@@ -770,6 +782,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     if (pm->accum > 1)
         acc.grad_accum = pm->accum;
     pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
+    pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
         if (!(pm->cls = calloc(pm->g.n ? pm->g.n : 1, sizeof *pm->cls))) {
             ridge_parallel_model_free(pm);
@@ -784,7 +797,6 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             for (size_t i = 0; i < pm->g.n; i++)
                 if (pm->cls[i].place != PAR_OPT)
                     pm->g.ops[i].count /= acc.grad_accum;
-        pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
         if (pm->s.transformer)
             shape_from_graph(&pm->g, pc->microbatch, &pm->s);
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
@@ -1332,7 +1344,6 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     const ridge_run_config *rc = &pm->rc;
     const ridge_model *m = pm->m;
     const par_shape *sp = &pm->s;
-    ridge_run_config gb = *rc;
     double *t_op;
     ridge_schedule_totals tot;
     par_comm k;
@@ -1345,7 +1356,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     int st, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
-    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+    if ((st = check_config(cl, m, sp->transformer, rc, pc, err)) != RIDGE_OK)
         return st;
     if (pc->microbatch != pm->microbatch || accum_of(rc, pc) != pm->accum)
         return ridge_err_set(err, RIDGE_EINVAL,
@@ -1372,7 +1383,6 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         c->have_cl = 1;
     }
     t_op = c->t_op;
-    gb.batch = pc->global_batch;
     nm = pc->global_batch / ((double)D * pc->microbatch);
 
     /* Shard the graph: the optimizer state over the shard group (ZeRO >= 1, FSDP), gradients
@@ -1493,10 +1503,19 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
 
     /* Throughput and model FLOPs of the global batch. */
     out->gpus = T * P * D;
-    out->model_flops = ridge_model_flops(m, &gb);
-    out->throughput_unit = ridge_model_throughput_unit(m, &gb);
+    if (c->mf_serial != pm->serial || !same_bits(c->mf_batch, pc->global_batch)) {
+        ridge_run_config gb = *rc;
+        gb.batch = pc->global_batch;
+        c->mf_flops = ridge_model_flops(m, &gb);
+        c->mf_unit = ridge_model_throughput_unit(m, &gb);
+        c->mf_items = ridge_model_items_per_step(m, &gb);
+        c->mf_serial = pm->serial;
+        c->mf_batch = pc->global_batch;
+    }
+    out->model_flops = c->mf_flops;
+    out->throughput_unit = c->mf_unit;
     if (out->step_time_s > 0) {
-        out->throughput = ridge_model_items_per_step(m, &gb) / out->step_time_s;
+        out->throughput = c->mf_items / out->step_time_s;
         out->throughput_per_gpu = out->throughput / out->gpus;
         out->model_flops_per_s_per_gpu = out->model_flops / out->step_time_s / out->gpus;
     }
@@ -1520,7 +1539,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     int st;
     memset(out, 0, sizeof *out);
     /* The configuration first: preparing reads its batch sizes. */
-    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+    if ((st = check_config(cl, m, strcmp(ridge_model_family(m), "transformer") == 0, rc, pc, err)) != RIDGE_OK)
         return st;
     if ((st = ridge_parallel_prepare(m, rc, pc, &pm, err)) == RIDGE_OK &&
         (st = ctx_alloc(0, &c, err)) == RIDGE_OK)
