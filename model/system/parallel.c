@@ -136,6 +136,14 @@ static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape
         s->top_k /= s->tokens * s->d;
 }
 
+static int same_bits(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
 static double ceil_div(double x, double t)
 {
     return t == 1 ? x : ceil(x / t);
@@ -360,9 +368,43 @@ typedef struct {
     double bytes, t_s;
 } par_coll_entry;
 
+/* What decides dp_schedule's collectives. */
+typedef struct {
+    int zs, fsdp, dp, tp_pp, ep, dsh;
+    double dense, expert, gb, pb, frac, ls;
+} par_dp_key;
+
+static int same_dp_key(const par_dp_key *a, const par_dp_key *b)
+{
+    return a->zs == b->zs && a->fsdp == b->fsdp && a->dp == b->dp && a->tp_pp == b->tp_pp && a->ep == b->ep &&
+           a->dsh == b->dsh && same_bits(a->dense, b->dense) && same_bits(a->expert, b->expert) &&
+           same_bits(a->gb, b->gb) && same_bits(a->pb, b->pb) && same_bits(a->frac, b->frac) &&
+           same_bits(a->ls, b->ls);
+}
+
+/* The times tp_ep_pp_comm gives (par_coll_memo.comm). */
+typedef struct {
+    double t_ar, t_ag, t_rs, t_loss, t_a2a, t_p2p;
+} par_comm;
+
+/* Besides the table, the last result of each of the two callers that time several collectives
+ * (tp_ep_pp_comm, dp_schedule's collectives) for the inputs that decide them, so that an
+ * evaluation like the last looks up one key, not each collective's; valid when their gen is the
+ * table's. */
 typedef struct {
     unsigned gen;
     par_coll_entry e[PAR_COLL_MEMO];
+    struct {
+        unsigned gen;
+        unsigned long serial; /* the prepared model (its shape and mode) */
+        int tp, pp, ep, sp, sg, slow_stage;
+        par_comm k;
+    } comm;
+    struct {
+        unsigned gen;
+        par_dp_key key;
+        double t[3]; /* ZeRO <= 2 (not grad-op): t, tb, after; else a, r, ar */
+    } dp[4];           /* [the ZeRO stage of the sharding, eff_stage]: a search alternates them */
 } par_coll_memo;
 
 static size_t coll_home(ridge_coll_op op, double bytes, int n, int stride)
@@ -539,6 +581,18 @@ static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op,
     return st;
 }
 
+/* dp_schedule's collectives for key, kept (cm may be NULL: no memo). */
+static void dp_known(par_coll_memo *cm, const par_dp_key *key, double t0, double t1, double t2)
+{
+    if (!cm)
+        return;
+    cm->dp[key->zs].gen = cm->gen;
+    cm->dp[key->zs].key = *key;
+    cm->dp[key->zs].t[0] = t0;
+    cm->dp[key->zs].t[1] = t1;
+    cm->dp[key->zs].t[2] = t2;
+}
+
 /* The schedule of the data-parallel traffic (docs/parallel.md, "Data parallelism"):
  * ZeRO-0 all-reduces the gradients once per step, ZeRO-1 reduce-scatters them once, both in
  * buckets during the last microbatch's backward; ZeRO-2 reduce-scatters them after every
@@ -559,15 +613,24 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
     double total_g = (dense + expert) * gb, buckets = ceil(total_g / pc->bucket_bytes);
     double bucket = total_g < pc->bucket_bytes ? total_g : pc->bucket_bytes, frac = bucket / total_g;
     double t = 0, tb = 0, after = 0;
+    par_dp_key key = {zs, pc->fsdp, D, TP, E, dsh, dense, expert, gb, pb, frac, ls};
+    int known = cm && cm->dp[zs].gen == cm->gen && same_dp_key(&cm->dp[zs].key, &key);
     out->dp_bytes = total_g;
     if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
         ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;
-        if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
-            (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
-            return st;
-        if (zs >= 1 && (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
-                           RIDGE_OK)
-            return st;
+        if (known) {
+            t = cm->dp[zs].t[0];
+            tb = cm->dp[zs].t[1];
+            after = cm->dp[zs].t[2];
+        } else {
+            if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
+                (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+                return st;
+            if (zs >= 1 &&
+                (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) != RIDGE_OK)
+                return st;
+            dp_known(cm, &key, t, tb, after);
+        }
         {
             double exposed = pc->dp_overlap ? ridge_dp_overlap_exposed_s(t, tb, buckets, t_b, sm) : t;
             if (zs == 2) { /* every microbatch's gradients, behind every backward */
@@ -588,15 +651,22 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
          * over the shard group; hybrid shard adds the all-reduce of the gradient shard across
          * the dp / dsh replicas (stride tp pp dsh). */
         double a = 0, r = 0, ar = 0, tf, tbw;
-        if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
-                RIDGE_OK ||
-            (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
-                RIDGE_OK)
-            return st;
-        if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
-            (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
-                RIDGE_OK)
-            return st;
+        if (known) {
+            a = cm->dp[zs].t[0];
+            r = cm->dp[zs].t[1];
+            ar = cm->dp[zs].t[2];
+        } else {
+            if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
+                    RIDGE_OK ||
+                (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r,
+                              err)) != RIDGE_OK)
+                return st;
+            if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
+                (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar,
+                                err)) != RIDGE_OK)
+                return st;
+            dp_known(cm, &key, a, r, ar);
+        }
         r += ar;
         tf = layer_pipeline(ls, t_f / ls, a, 0, pc->prefetch, sm);
         /* Backward: full shard gathers the parameters again (grad-op kept them from forward). */
@@ -737,6 +807,11 @@ struct ridge_parallel_model {
     ridge_err build_err, memory_err; /* ... and messages, reported in ridge_predict's order */
     ridge_oplist g;          /* one microbatch, the optimizer group of the whole step */
     par_class *cls;          /* each op's class */
+    /* The evaluation's loops over subsets, in graph order (one allocation, `order`): the ops by
+     * place (place_end[p]: the end of place p's), each with its forward and backward shares
+     * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
+    size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
+    double (*share)[2];      /* [order index]: 1 - bwd, bwd */
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
     double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
@@ -755,6 +830,8 @@ void ridge_parallel_model_free(ridge_parallel_model *pm)
         return;
     ridge_oplist_free(&pm->g);
     free(pm->cls);
+    free(pm->order);
+    free(pm->share);
     free(pm);
 }
 
@@ -784,7 +861,9 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
     pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
-        if (!(pm->cls = calloc(pm->g.n ? pm->g.n : 1, sizeof *pm->cls))) {
+        size_t n = pm->g.n ? pm->g.n : 1, k = 0;
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(3 * n * sizeof *pm->order)) ||
+            !(pm->share = malloc(n * sizeof *pm->share))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
         }
@@ -792,6 +871,23 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             classify(&pm->g.ops[i], &pm->cls[i]);
             classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
             pm->cls[i].touched = (unsigned char)shard_touches(&pm->g.ops[i], &pm->cls[i]);
+        }
+        for (int pl = 0; pl < 4; pl++) {
+            for (size_t i = 0; i < pm->g.n; i++)
+                if (pm->cls[i].place == pl) {
+                    pm->share[k][0] = 1 - pm->cls[i].bwd;
+                    pm->share[k][1] = pm->cls[i].bwd;
+                    pm->order[k++] = i;
+                }
+            pm->place_end[pl] = k;
+        }
+        pm->opt_ops = pm->order + pm->g.n;
+        pm->accum_ops = pm->order + 2 * pm->g.n;
+        for (size_t i = 0; i < pm->g.n; i++) {
+            if (pm->cls[i].opt != PAR_OPT_NONE)
+                pm->opt_ops[pm->n_opt++] = i;
+            if (pm->cls[i].accum)
+                pm->accum_ops[pm->n_accum++] = i;
         }
         if (acc.grad_accum > 1)
             for (size_t i = 0; i < pm->g.n; i++)
@@ -863,6 +959,7 @@ struct ridge_parallel_ctx {
      * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
      * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
     uint64_t sh_stamp;
+    uint64_t sh_all; /* every op of the graph was sharded for this stamp (0: not known) */
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
@@ -937,6 +1034,9 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
     if (c->gen == 0) {
         for (size_t i = 0; i < PAR_COLL_MEMO; i++)
             c->coll->e[i].gen = 0;
+        c->coll->comm.gen = 0;
+        for (int z = 0; z < 4; z++)
+            c->coll->dp[z].gen = 0;
         for (int f = 0; f < 2; f++)
             for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
                 c->memo[f][i].gen = 0;
@@ -1133,6 +1233,7 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
         memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
         memset(c->st, 0, pm->g.n * sizeof *c->st);
         c->ops_serial = pm->serial;
+        c->sh_all = 0;
     }
     if (c->sh_tp != pc->tp || c->sh_pp != pc->pp || c->sh_sp != pc->sequence_parallel) {
         c->sh_stamp++;
@@ -1140,14 +1241,6 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
         c->sh_pp = pc->pp;
         c->sh_sp = pc->sequence_parallel;
     }
-}
-
-static int same_bits(double a, double b)
-{
-    uint64_t x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return x == y;
 }
 
 /* The context's scratch op i sharded for pc (after scratch_begin): an op sharding may change is
@@ -1188,22 +1281,31 @@ static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parall
         return;
     }
     scratch_begin(c, pm, pc);
+    if (c->sh_all == c->sh_stamp) { /* the others are sharded for this stamp */
+        for (size_t j = 0; j < pm->n_opt; j++)
+            scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
+        return;
+    }
     for (size_t i = 0; i < pm->g.n; i++)
         scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
+    c->sh_all = c->sh_stamp;
 }
 
 /* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
  * ends of the model (one stage, or every collective the step could need: memory-first). */
-typedef struct {
-    double t_ar, t_ag, t_rs, t_loss, t_a2a, t_p2p;
-} par_comm;
-
 static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const ridge_parallel_model *pm,
                          const ridge_parallel_config *pc, int slow_stage, par_comm *k, ridge_err *err)
 {
     const par_shape *s = &pm->s;
     const int T = pc->tp, P = pc->pp, E = pc->ep, train = pm->rc.mode == RIDGE_MODE_TRAIN;
+    par_coll_memo *cm = c->coll;
     int st;
+    if (cm && cm->comm.gen == cm->gen && cm->comm.serial == pm->serial && cm->comm.tp == T && cm->comm.pp == P &&
+        cm->comm.ep == E && cm->comm.sp == pc->sequence_parallel && cm->comm.sg == pc->p2p_scatter_gather &&
+        cm->comm.slow_stage == slow_stage) {
+        *k = cm->comm.k;
+        return RIDGE_OK;
+    }
     memset(k, 0, sizeof *k);
     if (T > 1) {
         double bytes = s->tokens * s->d * s->act_bytes;
@@ -1231,6 +1333,17 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
             (st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
             return st;
         k->t_p2p += t_ag_p2p;
+    }
+    if (cm) {
+        cm->comm.gen = cm->gen;
+        cm->comm.serial = pm->serial;
+        cm->comm.tp = T;
+        cm->comm.pp = P;
+        cm->comm.ep = E;
+        cm->comm.sp = pc->sequence_parallel;
+        cm->comm.sg = pc->p2p_scatter_gather;
+        cm->comm.slow_stage = slow_stage;
+        cm->comm.k = *k;
     }
     return RIDGE_OK;
 }
@@ -1407,14 +1520,19 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     if ((st = ridge_schedule_ops_with(c->memos ? &c->cl->gpu : &cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
         RIDGE_OK)
         return st;
-    for (size_t i = 0; i < pm->g.n; i++) {
-        par_place pl = (par_place)pm->cls[i].place;
-        double b = pm->cls[i].bwd;
-        t_place_f[pl] += t_op[i] * (1 - b);
-        t_place_b[pl] += t_op[i] * b;
-        if (pm->cls[i].accum)
-            t_accum += t_op[i];
+    /* Each place's forward and backward time, its ops in graph order. */
+    for (size_t pl = 0, j = 0; pl < 4; pl++) {
+        double f = 0, b = 0;
+        for (; j < pm->place_end[pl]; j++) {
+            double t = t_op[pm->order[j]];
+            f += t * pm->share[j][0];
+            b += t * pm->share[j][1];
+        }
+        t_place_f[pl] = f;
+        t_place_b[pl] = b;
     }
+    for (size_t j = 0; j < pm->n_accum; j++)
+        t_accum += t_op[pm->accum_ops[j]];
     /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
      * optimizer step. */
     bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT] - t_accum;
