@@ -949,12 +949,25 @@ typedef struct {
     par_kernel_slot *hit[2]; /* [no_split_k]: the way of its memo whose key is its kernel inputs (NULL: not known) */
 } par_op_state;
 
+/* An optimizer-group op's sharding before its last (ridge_parallel_ctx.alt): its stamp, shard and
+ * hits (as par_op_state's, for this count and shape), and the count and shape themselves. A search
+ * that alternates two shards (ZeRO stages) swaps the two instead of sharding and comparing again;
+ * a miss that replaces the way one of these hits names clears it. */
+typedef struct {
+    uint64_t stamp;
+    double shard;
+    par_kernel_slot *hit[2];
+    double count;
+    unsigned char u[sizeof ((ridge_op *)0)->u];
+} par_op_alt;
+
 struct ridge_parallel_ctx {
     size_t cap;              /* ops the scratch below holds */
     ridge_op *ops;           /* the sharded graph */
     unsigned long ops_serial; /* the prepared model whose graph ops holds (0: none): the ops sharding
                                  leaves alone are already there, the others are restored */
     par_op_state *st;        /* [op] */
+    par_op_alt *alt;         /* [op] */
     /* The scratch's sharding: shard_one's output depends on the prepared model, tp, pp, sequence
      * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
      * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
@@ -1013,6 +1026,7 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
         return;
     free(c->ops);
     free(c->st);
+    free(c->alt);
     free(c->t_op);
     free(c->coll);
     free(c->cl);
@@ -1049,6 +1063,7 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
 {
     ridge_op *ops;
     par_op_state *st;
+    par_op_alt *alt;
     double *t_op;
     int ok = 1;
     if (n <= c->cap)
@@ -1058,9 +1073,11 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
         c->ops = ops;
     if ((st = realloc(c->st, n * sizeof *st)))
         c->st = st;
+    if ((alt = realloc(c->alt, n * sizeof *alt)))
+        c->alt = alt;
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
         c->t_op = t_op;
-    ok = ops && st && t_op;
+    ok = ops && st && alt && t_op;
     for (int f = 0; f < 2 && c->memos; f++) {
         par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
         unsigned char *w = realloc(c->next_way[f], n);
@@ -1074,6 +1091,8 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
      * the states of the graph it copies). */
     if (c->st)
         memset(c->st, 0, (st ? n : c->cap) * sizeof *c->st);
+    if (c->alt)
+        memset(c->alt, 0, (alt ? n : c->cap) * sizeof *c->alt);
     if (!ok)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
     for (int f = 0; f < 2 && c->memos; f++) {
@@ -1154,6 +1173,8 @@ static PAR_NOINLINE const ridge_kernel_result *memo_miss(void *ctx, const ridge_
     w = c->next_way[f][i];
     sl = &ways[w];
     c->next_way[f][i] = (unsigned char)((w + 1) % PAR_WAYS);
+    if (c->alt[i].hit[f] == sl) /* its key is about to change */
+        c->alt[i].hit[f] = NULL;
     *status = ridge_kernel_predict(g, op, &sl->kr, err);
     if (*status != RIDGE_OK) {
         sl->gen = 0;
@@ -1232,6 +1253,7 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
     if (c->ops_serial != pm->serial) {
         memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
         memset(c->st, 0, pm->g.n * sizeof *c->st);
+        memset(c->alt, 0, pm->g.n * sizeof *c->alt);
         c->ops_serial = pm->serial;
         c->sh_all = 0;
     }
@@ -1260,6 +1282,26 @@ static ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model
                                                                 : 0;
     if (st->stamp == c->sh_stamp && same_bits(st->shard, sh))
         return op;
+    if (cl->opt != PAR_OPT_NONE) { /* the sharding it has becomes the other; the other may be the one wanted */
+        par_op_alt *a = &c->alt[i], was;
+        was.stamp = st->stamp;
+        was.shard = st->shard;
+        was.hit[0] = st->hit[0];
+        was.hit[1] = st->hit[1];
+        was.count = op->count;
+        memcpy(was.u, &op->u, sizeof was.u);
+        if (a->stamp == c->sh_stamp && same_bits(a->shard, sh)) {
+            st->stamp = a->stamp;
+            st->shard = a->shard;
+            st->hit[0] = a->hit[0];
+            st->hit[1] = a->hit[1];
+            op->count = a->count;
+            memcpy(&op->u, a->u, sizeof op->u);
+            *a = was;
+            return op;
+        }
+        *a = was;
+    }
     op->count = pm->g.ops[i].count;
     memcpy(&op->u, &pm->g.ops[i].u, sizeof op->u);
     shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
