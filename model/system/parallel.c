@@ -939,12 +939,14 @@ _Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeo
 /* What the context knows of its scratch op i. A kernel slot's key is compared byte for byte only
  * while this does not say which way holds the op's inputs: hit[f], a way of op i's memo for
  * no_split_k f, has a key equal to the op's kernel inputs (its result counts when its generation
- * is the context's). Every write of the op clears hit (scratch_begin, scratch_shard), and so does
- * a growth of the memos (ctx_reserve, which moves them); memo_kernel sets it only where it
- * compared or wrote the key, and a miss that replaces the way hit names sets it again. */
+ * is the context's). scratch_shard clears it whenever it writes the op and, once, after the graph
+ * is copied (scratch_begin) before the memos see the op; a growth of the memos, which moves
+ * them, clears it too (ctx_reserve). memo_kernel sets it only where it compared or wrote the key,
+ * and a miss that replaces the way hit names sets it again. */
 typedef struct par_kernel_slot par_kernel_slot;
 typedef struct {
-    uint64_t stamp;         /* the sharding (ridge_parallel_ctx.sh_stamp) its count and shape are for (0: none) */
+    uint64_t stamp;         /* the sharding (ridge_parallel_ctx.sh_stamp) its count and shape are for; before
+                               ridge_parallel_ctx.copy_stamp: none, the op is as copied */
     double shard;           /* and the optimizer shard they are for (its class's; 0 outside the optimizer group) */
     par_kernel_slot *hit[2]; /* [no_split_k]: the way of its memo whose key is its kernel inputs (NULL: not known) */
 } par_op_state;
@@ -972,7 +974,8 @@ struct ridge_parallel_ctx {
      * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
      * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
     uint64_t sh_stamp;
-    uint64_t sh_all; /* every op of the graph was sharded for this stamp (0: not known) */
+    uint64_t sh_all;     /* every op of the graph was sharded for this stamp (0: not known) */
+    uint64_t copy_stamp; /* the stamp the graph was copied in: an op's state of an earlier one is void */
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
@@ -1104,11 +1107,21 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     return RIDGE_OK;
 }
 
+/* The shape union byte for byte, 8 bytes at a time from its start (where the ways of one op
+ * differ first: a GEMM's m, n, k, an elementwise op's elements), then the rest of the key. */
+_Static_assert(sizeof ((par_kernel_key *)0)->u % 8 == 0, "par_kernel_key: the shape union in 8-byte words");
 static int same_kernel_input(const par_kernel_key *k, const ridge_op *op)
 {
+    const unsigned char *a = k->u, *b = (const unsigned char *)&op->u;
+    for (size_t j = 0; j < sizeof k->u; j += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + j, sizeof x);
+        memcpy(&y, b + j, sizeof y);
+        if (x != y)
+            return 0;
+    }
     return k->kind == op->kind && k->dtype == op->dtype && k->cold_bytes == op->cold_bytes &&
-           k->reuse_bytes == op->reuse_bytes && k->epilogue_bytes == op->epilogue_bytes &&
-           memcmp(k->u, &op->u, sizeof k->u) == 0;
+           k->reuse_bytes == op->reuse_bytes && k->epilogue_bytes == op->epilogue_bytes;
 }
 
 static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
@@ -1246,15 +1259,17 @@ static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, con
 }
 
 /* The scratch for pm at pc's tp, pp and sequence parallelism, before scratch_shard: the whole
- * graph is copied once per model (every op's state cleared), and a new (tp, pp, sp) is a new
- * stamp. */
+ * graph is copied once per model, which starts a new stamp (copy_stamp: the states of before it
+ * are of another graph), and a new (tp, pp, sp) is a new stamp. Nothing is cleared: an op's state
+ * counts only from the copy on (scratch_shard), and every op the memos are asked for has passed
+ * scratch_shard since the copy (evaluate shards the whole graph after one, sh_all;
+ * rest_would_succeed shards each op it predicts). */
 static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc)
 {
     if (c->ops_serial != pm->serial) {
         memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
-        memset(c->st, 0, pm->g.n * sizeof *c->st);
-        memset(c->alt, 0, pm->g.n * sizeof *c->alt);
         c->ops_serial = pm->serial;
+        c->copy_stamp = ++c->sh_stamp;
         c->sh_all = 0;
     }
     if (c->sh_tp != pc->tp || c->sh_pp != pc->pp || c->sh_sp != pc->sequence_parallel) {
@@ -1266,30 +1281,40 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
 }
 
 /* The context's scratch op i sharded for pc (after scratch_begin): an op sharding may change is
- * restored from pm (its count and shape, the fields shard_one writes) and sharded again unless it
- * already is for this stamp and shard. */
-static ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
+ * restored from pm (its count and shape, the fields shard_one writes; not when it is as copied)
+ * and sharded again unless it already is for this stamp and shard, or its other sharding is
+ * (par_op_alt). An op sharding leaves alone only has its hits cleared, once after a copy. */
+static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
                                const ridge_parallel_config *pc, double opt_shard, double grad_shard)
 {
     ridge_op *op = &c->ops[i];
     const par_class *cl = &pm->cls[i];
     par_op_state *st = &c->st[i];
     double sh;
-    if (!cl->touched)
+    if (!cl->touched) {
+        if (st->stamp < c->copy_stamp) {
+            st->stamp = c->sh_stamp;
+            st->hit[0] = st->hit[1] = NULL;
+        }
         return op;
+    }
     sh = cl->opt == PAR_OPT_ACCUM || cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard
          : cl->opt != PAR_OPT_NONE                             ? opt_shard
                                                                 : 0;
     if (st->stamp == c->sh_stamp && same_bits(st->shard, sh))
         return op;
-    if (cl->opt != PAR_OPT_NONE) { /* the sharding it has becomes the other; the other may be the one wanted */
+    if (cl->opt != PAR_OPT_NONE) {
+        /* A sharding of this stamp becomes the other; the other may be the one wanted. */
         par_op_alt *a = &c->alt[i], was;
-        was.stamp = st->stamp;
-        was.shard = st->shard;
-        was.hit[0] = st->hit[0];
-        was.hit[1] = st->hit[1];
-        was.count = op->count;
-        memcpy(was.u, &op->u, sizeof was.u);
+        int keep = st->stamp == c->sh_stamp;
+        if (keep) {
+            was.stamp = st->stamp;
+            was.shard = st->shard;
+            was.hit[0] = st->hit[0];
+            was.hit[1] = st->hit[1];
+            was.count = op->count;
+            memcpy(was.u, &op->u, sizeof was.u);
+        }
         if (a->stamp == c->sh_stamp && same_bits(a->shard, sh)) {
             st->stamp = a->stamp;
             st->shard = a->shard;
@@ -1297,13 +1322,17 @@ static ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model
             st->hit[1] = a->hit[1];
             op->count = a->count;
             memcpy(&op->u, a->u, sizeof op->u);
-            *a = was;
+            if (keep)
+                *a = was;
             return op;
         }
-        *a = was;
+        if (keep)
+            *a = was;
     }
-    op->count = pm->g.ops[i].count;
-    memcpy(&op->u, &pm->g.ops[i].u, sizeof op->u);
+    if (st->stamp >= c->copy_stamp) { /* sharded since the copy */
+        op->count = pm->g.ops[i].count;
+        memcpy(&op->u, &pm->g.ops[i].u, sizeof op->u);
+    }
     shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
     st->stamp = c->sh_stamp;
     st->shard = sh;
