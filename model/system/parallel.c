@@ -136,6 +136,14 @@ static void shape_from_graph(const ridge_oplist *g, double microbatch, par_shape
         s->top_k /= s->tokens * s->d;
 }
 
+static int same_bits(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
 static double ceil_div(double x, double t)
 {
     return t == 1 ? x : ceil(x / t);
@@ -360,9 +368,43 @@ typedef struct {
     double bytes, t_s;
 } par_coll_entry;
 
+/* What decides dp_schedule's collectives. */
+typedef struct {
+    int zs, fsdp, dp, tp_pp, ep, dsh;
+    double dense, expert, gb, pb, frac, ls;
+} par_dp_key;
+
+static int same_dp_key(const par_dp_key *a, const par_dp_key *b)
+{
+    return a->zs == b->zs && a->fsdp == b->fsdp && a->dp == b->dp && a->tp_pp == b->tp_pp && a->ep == b->ep &&
+           a->dsh == b->dsh && same_bits(a->dense, b->dense) && same_bits(a->expert, b->expert) &&
+           same_bits(a->gb, b->gb) && same_bits(a->pb, b->pb) && same_bits(a->frac, b->frac) &&
+           same_bits(a->ls, b->ls);
+}
+
+/* The times tp_ep_pp_comm gives (par_coll_memo.comm). */
+typedef struct {
+    double t_ar, t_ag, t_rs, t_loss, t_a2a, t_p2p;
+} par_comm;
+
+/* Besides the table, the last result of each of the two callers that time several collectives
+ * (tp_ep_pp_comm, dp_schedule's collectives) for the inputs that decide them, so that an
+ * evaluation like the last looks up one key, not each collective's; valid when their gen is the
+ * table's. */
 typedef struct {
     unsigned gen;
     par_coll_entry e[PAR_COLL_MEMO];
+    struct {
+        unsigned gen;
+        unsigned long serial; /* the prepared model (its shape and mode) */
+        int tp, pp, ep, sp, sg, slow_stage;
+        par_comm k;
+    } comm;
+    struct {
+        unsigned gen;
+        par_dp_key key;
+        double t[3]; /* ZeRO <= 2 (not grad-op): t, tb, after; else a, r, ar */
+    } dp[4];           /* [the ZeRO stage of the sharding, eff_stage]: a search alternates them */
 } par_coll_memo;
 
 static size_t coll_home(ridge_coll_op op, double bytes, int n, int stride)
@@ -539,6 +581,18 @@ static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op,
     return st;
 }
 
+/* dp_schedule's collectives for key, kept (cm may be NULL: no memo). */
+static void dp_known(par_coll_memo *cm, const par_dp_key *key, double t0, double t1, double t2)
+{
+    if (!cm)
+        return;
+    cm->dp[key->zs].gen = cm->gen;
+    cm->dp[key->zs].key = *key;
+    cm->dp[key->zs].t[0] = t0;
+    cm->dp[key->zs].t[1] = t1;
+    cm->dp[key->zs].t[2] = t2;
+}
+
 /* The schedule of the data-parallel traffic (docs/parallel.md, "Data parallelism"):
  * ZeRO-0 all-reduces the gradients once per step, ZeRO-1 reduce-scatters them once, both in
  * buckets during the last microbatch's backward; ZeRO-2 reduce-scatters them after every
@@ -559,15 +613,24 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
     double total_g = (dense + expert) * gb, buckets = ceil(total_g / pc->bucket_bytes);
     double bucket = total_g < pc->bucket_bytes ? total_g : pc->bucket_bytes, frac = bucket / total_g;
     double t = 0, tb = 0, after = 0;
+    par_dp_key key = {zs, pc->fsdp, D, TP, E, dsh, dense, expert, gb, pb, frac, ls};
+    int known = cm && cm->dp[zs].gen == cm->gen && same_dp_key(&cm->dp[zs].key, &key);
     out->dp_bytes = total_g;
     if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
         ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;
-        if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
-            (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
-            return st;
-        if (zs >= 1 && (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) !=
-                           RIDGE_OK)
-            return st;
+        if (known) {
+            t = cm->dp[zs].t[0];
+            tb = cm->dp[zs].t[1];
+            after = cm->dp[zs].t[2];
+        } else {
+            if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
+                (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+                return st;
+            if (zs >= 1 &&
+                (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) != RIDGE_OK)
+                return st;
+            dp_known(cm, &key, t, tb, after);
+        }
         {
             double exposed = pc->dp_overlap ? ridge_dp_overlap_exposed_s(t, tb, buckets, t_b, sm) : t;
             if (zs == 2) { /* every microbatch's gradients, behind every backward */
@@ -588,15 +651,22 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
          * over the shard group; hybrid shard adds the all-reduce of the gradient shard across
          * the dp / dsh replicas (stride tp pp dsh). */
         double a = 0, r = 0, ar = 0, tf, tbw;
-        if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
-                RIDGE_OK ||
-            (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r, err)) !=
-                RIDGE_OK)
-            return st;
-        if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
-            (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar, err)) !=
-                RIDGE_OK)
-            return st;
+        if (known) {
+            a = cm->dp[zs].t[0];
+            r = cm->dp[zs].t[1];
+            ar = cm->dp[zs].t[2];
+        } else {
+            if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
+                    RIDGE_OK ||
+                (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r,
+                              err)) != RIDGE_OK)
+                return st;
+            if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
+                (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar,
+                                err)) != RIDGE_OK)
+                return st;
+            dp_known(cm, &key, a, r, ar);
+        }
         r += ar;
         tf = layer_pipeline(ls, t_f / ls, a, 0, pc->prefetch, sm);
         /* Backward: full shard gathers the parameters again (grad-op kept them from forward). */
@@ -614,12 +684,24 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
 
 /* ------------------------------------------------------------------ checks */
 
-static int check_config(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
+/* fmod(x, y) == 0. fmod is exact, so for integers x in [0, 2^53] and y in [1, 2^53] it is the
+ * integer remainder's test, which costs a division instead of a call. */
+static int divides(double y, double x)
+{
+    if (x >= 0 && x <= 9007199254740992.0 && y >= 1 && y <= 9007199254740992.0) {
+        uint64_t a = (uint64_t)x, b = (uint64_t)y;
+        if ((double)a == x && (double)b == y)
+            return a % b == 0;
+    }
+    return fmod(x, y) == 0;
+}
+
+/* transformer: ridge_model_family(m) is "transformer" (the prepared model knows it). */
+static int check_config(const ridge_cluster *cl, const ridge_model *m, int transformer, const ridge_run_config *rc,
                         const ridge_parallel_config *pc, ridge_err *err)
 {
     long gpus = (long)cl->gpus_per_node * cl->nodes, used = (long)pc->tp * pc->pp * pc->dp;
     double per = (double)pc->dp * pc->microbatch;
-    int transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (rc->grad_accum > 1)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "run.grad_accum: on a cluster, parallel.global_batch / (parallel.dp x "
@@ -664,7 +746,7 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, const rid
                              "ranks)", pc->ep, pc->dp);
     if (!(pc->microbatch >= 1 && pc->microbatch == floor(pc->microbatch)))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.microbatch: %g is not a positive integer", pc->microbatch);
-    if (!(pc->global_batch >= 1 && fmod(pc->global_batch, per) == 0))
+    if (!(pc->global_batch >= 1 && divides(per, pc->global_batch)))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.global_batch %g: not a multiple of parallel.dp %d x "
                                                 "parallel.microbatch %g",
                              pc->global_batch, pc->dp, pc->microbatch);
@@ -685,19 +767,19 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     double chunks = (double)pc->pp * pc->virtual_stages;
     if (s->layers <= 0 && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1))
         return ridge_err_set(err, RIDGE_EINVAL, "%s: no transformer layers found in its graph", ridge_model_name(m));
-    if (pc->pp > 1 && fmod(s->layers, chunks) != 0)
+    if (pc->pp > 1 && !divides(chunks, s->layers))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.pp %d%s: does not divide the %g layers of %s", pc->pp,
                              pc->virtual_stages > 1 ? " x parallel.virtual_stages" : "", s->layers,
                              ridge_model_name(m));
-    if (pc->tp > 1 && fmod(s->heads, pc->tp) != 0)
+    if (pc->tp > 1 && !divides(pc->tp, s->heads))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g attention heads of %s", pc->tp,
                              s->heads, ridge_model_name(m));
-    if (pc->tp > 1 && s->kv_heads >= pc->tp && fmod(s->kv_heads, pc->tp) != 0)
+    if (pc->tp > 1 && s->kv_heads >= pc->tp && !divides(pc->tp, s->kv_heads))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g KV heads of %s", pc->tp,
                              s->kv_heads, ridge_model_name(m));
     if (pc->ep > 1 && !s->moe)
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.ep %d: %s has no experts", pc->ep, ridge_model_name(m));
-    if (pc->ep > 1 && s->experts > 0 && fmod(s->experts, pc->ep) != 0)
+    if (pc->ep > 1 && s->experts > 0 && !divides(pc->ep, s->experts))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.ep %d: does not divide the %g experts of %s", pc->ep,
                              s->experts, ridge_model_name(m));
     return RIDGE_OK;
@@ -725,6 +807,11 @@ struct ridge_parallel_model {
     ridge_err build_err, memory_err; /* ... and messages, reported in ridge_predict's order */
     ridge_oplist g;          /* one microbatch, the optimizer group of the whole step */
     par_class *cls;          /* each op's class */
+    /* The evaluation's loops over subsets, in graph order (one allocation, `order`): the ops by
+     * place (place_end[p]: the end of place p's), each with its forward and backward shares
+     * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
+    size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
+    double (*share)[2];      /* [order index]: 1 - bwd, bwd */
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
     double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
@@ -743,6 +830,8 @@ void ridge_parallel_model_free(ridge_parallel_model *pm)
         return;
     ridge_oplist_free(&pm->g);
     free(pm->cls);
+    free(pm->order);
+    free(pm->share);
     free(pm);
 }
 
@@ -770,8 +859,11 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     if (pm->accum > 1)
         acc.grad_accum = pm->accum;
     pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
+    pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
-        if (!(pm->cls = calloc(pm->g.n ? pm->g.n : 1, sizeof *pm->cls))) {
+        size_t n = pm->g.n ? pm->g.n : 1, k = 0;
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(3 * n * sizeof *pm->order)) ||
+            !(pm->share = malloc(n * sizeof *pm->share))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
         }
@@ -780,11 +872,27 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
             pm->cls[i].touched = (unsigned char)shard_touches(&pm->g.ops[i], &pm->cls[i]);
         }
+        for (int pl = 0; pl < 4; pl++) {
+            for (size_t i = 0; i < pm->g.n; i++)
+                if (pm->cls[i].place == pl) {
+                    pm->share[k][0] = 1 - pm->cls[i].bwd;
+                    pm->share[k][1] = pm->cls[i].bwd;
+                    pm->order[k++] = i;
+                }
+            pm->place_end[pl] = k;
+        }
+        pm->opt_ops = pm->order + pm->g.n;
+        pm->accum_ops = pm->order + 2 * pm->g.n;
+        for (size_t i = 0; i < pm->g.n; i++) {
+            if (pm->cls[i].opt != PAR_OPT_NONE)
+                pm->opt_ops[pm->n_opt++] = i;
+            if (pm->cls[i].accum)
+                pm->accum_ops[pm->n_accum++] = i;
+        }
         if (acc.grad_accum > 1)
             for (size_t i = 0; i < pm->g.n; i++)
                 if (pm->cls[i].place != PAR_OPT)
                     pm->g.ops[i].count /= acc.grad_accum;
-        pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
         if (pm->s.transformer)
             shape_from_graph(&pm->g, pc->microbatch, &pm->s);
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
@@ -815,11 +923,11 @@ typedef struct {
     unsigned char u[sizeof ((ridge_op *)0)->u];
 } par_kernel_key;
 
-typedef struct {
+struct par_kernel_slot {
     par_gen gen; /* valid when == ridge_parallel_ctx.gen (never 0) */
     par_kernel_key key;
     ridge_kernel_result kr;
-} par_kernel_slot;
+};
 
 /* The part of a cluster the memos depend on, compared before each evaluation and copied: all but
  * its sources (the last fields, 4.6 of its 6.5 kB), which nothing of a prediction reads. */
@@ -828,11 +936,47 @@ _Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeo
                    offsetof(ridge_cluster, sources) - offsetof(ridge_cluster, source_count) <= 8,
                "ridge_cluster: the sources must be its last fields (PAR_CL_KEY_BYTES)");
 
+/* What the context knows of its scratch op i. A kernel slot's key is compared byte for byte only
+ * while this does not say which way holds the op's inputs: hit[f], a way of op i's memo for
+ * no_split_k f, has a key equal to the op's kernel inputs (its result counts when its generation
+ * is the context's). scratch_shard clears it whenever it writes the op and, once, after the graph
+ * is copied (scratch_begin) before the memos see the op; a growth of the memos, which moves
+ * them, clears it too (ctx_reserve). memo_kernel sets it only where it compared or wrote the key,
+ * and a miss that replaces the way hit names sets it again. */
+typedef struct par_kernel_slot par_kernel_slot;
+typedef struct {
+    uint64_t stamp;         /* the sharding (ridge_parallel_ctx.sh_stamp) its count and shape are for; before
+                               ridge_parallel_ctx.copy_stamp: none, the op is as copied */
+    double shard;           /* and the optimizer shard they are for (its class's; 0 outside the optimizer group) */
+    par_kernel_slot *hit[2]; /* [no_split_k]: the way of its memo whose key is its kernel inputs (NULL: not known) */
+} par_op_state;
+
+/* An optimizer-group op's sharding before its last (ridge_parallel_ctx.alt): its stamp, shard and
+ * hits (as par_op_state's, for this count and shape), and the count and shape themselves. A search
+ * that alternates two shards (ZeRO stages) swaps the two instead of sharding and comparing again;
+ * a miss that replaces the way one of these hits names clears it. */
+typedef struct {
+    uint64_t stamp;
+    double shard;
+    par_kernel_slot *hit[2];
+    double count;
+    unsigned char u[sizeof ((ridge_op *)0)->u];
+} par_op_alt;
+
 struct ridge_parallel_ctx {
     size_t cap;              /* ops the scratch below holds */
     ridge_op *ops;           /* the sharded graph */
     unsigned long ops_serial; /* the prepared model whose graph ops holds (0: none): the ops sharding
                                  leaves alone are already there, the others are restored */
+    par_op_state *st;        /* [op] */
+    par_op_alt *alt;         /* [op] */
+    /* The scratch's sharding: shard_one's output depends on the prepared model, tp, pp, sequence
+     * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
+     * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
+    uint64_t sh_stamp;
+    uint64_t sh_all;     /* every op of the graph was sharded for this stamp (0: not known) */
+    uint64_t copy_stamp; /* the stamp the graph was copied in: an op's state of an earlier one is void */
+    int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
@@ -848,6 +992,11 @@ struct ridge_parallel_ctx {
     int ok_tp, ok_sp;
     int ok_split;   /* one of those ops splits over K in the first pass */
     int ok_nosplit; /* and they passed the no-split pass too */
+    /* The global batch's model FLOPs, throughput unit and items for model mf_serial (0: none) at
+     * global batch mf_batch: functions of the two alone (evaluate). */
+    unsigned long mf_serial;
+    double mf_batch, mf_flops, mf_items;
+    const char *mf_unit;
 };
 
 static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
@@ -862,6 +1011,7 @@ static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
     }
     c->memos = memos;
     c->gen = 1;
+    c->sh_stamp = 1;
     if (c->coll)
         c->coll->gen = c->gen;
     *out = c;
@@ -878,6 +1028,8 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
     if (!c)
         return;
     free(c->ops);
+    free(c->st);
+    free(c->alt);
     free(c->t_op);
     free(c->coll);
     free(c->cl);
@@ -899,6 +1051,9 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
     if (c->gen == 0) {
         for (size_t i = 0; i < PAR_COLL_MEMO; i++)
             c->coll->e[i].gen = 0;
+        c->coll->comm.gen = 0;
+        for (int z = 0; z < 4; z++)
+            c->coll->dp[z].gen = 0;
         for (int f = 0; f < 2; f++)
             for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
                 c->memo[f][i].gen = 0;
@@ -910,6 +1065,8 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
 {
     ridge_op *ops;
+    par_op_state *st;
+    par_op_alt *alt;
     double *t_op;
     int ok = 1;
     if (n <= c->cap)
@@ -917,9 +1074,13 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     c->ops_serial = 0;
     if ((ops = realloc(c->ops, n * sizeof *ops)))
         c->ops = ops;
+    if ((st = realloc(c->st, n * sizeof *st)))
+        c->st = st;
+    if ((alt = realloc(c->alt, n * sizeof *alt)))
+        c->alt = alt;
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
         c->t_op = t_op;
-    ok = ops && t_op;
+    ok = ops && st && alt && t_op;
     for (int f = 0; f < 2 && c->memos; f++) {
         par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
         unsigned char *w = realloc(c->next_way[f], n);
@@ -929,6 +1090,12 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
             c->next_way[f] = w;
         ok = ok && m && w;
     }
+    /* The memos may have moved: no hit holds (and with ops_serial 0 the next scratch_begin clears
+     * the states of the graph it copies). */
+    if (c->st)
+        memset(c->st, 0, (st ? n : c->cap) * sizeof *c->st);
+    if (c->alt)
+        memset(c->alt, 0, (alt ? n : c->cap) * sizeof *c->alt);
     if (!ok)
         return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
     for (int f = 0; f < 2 && c->memos; f++) {
@@ -940,11 +1107,21 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     return RIDGE_OK;
 }
 
+/* The shape union byte for byte, 8 bytes at a time from its start (where the ways of one op
+ * differ first: a GEMM's m, n, k, an elementwise op's elements), then the rest of the key. */
+_Static_assert(sizeof ((par_kernel_key *)0)->u % 8 == 0, "par_kernel_key: the shape union in 8-byte words");
 static int same_kernel_input(const par_kernel_key *k, const ridge_op *op)
 {
+    const unsigned char *a = k->u, *b = (const unsigned char *)&op->u;
+    for (size_t j = 0; j < sizeof k->u; j += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + j, sizeof x);
+        memcpy(&y, b + j, sizeof y);
+        if (x != y)
+            return 0;
+    }
     return k->kind == op->kind && k->dtype == op->dtype && k->cold_bytes == op->cold_bytes &&
-           k->reuse_bytes == op->reuse_bytes && k->epilogue_bytes == op->epilogue_bytes &&
-           memcmp(k->u, &op->u, sizeof k->u) == 0;
+           k->reuse_bytes == op->reuse_bytes && k->epilogue_bytes == op->epilogue_bytes;
 }
 
 static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
@@ -957,25 +1134,60 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
-/* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
- * on the same GPU; failures are not kept (the call gives their message). */
-static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
-                                              ridge_kernel_result *buf, int *status, ridge_err *err)
+/* Kept out of line: its caller's fast path then saves no registers. */
+#if defined(__GNUC__)
+#define PAR_NOINLINE __attribute__((noinline))
+#else
+#define PAR_NOINLINE
+#endif
+
+/* memo_kernel for a scratch op whose hit names a way of an older generation: its key is the op's
+ * inputs, so the op is predicted again into it. */
+static PAR_NOINLINE const ridge_kernel_result *memo_again(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                                          ridge_kernel_result *buf, int *status, ridge_err *err)
+{
+    const ridge_parallel_ctx *c = ctx;
+    par_kernel_slot **hit = &c->st[i].hit[g->no_split_k ? 1 : 0], *sl = *hit;
+    (void)buf;
+    if ((*status = ridge_kernel_predict(g, op, &sl->kr, err)) != RIDGE_OK) {
+        sl->gen = 0;
+        *hit = NULL;
+        return NULL;
+    }
+    sl->gen = c->gen;
+    return &sl->kr;
+}
+
+/* memo_kernel past its hit: no memo, an op that is not the scratch's, a scratch op whose hit names
+ * no way (the ways compared). */
+static PAR_NOINLINE const ridge_kernel_result *memo_miss(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                                         ridge_kernel_result *buf, int *status, ridge_err *err)
 {
     ridge_parallel_ctx *c = ctx;
-    int f = g->no_split_k ? 1 : 0;
-    par_kernel_slot *ways, *sl;
+    int f = g->no_split_k ? 1 : 0, w;
+    par_kernel_slot *ways, *sl, **hit;
     if (!c->memos) {
         *status = ridge_kernel_predict(g, op, buf, err);
         return *status == RIDGE_OK ? buf : NULL;
     }
+    hit = &c->st[i].hit[f];
+    if (op != &c->ops[i]) { /* not the scratch: compared, and the scratch's way may be replaced */
+        *hit = NULL;
+        hit = NULL;
+    }
     ways = &c->memo[f][i * PAR_WAYS];
     *status = RIDGE_OK;
-    for (int w = 0; w < PAR_WAYS; w++)
-        if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op))
+    for (w = 0; w < PAR_WAYS; w++)
+        if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op)) {
+            if (hit)
+                *hit = &ways[w];
             return &ways[w].kr;
-    sl = &ways[c->next_way[f][i]];
-    c->next_way[f][i] = (unsigned char)((c->next_way[f][i] + 1) % PAR_WAYS);
+        }
+    w = c->next_way[f][i];
+    sl = &ways[w];
+    c->next_way[f][i] = (unsigned char)((w + 1) % PAR_WAYS);
+    if (c->alt[i].hit[f] == sl) /* its key is about to change */
+        c->alt[i].hit[f] = NULL;
     *status = ridge_kernel_predict(g, op, &sl->kr, err);
     if (*status != RIDGE_OK) {
         sl->gen = 0;
@@ -983,7 +1195,30 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
     }
     sl->gen = c->gen;
     set_kernel_key(&sl->key, op);
+    if (hit)
+        *hit = sl;
     return &sl->kr;
+}
+
+/* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
+ * on the same GPU; failures are not kept (the call gives their message). A scratch op whose hit
+ * names a way takes it without comparing: that way's key is its inputs (par_op_state); its result
+ * when it is of the current generation, else memo_again. The rest is memo_miss. With the memos on,
+ * op is always the scratch's op i (evaluate schedules the scratch, rest_would_succeed passes its
+ * ops): this path does not check it, memo_miss does. */
+static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
+                                              ridge_kernel_result *buf, int *status, ridge_err *err)
+{
+    ridge_parallel_ctx *c = ctx;
+    par_kernel_slot **hit = &c->st[i].hit[g->no_split_k ? 1 : 0];
+    if (*hit) {
+        if ((*hit)->gen == c->gen) {
+            *status = RIDGE_OK;
+            return &(*hit)->kr;
+        }
+        return memo_again(ctx, g, i, op, buf, status, err);
+    }
+    return memo_miss(ctx, g, i, op, buf, status, err);
 }
 
 /* ------------------------------------------------------------------ prediction */
@@ -1023,19 +1258,85 @@ static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, con
     }
 }
 
-/* The context's scratch op i as pm has it, unsharded: the whole graph is copied once per model,
- * then only the fields shard_one changes (count, the shape) of the ops it may change. */
-static ridge_op *scratch_op(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i)
+/* The scratch for pm at pc's tp, pp and sequence parallelism, before scratch_shard: the whole
+ * graph is copied once per model, which starts a new stamp (copy_stamp: the states of before it
+ * are of another graph), and a new (tp, pp, sp) is a new stamp. Nothing is cleared: an op's state
+ * counts only from the copy on (scratch_shard), and every op the memos are asked for has passed
+ * scratch_shard since the copy (evaluate shards the whole graph after one, sh_all;
+ * rest_would_succeed shards each op it predicts). */
+static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc)
 {
-    ridge_op *op = &c->ops[i];
-    const ridge_op *src = &pm->g.ops[i];
     if (c->ops_serial != pm->serial) {
         memcpy(c->ops, pm->g.ops, pm->g.n * sizeof *c->ops);
         c->ops_serial = pm->serial;
-    } else if (pm->cls[i].touched) {
-        op->count = src->count;
-        memcpy(&op->u, &src->u, sizeof op->u);
+        c->copy_stamp = ++c->sh_stamp;
+        c->sh_all = 0;
     }
+    if (c->sh_tp != pc->tp || c->sh_pp != pc->pp || c->sh_sp != pc->sequence_parallel) {
+        c->sh_stamp++;
+        c->sh_tp = pc->tp;
+        c->sh_pp = pc->pp;
+        c->sh_sp = pc->sequence_parallel;
+    }
+}
+
+/* The context's scratch op i sharded for pc (after scratch_begin): an op sharding may change is
+ * restored from pm (its count and shape, the fields shard_one writes; not when it is as copied)
+ * and sharded again unless it already is for this stamp and shard, or its other sharding is
+ * (par_op_alt). An op sharding leaves alone only has its hits cleared, once after a copy. */
+static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
+                               const ridge_parallel_config *pc, double opt_shard, double grad_shard)
+{
+    ridge_op *op = &c->ops[i];
+    const par_class *cl = &pm->cls[i];
+    par_op_state *st = &c->st[i];
+    double sh;
+    if (!cl->touched) {
+        if (st->stamp < c->copy_stamp) {
+            st->stamp = c->sh_stamp;
+            st->hit[0] = st->hit[1] = NULL;
+        }
+        return op;
+    }
+    sh = cl->opt == PAR_OPT_ACCUM || cl->opt == PAR_OPT_ZERO_GRAD ? grad_shard
+         : cl->opt != PAR_OPT_NONE                             ? opt_shard
+                                                                : 0;
+    if (st->stamp == c->sh_stamp && same_bits(st->shard, sh))
+        return op;
+    if (cl->opt != PAR_OPT_NONE) {
+        /* A sharding of this stamp becomes the other; the other may be the one wanted. */
+        par_op_alt *a = &c->alt[i], was;
+        int keep = st->stamp == c->sh_stamp;
+        if (keep) {
+            was.stamp = st->stamp;
+            was.shard = st->shard;
+            was.hit[0] = st->hit[0];
+            was.hit[1] = st->hit[1];
+            was.count = op->count;
+            memcpy(was.u, &op->u, sizeof was.u);
+        }
+        if (a->stamp == c->sh_stamp && same_bits(a->shard, sh)) {
+            st->stamp = a->stamp;
+            st->shard = a->shard;
+            st->hit[0] = a->hit[0];
+            st->hit[1] = a->hit[1];
+            op->count = a->count;
+            memcpy(&op->u, a->u, sizeof op->u);
+            if (keep)
+                *a = was;
+            return op;
+        }
+        if (keep)
+            *a = was;
+    }
+    if (st->stamp >= c->copy_stamp) { /* sharded since the copy */
+        op->count = pm->g.ops[i].count;
+        memcpy(&op->u, &pm->g.ops[i].u, sizeof op->u);
+    }
+    shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
+    st->stamp = c->sh_stamp;
+    st->shard = sh;
+    st->hit[0] = st->hit[1] = NULL;
     return op;
 }
 
@@ -1044,25 +1345,38 @@ static ridge_op *scratch_op(ridge_parallel_ctx *c, const ridge_parallel_model *p
 static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
                         const ridge_parallel_config *pc, double opt_shard, double grad_shard)
 {
-    for (size_t i = 0; i < pm->g.n; i++) {
-        ridge_op *op = ops == pm->g.ops ? &ops[i] : scratch_op(c, pm, i);
-        if (pm->cls[i].touched)
-            shard_one(op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+    if (ops == pm->g.ops) {
+        for (size_t i = 0; i < pm->g.n; i++)
+            if (pm->cls[i].touched)
+                shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+        return;
     }
+    scratch_begin(c, pm, pc);
+    if (c->sh_all == c->sh_stamp) { /* the others are sharded for this stamp */
+        for (size_t j = 0; j < pm->n_opt; j++)
+            scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
+        return;
+    }
+    for (size_t i = 0; i < pm->g.n; i++)
+        scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
+    c->sh_all = c->sh_stamp;
 }
 
 /* The tensor-parallel, expert-parallel and pipeline collectives. slow_stage PAR_OPT times both
  * ends of the model (one stage, or every collective the step could need: memory-first). */
-typedef struct {
-    double t_ar, t_ag, t_rs, t_loss, t_a2a, t_p2p;
-} par_comm;
-
 static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const ridge_parallel_model *pm,
                          const ridge_parallel_config *pc, int slow_stage, par_comm *k, ridge_err *err)
 {
     const par_shape *s = &pm->s;
     const int T = pc->tp, P = pc->pp, E = pc->ep, train = pm->rc.mode == RIDGE_MODE_TRAIN;
+    par_coll_memo *cm = c->coll;
     int st;
+    if (cm && cm->comm.gen == cm->gen && cm->comm.serial == pm->serial && cm->comm.tp == T && cm->comm.pp == P &&
+        cm->comm.ep == E && cm->comm.sp == pc->sequence_parallel && cm->comm.sg == pc->p2p_scatter_gather &&
+        cm->comm.slow_stage == slow_stage) {
+        *k = cm->comm.k;
+        return RIDGE_OK;
+    }
     memset(k, 0, sizeof *k);
     if (T > 1) {
         double bytes = s->tokens * s->d * s->act_bytes;
@@ -1090,6 +1404,17 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
             (st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
             return st;
         k->t_p2p += t_ag_p2p;
+    }
+    if (cm) {
+        cm->comm.gen = cm->gen;
+        cm->comm.serial = pm->serial;
+        cm->comm.tp = T;
+        cm->comm.pp = P;
+        cm->comm.ep = E;
+        cm->comm.sp = pc->sequence_parallel;
+        cm->comm.sg = pc->p2p_scatter_gather;
+        cm->comm.slow_stage = slow_stage;
+        cm->comm.k = *k;
     }
     return RIDGE_OK;
 }
@@ -1149,6 +1474,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
     int layers_ok = c->ok_serial == pm->serial && c->ok_tp == pc->tp && c->ok_sp == pc->sequence_parallel;
     if (!layers_ok)
         c->ok_serial = 0; /* until the layers pass */
+    scratch_begin(c, pm, pc);
     /* The schedule's first pass; its second (no split-K) runs when a kernel splits, eager. */
     for (int pass = 0; pass < 2; pass++) {
         g->no_split_k = pass ? 1 : nosplit;
@@ -1158,9 +1484,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
             ridge_op *op;
             if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
                 continue;
-            op = scratch_op(c, pm, i);
-            if (pm->cls[i].touched)
-                shard_one(op, &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+            op = scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
             if (!(kr = memo_kernel(c, g, i, op, &buf, &st, NULL))) {
                 g->no_split_k = nosplit;
                 return 0;
@@ -1204,7 +1528,6 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     const ridge_run_config *rc = &pm->rc;
     const ridge_model *m = pm->m;
     const par_shape *sp = &pm->s;
-    ridge_run_config gb = *rc;
     double *t_op;
     ridge_schedule_totals tot;
     par_comm k;
@@ -1217,7 +1540,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     int st, zs, dsh, slow_stage = PAR_OPT; /* PAR_OPT: one stage holds both ends */
 
     memset(out, 0, sizeof *out);
-    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+    if ((st = check_config(cl, m, sp->transformer, rc, pc, err)) != RIDGE_OK)
         return st;
     if (pc->microbatch != pm->microbatch || accum_of(rc, pc) != pm->accum)
         return ridge_err_set(err, RIDGE_EINVAL,
@@ -1244,7 +1567,6 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         c->have_cl = 1;
     }
     t_op = c->t_op;
-    gb.batch = pc->global_batch;
     nm = pc->global_batch / ((double)D * pc->microbatch);
 
     /* Shard the graph: the optimizer state over the shard group (ZeRO >= 1, FSDP), gradients
@@ -1262,21 +1584,26 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && c->memos && !out->fits &&
         rest_would_succeed(c, pm, cl, pc, rt, nm, fe, opt_shard, grad_shard))
         return RIDGE_OK;
-    if (!ops)
+    if (!ops || c->memos) /* the memos' hits are for the scratch's ops (memo_kernel) */
         ops = c->ops;
     shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
     if ((st = ridge_schedule_ops_with(c->memos ? &c->cl->gpu : &cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
         RIDGE_OK)
         return st;
-    for (size_t i = 0; i < pm->g.n; i++) {
-        par_place pl = (par_place)pm->cls[i].place;
-        double b = pm->cls[i].bwd;
-        t_place_f[pl] += t_op[i] * (1 - b);
-        t_place_b[pl] += t_op[i] * b;
-        if (pm->cls[i].accum)
-            t_accum += t_op[i];
+    /* Each place's forward and backward time, its ops in graph order. */
+    for (size_t pl = 0, j = 0; pl < 4; pl++) {
+        double f = 0, b = 0;
+        for (; j < pm->place_end[pl]; j++) {
+            double t = t_op[pm->order[j]];
+            f += t * pm->share[j][0];
+            b += t * pm->share[j][1];
+        }
+        t_place_f[pl] = f;
+        t_place_b[pl] = b;
     }
+    for (size_t j = 0; j < pm->n_accum; j++)
+        t_accum += t_op[pm->accum_ops[j]];
     /* The accumulation adds run in the backward passes of microbatches 2..nm: compute, not the
      * optimizer step. */
     bd->optimizer_s = t_place_f[PAR_OPT] + t_place_b[PAR_OPT] - t_accum;
@@ -1365,10 +1692,19 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
 
     /* Throughput and model FLOPs of the global batch. */
     out->gpus = T * P * D;
-    out->model_flops = ridge_model_flops(m, &gb);
-    out->throughput_unit = ridge_model_throughput_unit(m, &gb);
+    if (c->mf_serial != pm->serial || !same_bits(c->mf_batch, pc->global_batch)) {
+        ridge_run_config gb = *rc;
+        gb.batch = pc->global_batch;
+        c->mf_flops = ridge_model_flops(m, &gb);
+        c->mf_unit = ridge_model_throughput_unit(m, &gb);
+        c->mf_items = ridge_model_items_per_step(m, &gb);
+        c->mf_serial = pm->serial;
+        c->mf_batch = pc->global_batch;
+    }
+    out->model_flops = c->mf_flops;
+    out->throughput_unit = c->mf_unit;
     if (out->step_time_s > 0) {
-        out->throughput = ridge_model_items_per_step(m, &gb) / out->step_time_s;
+        out->throughput = c->mf_items / out->step_time_s;
         out->throughput_per_gpu = out->throughput / out->gpus;
         out->model_flops_per_s_per_gpu = out->model_flops / out->step_time_s / out->gpus;
     }
@@ -1392,7 +1728,7 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
     int st;
     memset(out, 0, sizeof *out);
     /* The configuration first: preparing reads its batch sizes. */
-    if ((st = check_config(cl, m, rc, pc, err)) != RIDGE_OK)
+    if ((st = check_config(cl, m, strcmp(ridge_model_family(m), "transformer") == 0, rc, pc, err)) != RIDGE_OK)
         return st;
     if ((st = ridge_parallel_prepare(m, rc, pc, &pm, err)) == RIDGE_OK &&
         (st = ctx_alloc(0, &c, err)) == RIDGE_OK)
