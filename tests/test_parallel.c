@@ -829,10 +829,175 @@ done:
     free(cls);
 }
 
+/* Random configurations (a fixed xorshift seed) of three models on three clusters through eight
+ * prepared models on one context, with clears, graph replay and memory-first at random: each
+ * evaluation equals ridge_parallel_predict bit for bit (a memory-first stop: the same memory, times
+ * 0). The context keeps each op sharded for its (tp, pp, SP, shard) and its memo way between
+ * evaluations: a sharding or memo state kept across a change that should have voided it shows
+ * here (it caught the shard state kept across a new optimizer shard). */
+static unsigned long long prep_rs = 88172645463325252ULL;
+static unsigned prep_rnd(unsigned n)
+{
+    prep_rs ^= prep_rs << 13;
+    prep_rs ^= prep_rs >> 7;
+    prep_rs ^= prep_rs << 17;
+    return (unsigned)(prep_rs % n);
+}
+
+static void test_prepared_random(void)
+{
+    static const char *const ids[] = {"gpt2", "llama2-7b", "mixtral-8x7b"};
+    static const int tps[] = {1, 2, 4, 8}, pps[] = {1, 2, 4};
+    enum { NP = 8, ITERS = 5000 };
+    struct {
+        int model;
+        double mb, nm;
+        ridge_run_config rc;
+        ridge_parallel_model *pm;
+    } pool[NP];
+    ridge_model *ms[3] = {NULL, NULL, NULL};
+    ridge_cluster *cls = malloc(3 * sizeof *cls);
+    ridge_parallel_ctx *ctx = NULL;
+    ridge_err err;
+    int ok = 0, bad = 0, stopped = 0, same = 1, np = 0;
+    for (int k = 0; k < 3; k++)
+        ms[k] = load_model(ids[k]);
+    if (!CHECK(ms[0] && ms[1] && ms[2] && cls) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cls[0], &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_cluster_load("dgx-a100", 2, &cls[1], &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_cluster_load("dgx-h100", 2, &cls[2], &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_parallel_ctx_alloc(&ctx, &err), RIDGE_OK))
+        goto done;
+    for (; np < NP; np++) {
+        ridge_parallel_config pc;
+        pool[np].model = np % 3;
+        pool[np].mb = 1 + np % 2;
+        pool[np].nm = (double)(1 << (np % 3));
+        ridge_run_config_init(&pool[np].rc);
+        pool[np].rc.seq = pool[np].model == 2 ? 256 : 512;
+        pool[np].rc.recompute = (ridge_recompute)(np % 3);
+        if (np == 7)
+            pool[np].rc.mode = RIDGE_MODE_INFER;
+        pool[np].rc.precision = np % 4 == 3 ? RIDGE_DTYPE_FP16 : RIDGE_DTYPE_BF16;
+        pconf(&pc, 1, 1, 4, pool[np].mb, pool[np].nm * 4 * pool[np].mb);
+        if (!CHECK_INT(ridge_parallel_prepare(ms[pool[np].model], &pool[np].rc, &pc, &pool[np].pm, &err), RIDGE_OK))
+            goto done;
+    }
+    check_context("prepared random");
+    for (int it = 0; it < ITERS; it++) {
+        int p = (int)prep_rnd(NP), ci = prep_rnd(8) == 0 ? (int)prep_rnd(3) : 1, z, st, st2, flags, g;
+        const ridge_cluster *cl = &cls[ci];
+        ridge_parallel_config pc;
+        ridge_parallel_result want, got;
+        ridge_err e1 = {{0}}, e2 = {{0}};
+        ridge_runtime rt;
+        g = cl->gpus_per_node * cl->nodes;
+        pconf(&pc, tps[prep_rnd(4)], pps[prep_rnd(3)], 1, pool[p].mb, 0);
+        if (g % (pc.tp * pc.pp))
+            continue;
+        pc.dp = g / (pc.tp * pc.pp);
+        pc.global_batch = pool[p].nm * pc.dp * pool[p].mb;
+        pc.ep = prep_rnd(3) == 0 ? 2 : 1;
+        z = (int)prep_rnd(7);
+        if (z < 4)
+            pc.zero = z;
+        else
+            pc.fsdp = (ridge_fsdp_mode)(z - 3);
+        pc.sequence_parallel = (int)prep_rnd(2);
+        pc.p2p_scatter_gather = (int)prep_rnd(2);
+        if (prep_rnd(5) == 0) {
+            pc.schedule = RIDGE_PP_INTERLEAVED;
+            pc.virtual_stages = 2;
+        }
+        if (prep_rnd(4) == 0)
+            ridge_parallel_ctx_clear(ctx);
+        rt = prep_rnd(6) == 0 ? RIDGE_RUNTIME_GRAPH : RIDGE_RUNTIME_EAGER;
+        flags = prep_rnd(3) == 0 ? RIDGE_PARALLEL_MEMORY_FIRST : 0;
+        st = ridge_parallel_predict(cl, ms[pool[p].model], &pool[p].rc, &pc, rt, &want, &e1);
+        st2 = ridge_parallel_evaluate(ctx, pool[p].pm, cl, &pc, rt, flags, &got, &e2);
+        if (st != st2)
+            same = 0;
+        else if (st != RIDGE_OK)
+            same &= strcmp(e1.msg, e2.msg) == 0 && memcmp(&got, &want, sizeof got) == 0;
+        else if (flags && !want.fits) {
+            same &= memcmp(&got.memory, &want.memory, sizeof got.memory) == 0 && got.step_time_s == 0;
+            stopped++;
+        } else
+            same &= memcmp(&got, &want, sizeof got) == 0;
+        if (!same) {
+            fprintf(stderr, "prepared random: iteration %d differs (model %d tp %d pp %d dp %d ep %d z %d sp %d)\n", it,
+                    pool[p].model, pc.tp, pc.pp, pc.dp, pc.ep, z, pc.sequence_parallel);
+            break;
+        }
+        if (st == RIDGE_OK)
+            ok++;
+        else
+            bad++;
+    }
+    CHECK(same);
+    CHECK(ok > 1000 && bad > 100 && stopped > 10); /* every kind of outcome was met */
+    check_context(NULL);
+done:
+    ridge_parallel_ctx_free(ctx);
+    for (int k = 0; k < np; k++)
+        ridge_parallel_model_free(pool[k].pm);
+    for (int k = 0; k < 3; k++)
+        ridge_model_free(ms[k]);
+    free(cls);
+}
+
+/* One context, one stamp, no clear: ZeRO-1 alternating with hybrid FSDP over shard groups 1..16,
+ * so an optimizer-group op's two kept shardings (its current and the one before) are swapped and
+ * replaced in every order: each evaluation equals ridge_parallel_predict. */
+static void test_prepared_alternating(void)
+{
+    ridge_model *m = load_model("gpt2");
+    ridge_cluster *cl = malloc(sizeof *cl);
+    ridge_parallel_model *pm = NULL;
+    ridge_parallel_ctx *ctx = NULL;
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_err err;
+    int n = 0, same = 1;
+    ridge_run_config_init(&rc);
+    rc.seq = 512;
+    pconf(&pc, 1, 1, 32, 1, 64);
+    if (!CHECK(m && cl) || !CHECK_INT(ridge_cluster_load("dgx-a100", 4, cl, &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_parallel_prepare(m, &rc, &pc, &pm, &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_parallel_ctx_alloc(&ctx, &err), RIDGE_OK))
+        goto done;
+    for (int round = 0; round < 6 && same; round++)
+        for (int g = 0; g < 5 && same; g++)
+            for (int x = 0; x < 2 && same; x++) {
+                ridge_parallel_config q = pc;
+                ridge_parallel_result want, got;
+                ridge_err e1 = {{0}}, e2 = {{0}};
+                int st;
+                if (x == 0)
+                    q.zero = 1;
+                else {
+                    q.fsdp = RIDGE_FSDP_HYBRID;
+                    q.fsdp_group = 1 << ((g + round) % 5);
+                }
+                st = ridge_parallel_predict(cl, m, &rc, &q, RIDGE_RUNTIME_EAGER, &want, &e1);
+                same = ridge_parallel_evaluate(ctx, pm, cl, &q, RIDGE_RUNTIME_EAGER, 0, &got, &e2) == st &&
+                       memcmp(&got, &want, sizeof got) == 0;
+                n++;
+            }
+    CHECK(same);
+    CHECK_INT(n, 60);
+done:
+    ridge_parallel_ctx_free(ctx);
+    ridge_parallel_model_free(pm);
+    ridge_model_free(m);
+    free(cl);
+}
+
 int main(void)
 {
     test_prepared();
     test_prepared_configs();
+    test_prepared_random();
+    test_prepared_alternating();
     test_megatron_optimizer();
     test_tp_ends();
     test_grad_accumulation();

@@ -1041,12 +1041,19 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
 }
 
 /* O(1): the next generation; once in 2^32 clears (the counter back at 0) every entry is cleared
- * for real, so that no old generation can come round again. */
+ * for real, so that no old generation can come round again. A clear forgets all the context kept
+ * for the next evaluation, not only the memos: a new sharding stamp (every op is restored and
+ * sharded again, as for a new configuration) and the model FLOPs of the last global batch, so an
+ * evaluation after a clear does all the work of one on a new context but the graph copy and the
+ * allocations. */
 void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
     if (!c || !c->memos)
         return;
     c->ok_serial = 0; /* the copy of the cluster stays: the next evaluation compares it */
+    c->sh_stamp++;
+    c->sh_all = 0;
+    c->mf_serial = 0;
     c->gen = (par_gen)(c->gen + 1);
     if (c->gen == 0) {
         for (size_t i = 0; i < PAR_COLL_MEMO; i++)

@@ -155,7 +155,7 @@ void ridge_parallel_model_free(ridge_parallel_model *pm); /* NULL is harmless */
 typedef struct ridge_parallel_ctx ridge_parallel_ctx;
 int ridge_parallel_ctx_alloc(ridge_parallel_ctx **out, ridge_err *err); /* ENOMEM */
 void ridge_parallel_ctx_free(ridge_parallel_ctx *c);                      /* NULL is harmless */
-void ridge_parallel_ctx_clear(ridge_parallel_ctx *c);                     /* forget the memos */
+void ridge_parallel_ctx_clear(ridge_parallel_ctx *c); /* forget the memos, the sharding and cached values */
 
 /* Stop after the memory when the configuration does not fit: RIDGE_OK with memory, capacity_bytes,
  * dp_shard_group set, fits 0 and the times 0, provided every kernel prediction and collective
