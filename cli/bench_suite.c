@@ -39,7 +39,7 @@ static void cpu_name(char *buf, size_t cap)
 /* How a GPT-3 configuration is timed. */
 typedef enum {
     CFG_SCRATCH = 0, /* ridge_parallel_predict: prepare, evaluate, free */
-    CFG_CLEARED,     /* the prepared model, the context's memos cleared before each evaluation */
+    CFG_CLEARED,     /* the prepared model, the context cleared before each evaluation */
     CFG_VARIANTS,    /* the prepared model, ZeRO-1 and ZeRO-2 alternated on one context */
     CFG_KINDS
 } cfg_kind;
@@ -295,7 +295,7 @@ int bench_suite(const bench_suite_args *a, double *sink)
         cJSON_AddNumberToObject(root, "kernel_goal_predictions_per_s", 10e6);
         cJSON_AddBoolToObject(root, "kernel_goal_met", a->kernel_rate >= 10e6 && a->model_rate >= 10e6);
         cJSON_AddNumberToObject(root, "gpt3_4096_config_cpu_s_median", cfg_s);
-        cJSON_AddStringToObject(root, "gpt3_4096_config_judged_on", "prepared model, memos cleared before each");
+        cJSON_AddStringToObject(root, "gpt3_4096_config_judged_on", "prepared model, context cleared before each");
         cJSON_AddNumberToObject(root, "gpt3_4096_config_from_scratch_cpu_s_median", cfg[CFG_SCRATCH]);
         cJSON_AddNumberToObject(root, "gpt3_4096_config_zero_variants_cpu_s_median", cfg[CFG_VARIANTS]);
         cJSON_AddNumberToObject(root, "gpt3_search_cpu_s_per_config", search_cfg_s);
@@ -317,8 +317,8 @@ int bench_suite(const bench_suite_args *a, double *sink)
            a->kernel_rate >= 10e6 ? "met" : "NOT met");
     printf("kernel predictions, model graphs %s M/s per core (%ld ops, %ld failed, not counted)  goal >= 10 M  %s\n",
            cli_num(a->model_rate / 1e6, b[0], 32), a->ops, a->model_failed, a->model_rate >= 10e6 ? "met" : "NOT met");
-    printf("GPT-3 175B on 4,096 A100s        %s us per configuration, model prepared, memos cleared before each "
-           "(every kernel and collective computed; dgx-a100 x 512, TP4 PP32 DP32, microbatch 4, global batch 1536, "
+    printf("GPT-3 175B on 4,096 A100s        %s us per configuration, model prepared, context cleared before each "
+           "(every op sharded, every kernel and collective computed; dgx-a100 x 512, TP4 PP32 DP32, microbatch 4, global batch 1536, "
            "ZeRO-1, full recompute, bf16)  goal <= 3 us (judged on this figure)  %s\n",
            cli_num(cfg_s * 1e6, b[0], 32), cfg_s <= 3e-6 ? "met" : "NOT met");
     printf("  from scratch                   %s us (ridge_parallel_predict: prepare, evaluate, free)\n",
