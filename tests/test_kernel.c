@@ -72,6 +72,30 @@ static void test_wave_quantization(void)
     }
 }
 
+/* A cuBLAS GEMM with a short K loop (under 2 KiB of K per row: k < 1024 in BF16) keeps the
+ * data-parallel tiles: with 7.76 waves of 128x256 tiles on an H100 it costs what the op does
+ * without stream-K (no_split_k: the unsplit schedule alone; its grid is too large for split-K),
+ * while from k = 1024 on stream-K is costed and wins (docs/model.md §2, "Short K loops"). */
+static void test_stream_k_short_k(void)
+{
+    ridge_gpu g = load("h100-sxm5-80gb");
+    static const double ks[] = {256, 512, 1016, 1024, 2048};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        ridge_op op = ridge_op_gemm(RIDGE_DTYPE_BF16, 8192, 4096, ks[i], 1), dp = op;
+        ridge_kernel_result r, r_dp;
+        dp.u.gemm.no_split_k = 1;
+        r = predict(&g, op);
+        r_dp = predict(&g, dp);
+        check_context("stream-K by k");
+        CHECK_NEAR(r.tiles, 1024, 0);
+        if (ks[i] * 2 < 2048)
+            CHECK(r.time_s == r_dp.time_s);
+        else
+            CHECK(r.time_s < 0.99 * r_dp.time_s);
+    }
+    check_context(NULL);
+}
+
 /* Every operand's leading dimension decides the alignment: a vocabulary projection (k = 768,
  * n = 50257) is misaligned through B and C although k is aligned; the same GEMM with B stored
  * transposed (nn.Linear, layout nt) is still misaligned through C. On Hopper a misaligned
@@ -872,6 +896,7 @@ static void test_gemm_search_ties(void)
 int main(void)
 {
     test_wave_quantization();
+    test_stream_k_short_k();
     test_layout_alignment();
     test_row_kernels();
     test_alignment();

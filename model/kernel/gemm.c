@@ -89,6 +89,14 @@ static const rk_tile vector_tiles[] = {
  * rows (docs/model.md §2, "Hopper clusters"). */
 #define RK_GEMM_HOPPER_CLUSTER_M 2.0
 
+/* cuBLAS runs its stream-K (persistent) kernels only for a GEMM whose K loop has at least this many
+ * bytes of K per operand row (k x element size; 2 KiB: k >= 1024 in 16-bit): a shorter loop keeps
+ * the data-parallel tiles, whose fill and drain are paid per tile (docs/model.md §2, "Stream-K";
+ * fitted on the AIConfigurator H100 BF16 rows alone: 1, 2, 3, 4 KiB give 6.87, 6.64, 6.63,
+ * 6.68 % MAPE against 6.95 % without the bound; the L40S BF16 rows, not fitted, 14.04 -> 13.91 %).
+ * Convolutions' and LSTMs' implicit GEMMs (cuDNN) keep their rule. */
+#define RK_GEMM_STREAM_K_MIN_K_BYTES 2048.0
+
 /* Share of the aligned speed by the alignment (bytes) of a leading dimension: without
  * 16-byte multiples the kernel cannot use 16-byte vector loads / TMA and falls back. */
 static double align_of(long long b)
@@ -224,8 +232,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     aeff = gemm_align(hopper, es, es_out, m, n, k, layout, align_elems, tensor);
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
-     * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic. */
-    stream_k = tensor && cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K));
+     * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
+     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES). */
+    stream_k = tensor && cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
+               (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES);
     peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
     if (tensor)
         peak_flops *= rk_tensor_clock_share_cc(g, cc) * rk_sustained_tensor_share(g, dt); /* Ada; power limit */
