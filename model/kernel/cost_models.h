@@ -11,12 +11,13 @@
 
 /* `min_bytes`: ridge_op_min_bytes(op), which ridge_kernel_predict has computed already; rk_conv2d
  * sets it instead (*min_bytes), from the output sides it computes once for the bytes, FLOPs and
- * implicit GEMM. */
+ * implicit GEMM, and rk_memory_bound too, in the switch on the kind that gives its FLOPs. */
 
 RK_PRIVATE int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
                          ridge_err *err);
 RK_PRIVATE int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
 RK_PRIVATE int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
+RK_PRIVATE int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
+                               ridge_err *err);
 
 #endif

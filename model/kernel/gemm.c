@@ -24,24 +24,33 @@ typedef struct {
     int im, in; /* tm, tn as 64 << im, 64 << in: the index of its ceil(m / tm), ceil(n / tn) */
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
+    int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
 } rk_tile;
 /* One row of the tables below: every derived field from tm, tn and eff, as exact constants. */
-#define RK_TILE(tm, tn, eff)                                                                                       \
+#define RK_TILE(tm, tn, eff, mirror)                                                                               \
     {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, (tm) == 64 ? 0 : (tm) == 128 ? 1 : 2, (tn) == 64 ? 0 : (tn) == 128 ? 1 : 2, \
-     tm * tn * 4.0, 2.0 * tm * tn, (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES}
+     tm * tn * 4.0, 2.0 * tm * tn, (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
- * operand more and sustain a higher share of the peak. */
+ * operand more and sustain a higher share of the peak. Each table is in order of non-increasing
+ * eff: the search stops at the first tile whose compute bound loses (rk_gemm). */
 static const rk_tile tensor_tiles[] = {
-    RK_TILE(128.0, 256.0, 1.00), RK_TILE(256.0, 128.0, 1.00), RK_TILE(128.0, 128.0, 0.95),
-    RK_TILE(64.0, 128.0, 0.85),  RK_TILE(64.0, 64.0, 0.72),
+    RK_TILE(128.0, 256.0, 1.00, 0), RK_TILE(256.0, 128.0, 1.00, 1), RK_TILE(128.0, 128.0, 0.95, 0),
+    RK_TILE(64.0, 128.0, 0.85, 0),  RK_TILE(64.0, 64.0, 0.72, 0),
 };
 static const rk_tile vector_tiles[] = {
-    RK_TILE(128.0, 128.0, 1.00),
-    RK_TILE(128.0, 64.0, 0.93),
-    RK_TILE(64.0, 64.0, 0.85),
+    RK_TILE(128.0, 128.0, 1.00, 0),
+    RK_TILE(128.0, 64.0, 0.93, 0),
+    RK_TILE(64.0, 64.0, 0.85, 0),
 };
 #undef RK_TILE
+
+/* x / c for c = 1, 2, 3 or 4 (CTAs per SM): x, x * 0.5, x * 0.25 are the quotient exactly (the
+ * same real, rounded once), without the division; any other c (3, NaN) divides. */
+static inline double rk_div_1to4(double x, double c)
+{
+    return c == 1 ? x : c == 2 ? x * 0.5 : c == 4 ? x * 0.25 : x / c;
+}
 
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
  * on m buckets, as vLLM's CUTLASS FP8 scaled-mm does on sm90, runs 64x64 tiles up to m = 64 and
@@ -146,12 +155,6 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
     if (!(4 * smem <= smem_avail && 4 * acc <= regs))
         return 3;
     return 4;
-}
-
-/* ctas_per_sm(...) >= 1: one CTA of the tile fits. */
-static int tile_fits(double smem_avail, double regs, const rk_tile *t)
-{
-    return t->smem <= smem_avail && t->acc4 <= regs;
 }
 
 /* The alignment factor of a GEMM (docs/model.md §2): every operand's leading dimension, A's (k
@@ -283,17 +286,14 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             i0 = m <= RK_GEMM_BY_M_SMALL ? 4 : m <= RK_GEMM_BY_M_MEDIUM ? 3 : 0;
             ntiles = i0 > 0 ? i0 + 1 : 3;
         }
-        /* Branch and bound (docs/model.md §2, "Cost of the search"): a lower bound of each tile's
-         * time, unsplit (L1) and split (any split: L2), from quantities the search computes
-         * anyway; the tile of least bound is evaluated first and a candidate whose bound cannot
-         * beat the best so far is skipped. The result is the search's in tile order: the least
-         * time, ties to the first candidate (tile, then split, in order), so a candidate of a
-         * tile before the best's is skipped only when its bound is strictly above the best. */
-        double t_over_[RK_GEMM_NTILES], bt_[RK_GEMM_NTILES], stream0_[RK_GEMM_NTILES];
-        double per1_[RK_GEMM_NTILES], work1_[RK_GEMM_NTILES], lb1_[RK_GEMM_NTILES], lbt_[RK_GEMM_NTILES];
+        /* Branch and bound (docs/model.md §2, "Cost of the search"), in one pass over the tiles
+         * in order: a lower bound of each tile's time, unsplit (lb1) and split (any split: lb2),
+         * from quantities its candidates need anyway, and a tile or candidate is skipped when its
+         * bound reaches the best time so far. The result is the least time, ties to the first
+         * candidate (tile, then split, in order): every candidate skipped comes after the best so
+         * far and takes at least its time, so it could not have won. */
         int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
         double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
-        size_t probe = i0, best_i = 0; /* best_i: no tie is won while best_t is infinite */
         if (s_max_k > RK_GEMM_MAX_SPLIT_K)
             s_max_k = RK_GEMM_MAX_SPLIT_K;
         /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
@@ -311,49 +311,33 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             /* tile rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
             ceil_mc[j] = j >= 1 && inv_cl != 1.0 ? rk_ceil(ceil_m[j] * inv_cl) : ceil_m[j];
         }
+        /* A candidate loses when its bound reaches the best so far: it comes after the best in the
+         * order (a tie goes to the first). While no candidate is kept (best_t infinite) only an
+         * infinite bound loses, whose candidate could not be kept either. */
+#define RK_LOSES(lb) ((lb) >= best_t)
+        /* The tiles' compute bound (docs/model.md §2, "Cost of the search"): every candidate of a
+         * tile computes at least its MACs on a perfectly filled machine, ideal / eff (a split's
+         * and a stream-K kernel's too), after at least one kernel floor (two for a split: `lo_floor`
+         * is the smaller of the two), given a positive rate and fill, drain and fix-up times >= 0;
+         * the margin covers the rounding of either side. The tables are in order of
+         * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
+         * no bound (a GPU edited to a negative rate or time). */
+        double lo_floor = floor1 >= 0 ? floor1 : 2 * floor1;
+        double ideal_lb = inv_peak_sm > 0 && g->eff.dram_latency_s >= 0 && inv_epi >= 0 && inv_l2bw >= 0
+                              ? ideal * RK_GEMM_LB_MARGIN
+                              : -INFINITY;
+        /* The last tile whose candidates were reached (its index, tile count and stream): the next,
+         * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
+         * the same times bit for bit, and the earlier tile wins the ties (below). */
+        size_t prev_i = (size_t)-1;
+        double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            double otm = ceil_m[t->im], otn = ceil_n[t->in], c1, l2b1;
-            t_over_[i] = g->eff.dram_latency_s + t->acc4 * inv_epi;
-            bt_[i] = otm * otn * batch;
-            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0_[i] = batch * (mk_es * otn + kn_es * ceil_mc[t->im]);
-            per1_[i] = bt_[i] * inv_sm;
-            work1_[i] = t->mac2 * k * inv_peak_sm * t->inv_eff;
-            /* Unsplit: compute >= max(per_sm, 1) one tile's MACs + one fill and drain (waves x
-             * CTAs per SM >= per_sm and >= 1; stream-K: per_sm x work + 2 t_over + fix-up), less a
-             * margin far above the rounding of either side; the memory terms are the search's. */
-            c1 = ((per1_[i] > 1 ? per1_[i] : 1) * work1_[i] + t_over_[i]) * RK_GEMM_LB_MARGIN;
-            l2b1 = stream0_[i] > l20 ? stream0_[i] : l20;
-            lb1_[i] = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
-            lbt_[i] = lb1_[i];
-            if (can_split && bt_[i] < sm && s_max_k > 1) {
-                /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors; the
-                 * least partial sums of a split (2 parts) through DRAM and L2 at their combined
-                 * rate, computed once per call when first needed (-1: not yet; a grid of a wave or
-                 * more never needs it). */
-                if (lb_partial < 0)
-                    lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
-                double lb2 = 2 * floor1 + rk_max((per1_[i] * work1_[i] + t_over_[i]) * RK_GEMM_LB_MARGIN, lb_partial);
-                if (lb2 < lbt_[i])
-                    lbt_[i] = lb2;
-            }
-            if (!tile_fits(smem_avail, regs, t))
-                lbt_[i] = INFINITY; /* never the probe */
-            if (lbt_[i] < lbt_[probe])
-                probe = i;
-        }
-#define RK_LOSES(lb) (i < best_i ? (lb) > best_t : (lb) >= best_t)
-        for (size_t q = i0; q < ntiles; q++) {
-            /* the probe first, then the others in order */
-            size_t i = q == i0 ? probe : q - 1 < probe ? q - 1 : q;
-            const rk_tile *t = &tiles[i];
-            double t_over = t_over_[i], ctas, base_tiles = bt_[i], stream0 = stream0_[i];
-            if (RK_LOSES(lbt_[i]))
-                continue;
-            ctas = ctas_per_sm(smem_avail, regs, t);
-            if (ctas < 1)
-                continue;
+            if (RK_LOSES(lo_floor + ideal_lb * t->inv_eff))
+                break; /* this tile's candidates, and every later tile's, cannot win */
+            double otm = ceil_m[t->im], otn = ceil_n[t->in];
+            double t_over = g->eff.dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
+            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
@@ -365,44 +349,114 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (s_fill > s_max)
                     s_fill = s_max;
             }
-            /* The splits that leave no wave part-empty: the most parts that fit in 1, 2 or 3
-             * waves (floor(j SM / tiles)), besides no split and the fill split. */
-            double splits[2 + RK_GEMM_NSPLITS]; /* [2..]: written as their turn comes, before a read */
-            splits[0] = 1;
-            splits[1] = s_fill;
-            for (int s_i = 0; s_i < (s_max > 1 ? 2 + RK_GEMM_NSPLITS : 1); s_i++) {
-                double s, ttile, compute, mem, l2b, tt, d = dram0, l = l20, dtd = dt0;
-                if (s_i == 0 && RK_LOSES(lb1_[i]))
-                    continue; /* unsplit cannot win */
-                if (s_i > 1) /* the wave splits, computed as they are reached */
-                    splits[s_i] = rk_floor((s_i - 1) * sm / base_tiles);
-                s = splits[s_i];
-                if (s_i > 0 && (s < 2 || s > s_max || s == splits[s_i - 1] || (s_i > 1 && s == s_fill))) {
+            if (best_t < INFINITY) {
+                /* Unsplit: compute >= max(per_sm, 1) one tile's MACs + one fill and drain (waves x
+                 * CTAs per SM >= per_sm and >= 1; stream-K: per_sm x work + 2 t_over + fix-up),
+                 * less a margin far above the rounding of either side; the memory terms are the
+                 * search's (lb1, below). The compute term is tested first: floor + max(c1, x) >=
+                 * floor + c1. */
+                c1 = ((per1 > 1 ? per1 : 1) * work1 + t_over) * RK_GEMM_LB_MARGIN;
+                if (s_max == 1 && RK_LOSES(floor1 + c1))
+                    continue; /* no split to try, and unsplit cannot win */
+            }
+            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
+            stream0 = batch * (mk_es * otn + kn_es * ceil_mc[t->im]);
+            if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
+                continue; /* the previous tile's times: none is below the best so far */
+            prev_i = i;
+            prev_bt = base_tiles;
+            prev_stream = stream0;
+            if (best_t < INFINITY) {
+                double l2b1 = stream0 > l20 ? stream0 : l20, lbt;
+                lb1 = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
+                lbt = lb1;
+                if (s_max > 1) {
+                    /* Split in s: per_sm x work does not fall (s x ceil(k / s) >= k); two floors;
+                     * the least partial sums of a split (2 parts) through DRAM and L2 at their
+                     * combined rate, computed once per call when first needed (-1: not yet; a
+                     * grid of a wave or more never needs it). */
+                    if (lb_partial < 0)
+                        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
+                    double lb2 = 2 * floor1 + rk_max((per1 * work1 + t_over) * RK_GEMM_LB_MARGIN, lb_partial);
+                    if (lb2 < lbt)
+                        lbt = lb2;
+                }
+                if (RK_LOSES(lbt))
+                    continue;
+            }
+            /* the fit, for a tile not skipped by its bounds */
+            double ctas = ctas_per_sm(smem_avail, regs, t);
+            if (ctas < 1)
+                continue;
+            if (!RK_LOSES(lb1)) { /* lb1 = -1: not computed (no best yet) */
+                /* Unsplit. CTAs actually sharing an SM: fewer than fit when the grid is small. */
+                double per_sm = per1, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
+                /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; work1:
+                 * its MACs alone (the stream-K work of a tile, below). */
+                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt;
+                /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
+                 * one; x / c = x * (1 / c) for c = 1, 2, 4). A grid within one round of c_eff
+                 * CTAs per SM is one wave: per_sm <= c_ceil = c_eff, so 0 < waves <= 1 and its
+                 * ceiling is 1 (exactly: a correctly rounded quotient of x <= y is <= 1). */
+                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff))) * ttile;
+                tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
+                if (stream_k && base_tiles > sm && c_ceil > per_sm) {
+                    /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
+                     * all tiles are divided evenly over the SMs, so the last wave is not
+                     * part-empty. A persistent kernel loads the next tile while it drains the
+                     * last, so each SM pays the fill and drain once, and once more for the tile it
+                     * shares, whose FP32 partial sums go through L2 (the fix-up). */
+                    double sk = per_sm * work1 + 2.0 * t_over;
+                    double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
+                    double tsk = floor1 + rk_max(sk + fix, rk_max(mem0, l2b * inv_l2bw));
+                    if (tsk < tt) {
+                        tt = tsk;
+                        compute = sk + fix;
+                    }
+                }
+                /* the least time; a tie goes to the candidate first in order (the one kept) */
+                if (tt < best_t) {
+                    best_t = tt;
+                    best_tm = t->tm;
+                    best_tn = t->tn;
+                    best_s = 1;
+                    best_per_sm = per_sm; /* its waves: per_sm / c_eff */
+                    best_c_eff = c_eff;
+                    best_tiles = base_tiles;
+                    best_compute = compute;
+                    best_d = dram0;
+                    best_l = l20;
+                    best_stream = stream0;
+                    best_dt = dt0;
+                }
+            }
+            if (!(s_max > 1))
+                continue;
+            /* The splits: the fill split, then those that leave no wave part-empty: the most parts
+             * that fit in 1, 2 or 3 waves (floor(j SM / tiles)). */
+            double prev_s = 1;
+            for (int s_i = 1; s_i < 2 + RK_GEMM_NSPLITS; s_i++) {
+                double s = s_i == 1 ? s_fill : rk_floor((s_i - 1) * sm / base_tiles), compute, mem, l2b, tt, d, l, dtd;
+                if (s < 2 || s > s_max || s == prev_s || (s_i > 1 && s == s_fill)) {
                     if (s_i > 1 && s > s_max)
                         break; /* the wave splits ascend: the rest are above s_max too */
+                    prev_s = s;
                     continue;
                 }
+                prev_s = s;
                 /* A split pays two kernel floors and its partial sums through DRAM at least: no
                  * split (nor a larger one) can win once that alone reaches the best time. */
-                if (s_i > 0 && RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw))) {
+                if (RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw))) {
                     if (s_i > 1)
                         break; /* the wave splits ascend: their partial sums only grow */
                     continue;
                 }
-                /* CTAs actually sharing an SM: fewer than fit when the grid is small. */
-                double per_sm = s > 1 ? base_tiles * s * inv_sm : per1_[i], c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
-                /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; `work`:
-                 * its MACs alone (unsplit: the stream-K work of a tile, below). */
-                double work = s > 1 ? t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff : work1_[i];
-                ttile = (work + t_over) * c_eff;
-                /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
-                 * one). A grid within one round of c_eff CTAs per SM is one wave: per_sm <= c_ceil
-                 * = c_eff, so 0 < waves <= 1 and its ceiling is 1 (exactly: a correctly rounded
-                 * quotient of x <= y is <= 1). */
-                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(per_sm / c_eff)) * ttile;
-                if (s > 1 && RK_LOSES(2 * floor1 + compute))
+                double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
+                double work = t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff;
+                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff))) * ((work + t_over) * c_eff);
+                if (RK_LOSES(2 * floor1 + compute))
                     continue; /* its compute alone loses: skip the memory terms */
-                if (s > 1) {
+                {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0;
                     rk_l2_split(g, min_bytes, partial, &d, &l);
@@ -411,35 +465,14 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     mem = dtd + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
                           (d > 0 ? lat_x : 0);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
-                    tt = 2 * floor1;
-                } else {
-                    mem = mem0;
-                    l2b = stream0 > l20 ? stream0 : l20;
-                    tt = floor1;
                 }
-                tt += rk_max(compute, rk_max(mem, l2b * inv_l2bw));
-                if (s_i == 0 && stream_k && base_tiles > sm && c_ceil > per_sm) { /* s = 1 here */
-                    /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
-                     * all tiles are divided evenly over the SMs, so the last wave is not
-                     * part-empty. A persistent kernel loads the next tile while it drains the
-                     * last, so each SM pays the fill and drain once, and once more for the tile it
-                     * shares, whose FP32 partial sums go through L2 (the fix-up). */
-                    double sk = per_sm * work + 2.0 * t_over;
-                    double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
-                    double tsk = floor1 + rk_max(sk + fix, rk_max(mem, l2b * inv_l2bw));
-                    if (tsk < tt) {
-                        tt = tsk;
-                        compute = sk + fix;
-                    }
-                }
-                /* the least time; a tie goes to the tile first in order */
-                if (tt < best_t || (tt == best_t && i < best_i)) {
+                tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
+                if (tt < best_t) {
                     best_t = tt;
-                    best_i = i;
                     best_tm = t->tm;
                     best_tn = t->tn;
                     best_s = s;
-                    best_per_sm = per_sm; /* its waves: per_sm / c_eff */
+                    best_per_sm = per_sm;
                     best_c_eff = c_eff;
                     best_tiles = base_tiles * s;
                     best_compute = compute;
@@ -470,10 +503,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             r->tile_m = best_tm;
             r->tile_n = best_tn;
             r->tiles = best_tiles;
-            /* x / c = x * (1 / c) exactly when c is a power of two (the same real quotient, rounded
-             * once); c_eff is 1 to 4. x / 1 = x. */
-            r->waves = best_c_eff == 1 ? best_per_sm : best_c_eff == 2 ? best_per_sm * 0.5 :
-                       best_c_eff == 4 ? best_per_sm * 0.25 : best_per_sm / best_c_eff;
+            /* per_sm / c_eff (c_eff is 1 to 4) */
+            r->waves = rk_div_1to4(best_per_sm, best_c_eff);
             {
                 double wc = rk_ceil(r->waves);
                 r->wave_efficiency = wc == 1 ? r->waves : r->waves / wc;

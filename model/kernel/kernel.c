@@ -30,12 +30,14 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
 
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    /* a conv2d's bytes are computed by rk_conv2d with its output sides, once */
-    double min_bytes = op->kind == RIDGE_OP_CONV2D ? 0 : rk_op_min_bytes(op);
+    /* The op's compulsory bytes, rk_op_min_bytes(op): a conv2d's and a memory-bound op's are
+     * computed by their models (with the output sides, the FLOPs), once. */
+    double min_bytes;
     int rc;
     switch (op->kind) {
     case RIDGE_OP_GEMM: {
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
+        min_bytes = rk_gemm_kind_bytes(op) + op->epilogue_bytes;
         rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
                      rk_op_bytes(op, min_bytes), 1.0,
                      (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
@@ -44,8 +46,14 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
         break;
     }
     case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, &min_bytes, r, err); break;
-    case RIDGE_OP_ATTENTION: rc = rk_attention(g, op, min_bytes, r, err); break;
-    case RIDGE_OP_LSTM: rc = rk_lstm(g, op, r, err); break;
+    case RIDGE_OP_ATTENTION:
+        min_bytes = rk_op_min_bytes(op);
+        rc = rk_attention(g, op, min_bytes, r, err);
+        break;
+    case RIDGE_OP_LSTM:
+        min_bytes = rk_op_min_bytes(op);
+        rc = rk_lstm(g, op, r, err);
+        break;
     case RIDGE_OP_ELEMENTWISE:
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:
@@ -53,12 +61,12 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_REDUCE:
     case RIDGE_OP_EMBEDDING:
     case RIDGE_OP_COPY:
-    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, min_bytes, r, err); break;
+    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, &min_bytes, r, err); break;
     default: return ridge_err_set(err, RIDGE_EINVAL, "unknown operator kind %d", (int)op->kind);
     }
     if (rc != RIDGE_OK)
         return rc;
-    if (!(isfinite(r->time_s) && r->time_s > 0))
+    if (!(r->time_s > 0 && r->time_s < INFINITY)) /* finite and positive (NaN fails both) */
         return ridge_err_set(err, RIDGE_EINVAL, "%s: the model produced no finite time for this %s op", g->id,
                              ridge_op_kind_name(op->kind));
     {

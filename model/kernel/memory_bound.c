@@ -124,9 +124,13 @@ static double row_passes(const ridge_gpu *g, const ridge_op *op)
 /* One streaming kernel per op (rk_streaming_in, inlined once): each kind sets the math dtype,
  * FLOPs, bytes and launches it streams, and the time of the rounds of a row or column kernel
  * (row_kernel) where it has one; PCIe copies and tensor-core custom ops are their own. */
-int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
+int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r, ridge_err *err)
 {
-    double flops = rk_op_flops(op), bytes = min_bytes, kernels = 1, t_rows = 0;
+    double flops, bytes, kernels = 1, t_rows = 0;
+    /* rk_op_flops(op) and rk_op_min_bytes(op), their memory-bound part inline */
+    rk_mb_work(op, &flops, &bytes);
+    bytes += op->epilogue_bytes;
+    *min_bytes = bytes;
     ridge_dtype math = op->dtype;
     rk_bytes b;
     int rows = 0; /* 1: t_rows is a row kernel's rounds */

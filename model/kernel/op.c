@@ -193,11 +193,6 @@ static double lstm_fwd_bytes(const ridge_op *op, double es)
     return (weights + acts) * es;
 }
 
-/* Tensors a reduce reads together (batch-norm backward: x and dy); 0 in a zeroed op means one. */
-static double reduce_inputs(const ridge_op *op)
-{
-    return op->u.rows.inputs > 1 ? op->u.rows.inputs : 1;
-}
 
 double ridge_op_flops(const ridge_op *op)
 {
@@ -213,19 +208,16 @@ double rk_op_flops(const ridge_op *op)
         double fwd = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.head_dim * attn_pairs(op);
         return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? 3.5 * fwd : fwd;
     }
-    case RIDGE_OP_ELEMENTWISE: return op->u.ew.elements * op->u.ew.flops_per_element;
-    case RIDGE_OP_SOFTMAX: return 5 * op->u.rows.rows * op->u.rows.cols;
-    case RIDGE_OP_LAYERNORM: return 8 * op->u.rows.rows * op->u.rows.cols;
-    case RIDGE_OP_RMSNORM: return 6 * op->u.rows.rows * op->u.rows.cols;
-    case RIDGE_OP_REDUCE: return reduce_inputs(op) * op->u.rows.rows * op->u.rows.cols;
-    case RIDGE_OP_EMBEDDING: return 0;
     case RIDGE_OP_LSTM: {
         double fwd = lstm_fwd_flops(op);
         return op->u.lstm.pass == RIDGE_PASS_FWD_BWD ? 3 * fwd : fwd;
     }
-    case RIDGE_OP_COPY: return 0;
-    case RIDGE_OP_CUSTOM: return op->u.custom.flops;
-    default: return 0;
+    default: {
+        /* the memory-bound kinds (0 for an unknown kind) */
+        double flops, bytes;
+        rk_mb_work(op, &flops, &bytes);
+        return flops;
+    }
     }
 }
 
@@ -234,10 +226,7 @@ static inline double kind_min_bytes(const ridge_op *op)
 {
     double es = rk_dtype_bytes(op->dtype);
     switch (op->kind) {
-    case RIDGE_OP_GEMM: {
-        double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
-        return b * (m * k + k * n) * es + b * m * n * rk_gemm_out_bytes(op->dtype);
-    }
+    case RIDGE_OP_GEMM: return rk_gemm_kind_bytes(op);
     case RIDGE_OP_CONV2D: return rk_conv_bytes(op, conv_p(op), conv_q(op));
     case RIDGE_OP_ATTENTION: {
         double qo = op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len * op->u.attn.head_dim;
@@ -248,19 +237,16 @@ static inline double kind_min_bytes(const ridge_op *op)
             return fwd + (4 * qo + 4 * kv) * es + lse;
         return fwd;
     }
-    case RIDGE_OP_ELEMENTWISE: return op->u.ew.elements * (op->u.ew.inputs + op->u.ew.outputs) * es;
-    case RIDGE_OP_SOFTMAX: return 2 * op->u.rows.rows * op->u.rows.cols * es;
-    case RIDGE_OP_LAYERNORM: return (2 * op->u.rows.rows * op->u.rows.cols + 2 * op->u.rows.cols) * es;
-    case RIDGE_OP_RMSNORM: return (2 * op->u.rows.rows * op->u.rows.cols + op->u.rows.cols) * es;
-    case RIDGE_OP_REDUCE: return (reduce_inputs(op) * op->u.rows.rows * op->u.rows.cols + op->u.rows.rows) * es;
-    case RIDGE_OP_EMBEDDING: return 2 * op->u.emb.tokens * op->u.emb.dim * es + 8 * op->u.emb.tokens;
     case RIDGE_OP_LSTM: {
         double fwd = lstm_fwd_bytes(op, es);
         return op->u.lstm.pass == RIDGE_PASS_FWD_BWD ? 3 * fwd : fwd;
     }
-    case RIDGE_OP_COPY: return op->u.copy.kind == RIDGE_COPY_D2D ? 2 * op->u.copy.bytes : op->u.copy.bytes;
-    case RIDGE_OP_CUSTOM: return op->u.custom.bytes;
-    default: return 0;
+    default: {
+        /* the memory-bound kinds (0 for an unknown kind) */
+        double flops, bytes;
+        rk_mb_work(op, &flops, &bytes);
+        return bytes;
+    }
     }
 }
 

@@ -232,6 +232,62 @@ static inline int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
  * not through the exported symbols' PLT entries. */
 RK_PRIVATE double rk_op_flops(const ridge_op *op);
 RK_PRIVATE double rk_op_min_bytes(const ridge_op *op);
+
+/* Parts of op.c's reference formulas (its header comment), inline for the kernel model's hot
+ * paths; rk_op_flops and rk_op_min_bytes use these for their kinds, so each formula is written
+ * once. A GEMM's compulsory bytes less the epilogue's: */
+static inline double rk_gemm_kind_bytes(const ridge_op *op)
+{
+    double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
+    return b * (m * k + k * n) * rk_dtype_bytes(op->dtype) + b * m * n * rk_gemm_out_bytes(op->dtype);
+}
+/* Tensors a reduce reads together (batch-norm backward: x and dy); 0 in a zeroed op means one. */
+static inline double rk_reduce_inputs(const ridge_op *op)
+{
+    return op->u.rows.inputs > 1 ? op->u.rows.inputs : 1;
+}
+/* A memory-bound op's FLOPs (*flops) and compulsory bytes less the epilogue's (*bytes), in one
+ * switch on its kind (elementwise, softmax, layernorm, rmsnorm, reduce, embedding, copy, custom;
+ * 0 and 0 for any other kind). */
+static inline void rk_mb_work(const ridge_op *op, double *flops, double *bytes)
+{
+    double es = rk_dtype_bytes(op->dtype);
+    switch (op->kind) {
+    case RIDGE_OP_ELEMENTWISE:
+        *flops = op->u.ew.elements * op->u.ew.flops_per_element;
+        *bytes = op->u.ew.elements * (op->u.ew.inputs + op->u.ew.outputs) * es;
+        return;
+    case RIDGE_OP_SOFTMAX:
+        *flops = 5 * op->u.rows.rows * op->u.rows.cols;
+        *bytes = 2 * op->u.rows.rows * op->u.rows.cols * es;
+        return;
+    case RIDGE_OP_LAYERNORM:
+        *flops = 8 * op->u.rows.rows * op->u.rows.cols;
+        *bytes = (2 * op->u.rows.rows * op->u.rows.cols + 2 * op->u.rows.cols) * es;
+        return;
+    case RIDGE_OP_RMSNORM:
+        *flops = 6 * op->u.rows.rows * op->u.rows.cols;
+        *bytes = (2 * op->u.rows.rows * op->u.rows.cols + op->u.rows.cols) * es;
+        return;
+    case RIDGE_OP_REDUCE:
+        *flops = rk_reduce_inputs(op) * op->u.rows.rows * op->u.rows.cols;
+        *bytes = (rk_reduce_inputs(op) * op->u.rows.rows * op->u.rows.cols + op->u.rows.rows) * es;
+        return;
+    case RIDGE_OP_EMBEDDING:
+        *flops = 0;
+        *bytes = 2 * op->u.emb.tokens * op->u.emb.dim * es + 8 * op->u.emb.tokens;
+        return;
+    case RIDGE_OP_COPY:
+        *flops = 0;
+        *bytes = op->u.copy.kind == RIDGE_COPY_D2D ? 2 * op->u.copy.bytes : op->u.copy.bytes;
+        return;
+    case RIDGE_OP_CUSTOM:
+        *flops = op->u.custom.flops;
+        *bytes = op->u.custom.bytes;
+        return;
+    default: *flops = *bytes = 0; return;
+    }
+}
 /* A convolution's output side, floor((in + 2 pad - filt) / stride) + 1 (a zero's sign aside, which
  * + 1 drops); x / 1 = x exactly, so stride 1 skips the division. */
 static inline double rk_conv_out(double in, double pad, double filt, double stride)
