@@ -192,12 +192,15 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
     if (k->pfn) {
         size_t failed = 0;
         int rc = known ? RIDGE_OK : k->pfn(k->kctx, g, ops, n, k->krs, &failed, err);
-        if (rc != RIDGE_OK)
-            return op_failed(ops, failed, rc, err);
-        if (!hp && !results && rt == RIDGE_RUNTIME_EAGER)
+        if (rc == RIDGE_OK && !hp && !results && rt == RIDGE_RUNTIME_EAGER)
             return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, NULL, NULL, k->krs, NULL, time_s, tot, split,
                                  err);
-        return schedule_pass(g, ops, n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+        if (rc == RIDGE_OK)
+            return schedule_pass(g, ops, n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+        /* The ops before the failed one, as the pass op by op leaves them, then its error. */
+        schedule_pass(g, ops, failed < n ? failed : n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+        tot->total_time_s = tot->host_issue_s = 0;
+        return op_failed(ops, failed, rc, err);
     }
     if (!hp && !results && rt == RIDGE_RUNTIME_EAGER)
         return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, k->kfn, k->kctx, NULL, NULL, time_s, tot, split,
