@@ -50,21 +50,35 @@ static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, si
     return *status == RIDGE_OK ? buf : NULL;
 }
 
-/* The pass below is inlined twice into schedule(): once as it stands and once eager with hp and
- * results NULL, the call the parallel model makes every evaluation, so that copy carries no branch on
- * them. */
+/* The pass below is inlined three times into schedule(): as it stands, eager with hp and results
+ * NULL (ridge_schedule_ops_with's common call), and eager with hp and results NULL over kernel
+ * results known before the pass (krs: ridge_schedule_ops_known, the call the parallel model makes
+ * every evaluation), so that the copies carry no branch on them and the last no call per op. */
 #if defined(__GNUC__)
 #define SCHEDULE_PASS static inline __attribute__((always_inline)) int
 #else
 #define SCHEDULE_PASS static inline int
 #endif
 
-/* One pass of the pipeline over the ops; *split (may be NULL) tells whether a kernel split over K.
- * results and time_s (each may be NULL) take the per-op results, or only their time_s. */
+/* The failure of op i (status rc, err's message): "op i name: message". */
+static int op_failed(const ridge_op *ops, size_t i, int rc, ridge_err *err)
+{
+    char msg[RIDGE_ERR_MSG_MAX];
+    if (err) {
+        memcpy(msg, err->msg, sizeof msg);
+        ridge_err_set(err, rc, "op %zu%s%s: %s", i, ops[i].name[0] ? " " : "", ops[i].name, msg);
+    }
+    return rc;
+}
+
+/* One pass of the pipeline over the ops, each op's kernel result from kfn, or krs[i] (kfn NULL);
+ * *split (may be NULL) tells whether a kernel split over K. results and time_s (each may be NULL)
+ * take the per-op results, or only their time_s. The totals are summed in locals (the same sums in
+ * the same order), which the stores to time_s could otherwise alias, and stored on return. */
 SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
-                            ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, int *split,
-                            ridge_err *err)
+                            const ridge_kernel_result *const *krs, ridge_op_result *results, double *time_s,
+                            ridge_schedule_totals *tot, int *split, ridge_err *err)
 {
     /* H: when the host has issued the last kernel so far; E: when the GPU finishes the last
      * kernel so far. Without a profile (plain CUDA op lists): h = the launch plus the framework
@@ -90,20 +104,19 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         hp = &eff_hp;
         H = (hp->step_s + (graph ? hp->graph_replay_s : 0)) / hp->cpu_speed;
     }
-    memset(tot, 0, sizeof *tot);
+    double busy = 0, wait_s = 0, flops = 0, dram = 0, kernels = 0, by_bound[RIDGE_BOUND_COUNT] = {0};
+    int rc = RIDGE_OK;
     for (size_t i = 0; i < n; i++) {
         ridge_kernel_result buf;
         double c, gk, h, E1, H1, gpu, wait;
         ridge_bound b;
-        int rc = RIDGE_OK, one;
-        const ridge_kernel_result *kp = kfn(kctx, g, i, &ops[i], &buf, &rc, err);
-        if (!kp) {
-            char msg[RIDGE_ERR_MSG_MAX];
-            if (err) {
-                memcpy(msg, err->msg, sizeof msg);
-                ridge_err_set(err, rc, "op %zu%s%s: %s", i, ops[i].name[0] ? " " : "", ops[i].name, msg);
-            }
-            return rc;
+        int st = RIDGE_OK, one;
+        const ridge_kernel_result *kp;
+        if (!kfn) {
+            kp = krs[i];
+        } else if (!(kp = kfn(kctx, g, i, &ops[i], &buf, &st, err))) {
+            rc = op_failed(ops, i, st, err);
+            break;
         }
         if (split && kp->split_k > 1)
             *split = 1;
@@ -143,27 +156,56 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         }
         if (time_s)
             time_s[i] = E1 - E;
-        tot->gpu_busy_s += gpu;
-        tot->host_wait_s += wait;
-        tot->flops += kp->flops * ops[i].count;
-        tot->dram_bytes += kp->dram_bytes * ops[i].count;
-        tot->kernels += c;
-        tot->time_by_bound_s[b] += E1 - E;
+        busy += gpu;
+        wait_s += wait;
+        flops += kp->flops * ops[i].count;
+        dram += kp->dram_bytes * ops[i].count;
+        kernels += c;
+        by_bound[b] += E1 - E;
         E = E1;
         H = H1;
     }
-    tot->total_time_s = E;
-    tot->host_issue_s = H;
-    return RIDGE_OK;
+    tot->total_time_s = rc == RIDGE_OK ? E : 0;
+    tot->host_issue_s = rc == RIDGE_OK ? H : 0;
+    tot->gpu_busy_s = busy;
+    tot->host_wait_s = wait_s;
+    tot->flops = flops;
+    tot->dram_bytes = dram;
+    tot->kernels = kernels;
+    memcpy(tot->time_by_bound_s, by_bound, sizeof by_bound);
+    return rc;
 }
 
+/* How a pass gets its kernel results: kfn per op, or (pfn non-NULL) pfn once for the whole pass into
+ * krs, then the pass over them; known: krs already holds this gpu's (the faster pass run again). */
+typedef struct {
+    ridge_schedule_kernel_fn kfn;
+    ridge_schedule_known_fn pfn;
+    void *kctx;
+    const ridge_kernel_result **krs;
+} schedule_kernels;
+
 static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
-                    ridge_schedule_kernel_fn kfn, void *kctx, ridge_op_result *results, double *time_s,
+                    const schedule_kernels *k, int known, ridge_op_result *results, double *time_s,
                     ridge_schedule_totals *tot, int *split, ridge_err *err)
 {
+    if (k->pfn) {
+        size_t failed = 0;
+        int rc = known ? RIDGE_OK : k->pfn(k->kctx, g, ops, n, k->krs, &failed, err);
+        if (rc == RIDGE_OK && !hp && !results && rt == RIDGE_RUNTIME_EAGER)
+            return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, NULL, NULL, k->krs, NULL, time_s, tot, split,
+                                 err);
+        if (rc == RIDGE_OK)
+            return schedule_pass(g, ops, n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+        /* The ops before the failed one, as the pass op by op leaves them, then its error. */
+        schedule_pass(g, ops, failed < n ? failed : n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+        tot->total_time_s = tot->host_issue_s = 0;
+        return op_failed(ops, failed, rc, err);
+    }
     if (!hp && !results && rt == RIDGE_RUNTIME_EAGER)
-        return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, kfn, kctx, NULL, time_s, tot, split, err);
-    return schedule_pass(g, ops, n, rt, hp, kfn, kctx, results, time_s, tot, split, err);
+        return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, k->kfn, k->kctx, NULL, NULL, time_s, tot, split,
+                             err);
+    return schedule_pass(g, ops, n, rt, hp, k->kfn, k->kctx, NULL, results, time_s, tot, split, err);
 }
 
 /* The kernel model picks split-K for GPU time; the reduction kernel it adds costs a launch. Where
@@ -173,20 +215,20 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
  * and the faster pass is kept, as a framework autotuning the step would. Graph replays cost the
  * host little: their choice stands. */
 static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
-                         const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
-                         ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, ridge_err *err)
+                         const ridge_host_profile *hp, const schedule_kernels *k, ridge_op_result *results,
+                         double *time_s, ridge_schedule_totals *tot, ridge_err *err)
 {
-    int split = 0, rc = schedule(g, ops, n, rt, hp, kfn, kctx, results, time_s, tot, &split, err);
+    int split = 0, rc = schedule(g, ops, n, rt, hp, k, 0, results, time_s, tot, &split, err);
     ridge_schedule_totals unsplit;
     ridge_gpu g1;
     if (rc != RIDGE_OK || !split || rt != RIDGE_RUNTIME_EAGER)
         return rc;
     g1 = *g;
     g1.no_split_k = 1;
-    rc = schedule(&g1, ops, n, rt, hp, kfn, kctx, NULL, NULL, &unsplit, NULL, err);
+    rc = schedule(&g1, ops, n, rt, hp, k, 0, NULL, NULL, &unsplit, NULL, err);
     if (rc == RIDGE_OK && unsplit.total_time_s < tot->total_time_s) {
         if (results || time_s) /* the faster pass's per-op results */
-            rc = schedule(&g1, ops, n, rt, hp, kfn, kctx, results, time_s, tot, NULL, err);
+            rc = schedule(&g1, ops, n, rt, hp, k, 1, results, time_s, tot, NULL, err);
         else
             *tot = unsplit;
     }
@@ -196,19 +238,30 @@ static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridg
 int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
                        ridge_schedule_totals *tot, ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, NULL, plain_kernel, NULL, results, NULL, tot, err);
+    schedule_kernels k = {plain_kernel, NULL, NULL, NULL};
+    return schedule_best(g, ops, n, rt, NULL, &k, results, NULL, tot, err);
 }
 
 int ridge_schedule_ops_with(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             ridge_schedule_kernel_fn kernel, void *kernel_ctx, ridge_op_result *results,
                             double *time_s, ridge_schedule_totals *tot, ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, NULL, kernel, kernel_ctx, results, time_s, tot, err);
+    schedule_kernels k = {kernel, NULL, kernel_ctx, NULL};
+    return schedule_best(g, ops, n, rt, NULL, &k, results, time_s, tot, err);
+}
+
+int ridge_schedule_ops_known(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                             ridge_schedule_known_fn kernels, void *kernel_ctx, const ridge_kernel_result **kr,
+                             ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, ridge_err *err)
+{
+    schedule_kernels k = {NULL, kernels, kernel_ctx, kr};
+    return schedule_best(g, ops, n, rt, NULL, &k, results, time_s, tot, err);
 }
 
 int ridge_schedule_ops_host(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err)
 {
-    return schedule_best(g, ops, n, rt, hp, plain_kernel, NULL, results, NULL, tot, err);
+    schedule_kernels k = {plain_kernel, NULL, NULL, NULL};
+    return schedule_best(g, ops, n, rt, hp, &k, results, NULL, tot, err);
 }

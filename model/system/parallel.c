@@ -204,8 +204,11 @@ static par_tp_class tp_class_of(const char *base)
     return PAR_TP_NONE;
 }
 
-/* Tensor parallelism (and sequence parallelism) on one op of class c. */
-static void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, int tp, int sp)
+/* Tensor parallelism (and sequence parallelism) on one op of class c (inlined in shard_one). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, int tp, int sp)
 {
     int dg = c->dg, wg = c->wg;
     double t = tp;
@@ -949,6 +952,8 @@ typedef struct {
                                ridge_parallel_ctx.copy_stamp: none, the op is as copied */
     double shard;           /* and the optimizer shard they are for (its class's; 0 outside the optimizer group) */
     par_kernel_slot *hit[2]; /* [no_split_k]: the way of its memo whose key is its kernel inputs (NULL: not known) */
+    par_gen mgen[2];         /* [no_split_k]: a generation a way of its memo was written in; a way holds a result
+                                of the context's generation only if this is it (a miss compares no key else) */
 } par_op_state;
 
 /* An optimizer-group op's sharding before its last (ridge_parallel_ctx.alt): its stamp, shard and
@@ -979,6 +984,7 @@ struct ridge_parallel_ctx {
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
+    const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass) */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
     par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
@@ -1031,6 +1037,7 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
     free(c->st);
     free(c->alt);
     free(c->t_op);
+    free(c->kr);
     free(c->coll);
     free(c->cl);
     for (int f = 0; f < 2; f++) {
@@ -1061,9 +1068,12 @@ void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
         c->coll->comm.gen = 0;
         for (int z = 0; z < 4; z++)
             c->coll->dp[z].gen = 0;
-        for (int f = 0; f < 2; f++)
+        for (int f = 0; f < 2; f++) {
             for (size_t i = 0; i < c->cap * PAR_WAYS; i++)
                 c->memo[f][i].gen = 0;
+            for (size_t i = 0; i < c->cap; i++)
+                c->st[i].mgen[f] = 0;
+        }
         c->gen = 1;
     }
     c->coll->gen = c->gen;
@@ -1088,6 +1098,12 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
         c->t_op = t_op;
     ok = ops && st && alt && t_op;
+    if (c->memos) {
+        const ridge_kernel_result **kr = realloc(c->kr, n * sizeof *kr);
+        if (kr)
+            c->kr = kr;
+        ok = ok && kr;
+    }
     for (int f = 0; f < 2 && c->memos; f++) {
         par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
         unsigned char *w = realloc(c->next_way[f], n);
@@ -1148,91 +1164,97 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
 #define PAR_NOINLINE
 #endif
 
-/* memo_kernel for a scratch op whose hit names a way of an older generation: its key is the op's
- * inputs, so the op is predicted again into it. */
-static PAR_NOINLINE const ridge_kernel_result *memo_again(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
-                                                          ridge_kernel_result *buf, int *status, ridge_err *err)
+/* memo_kernel past its hit, for scratch op i: a hit naming a way of an older generation (its key is
+ * the op's inputs, so the op is predicted again into it), or none: the ways compared when one may
+ * be of this generation (mgen), else the op predicted into the way a miss replaces, its key
+ * written. The hit then names the way; a failure clears it and the way (failures are not kept). */
+static PAR_NOINLINE const ridge_kernel_result *memo_slow(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
+                                                         int *status, ridge_err *err)
 {
-    const ridge_parallel_ctx *c = ctx;
-    par_kernel_slot **hit = &c->st[i].hit[g->no_split_k ? 1 : 0], *sl = *hit;
-    (void)buf;
+    par_op_state *st = &c->st[i];
+    const ridge_op *op = &c->ops[i];
+    par_kernel_slot *sl = st->hit[f];
+    if (!sl) {
+        par_kernel_slot *ways = &c->memo[f][i * PAR_WAYS];
+        unsigned char *next = &c->next_way[f][i];
+        if (st->mgen[f] == c->gen)
+            for (int w = 0; w < PAR_WAYS; w++)
+                if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op)) {
+                    st->hit[f] = &ways[w];
+                    *status = RIDGE_OK;
+                    return &ways[w].kr;
+                }
+        sl = &ways[*next];
+        *next = (unsigned char)((*next + 1) % PAR_WAYS);
+        if (c->alt[i].hit[f] == sl) /* its key is about to change */
+            c->alt[i].hit[f] = NULL;
+        set_kernel_key(&sl->key, op);
+        st->hit[f] = sl;
+    }
     if ((*status = ridge_kernel_predict(g, op, &sl->kr, err)) != RIDGE_OK) {
         sl->gen = 0;
-        *hit = NULL;
+        st->hit[f] = NULL;
         return NULL;
     }
     sl->gen = c->gen;
-    return &sl->kr;
-}
-
-/* memo_kernel past its hit: no memo, an op that is not the scratch's, a scratch op whose hit names
- * no way (the ways compared). */
-static PAR_NOINLINE const ridge_kernel_result *memo_miss(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
-                                                         ridge_kernel_result *buf, int *status, ridge_err *err)
-{
-    ridge_parallel_ctx *c = ctx;
-    int f = g->no_split_k ? 1 : 0, w;
-    par_kernel_slot *ways, *sl, **hit;
-    if (!c->memos) {
-        *status = ridge_kernel_predict(g, op, buf, err);
-        return *status == RIDGE_OK ? buf : NULL;
-    }
-    hit = &c->st[i].hit[f];
-    if (op != &c->ops[i]) { /* not the scratch: compared, and the scratch's way may be replaced */
-        *hit = NULL;
-        hit = NULL;
-    }
-    ways = &c->memo[f][i * PAR_WAYS];
-    *status = RIDGE_OK;
-    for (w = 0; w < PAR_WAYS; w++)
-        if (ways[w].gen == c->gen && same_kernel_input(&ways[w].key, op)) {
-            if (hit)
-                *hit = &ways[w];
-            return &ways[w].kr;
-        }
-    w = c->next_way[f][i];
-    sl = &ways[w];
-    c->next_way[f][i] = (unsigned char)((w + 1) % PAR_WAYS);
-    if (c->alt[i].hit[f] == sl) /* its key is about to change */
-        c->alt[i].hit[f] = NULL;
-    *status = ridge_kernel_predict(g, op, &sl->kr, err);
-    if (*status != RIDGE_OK) {
-        sl->gen = 0;
-        return NULL;
-    }
-    sl->gen = c->gen;
-    set_kernel_key(&sl->key, op);
-    if (hit)
-        *hit = sl;
+    st->mgen[f] = c->gen;
     return &sl->kr;
 }
 
 /* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
- * on the same GPU; failures are not kept (the call gives their message). A scratch op whose hit
- * names a way takes it without comparing: that way's key is its inputs (par_op_state); its result
- * when it is of the current generation, else memo_again. The rest is memo_miss. With the memos on,
- * op is always the scratch's op i (evaluate schedules the scratch, rest_would_succeed passes its
- * ops): this path does not check it, memo_miss does. */
+ * on the same GPU. A scratch op whose hit names a way of the current generation takes it without
+ * comparing: that way's key is its inputs (par_op_state); the rest is memo_slow. Without memos,
+ * or for an op that is not the scratch's op i (with the memos on there is none: rest_would_succeed
+ * passes the scratch's ops, evaluate's schedule takes memo_pass), the kernel model itself. */
 static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
                                               ridge_kernel_result *buf, int *status, ridge_err *err)
 {
     ridge_parallel_ctx *c = ctx;
-    par_kernel_slot **hit = &c->st[i].hit[g->no_split_k ? 1 : 0];
-    if (*hit) {
-        if ((*hit)->gen == c->gen) {
-            *status = RIDGE_OK;
-            return &(*hit)->kr;
-        }
-        return memo_again(ctx, g, i, op, buf, status, err);
+    int f = g->no_split_k ? 1 : 0;
+    par_kernel_slot *hit;
+    if (!c->memos || op != &c->ops[i]) {
+        *status = ridge_kernel_predict(g, op, buf, err);
+        return *status == RIDGE_OK ? buf : NULL;
     }
-    return memo_miss(ctx, g, i, op, buf, status, err);
+    if ((hit = c->st[i].hit[f]) && hit->gen == c->gen) {
+        *status = RIDGE_OK;
+        return &hit->kr;
+    }
+    return memo_slow(c, g, f, i, status, err);
+}
+
+/* ridge_schedule_known_fn over the context's memo: memo_kernel for each scratch op of the pass
+ * (evaluate's, with the memos on: ops is the scratch), its hits found in this loop. */
+static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t n, const ridge_kernel_result **kr,
+                     size_t *failed, ridge_err *err)
+{
+    ridge_parallel_ctx *c = ctx;
+    (void)ops;
+    const par_op_state *st = c->st;
+    const par_gen gen = c->gen;
+    int f = g->no_split_k ? 1 : 0, status = RIDGE_OK;
+    for (size_t i = 0; i < n; i++) {
+        par_kernel_slot *hit = st[i].hit[f];
+        if (hit && hit->gen == gen) {
+            kr[i] = &hit->kr;
+            continue;
+        }
+        if (!(kr[i] = memo_slow(c, g, f, i, &status, err))) {
+            *failed = i;
+            return status;
+        }
+    }
+    return RIDGE_OK;
 }
 
 /* ------------------------------------------------------------------ prediction */
 
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
- * group over its shards. */
-static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
+ * group over its shards. Inlined into the loops over the graph (scratch_shard's callers). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
                       double opt_shard, double grad_shard)
 {
     const int T = pc->tp, P = pc->pp;
@@ -1264,6 +1286,16 @@ static void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, con
     default: break;
     }
 }
+
+/* shard_one writes an op's count and, of its shape, only fields in the union's first PAR_SHARD_BYTES:
+ * all a restore needs to copy back. */
+#define PAR_SHARD_BYTES (4 * sizeof(double))
+#define PAR_SHARDED(f) (offsetof(ridge_op, u.f) + sizeof ((ridge_op *)0)->u.f <= offsetof(ridge_op, u) + PAR_SHARD_BYTES)
+_Static_assert(PAR_SHARDED(gemm.m) && PAR_SHARDED(gemm.n) && PAR_SHARDED(gemm.k) && PAR_SHARDED(gemm.batch) &&
+                   PAR_SHARDED(attn.heads) && PAR_SHARDED(attn.kv_heads) && PAR_SHARDED(rows.rows) &&
+                   PAR_SHARDED(rows.cols) && PAR_SHARDED(ew.elements) && PAR_SHARDED(emb.vocab) &&
+                   PAR_SHARDED(custom.bytes) && PAR_SHARDED(custom.flops) && PAR_SHARDED(copy.bytes),
+               "shard_one: a field it writes lies past PAR_SHARD_BYTES");
 
 /* The scratch for pm at pc's tp, pp and sequence parallelism, before scratch_shard: the whole
  * graph is copied once per model, which starts a new stamp (copy_stamp: the states of before it
@@ -1336,9 +1368,9 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
         if (keep)
             *a = was;
     }
-    if (st->stamp >= c->copy_stamp) { /* sharded since the copy */
+    if (st->stamp >= c->copy_stamp) { /* sharded since the copy: what shard_one writes */
         op->count = pm->g.ops[i].count;
-        memcpy(&op->u, &pm->g.ops[i].u, sizeof op->u);
+        memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
     }
     shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
     st->stamp = c->sh_stamp;
@@ -1595,8 +1627,11 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         ops = c->ops;
     shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
-    if ((st = ridge_schedule_ops_with(c->memos ? &c->cl->gpu : &cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err)) !=
-        RIDGE_OK)
+    if (c->memos)
+        st = ridge_schedule_ops_known(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, NULL, t_op, &tot, err);
+    else
+        st = ridge_schedule_ops_with(&cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err);
+    if (st != RIDGE_OK)
         return st;
     /* Each place's forward and backward time, its ops in graph order. */
     for (size_t pl = 0, j = 0; pl < 4; pl++) {

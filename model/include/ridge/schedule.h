@@ -61,6 +61,18 @@ int ridge_schedule_ops_with(const ridge_gpu *gpu, const ridge_op *ops, size_t n,
                             ridge_schedule_kernel_fn kernel, void *kernel_ctx, ridge_op_result *results,
                             double *time_s, ridge_schedule_totals *tot, ridge_err *err);
 
+/* ridge_schedule_ops_with with each pass's kernel results found before the pass, not op by op:
+ * kernels(kernel_ctx, gpu, ops, n, kr, &failed, err) fills kr[0..n) (the caller's n entries) with
+ * each op's result for the gpu it is handed, each valid until the next call, and returns RIDGE_OK;
+ * or the status of the first op in order that fails, its index in failed (and err's message). The
+ * pass then makes no call per op. Results, errors and messages are ridge_schedule_ops_with's for a
+ * kernel function giving the same results. */
+typedef int (*ridge_schedule_known_fn)(void *kernel_ctx, const ridge_gpu *gpu, const ridge_op *ops, size_t n,
+                                       const ridge_kernel_result **kr, size_t *failed, ridge_err *err);
+int ridge_schedule_ops_known(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
+                             ridge_schedule_known_fn kernels, void *kernel_ctx, const ridge_kernel_result **kr,
+                             ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, ridge_err *err);
+
 /* The same with a host profile (ridge/host.h): each op's host cost by its dispatch class, module
  * calls and launches (eager), or the profile's replay and per-node costs (graph), after the
  * profile's per-step CPU work; an op with host_sync makes the host wait for the GPU. hp NULL is
