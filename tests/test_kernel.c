@@ -878,9 +878,9 @@ static void test_edited_gpu_fields(void)
     CHECK(memcmp(&a2, &c, sizeof a2) == 0);
 }
 
-/* The GEMM search is a branch and bound that evaluates the tile of least lower bound first
- * (docs/model.md §2, "Cost of the search"), but its result is that of trying every tile in
- * order: the least time, ties to the first tile. A memory-bound GEMM (k = 16: C's writes) takes
+/* The GEMM search is one in-order pass that skips what exact lower bounds rule out (docs/model.md
+ * §2, "Cost of the search"), and its result is that of trying every tile in order: the least
+ * time, ties to the first tile. A memory-bound GEMM (k = 16: C's writes) takes
  * the same time with every tile, so it keeps the first, 128x256, though a smaller tile's bound is
  * as low; a small grid still takes the smaller tile that fills more SMs. */
 static void test_gemm_search_ties(void)
