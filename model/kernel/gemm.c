@@ -313,7 +313,10 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         }
         /* A candidate loses when its bound reaches the best so far: it comes after the best in the
          * order (a tie goes to the first). While no candidate is kept (best_t infinite) only an
-         * infinite bound loses, whose candidate could not be kept either. */
+         * infinite bound loses, whose candidate could not be kept either, as long as its terms are
+         * numbers: for an op that passes ridge_op_check on a GPU the loader accepts. (A NaN compute
+         * term, from m = 0 on a GPU edited to a zero fraction, can hide in rk_max behind a finite
+         * memory term; the search before the one-pass form skipped such a candidate.) */
 #define RK_LOSES(lb) ((lb) >= best_t)
         /* The tiles' compute bound (docs/model.md §2, "Cost of the search"): every candidate of a
          * tile computes at least its MACs on a perfectly filled machine, ideal / eff (a split's

@@ -584,7 +584,8 @@ static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op,
     return st;
 }
 
-/* dp_schedule's collectives for key, kept (cm may be NULL: no memo). */
+/* dp_schedule's collectives for key, kept (cm may be NULL: no memo). key->zs, the effective ZeRO
+ * stage, indexes cm->dp[4]: check_config has rejected a zero stage outside 0..3 before this. */
 static void dp_known(par_coll_memo *cm, const par_dp_key *key, double t0, double t1, double t2)
 {
     if (!cm)
@@ -1051,8 +1052,9 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
  * for real, so that no old generation can come round again. A clear forgets all the context kept
  * for the next evaluation, not only the memos: a new sharding stamp (every op is restored and
  * sharded again, as for a new configuration) and the model FLOPs of the last global batch, so an
- * evaluation after a clear does all the work of one on a new context but the graph copy and the
- * allocations. */
+ * evaluation after a clear does the work of one on a new context but the graph copy and the
+ * allocations (an op sharding never touches keeps its remembered memo way, whose key is still its
+ * inputs: it is predicted again into it without the key being written). */
 void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
     if (!c || !c->memos)

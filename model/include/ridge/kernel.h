@@ -62,7 +62,11 @@ typedef struct {
 } ridge_kernel_result;
 
 /* Predict one instance of op on gpu. RIDGE_EUNSUPPORTED when the GPU lacks the precision
- * (e.g. an fp8 GEMM on an A100); RIDGE_EINVAL for an invalid op. */
+ * (e.g. an fp8 GEMM on an A100); RIDGE_EINVAL for an unknown op kind or when the model gives
+ * no finite time. The op must pass
+ * ridge_op_check (the op-list loader and the graph builders check theirs): the hot path does not
+ * check sizes again, and an unchecked op (a zero or NaN side) gets whatever the arithmetic gives,
+ * a result or an error. */
 int ridge_kernel_predict(const ridge_gpu *gpu, const ridge_op *op, ridge_kernel_result *res, ridge_err *err);
 
 /* GPU time of one instance of a predicted op when it runs in `rt`: in a CUDA graph each kernel's
