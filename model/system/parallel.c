@@ -172,8 +172,13 @@ typedef struct {
     unsigned char loss;     /* in group "loss" */
     unsigned char opt;      /* par_opt_class: how the optimizer group's elementwise op shards */
     unsigned char touched;  /* sharding may change its count or shape (shard_one; 0: never) */
+    /* Its tensor-parallel split, found once (tp_fields): tp_n fields of the shape union (words
+     * tp_w) each ceil_div by tp, only with sequence parallelism if tp_sp; PAR_TP_OWN: shard_op_tp
+     * itself (attention, the KV-cache copy: their result depends on tp beyond a division). */
+    unsigned char tp_n, tp_sp, tp_w[2];
     double bwd;             /* backward_share */
 } par_class;
+#define PAR_TP_OWN 3
 
 /* The optimizer group's elementwise ops (ridge_parallel_evaluate's sharding loop). */
 typedef enum {
@@ -268,6 +273,64 @@ static inline void shard_op_tp(ridge_op *op, const par_class *c, const par_shape
         break;
     default: break;
     }
+}
+
+/* The word of the shape union field f. */
+#define PAR_WORD(f) ((unsigned char)((offsetof(ridge_op, u.f) - offsetof(ridge_op, u)) / sizeof(double)))
+
+/* shard_op_tp on op (of class c) as a descriptor (c->tp_n, tp_sp, tp_w): for tp > 1 the same
+ * ceil_div of the same fields it makes (for tp 1 it changes none of them); the cases that
+ * depend on tp beyond that are left to it (PAR_TP_OWN). s is the model's shape, op unsharded. */
+static void tp_fields(const ridge_op *op, par_class *c, const par_shape *s)
+{
+    unsigned char w[2], n = 0, sp = 0;
+    int dg = c->dg, wg = c->wg;
+    switch (op->kind) {
+    case RIDGE_OP_GEMM:
+        if (c->tp == PAR_TP_COL)
+            w[n++] = wg ? PAR_WORD(gemm.m) : dg ? PAR_WORD(gemm.k) : PAR_WORD(gemm.n);
+        else if (c->tp == PAR_TP_ROW)
+            w[n++] = wg || dg ? PAR_WORD(gemm.n) : PAR_WORD(gemm.k);
+        else if (c->tp == PAR_TP_HEAD)
+            w[n++] = PAR_WORD(gemm.batch);
+        break;
+    case RIDGE_OP_ATTENTION: n = PAR_TP_OWN; break;
+    case RIDGE_OP_SOFTMAX:
+        if (c->tp == PAR_TP_SOFTMAX)
+            w[n++] = PAR_WORD(rows.rows);
+        else if (c->tp == PAR_TP_CE && s->vocab_head && c->loss && op->u.rows.rows == s->tokens)
+            w[n++] = PAR_WORD(rows.cols);
+        break;
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+        if (c->tp == PAR_TP_SP_ROW) {
+            w[n++] = PAR_WORD(rows.rows);
+            sp = 1;
+        }
+        break;
+    case RIDGE_OP_ELEMENTWISE:
+        if (c->tp == PAR_TP_EW || c->tp == PAR_TP_SP_EW) {
+            w[n++] = PAR_WORD(ew.elements);
+            sp = c->tp == PAR_TP_SP_EW;
+        }
+        break;
+    case RIDGE_OP_EMBEDDING: w[n++] = PAR_WORD(emb.vocab); break;
+    case RIDGE_OP_CUSTOM:
+        if (c->tp == PAR_TP_LOGITS && s->vocab_head) {
+            w[n++] = PAR_WORD(custom.bytes);
+            w[n++] = PAR_WORD(custom.flops);
+        }
+        break;
+    case RIDGE_OP_COPY:
+        if (c->tp == PAR_TP_KV)
+            n = PAR_TP_OWN;
+        break;
+    default: break;
+    }
+    c->tp_n = n;
+    c->tp_sp = sp;
+    c->tp_w[0] = n >= 1 && n <= 2 ? w[0] : 0;
+    c->tp_w[1] = n == 2 ? w[1] : 0;
 }
 
 typedef enum { PAR_LAYER = 0, PAR_FIRST, PAR_LAST, PAR_OPT } par_place;
@@ -899,6 +962,8 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
                     pm->g.ops[i].count /= acc.grad_accum;
         if (pm->s.transformer)
             shape_from_graph(&pm->g, pc->microbatch, &pm->s);
+        for (size_t i = 0; i < pm->g.n; i++)
+            tp_fields(&pm->g.ops[i], &pm->cls[i], &pm->s);
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
         pm->params = ridge_model_params_for(m, rc);
         pm->expert_share = pm->params > 0 ? ridge_model_expert_params(m) / pm->params : 0;
@@ -1159,19 +1224,23 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
-/* Kept out of line: its caller's fast path then saves no registers. */
+/* Kept out of line (memo_slow): its caller's fast path then saves no registers. */
 #if defined(__GNUC__)
 #define PAR_NOINLINE __attribute__((noinline))
 #else
 #define PAR_NOINLINE
 #endif
 
-/* memo_kernel past its hit, for scratch op i: a hit naming a way of an older generation (its key is
+/* memo_kernel past its hit, for scratch op i (memo_slow; inlined in memo_pass's loop, whose
+ * registers are saved once per pass, not per miss): a hit naming a way of an older generation (its key is
  * the op's inputs, so the op is predicted again into it), or none: the ways compared when one may
  * be of this generation (mgen), else the op predicted into the way a miss replaces, its key
  * written. The hit then names the way; a failure clears it and the way (failures are not kept). */
-static PAR_NOINLINE const ridge_kernel_result *memo_slow(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
-                                                         int *status, ridge_err *err)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const ridge_kernel_result *memo_miss(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
+                                                   int *status, ridge_err *err)
 {
     par_op_state *st = &c->st[i];
     const ridge_op *op = &c->ops[i];
@@ -1203,6 +1272,13 @@ static PAR_NOINLINE const ridge_kernel_result *memo_slow(ridge_parallel_ctx *c, 
     return &sl->kr;
 }
 
+/* memo_miss kept out of line (memo_kernel's): its caller's fast path then saves no registers. */
+static PAR_NOINLINE const ridge_kernel_result *memo_slow(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
+                                                         int *status, ridge_err *err)
+{
+    return memo_miss(c, g, f, i, status, err);
+}
+
 /* ridge_schedule_kernel_fn over the context's memo: a result op i had for the same kernel inputs
  * on the same GPU. A scratch op whose hit names a way of the current generation takes it without
  * comparing: that way's key is its inputs (par_op_state); the rest is memo_slow. Without memos,
@@ -1225,23 +1301,21 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
     return memo_slow(c, g, f, i, status, err);
 }
 
-/* ridge_schedule_known_fn over the context's memo: memo_kernel for each scratch op of the pass
- * (evaluate's, with the memos on: ops is the scratch), its hits found in this loop. */
-static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t n, const ridge_kernel_result **kr,
-                     size_t *failed, ridge_err *err)
+/* memo_pass from op i on, its first miss: memo_miss inlined, the registers saved once for the
+ * rest of the pass (after a clear every op misses) rather than per miss. */
+static PAR_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i, size_t n,
+                                       const ridge_kernel_result **kr, size_t *failed, ridge_err *err)
 {
-    ridge_parallel_ctx *c = ctx;
-    (void)ops;
     const par_op_state *st = c->st;
     const par_gen gen = c->gen;
-    int f = g->no_split_k ? 1 : 0, status = RIDGE_OK;
-    for (size_t i = 0; i < n; i++) {
+    int status = RIDGE_OK;
+    for (; i < n; i++) {
         par_kernel_slot *hit = st[i].hit[f];
         if (hit && hit->gen == gen) {
             kr[i] = &hit->kr;
             continue;
         }
-        if (!(kr[i] = memo_slow(c, g, f, i, &status, err))) {
+        if (!(kr[i] = memo_miss(c, g, f, i, &status, err))) {
             *failed = i;
             return status;
         }
@@ -1249,7 +1323,50 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
     return RIDGE_OK;
 }
 
+/* ridge_schedule_known_fn over the context's memo: memo_kernel for each scratch op of the pass
+ * (evaluate's, with the memos on: ops is the scratch), its hits found in this loop, the rest
+ * from the first miss on in memo_pass_rest. */
+static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t n, const ridge_kernel_result **kr,
+                     size_t *failed, ridge_err *err)
+{
+    ridge_parallel_ctx *c = ctx;
+    (void)ops;
+    const par_op_state *st = c->st;
+    const par_gen gen = c->gen;
+    int f = g->no_split_k ? 1 : 0;
+    for (size_t i = 0; i < n; i++) {
+        par_kernel_slot *hit = st[i].hit[f];
+        if (!hit || hit->gen != gen)
+            return memo_pass_rest(c, g, f, i, n, kr, failed, err);
+        kr[i] = &hit->kr;
+    }
+    return RIDGE_OK;
+}
+
 /* ------------------------------------------------------------------ prediction */
+
+/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void shard_tp_layer(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc)
+{
+    const int T = pc->tp, P = pc->pp;
+    if (cl->tp_n == PAR_TP_OWN) {
+        if (T > 1 || pc->sequence_parallel)
+            shard_op_tp(op, cl, s, T, pc->sequence_parallel);
+    } else if (cl->tp_n && T > 1 && (pc->sequence_parallel || !cl->tp_sp)) {
+        unsigned char *u = (unsigned char *)&op->u;
+        for (int j = 0; j < cl->tp_n; j++) {
+            double x;
+            memcpy(&x, u + cl->tp_w[j] * sizeof x, sizeof x);
+            x = ceil_div(x, T);
+            memcpy(u + cl->tp_w[j] * sizeof x, &x, sizeof x);
+        }
+    }
+    if (cl->place == PAR_LAYER && P > 1)
+        op->count /= P;
+}
 
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
  * group over its shards. Inlined into the loops over the graph (scratch_shard's callers). */
@@ -1259,11 +1376,8 @@ __attribute__((always_inline))
 static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
                       double opt_shard, double grad_shard)
 {
-    const int T = pc->tp, P = pc->pp;
-    if (T > 1 || pc->sequence_parallel)
-        shard_op_tp(op, cl, s, T, pc->sequence_parallel);
-    if (cl->place == PAR_LAYER && P > 1)
-        op->count /= P;
+    const int P = pc->pp;
+    shard_tp_layer(op, cl, s, pc);
     switch ((par_opt_class)cl->opt) {
     case PAR_OPT_ACCUM:
         /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
@@ -1398,8 +1512,30 @@ static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parall
             scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
         return;
     }
-    for (size_t i = 0; i < pm->g.n; i++)
-        scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
+    /* scratch_shard over the graph, its steps for an op outside the optimizer group's (shard 0,
+     * no other sharding, shard_one without its optimizer part) written out here. */
+    {
+        const uint64_t now = c->sh_stamp, copy = c->copy_stamp;
+        for (size_t i = 0; i < pm->g.n; i++) {
+            const par_class *cl = &pm->cls[i];
+            par_op_state *st = &c->st[i];
+            ridge_op *op = &c->ops[i];
+            if (!cl->touched || cl->opt != PAR_OPT_NONE) {
+                scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
+                continue;
+            }
+            if (st->stamp == now && same_bits(st->shard, 0))
+                continue;
+            if (st->stamp >= copy) {
+                op->count = pm->g.ops[i].count;
+                memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
+            }
+            shard_tp_layer(op, cl, &pm->s, pc);
+            st->stamp = now;
+            st->shard = 0;
+            st->hit[0] = st->hit[1] = NULL;
+        }
+    }
     c->sh_all = c->sh_stamp;
 }
 
