@@ -209,61 +209,20 @@ static par_tp_class tp_class_of(const char *base)
     return PAR_TP_NONE;
 }
 
-/* Tensor parallelism (and sequence parallelism) on one op of class c (inlined in shard_one). */
+/* Tensor parallelism on an op whose split depends on tp beyond a division of its fields
+ * (tp_fields: PAR_TP_OWN; inlined in shard_tp_layer): attention splits its heads, and its KV
+ * heads down to one per rank; the KV-cache copy its bytes by tp, or by the KV heads when there
+ * are fewer of them than ranks. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, int tp, int sp)
+static inline void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, int tp)
 {
-    int dg = c->dg, wg = c->wg;
     double t = tp;
     switch (op->kind) {
-    case RIDGE_OP_GEMM:
-        if (c->tp == PAR_TP_COL) {
-            if (wg)
-                op->u.gemm.m = ceil_div(op->u.gemm.m, t);
-            else if (dg)
-                op->u.gemm.k = ceil_div(op->u.gemm.k, t);
-            else
-                op->u.gemm.n = ceil_div(op->u.gemm.n, t);
-        } else if (c->tp == PAR_TP_ROW) {
-            if (wg || dg)
-                op->u.gemm.n = ceil_div(op->u.gemm.n, t);
-            else
-                op->u.gemm.k = ceil_div(op->u.gemm.k, t);
-        } else if (c->tp == PAR_TP_HEAD) {
-            op->u.gemm.batch = ceil_div(op->u.gemm.batch, t);
-        }
-        break;
     case RIDGE_OP_ATTENTION:
         op->u.attn.heads = ceil_div(op->u.attn.heads, t);
         op->u.attn.kv_heads = op->u.attn.kv_heads >= t ? ceil_div(op->u.attn.kv_heads, t) : 1;
-        break;
-    case RIDGE_OP_SOFTMAX:
-        if (c->tp == PAR_TP_SOFTMAX)
-            op->u.rows.rows = ceil_div(op->u.rows.rows, t);
-        else if (c->tp == PAR_TP_CE && s->vocab_head && c->loss &&
-                 op->u.rows.rows == s->tokens)
-            op->u.rows.cols = ceil_div(op->u.rows.cols, t); /* vocabulary-parallel cross entropy */
-        break;
-    case RIDGE_OP_LAYERNORM:
-    case RIDGE_OP_RMSNORM:
-        if (sp && c->tp == PAR_TP_SP_ROW)
-            op->u.rows.rows = ceil_div(op->u.rows.rows, t);
-        break;
-    case RIDGE_OP_ELEMENTWISE:
-        if (c->tp == PAR_TP_EW || (sp && c->tp == PAR_TP_SP_EW))
-            op->u.ew.elements = ceil_div(op->u.ew.elements, t);
-        break;
-    case RIDGE_OP_EMBEDDING:
-        op->u.emb.vocab = ceil_div(op->u.emb.vocab, t);
-        break;
-    case RIDGE_OP_CUSTOM:
-        /* the cast of the vocabulary-parallel logits to fp32 (and its backward): vocab / T */
-        if (c->tp == PAR_TP_LOGITS && s->vocab_head) {
-            op->u.custom.bytes = ceil_div(op->u.custom.bytes, t);
-            op->u.custom.flops = ceil_div(op->u.custom.flops, t);
-        }
         break;
     case RIDGE_OP_COPY:
         if (c->tp == PAR_TP_KV && s->kv_heads >= t)
@@ -278,9 +237,15 @@ static inline void shard_op_tp(ridge_op *op, const par_class *c, const par_shape
 /* The word of the shape union field f. */
 #define PAR_WORD(f) ((unsigned char)((offsetof(ridge_op, u.f) - offsetof(ridge_op, u)) / sizeof(double)))
 
-/* shard_op_tp on op (of class c) as a descriptor (c->tp_n, tp_sp, tp_w): for tp > 1 the same
- * ceil_div of the same fields it makes (for tp 1 it changes none of them); the cases that
- * depend on tp beyond that are left to it (PAR_TP_OWN). s is the model's shape, op unsharded. */
+/* The tensor-parallel split of op (of class c) as a descriptor (c->tp_n, tp_sp, tp_w): the
+ * fields tp divides (ceil_div; for tp 1 none changes), by class: a column-parallel GEMM its n (k
+ * for its data gradient, m for its weight gradient), a row-parallel one its k (n for both
+ * gradients), a per-head batched GEMM its batch; the attention softmax its rows, the
+ * vocabulary-parallel cross entropy its columns (the loss over all tokens only); with sequence
+ * parallelism the norms' rows and the SP elementwise ops' elements; the TP elementwise ops'
+ * elements; an embedding its vocabulary; the vocabulary-parallel logits cast its bytes and
+ * FLOPs. Attention and the KV-cache copy are shard_op_tp's (PAR_TP_OWN). s is the model's shape,
+ * op unsharded. */
 static void tp_fields(const ridge_op *op, par_class *c, const par_shape *s)
 {
     unsigned char w[2], n = 0, sp = 0;
@@ -853,8 +818,8 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
 }
 
 /* Whether shard_one may change op (of class c) for some configuration: a tensor-parallel class,
- * a kind shard_op_tp always splits, a layer (its count over the stages), the optimizer's shards.
- * The others are the model's as they are. */
+ * a kind tensor parallelism always splits (attention, embedding), a layer (its count over the
+ * stages), the optimizer's shards. The others are the model's as they are. */
 static int shard_touches(const ridge_op *op, const par_class *c)
 {
     return c->tp != PAR_TP_NONE || op->kind == RIDGE_OP_ATTENTION || op->kind == RIDGE_OP_EMBEDDING ||
@@ -1354,7 +1319,7 @@ static inline void shard_tp_layer(ridge_op *op, const par_class *cl, const par_s
     const int T = pc->tp, P = pc->pp;
     if (cl->tp_n == PAR_TP_OWN) {
         if (T > 1 || pc->sequence_parallel)
-            shard_op_tp(op, cl, s, T, pc->sequence_parallel);
+            shard_op_tp(op, cl, s, T);
     } else if (cl->tp_n && T > 1 && (pc->sequence_parallel || !cl->tp_sp)) {
         unsigned char *u = (unsigned char *)&op->u;
         for (int j = 0; j < cl->tp_n; j++) {
