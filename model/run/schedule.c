@@ -7,6 +7,8 @@
 #include "ridge/kernel.h"
 #include "ridge/schedule.h"
 
+#include "attrs.h"
+
 static double max3(double a, double b, double c)
 {
     double m = a > b ? a : b;
@@ -54,11 +56,7 @@ static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, si
  * NULL (ridge_schedule_ops_with's common call), and eager with hp and results NULL over kernel
  * results known before the pass (krs: ridge_schedule_ops_known, the call the parallel model makes
  * every evaluation), so that the copies carry no branch on them and the last no call per op. */
-#if defined(__GNUC__)
-#define SCHEDULE_PASS static inline __attribute__((always_inline)) int
-#else
-#define SCHEDULE_PASS static inline int
-#endif
+#define SCHEDULE_PASS RIDGE_ALWAYS_INLINE static inline int
 
 /* The failure of op i (status rc, err's message): "op i name: message". */
 static int op_failed(const ridge_op *ops, size_t i, int rc, ridge_err *err)

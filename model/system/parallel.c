@@ -19,6 +19,8 @@
 #include "ridge/predict.h"
 #include "ridge/schedule.h"
 
+#include "attrs.h"
+
 /* Korthikanti et al. 2022 (Reducing Activation Recomputation...): with flash attention a layer
  * keeps 34 s b h bytes (16-bit), of which 24 are split by tensor parallelism and 10 (the norm
  * and residual inputs, dropout masks) are replicated unless sequence parallelism splits them. */
@@ -213,9 +215,7 @@ static par_tp_class tp_class_of(const char *base)
  * (tp_fields: PAR_TP_OWN; inlined in shard_tp_layer): attention splits its heads, and its KV
  * heads down to one per rank; the KV-cache copy its bytes by tp, or by the KV heads when there
  * are fewer of them than ranks. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
+RIDGE_ALWAYS_INLINE
 static inline void shard_op_tp(ridge_op *op, const par_class *c, const par_shape *s, int tp)
 {
     double t = tp;
@@ -1189,21 +1189,12 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
-/* Kept out of line (memo_slow): its caller's fast path then saves no registers. */
-#if defined(__GNUC__)
-#define PAR_NOINLINE __attribute__((noinline))
-#else
-#define PAR_NOINLINE
-#endif
-
 /* memo_kernel past its hit, for scratch op i (memo_slow; inlined in memo_pass's loop, whose
  * registers are saved once per pass, not per miss): a hit naming a way of an older generation (its key is
  * the op's inputs, so the op is predicted again into it), or none: the ways compared when one may
  * be of this generation (mgen), else the op predicted into the way a miss replaces, its key
  * written. The hit then names the way; a failure clears it and the way (failures are not kept). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
+RIDGE_ALWAYS_INLINE
 static inline const ridge_kernel_result *memo_miss(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
                                                    int *status, ridge_err *err)
 {
@@ -1238,7 +1229,7 @@ static inline const ridge_kernel_result *memo_miss(ridge_parallel_ctx *c, const 
 }
 
 /* memo_miss kept out of line (memo_kernel's): its caller's fast path then saves no registers. */
-static PAR_NOINLINE const ridge_kernel_result *memo_slow(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
+static RIDGE_NOINLINE const ridge_kernel_result *memo_slow(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i,
                                                          int *status, ridge_err *err)
 {
     return memo_miss(c, g, f, i, status, err);
@@ -1268,7 +1259,7 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
 
 /* memo_pass from op i on, its first miss: memo_miss inlined, the registers saved once for the
  * rest of the pass (after a clear every op misses) rather than per miss. */
-static PAR_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i, size_t n,
+static RIDGE_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i, size_t n,
                                        const ridge_kernel_result **kr, size_t *failed, ridge_err *err)
 {
     const par_op_state *st = c->st;
@@ -1311,9 +1302,7 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
 /* ------------------------------------------------------------------ prediction */
 
 /* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
+RIDGE_ALWAYS_INLINE
 static inline void shard_tp_layer(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc)
 {
     const int T = pc->tp, P = pc->pp;
@@ -1335,9 +1324,7 @@ static inline void shard_tp_layer(ridge_op *op, const par_class *cl, const par_s
 
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
  * group over its shards. Inlined into the loops over the graph (scratch_shard's callers). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
+RIDGE_ALWAYS_INLINE
 static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
                       double opt_shard, double grad_shard)
 {
