@@ -195,6 +195,13 @@ static double dp4a_peak(const ridge_gpu *g)
     return 2.0 * g->peak_flops_per_s[RIDGE_PEAK_FP32];
 }
 
+/* The best candidate of a GEMM's search so far: its time (INFINITY: none yet), tile, split,
+ * CTAs per SM (per_sm / c_eff: its waves), tiles, compute time, and the memory terms its result
+ * keeps (DRAM and L2 bytes, L2 stream, DRAM time: the values the result would compute again). */
+typedef struct {
+    double t, tm, tn, s, per_sm, c_eff, tiles, compute, d, l, stream, dt;
+} gemm_best;
+
 int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
             double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
             ridge_err *err)
@@ -204,7 +211,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
     ridge_peak peak;
     const rk_tile *tiles;
     size_t ntiles;
-    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), frac, aeff, best_t = INFINITY, peak_flops;
+    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), frac, aeff, peak_flops;
+    gemm_best best = {INFINITY, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
     /* The compute capability, parsed once per call (it is a string in the GPU's file). */
     int cc = rk_cc(g), hopper = cc / 10 == 9;
     int dp4a = 0, stream_k;
@@ -250,10 +258,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
         double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
         double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
-        double mem0, dt0, best_tm = 0, best_tn = 0, best_s = 1, best_per_sm = 0, best_c_eff = 1, best_tiles = 0, best_compute = 0;
-        /* The best candidate's memory terms, kept for its result: its DRAM and L2 bytes, L2 stream
-         * and DRAM time (the same values the result would compute again). */
-        double best_d = 0, best_l = 0, best_stream = 0, best_dt = 0;
+        double mem0, dt0;
         double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
         inv_l2bw = 1.0 / l2bw;
         rk_l2_split(g, min_bytes, 0, &dram0, &l20);
@@ -312,12 +317,12 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             ceil_mc[j] = j >= 1 && inv_cl != 1.0 ? rk_ceil(ceil_m[j] * inv_cl) : ceil_m[j];
         }
         /* A candidate loses when its bound reaches the best so far: it comes after the best in the
-         * order (a tie goes to the first). While no candidate is kept (best_t infinite) only an
+         * order (a tie goes to the first). While no candidate is kept (best.t infinite) only an
          * infinite bound loses, whose candidate could not be kept either, as long as its terms are
          * numbers: for an op that passes ridge_op_check on a GPU the loader accepts. (A NaN compute
          * term, from m = 0 on a GPU edited to a zero fraction, can hide in rk_max behind a finite
          * memory term; the search before the one-pass form skipped such a candidate.) */
-#define RK_LOSES(lb) ((lb) >= best_t)
+#define RK_LOSES(lb) ((lb) >= best.t)
         /* The tiles' compute bound (docs/model.md §2, "Cost of the search"): every candidate of a
          * tile computes at least its MACs on a perfectly filled machine, ideal / eff (a split's
          * and a stream-K kernel's too), after at least one kernel floor (two for a split: `lo_floor`
@@ -352,7 +357,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (s_fill > s_max)
                     s_fill = s_max;
             }
-            if (best_t < INFINITY) {
+            if (best.t < INFINITY) {
                 /* Unsplit: compute >= max(per_sm, 1) one tile's MACs + one fill and drain (waves x
                  * CTAs per SM >= per_sm and >= 1; stream-K: per_sm x work + 2 t_over + fix-up),
                  * less a margin far above the rounding of either side; the memory terms are the
@@ -369,7 +374,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             prev_i = i;
             prev_bt = base_tiles;
             prev_stream = stream0;
-            if (best_t < INFINITY) {
+            if (best.t < INFINITY) {
                 double l2b1 = stream0 > l20 ? stream0 : l20, lbt;
                 lb1 = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
                 lbt = lb1;
@@ -418,20 +423,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     }
                 }
                 /* the least time; a tie goes to the candidate first in order (the one kept) */
-                if (tt < best_t) {
-                    best_t = tt;
-                    best_tm = t->tm;
-                    best_tn = t->tn;
-                    best_s = 1;
-                    best_per_sm = per_sm; /* its waves: per_sm / c_eff */
-                    best_c_eff = c_eff;
-                    best_tiles = base_tiles;
-                    best_compute = compute;
-                    best_d = dram0;
-                    best_l = l20;
-                    best_stream = stream0;
-                    best_dt = dt0;
-                }
+                if (tt < best.t)
+                    best = (gemm_best){tt, t->tm, t->tn, 1, per_sm, c_eff, base_tiles, compute, dram0, l20, stream0, dt0};
             }
             if (!(s_max > 1))
                 continue;
@@ -470,49 +463,37 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
-                if (tt < best_t) {
-                    best_t = tt;
-                    best_tm = t->tm;
-                    best_tn = t->tn;
-                    best_s = s;
-                    best_per_sm = per_sm;
-                    best_c_eff = c_eff;
-                    best_tiles = base_tiles * s;
-                    best_compute = compute;
-                    best_d = d;
-                    best_l = l;
-                    best_stream = stream0;
-                    best_dt = dtd;
-                }
+                if (tt < best.t)
+                    best = (gemm_best){tt, t->tm, t->tn, s, per_sm, c_eff, base_tiles * s, compute, d, l, stream0, dtd};
             }
         }
 #undef RK_LOSES
-        if (best_t < INFINITY) {
-            double partial = best_s > 1 ? 2.0 * best_s * m * n * batch * 4.0 : 0;
+        if (best.t < INFINITY) {
+            double partial = best.s > 1 ? 2.0 * best.s * m * n * batch * 4.0 : 0;
             /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
              * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
-            double stream = best_stream + partial;
+            double stream = best.stream + partial;
             /* every field: these, rk_finish_mem's, and rk_result_clear_derived's */
             rk_result_clear_derived(r);
-            r->dram_bytes = best_d;
-            r->l2_bytes = best_l;
+            r->dram_bytes = best.d;
+            r->l2_bytes = best.l;
             if (stream > r->l2_bytes)
                 r->l2_bytes = stream;
-            r->compute_s = best_compute;
+            r->compute_s = best.compute;
             r->flops = 2.0 * m * n * k * batch;
-            r->kernels = best_s > 1 ? 2 : 1;
+            r->kernels = best.s > 1 ? 2 : 1;
             r->peak = peak;
             r->tensor = tensor;
-            r->tile_m = best_tm;
-            r->tile_n = best_tn;
-            r->tiles = best_tiles;
+            r->tile_m = best.tm;
+            r->tile_n = best.tn;
+            r->tiles = best.tiles;
             /* per_sm / c_eff (c_eff is 1 to 4) */
-            r->waves = rk_div_1to4(best_per_sm, best_c_eff);
+            r->waves = rk_div_1to4(best.per_sm, best.c_eff);
             {
                 double wc = rk_ceil(r->waves);
                 r->wave_efficiency = wc == 1 ? r->waves : r->waves / wc;
             }
-            r->split_k = best_s;
+            r->split_k = best.s;
             r->align_efficiency = aeff;
             /* memory_s: rk_dram_time(dram_bytes) + extra, as rk_finish_extra adds them (the extra
              * is 0 for RK_GEMM_PLAIN_FINISH, rk_finish's) */
@@ -520,14 +501,14 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 double extra = 0;
                 if (!(flags & RK_GEMM_PLAIN_FINISH))
                     extra = (r->dram_bytes > 0 ? lat_x : 0) +
-                            (best_s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
+                            (best.s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
                              : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx
                                                  : 0);
-                rk_finish_mem(g, r, best_dt + extra);
+                rk_finish_mem(g, r, best.dt + extra);
             }
         }
     }
-    if (!(best_t < INFINITY))
+    if (!(best.t < INFINITY))
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s: no GEMM tile fits in %.0f bytes of shared memory", g->id,
                              g->smem_per_sm_bytes);
     return RIDGE_OK;
