@@ -94,6 +94,10 @@ int plan_file_load(plan_opts *o, const char *path);
 
 /* ---- plan_setup.c ---- */
 
+/* The candidate GPUs plan_setup loads: with --cluster the one its nodes have, whatever --gpus
+ * held (it may only name that GPU again); else --gpus. */
+size_t plan_candidate_gpus(const plan_opts *o);
+
 /* The candidates, their prices, the workload and the plan of o (with counts and target as
  * given). Prints and returns an exit code; the caller frees what was made. */
 int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double target, ridge_gpu **gpus,

@@ -94,8 +94,7 @@ void plan_print_csv_header(int par)
 
 void plan_print_prices(const plan_opts *o, const ridge_gpu *gpus)
 {
-    /* With --cluster the one candidate is the cluster's GPU (plan_setup), whatever --gpus held. */
-    cli_prices_print(gpus, o->cluster[0] ? 1 : o->ngpus, stdout);
+    cli_prices_print(gpus, plan_candidate_gpus(o), stdout);
 }
 
 void plan_print_infeasible(size_t n, const size_t *by_reason)

@@ -25,13 +25,18 @@ static const char *plan_message(const char *msg)
     return msg;
 }
 
+size_t plan_candidate_gpus(const plan_opts *o)
+{
+    return o->cluster[0] ? 1 : o->ngpus;
+}
+
 /* plan_setup with the cluster of --cluster (NULL without): then the one GPU is the cluster's. */
 static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *counts, size_t ncounts, double target,
                     ridge_gpu **gpus, double **prices, ridge_model **m, ridge_plan **p)
 {
     ridge_plan_spec sp;
     ridge_err err = {{0}};
-    size_t ngpus = cl ? 1 : o->ngpus;
+    size_t ngpus = plan_candidate_gpus(o); /* 1 with cl */
     int rc;
     *gpus = calloc(ngpus, sizeof **gpus);
     *prices = calloc(ngpus, sizeof **prices);
