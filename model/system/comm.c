@@ -14,6 +14,8 @@
 
 #include "ridge/comm.h"
 
+#include "comm_group.h"
+
 static const ridge_name op_rows[] = {
     {"allreduce", RIDGE_COLL_ALLREDUCE}, {"allgather", RIDGE_COLL_ALLGATHER}, {"reducescatter", RIDGE_COLL_REDUCESCATTER},
     {"alltoall", RIDGE_COLL_ALLTOALL},   {"broadcast", RIDGE_COLL_BROADCAST}, {"sendrecv", RIDGE_COLL_SENDRECV}};
@@ -91,16 +93,6 @@ double ridge_coll_busbw_factor(ridge_coll_op op, int gpus)
     return busbw_factor(op, gpus);
 }
 
-/* What the shape of a collective gives every protocol alike, worked out once a call. */
-typedef struct {
-    int m, k;             /* nodes, GPUs per node */
-    double dn, dm, dk;    /* GPUs, nodes and GPUs per node as doubles */
-    const char *link;     /* the intra link: "nvlink" (a switch or bridges) or "pcie" */
-    double link_share;    /* intra link x intra_fraction */
-    double pcie_share;    /* intra PCIe x intra_fraction */
-    double node_share;    /* node network x inter_fraction */
-} shape;
-
 static void make_shape(const ridge_cluster *cl, double inter_bw, int n, int m, shape *s)
 {
     s->m = m;
@@ -113,20 +105,6 @@ static void make_shape(const ridge_cluster *cl, double inter_bw, int n, int m, s
     s->pcie_share = cl->intra_pcie_bw_bytes_per_s * cl->intra_fraction;
     s->node_share = inter_bw * cl->inter_fraction;
 }
-
-/* The tiers a collective sees, for one protocol, and the ring over all n GPUs on them. */
-typedef struct {
-    double a_intra;     /* step latency inside a node */
-    double a_inter;     /* step latency across nodes */
-    double b_link;      /* per GPU: the fast intra link (NVLink, or PCIe where that is all) */
-    double b_pcie;      /* per GPU: PCIe hops of a bridged node */
-    double b_ring;      /* per GPU: the slowest hop of an intra-node ring of k */
-    const char *ring_bound;
-    double b_node;      /* whole node, network, one direction */
-    double base;
-    double alpha, beta; /* step latency and bandwidth of a ring over all n GPUs */
-    const char *bound;  /* the link that sets beta */
-} tiers;
 
 static void make_tiers(const ridge_cluster *cl, const shape *s, ridge_coll_proto p, tiers *t)
 {
@@ -280,17 +258,11 @@ int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
                                    gpus, algo, proto, r, err);
 }
 
-int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int nodes,
-                            double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
-                            ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
+/* ridge_collective_shaped's checks past its pointers, in its order: the first that fails with its
+ * message, else RIDGE_OK. */
+static int check(const ridge_cluster *cl, int gpus_per_node, int nodes, ridge_coll_op op, double bytes, int gpus,
+                 ridge_coll_algo algo, ridge_coll_proto proto, ridge_err *err)
 {
-    int m, nc, p0 = proto, p1 = proto, best_proto = RIDGE_PROTO_AUTO;
-    unsigned algos = algo_mask(op);
-    double best_time = HUGE_VAL; /* none found while it is */
-    cand c[3], best = {RIDGE_ALGO_AUTO, 0, 0, NULL};
-    shape sh;
-    if (!cl || !r)
-        return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
     if ((unsigned)op >= RIDGE_COLL_COUNT || (unsigned)algo >= RIDGE_ALGO_COUNT || (unsigned)proto >= RIDGE_PROTO_COUNT)
         return ridge_err_set(err, RIDGE_EINVAL, "operation, algorithm or protocol out of range");
     if (!(bytes >= 1 && bytes <= 1e15))
@@ -307,35 +279,89 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
     if (algo != RIDGE_ALGO_AUTO && !supports(op, algo))
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no '%s' algorithm", ridge_coll_op_name(op),
                              ridge_coll_algo_name(algo));
-    m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
-    make_shape(cl, inter_bw_bytes_per_s_per_node, gpus, m, &sh);
-    if (algo != RIDGE_ALGO_AUTO)
-        algos &= 1u << algo;
-    /* The candidates in order, protocol then algorithm; a later one wins only when it is faster. */
+    return RIDGE_OK;
+}
+
+/* The protocols a search over proto tries, p0..p1 but those tries() skips. */
+static void proto_range(ridge_coll_proto proto, int *p0, int *p1)
+{
+    *p0 = *p1 = proto;
     if (proto == RIDGE_PROTO_AUTO) {
-        p0 = RIDGE_PROTO_LL;
-        p1 = RIDGE_PROTO_COUNT - 1;
+        *p0 = RIDGE_PROTO_LL;
+        *p1 = RIDGE_PROTO_COUNT - 1;
     }
+}
+
+/* NCCL enables LL128 by default only where every GPU pair talks over NVLink. */
+static int tries(const ridge_cluster *cl, ridge_coll_proto proto, int p)
+{
+    return !(proto == RIDGE_PROTO_AUTO && p == RIDGE_PROTO_LL128 && cl->intra_kind != RIDGE_INTRA_NVSWITCH);
+}
+
+/* Each protocol's tiers a search over proto tries, into t[protocol]. */
+static void make_all_tiers(const ridge_cluster *cl, const shape *sh, ridge_coll_proto proto, tiers *t)
+{
+    int p0, p1;
+    proto_range(proto, &p0, &p1);
+    for (int p = p0; p <= p1; p++)
+        if (tries(cl, proto, p))
+            make_tiers(cl, sh, (ridge_coll_proto)p, &t[p]);
+}
+
+/* The fastest candidate of op on S bytes among `algos` over the protocols a search over proto
+ * tries (their tiers t[protocol]): the candidates in order, protocol then algorithm; a later one
+ * wins only when it is faster. Its protocol and time; EUNSUPPORTED when none has a finite time. */
+static inline int fastest(const ridge_cluster *cl, ridge_coll_op op, double S, const shape *sh, const tiers *t,
+                          unsigned algos, ridge_coll_proto proto, cand *best, int *best_proto, double *best_time,
+                          ridge_err *err)
+{
+    int p0, p1, nc;
+    cand c[3];
+    *best_proto = RIDGE_PROTO_AUTO;
+    *best_time = HUGE_VAL; /* none found while it is */
+    proto_range(proto, &p0, &p1);
     for (int p = p0; p <= p1; p++) {
-        tiers t;
-        /* NCCL enables LL128 by default only where every GPU pair talks over NVLink. */
-        if (proto == RIDGE_PROTO_AUTO && p == RIDGE_PROTO_LL128 && cl->intra_kind != RIDGE_INTRA_NVSWITCH)
+        if (!tries(cl, proto, p))
             continue;
-        make_tiers(cl, &sh, (ridge_coll_proto)p, &t);
-        nc = eval(cl, op, bytes, &sh, &t, algos, c);
+        nc = eval(cl, op, S, sh, &t[p], algos, c);
         for (int j = 0; j < nc; j++) {
             double time = c[j].lat + c[j].bw;
             /* the first finite time beats HUGE_VAL; a later one only by being faster */
-            if (time < best_time && isfinite(time)) {
-                best = c[j];
-                best_proto = p;
-                best_time = time;
+            if (time < *best_time && isfinite(time)) {
+                *best = c[j];
+                *best_proto = p;
+                *best_time = time;
             }
         }
     }
-    if (best_proto == RIDGE_PROTO_AUTO)
+    if (*best_proto == RIDGE_PROTO_AUTO)
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "no algorithm for %s on cluster '%s'", ridge_coll_op_name(op),
                              cl->id);
+    return RIDGE_OK;
+}
+
+int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int nodes,
+                            double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
+                            ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
+{
+    int m, st, best_proto;
+    unsigned algos;
+    double best_time;
+    cand best = {RIDGE_ALGO_AUTO, 0, 0, NULL};
+    shape sh;
+    tiers t[RIDGE_PROTO_COUNT];
+    if (!cl || !r)
+        return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
+    if ((st = check(cl, gpus_per_node, nodes, op, bytes, gpus, algo, proto, err)) != RIDGE_OK)
+        return st;
+    m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
+    make_shape(cl, inter_bw_bytes_per_s_per_node, gpus, m, &sh);
+    algos = algo_mask(op);
+    if (algo != RIDGE_ALGO_AUTO)
+        algos &= 1u << algo;
+    make_all_tiers(cl, &sh, proto, t);
+    if ((st = fastest(cl, op, bytes, &sh, t, algos, proto, &best, &best_proto, &best_time, err)) != RIDGE_OK)
+        return st;
     r->op = op;
     r->algo = (ridge_coll_algo)best.algo;
     r->proto = (ridge_coll_proto)best_proto;
@@ -349,5 +375,34 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
     r->alg_bw_bytes_per_s = bytes / best_time;
     r->bus_bw_bytes_per_s = r->alg_bw_bytes_per_s * busbw_factor(op, gpus);
     r->bound = best.bound;
+    return RIDGE_OK;
+}
+
+void rc_coll_group_init(const ridge_cluster *cl, int gpus_per_node, int nodes, double inter_bw, int gpus,
+                        rc_coll_group *g)
+{
+    g->cl = cl;
+    g->gpus_per_node = gpus_per_node;
+    g->nodes = nodes;
+    g->gpus = gpus;
+    g->ok = gpus >= 2 && (long)gpus <= (long)gpus_per_node * nodes &&
+            !(gpus > gpus_per_node && gpus % gpus_per_node != 0);
+    if (!g->ok)
+        return;
+    make_shape(cl, inter_bw, gpus, gpus > gpus_per_node ? gpus / gpus_per_node : 1, &g->sh);
+    make_all_tiers(cl, &g->sh, RIDGE_PROTO_AUTO, g->t);
+}
+
+int rc_coll_group_time(const rc_coll_group *g, ridge_coll_op op, double bytes, double *time_s, ridge_err *err)
+{
+    int best_proto, st;
+    double t;
+    cand best;
+    if ((unsigned)op >= RIDGE_COLL_COUNT || !(bytes >= 1 && bytes <= 1e15) || !g->ok) /* one of them fails */
+        return check(g->cl, g->gpus_per_node, g->nodes, op, bytes, g->gpus, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, err);
+    if ((st = fastest(g->cl, op, bytes, &g->sh, g->t, algo_mask(op), RIDGE_PROTO_AUTO, &best, &best_proto, &t,
+                      err)) != RIDGE_OK)
+        return st;
+    *time_s = t;
     return RIDGE_OK;
 }

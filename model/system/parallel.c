@@ -20,6 +20,8 @@
 #include "ridge/schedule.h"
 
 #include "attrs.h"
+#include "comm_group.h"
+#include "schedule_times.h"
 
 /* Korthikanti et al. 2022 (Reducing Activation Recomputation...): with flash attention a layer
  * keeps 34 s b h bytes (16-bit), of which 24 are split by tensor parallelism and 10 (the norm
@@ -449,12 +451,29 @@ static size_t coll_home(ridge_coll_op op, double bytes, int n, int stride)
     return (size_t)h & (PAR_COLL_MEMO - 1);
 }
 
-static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride,
+/* The group of n GPUs `stride` apart that collectives run on (coll_time): its set-up
+ * (rc_coll_group: the node shape it sees, each protocol's tiers), made at the first of its
+ * collectives that is not in the memo and shared by the others of the same caller. */
+typedef struct {
+    int n, stride, ready;
+    rc_coll_group g;
+} par_group;
+
+/* The group of n GPUs `stride` apart, not set up yet (the set-up is left unwritten until used). */
+static par_group *group_at(par_group *grp, int n, int stride)
+{
+    grp->n = n;
+    grp->stride = stride;
+    grp->ready = 0;
+    return grp;
+}
+
+static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, par_group *grp, ridge_coll_op op, double bytes,
                      double *t_s, ridge_err *err)
 {
-    ridge_coll_result r;
-    int st, k, nodes;
-    double inter_bw;
+    const int n = grp->n, stride = grp->stride;
+    double t;
+    int st;
     size_t home = 0;
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
@@ -469,10 +488,16 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op o
             }
         }
     }
-    group_shape(cl, n, stride, &k, &nodes, &inter_bw);
-    st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
+    if (!grp->ready) {
+        int k, nodes;
+        double inter_bw;
+        group_shape(cl, n, stride, &k, &nodes, &inter_bw);
+        rc_coll_group_init(cl, k, nodes, inter_bw, n, &grp->g);
+        grp->ready = 1;
+    }
+    st = rc_coll_group_time(&grp->g, op, bytes, &t, err); /* ridge_collective_shaped's time */
     if (st == RIDGE_OK) {
-        *t_s = r.time_s;
+        *t_s = t;
         if (cm) { /* failures are not kept: their message comes from the call */
             par_coll_entry *e = &cm->e[home];
             for (size_t j = 0; j < PAR_COLL_PROBE; j++)
@@ -485,7 +510,7 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op o
             e->bytes = bytes;
             e->n = n;
             e->stride = stride;
-            e->t_s = r.time_s;
+            e->t_s = t;
         }
     }
     return st;
@@ -597,17 +622,17 @@ typedef struct {
 
 /* One collective of a data-parallel group over this GPU's dense and expert shards: the dense
  * part over the n ranks of the group (stride tp pp), the experts' over the n / ep ranks of the
- * expert-data-parallel group (stride tp pp ep). */
-static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
-                   int stride, int ep, double *t_s, ridge_err *err)
+ * expert-data-parallel group (stride tp pp ep), `experts`. */
+static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes,
+                   par_group *dense, par_group *experts, int ep, double *t_s, ridge_err *err)
 {
     double te = 0;
     int st;
     if (ep <= 1)
-        return coll_time(cm, cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
-    st = coll_time(cm, cl, op, dense_bytes, n, stride, t_s, err);
-    if (st == RIDGE_OK && expert_bytes > 0 && n / ep > 1)
-        st = coll_time(cm, cl, op, expert_bytes, n / ep, stride * ep, &te, err);
+        return coll_time(cm, cl, dense, op, dense_bytes + expert_bytes, t_s, err);
+    st = coll_time(cm, cl, dense, op, dense_bytes, t_s, err);
+    if (st == RIDGE_OK && expert_bytes > 0 && experts->n > 1)
+        st = coll_time(cm, cl, experts, op, expert_bytes, &te, err);
     *t_s += te;
     return st;
 }
@@ -645,6 +670,7 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
     double total_g = (dense + expert) * gb, buckets = ceil(total_g / pc->bucket_bytes);
     double bucket = total_g < pc->bucket_bytes ? total_g : pc->bucket_bytes, frac = bucket / total_g;
     double t = 0, tb = 0, after = 0;
+    par_group dense_g, expert_g, replicas;
     par_dp_key key = {zs, pc->fsdp, D, TP, E, dsh, dense, expert, gb, pb, frac, ls};
     int known = cm && cm->dp[zs].gen == cm->gen && same_dp_key(&cm->dp[zs].key, &key);
     out->dp_bytes = total_g;
@@ -655,11 +681,14 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
             tb = cm->dp[zs].t[1];
             after = cm->dp[zs].t[2];
         } else {
-            if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
-                (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+            group_at(&dense_g, D, TP);
+            group_at(&expert_g, D / E, TP * E);
+            if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, &dense_g, &expert_g, E, &t, err)) != RIDGE_OK ||
+                (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, &dense_g, &expert_g, E, &tb, err)) !=
+                    RIDGE_OK)
                 return st;
-            if (zs >= 1 &&
-                (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) != RIDGE_OK)
+            if (zs >= 1 && (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, &dense_g, &expert_g, E,
+                                         &after, err)) != RIDGE_OK)
                 return st;
             dp_known(cm, &key, t, tb, after);
         }
@@ -688,14 +717,16 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
             r = cm->dp[zs].t[1];
             ar = cm->dp[zs].t[2];
         } else {
-            if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
-                    RIDGE_OK ||
-                (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r,
-                              err)) != RIDGE_OK)
+            group_at(&dense_g, dsh, TP);
+            group_at(&expert_g, dsh / E, TP * E);
+            if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, &dense_g, &expert_g, E,
+                              &a, err)) != RIDGE_OK ||
+                (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, &dense_g, &expert_g,
+                              E, &r, err)) != RIDGE_OK)
                 return st;
             if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
-                (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar,
-                                err)) != RIDGE_OK)
+                (st = coll_time(cm, cl, group_at(&replicas, D / dsh, TP * dsh), RIDGE_COLL_ALLREDUCE,
+                                (dense + expert) * gb / ls / dsh, &ar, err)) != RIDGE_OK)
                 return st;
             dp_known(cm, &key, a, r, ar);
         }
@@ -1499,6 +1530,7 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
     const par_shape *s = &pm->s;
     const int T = pc->tp, P = pc->pp, E = pc->ep, train = pm->rc.mode == RIDGE_MODE_TRAIN;
     par_coll_memo *cm = c->coll;
+    par_group tpg, g;
     int st;
     if (cm && cm->comm.gen == cm->gen && cm->comm.serial == pm->serial && cm->comm.tp == T && cm->comm.pp == P &&
         cm->comm.ep == E && cm->comm.sp == pc->sequence_parallel && cm->comm.sg == pc->p2p_scatter_gather &&
@@ -1507,30 +1539,31 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
         return RIDGE_OK;
     }
     memset(k, 0, sizeof *k);
+    group_at(&tpg, T, 1); /* the tensor-parallel group */
     if (T > 1) {
         double bytes = s->tokens * s->d * s->act_bytes;
         if (pc->sequence_parallel) {
-            if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &k->t_ag, err)) != RIDGE_OK ||
-                (st = coll_time(c->coll, cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &k->t_rs, err)) != RIDGE_OK)
+            if ((st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLGATHER, bytes, &k->t_ag, err)) != RIDGE_OK ||
+                (st = coll_time(cm, cl, &tpg, RIDGE_COLL_REDUCESCATTER, bytes, &k->t_rs, err)) != RIDGE_OK)
                 return st;
-        } else if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &k->t_ar, err)) != RIDGE_OK) {
+        } else if ((st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLREDUCE, bytes, &k->t_ar, err)) != RIDGE_OK) {
             return st;
         }
         if (!pc->sequence_parallel && train && s->vocab_head && slow_stage != PAR_FIRST &&
-            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, s->tokens * 4, T, 1, &k->t_loss, err)) != RIDGE_OK)
+            (st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLREDUCE, s->tokens * 4, &k->t_loss, err)) != RIDGE_OK)
             return st;
     }
-    if (E > 1 && (st = coll_time(c->coll, cl, RIDGE_COLL_ALLTOALL, s->tokens * s->top_k * s->d * s->act_bytes, E,
-                                 T * P, &k->t_a2a, err)) != RIDGE_OK)
+    if (E > 1 && (st = coll_time(cm, cl, group_at(&g, E, T * P), RIDGE_COLL_ALLTOALL,
+                                 s->tokens * s->top_k * s->d * s->act_bytes, &k->t_a2a, err)) != RIDGE_OK)
         return st;
     if (P > 1) {
         double bytes = s->tokens * s->d * s->act_bytes, t_ag_p2p = 0;
         int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
-        if ((st = coll_time(c->coll, cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &k->t_p2p, err)) !=
-            RIDGE_OK)
+        if ((st = coll_time(cm, cl, group_at(&g, 2, T), RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, &k->t_p2p,
+                            err)) != RIDGE_OK)
             return st;
         if (split && !pc->sequence_parallel &&
-            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
+            (st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLGATHER, bytes, &t_ag_p2p, err)) != RIDGE_OK)
             return st;
         k->t_p2p += t_ag_p2p;
     }
@@ -1718,7 +1751,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
     if (c->memos)
-        st = ridge_schedule_ops_known(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, NULL, t_op, &tot, err);
+        st = rs_schedule_times(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, t_op, &tot, err); /* total_time_s */
     else
         st = ridge_schedule_ops_with(&cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err);
     if (st != RIDGE_OK)
