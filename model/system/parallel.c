@@ -874,6 +874,9 @@ struct ridge_parallel_model {
      * place (place_end[p]: the end of place p's), each with its forward and backward shares
      * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
     size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
+    /* The ops sharding leaves alone (not touched), and those it changes outside the optimizer
+     * group's sharded ones (shard_graph's loops), in graph order, in the same allocation. */
+    size_t *plain_ops, n_plain, *layer_ops, n_layer;
     double (*share)[2];      /* [order index]: 1 - bwd, bwd */
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
@@ -925,7 +928,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
         size_t n = pm->g.n ? pm->g.n : 1, k = 0;
-        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(3 * n * sizeof *pm->order)) ||
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(5 * n * sizeof *pm->order)) ||
             !(pm->share = malloc(n * sizeof *pm->share))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
@@ -946,9 +949,15 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
         }
         pm->opt_ops = pm->order + pm->g.n;
         pm->accum_ops = pm->order + 2 * pm->g.n;
+        pm->plain_ops = pm->order + 3 * pm->g.n;
+        pm->layer_ops = pm->order + 4 * pm->g.n;
         for (size_t i = 0; i < pm->g.n; i++) {
             if (pm->cls[i].opt != PAR_OPT_NONE)
                 pm->opt_ops[pm->n_opt++] = i;
+            else if (!pm->cls[i].touched)
+                pm->plain_ops[pm->n_plain++] = i;
+            else
+                pm->layer_ops[pm->n_layer++] = i;
             if (pm->cls[i].accum)
                 pm->accum_ops[pm->n_accum++] = i;
         }
@@ -1332,25 +1341,44 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
 
 /* ------------------------------------------------------------------ prediction */
 
-/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages. */
+/* shard_one writes an op's count and, of its shape, only fields in the union's first PAR_SHARD_BYTES:
+ * all a restore needs to copy back. */
+#define PAR_SHARD_BYTES (4 * sizeof(double))
+#define PAR_SHARDED(f) (offsetof(ridge_op, u.f) + sizeof ((ridge_op *)0)->u.f <= offsetof(ridge_op, u) + PAR_SHARD_BYTES)
+_Static_assert(PAR_SHARDED(gemm.m) && PAR_SHARDED(gemm.n) && PAR_SHARDED(gemm.k) && PAR_SHARDED(gemm.batch) &&
+                   PAR_SHARDED(attn.heads) && PAR_SHARDED(attn.kv_heads) && PAR_SHARDED(rows.rows) &&
+                   PAR_SHARDED(rows.cols) && PAR_SHARDED(ew.elements) && PAR_SHARDED(emb.vocab) &&
+                   PAR_SHARDED(custom.bytes) && PAR_SHARDED(custom.flops) && PAR_SHARDED(copy.bytes),
+               "shard_one: a field it writes lies past PAR_SHARD_BYTES");
+
+/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages, for tp T, pp
+ * P and sequence parallelism sp (the configuration's, passed as values: a loop over the ops keeps
+ * them in registers, where it would load them again after each store to an op), from the op
+ * `from` (op itself, or the unsharded op) into op: its count and every field the split may write
+ * (tp_w's words; attention's and the KV-cache copy's, PAR_TP_OWN, the first PAR_SHARD_BYTES) are
+ * written whether it splits them or not, so that op's other fields are all it keeps of before. */
 RIDGE_ALWAYS_INLINE
-static inline void shard_tp_layer(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc)
+static inline void shard_tp_layer(ridge_op *op, const ridge_op *from, const par_class *cl, const par_shape *s, int T,
+                                  int P, int sp)
 {
-    const int T = pc->tp, P = pc->pp;
     if (cl->tp_n == PAR_TP_OWN) {
-        if (T > 1 || pc->sequence_parallel)
+        if (from != op)
+            memcpy(&op->u, &from->u, PAR_SHARD_BYTES);
+        if (T > 1 || sp)
             shard_op_tp(op, cl, s, T);
-    } else if (cl->tp_n && T > 1 && (pc->sequence_parallel || !cl->tp_sp)) {
-        unsigned char *u = (unsigned char *)&op->u;
+    } else {
+        const unsigned char *src = (const unsigned char *)&from->u;
+        unsigned char *dst = (unsigned char *)&op->u;
+        const int split = T > 1 && (sp || !cl->tp_sp);
         for (int j = 0; j < cl->tp_n; j++) {
             double x;
-            memcpy(&x, u + cl->tp_w[j] * sizeof x, sizeof x);
-            x = ceil_div(x, T);
-            memcpy(u + cl->tp_w[j] * sizeof x, &x, sizeof x);
+            memcpy(&x, src + cl->tp_w[j] * sizeof x, sizeof x);
+            if (split)
+                x = ceil_div(x, T);
+            memcpy(dst + cl->tp_w[j] * sizeof x, &x, sizeof x);
         }
     }
-    if (cl->place == PAR_LAYER && P > 1)
-        op->count /= P;
+    op->count = cl->place == PAR_LAYER && P > 1 ? from->count / P : from->count;
 }
 
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
@@ -1360,7 +1388,7 @@ static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape 
                       double opt_shard, double grad_shard)
 {
     const int P = pc->pp;
-    shard_tp_layer(op, cl, s, pc);
+    shard_tp_layer(op, op, cl, s, pc->tp, P, pc->sequence_parallel);
     switch ((par_opt_class)cl->opt) {
     case PAR_OPT_ACCUM:
         /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
@@ -1385,16 +1413,6 @@ static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape 
     default: break;
     }
 }
-
-/* shard_one writes an op's count and, of its shape, only fields in the union's first PAR_SHARD_BYTES:
- * all a restore needs to copy back. */
-#define PAR_SHARD_BYTES (4 * sizeof(double))
-#define PAR_SHARDED(f) (offsetof(ridge_op, u.f) + sizeof ((ridge_op *)0)->u.f <= offsetof(ridge_op, u) + PAR_SHARD_BYTES)
-_Static_assert(PAR_SHARDED(gemm.m) && PAR_SHARDED(gemm.n) && PAR_SHARDED(gemm.k) && PAR_SHARDED(gemm.batch) &&
-                   PAR_SHARDED(attn.heads) && PAR_SHARDED(attn.kv_heads) && PAR_SHARDED(rows.rows) &&
-                   PAR_SHARDED(rows.cols) && PAR_SHARDED(ew.elements) && PAR_SHARDED(emb.vocab) &&
-                   PAR_SHARDED(custom.bytes) && PAR_SHARDED(custom.flops) && PAR_SHARDED(copy.bytes),
-               "shard_one: a field it writes lies past PAR_SHARD_BYTES");
 
 /* The scratch for pm at pc's tp, pp and sequence parallelism, before scratch_shard: the whole
  * graph is copied once per model, which starts a new stamp (copy_stamp: the states of before it
@@ -1495,27 +1513,37 @@ static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parall
             scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
         return;
     }
-    /* scratch_shard over the graph, its steps for an op outside the optimizer group's (shard 0,
-     * no other sharding, shard_one without its optimizer part) written out here. */
+    /* scratch_shard over the graph, by the prepared model's lists: the ops sharding leaves alone,
+     * the optimizer group's sharded ones, and the others (pm->layer_ops), whose steps (shard 0, no
+     * other sharding, shard_one without its optimizer part) are written out here. */
     {
         const uint64_t now = c->sh_stamp, copy = c->copy_stamp;
-        for (size_t i = 0; i < pm->g.n; i++) {
-            const par_class *cl = &pm->cls[i];
-            par_op_state *st = &c->st[i];
-            ridge_op *op = &c->ops[i];
-            if (!cl->touched || cl->opt != PAR_OPT_NONE) {
-                scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
-                continue;
+        const int T = pc->tp, P = pc->pp, sp = pc->sequence_parallel;
+        const size_t *plain = pm->plain_ops, *layer = pm->layer_ops, n_plain = pm->n_plain, n_layer = pm->n_layer;
+        const par_class *cls = pm->cls;
+        const ridge_op *orig = pm->g.ops;
+        ridge_op *scratch = c->ops;
+        par_op_state *sts = c->st;
+        for (size_t j = 0; j < n_plain; j++) {
+            par_op_state *st = &sts[plain[j]];
+            if (st->stamp < copy) {
+                st->stamp = now;
+                st->hit[0] = st->hit[1] = NULL;
             }
-            if (st->stamp == now && same_bits(st->shard, 0))
+        }
+        for (size_t j = 0; j < pm->n_opt; j++)
+            scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
+        /* A layer op's shard is 0 whenever its stamp is set (scratch_shard's, this loop's): only
+         * the stamp is compared and written. Nothing but shard_tp_layer writes a layer op of the
+         * scratch after the copy, and it rewrites every field it may change: sharding from pm's op
+         * restores the op too. */
+        for (size_t j = 0; j < n_layer; j++) {
+            const size_t i = layer[j];
+            par_op_state *st = &sts[i];
+            if (st->stamp == now)
                 continue;
-            if (st->stamp >= copy) {
-                op->count = pm->g.ops[i].count;
-                memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
-            }
-            shard_tp_layer(op, cl, &pm->s, pc);
+            shard_tp_layer(&scratch[i], &orig[i], &cls[i], &pm->s, T, P, sp);
             st->stamp = now;
-            st->shard = 0;
             st->hit[0] = st->hit[1] = NULL;
         }
     }
