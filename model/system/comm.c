@@ -195,7 +195,7 @@ static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const shape
             c[nc++].bound = bound;
         }
         return nc;
-    case RIDGE_COLL_ALLGATHER:
+    case RIDGE_COLL_ALLGATHER: /* timed alike (rc_coll_timed_as) */
     case RIDGE_COLL_REDUCESCATTER:
         c->algo = RIDGE_ALGO_RING;
         c->lat = lat + (n - 1) * alpha;

@@ -56,4 +56,12 @@ RC_PRIVATE void rc_coll_group_init(const ridge_cluster *cl, int gpus_per_node, i
 RC_PRIVATE int rc_coll_group_time(const rc_coll_group *g, ridge_coll_op op, double bytes, double *time_s,
                                   ridge_err *err);
 
+/* The op whose times op's are, for a memo of them: an all-gather and a reduce-scatter are timed
+ * alike (one case of comm.c's eval, one algorithm: the same candidates and arithmetic), so the
+ * time of either on the same group and bytes is the other's. */
+static inline ridge_coll_op rc_coll_timed_as(ridge_coll_op op)
+{
+    return op == RIDGE_COLL_ALLGATHER ? RIDGE_COLL_REDUCESCATTER : op;
+}
+
 #endif

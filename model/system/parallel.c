@@ -468,21 +468,28 @@ static par_group *group_at(par_group *grp, int n, int stride)
     return grp;
 }
 
+/* The time of op on bytes over the group grp (ridge_collective_shaped's on the node shape the group
+ * sees), from the memo cm (may be NULL) or kept in it. The memo's key is the op it is timed as
+ * (rc_coll_timed_as): an all-gather finds the reduce-scatter of the same bytes. */
 static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, par_group *grp, ridge_coll_op op, double bytes,
                      double *t_s, ridge_err *err)
 {
     const int n = grp->n, stride = grp->stride;
+    const ridge_coll_op key = rc_coll_timed_as(op);
     double t;
     int st;
-    size_t home = 0;
+    par_coll_entry *slot = NULL; /* where a miss is kept: the first free slot of the probe, or home */
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
     if (cm) {
-        home = coll_home(op, bytes, n, stride);
-        for (size_t j = 0; j < PAR_COLL_PROBE; j++) {
-            const par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
-            if (e->gen == cm->gen && e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
+        size_t home = coll_home(key, bytes, n, stride);
+        slot = &cm->e[home];
+        for (size_t j = PAR_COLL_PROBE; j-- > 0;) { /* last to first: the first free one stays */
+            par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
+            if (e->gen != cm->gen)
+                slot = e;
+            else if (e->bytes == bytes && e->n == n && e->stride == stride && e->op == key) {
                 *t_s = e->t_s;
                 return RIDGE_OK;
             }
@@ -498,19 +505,13 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, par_group *grp,
     st = rc_coll_group_time(&grp->g, op, bytes, &t, err); /* ridge_collective_shaped's time */
     if (st == RIDGE_OK) {
         *t_s = t;
-        if (cm) { /* failures are not kept: their message comes from the call */
-            par_coll_entry *e = &cm->e[home];
-            for (size_t j = 0; j < PAR_COLL_PROBE; j++)
-                if (cm->e[(home + j) & (PAR_COLL_MEMO - 1)].gen != cm->gen) {
-                    e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
-                    break;
-                }
-            e->gen = cm->gen;
-            e->op = op;
-            e->bytes = bytes;
-            e->n = n;
-            e->stride = stride;
-            e->t_s = t;
+        if (slot) { /* failures are not kept: their message comes from the call */
+            slot->gen = cm->gen;
+            slot->op = key;
+            slot->bytes = bytes;
+            slot->n = n;
+            slot->stride = stride;
+            slot->t_s = t;
         }
     }
     return st;
@@ -881,6 +882,9 @@ struct ridge_parallel_model {
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
     double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
+    /* ridge_model_throughput_unit: the model's alone (every family's names its items whatever the
+     * run configuration, which it is handed but does not read), so found once. */
+    const char *unit;
 };
 
 /* The microbatches per step a configuration accumulates into the optimizer group (1: none). */
@@ -972,6 +976,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
         pm->params = ridge_model_params_for(m, rc);
         pm->expert_share = pm->params > 0 ? ridge_model_expert_params(m) / pm->params : 0;
+        pm->unit = ridge_model_throughput_unit(m, rc);
     }
     *out = pm;
     return RIDGE_OK;
@@ -1069,11 +1074,10 @@ struct ridge_parallel_ctx {
     int ok_tp, ok_sp;
     int ok_split;   /* one of those ops splits over K in the first pass */
     int ok_nosplit; /* and they passed the no-split pass too */
-    /* The global batch's model FLOPs, throughput unit and items for model mf_serial (0: none) at
-     * global batch mf_batch: functions of the two alone (evaluate). */
+    /* The global batch's model FLOPs and items for model mf_serial (0: none) at global batch
+     * mf_batch: functions of the two alone (evaluate). */
     unsigned long mf_serial;
     double mf_batch, mf_flops, mf_items;
-    const char *mf_unit;
 };
 
 static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
@@ -1351,34 +1355,65 @@ _Static_assert(PAR_SHARDED(gemm.m) && PAR_SHARDED(gemm.n) && PAR_SHARDED(gemm.k)
                    PAR_SHARDED(custom.bytes) && PAR_SHARDED(custom.flops) && PAR_SHARDED(copy.bytes),
                "shard_one: a field it writes lies past PAR_SHARD_BYTES");
 
-/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages, for tp T, pp
- * P and sequence parallelism sp (the configuration's, passed as values: a loop over the ops keeps
- * them in registers, where it would load them again after each store to an op), from the op
- * `from` (op itself, or the unsharded op) into op: its count and every field the split may write
- * (tp_w's words; attention's and the KV-cache copy's, PAR_TP_OWN, the first PAR_SHARD_BYTES) are
- * written whether it splits them or not, so that op's other fields are all it keeps of before. */
-RIDGE_ALWAYS_INLINE
-static inline void shard_tp_layer(ridge_op *op, const ridge_op *from, const par_class *cl, const par_shape *s, int T,
-                                  int P, int sp)
+/* What shard_tp_layer reads of the configuration, worked out once for a loop over the ops (held in
+ * registers there, where the configuration's fields would be loaded again after each store to an
+ * op). */
+typedef struct {
+    int tp;       /* tp (shard_op_tp) */
+    int own;      /* PAR_TP_OWN ops are sharded: tp > 1 or sequence parallelism */
+    int split[2]; /* [tp_sp]: tp divides the fields of the op's descriptor (tp > 1; with tp_sp, with sp only) */
+    int stages;   /* pp > 1: a layer's count is divided by pp */
+    double t, p;  /* tp and pp */
+} par_split;
+
+static par_split split_of(const ridge_parallel_config *pc)
 {
+    par_split k;
+    k.tp = pc->tp;
+    k.own = pc->tp > 1 || pc->sequence_parallel;
+    k.split[0] = pc->tp > 1;
+    k.split[1] = pc->tp > 1 && pc->sequence_parallel;
+    k.stages = pc->pp > 1;
+    k.t = pc->tp;
+    k.p = pc->pp;
+    return k;
+}
+
+/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages for k, from
+ * the op `from` (op itself, or the unsharded op) into op: its count and every field the split may
+ * write (tp_w's words; attention's and the KV-cache copy's, PAR_TP_OWN, the first
+ * PAR_SHARD_BYTES) are written whether it splits them or not, so that op's other fields are all
+ * it keeps of before. Returns 0 when the shape it wrote is op's shape before bit for bit (its
+ * kernel inputs are the same: the count is not one), 1 when it may not be (PAR_TP_OWN: always). */
+RIDGE_ALWAYS_INLINE
+static inline int shard_tp_layer(ridge_op *op, const ridge_op *from, const par_class *cl, const par_shape *s,
+                                 const par_split *k)
+{
+    int changed = 0;
     if (cl->tp_n == PAR_TP_OWN) {
         if (from != op)
             memcpy(&op->u, &from->u, PAR_SHARD_BYTES);
-        if (T > 1 || sp)
-            shard_op_tp(op, cl, s, T);
+        if (k->own)
+            shard_op_tp(op, cl, s, k->tp);
+        changed = 1;
     } else {
         const unsigned char *src = (const unsigned char *)&from->u;
         unsigned char *dst = (unsigned char *)&op->u;
-        const int split = T > 1 && (sp || !cl->tp_sp);
+        const int split = k->split[cl->tp_sp];
         for (int j = 0; j < cl->tp_n; j++) {
             double x;
+            uint64_t was, now;
             memcpy(&x, src + cl->tp_w[j] * sizeof x, sizeof x);
             if (split)
-                x = ceil_div(x, T);
+                x = ceil_div(x, k->t);
+            memcpy(&was, dst + cl->tp_w[j] * sizeof x, sizeof was);
+            memcpy(&now, &x, sizeof now);
+            changed |= was != now;
             memcpy(dst + cl->tp_w[j] * sizeof x, &x, sizeof x);
         }
     }
-    op->count = cl->place == PAR_LAYER && P > 1 ? from->count / P : from->count;
+    op->count = cl->place == PAR_LAYER && k->stages ? from->count / k->p : from->count;
+    return changed;
 }
 
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
@@ -1388,7 +1423,8 @@ static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape 
                       double opt_shard, double grad_shard)
 {
     const int P = pc->pp;
-    shard_tp_layer(op, op, cl, s, pc->tp, P, pc->sequence_parallel);
+    const par_split k = split_of(pc);
+    shard_tp_layer(op, op, cl, s, &k);
     switch ((par_opt_class)cl->opt) {
     case PAR_OPT_ACCUM:
         /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
@@ -1497,8 +1533,9 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
 }
 
 /* The sharded graph into ops: the context's scratch, or the model's own graph (ridge_parallel_predict's
- * throwaway model, sharded in place). */
-static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
+ * throwaway model, sharded in place). Out of line: inlined in evaluate, its loops ran short of
+ * registers. */
+static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
                         const ridge_parallel_config *pc, double opt_shard, double grad_shard)
 {
     if (ops == pm->g.ops) {
@@ -1518,7 +1555,7 @@ static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parall
      * other sharding, shard_one without its optimizer part) are written out here. */
     {
         const uint64_t now = c->sh_stamp, copy = c->copy_stamp;
-        const int T = pc->tp, P = pc->pp, sp = pc->sequence_parallel;
+        const par_split k = split_of(pc);
         const size_t *plain = pm->plain_ops, *layer = pm->layer_ops, n_plain = pm->n_plain, n_layer = pm->n_layer;
         const par_class *cls = pm->cls;
         const ridge_op *orig = pm->g.ops;
@@ -1536,15 +1573,18 @@ static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parall
         /* A layer op's shard is 0 whenever its stamp is set (scratch_shard's, this loop's): only
          * the stamp is compared and written. Nothing but shard_tp_layer writes a layer op of the
          * scratch after the copy, and it rewrites every field it may change: sharding from pm's op
-         * restores the op too. */
+         * restores the op too. An op sharded since the copy whose shape comes out as it was keeps
+         * its hits, as an op sharding leaves alone does: their ways' keys are still its kernel
+         * inputs (the results count only in their generation; after a clear it is predicted
+         * again, into the way, without writing the key). */
         for (size_t j = 0; j < n_layer; j++) {
             const size_t i = layer[j];
             par_op_state *st = &sts[i];
             if (st->stamp == now)
                 continue;
-            shard_tp_layer(&scratch[i], &orig[i], &cls[i], &pm->s, T, P, sp);
+            if (shard_tp_layer(&scratch[i], &orig[i], &cls[i], &pm->s, &k) || st->stamp < copy)
+                st->hit[0] = st->hit[1] = NULL;
             st->stamp = now;
-            st->hit[0] = st->hit[1] = NULL;
         }
     }
     c->sh_all = c->sh_stamp;
@@ -1889,13 +1929,12 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         ridge_run_config gb = *rc;
         gb.batch = pc->global_batch;
         c->mf_flops = ridge_model_flops(m, &gb);
-        c->mf_unit = ridge_model_throughput_unit(m, &gb);
         c->mf_items = ridge_model_items_per_step(m, &gb);
         c->mf_serial = pm->serial;
         c->mf_batch = pc->global_batch;
     }
     out->model_flops = c->mf_flops;
-    out->throughput_unit = c->mf_unit;
+    out->throughput_unit = pm->unit;
     if (out->step_time_s > 0) {
         out->throughput = c->mf_items / out->step_time_s;
         out->throughput_per_gpu = out->throughput / out->gpus;
