@@ -878,6 +878,10 @@ struct ridge_parallel_model {
     /* The ops sharding leaves alone (not touched), and those it changes outside the optimizer
      * group's sharded ones (shard_graph's loops), in graph order, in the same allocation. */
     size_t *plain_ops, n_plain, *layer_ops, n_layer;
+    /* [op]: the op whose kernel result op i has in every configuration (find_leads): the first in
+     * graph order with the same kernel inputs, unsharded, and the same tensor-parallel split of
+     * them (so the same sharded too); i itself when none comes before it. In `order`'s allocation. */
+    size_t *lead;
     double (*share)[2];      /* [order index]: 1 - bwd, bwd */
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
@@ -886,6 +890,8 @@ struct ridge_parallel_model {
      * run configuration, which it is handed but does not read), so found once. */
     const char *unit;
 };
+
+static int find_leads(ridge_parallel_model *pm);
 
 /* The microbatches per step a configuration accumulates into the optimizer group (1: none). */
 static double accum_of(const ridge_run_config *rc, const ridge_parallel_config *pc)
@@ -932,7 +938,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
         size_t n = pm->g.n ? pm->g.n : 1, k = 0;
-        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(5 * n * sizeof *pm->order)) ||
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(6 * n * sizeof *pm->order)) ||
             !(pm->share = malloc(n * sizeof *pm->share))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
@@ -955,6 +961,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
         pm->accum_ops = pm->order + 2 * pm->g.n;
         pm->plain_ops = pm->order + 3 * pm->g.n;
         pm->layer_ops = pm->order + 4 * pm->g.n;
+        pm->lead = pm->order + 5 * pm->g.n;
         for (size_t i = 0; i < pm->g.n; i++) {
             if (pm->cls[i].opt != PAR_OPT_NONE)
                 pm->opt_ops[pm->n_opt++] = i;
@@ -973,6 +980,10 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             shape_from_graph(&pm->g, pc->microbatch, &pm->s);
         for (size_t i = 0; i < pm->g.n; i++)
             tp_fields(&pm->g.ops[i], &pm->cls[i], &pm->s);
+        if (find_leads(pm) != RIDGE_OK) {
+            ridge_parallel_model_free(pm);
+            return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        }
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
         pm->params = ridge_model_params_for(m, rc);
         pm->expert_share = pm->params > 0 ? ridge_model_expert_params(m) / pm->params : 0;
@@ -1018,9 +1029,10 @@ _Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeo
 /* What the context knows of its scratch op i. A kernel slot's key is compared byte for byte only
  * while this does not say which way holds the op's inputs: hit[f], a way of op i's memo for
  * no_split_k f, has a key equal to the op's kernel inputs (its result counts when its generation
- * is the context's). scratch_shard clears it whenever it writes the op and, once, after the graph
- * is copied (scratch_begin) before the memos see the op; a growth of the memos, which moves
- * them, clears it too (ctx_reserve). memo_kernel sets it only where it compared or wrote the key,
+ * is the context's). scratch_shard clears it whenever it writes the op (shard_graph's loop over
+ * the layer ops: unless the op's shape comes out as it was) and, once, after the graph is copied
+ * (scratch_begin) before the memos see the op; a growth of the memos, which moves them, clears it
+ * too (ctx_reserve). memo_kernel sets it only where it compared or wrote the key,
  * and a miss that replaces the way hit names sets it again. */
 typedef struct par_kernel_slot par_kernel_slot;
 typedef struct {
@@ -1061,6 +1073,7 @@ struct ridge_parallel_ctx {
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
     const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass) */
+    const size_t *lead;      /* [op]: the prepared model's lead (memo_pass), set by evaluate before its schedule */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
     par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
@@ -1127,8 +1140,9 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
  * for the next evaluation, not only the memos: a new sharding stamp (every op is restored and
  * sharded again, as for a new configuration) and the model FLOPs of the last global batch, so an
  * evaluation after a clear does the work of one on a new context but the graph copy and the
- * allocations (an op sharding never touches keeps its remembered memo way, whose key is still its
- * inputs: it is predicted again into it without the key being written). */
+ * allocations (an op sharding never touches, or a layer op it shards to the shape it had, keeps
+ * its remembered memo way, whose key is still its inputs: it is predicted again into it without
+ * the key being written). */
 void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
     if (!c || !c->memos)
@@ -1233,6 +1247,62 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
+/* An op's kernel inputs and the tensor-parallel split of them, byte for byte (find_leads). */
+typedef struct {
+    par_kernel_key key;
+    unsigned char tp_n, tp_sp, tp_w[2];
+} par_lead_key;
+
+static void lead_key(const ridge_op *op, const par_class *c, par_lead_key *k)
+{
+    memset(k, 0, sizeof *k);
+    set_kernel_key(&k->key, op);
+    k->tp_n = c->tp_n;
+    k->tp_sp = c->tp_sp;
+    k->tp_w[0] = c->tp_w[0];
+    k->tp_w[1] = c->tp_w[1];
+}
+
+/* pm->lead (after tp_fields): ops outside the optimizer group's sharded ones and those sharded by
+ * shard_op_tp (PAR_TP_OWN) whose kernel inputs and split are the same, bit for bit, have the same
+ * kernel inputs once sharded for any configuration (sharding writes only the split's fields, and
+ * the count, which is not an input): a pass predicts the first of them and gives the others its
+ * result (memo_pass). With full recomputation a layer's forward ops come twice, and its norms,
+ * dropouts and residual adds are alike. A hash table of the ops' keys: O(n). */
+static int find_leads(ridge_parallel_model *pm)
+{
+    size_t cap = 16, *table;
+    par_lead_key a, b;
+    while (cap < 2 * pm->g.n)
+        cap *= 2;
+    if (!(table = malloc(cap * sizeof *table)))
+        return RIDGE_ENOMEM;
+    for (size_t j = 0; j < cap; j++)
+        table[j] = (size_t)-1;
+    for (size_t i = 0; i < pm->g.n; i++) {
+        const par_class *c = &pm->cls[i];
+        uint64_t h = 0xCBF29CE484222325u;
+        size_t slot;
+        pm->lead[i] = i;
+        if (c->opt != PAR_OPT_NONE || c->tp_n == PAR_TP_OWN)
+            continue;
+        lead_key(&pm->g.ops[i], c, &a);
+        for (size_t j = 0; j < sizeof a; j++) /* FNV-1a */
+            h = (h ^ ((const unsigned char *)&a)[j]) * 0x100000001B3u;
+        for (slot = (size_t)h & (cap - 1); table[slot] != (size_t)-1; slot = (slot + 1) & (cap - 1)) {
+            lead_key(&pm->g.ops[table[slot]], &pm->cls[table[slot]], &b);
+            if (memcmp(&a, &b, sizeof a) == 0)
+                break;
+        }
+        if (table[slot] == (size_t)-1)
+            table[slot] = i;
+        else
+            pm->lead[i] = table[slot];
+    }
+    free(table);
+    return RIDGE_OK;
+}
+
 /* memo_kernel past its hit, for scratch op i (memo_slow; inlined in memo_pass's loop, whose
  * registers are saved once per pass, not per miss): a hit naming a way of an older generation (its key is
  * the op's inputs, so the op is predicted again into it), or none: the ways compared when one may
@@ -1308,9 +1378,14 @@ static RIDGE_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu 
 {
     const par_op_state *st = c->st;
     const par_gen gen = c->gen;
+    const size_t *lead = c->lead;
     int status = RIDGE_OK;
     for (; i < n; i++) {
         par_kernel_slot *hit = st[i].hit[f];
+        if (lead[i] != i) { /* its lead's, found before it in this pass */
+            kr[i] = kr[lead[i]];
+            continue;
+        }
         if (hit && hit->gen == gen) {
             kr[i] = &hit->kr;
             continue;
@@ -1325,7 +1400,8 @@ static RIDGE_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu 
 
 /* ridge_schedule_known_fn over the context's memo: memo_kernel for each scratch op of the pass
  * (evaluate's, with the memos on: ops is the scratch), its hits found in this loop, the rest
- * from the first miss on in memo_pass_rest. */
+ * from the first miss on in memo_pass_rest; an op with another lead (c->lead) takes its lead's
+ * result (the same kernel inputs: memo_kernel would give an equal one), its memo untouched. */
 static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t n, const ridge_kernel_result **kr,
                      size_t *failed, ridge_err *err)
 {
@@ -1333,9 +1409,14 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
     (void)ops;
     const par_op_state *st = c->st;
     const par_gen gen = c->gen;
+    const size_t *lead = c->lead;
     int f = g->no_split_k ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
         par_kernel_slot *hit = st[i].hit[f];
+        if (lead[i] != i) {
+            kr[i] = kr[lead[i]];
+            continue;
+        }
         if (!hit || hit->gen != gen)
             return memo_pass_rest(c, g, f, i, n, kr, failed, err);
         kr[i] = &hit->kr;
@@ -1818,6 +1899,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         ops = c->ops;
     shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
+    c->lead = pm->lead;
     if (c->memos)
         st = rs_schedule_times(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, t_op, &tot, err); /* total_time_s */
     else
