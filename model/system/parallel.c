@@ -876,8 +876,10 @@ struct ridge_parallel_model {
      * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
     size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
     /* The ops sharding leaves alone (not touched), and those it changes outside the optimizer
-     * group's sharded ones (shard_graph's loops), in graph order, in the same allocation. */
-    size_t *plain_ops, n_plain, *layer_ops, n_layer;
+     * group's sharded ones (shard_graph's loops): those that are their own lead, and the others
+     * (count_ops: an evaluation's pass gives them their lead's result, so only their count, which
+     * the schedule reads, is sharded there), in graph order, in the same allocation. */
+    size_t *plain_ops, n_plain, *layer_ops, n_layer, *count_ops, n_count;
     /* [op]: the op whose kernel result op i has in every configuration (find_leads): the first in
      * graph order with the same kernel inputs, unsharded, and the same tensor-parallel split of
      * them (so the same sharded too); i itself when none comes before it. In `order`'s allocation. */
@@ -938,7 +940,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
         size_t n = pm->g.n ? pm->g.n : 1, k = 0;
-        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(6 * n * sizeof *pm->order)) ||
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(7 * n * sizeof *pm->order)) ||
             !(pm->share = malloc(n * sizeof *pm->share))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
@@ -962,13 +964,10 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
         pm->plain_ops = pm->order + 3 * pm->g.n;
         pm->layer_ops = pm->order + 4 * pm->g.n;
         pm->lead = pm->order + 5 * pm->g.n;
+        pm->count_ops = pm->order + 6 * pm->g.n;
         for (size_t i = 0; i < pm->g.n; i++) {
             if (pm->cls[i].opt != PAR_OPT_NONE)
                 pm->opt_ops[pm->n_opt++] = i;
-            else if (!pm->cls[i].touched)
-                pm->plain_ops[pm->n_plain++] = i;
-            else
-                pm->layer_ops[pm->n_layer++] = i;
             if (pm->cls[i].accum)
                 pm->accum_ops[pm->n_accum++] = i;
         }
@@ -983,6 +982,16 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
         if (find_leads(pm) != RIDGE_OK) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < pm->g.n; i++) {
+            if (pm->cls[i].opt != PAR_OPT_NONE)
+                continue;
+            if (!pm->cls[i].touched)
+                pm->plain_ops[pm->n_plain++] = i;
+            else if (pm->lead[i] == i)
+                pm->layer_ops[pm->n_layer++] = i;
+            else
+                pm->count_ops[pm->n_count++] = i;
         }
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
         pm->params = ridge_model_params_for(m, rc);
@@ -1067,7 +1076,8 @@ struct ridge_parallel_ctx {
      * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
      * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
     uint64_t sh_stamp;
-    uint64_t sh_all;     /* every op of the graph was sharded for this stamp (0: not known) */
+    uint64_t sh_all;     /* every op of the graph was sharded for this stamp, but the count_ops' count alone
+                            (0: not known) */
     uint64_t copy_stamp; /* the stamp the graph was copied in: an op's state of an earlier one is void */
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
@@ -1460,6 +1470,13 @@ static par_split split_of(const ridge_parallel_config *pc)
     return k;
 }
 
+/* shard_tp_layer's pipeline stages: op's count from `from`'s (a layer's divided by pp). */
+RIDGE_ALWAYS_INLINE
+static inline void shard_count(ridge_op *op, const ridge_op *from, const par_class *cl, const par_split *k)
+{
+    op->count = cl->place == PAR_LAYER && k->stages ? from->count / k->p : from->count;
+}
+
 /* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages for k, from
  * the op `from` (op itself, or the unsharded op) into op: its count and every field the split may
  * write (tp_w's words; attention's and the KV-cache copy's, PAR_TP_OWN, the first
@@ -1493,7 +1510,7 @@ static inline int shard_tp_layer(ridge_op *op, const ridge_op *from, const par_c
             memcpy(dst + cl->tp_w[j] * sizeof x, &x, sizeof x);
         }
     }
-    op->count = cl->place == PAR_LAYER && k->stages ? from->count / k->p : from->count;
+    shard_count(op, from, cl, k);
     return changed;
 }
 
@@ -1535,8 +1552,8 @@ static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape 
  * graph is copied once per model, which starts a new stamp (copy_stamp: the states of before it
  * are of another graph), and a new (tp, pp, sp) is a new stamp. Nothing is cleared: an op's state
  * counts only from the copy on (scratch_shard), and every op the memos are asked for has passed
- * scratch_shard since the copy (evaluate shards the whole graph after one, sh_all;
- * rest_would_succeed shards each op it predicts). */
+ * scratch_shard since the copy (evaluate shards the whole graph after one, sh_all, and asks for
+ * no op outside its leads; rest_would_succeed shards each op it predicts). */
 static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc)
 {
     if (c->ops_serial != pm->serial) {
@@ -1602,10 +1619,10 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
         if (keep)
             *a = was;
     }
-    if (st->stamp >= c->copy_stamp) { /* sharded since the copy: what shard_one writes */
-        op->count = pm->g.ops[i].count;
+    /* The count also when the op is as copied: shard_graph may have sharded it alone (count_ops). */
+    op->count = pm->g.ops[i].count;
+    if (st->stamp >= c->copy_stamp) /* sharded since the copy: what shard_one writes */
         memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
-    }
     shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
     st->stamp = c->sh_stamp;
     st->shard = sh;
@@ -1638,6 +1655,7 @@ static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, con
         const uint64_t now = c->sh_stamp, copy = c->copy_stamp;
         const par_split k = split_of(pc);
         const size_t *plain = pm->plain_ops, *layer = pm->layer_ops, n_plain = pm->n_plain, n_layer = pm->n_layer;
+        const size_t *count = pm->count_ops, n_count = pm->n_count;
         const par_class *cls = pm->cls;
         const ridge_op *orig = pm->g.ops;
         ridge_op *scratch = c->ops;
@@ -1667,6 +1685,11 @@ static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, con
                 st->hit[0] = st->hit[1] = NULL;
             st->stamp = now;
         }
+        /* The layer ops that take their lead's result in the pass (memo_pass): their count alone,
+         * their shape and state left as they were (their stamp then says they are not sharded for
+         * this one: scratch_shard shards them whole before the memos see them). */
+        for (size_t j = 0; j < n_count; j++)
+            shard_count(&scratch[count[j]], &orig[count[j]], &cls[count[j]], &k);
     }
     c->sh_all = c->sh_stamp;
 }
