@@ -44,8 +44,9 @@ typedef struct {
     const ridge_cluster *cl;
     int gpus_per_node, nodes, gpus;
     int ok;                       /* the size passes ridge_collective_shaped's checks */
+    unsigned protos;              /* the protocols RIDGE_PROTO_AUTO tries, one bit each */
     shape sh;
-    tiers t[RIDGE_PROTO_COUNT];   /* [protocol]: those RIDGE_PROTO_AUTO tries */
+    tiers t[RIDGE_PROTO_COUNT];   /* [protocol]: those of protos */
 } rc_coll_group;
 
 RC_PRIVATE void rc_coll_group_init(const ridge_cluster *cl, int gpus_per_node, int nodes, double inter_bw, int gpus,

@@ -876,9 +876,10 @@ struct ridge_parallel_model {
      * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
     size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
     /* The ops sharding leaves alone (not touched), and those it changes outside the optimizer
-     * group's sharded ones (shard_graph's loops): those that are their own lead, and the others
-     * (count_ops: an evaluation's pass gives them their lead's result, so only their count, which
-     * the schedule reads, is sharded there), in graph order, in the same allocation. */
+     * group's sharded ones (shard_graph's loops): those that are their own lead, and of the others
+     * (an evaluation's pass gives them their lead's result, so only their count, which the
+     * schedule reads, is sharded there) the layers' (count_ops: the count of the others is the
+     * model's whatever the configuration), in graph order, in the same allocation. */
     size_t *plain_ops, n_plain, *layer_ops, n_layer, *count_ops, n_count;
     /* [op]: the op whose kernel result op i has in every configuration (find_leads): the first in
      * graph order with the same kernel inputs, unsharded, and the same tensor-parallel split of
@@ -990,7 +991,7 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
                 pm->plain_ops[pm->n_plain++] = i;
             else if (pm->lead[i] == i)
                 pm->layer_ops[pm->n_layer++] = i;
-            else
+            else if (pm->cls[i].place == PAR_LAYER)
                 pm->count_ops[pm->n_count++] = i;
         }
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
@@ -1101,6 +1102,11 @@ struct ridge_parallel_ctx {
      * mf_batch: functions of the two alone (evaluate). */
     unsigned long mf_serial;
     double mf_batch, mf_flops, mf_items;
+    /* Model gb_serial's run configuration (0: none), its batch the last global batch: the one the
+     * model FLOPs are asked for, kept (not a result: a clear leaves it) so as not to copy it each
+     * time. */
+    unsigned long gb_serial;
+    ridge_run_config gb;
 };
 
 static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
@@ -1386,17 +1392,18 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
 static RIDGE_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i, size_t n,
                                        const ridge_kernel_result **kr, size_t *failed, ridge_err *err)
 {
-    const par_op_state *st = c->st;
-    const par_gen gen = c->gen;
-    const size_t *lead = c->lead;
     int status = RIDGE_OK;
+    /* c's arrays and generation are read from c each op, not held in locals: after a prediction
+     * they would be reloaded from the stack all the same, and were saved there before it. */
     for (; i < n; i++) {
-        par_kernel_slot *hit = st[i].hit[f];
-        if (lead[i] != i) { /* its lead's, found before it in this pass */
-            kr[i] = kr[lead[i]];
+        const size_t lead = c->lead[i];
+        par_kernel_slot *hit;
+        if (lead != i) { /* its lead's, found before it in this pass */
+            kr[i] = kr[lead];
             continue;
         }
-        if (hit && hit->gen == gen) {
+        hit = c->st[i].hit[f];
+        if (hit && hit->gen == c->gen) {
             kr[i] = &hit->kr;
             continue;
         }
@@ -1685,11 +1692,12 @@ static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, con
                 st->hit[0] = st->hit[1] = NULL;
             st->stamp = now;
         }
-        /* The layer ops that take their lead's result in the pass (memo_pass): their count alone,
-         * their shape and state left as they were (their stamp then says they are not sharded for
-         * this one: scratch_shard shards them whole before the memos see them). */
+        /* The ops that take their lead's result in the pass (memo_pass): the layers' count alone
+         * (shard_count's for a layer), their shape and state left as they were (their stamp then
+         * says they are not sharded for this one: scratch_shard shards them whole before the
+         * memos see them); the others' not even that (their count is the model's). */
         for (size_t j = 0; j < n_count; j++)
-            shard_count(&scratch[count[j]], &orig[count[j]], &cls[count[j]], &k);
+            scratch[count[j]].count = k.stages ? orig[count[j]].count / k.p : orig[count[j]].count;
     }
     c->sh_all = c->sh_stamp;
 }
@@ -2031,10 +2039,13 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     /* Throughput and model FLOPs of the global batch. */
     out->gpus = T * P * D;
     if (c->mf_serial != pm->serial || !same_bits(c->mf_batch, pc->global_batch)) {
-        ridge_run_config gb = *rc;
-        gb.batch = pc->global_batch;
-        c->mf_flops = ridge_model_flops(m, &gb);
-        c->mf_items = ridge_model_items_per_step(m, &gb);
+        if (c->gb_serial != pm->serial) {
+            c->gb = *rc;
+            c->gb_serial = pm->serial;
+        }
+        c->gb.batch = pc->global_batch;
+        c->mf_flops = ridge_model_flops(m, &c->gb);
+        c->mf_items = ridge_model_items_per_step(m, &c->gb);
         c->mf_serial = pm->serial;
         c->mf_batch = pc->global_batch;
     }
