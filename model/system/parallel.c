@@ -860,6 +860,12 @@ static int shard_touches(const ridge_op *op, const par_class *c)
 
 /* ------------------------------------------------------------------ the prepared model */
 
+/* A term of a place's time: op i's time times its share of the pass. */
+typedef struct {
+    size_t i;
+    double share;
+} par_term;
+
 struct ridge_parallel_model {
     unsigned long serial;    /* unique among the process's prepared models (ridge_parallel_ctx) */
     const ridge_model *m;    /* borrowed */
@@ -871,10 +877,16 @@ struct ridge_parallel_model {
     ridge_err build_err, memory_err; /* ... and messages, reported in ridge_predict's order */
     ridge_oplist g;          /* one microbatch, the optimizer group of the whole step */
     par_class *cls;          /* each op's class */
-    /* The evaluation's loops over subsets, in graph order (one allocation, `order`): the ops by
-     * place (place_end[p]: the end of place p's), each with its forward and backward shares
-     * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
-    size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
+    /* The evaluation's sums of each place's forward and backward times (one allocation, fwd):
+     * the terms of the forward sums, place by place (fwd_end[p]: the end of place p's), each op
+     * of the place with its forward share 1 - bwd, in graph order; those of the backward sums
+     * (bwd, bwd_end) with their share bwd. An op whose share is 0 has no term: its t x 0 would
+     * be +0, which adds nothing to a sum (t is a time, finite and >= 0; the sum starts at +0). */
+    par_term *fwd, *bwd;
+    size_t fwd_end[4], bwd_end[4];
+    /* The evaluation's loops over subsets, in graph order (one allocation, `order`): the
+     * optimizer group's sharded ops; the grad_accumulate ops. */
+    size_t *order, *opt_ops, n_opt, *accum_ops, n_accum;
     /* The ops sharding leaves alone (not touched), and those it changes outside the optimizer
      * group's sharded ones (shard_graph's loops): those that are their own lead, and of the others
      * (an evaluation's pass gives them their lead's result, so only their count, which the
@@ -885,7 +897,6 @@ struct ridge_parallel_model {
      * graph order with the same kernel inputs, unsharded, and the same tensor-parallel split of
      * them (so the same sharded too); i itself when none comes before it. In `order`'s allocation. */
     size_t *lead;
-    double (*share)[2];      /* [order index]: 1 - bwd, bwd */
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
     double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
@@ -910,7 +921,7 @@ void ridge_parallel_model_free(ridge_parallel_model *pm)
     ridge_oplist_free(&pm->g);
     free(pm->cls);
     free(pm->order);
-    free(pm->share);
+    free(pm->fwd);
     free(pm);
 }
 
@@ -940,9 +951,9 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
     pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
-        size_t n = pm->g.n ? pm->g.n : 1, k = 0;
-        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(7 * n * sizeof *pm->order)) ||
-            !(pm->share = malloc(n * sizeof *pm->share))) {
+        size_t n = pm->g.n ? pm->g.n : 1, nf = 0, nb = 0;
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(6 * n * sizeof *pm->order)) ||
+            !(pm->fwd = malloc(2 * n * sizeof *pm->fwd))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
         }
@@ -951,21 +962,26 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
             pm->cls[i].touched = (unsigned char)shard_touches(&pm->g.ops[i], &pm->cls[i]);
         }
+        pm->bwd = pm->fwd + n;
         for (int pl = 0; pl < 4; pl++) {
-            for (size_t i = 0; i < pm->g.n; i++)
-                if (pm->cls[i].place == pl) {
-                    pm->share[k][0] = 1 - pm->cls[i].bwd;
-                    pm->share[k][1] = pm->cls[i].bwd;
-                    pm->order[k++] = i;
-                }
-            pm->place_end[pl] = k;
+            for (size_t i = 0; i < pm->g.n; i++) {
+                const double b = pm->cls[i].bwd;
+                if (pm->cls[i].place != pl)
+                    continue;
+                if (1 - b != 0)
+                    pm->fwd[nf++] = (par_term){i, 1 - b};
+                if (b != 0)
+                    pm->bwd[nb++] = (par_term){i, b};
+            }
+            pm->fwd_end[pl] = nf;
+            pm->bwd_end[pl] = nb;
         }
-        pm->opt_ops = pm->order + pm->g.n;
-        pm->accum_ops = pm->order + 2 * pm->g.n;
-        pm->plain_ops = pm->order + 3 * pm->g.n;
-        pm->layer_ops = pm->order + 4 * pm->g.n;
-        pm->lead = pm->order + 5 * pm->g.n;
-        pm->count_ops = pm->order + 6 * pm->g.n;
+        pm->opt_ops = pm->order;
+        pm->accum_ops = pm->order + pm->g.n;
+        pm->plain_ops = pm->order + 2 * pm->g.n;
+        pm->layer_ops = pm->order + 3 * pm->g.n;
+        pm->lead = pm->order + 4 * pm->g.n;
+        pm->count_ops = pm->order + 5 * pm->g.n;
         for (size_t i = 0; i < pm->g.n; i++) {
             if (pm->cls[i].opt != PAR_OPT_NONE)
                 pm->opt_ops[pm->n_opt++] = i;
@@ -1938,13 +1954,12 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     if (st != RIDGE_OK)
         return st;
     /* Each place's forward and backward time, its ops in graph order. */
-    for (size_t pl = 0, j = 0; pl < 4; pl++) {
+    for (size_t pl = 0, jf = 0, jb = 0; pl < 4; pl++) {
         double f = 0, b = 0;
-        for (; j < pm->place_end[pl]; j++) {
-            double t = t_op[pm->order[j]];
-            f += t * pm->share[j][0];
-            b += t * pm->share[j][1];
-        }
+        for (; jf < pm->fwd_end[pl]; jf++)
+            f += t_op[pm->fwd[jf].i] * pm->fwd[jf].share;
+        for (; jb < pm->bwd_end[pl]; jb++)
+            b += t_op[pm->bwd[jb].i] * pm->bwd[jb].share;
         t_place_f[pl] = f;
         t_place_b[pl] = b;
     }
