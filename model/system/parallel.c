@@ -494,16 +494,18 @@ static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, par_group *grp,
         return RIDGE_OK;
     if (cm) {
         size_t home = coll_home(key, bytes, n, stride);
-        slot = &cm->e[home];
-        for (size_t j = PAR_COLL_PROBE; j-- > 0;) { /* last to first: the first free one stays */
+        for (size_t j = 0; j < PAR_COLL_PROBE; j++) {
             par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
-            if (e->gen != cm->gen)
-                slot = e;
-            else if (e->bytes == bytes && e->n == n && e->stride == stride && e->op == key) {
+            if (e->gen != cm->gen) {
+                if (!slot)
+                    slot = e;
+            } else if (e->bytes == bytes && e->n == n && e->stride == stride && e->op == key) {
                 *t_s = e->t_s;
                 return RIDGE_OK;
             }
         }
+        if (!slot)
+            slot = &cm->e[home];
     }
     if (!grp->ready) {
         int k, nodes;
@@ -1289,20 +1291,14 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
-/* An op's kernel inputs and the tensor-parallel split of them, byte for byte (find_leads). */
-typedef struct {
-    par_kernel_key key;
-    unsigned char tp_n, tp_sp, tp_w[2];
-} par_lead_key;
-
-static void lead_key(const ridge_op *op, const par_class *c, par_lead_key *k)
+/* Whether ops a and b (of classes ca, cb) have the same kernel inputs and tensor-parallel split of
+ * them, bit for bit (find_leads). */
+static int same_lead(const ridge_op *a, const par_class *ca, const ridge_op *b, const par_class *cb)
 {
-    memset(k, 0, sizeof *k);
-    set_kernel_key(&k->key, op);
-    k->tp_n = c->tp_n;
-    k->tp_sp = c->tp_sp;
-    k->tp_w[0] = c->tp_w[0];
-    k->tp_w[1] = c->tp_w[1];
+    return a->kind == b->kind && a->dtype == b->dtype && same_bits(a->cold_bytes, b->cold_bytes) &&
+           same_bits(a->reuse_bytes, b->reuse_bytes) && same_bits(a->epilogue_bytes, b->epilogue_bytes) &&
+           memcmp(&a->u, &b->u, sizeof a->u) == 0 && ca->tp_n == cb->tp_n && ca->tp_sp == cb->tp_sp &&
+           ca->tp_w[0] == cb->tp_w[0] && ca->tp_w[1] == cb->tp_w[1];
 }
 
 /* pm->lead (after tp_fields): ops outside the optimizer group's sharded ones and those sharded by
@@ -1310,11 +1306,12 @@ static void lead_key(const ridge_op *op, const par_class *c, par_lead_key *k)
  * kernel inputs once sharded for any configuration (sharding writes only the split's fields, and
  * the count, which is not an input): a pass predicts the first of them and gives the others its
  * result (memo_pass). With full recomputation a layer's forward ops come twice, and its norms,
- * dropouts and residual adds are alike. A hash table of the ops' keys: O(n). */
+ * dropouts and residual adds are alike. A hash table of the ops by the kind, dtype, cold bytes and
+ * the shape's first three words (a GEMM's m, n, k; an elementwise op's elements, inputs,
+ * outputs...), the rest compared: O(n). */
 static int find_leads(ridge_parallel_model *pm)
 {
     size_t cap = 16, *table;
-    par_lead_key a, b;
     while (cap < 2 * pm->g.n)
         cap *= 2;
     if (!(table = malloc(cap * sizeof *table)))
@@ -1322,20 +1319,23 @@ static int find_leads(ridge_parallel_model *pm)
     for (size_t j = 0; j < cap; j++)
         table[j] = (size_t)-1;
     for (size_t i = 0; i < pm->g.n; i++) {
+        const ridge_op *op = &pm->g.ops[i];
         const par_class *c = &pm->cls[i];
-        uint64_t h = 0xCBF29CE484222325u;
+        uint64_t w[5], h = 0;
         size_t slot;
         pm->lead[i] = i;
         if (c->opt != PAR_OPT_NONE || c->tp_n == PAR_TP_OWN)
             continue;
-        lead_key(&pm->g.ops[i], c, &a);
-        for (size_t j = 0; j < sizeof a; j++) /* FNV-1a */
-            h = (h ^ ((const unsigned char *)&a)[j]) * 0x100000001B3u;
-        for (slot = (size_t)h & (cap - 1); table[slot] != (size_t)-1; slot = (slot + 1) & (cap - 1)) {
-            lead_key(&pm->g.ops[table[slot]], &pm->cls[table[slot]], &b);
-            if (memcmp(&a, &b, sizeof a) == 0)
-                break;
+        w[0] = (uint64_t)op->kind << 32 ^ (uint64_t)op->dtype;
+        memcpy(&w[1], &op->cold_bytes, sizeof w[1]);
+        memcpy(&w[2], &op->u, 3 * sizeof w[2]);
+        for (size_t j = 0; j < 5; j++) {
+            h = (h ^ w[j]) * 0x9E3779B97F4A7C15u;
+            h ^= h >> 29;
         }
+        for (slot = (size_t)h & (cap - 1); table[slot] != (size_t)-1; slot = (slot + 1) & (cap - 1))
+            if (same_lead(op, c, &pm->g.ops[table[slot]], &pm->cls[table[slot]]))
+                break;
         if (table[slot] == (size_t)-1)
             table[slot] = i;
         else
@@ -1550,12 +1550,11 @@ static inline int shard_tp_layer(ridge_op *op, const ridge_op *from, const par_c
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
  * group over its shards. Inlined into the loops over the graph (scratch_shard's callers). */
 RIDGE_ALWAYS_INLINE
-static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
-                      double opt_shard, double grad_shard)
+static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const par_split *k,
+                             double opt_shard, double grad_shard)
 {
-    const int P = pc->pp;
-    const par_split k = split_of(pc);
-    shard_tp_layer(op, op, cl, s, &k);
+    const double P = k->p;
+    shard_tp_layer(op, op, cl, s, k);
     switch ((par_opt_class)cl->opt) {
     case PAR_OPT_ACCUM:
         /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
@@ -1608,7 +1607,7 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
  * and sharded again unless it already is for this stamp and shard, or its other sharding is
  * (par_op_alt). An op sharding leaves alone only has its hits cleared, once after a copy. */
 static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
-                               const ridge_parallel_config *pc, double opt_shard, double grad_shard)
+                                      const par_split *k, double opt_shard, double grad_shard)
 {
     ridge_op *op = &c->ops[i];
     const par_class *cl = &pm->cls[i];
@@ -1656,7 +1655,7 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
     op->count = pm->g.ops[i].count;
     if (st->stamp >= c->copy_stamp) /* sharded since the copy: what shard_one writes */
         memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
-    shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
+    shard_one(op, cl, &pm->s, k, opt_shard, grad_shard);
     st->stamp = c->sh_stamp;
     st->shard = sh;
     st->hit[0] = st->hit[1] = NULL;
@@ -1669,16 +1668,17 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
 static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
                         const ridge_parallel_config *pc, double opt_shard, double grad_shard)
 {
+    const par_split k = split_of(pc);
     if (ops == pm->g.ops) {
         for (size_t i = 0; i < pm->g.n; i++)
             if (pm->cls[i].touched)
-                shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+                shard_one(&ops[i], &pm->cls[i], &pm->s, &k, opt_shard, grad_shard);
         return;
     }
     scratch_begin(c, pm, pc);
     if (c->sh_all == c->sh_stamp) { /* the others are sharded for this stamp */
         for (size_t j = 0; j < pm->n_opt; j++)
-            scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
+            scratch_shard(c, pm, pm->opt_ops[j], &k, opt_shard, grad_shard);
         return;
     }
     /* scratch_shard over the graph, by the prepared model's lists: the ops sharding leaves alone,
@@ -1686,7 +1686,6 @@ static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, con
      * other sharding, shard_one without its optimizer part) are written out here. */
     {
         const uint64_t now = c->sh_stamp, copy = c->copy_stamp;
-        const par_split k = split_of(pc);
         const size_t *plain = pm->plain_ops, *layer = pm->layer_ops, n_plain = pm->n_plain, n_layer = pm->n_layer;
         const size_t *count = pm->count_ops, n_count = pm->n_count;
         const par_class *cls = pm->cls;
@@ -1701,7 +1700,7 @@ static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, con
             }
         }
         for (size_t j = 0; j < pm->n_opt; j++)
-            scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
+            scratch_shard(c, pm, pm->opt_ops[j], &k, opt_shard, grad_shard);
         /* A layer op's shard is 0 whenever its stamp is set (scratch_shard's, this loop's): only
          * the stamp is compared and written. Nothing but shard_tp_layer writes a layer op of the
          * scratch after the copy, and it rewrites every field it may change: sharding from pm's op
@@ -1838,6 +1837,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
     ridge_parallel_result scratch;
     dp_exposure dpx = {0, 0};
     par_comm k;
+    const par_split ks = split_of(pc);
     int nosplit = g->no_split_k, st, layer_split = 0, split;
     int layers_ok = c->ok_serial == pm->serial && c->ok_tp == pc->tp && c->ok_sp == pc->sequence_parallel;
     if (!layers_ok)
@@ -1852,7 +1852,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
             ridge_op *op;
             if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
                 continue;
-            op = scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
+            op = scratch_shard(c, pm, i, &ks, opt_shard, grad_shard);
             if (!(kr = memo_kernel(c, g, i, op, &buf, &st, NULL))) {
                 g->no_split_k = nosplit;
                 return 0;
