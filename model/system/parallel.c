@@ -1113,7 +1113,8 @@ struct ridge_parallel_ctx {
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
     const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass, plain_pass) */
     ridge_kernel_result *res; /* [op]: without memos, a pass's kernel results (plain_pass) */
-    const size_t *lead;      /* [op]: the prepared model's lead (memo_pass), set by evaluate before its schedule */
+    const size_t *lead;      /* [op]: the prepared model's lead (memo_pass, plain_pass), set by evaluate before
+                                its schedule */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
     par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
@@ -1463,11 +1464,12 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
     const size_t *lead = c->lead;
     int f = g->no_split_k ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
-        par_kernel_slot *hit = st[i].hit[f];
+        par_kernel_slot *hit;
         if (lead[i] != i) {
             kr[i] = kr[lead[i]];
             continue;
         }
+        hit = st[i].hit[f];
         if (!hit || hit->gen != gen)
             return memo_pass_rest(c, g, f, i, n, kr, failed, err);
         kr[i] = &hit->kr;
@@ -1632,9 +1634,9 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
     }
 }
 
-/* The context's scratch op i sharded for pc (after scratch_begin): an op sharding may change is
- * restored from pm (its count and shape, the fields shard_one writes; not when it is as copied)
- * and sharded again unless it already is for this stamp and shard, or its other sharding is
+/* The context's scratch op i sharded for the configuration (k: its split; after scratch_begin): an
+ * op sharding may change is restored from pm (its count, and its shape, the fields shard_one
+ * writes, when it is not as copied) and sharded again unless it already is for this stamp and shard, or its other sharding is
  * (par_op_alt). An op sharding leaves alone only has its hits cleared, once after a copy. */
 static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
                                       const par_split *k, double opt_shard, double grad_shard)
