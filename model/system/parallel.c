@@ -1859,7 +1859,9 @@ static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *
  * could need, through the memos: a superset of what the full evaluation calls (the stage that
  * decides which end's collectives count is not known), so 1 here means it would succeed too. The ops outside the
  * optimizer group's sharded ones depend on the model, tp and sequence parallelism only: once
- * they have passed for those, only the others are sharded and checked. */
+ * they have passed for those, only the others are sharded and checked. An op with another lead
+ * (pm->lead) is neither: its lead's kernel inputs are its own, so its lead's prediction stands
+ * for its own (as in the full evaluation's pass, which gives it its lead's result). */
 static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
                               const ridge_parallel_config *pc, ridge_runtime rt, double nm, double fe,
                               double opt_shard, double grad_shard)
@@ -1882,7 +1884,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
         for (size_t i = 0; i < pm->g.n; i++) {
             const ridge_kernel_result *kr;
             ridge_op *op;
-            if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
+            if ((layers_ok && pm->cls[i].opt == PAR_OPT_NONE) || pm->lead[i] != i) /* a lead's stands for it */
                 continue;
             op = scratch_shard(c, pm, i, &ks, opt_shard, grad_shard);
             if (!(kr = memo_kernel(c, g, i, op, &buf, &st, NULL))) {
