@@ -1111,10 +1111,8 @@ struct ridge_parallel_ctx {
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
-    const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass, plain_pass) */
-    ridge_kernel_result *res; /* [op]: without memos, a pass's kernel results (plain_pass) */
-    const size_t *lead;      /* [op]: the prepared model's lead (memo_pass, plain_pass), set by evaluate before
-                                its schedule */
+    const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass) */
+    const size_t *lead;      /* [op]: the prepared model's lead (memo_pass), set by evaluate before its schedule */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
     par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
@@ -1172,7 +1170,6 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
     free(c->alt);
     free(c->t_op);
     free(c->kr);
-    free(c->res);
     free(c->coll);
     free(c->cl);
     for (int f = 0; f < 2; f++) {
@@ -1235,17 +1232,11 @@ static int ctx_reserve(ridge_parallel_ctx *c, size_t n, ridge_err *err)
     if ((t_op = realloc(c->t_op, n * sizeof *t_op)))
         c->t_op = t_op;
     ok = ops && st && alt && t_op;
-    {
+    if (c->memos) {
         const ridge_kernel_result **kr = realloc(c->kr, n * sizeof *kr);
         if (kr)
             c->kr = kr;
         ok = ok && kr;
-    }
-    if (!c->memos) {
-        ridge_kernel_result *res = realloc(c->res, n * sizeof *res);
-        if (res)
-            c->res = res;
-        ok = ok && res;
     }
     for (int f = 0; f < 2 && c->memos; f++) {
         par_kernel_slot *m = realloc(c->memo[f], n * PAR_WAYS * sizeof *m);
@@ -1473,28 +1464,6 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
         if (!hit || hit->gen != gen)
             return memo_pass_rest(c, g, f, i, n, kr, failed, err);
         kr[i] = &hit->kr;
-    }
-    return RIDGE_OK;
-}
-
-/* ridge_schedule_known_fn without memos (ridge_parallel_predict's evaluation, pm's own graph
- * sharded): each op that is its own lead predicted into the context's res (memo_kernel), the
- * others given their lead's result, as memo_pass does. */
-static int plain_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t n, const ridge_kernel_result **kr,
-                      size_t *failed, ridge_err *err)
-{
-    ridge_parallel_ctx *c = ctx;
-    const size_t *lead = c->lead;
-    int status = RIDGE_OK;
-    for (size_t i = 0; i < n; i++) {
-        if (lead[i] != i) {
-            kr[i] = kr[lead[i]];
-            continue;
-        }
-        if (!(kr[i] = memo_kernel(c, g, i, &ops[i], &c->res[i], &status, err))) {
-            *failed = i;
-            return status;
-        }
     }
     return RIDGE_OK;
 }
@@ -1994,7 +1963,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     if (c->memos)
         st = rs_schedule_times(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, t_op, &tot, err); /* total_time_s */
     else
-        st = rs_schedule_times(&cl->gpu, ops, pm->g.n, rt, plain_pass, c, c->kr, t_op, &tot, err);
+        st = ridge_schedule_ops_with(&cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err);
     if (st != RIDGE_OK)
         return st;
     /* Each place's forward and backward time, its ops in graph order. */
