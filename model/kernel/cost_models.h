@@ -13,11 +13,16 @@
  * sets it instead (*min_bytes), from the output sides it computes once for the bytes, FLOPs and
  * implicit GEMM, and rk_memory_bound too, in the switch on the kind that gives its FLOPs. */
 
-RK_PRIVATE int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
+RK_PRIVATE int rk_conv2d(const rk_kernel_prepared *p, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
                          ridge_err *err);
-RK_PRIVATE int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
+RK_PRIVATE int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, ridge_kernel_result *r,
+                            ridge_err *err);
+RK_PRIVATE int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+/* Their figures of a GPU, into *p from p->g (rk_kernel_prep): attention's architecture shares,
+ * the memory-bound models' row-kernel figures. */
+RK_PRIVATE void rk_attention_prep(rk_kernel_prepared *p);
+RK_PRIVATE void rk_memory_bound_prep(rk_kernel_prepared *p);
+RK_PRIVATE int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
                                ridge_err *err);
 
 #endif

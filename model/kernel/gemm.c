@@ -21,7 +21,7 @@ typedef struct {
     double eff;            /* operand reuse and issue overhead of this tile size relative to the largest */
     double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
     double inv_eff;
-    int im, in; /* tm, tn as 64 << im, 64 << in: the index of its ceil(m / tm), ceil(n / tn) */
+    int im, in; /* tm, tn as 64 << im, 64 << in */
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
     int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
@@ -161,16 +161,34 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
  * when stored as written, m when transposed), B's (n, or k when transposed) and C's (n, at the
  * output element size), must be a multiple of 16 bytes for the fast path; the worst operand
  * sets the factor. `align_elems` > 0: one contiguous dimension given by the caller instead. */
-static double gemm_align(int hopper, double es, double es_out, double m, double n, double k, ridge_layout layout,
-                         double align_elems, int tensor)
+/* mi, ni: int_or_0(m), int_or_0(n), which the caller has. */
+static double gemm_align(int hopper, double es, double es_out, double m, double n, double k, long long mi, long long ni,
+                         ridge_layout layout, double align_elems, int tensor)
 {
     double a;
     if (align_elems > 0)
         a = align_eff(align_elems, es);
     else {
-        double lda = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT ? m : k;
-        double ldb = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT ? k : n;
-        long long ix = int_or_0(lda * es), iy = int_or_0(ldb * es), iz = int_or_0(n * es_out);
+        int a_t = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT, b_t = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT;
+        double lda = a_t ? m : k, ldb = b_t ? k : n;
+        /* Integer sides and a whole element size (all but int4's): the byte counts below in
+         * integers, the products int_or_0 of the double products gives (exact below 4.5e15; at or
+         * above it int_or_0 gives 0, and so does this, to the double path). */
+        long long ki = a_t && !b_t ? 0 : int_or_0(k), lda_i = a_t ? mi : ki, ldb_i = b_t ? ki : ni;
+        long long ix = 0, iy = 0, iz = 0;
+        if (lda_i && ldb_i && ni && es >= 1) {
+            long long es_i = (long long)es, lim = 4500000000000000LL;
+            ix = lda_i * es_i;
+            iy = ldb_i * es_i;
+            iz = ni * (long long)es_out;
+            if (!(ix < lim && iy < lim && iz < lim))
+                ix = 0;
+        }
+        if (!ix) {
+            ix = int_or_0(lda * es);
+            iy = int_or_0(ldb * es);
+            iz = int_or_0(n * es_out);
+        }
         if (ix && iy && iz) {
             /* whole byte counts: the worst operand's factor is that of the largest power of two
              * dividing all three (align_of is monotone in it), the lowest bit set in any */
@@ -202,77 +220,87 @@ typedef struct {
     double t, tm, tn, s, per_sm, c_eff, tiles, compute, d, l, stream, dt;
 } gemm_best;
 
-int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
-            double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
-            ridge_err *err)
+void rk_gemm_prep(rk_kernel_prepared *p)
 {
-    int tp = rk_tensor_peak(g, dt);
-    int tensor = tp >= 0;
+    const ridge_gpu *g = p->g;
+    p->inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
+    p->gemm_smem = g->smem_per_sm_bytes;
+    p->gemm_regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
+    /* the search's bounds (rk_gemm: lo_floor, ideal_lb) */
+    p->gemm_lo_floor = p->kernel_floor_s >= 0 ? p->kernel_floor_s : 2 * p->kernel_floor_s;
+    p->gemm_lb_ok = p->dram_latency_s >= 0 && p->inv_epi >= 0 && p->inv_l2_bw >= 0;
+}
+
+int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
+            ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
+            ridge_kernel_result *r, ridge_err *err)
+{
+    const ridge_gpu *g = p->g;
+    const rk_dtype_prep *d = &p->dt[dt];
+    int tensor = d->tensor_peak >= 0;
     ridge_peak peak;
     const rk_tile *tiles;
     size_t ntiles;
-    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), frac, aeff, peak_flops;
+    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), aeff, peak_sm0;
     gemm_best best = {INFINITY, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
-    /* The compute capability, parsed once per call (it is a string in the GPU's file). */
-    int cc = rk_cc(g), hopper = cc / 10 == 9;
+    int hopper = p->hopper;
     int dp4a = 0, stream_k;
 
     if (tensor && dt == RIDGE_DTYPE_INT8 && align_elems <= 0 && layout != RIDGE_LAYOUT_NT) {
         tensor = 0;
         dp4a = 1;
     }
+    /* peak_sm0: the rate per SM before the alignment factor and eff_scale (rk_dtype_prep) */
     if (dp4a) {
         peak = RIDGE_PEAK_FP32;
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = rh_efficiency_fraction(&g->eff, peak);
+        peak_sm0 = dp4a_peak(g) / g->sm_count * rh_efficiency_fraction(&g->eff, peak);
     } else if (!tensor) {
         if (dt == RIDGE_DTYPE_FP16 || dt == RIDGE_DTYPE_BF16 || dt == RIDGE_DTYPE_FP8 || dt == RIDGE_DTYPE_INT8 ||
             dt == RIDGE_DTYPE_INT4)
             return rk_no_tensor_path(g, dt, err);
-        peak = rk_vector_peak(g, dt); /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
+        peak = d->vector_peak; /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = rh_efficiency_fraction(&g->eff, peak);
+        peak_sm0 = d->gemm_vector_sm;
     } else {
-        peak = (ridge_peak)tp;
+        peak = (ridge_peak)d->tensor_peak;
         tiles = tensor_tiles;
         ntiles = sizeof tensor_tiles / sizeof tensor_tiles[0];
-        frac = rh_efficiency_fraction(&g->eff, peak);
+        peak_sm0 = d->gemm_tensor_sm; /* the clock shares included: Ada; power limit */
     }
-    aeff = gemm_align(hopper, es, es_out, m, n, k, layout, align_elems, tensor);
+    /* Integer m, n (an op's checked sides): ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer
+     * rk_ceil(m * 2^-j) gives (an exact product), in three instructions instead of rk_ceil's. */
+    long long mi = int_or_0(m), ni = int_or_0(n);
+    aeff = gemm_align(hopper, es, es_out, m, n, k, mi, ni, layout, align_elems, tensor);
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
      * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES). */
-    stream_k = tensor && cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
+    stream_k = tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
                (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES);
-    peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
-    if (tensor)
-        peak_flops *= rk_tensor_clock_share_cc(g, cc) * rk_sustained_tensor_share(g, dt); /* Ada; power limit */
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
-        double peak_sm = peak_flops / g->sm_count * frac * aeff * eff_scale;
-        double inv_peak_sm = 1.0 / peak_sm, inv_sm = 1.0 / g->sm_count, sm = g->sm_count;
+        double peak_sm = peak_sm0 * aeff * eff_scale;
+        double inv_peak_sm = 1.0 / peak_sm, inv_sm = p->inv_sm, sm = p->sm;
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
-        double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
-        double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
+        double inv_l2bw = p->inv_l2_bw, inv_epi = p->inv_epi;
+        double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
-        double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
-        inv_l2bw = 1.0 / l2bw;
-        rk_l2_split(g, min_bytes, 0, &dram0, &l20);
+        double inv_bw = p->inv_dram_l2_bw;
+        rk_l2_split(p, min_bytes, 0, &dram0, &l20);
         /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
          * share (C's part of the compulsory bytes) over the streaming rate. */
         double c_bytes = m * n * batch * es_out, wx = 0;
         if (tensor && hopper && min_bytes.bytes > 0)
-            wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) /
-                 (g->memory_bw_bytes_per_s * g->eff.dram_fraction * min_bytes.bytes);
+            wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) / (p->dram_bw * min_bytes.bytes);
         double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
-        double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * g->eff.dram_latency_s : 0;
-        dt0 = rk_dram_time(g, dram0);
+        double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * p->dram_latency_s : 0;
+        dt0 = rk_dram_time(p, dram0);
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
@@ -284,7 +312,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         /* Hopper clusters (TMA multicast): B is read from L2 once per cluster of tile rows. */
         double inv_cl = sm90_lib ? 1.0 / RK_GEMM_HOPPER_CLUSTER_M : 1.0;
         /* The tile fit inputs (ctas_per_sm), once per call. */
-        double smem_avail = g->smem_per_sm_bytes, regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
+        double smem_avail = p->gemm_smem, regs = p->gemm_regs;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -301,21 +329,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
         if (s_max_k > RK_GEMM_MAX_SPLIT_K)
             s_max_k = RK_GEMM_MAX_SPLIT_K;
-        /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
-         * them (m * (1/tm): the same product the tile would compute). */
-        double ceil_m[3], ceil_n[3], ceil_mc[3];
         /* A's and B's bytes, m * k * es and k * n * es: the first two products of each tile's stream */
         double mk_es = m * k * es, kn_es = k * n * es;
-        /* Integer m, n (an op's checked sides): ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer
-         * rk_ceil(m * 2^-j) gives (an exact product), in three instructions instead of rk_ceil's. */
-        long long mi = int_or_0(m), ni = int_or_0(n);
-        for (int j = 0; j < 3; j++) {
-            double inv = 1.0 / (64 << j);
-            ceil_m[j] = mi ? (double)((mi + (64LL << j) - 1) >> (6 + j)) : rk_ceil(m * inv);
-            ceil_n[j] = ni ? (double)((ni + (64LL << j) - 1) >> (6 + j)) : rk_ceil(n * inv);
-            /* tile rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
-            ceil_mc[j] = j >= 1 && inv_cl != 1.0 ? rk_ceil(ceil_m[j] * inv_cl) : ceil_m[j];
-        }
         /* A candidate loses when its bound reaches the best so far: it comes after the best in the
          * order (a tie goes to the first). While no candidate is kept (best.t infinite) only an
          * infinite bound loses, whose candidate could not be kept either, as long as its terms are
@@ -330,10 +345,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
          * the margin covers the rounding of either side. The tables are in order of
          * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
          * no bound (a GPU edited to a negative rate or time). */
-        double lo_floor = floor1 >= 0 ? floor1 : 2 * floor1;
-        double ideal_lb = inv_peak_sm > 0 && g->eff.dram_latency_s >= 0 && inv_epi >= 0 && inv_l2bw >= 0
-                              ? ideal * RK_GEMM_LB_MARGIN
-                              : -INFINITY;
+        double lo_floor = p->gemm_lo_floor;
+        double ideal_lb = inv_peak_sm > 0 && p->gemm_lb_ok ? ideal * RK_GEMM_LB_MARGIN : -INFINITY;
         /* The last tile whose candidates were reached (its index, tile count and stream): the next,
          * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
          * the same times bit for bit, and the earlier tile wins the ties (below). */
@@ -343,8 +356,12 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             const rk_tile *t = &tiles[i];
             if (RK_LOSES(lo_floor + ideal_lb * t->inv_eff))
                 break; /* this tile's candidates, and every later tile's, cannot win */
-            double otm = ceil_m[t->im], otn = ceil_n[t->in];
-            double t_over = g->eff.dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
+            /* ceil(m / tm), ceil(n / tn) (m * (1/tm) exactly: tm is a power of two), and the tile
+             * rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
+            double otm = mi ? (double)((mi + (64LL << t->im) - 1) >> (6 + t->im)) : rk_ceil(m * t->inv_tm);
+            double otn = ni ? (double)((ni + (64LL << t->in) - 1) >> (6 + t->in)) : rk_ceil(n * t->inv_tn);
+            double otmc = t->im >= 1 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm;
+            double t_over = p->dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
             double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
@@ -368,7 +385,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     continue; /* no split to try, and unsplit cannot win */
             }
             /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (mk_es * otn + kn_es * ceil_mc[t->im]);
+            stream0 = batch * (mk_es * otn + kn_es * otmc);
             if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
                 continue; /* the previous tile's times: none is below the best so far */
             prev_i = i;
@@ -432,7 +449,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
              * that fit in 1, 2 or 3 waves (floor(j SM / tiles)). */
             double prev_s = 1;
             for (int s_i = 1; s_i < 2 + RK_GEMM_NSPLITS; s_i++) {
-                double s = s_i == 1 ? s_fill : rk_floor((s_i - 1) * sm / base_tiles), compute, mem, l2b, tt, d, l, dtd;
+                double s = s_i == 1 ? s_fill : rk_floor((s_i - 1) * sm / base_tiles), compute, mem, l2b, tt, dd, l, dtd;
                 if (s < 2 || s > s_max || s == prev_s || (s_i > 1 && s == s_fill)) {
                     if (s_i > 1 && s > s_max)
                         break; /* the wave splits ascend: the rest are above s_max too */
@@ -455,16 +472,16 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0;
-                    rk_l2_split(g, min_bytes, partial, &d, &l);
+                    rk_l2_split(p, min_bytes, partial, &dd, &l);
                     /* the partial tiles are the tile-shaped writes now; C is the reduction's */
-                    dtd = rk_dram_time(g, d);
-                    mem = dtd + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
-                          (d > 0 ? lat_x : 0);
+                    dtd = rk_dram_time(p, dd);
+                    mem = dtd + 0.5 * partial * dd / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
+                          (dd > 0 ? lat_x : 0);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best.t)
-                    best = (gemm_best){tt, t->tm, t->tn, s, per_sm, c_eff, base_tiles * s, compute, d, l, stream0, dtd};
+                    best = (gemm_best){tt, t->tm, t->tn, s, per_sm, c_eff, base_tiles * s, compute, dd, l, stream0, dtd};
             }
         }
 #undef RK_LOSES
@@ -504,7 +521,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                             (best.s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
                              : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx
                                                  : 0);
-                rk_finish_mem(g, r, best.dt + extra);
+                rk_finish_mem(p, r, best.dt + extra);
             }
         }
     }

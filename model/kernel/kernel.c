@@ -28,8 +28,86 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
     return r->time_s - r->floor_s + r->kernels * g->eff.graph_kernel_floor_s;
 }
 
+/* The figures of dtype dt (rk_dtype_prep), from p->g and p->cc. */
+static void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt)
+{
+    const ridge_gpu *g = p->g;
+    rk_dtype_prep *d = &p->dt[dt];
+    int tp = rk_tensor_peak(g, dt);
+    ridge_peak vp = rk_vector_peak(g, dt);
+    double vfrac = rh_efficiency_fraction(&g->eff, vp);
+    d->tensor_peak = tp;
+    d->vector_peak = vp;
+    d->vector_rate = g->peak_flops_per_s[vp] * vfrac;
+    d->gemm_vector_sm = g->peak_flops_per_s[vp] / g->sm_count * vfrac;
+    d->tensor_rate = d->gemm_tensor_sm = 0;
+    if (tp >= 0) {
+        double tfrac = rh_efficiency_fraction(&g->eff, (ridge_peak)tp);
+        /* a GEMM's MMAs: the quoted peak at Ada's sustained clock and under the power limit */
+        double flops = g->peak_flops_per_s[tp] * (rk_tensor_clock_share_cc(g, p->cc) * rk_sustained_tensor_share(g, dt));
+        d->tensor_rate = g->peak_flops_per_s[tp] * tfrac;
+        d->gemm_tensor_sm = flops / g->sm_count * tfrac;
+    }
+}
+
+/* The figures of the GPU alone, those every model reads (each model's own: rk_gemm_prep and the
+ * rest). */
+static void prep_gpu(const ridge_gpu *g, rk_kernel_prepared *p)
+{
+    p->g = g;
+    p->cc = rk_cc(g);
+    p->hopper = p->cc / 10 == 9;
+    p->sm = g->sm_count;
+    p->inv_sm = 1.0 / g->sm_count;
+    p->kernel_floor_s = g->eff.kernel_floor_s;
+    p->dram_latency_s = g->eff.dram_latency_s;
+    p->dram_bw = g->memory_bw_bytes_per_s * g->eff.dram_fraction;
+    p->l2_bw = g->eff.l2_bandwidth_bytes_per_s;
+    p->inv_l2_bw = 1.0 / p->l2_bw;
+    p->inv_dram_l2_bw = 1.0 / (p->dram_bw + p->l2_bw);
+    p->l2_bytes = g->l2_bytes;
+    p->l2_full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes;
+    p->l2_span = g->l2_bytes - p->l2_full;
+    p->tensor_clock_share = rk_tensor_clock_share_cc(g, p->cc);
+}
+
+void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p)
+{
+    prep_gpu(g, p);
+    rk_gemm_prep(p);
+    rk_memory_bound_prep(p);
+    rk_attention_prep(p);
+    for (int dt = 0; dt < RIDGE_DTYPE_COUNT; dt++)
+        prep_dtype(p, (ridge_dtype)dt);
+}
+
+/* One prediction on its own prepares only the figures its op's model reads: the GPU's, its
+ * model's (the GEMM model's for the GEMM, convolution and LSTM models, which run GEMMs), and
+ * those of the op's dtype, and of fp32 for an elementwise op (the math dtype of its functions).
+ * A model that comes to read other figures must have them prepared here. */
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
+    rk_kernel_prepared p;
+    prep_gpu(g, &p);
+    switch (op->kind) {
+    case RIDGE_OP_GEMM:
+    case RIDGE_OP_CONV2D:
+    case RIDGE_OP_LSTM: rk_gemm_prep(&p); break;
+    case RIDGE_OP_ATTENTION: rk_attention_prep(&p); break;
+    default: rk_memory_bound_prep(&p); break;
+    }
+    if ((unsigned)op->dtype < RIDGE_DTYPE_COUNT)
+        prep_dtype(&p, op->dtype);
+    if (op->kind == RIDGE_OP_ELEMENTWISE && op->dtype != RIDGE_DTYPE_FP32)
+        prep_dtype(&p, RIDGE_DTYPE_FP32);
+    return rk_kernel_predict_prepared(&p, op, r, err);
+}
+
+int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    const ridge_gpu *g = p->g;
+    if ((unsigned)op->dtype >= RIDGE_DTYPE_COUNT) /* an op that fails ridge_op_check: no figures for it */
+        return ridge_err_set(err, RIDGE_EINVAL, "unknown dtype %d", (int)op->dtype);
     /* The op's compulsory bytes, rk_op_min_bytes(op): a conv2d's and a memory-bound op's are
      * computed by their models (with the output sides, the FLOPs), once. */
     double min_bytes;
@@ -38,21 +116,21 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_GEMM: {
         double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
         min_bytes = rk_gemm_kind_bytes(op) + op->epilogue_bytes;
-        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
+        rc = rk_gemm(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
                      rk_op_bytes(op, min_bytes), 1.0,
                      (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
                          RK_GEMM_CUBLAS,
                      r, err);
         break;
     }
-    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, &min_bytes, r, err); break;
+    case RIDGE_OP_CONV2D: rc = rk_conv2d(p, op, &min_bytes, r, err); break;
     case RIDGE_OP_ATTENTION:
         min_bytes = rk_op_min_bytes(op);
-        rc = rk_attention(g, op, min_bytes, r, err);
+        rc = rk_attention(p, op, min_bytes, r, err);
         break;
     case RIDGE_OP_LSTM:
         min_bytes = rk_op_min_bytes(op);
-        rc = rk_lstm(g, op, r, err);
+        rc = rk_lstm(p, op, r, err);
         break;
     case RIDGE_OP_ELEMENTWISE:
     case RIDGE_OP_SOFTMAX:
@@ -61,7 +139,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_REDUCE:
     case RIDGE_OP_EMBEDDING:
     case RIDGE_OP_COPY:
-    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, &min_bytes, r, err); break;
+    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(p, op, &min_bytes, r, err); break;
     default: return ridge_err_set(err, RIDGE_EINVAL, "unknown operator kind %d", (int)op->kind);
     }
     if (rc != RIDGE_OK)
