@@ -46,16 +46,15 @@ static double pairs(double q, double kv, int causal)
     return full;
 }
 
-int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, ridge_kernel_result *r,
-                 ridge_err *err)
+int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
+    double min_bytes = rk_op_min_bytes(op);
     double b = op->u.attn.batch, h = op->u.attn.heads, hk = op->u.attn.kv_heads > 0 ? op->u.attn.kv_heads : h;
     double q = op->u.attn.q_len, kv = op->u.attn.kv_len, d = op->u.attn.head_dim;
     double pr = pairs(q, kv, op->u.attn.causal), kv_avg = q > 0 ? pr / q : 0;
     const ridge_gpu *g = p->g;
     int tp = p->dt[op->dtype].tensor_peak;
     double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
-    (void)err;
     rk_result_clear(r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
@@ -112,5 +111,5 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, double min_byt
     r->align_efficiency = 1;
     (void)hk;
     rk_finish(p, r);
-    return RIDGE_OK;
+    return rk_predicted(p, op, min_bytes, r, err);
 }

@@ -105,7 +105,7 @@ static int conv_winograd(const rk_kernel_prepared *kp, const ridge_op *op, doubl
     return RIDGE_OK;
 }
 
-int rk_conv2d(const rk_kernel_prepared *kp, const ridge_op *op, double *min_bytes, ridge_kernel_result *r, ridge_err *err)
+int rk_conv2d(const rk_kernel_prepared *kp, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
     double rr = op->u.conv.r, s = op->u.conv.s, stride = op->u.conv.stride;
@@ -115,12 +115,11 @@ int rk_conv2d(const rk_kernel_prepared *kp, const ridge_op *op, double *min_byte
     double flops = rk_conv_flops(op, p, q), bytes = rk_conv_bytes(op, p, q) + op->epilogue_bytes;
     int rc;
 
-    *min_bytes = bytes;
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
         /* Depthwise and narrow grouped convolutions: each output reads r*s*cg inputs. */
         double mult = op->u.conv.pass == RIDGE_PASS_FWD ? 1.0 : 1.5; /* backward reads more */
         rk_streaming(kp, op->dtype, flops, rk_op_bytes(op, bytes * mult), 1, r);
-        return RIDGE_OK;
+        return rk_predicted(kp, op, bytes, r, err);
     }
     switch (op->u.conv.pass) {
     case RIDGE_PASS_BWD_DATA: gm = n * h * w; gn = cg; gk = kg * rr * s; break;
@@ -146,5 +145,5 @@ int rk_conv2d(const rk_kernel_prepared *kp, const ridge_op *op, double *min_byte
         if (wino.time_s < r->time_s)
             *r = wino;
     }
-    return RIDGE_OK;
+    return rk_predicted(kp, op, bytes, r, err);
 }

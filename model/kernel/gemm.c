@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "gemm.h"
 
 /* Per-tile prologue and epilogue, in time (docs/model.md, "GEMM"): the pipeline waits one DRAM
@@ -22,14 +23,18 @@ typedef struct {
     double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
     double inv_eff;
     int im, in; /* tm, tn as 64 << im, 64 << in */
+    long long tm1, tn1; /* tm - 1, tn - 1 and 6 + im, 6 + in: ceil(x / tm) = (x + tm1) >> shm for a whole x */
+    int shm, shn;
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
     int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
 } rk_tile;
 /* One row of the tables below: every derived field from tm, tn and eff, as exact constants. */
 #define RK_TILE(tm, tn, eff, mirror)                                                                               \
-    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, (tm) == 64 ? 0 : (tm) == 128 ? 1 : 2, (tn) == 64 ? 0 : (tn) == 128 ? 1 : 2, \
-     tm * tn * 4.0, 2.0 * tm * tn, (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
+    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, RK_TILE_LOG(tm) - 6, RK_TILE_LOG(tn) - 6, (long long)(tm) - 1,          \
+     (long long)(tn) - 1, RK_TILE_LOG(tm), RK_TILE_LOG(tn), tm * tn * 4.0, 2.0 * tm * tn,                               \
+     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
+#define RK_TILE_LOG(x) ((x) == 64 ? 6 : (x) == 128 ? 7 : 8)
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. Each table is in order of non-increasing
@@ -44,6 +49,7 @@ static const rk_tile vector_tiles[] = {
     RK_TILE(64.0, 64.0, 0.85, 0),
 };
 #undef RK_TILE
+#undef RK_TILE_LOG
 
 /* x / c for c = 1, 2, 3 or 4 (CTAs per SM): x, x * 0.5, x * 0.25 are the quotient exactly (the
  * same real, rounded once), without the division; any other c (3, NaN) divides. */
@@ -161,9 +167,10 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
  * when stored as written, m when transposed), B's (n, or k when transposed) and C's (n, at the
  * output element size), must be a multiple of 16 bytes for the fast path; the worst operand
  * sets the factor. `align_elems` > 0: one contiguous dimension given by the caller instead. */
-/* mi, ni: int_or_0(m), int_or_0(n), which the caller has. */
-static double gemm_align(int hopper, double es, double es_out, double m, double n, double k, long long mi, long long ni,
-                         ridge_layout layout, double align_elems, int tensor)
+/* mi, ni: int_or_0(m), int_or_0(n), which the caller has; es_i: es when it is whole (all but
+ * int4's 0.5), else 0. Inline: once per GEMM. */
+static inline double gemm_align(int hopper, double es, double es_out, long long es_i, double m, double n, double k,
+                                long long mi, long long ni, ridge_layout layout, double align_elems, int tensor)
 {
     double a;
     if (align_elems > 0)
@@ -171,32 +178,24 @@ static double gemm_align(int hopper, double es, double es_out, double m, double 
     else {
         int a_t = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT, b_t = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT;
         double lda = a_t ? m : k, ldb = b_t ? k : n;
-        /* Integer sides and a whole element size (all but int4's): the byte counts below in
-         * integers, the products int_or_0 of the double products gives (exact below 4.5e15; at or
-         * above it int_or_0 gives 0, and so does this, to the double path). */
         long long ki = a_t && !b_t ? 0 : int_or_0(k), lda_i = a_t ? mi : ki, ldb_i = b_t ? ki : ni;
-        long long ix = 0, iy = 0, iz = 0;
-        if (lda_i && ldb_i && ni && es >= 1) {
-            long long es_i = (long long)es, lim = 4500000000000000LL;
-            ix = lda_i * es_i;
-            iy = ldb_i * es_i;
-            iz = ni * (long long)es_out;
-            if (!(ix < lim && iy < lim && iz < lim))
-                ix = 0;
-        }
-        if (!ix) {
-            ix = int_or_0(lda * es);
-            iy = int_or_0(ldb * es);
-            iz = int_or_0(n * es_out);
-        }
-        if (ix && iy && iz) {
+        /* Integer sides in [1, 2^48] (x - 1 below 2^48, unsigned: a 0 wraps above) and a whole
+         * element size (at most 8 bytes): the byte counts are below 2^51 < 4.5e15, where the
+         * double products are exact and int_or_0 gives them; in integers here. */
+        if (es_i && ((unsigned long long)(lda_i - 1) | (unsigned long long)(ldb_i - 1) | (unsigned long long)(ni - 1)) <
+                        (1ULL << 48))
+            a = align_of(lda_i * es_i | ldb_i * es_i | ni * (long long)es_out);
+        else {
+            long long ix = int_or_0(lda * es), iy = int_or_0(ldb * es), iz = int_or_0(n * es_out);
+            if (ix && iy && iz) {
             /* whole byte counts: the worst operand's factor is that of the largest power of two
              * dividing all three (align_of is monotone in it), the lowest bit set in any */
-            a = align_of(ix | iy | iz);
-        } else {
-            double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
-            a = x < y ? x : y;
-            a = a < z ? a : z;
+                a = align_of(ix | iy | iz);
+            } else {
+                double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
+                a = x < y ? x : y;
+                a = a < z ? a : z;
+            }
         }
     }
     if (a < 1.0 && tensor && hopper)
@@ -213,11 +212,13 @@ static double dp4a_peak(const ridge_gpu *g)
     return 2.0 * g->peak_flops_per_s[RIDGE_PEAK_FP32];
 }
 
-/* The best candidate of a GEMM's search so far: its time (INFINITY: none yet), tile, split,
- * CTAs per SM (per_sm / c_eff: its waves), tiles, compute time, and the memory terms its result
- * keeps (DRAM and L2 bytes, L2 stream, DRAM time: the values the result would compute again). */
+/* The best candidate of a GEMM's search so far: its time (INFINITY: none yet), tile, split, CTAs per SM (per_sm / c_eff: its waves), tiles, compute
+ * time and A and B stream. Its DRAM and L2 bytes and DRAM time are the unsplit ones of the call,
+ * or a split's, which the result computes again (the same values). */
 typedef struct {
-    double t, tm, tn, s, per_sm, c_eff, tiles, compute, d, l, stream, dt;
+    double t;
+    const rk_tile *tile;
+    double s, per_sm, c_eff, tiles, compute, stream;
 } gemm_best;
 
 void rk_gemm_prep(rk_kernel_prepared *p)
@@ -225,15 +226,18 @@ void rk_gemm_prep(rk_kernel_prepared *p)
     const ridge_gpu *g = p->g;
     p->inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
     p->gemm_smem = g->smem_per_sm_bytes;
+    p->no_split_k = g->no_split_k;
     p->gemm_regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     /* the search's bounds (rk_gemm: lo_floor, ideal_lb) */
     p->gemm_lo_floor = p->kernel_floor_s >= 0 ? p->kernel_floor_s : 2 * p->kernel_floor_s;
     p->gemm_lb_ok = p->dram_latency_s >= 0 && p->inv_epi >= 0 && p->inv_l2_bw >= 0;
 }
 
-int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
-            ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
-            ridge_kernel_result *r, ridge_err *err)
+/* rk_gemm's body, inlined in it and in rk_gemm_op (a GEMM op's arguments then in registers). */
+RIDGE_ALWAYS_INLINE
+static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
+                              ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
+                              ridge_kernel_result *r, ridge_err *err)
 {
     const ridge_gpu *g = p->g;
     const rk_dtype_prep *d = &p->dt[dt];
@@ -241,8 +245,8 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
     ridge_peak peak;
     const rk_tile *tiles;
     size_t ntiles;
-    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), aeff, peak_sm0;
-    gemm_best best = {INFINITY, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
+    double es = d->es, es_out = d->es_out, aeff, peak_sm0;
+    gemm_best best = {INFINITY, NULL, 1, 0, 1, 0, 0, 0};
     int hopper = p->hopper;
     int dp4a = 0, stream_k;
 
@@ -273,7 +277,7 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
     /* Integer m, n (an op's checked sides): ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer
      * rk_ceil(m * 2^-j) gives (an exact product), in three instructions instead of rk_ceil's. */
     long long mi = int_or_0(m), ni = int_or_0(n);
-    aeff = gemm_align(hopper, es, es_out, m, n, k, mi, ni, layout, align_elems, tensor);
+    aeff = gemm_align(hopper, es, es_out, d->es_i, m, n, k, mi, ni, layout, align_elems, tensor);
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
@@ -325,7 +329,7 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
          * bound reaches the best time so far. The result is the least time, ties to the first
          * candidate (tile, then split, in order): every candidate skipped comes after the best so
          * far and takes at least its time, so it could not have won. */
-        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
+        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !p->no_split_k;
         double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
         if (s_max_k > RK_GEMM_MAX_SPLIT_K)
             s_max_k = RK_GEMM_MAX_SPLIT_K;
@@ -358,8 +362,8 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
                 break; /* this tile's candidates, and every later tile's, cannot win */
             /* ceil(m / tm), ceil(n / tn) (m * (1/tm) exactly: tm is a power of two), and the tile
              * rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
-            double otm = mi ? (double)((mi + (64LL << t->im) - 1) >> (6 + t->im)) : rk_ceil(m * t->inv_tm);
-            double otn = ni ? (double)((ni + (64LL << t->in) - 1) >> (6 + t->in)) : rk_ceil(n * t->inv_tn);
+            double otm = mi ? (double)((mi + t->tm1) >> t->shm) : rk_ceil(m * t->inv_tm);
+            double otn = ni ? (double)((ni + t->tn1) >> t->shn) : rk_ceil(n * t->inv_tn);
             double otmc = t->im >= 1 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm;
             double t_over = p->dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
             double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
@@ -441,7 +445,7 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
                 }
                 /* the least time; a tie goes to the candidate first in order (the one kept) */
                 if (tt < best.t)
-                    best = (gemm_best){tt, t->tm, t->tn, 1, per_sm, c_eff, base_tiles, compute, dram0, l20, stream0, dt0};
+                    best = (gemm_best){tt, t, 1, per_sm, c_eff, base_tiles, compute, stream0};
             }
             if (!(s_max > 1))
                 continue;
@@ -481,19 +485,26 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best.t)
-                    best = (gemm_best){tt, t->tm, t->tn, s, per_sm, c_eff, base_tiles * s, compute, dd, l, stream0, dtd};
+                    best = (gemm_best){tt, t, s, per_sm, c_eff, base_tiles * s, compute, stream0};
             }
         }
 #undef RK_LOSES
         if (best.t < INFINITY) {
-            double partial = best.s > 1 ? 2.0 * best.s * m * n * batch * 4.0 : 0;
-            /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
-             * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
-            double stream = best.stream + partial;
-            /* every field: these, rk_finish_mem's, and rk_result_clear_derived's */
-            rk_result_clear_derived(r);
-            r->dram_bytes = best.d;
-            r->l2_bytes = best.l;
+            double partial = 0, dt_best = dt0;
+            /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time (a
+             * split's computed again, as its candidate did), and its A and B stream. */
+            double stream;
+            /* every field: these, rk_finish_mem's, rk_result_clear_enums's, and the derived
+             * (rk_predicted's) */
+            rk_result_clear_enums(r);
+            r->dram_bytes = dram0;
+            r->l2_bytes = l20;
+            if (best.s > 1) {
+                partial = 2.0 * best.s * m * n * batch * 4.0;
+                rk_l2_split(p, min_bytes, partial, &r->dram_bytes, &r->l2_bytes);
+                dt_best = rk_dram_time(p, r->dram_bytes);
+            }
+            stream = best.stream + partial;
             if (stream > r->l2_bytes)
                 r->l2_bytes = stream;
             r->compute_s = best.compute;
@@ -501,8 +512,8 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
             r->kernels = best.s > 1 ? 2 : 1;
             r->peak = peak;
             r->tensor = tensor;
-            r->tile_m = best.tm;
-            r->tile_n = best.tn;
+            r->tile_m = best.tile->tm;
+            r->tile_n = best.tile->tn;
             r->tiles = best.tiles;
             /* per_sm / c_eff (c_eff is 1 to 4) */
             r->waves = rk_div_1to4(best.per_sm, best.c_eff);
@@ -521,7 +532,7 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
                             (best.s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
                              : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx
                                                  : 0);
-                rk_finish_mem(p, r, best.dt + extra);
+                rk_finish_mem(p, r, dt_best + extra);
             }
         }
     }
@@ -529,4 +540,24 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s: no GEMM tile fits in %.0f bytes of shared memory", g->id,
                              g->smem_per_sm_bytes);
     return RIDGE_OK;
+}
+
+int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
+            ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
+            ridge_kernel_result *r, ridge_err *err)
+{
+    return gemm_search(p, dt, m, n, k, batch, layout, align_elems, min_bytes, eff_scale, flags, r, err);
+}
+
+int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
+    double min_bytes = rk_gemm_kind_bytes_es(op, p->dt[op->dtype].es, p->dt[op->dtype].es_out) + op->epilogue_bytes;
+    int flags = (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
+                RK_GEMM_CUBLAS;
+    int rc = gemm_search(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
+                         rk_op_bytes(op, min_bytes), 1.0, flags, r, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    return rk_predicted(p, op, min_bytes, r, err);
 }

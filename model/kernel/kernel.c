@@ -28,14 +28,23 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
     return r->time_s - r->floor_s + r->kernels * g->eff.graph_kernel_floor_s;
 }
 
-/* The figures of dtype dt (rk_dtype_prep), from p->g and p->cc. */
+/* The figures of dtype dt (rk_dtype_prep), from p->g and p->cc; none for an unknown dtype. */
 static void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt)
 {
     const ridge_gpu *g = p->g;
-    rk_dtype_prep *d = &p->dt[dt];
-    int tp = rk_tensor_peak(g, dt);
-    ridge_peak vp = rk_vector_peak(g, dt);
-    double vfrac = rh_efficiency_fraction(&g->eff, vp);
+    rk_dtype_prep *d;
+    int tp;
+    ridge_peak vp;
+    double vfrac;
+    if ((unsigned)dt >= RIDGE_DTYPE_COUNT)
+        return;
+    d = &p->dt[dt];
+    tp = rk_tensor_peak(g, dt);
+    vp = rk_vector_peak(g, dt);
+    vfrac = rh_efficiency_fraction(&g->eff, vp);
+    d->es = rk_dtype_bytes(dt);
+    d->es_out = rk_gemm_out_bytes(dt);
+    d->es_i = d->es >= 1 ? (long long)d->es : 0;
     d->tensor_peak = tp;
     d->vector_peak = vp;
     d->vector_rate = g->peak_flops_per_s[vp] * vfrac;
@@ -55,6 +64,7 @@ static void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt)
 static void prep_gpu(const ridge_gpu *g, rk_kernel_prepared *p)
 {
     p->g = g;
+    p->derived = 1;
     p->cc = rk_cc(g);
     p->hopper = p->cc / 10 == 9;
     p->sm = g->sm_count;
@@ -96,42 +106,29 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_ATTENTION: rk_attention_prep(&p); break;
     default: rk_memory_bound_prep(&p); break;
     }
-    if ((unsigned)op->dtype < RIDGE_DTYPE_COUNT)
-        prep_dtype(&p, op->dtype);
+    prep_dtype(&p, op->dtype);
     if (op->kind == RIDGE_OP_ELEMENTWISE && op->dtype != RIDGE_DTYPE_FP32)
         prep_dtype(&p, RIDGE_DTYPE_FP32);
     return rk_kernel_predict_prepared(&p, op, r, err);
 }
 
+int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err)
+{
+    return ridge_err_set(err, RIDGE_EINVAL, "%s: the model produced no finite time for this %s op", g->id,
+                         ridge_op_kind_name(op->kind));
+}
+
+/* The dispatch on the kind: each model is the rest of the prediction (rk_predicted at its end),
+ * called last, so that this function saves no registers and keeps no frame. */
 int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    const ridge_gpu *g = p->g;
     if ((unsigned)op->dtype >= RIDGE_DTYPE_COUNT) /* an op that fails ridge_op_check: no figures for it */
         return ridge_err_set(err, RIDGE_EINVAL, "unknown dtype %d", (int)op->dtype);
-    /* The op's compulsory bytes, rk_op_min_bytes(op): a conv2d's and a memory-bound op's are
-     * computed by their models (with the output sides, the FLOPs), once. */
-    double min_bytes;
-    int rc;
     switch (op->kind) {
-    case RIDGE_OP_GEMM: {
-        double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
-        min_bytes = rk_gemm_kind_bytes(op) + op->epilogue_bytes;
-        rc = rk_gemm(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
-                     rk_op_bytes(op, min_bytes), 1.0,
-                     (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
-                         RK_GEMM_CUBLAS,
-                     r, err);
-        break;
-    }
-    case RIDGE_OP_CONV2D: rc = rk_conv2d(p, op, &min_bytes, r, err); break;
-    case RIDGE_OP_ATTENTION:
-        min_bytes = rk_op_min_bytes(op);
-        rc = rk_attention(p, op, min_bytes, r, err);
-        break;
-    case RIDGE_OP_LSTM:
-        min_bytes = rk_op_min_bytes(op);
-        rc = rk_lstm(p, op, r, err);
-        break;
+    case RIDGE_OP_GEMM: return rk_gemm_op(p, op, r, err);
+    case RIDGE_OP_CONV2D: return rk_conv2d(p, op, r, err);
+    case RIDGE_OP_ATTENTION: return rk_attention(p, op, r, err);
+    case RIDGE_OP_LSTM: return rk_lstm(p, op, r, err);
     case RIDGE_OP_ELEMENTWISE:
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:
@@ -139,27 +136,7 @@ int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, 
     case RIDGE_OP_REDUCE:
     case RIDGE_OP_EMBEDDING:
     case RIDGE_OP_COPY:
-    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(p, op, &min_bytes, r, err); break;
+    case RIDGE_OP_CUSTOM: return rk_memory_bound(p, op, r, err);
     default: return ridge_err_set(err, RIDGE_EINVAL, "unknown operator kind %d", (int)op->kind);
     }
-    if (rc != RIDGE_OK)
-        return rc;
-    if (!(r->time_s > 0 && r->time_s < INFINITY)) /* finite and positive (NaN fails both) */
-        return ridge_err_set(err, RIDGE_EINVAL, "%s: the model produced no finite time for this %s op", g->id,
-                             ridge_op_kind_name(op->kind));
-    {
-        /* The plain roofline with datasheet figures: compulsory bytes over DRAM bandwidth (PCIe for
-         * host copies), FLOPs over the peak of the unit used. */
-        int pcie = op->kind == RIDGE_OP_COPY && op->u.copy.kind != RIDGE_COPY_D2D;
-        double bw = pcie ? ridge_gpu_pcie_bw_bytes_per_s(g) : g->memory_bw_bytes_per_s;
-        double t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;
-        double t_bytes;
-        r->min_bytes = min_bytes;
-        t_bytes = r->min_bytes / bw;
-        r->intensity_flops_per_byte = r->min_bytes > 0 ? r->flops / r->min_bytes : 0;
-        r->achieved_flops_per_s = r->flops / r->time_s;
-        r->achieved_bytes_per_s = r->min_bytes / r->time_s;
-        r->roof_efficiency = (t_flops > t_bytes ? t_flops : t_bytes) / r->time_s;
-    }
-    return RIDGE_OK;
 }

@@ -17,6 +17,8 @@
 
 /* The figures of one dtype: its peaks and the rates the cost models divide by. */
 typedef struct {
+    double es, es_out; /* rk_dtype_bytes(dt), rk_gemm_out_bytes(dt) */
+    long long es_i;    /* es when it is whole, else 0 (int4) */
     int tensor_peak;        /* rk_tensor_peak(g, dt): -1 when the GPU has no tensor path for dt */
     ridge_peak vector_peak; /* rk_vector_peak(g, dt) */
     double tensor_rate;     /* peak x its efficiency fraction (tensor path; 0 without one): a custom op's */
@@ -28,6 +30,10 @@ typedef struct {
 
 typedef struct {
     const ridge_gpu *g;
+    /* 1 (rk_kernel_prep): a prediction fills every field of its result. A caller that reads none
+     * of the five derived fields (min_bytes, intensity_flops_per_byte, achieved_flops_per_s,
+     * achieved_bytes_per_s, roof_efficiency) may set 0: they are then left as they were. */
+    int derived;
     int cc;     /* rk_cc(g) */
     int hopper; /* compute capability 9.x */
     double sm, inv_sm;                 /* SMs, 1 / SMs */
@@ -41,6 +47,7 @@ typedef struct {
     double gemm_smem, gemm_regs;       /* the tile fit inputs (gemm.c, ctas_per_sm) */
     double gemm_lo_floor;              /* the least floor of a GEMM candidate (gemm.c) */
     int gemm_lb_ok;                    /* the GEMM search's bounds apply (its times are >= 0: gemm.c) */
+    int no_split_k;                    /* g->no_split_k */
     double row_ctas;                   /* SMs x CTAs of a row kernel per SM (memory_bound.c) */
     double row_clock_hz;               /* the clock of its block reductions */
     double gpu_threads;                /* threads resident on the whole GPU at once */

@@ -70,5 +70,5 @@ int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result
     r->wave_efficiency = 1;
     r->split_k = 1;
     r->align_efficiency = 1;
-    return RIDGE_OK;
+    return rk_predicted(p, op, rk_op_min_bytes(op), r, err);
 }

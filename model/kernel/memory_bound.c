@@ -128,14 +128,12 @@ static double row_passes(const rk_kernel_prepared *p, const ridge_op *op)
 /* One streaming kernel per op (rk_streaming_in, inlined once): each kind sets the math dtype,
  * FLOPs, bytes and launches it streams, and the time of the rounds of a row or column kernel
  * (row_kernel) where it has one; PCIe copies and tensor-core custom ops are their own. */
-int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
-                    ridge_err *err)
+int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     double flops, bytes, kernels = 1, t_rows = 0;
     /* rk_op_flops(op) and rk_op_min_bytes(op), their memory-bound part inline */
     rk_mb_work(op, &flops, &bytes);
-    bytes += op->epilogue_bytes;
-    *min_bytes = bytes;
+    bytes += op->epilogue_bytes; /* the op's compulsory bytes */
     ridge_dtype math = op->dtype;
     rk_bytes b;
     int rows = 0; /* 1: t_rows is a row kernel's rounds */
@@ -156,7 +154,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, double *min
     }
     case RIDGE_OP_COPY:
         if (op->u.copy.kind != RIDGE_COPY_D2D) {
-            double bw = ridge_gpu_pcie_bw_bytes_per_s(p->g) * RK_PCIE_FRACTION;
+            double pcie = ridge_gpu_pcie_bw_bytes_per_s(p->g), bw = pcie * RK_PCIE_FRACTION;
             rk_result_clear(r);
             r->peak = RIDGE_PEAK_FP32;
             r->kernels = 1;
@@ -167,7 +165,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, double *min
             r->wave_efficiency = 1;
             r->split_k = 1;
             r->align_efficiency = 1;
-            return RIDGE_OK;
+            return rk_predicted_bw(p, op, bytes, pcie, r, err);
         }
         flops = 0;
         b = rk_op_bytes(op, bytes);
@@ -189,7 +187,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, double *min
             r->split_k = 1;
             r->align_efficiency = 1;
             rk_finish(p, r);
-            return RIDGE_OK;
+            return rk_predicted(p, op, bytes, r, err);
         }
         b = rk_op_bytes(op, bytes);
         break;
@@ -232,5 +230,5 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, double *min
     rk_streaming_in(p, math, flops, b, kernels, r);
     if (rows)
         row_kernel(t_rows, r);
-    return RIDGE_OK;
+    return rk_predicted(p, op, bytes, r, err);
 }

@@ -63,15 +63,13 @@ static inline void rk_result_clear(ridge_kernel_result *r)
 }
 
 /* The part of rk_result_clear that a model which sets every other field itself leaves (rk_gemm,
- * rk_streaming: their own fields, then rk_finish_mem's): the enum/int fields with the padding
- * after them (one fixed-size memset, as rk_result_clear) and the derived fields, which
- * ridge_kernel_predict fills. Those models' results are rk_result_clear's bytes then; a new field
- * of ridge_kernel_result must be added to them too (the size check above). */
-static inline void rk_result_clear_derived(ridge_kernel_result *r)
+ * rk_streaming: their own fields, then rk_finish_mem's, and rk_predicted the derived fields): the
+ * enum/int fields with the padding after them (one fixed-size memset, as rk_result_clear). Those
+ * models' results are rk_result_clear's bytes then; a new field of ridge_kernel_result must be
+ * added to them too (the size check above). */
+static inline void rk_result_clear_enums(ridge_kernel_result *r)
 {
     memset(&r->bound, 0, offsetof(ridge_kernel_result, tile_m) - offsetof(ridge_kernel_result, bound));
-    r->min_bytes = r->intensity_flops_per_byte = r->achieved_flops_per_s = r->achieved_bytes_per_s = 0;
-    r->roof_efficiency = 0;
 }
 
 static inline double rk_max(double a, double b)
@@ -237,10 +235,15 @@ RK_PRIVATE double rk_op_min_bytes(const ridge_op *op);
 /* Parts of op.c's reference formulas (its header comment), inline for the kernel model's hot
  * paths; rk_op_flops and rk_op_min_bytes use these for their kinds, so each formula is written
  * once. A GEMM's compulsory bytes less the epilogue's: */
-static inline double rk_gemm_kind_bytes(const ridge_op *op)
+static inline double rk_gemm_kind_bytes_es(const ridge_op *op, double es, double es_out)
 {
     double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
-    return b * (m * k + k * n) * rk_dtype_bytes(op->dtype) + b * m * n * rk_gemm_out_bytes(op->dtype);
+    return b * (m * k + k * n) * es + b * m * n * es_out;
+}
+/* with es, es_out the dtype's rk_dtype_bytes and rk_gemm_out_bytes (_es: given) */
+static inline double rk_gemm_kind_bytes(const ridge_op *op)
+{
+    return rk_gemm_kind_bytes_es(op, rk_dtype_bytes(op->dtype), rk_gemm_out_bytes(op->dtype));
 }
 /* Tensors a reduce reads together (batch-norm backward: x and dy); 0 in a zeroed op means one. */
 static inline double rk_reduce_inputs(const ridge_op *op)
@@ -387,8 +390,8 @@ static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, 
                                    double kernels, ridge_kernel_result *r)
 {
     const rk_dtype_prep *d = &p->dt[dt];
-    /* every field: these, rk_finish's, and rk_result_clear_derived's */
-    rk_result_clear_derived(r);
+    /* every field: these, rk_finish's, rk_result_clear_enums's, and the derived (rk_predicted's) */
+    rk_result_clear_enums(r);
     r->tile_m = r->tile_n = r->tiles = r->waves = 0;
     r->peak = d->vector_peak;
     r->flops = flops;
@@ -402,6 +405,38 @@ static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, 
 }
 RK_PRIVATE void rk_streaming(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                              ridge_kernel_result *r);
+
+/* RIDGE_EINVAL: "ID: the model produced no finite time for this KIND op" (kernel.c). */
+RK_PRIVATE int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err);
+
+/* The end of every op's model (cost_models.h, rk_gemm_op): its time must be finite and positive
+ * (NaN fails both tests); then the derived fields, unless p->derived is 0 (they are left unset):
+ * the plain roofline with datasheet figures, the op's compulsory bytes `min_bytes` over `bw`
+ * (DRAM's, rk_predicted; PCIe's for host copies), FLOPs over the peak of the unit used. Inline in
+ * each model's tail, where its result is in registers. */
+static inline int rk_predicted_bw(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, double bw,
+                                  ridge_kernel_result *r, ridge_err *err)
+{
+    const ridge_gpu *g = p->g;
+    double t_flops, t_bytes;
+    if (!(r->time_s > 0 && r->time_s < INFINITY))
+        return rk_no_finite_time(g, op, err);
+    if (!p->derived)
+        return RIDGE_OK;
+    t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;
+    r->min_bytes = min_bytes;
+    t_bytes = r->min_bytes / bw;
+    r->intensity_flops_per_byte = r->min_bytes > 0 ? r->flops / r->min_bytes : 0;
+    r->achieved_flops_per_s = r->flops / r->time_s;
+    r->achieved_bytes_per_s = r->min_bytes / r->time_s;
+    r->roof_efficiency = (t_flops > t_bytes ? t_flops : t_bytes) / r->time_s;
+    return RIDGE_OK;
+}
+static inline int rk_predicted(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, ridge_kernel_result *r,
+                               ridge_err *err)
+{
+    return rk_predicted_bw(p, op, min_bytes, p->g->memory_bw_bytes_per_s, r, err);
+}
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 RK_PRIVATE void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
