@@ -22,19 +22,20 @@ typedef struct {
     double eff;            /* operand reuse and issue overhead of this tile size relative to the largest */
     double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
     double inv_eff;
-    int im, in; /* tm, tn as 64 << im, 64 << in */
-    long long tm1, tn1; /* tm - 1, tn - 1 and 6 + im, 6 + in: ceil(x / tm) = (x + tm1) >> shm for a whole x */
+    int im, in;         /* tm, tn as 64 << im, 64 << in */
+    long long tm1, tn1; /* tm - 1, tn - 1, and shm, shn: 6 + im, 6 + in; a whole x: ceil(x / tm) = (x + tm1) >> shm */
     int shm, shn;
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
     int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
 } rk_tile;
-/* One row of the tables below: every derived field from tm, tn and eff, as exact constants. */
-#define RK_TILE(tm, tn, eff, mirror)                                                                               \
-    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, RK_TILE_LOG(tm) - 6, RK_TILE_LOG(tn) - 6, (long long)(tm) - 1,          \
-     (long long)(tn) - 1, RK_TILE_LOG(tm), RK_TILE_LOG(tn), tm * tn * 4.0, 2.0 * tm * tn,                               \
-     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
+/* One row of the tables below: every derived field from tm, tn and eff, as exact constants
+ * (RK_TILE_LOG: log2 of a tile side, 64, 128 or 256). */
 #define RK_TILE_LOG(x) ((x) == 64 ? 6 : (x) == 128 ? 7 : 8)
+#define RK_TILE(tm, tn, eff, mirror)                                                                                   \
+    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, RK_TILE_LOG(tm) - 6, RK_TILE_LOG(tn) - 6, (long long)(tm) - 1,        \
+     (long long)(tn) - 1, RK_TILE_LOG(tm), RK_TILE_LOG(tn), tm * tn * 4.0, 2.0 * tm * tn,                              \
+     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. Each table is in order of non-increasing
@@ -212,13 +213,14 @@ static double dp4a_peak(const ridge_gpu *g)
     return 2.0 * g->peak_flops_per_s[RIDGE_PEAK_FP32];
 }
 
-/* The best candidate of a GEMM's search so far: its time (INFINITY: none yet), tile, split, CTAs per SM (per_sm / c_eff: its waves), tiles, compute
- * time and A and B stream. Its DRAM and L2 bytes and DRAM time are the unsplit ones of the call,
- * or a split's, which the result computes again (the same values). */
+/* The best candidate of a GEMM's search so far: its time (INFINITY: none yet), tile, split,
+ * CTAs per SM (per_sm / c_eff: its waves, and wc their ceiling), tiles, compute time and A and B
+ * stream. Its DRAM and L2 bytes and DRAM time are the unsplit ones of the call, or a split's,
+ * which the result computes again (the same values). */
 typedef struct {
     double t;
     const rk_tile *tile;
-    double s, per_sm, c_eff, tiles, compute, stream;
+    double s, per_sm, c_eff, wc, tiles, compute, stream;
 } gemm_best;
 
 void rk_gemm_prep(rk_kernel_prepared *p)
@@ -226,7 +228,6 @@ void rk_gemm_prep(rk_kernel_prepared *p)
     const ridge_gpu *g = p->g;
     p->inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
     p->gemm_smem = g->smem_per_sm_bytes;
-    p->no_split_k = g->no_split_k;
     p->gemm_regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     /* the search's bounds (rk_gemm: lo_floor, ideal_lb) */
     p->gemm_lo_floor = p->kernel_floor_s >= 0 ? p->kernel_floor_s : 2 * p->kernel_floor_s;
@@ -246,7 +247,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
     const rk_tile *tiles;
     size_t ntiles;
     double es = d->es, es_out = d->es_out, aeff, peak_sm0;
-    gemm_best best = {INFINITY, NULL, 1, 0, 1, 0, 0, 0};
+    gemm_best best = {INFINITY, NULL, 1, 0, 1, 1, 0, 0, 0};
     int hopper = p->hopper;
     int dp4a = 0, stream_k;
 
@@ -329,7 +330,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * bound reaches the best time so far. The result is the least time, ties to the first
          * candidate (tile, then split, in order): every candidate skipped comes after the best so
          * far and takes at least its time, so it could not have won. */
-        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !p->no_split_k;
+        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
         double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
         if (s_max_k > RK_GEMM_MAX_SPLIT_K)
             s_max_k = RK_GEMM_MAX_SPLIT_K;
@@ -364,7 +365,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
              * rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
             double otm = mi ? (double)((mi + t->tm1) >> t->shm) : rk_ceil(m * t->inv_tm);
             double otn = ni ? (double)((ni + t->tn1) >> t->shn) : rk_ceil(n * t->inv_tn);
-            double otmc = t->im >= 1 && inv_cl != 1.0 ? rk_ceil(otm * inv_cl) : otm;
+            double otmc = sm90_lib && t->im ? rk_ceil(otm * inv_cl) : otm; /* inv_cl != 1: sm90_lib */
             double t_over = p->dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
             double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
@@ -422,12 +423,13 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 double per_sm = per1, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; work1:
                  * its MACs alone (the stream-K work of a tile, below). */
-                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt;
+                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt, wc;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
                  * one; x / c = x * (1 / c) for c = 1, 2, 4). A grid within one round of c_eff
                  * CTAs per SM is one wave: per_sm <= c_ceil = c_eff, so 0 < waves <= 1 and its
                  * ceiling is 1 (exactly: a correctly rounded quotient of x <= y is <= 1). */
-                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff))) * ttile;
+                wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
+                compute = wc * ttile;
                 tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
                 if (stream_k && base_tiles > sm && c_ceil > per_sm) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
@@ -445,7 +447,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 /* the least time; a tie goes to the candidate first in order (the one kept) */
                 if (tt < best.t)
-                    best = (gemm_best){tt, t, 1, per_sm, c_eff, base_tiles, compute, stream0};
+                    best = (gemm_best){tt, t, 1, per_sm, c_eff, wc, base_tiles, compute, stream0};
             }
             if (!(s_max > 1))
                 continue;
@@ -470,7 +472,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 double work = t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff;
-                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff))) * ((work + t_over) * c_eff);
+                double wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
+                compute = wc * ((work + t_over) * c_eff);
                 if (RK_LOSES(2 * floor1 + compute))
                     continue; /* its compute alone loses: skip the memory terms */
                 {
@@ -485,7 +488,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best.t)
-                    best = (gemm_best){tt, t, s, per_sm, c_eff, base_tiles * s, compute, stream0};
+                    best = (gemm_best){tt, t, s, per_sm, c_eff, wc, base_tiles * s, compute, stream0};
             }
         }
 #undef RK_LOSES
@@ -517,10 +520,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             r->tiles = best.tiles;
             /* per_sm / c_eff (c_eff is 1 to 4) */
             r->waves = rk_div_1to4(best.per_sm, best.c_eff);
-            {
-                double wc = rk_ceil(r->waves);
-                r->wave_efficiency = wc == 1 ? r->waves : r->waves / wc;
-            }
+            /* wc: rk_ceil(waves), which the search computed (a grid within one round: 1) */
+            r->wave_efficiency = best.wc == 1 ? r->waves : r->waves / best.wc;
             r->split_k = best.s;
             r->align_efficiency = aeff;
             /* memory_s: rk_dram_time(dram_bytes) + extra, as rk_finish_extra adds them (the extra

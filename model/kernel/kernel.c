@@ -93,7 +93,8 @@ void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p)
 
 /* One prediction on its own prepares only the figures its op's model reads: the GPU's, its
  * model's (the GEMM model's for the GEMM, convolution and LSTM models, which run GEMMs), and
- * those of the op's dtype, and of fp32 for an elementwise op (the math dtype of its functions).
+ * those of the op's dtype, and of fp32 for an elementwise op with a function (ew_work's math
+ * dtype: memory_bound.c).
  * A model that comes to read other figures must have them prepared here. */
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
@@ -107,7 +108,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     default: rk_memory_bound_prep(&p); break;
     }
     prep_dtype(&p, op->dtype);
-    if (op->kind == RIDGE_OP_ELEMENTWISE && op->dtype != RIDGE_DTYPE_FP32)
+    if (op->kind == RIDGE_OP_ELEMENTWISE && op->u.ew.fn != RIDGE_EW_PLAIN && op->dtype != RIDGE_DTYPE_FP32)
         prep_dtype(&p, RIDGE_DTYPE_FP32);
     return rk_kernel_predict_prepared(&p, op, r, err);
 }

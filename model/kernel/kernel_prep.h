@@ -7,6 +7,8 @@
  * Contract: rk_kernel_prep reads *g, and the prediction reads the prepared figures and *g (the
  * fields not prepared): g must outlive p and stay unchanged while p is used; a caller that edits
  * the GPU (ridge calibrate edits its efficiency fields in place) prepares again after the edit.
+ * One field is read from g by every prediction, never prepared: no_split_k, which the parallel
+ * model sets and clears on its GPU between the passes of its schedule.
  * p is plain data the caller owns (no allocation, no global state): prepared once, it may be read
  * by many threads at once.
  * SPDX-License-Identifier: GPL-3.0-or-later */
@@ -47,7 +49,6 @@ typedef struct {
     double gemm_smem, gemm_regs;       /* the tile fit inputs (gemm.c, ctas_per_sm) */
     double gemm_lo_floor;              /* the least floor of a GEMM candidate (gemm.c) */
     int gemm_lb_ok;                    /* the GEMM search's bounds apply (its times are >= 0: gemm.c) */
-    int no_split_k;                    /* g->no_split_k */
     double row_ctas;                   /* SMs x CTAs of a row kernel per SM (memory_bound.c) */
     double row_clock_hz;               /* the clock of its block reductions */
     double gpu_threads;                /* threads resident on the whole GPU at once */
