@@ -249,7 +249,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
     double es = d->es, es_out = d->es_out, aeff, peak_sm0;
     gemm_best best = {INFINITY, NULL, 1, 0, 1, 1, 0, 0, 0};
     int hopper = p->hopper;
-    int dp4a = 0, stream_k;
+    int dp4a = 0;
 
     if (tensor && dt == RIDGE_DTYPE_INT8 && align_elems <= 0 && layout != RIDGE_LAYOUT_NT) {
         tensor = 0;
@@ -282,9 +282,13 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
-     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES). */
-    stream_k = tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
-               (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES);
+     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES).
+     * Tested where a candidate needs it (once or so a call), and so are the other per-call tests
+     * and figures below that a candidate reads once: values kept through the loop crowd its
+     * registers (spills are a large share of the search's instructions). */
+#define RK_STREAM_K                                                                                                   \
+    (tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&                                 \
+     (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES))
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
@@ -294,14 +298,17 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double inv_l2bw = p->inv_l2_bw, inv_epi = p->inv_epi;
         double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
-        double inv_bw = p->inv_dram_l2_bw;
         rk_l2_split(p, min_bytes, 0, &dram0, &l20);
         /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
-         * share (C's part of the compulsory bytes) over the streaming rate. */
-        double c_bytes = m * n * batch * es_out, wx = 0;
-        if (tensor && hopper && min_bytes.bytes > 0)
+         * share (C's part of the compulsory bytes) over the streaming rate. Elsewhere wx is 0 and
+         * so are these terms (finite products of it; a sign of zero no sum below keeps). */
+        double c_bytes = 0, wx = 0, mem_wx = 0;
+        if (tensor && hopper && min_bytes.bytes > 0) {
+            c_bytes = m * n * batch * es_out;
             wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) / (p->dram_bw * min_bytes.bytes);
-        double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
+            if (dram0 > 0)
+                mem_wx = rk_min(c_bytes, min_bytes.bytes) * dram0 * wx;
+        }
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
         double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * p->dram_latency_s : 0;
@@ -314,10 +321,6 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
-        /* Hopper clusters (TMA multicast): B is read from L2 once per cluster of tile rows. */
-        double inv_cl = sm90_lib ? 1.0 / RK_GEMM_HOPPER_CLUSTER_M : 1.0;
-        /* The tile fit inputs (ctas_per_sm), once per call. */
-        double smem_avail = p->gemm_smem, regs = p->gemm_regs;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -330,10 +333,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * bound reaches the best time so far. The result is the least time, ties to the first
          * candidate (tile, then split, in order): every candidate skipped comes after the best so
          * far and takes at least its time, so it could not have won. */
-        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
-        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
-        if (s_max_k > RK_GEMM_MAX_SPLIT_K)
-            s_max_k = RK_GEMM_MAX_SPLIT_K;
+        double lb_partial = -1;
         /* A's and B's bytes, m * k * es and k * n * es: the first two products of each tile's stream */
         double mk_es = m * k * es, kn_es = k * n * es;
         /* A candidate loses when its bound reaches the best so far: it comes after the best in the
@@ -350,7 +350,6 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * the margin covers the rounding of either side. The tables are in order of
          * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
          * no bound (a GPU edited to a negative rate or time). */
-        double lo_floor = p->gemm_lo_floor;
         double ideal_lb = inv_peak_sm > 0 && p->gemm_lb_ok ? ideal * RK_GEMM_LB_MARGIN : -INFINITY;
         /* The last tile whose candidates were reached (its index, tile count and stream): the next,
          * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
@@ -359,13 +358,14 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            if (RK_LOSES(lo_floor + ideal_lb * t->inv_eff))
+            if (RK_LOSES(p->gemm_lo_floor + ideal_lb * t->inv_eff))
                 break; /* this tile's candidates, and every later tile's, cannot win */
             /* ceil(m / tm), ceil(n / tn) (m * (1/tm) exactly: tm is a power of two), and the tile
-             * rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
+             * rows per cluster (a tile of 128 rows or more, Hopper clusters: TMA multicast reads B
+             * from L2 once per cluster of tile rows; sm90_lib), else per tile */
             double otm = mi ? (double)((mi + t->tm1) >> t->shm) : rk_ceil(m * t->inv_tm);
             double otn = ni ? (double)((ni + t->tn1) >> t->shn) : rk_ceil(n * t->inv_tn);
-            double otmc = sm90_lib && t->im ? rk_ceil(otm * inv_cl) : otm; /* inv_cl != 1: sm90_lib */
+            double otmc = sm90_lib && t->im ? rk_ceil(otm * (1.0 / RK_GEMM_HOPPER_CLUSTER_M)) : otm;
             double t_over = p->dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
             double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
@@ -373,8 +373,10 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
              * against the partial sums it writes and reduces. */
             double s_fill = 1, s_max = 1;
-            if (base_tiles < sm && can_split) {
-                s_max = s_max_k;
+            if (base_tiles < sm && !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k) {
+                s_max = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
+                if (s_max > RK_GEMM_MAX_SPLIT_K)
+                    s_max = RK_GEMM_MAX_SPLIT_K;
                 s_fill = rk_ceil(sm / base_tiles);
                 if (s_fill > s_max)
                     s_fill = s_max;
@@ -406,7 +408,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                      * combined rate, computed once per call when first needed (-1: not yet; a
                      * grid of a wave or more never needs it). */
                     if (lb_partial < 0)
-                        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
+                        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * p->inv_dram_l2_bw;
                     double lb2 = 2 * floor1 + rk_max((per1 * work1 + t_over) * RK_GEMM_LB_MARGIN, lb_partial);
                     if (lb2 < lbt)
                         lbt = lb2;
@@ -415,7 +417,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                     continue;
             }
             /* the fit, for a tile not skipped by its bounds */
-            double ctas = ctas_per_sm(smem_avail, regs, t);
+            double ctas = ctas_per_sm(p->gemm_smem, p->gemm_regs, t);
             if (ctas < 1)
                 continue;
             if (!RK_LOSES(lb1)) { /* lb1 = -1: not computed (no best yet) */
@@ -431,7 +433,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
                 compute = wc * ttile;
                 tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
-                if (stream_k && base_tiles > sm && c_ceil > per_sm) {
+                if (base_tiles > sm && c_ceil > per_sm && RK_STREAM_K) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
                      * part-empty. A persistent kernel loads the next tile while it drains the
@@ -465,7 +467,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 prev_s = s;
                 /* A split pays two kernel floors and its partial sums through DRAM at least: no
                  * split (nor a larger one) can win once that alone reaches the best time. */
-                if (RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw))) {
+                if (RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * p->inv_dram_l2_bw))) {
                     if (s_i > 1)
                         break; /* the wave splits ascend: their partial sums only grow */
                     continue;
@@ -492,6 +494,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             }
         }
 #undef RK_LOSES
+#undef RK_STREAM_K
         if (best.t < INFINITY) {
             double partial = 0, dt_best = dt0;
             /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time (a
