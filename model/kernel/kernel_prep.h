@@ -17,10 +17,19 @@
 
 #include "ridge/kernel.h"
 
+/* The kernel model's private functions are not exported from libridge: hidden, a call between
+ * its files (or from the parallel model's) is a direct call, not one through the PLT (they run
+ * once or more per prediction). */
+#if defined(__GNUC__)
+#define RK_PRIVATE __attribute__((visibility("hidden")))
+#else
+#define RK_PRIVATE
+#endif
+
 /* The figures of one dtype: its peaks and the rates the cost models divide by. */
 typedef struct {
-    double es, es_out; /* rk_dtype_bytes(dt), rk_gemm_out_bytes(dt) */
-    long long es_i;    /* es when it is whole, else 0 (int4) */
+    double es, es_out;      /* rk_dtype_bytes(dt), rk_gemm_out_bytes(dt) */
+    long long es_i;         /* es when it is whole, else 0 (int4) */
     int tensor_peak;        /* rk_tensor_peak(g, dt): -1 when the GPU has no tensor path for dt */
     ridge_peak vector_peak; /* rk_vector_peak(g, dt) */
     double tensor_rate;     /* peak x its efficiency fraction (tensor path; 0 without one): a custom op's */
@@ -57,17 +66,11 @@ typedef struct {
     rk_dtype_prep dt[RIDGE_DTYPE_COUNT];
 } rk_kernel_prepared;
 
-#if defined(__GNUC__)
-#define RK_PREP_PRIVATE __attribute__((visibility("hidden")))
-#else
-#define RK_PREP_PRIVATE
-#endif
-
-/* Fill *p from *g: every figure above, for every dtype. */
-RK_PREP_PRIVATE void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p);
+/* Fill *p from *g: every figure above, for every dtype (p->derived = 1). */
+RK_PRIVATE void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p);
 /* ridge_kernel_predict(p->g, op, r, err), from the prepared figures: the same result and status,
- * byte for byte. */
-RK_PREP_PRIVATE int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op,
-                                               ridge_kernel_result *r, ridge_err *err);
+ * byte for byte (with p->derived 0, the derived fields aside). */
+RK_PRIVATE int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r,
+                                          ridge_err *err);
 
 #endif

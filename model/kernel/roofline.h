@@ -13,13 +13,7 @@
 #include "efficiency_inline.h"
 #include "kernel_prep.h"
 
-/* The kernel model's private functions are not exported from libridge: hidden, a call between
- * its files is a direct call, not one through the PLT (they run once or more per prediction). */
-#if defined(__GNUC__)
-#define RK_PRIVATE __attribute__((visibility("hidden")))
-#else
-#define RK_PRIVATE
-#endif
+/* RK_PRIVATE, for the kernel model's private functions: kernel_prep.h. */
 
 /* ceil/floor/max without libm calls on baseline x86-64 (no SSE4.1 rounding): the GEMM tile
  * search runs them millions of times per second. Exact for |x| < 2^52 (4.5e15 < 2^52); beyond,
