@@ -275,8 +275,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         ntiles = sizeof tensor_tiles / sizeof tensor_tiles[0];
         peak_sm0 = d->gemm_tensor_sm; /* the clock shares included: Ada; power limit */
     }
-    /* Integer m, n (an op's checked sides): ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer
-     * rk_ceil(m * 2^-j) gives (an exact product), in three instructions instead of rk_ceil's. */
+    /* Integer m, n (an op's checked sides), for the alignment's byte counts and the tiles' counts:
+     * ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer rk_ceil(m * 2^-j) gives (an exact product),
+     * in three instructions instead of rk_ceil's. */
     long long mi = int_or_0(m), ni = int_or_0(n);
     aeff = gemm_align(hopper, es, es_out, d->es_i, m, n, k, mi, ni, layout, align_elems, tensor);
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
