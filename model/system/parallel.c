@@ -21,6 +21,7 @@
 
 #include "attrs.h"
 #include "comm_group.h"
+#include "kernel_prep.h"
 #include "schedule_times.h"
 
 /* Korthikanti et al. 2022 (Reducing Activation Recomputation...): with flash attention a layer
@@ -1111,6 +1112,10 @@ struct ridge_parallel_ctx {
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
+    rk_kernel_prepared kp;    /* the kernel model's figures of the cluster copy's GPU (cl->gpu), prepared
+                                 by every evaluation with the memos on, before its first prediction:
+                                 memo_miss predicts through them (kernel_prep.h); derived 0, as no
+                                 memo result leaves the context and nothing here reads those fields */
     const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass) */
     const size_t *lead;      /* [op]: the prepared model's lead (memo_pass), set by evaluate before its schedule */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
@@ -1374,7 +1379,11 @@ static inline const ridge_kernel_result *memo_miss(ridge_parallel_ctx *c, const 
         set_kernel_key(&sl->key, op);
         st->hit[f] = sl;
     }
-    if ((*status = ridge_kernel_predict(g, op, &sl->kr, err)) != RIDGE_OK) {
+    /* g is the cluster copy's GPU (memo_pass, memo_kernel with the memos on), whose figures evaluate
+     * prepared; its no_split_k, which the schedule's second pass sets, is read from g itself. */
+    *status = g == c->kp.g ? rk_kernel_predict_prepared(&c->kp, op, &sl->kr, err)
+                           : ridge_kernel_predict(g, op, &sl->kr, err);
+    if (*status != RIDGE_OK) {
         sl->gen = 0;
         st->hit[f] = NULL;
         return NULL;
@@ -1936,6 +1945,10 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         ridge_parallel_ctx_clear(c);
         memcpy(c->cl, cl, PAR_CL_KEY_BYTES);
         c->have_cl = 1;
+    }
+    if (c->memos) { /* once per evaluation, as a fresh context would (a clear keeps nothing of it) */
+        rk_kernel_prep(&c->cl->gpu, &c->kp);
+        c->kp.derived = 0;
     }
     t_op = c->t_op;
     nm = pc->global_batch / ((double)D * pc->microbatch);
