@@ -169,7 +169,7 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
         o->find = optarg;
         break;
     case 'P':
-        PARSE_D("--price-per-hour", 0, 1e9, &o->price);
+        PARSE_D("--price-per-hour", CLI_PRICE_MIN_USD, CLI_PRICE_MAX_USD, &o->price);
         break;
     case CLI_OPT_PRICE:
     case CLI_OPT_PRICES:
