@@ -160,6 +160,17 @@ for out in cal.json baseline.json; do
     check "$out a FIFO: no temporary file left ($(ls "$tmp/fifo" | tr '\n' ' '))" test "$(ls "$tmp/fifo" | wc -l)" -eq 1
     rm -rf "$tmp/fifo" "$tmp/fifo.got"
 done
+# An empty output path is a usage error naming the option (it was exit 3, "ridge: : cannot replace").
+"$ridge" "${CALIBRATE[@]}" -o "" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "calibrate -o '': exit $rc, expected 2" test $rc -eq 2
+check "calibrate -o '': one line naming -o ($(head -c 200 "$tmp/err"))" one_line_error "$tmp/err" "^ridge calibrate: -o: empty path"
+"$ridge" validate "$pub" --write-baseline "" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "validate --write-baseline '': exit $rc, expected 2" test $rc -eq 2
+check "validate --write-baseline '': one line naming the option ($(head -c 200 "$tmp/err"))" \
+    one_line_error "$tmp/err" "^ridge validate: --write-baseline: empty path"
+check "validate --write-baseline '': stdout empty" test ! -s "$tmp/out"
 # Two runs writing the same output at once: each has its own temporary file, both succeed, and
 # the file is whole.
 mkdir "$tmp/two"
