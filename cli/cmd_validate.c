@@ -82,7 +82,7 @@ static int check_baseline(const char *path, const ridge_val_summary *v, int nv, 
     ridge_val_regressions r = {0};
     ridge_err err = {{0}};
     int st = ridge_val_baseline_check(path, v, nv, tol, &r, &err);
-    for (int i = 0; i < r.n; i++) {
+    for (int i = 0; st == RIDGE_OK && i < r.n; i++) {
         const ridge_val_regression *x = &r.v[i];
         fprintf(stderr, "ridge: baseline: %s %s: ", x->by, x->name);
         if (x->kind == RIDGE_VAL_REG_GONE)
