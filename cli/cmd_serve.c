@@ -226,8 +226,9 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
     int ch, rc;
     while ((ch = cli_getopt(&co, argc, argv, ":ho:", serve_long_opts)) != -1) {
         if (ch >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(ch, optarg, NULL, &c->s.run) < 0)
-                return CLI_EXIT_USAGE;
+            int k = cli_run_option(ch, optarg, NULL, &c->s.run);
+            if (k < 0)
+                return CLI_RUN_OPTION_EXIT(k);
             o->mode_given |= ch == CLI_RUN_OPT_MODE;
             c->precision_given |= ch == CLI_RUN_OPT_PRECISION;
             continue;

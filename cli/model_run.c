@@ -91,9 +91,10 @@ static int run_host(const char *name, const char *arg, ridge_run_config *rc)
 {
     ridge_host_profile hp;
     ridge_err err;
-    if (ridge_host_load(arg, &hp, &err) != RIDGE_OK) {
+    int st = ridge_host_load(arg, &hp, &err);
+    if (st != RIDGE_OK) {
         cli_error("%s: %s", name, err.msg);
-        return -1;
+        return st == RIDGE_EIO ? -3 : -1; /* a file that cannot be read: exit 3 */
     }
     if (strlen(arg) >= sizeof rc->host) {
         cli_error("%s: path longer than %zu characters", name, sizeof rc->host - 1);
@@ -160,9 +161,10 @@ int cli_is_oplist_file(const char *path)
 int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp)
 {
     ridge_err err;
-    if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err) != RIDGE_OK) {
+    int st = ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err);
+    if (st != RIDGE_OK) {
         cli_error("--host: %s", err.msg);
-        return CLI_EXIT_USAGE;
+        return cli_exit_code(st); /* a file that cannot be read: 3, as every input file */
     }
     if (rc->code == RIDGE_CODE_AS_WRITTEN && hp->code[0])
         ridge_code_parse(hp->code, &rc->code);
