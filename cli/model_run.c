@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "ridge/file.h"
 
 void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap)
 {
@@ -145,7 +146,6 @@ int cli_is_oplist_file(const char *path)
     if (!f)
         return 0;
     n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
     buf[n] = '\0';
     /* A cheap look: parse when small, else look for the key. */
     j = cJSON_ParseWithLength(buf, n);
@@ -153,8 +153,25 @@ int cli_is_oplist_file(const char *path)
         is = cJSON_GetObjectItemCaseSensitive(j, "ops") != NULL && cJSON_GetObjectItemCaseSensitive(j, "family") == NULL;
         cJSON_Delete(j);
     } else {
-        is = strstr(buf, "\"ops\"") != NULL && strstr(buf, "\"family\"") == NULL;
+        int ops = strstr(buf, "\"ops\"") != NULL, fam = strstr(buf, "\"family\"") != NULL;
+        /* Neither key in the first 64 KiB (a long description before "ops"): read on until one
+         * shows, each block after the last 8 bytes of the one before (a key across the seam), up
+         * to the input file limit (/dev/zero never ends; the loader then says it is too large). */
+        size_t total = n;
+        while (!ops && !fam && n == sizeof buf - 1 && total <= RIDGE_FILE_MAX_BYTES) {
+            size_t keep = 8;
+            memmove(buf, buf + n - keep, keep);
+            n = keep + fread(buf + keep, 1, sizeof buf - 1 - keep, f);
+            total += n - keep;
+            buf[n] = '\0';
+            ops = strstr(buf, "\"ops\"") != NULL;
+            fam = strstr(buf, "\"family\"") != NULL;
+            if (n <= keep)
+                break;
+        }
+        is = ops && !fam;
     }
+    fclose(f);
     return is;
 }
 
