@@ -35,6 +35,8 @@ void cli_error(const char *fmt, ...)
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */
 int cli_parse_format(const char *s, cli_format *f);
+/* Whether s is written as ridge reads numbers: no leading blank, no hexadecimal. */
+int cli_plain_number(const char *s);
 /* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
