@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <fcntl.h>
 #include <ctype.h>
 #include <math.h>
 #include <getopt.h>
@@ -9,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -201,26 +199,20 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
 int cli_write_output(const char *path, const char *data, size_t size, ridge_err *err)
 {
     struct stat st;
-    size_t done = 0;
-    int fd, e = 0;
+    FILE *f;
+    int e = 0;
     if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
         return ridge_plot_write_file(path, data, size, err);
     /* Not a plain file (/dev/null, /dev/full, /dev/stdout, a FIFO): written in place, as a shell's
      * '>' writes it. The temporary file and rename would put a regular file in its place (as
      * root: a /dev/null that is a file). */
-    if ((fd = open(path, O_WRONLY)) < 0)
+    if (!(f = fopen(path, "w")))
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(errno));
-    while (done < size && !e) {
-        ssize_t w = write(fd, data + done, size - done);
-        if (w > 0)
-            done += (size_t)w;
-        else if (w < 0 && errno != EINTR)
-            e = errno;
-        else if (w == 0)
-            e = EIO;
-    }
-    if (close(fd) != 0 && !e)
-        e = errno;
+    errno = 0;
+    if (fwrite(data, 1, size, f) != size || fflush(f) != 0)
+        e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
     if (e)
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
     return RIDGE_OK;
