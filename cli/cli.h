@@ -35,6 +35,8 @@ void cli_error(const char *fmt, ...)
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */
 int cli_parse_format(const char *s, cli_format *f);
+/* Whether s is written as ridge reads numbers: no leading blank, no hexadecimal. */
+int cli_plain_number(const char *s);
 /* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
@@ -62,7 +64,12 @@ const char *cli_flag_words(const char *why);
  * "cluster.nodes") replaced by the flags that set them ("--tp", "--grad-accum", "--nodes"), whole
  * tokens only; cli_error prints every message through it (cli/measure_flags.c). */
 void cli_put_flags(const char *msg, FILE *f);
-/* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
+/* Write an output file (-o, --write-baseline): to a temporary file beside it, renamed over it
+ * (ridge_plot_write_file), so a failure leaves no half-written file; a path that exists and is
+ * not a plain file or a directory (/dev/null, /dev/stdout, a FIFO) is written in place instead,
+ * never replaced. RIDGE_EIO naming the path on a failure. */
+int cli_write_output(const char *path, const char *data, size_t size, ridge_err *err);
+/* Write a cJSON tree (pretty, newline-terminated) to path atomically (cli_write_output), and free it. Prints the
  * error and returns an exit code. */
 int cli_write_json_file(const char *path, cJSON *root);
 /* Print a cJSON tree to stdout (pretty) and free it. */

@@ -221,7 +221,7 @@ int cmd_report(int argc, char **argv)
             if (c == CLI_RUN_OPT_PRECISION)
                 r->precision_given = 1;
         } else {
-            rc = k < 0 ? CLI_EXIT_USAGE : cli_getopt_error("report", c, argv);
+            rc = k < 0 ? CLI_RUN_OPTION_EXIT(k) : cli_getopt_error("report", c, argv);
             goto done;
         }
     }
@@ -280,7 +280,7 @@ int cmd_report(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (rc == CLI_EXIT_OK) {
         ridge_err err;
-        if (ridge_plot_write_file(out, d.buf, d.len, &err) != RIDGE_OK) {
+        if (cli_write_output(out, d.buf, d.len, &err) != RIDGE_OK) {
             cli_error("%s", err.msg);
             rc = CLI_EXIT_IO;
         } else {

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -117,13 +120,21 @@ int cli_parse_format(const char *s, cli_format *f)
     return 0;
 }
 
+/* Whether s is a number as ridge reads it: strtod and strtol also take leading blanks ("' 5'")
+ * and strtod hexadecimal ("0x10", "0x1p4"), which ridge does not. */
+int cli_plain_number(const char *s)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    return !isspace((unsigned char)*s) && !(p[0] == '0' && (p[1] == 'x' || p[1] == 'X'));
+}
+
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
     double v;
     errno = 0;
     v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || !cli_plain_number(s)) {
         cli_error("%s: '%s' is not a finite number", opt, s);
         return -1;
     }
@@ -141,7 +152,7 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
     long v;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE) {
+    if (end == s || *end != '\0' || errno == ERANGE || !cli_plain_number(s)) {
         cli_error("%s: '%s' is not an integer", opt, s);
         return -1;
     }
@@ -185,6 +196,28 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
     return CLI_EXIT_OK;
 }
 
+int cli_write_output(const char *path, const char *data, size_t size, ridge_err *err)
+{
+    struct stat st;
+    FILE *f;
+    int e = 0;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+        return ridge_plot_write_file(path, data, size, err);
+    /* Not a plain file (/dev/null, /dev/full, /dev/stdout, a FIFO): written in place, as a shell's
+     * '>' writes it. The temporary file and rename would put a regular file in its place (as
+     * root: a /dev/null that is a file). */
+    if (!(f = fopen(path, "w")))
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(errno));
+    errno = 0;
+    if (fwrite(data, 1, size, f) != size || fflush(f) != 0)
+        e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (e)
+        return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
+    return RIDGE_OK;
+}
+
 int cli_write_json_file(const char *path, cJSON *root)
 {
     ridge_err err = {{0}};
@@ -210,7 +243,7 @@ int cli_write_json_file(const char *path, cJSON *root)
     }
     buf[n] = '\n';
     buf[n + 1] = '\0';
-    st = ridge_plot_write_file(path, buf, n + 1, &err);
+    st = cli_write_output(path, buf, n + 1, &err);
     free(buf);
     if (st != RIDGE_OK) {
         cli_error("%s", err.msg);

@@ -206,8 +206,9 @@ static int set_word(const char *name, const char *arg, const char *const *words,
 /* A run option (model_run.h); --precision and --batch are one-entry lists here. */
 static int set_run_opt(plan_opts *o, int c, const char *arg, const char *label)
 {
-    if (cli_run_option(c, arg, label, &o->run) != 1)
-        return -1;
+    int k = cli_run_option(c, arg, label, &o->run);
+    if (k != 1)
+        return k == -3 ? -3 : -1;
     if (c == CLI_RUN_OPT_PRECISION) { /* --precision: a one-entry list */
         o->precisions[0] = o->run.precision;
         o->nprecisions = 1;
