@@ -8,6 +8,7 @@
 #include "ridge/schedule.h"
 
 #include "attrs.h"
+#include "kernel_prep.h"
 #include "schedule_times.h"
 
 static double max3(double a, double b, double c)
@@ -43,13 +44,15 @@ double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue
     return finish_s(gpu_end_s, host_end_s, issue_s, kernels, gpu_s, last_kernel_s);
 }
 
-/* The kernel model itself, as a ridge_schedule_kernel_fn. */
+/* The kernel model itself, as a ridge_schedule_kernel_fn: through the figures ctx holds, prepared
+ * once for the schedule's GPU (kernel_prep.h), for that GPU; for another (schedule_best's copy
+ * with no_split_k set) or without them, ridge_kernel_predict. The same result either way. */
 static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
                                               ridge_kernel_result *buf, int *status, ridge_err *err)
 {
-    (void)ctx;
+    const rk_kernel_prepared *p = ctx;
     (void)i;
-    *status = ridge_kernel_predict(g, op, buf, err);
+    *status = p && g == p->g ? rk_kernel_predict_prepared(p, op, buf, err) : ridge_kernel_predict(g, op, buf, err);
     return *status == RIDGE_OK ? buf : NULL;
 }
 
@@ -257,7 +260,9 @@ static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridg
 int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
                        ridge_schedule_totals *tot, ridge_err *err)
 {
-    schedule_kernels k = {plain_kernel, NULL, NULL, NULL, 0};
+    rk_kernel_prepared p;
+    schedule_kernels k = {plain_kernel, NULL, &p, NULL, 0};
+    rk_kernel_prep(g, &p);
     return schedule_best(g, ops, n, rt, NULL, &k, results, NULL, tot, err);
 }
 
@@ -289,6 +294,8 @@ int ridge_schedule_ops_host(const ridge_gpu *g, const ridge_op *ops, size_t n, r
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err)
 {
-    schedule_kernels k = {plain_kernel, NULL, NULL, NULL, 0};
+    rk_kernel_prepared p;
+    schedule_kernels k = {plain_kernel, NULL, &p, NULL, 0};
+    rk_kernel_prep(g, &p);
     return schedule_best(g, ops, n, rt, hp, &k, results, NULL, tot, err);
 }
