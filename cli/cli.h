@@ -64,12 +64,7 @@ const char *cli_flag_words(const char *why);
  * "cluster.nodes") replaced by the flags that set them ("--tp", "--grad-accum", "--nodes"), whole
  * tokens only; cli_error prints every message through it (cli/measure_flags.c). */
 void cli_put_flags(const char *msg, FILE *f);
-/* Write an output file (-o, --write-baseline): to a temporary file beside it, renamed over it
- * (ridge_plot_write_file), so a failure leaves no half-written file; a path that exists and is
- * not a plain file or a directory (/dev/null, /dev/stdout, a FIFO) is written in place instead,
- * never replaced. RIDGE_EIO naming the path on a failure. */
-int cli_write_output(const char *path, const char *data, size_t size, ridge_err *err);
-/* Write a cJSON tree (pretty, newline-terminated) to path atomically (cli_write_output), and free it. Prints the
+/* Write a cJSON tree (pretty, newline-terminated) to path atomically (ridge_plot_write_file: a device or FIFO in place), and free it. Prints the
  * error and returns an exit code. */
 int cli_write_json_file(const char *path, cJSON *root);
 /* Print a cJSON tree to stdout (pretty) and free it. */

@@ -280,7 +280,7 @@ int cmd_report(int argc, char **argv)
         fputs("\r\033[K", stderr);
     if (rc == CLI_EXIT_OK) {
         ridge_err err;
-        if (cli_write_output(out, d.buf, d.len, &err) != RIDGE_OK) {
+        if (ridge_plot_write_file(out, d.buf, d.len, &err) != RIDGE_OK) {
             cli_error("%s", err.msg);
             rc = CLI_EXIT_IO;
         } else {

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <ctype.h>
 #include <math.h>
@@ -7,7 +6,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -196,28 +194,6 @@ int cli_load_gpu(const char *id, const char *file, ridge_gpu *g)
     return CLI_EXIT_OK;
 }
 
-int cli_write_output(const char *path, const char *data, size_t size, ridge_err *err)
-{
-    struct stat st;
-    FILE *f;
-    int e = 0;
-    if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-        return ridge_plot_write_file(path, data, size, err);
-    /* Not a plain file (/dev/null, /dev/full, /dev/stdout, a FIFO): written in place, as a shell's
-     * '>' writes it. The temporary file and rename would put a regular file in its place (as
-     * root: a /dev/null that is a file). */
-    if (!(f = fopen(path, "w")))
-        return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(errno));
-    errno = 0;
-    if (fwrite(data, 1, size, f) != size || fflush(f) != 0)
-        e = errno ? errno : EIO;
-    if (fclose(f) != 0 && !e)
-        e = errno ? errno : EIO;
-    if (e)
-        return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
-    return RIDGE_OK;
-}
-
 int cli_write_json_file(const char *path, cJSON *root)
 {
     ridge_err err = {{0}};
@@ -243,7 +219,7 @@ int cli_write_json_file(const char *path, cJSON *root)
     }
     buf[n] = '\n';
     buf[n + 1] = '\0';
-    st = cli_write_output(path, buf, n + 1, &err);
+    st = ridge_plot_write_file(path, buf, n + 1, &err);
     free(buf);
     if (st != RIDGE_OK) {
         cli_error("%s", err.msg);

@@ -160,6 +160,21 @@ for out in cal.json baseline.json; do
     check "$out a FIFO: no temporary file left ($(ls "$tmp/fifo" | tr '\n' ' '))" test "$(ls "$tmp/fifo" | wc -l)" -eq 1
     rm -rf "$tmp/fifo" "$tmp/fifo.got"
 done
+# The same for a chart's data file (ridge_plot_write_file, shared by every chart; gnuplot off: it
+# would read the FIFO again).
+mkdir "$tmp/fifo"
+mkfifo "$tmp/fifo/r.dat"
+timeout 90 cat "$tmp/fifo/r.dat" >"$tmp/fifo.got" &
+reader=$!
+RIDGE_GNUPLOT= timeout 60 "$ridge" roofline --gpu a40 --workload resnet50 -o "$tmp/fifo/r.svg" >/dev/null 2>"$tmp/err"
+rc=$?
+wait "$reader"
+check "roofline, its .dat a FIFO: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+check "roofline, its .dat a FIFO: still a FIFO, not replaced by a file" test -p "$tmp/fifo/r.dat"
+check "roofline, its .dat a FIFO: the reader got the data" test -s "$tmp/fifo.got"
+check "roofline, its .dat a FIFO: r.dat and r.gp only ($(ls "$tmp/fifo" | tr '\n' ' '))" \
+    test "$(ls "$tmp/fifo" | tr '\n' ' ')" = "r.dat r.gp "
+rm -rf "$tmp/fifo" "$tmp/fifo.got"
 # An empty output path is a usage error naming the option (it was exit 3, "ridge: : cannot replace").
 "$ridge" "${CALIBRATE[@]}" -o "" >"$tmp/out" 2>"$tmp/err"
 rc=$?
