@@ -101,6 +101,17 @@ static int add_gpu(plan_opts *o, const char *id, const char *name)
         cli_error("%s: '%.40s...' is longer than %zu characters, which no GPU id is", name, id, sizeof o->gpus[0] - 1);
         return -1;
     }
+    {
+        /* Known now, so that the error names the option or the plan file's key it came from. */
+        ridge_gpu *g = malloc(sizeof *g);
+        ridge_err err = {{0}};
+        int rc = g ? ridge_catalog_load(id, g, &err) : ridge_err_set(&err, RIDGE_ENOMEM, "out of memory");
+        free(g);
+        if (rc != RIDGE_OK) {
+            cli_error("%s: %s", name, err.msg);
+            return -1;
+        }
+    }
     strcpy(o->gpus[o->ngpus++], id);
     return 0;
 }
