@@ -59,6 +59,17 @@ static inline double rk_div_1to4(double x, double c)
     return c == 1 ? x : c == 2 ? x * 0.5 : c == 4 ? x * 0.25 : x / c;
 }
 
+/* The ceiling of a candidate's waves, per_sm / c_eff, with c_ceil = rk_ceil(per_sm) and c_eff =
+ * min(c_ceil, ctas) (the CTAs sharing an SM): 1 for a grid within one round of c_eff CTAs per SM
+ * (per_sm <= c_ceil = c_eff, so 0 < waves <= 1: a correctly rounded quotient of x <= y is <= 1);
+ * c_ceil itself for one CTA per SM (per_sm / 1 is per_sm); else the quotient's ceiling. */
+static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, double ctas)
+{
+    if (c_ceil <= ctas && per_sm > 0)
+        return 1.0;
+    return c_eff == 1 ? c_ceil : rk_ceil(rk_div_1to4(per_sm, c_eff));
+}
+
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
  * on m buckets, as vLLM's CUTLASS FP8 scaled-mm does on sm90, runs 64x64 tiles up to m = 64 and
  * 64x128 up to m = 128 whatever n and k are, and tiles of 128x128 or larger beyond. It never
@@ -352,9 +363,10 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
          * no bound (a GPU edited to a negative rate or time). */
         double ideal_lb = inv_peak_sm > 0 && p->gemm_lb_ok ? ideal * RK_GEMM_LB_MARGIN : -INFINITY;
-        /* The last tile whose candidates were reached (its index, tile count and stream): the next,
+        /* The last tile whose tile count and stream were reached (its index and those): the next,
          * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
-         * the same times bit for bit, and the earlier tile wins the ties (below). */
+         * the same times bit for bit, and the earlier tile wins the ties (below); tested first,
+         * before the tile's bounds, which would give what they gave the previous tile. */
         size_t prev_i = (size_t)-1;
         double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
@@ -367,8 +379,19 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             double otm = mi ? (double)((mi + t->tm1) >> t->shm) : rk_ceil(m * t->inv_tm);
             double otn = ni ? (double)((ni + t->tn1) >> t->shn) : rk_ceil(n * t->inv_tn);
             double otmc = sm90_lib && t->im ? rk_ceil(otm * (1.0 / RK_GEMM_HOPPER_CLUSTER_M)) : otm;
-            double t_over = p->dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
-            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
+            double base_tiles = otm * otn * batch;
+            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
+            double stream0 = batch * (mk_es * otn + kn_es * otmc);
+            /* The previous tile transposed, with its tile count and stream: the same times as the
+             * previous tile's candidates, each of which was kept, or lost to a best time no lower
+             * than today's (a bound, or a time), or did not fit (the same fit): none can win. */
+            if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
+                continue;
+            prev_i = i;
+            prev_bt = base_tiles;
+            prev_stream = stream0;
+            double t_over = p->dram_latency_s + t->acc4 * inv_epi;
+            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
@@ -392,13 +415,6 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 if (s_max == 1 && RK_LOSES(floor1 + c1))
                     continue; /* no split to try, and unsplit cannot win */
             }
-            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (mk_es * otn + kn_es * otmc);
-            if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
-                continue; /* the previous tile's times: none is below the best so far */
-            prev_i = i;
-            prev_bt = base_tiles;
-            prev_stream = stream0;
             if (best.t < INFINITY) {
                 double l2b1 = stream0 > l20 ? stream0 : l20, lbt;
                 lb1 = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
@@ -428,10 +444,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                  * its MACs alone (the stream-K work of a tile, below). */
                 double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt, wc;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
-                 * one; x / c = x * (1 / c) for c = 1, 2, 4). A grid within one round of c_eff
-                 * CTAs per SM is one wave: per_sm <= c_ceil = c_eff, so 0 < waves <= 1 and its
-                 * ceiling is 1 (exactly: a correctly rounded quotient of x <= y is <= 1). */
-                wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
+                 * one and c_eff is not 1; x / c = x * (1 / c) for c = 1, 2, 4): waves_ceil. */
+                wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ttile;
                 tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
                 if (base_tiles > sm && c_ceil > per_sm && RK_STREAM_K) {
@@ -475,7 +489,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 double work = t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff;
-                double wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
+                double wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ((work + t_over) * c_eff);
                 if (RK_LOSES(2 * floor1 + compute))
                     continue; /* its compute alone loses: skip the memory terms */
