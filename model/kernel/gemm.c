@@ -28,14 +28,17 @@ typedef struct {
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
     int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
+    int size;          /* its size class, tm x tn = 2^15 >> size, whose GPU figures rk_gemm_prep prepares */
 } rk_tile;
 /* One row of the tables below: every derived field from tm, tn and eff, as exact constants
- * (RK_TILE_LOG: log2 of a tile side, 64, 128 or 256). */
+ * (RK_TILE_LOG: log2 of a tile side, 64, 128 or 256). The tiles of a size class (tm x tn: 256 x
+ * 128 and 128 x 256, 128 x 128, 128 x 64 and 64 x 128, 64 x 64) have the same tm + tn too, so
+ * the same products above but the sides and eff. */
 #define RK_TILE_LOG(x) ((x) == 64 ? 6 : (x) == 128 ? 7 : 8)
 #define RK_TILE(tm, tn, eff, mirror)                                                                                   \
     {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, RK_TILE_LOG(tm) - 6, RK_TILE_LOG(tn) - 6, (long long)(tm) - 1,        \
      (long long)(tn) - 1, RK_TILE_LOG(tm), RK_TILE_LOG(tn), tm * tn * 4.0, 2.0 * tm * tn,                              \
-     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
+     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror, 15 - RK_TILE_LOG(tm) - RK_TILE_LOG(tn)}
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. Each table is in order of non-increasing
@@ -51,6 +54,9 @@ static const rk_tile vector_tiles[] = {
 };
 #undef RK_TILE
 #undef RK_TILE_LOG
+/* A row of each size class (rk_tile.size), whose figures rk_gemm_prep prepares for the class */
+static const rk_tile *const size_tiles[RK_GEMM_TILE_SIZES] = {&tensor_tiles[0], &tensor_tiles[2], &tensor_tiles[3],
+                                                              &tensor_tiles[4]};
 
 /* x / c for c = 1, 2, 3 or 4 (CTAs per SM): x, x * 0.5, x * 0.25 are the quotient exactly (the
  * same real, rounded once), without the division; any other c (3, NaN) divides. */
@@ -159,8 +165,8 @@ static long long int_or_0(double x)
 
 /* CTAs of a tile that fit on one SM at once, by shared memory (its stages, t->smem) and FP32
  * accumulator registers (t->acc4), at most 4; 0: the tile does not fit. The largest c <= 4 with
- * c x smem <= smem_avail and c x acc4 <= regs (exact products), unrolled: this is in the hot loop.
- * `smem_avail` and `regs` (0.75 x registers x 4 bytes) are the GPU's, computed once per call. */
+ * c x smem <= smem_avail and c x acc4 <= regs (exact products). `smem_avail` and `regs` (0.75 x
+ * registers x 4 bytes) are the GPU's; rk_gemm_prep counts each size class's once. */
 static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
     double smem = t->smem, acc = t->acc4;
@@ -237,12 +243,19 @@ typedef struct {
 void rk_gemm_prep(rk_kernel_prepared *p)
 {
     const ridge_gpu *g = p->g;
+    double smem = g->smem_per_sm_bytes, regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     p->inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
-    p->gemm_smem = g->smem_per_sm_bytes;
-    p->gemm_regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     /* the search's bounds (rk_gemm: lo_floor, ideal_lb) */
     p->gemm_lo_floor = p->kernel_floor_s >= 0 ? p->kernel_floor_s : 2 * p->kernel_floor_s;
     p->gemm_lb_ok = p->dram_latency_s >= 0 && p->inv_epi >= 0 && p->inv_l2_bw >= 0;
+    /* each tile size's fit, fill and drain (one DRAM latency, the accumulators out through shared
+     * memory) and stream-K fix-up (an SM's partial tile written and read through L2) */
+    for (int c = 0; c < RK_GEMM_TILE_SIZES; c++) {
+        const rk_tile *t = size_tiles[c];
+        p->gemm_size[c].ctas = ctas_per_sm(smem, regs, t);
+        p->gemm_size[c].t_over = p->dram_latency_s + t->acc4 * p->inv_epi;
+        p->gemm_size[c].fix = p->sm * t->tm * t->tn * 4.0 * 2.0 * p->inv_l2_bw;
+    }
 }
 
 /* rk_gemm's body, inlined in it and in rk_gemm_op (a GEMM op's arguments then in registers). */
@@ -307,7 +320,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double peak_sm = peak_sm0 * aeff * eff_scale;
         double inv_peak_sm = 1.0 / peak_sm, inv_sm = p->inv_sm, sm = p->sm;
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
-        double inv_l2bw = p->inv_l2_bw, inv_epi = p->inv_epi;
+        double inv_l2bw = p->inv_l2_bw;
         double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
         rk_l2_split(p, min_bytes, 0, &dram0, &l20);
@@ -333,6 +346,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
+        /* Stream-K applies to a grid of more than sk_tiles tiles (RK_STREAM_K: SMs, else none) */
+        double sk_tiles = RK_STREAM_K ? sm : INFINITY;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -390,7 +405,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             prev_i = i;
             prev_bt = base_tiles;
             prev_stream = stream0;
-            double t_over = p->dram_latency_s + t->acc4 * inv_epi;
+            const rk_gemm_size_prep *z = &p->gemm_size[t->size]; /* the fit, t_over and fix-up of its size */
+            double t_over = z->t_over;
             double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
@@ -434,7 +450,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                     continue;
             }
             /* the fit, for a tile not skipped by its bounds */
-            double ctas = ctas_per_sm(p->gemm_smem, p->gemm_regs, t);
+            double ctas = z->ctas;
             if (ctas < 1)
                 continue;
             if (!RK_LOSES(lb1)) { /* lb1 = -1: not computed (no best yet) */
@@ -448,14 +464,14 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ttile;
                 tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
-                if (base_tiles > sm && c_ceil > per_sm && RK_STREAM_K) {
+                if (base_tiles > sk_tiles && c_ceil > per_sm) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
                      * part-empty. A persistent kernel loads the next tile while it drains the
                      * last, so each SM pays the fill and drain once, and once more for the tile it
                      * shares, whose FP32 partial sums go through L2 (the fix-up). */
                     double sk = per_sm * work1 + 2.0 * t_over;
-                    double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
+                    double fix = z->fix;
                     double tsk = floor1 + rk_max(sk + fix, rk_max(mem0, l2b * inv_l2bw));
                     if (tsk < tt) {
                         tt = tsk;
