@@ -584,14 +584,29 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
     return gemm_search(p, dt, m, n, k, batch, layout, align_elems, min_bytes, eff_scale, flags, r, err);
 }
 
-int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+/* rk_gemm_op's search of an op with compulsory bytes min_bytes and rk_gemm flags `flags`. */
+RIDGE_ALWAYS_INLINE
+static inline int gemm_op_search(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, int flags,
+                                 ridge_kernel_result *r, ridge_err *err)
 {
     double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
+    return gemm_search(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
+                       rk_op_bytes(op, min_bytes), 1.0, flags, r, err);
+}
+
+int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
     double min_bytes = rk_gemm_kind_bytes_es(op, p->dt[op->dtype].es, p->dt[op->dtype].es_out) + op->epilogue_bytes;
-    int flags = (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
-                RK_GEMM_CUBLAS;
-    int rc = gemm_search(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
-                         rk_op_bytes(op, min_bytes), 1.0, flags, r, err);
+    int rc;
+    /* An op that neither forbids split-K nor dispatches its tiles on m (nearly every one) has the
+     * search inlined with its flags constant: the tests of them fold away. */
+    if (!op->u.gemm.no_split_k && !op->u.gemm.tiles_by_m)
+        rc = gemm_op_search(p, op, min_bytes, RK_GEMM_CUBLAS, r, err);
+    else
+        rc = gemm_op_search(p, op, min_bytes,
+                            (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) |
+                                (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) | RK_GEMM_CUBLAS,
+                            r, err);
     if (rc != RIDGE_OK)
         return rc;
     return rk_predicted(p, op, min_bytes, r, err);
