@@ -386,8 +386,12 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            if (RK_LOSES(p->gemm_lo_floor + ideal_lb * t->inv_eff))
-                break; /* this tile's candidates, and every later tile's, cannot win */
+            /* this tile's candidates, and every later tile's, cannot win. Not tested for a mirror
+             * row: its bound is its original's (the same eff), which did not lose; should it reach
+             * the best kept since, its candidates lose to the best, and the next row's bound (no
+             * lower) breaks. */
+            if (!t->mirror && RK_LOSES(p->gemm_lo_floor + ideal_lb * t->inv_eff))
+                break;
             /* ceil(m / tm), ceil(n / tn) (m * (1/tm) exactly: tm is a power of two), and the tile
              * rows per cluster (a tile of 128 rows or more, Hopper clusters: TMA multicast reads B
              * from L2 once per cluster of tile rows; sm90_lib), else per tile */
