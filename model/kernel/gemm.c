@@ -378,11 +378,11 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
          * no bound (a GPU edited to a negative rate or time). */
         double ideal_lb = inv_peak_sm > 0 && p->gemm_lb_ok ? ideal * RK_GEMM_LB_MARGIN : -INFINITY;
-        /* The last tile whose tile count and stream were reached (its index and those): the next,
-         * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
-         * the same times bit for bit, and the earlier tile wins the ties (below); tested first,
-         * before the tile's bounds, which would give what they gave the previous tile. */
-        size_t prev_i = (size_t)-1;
+        /* The previous tile's tile count and stream (past the first tile, i0: every tile the
+         * loop reaches computes them before anything skips it): the next, when it is that tile transposed
+         * (`mirror`) with the same tile count and stream, computes the same times bit for bit,
+         * and the earlier tile wins the ties (below); tested first, before the tile's bounds,
+         * which would give what they gave the previous tile. */
         double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
@@ -404,9 +404,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             /* The previous tile transposed, with its tile count and stream: the same times as the
              * previous tile's candidates, each of which was kept, or lost to a best time no lower
              * than today's (a bound, or a time), or did not fit (the same fit): none can win. */
-            if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
+            if (t->mirror && i > i0 && base_tiles == prev_bt && stream0 == prev_stream)
                 continue;
-            prev_i = i;
             prev_bt = base_tiles;
             prev_stream = stream0;
             const rk_gemm_size_prep *z = &p->gemm_size[t->size]; /* the fit, t_over and fix-up of its size */
