@@ -64,13 +64,13 @@ typedef struct {
     double inv_epi;                    /* 1 / (epilogue bytes per clock x tensor clock) (gemm.c) */
     double gemm_lo_floor;              /* the least floor of a GEMM candidate (gemm.c) */
     int gemm_lb_ok;                    /* the GEMM search's bounds apply (its times are >= 0: gemm.c) */
-    rk_gemm_size_prep gemm_size[RK_GEMM_TILE_SIZES]; /* the tile sizes' (gemm.c) */
     double row_ctas;                   /* SMs x CTAs of a row kernel per SM (memory_bound.c) */
     double row_clock_hz;               /* the clock of its block reductions */
     double gpu_threads;                /* threads resident on the whole GPU at once */
     double half_smem;                  /* the longest row a CTA holds on chip, in bytes */
     double attn_fwd, attn_bwd;         /* attention's shares of the GEMM efficiency (attention.c) */
     rk_dtype_prep dt[RIDGE_DTYPE_COUNT];
+    rk_gemm_size_prep gemm_size[RK_GEMM_TILE_SIZES]; /* the tile sizes' (gemm.c) */
 } rk_kernel_prepared;
 
 /* Fill *p from *g: every figure above, for every dtype (p->derived = 1). */
