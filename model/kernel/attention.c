@@ -32,26 +32,13 @@ void rk_attention_prep(rk_kernel_prepared *p)
         p->attn_fwd = 0.60;
 }
 
-/* Visible (query, key) pairs per (batch, head): the causal triangle when requested, with the
- * queries aligned to the end of the keys (decode and chunked prefill). */
-static double pairs(double q, double kv, int causal)
-{
-    double full;
-    if (!causal)
-        return q * kv;
-    if (q <= kv)
-        return q * kv - q * (q - 1) / 2;
-    /* q > kv: the first q-kv queries see nothing... the last kv see a triangle. */
-    full = kv * (kv + 1) / 2;
-    return full;
-}
-
 int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    double min_bytes = rk_op_min_bytes(op);
+    /* rk_op_min_bytes(op) and rk_op_flops(op) (below), their attention formulas inline */
+    double min_bytes = rk_attn_kind_bytes(op) + op->epilogue_bytes;
     double b = op->u.attn.batch, h = op->u.attn.heads, hk = op->u.attn.kv_heads > 0 ? op->u.attn.kv_heads : h;
     double q = op->u.attn.q_len, kv = op->u.attn.kv_len, d = op->u.attn.head_dim;
-    double pr = pairs(q, kv, op->u.attn.causal), kv_avg = q > 0 ? pr / q : 0;
+    double pr = rk_attn_pairs(op), kv_avg = q > 0 ? pr / q : 0;
     const ridge_gpu *g = p->g;
     int tp = p->dt[op->dtype].tensor_peak;
     double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
@@ -100,7 +87,7 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
         r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / eta_bwd;
         r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
     }
-    r->flops = rk_op_flops(op);
+    r->flops = rk_attn_flops(op, pr);
     rk_l2_split(p, rk_op_bytes(op, min_bytes), 0, &r->dram_bytes, &r->l2_bytes);
     r->tile_m = tm;
     r->tile_n = kv_per_tile;

@@ -28,14 +28,17 @@ typedef struct {
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
     int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
+    int size;          /* its size class, tm x tn = 2^15 >> size, whose GPU figures rk_gemm_prep prepares */
 } rk_tile;
 /* One row of the tables below: every derived field from tm, tn and eff, as exact constants
- * (RK_TILE_LOG: log2 of a tile side, 64, 128 or 256). */
+ * (RK_TILE_LOG: log2 of a tile side, 64, 128 or 256). The tiles of a size class (tm x tn: 256 x
+ * 128 and 128 x 256, 128 x 128, 128 x 64 and 64 x 128, 64 x 64) have the same tm + tn too, so
+ * the same products above but the sides and eff. */
 #define RK_TILE_LOG(x) ((x) == 64 ? 6 : (x) == 128 ? 7 : 8)
 #define RK_TILE(tm, tn, eff, mirror)                                                                                   \
     {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, RK_TILE_LOG(tm) - 6, RK_TILE_LOG(tn) - 6, (long long)(tm) - 1,        \
      (long long)(tn) - 1, RK_TILE_LOG(tm), RK_TILE_LOG(tn), tm * tn * 4.0, 2.0 * tm * tn,                              \
-     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
+     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror, 15 - RK_TILE_LOG(tm) - RK_TILE_LOG(tn)}
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. Each table is in order of non-increasing
@@ -51,12 +54,26 @@ static const rk_tile vector_tiles[] = {
 };
 #undef RK_TILE
 #undef RK_TILE_LOG
+/* A row of each size class (rk_tile.size), whose figures rk_gemm_prep prepares for the class */
+static const rk_tile *const size_tiles[RK_GEMM_TILE_SIZES] = {&tensor_tiles[0], &tensor_tiles[2], &tensor_tiles[3],
+                                                              &tensor_tiles[4]};
 
 /* x / c for c = 1, 2, 3 or 4 (CTAs per SM): x, x * 0.5, x * 0.25 are the quotient exactly (the
  * same real, rounded once), without the division; any other c (3, NaN) divides. */
 static inline double rk_div_1to4(double x, double c)
 {
     return c == 1 ? x : c == 2 ? x * 0.5 : c == 4 ? x * 0.25 : x / c;
+}
+
+/* The ceiling of a candidate's waves, per_sm / c_eff, with c_ceil = rk_ceil(per_sm) and c_eff =
+ * min(c_ceil, ctas) (the CTAs sharing an SM): 1 for a grid within one round of c_eff CTAs per SM
+ * (per_sm <= c_ceil = c_eff, so 0 < waves <= 1: a correctly rounded quotient of x <= y is <= 1);
+ * c_ceil itself for one CTA per SM (per_sm / 1 is per_sm); else the quotient's ceiling. */
+static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, double ctas)
+{
+    if (c_ceil <= ctas && per_sm > 0)
+        return 1.0;
+    return c_eff == 1 ? c_ceil : rk_ceil(rk_div_1to4(per_sm, c_eff));
 }
 
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
@@ -148,8 +165,8 @@ static long long int_or_0(double x)
 
 /* CTAs of a tile that fit on one SM at once, by shared memory (its stages, t->smem) and FP32
  * accumulator registers (t->acc4), at most 4; 0: the tile does not fit. The largest c <= 4 with
- * c x smem <= smem_avail and c x acc4 <= regs (exact products), unrolled: this is in the hot loop.
- * `smem_avail` and `regs` (0.75 x registers x 4 bytes) are the GPU's, computed once per call. */
+ * c x smem <= smem_avail and c x acc4 <= regs (exact products). `smem_avail` and `regs` (0.75 x
+ * registers x 4 bytes) are the GPU's; rk_gemm_prep counts each size class's once. */
 static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
     double smem = t->smem, acc = t->acc4;
@@ -226,12 +243,19 @@ typedef struct {
 void rk_gemm_prep(rk_kernel_prepared *p)
 {
     const ridge_gpu *g = p->g;
+    double smem = g->smem_per_sm_bytes, regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     p->inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
-    p->gemm_smem = g->smem_per_sm_bytes;
-    p->gemm_regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
     /* the search's bounds (rk_gemm: lo_floor, ideal_lb) */
     p->gemm_lo_floor = p->kernel_floor_s >= 0 ? p->kernel_floor_s : 2 * p->kernel_floor_s;
     p->gemm_lb_ok = p->dram_latency_s >= 0 && p->inv_epi >= 0 && p->inv_l2_bw >= 0;
+    /* each tile size's fit, fill and drain (one DRAM latency, the accumulators out through shared
+     * memory) and stream-K fix-up (an SM's partial tile written and read through L2) */
+    for (int c = 0; c < RK_GEMM_TILE_SIZES; c++) {
+        const rk_tile *t = size_tiles[c];
+        p->gemm_size[c].ctas = ctas_per_sm(smem, regs, t);
+        p->gemm_size[c].t_over = p->dram_latency_s + t->acc4 * p->inv_epi;
+        p->gemm_size[c].fix = p->sm * t->tm * t->tn * 4.0 * 2.0 * p->inv_l2_bw;
+    }
 }
 
 /* rk_gemm's body, inlined in it and in rk_gemm_op (a GEMM op's arguments then in registers). */
@@ -296,7 +320,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double peak_sm = peak_sm0 * aeff * eff_scale;
         double inv_peak_sm = 1.0 / peak_sm, inv_sm = p->inv_sm, sm = p->sm;
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
-        double inv_l2bw = p->inv_l2_bw, inv_epi = p->inv_epi;
+        double inv_l2bw = p->inv_l2_bw;
         double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
         rk_l2_split(p, min_bytes, 0, &dram0, &l20);
@@ -322,6 +346,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
+        /* Stream-K applies to a grid of more than sk_tiles tiles (RK_STREAM_K: SMs, else none) */
+        double sk_tiles = RK_STREAM_K ? sm : INFINITY;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -352,23 +378,39 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
          * no bound (a GPU edited to a negative rate or time). */
         double ideal_lb = inv_peak_sm > 0 && p->gemm_lb_ok ? ideal * RK_GEMM_LB_MARGIN : -INFINITY;
-        /* The last tile whose candidates were reached (its index, tile count and stream): the next,
-         * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
-         * the same times bit for bit, and the earlier tile wins the ties (below). */
-        size_t prev_i = (size_t)-1;
+        /* The previous tile's tile count and stream (past the first tile, i0: every tile the
+         * loop reaches computes them before anything skips it): the next, when it is that tile transposed
+         * (`mirror`) with the same tile count and stream, computes the same times bit for bit,
+         * and the earlier tile wins the ties (below); tested first, before the tile's bounds,
+         * which would give what they gave the previous tile. */
         double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            if (RK_LOSES(p->gemm_lo_floor + ideal_lb * t->inv_eff))
-                break; /* this tile's candidates, and every later tile's, cannot win */
+            /* this tile's candidates, and every later tile's, cannot win. Not tested for a mirror
+             * row: its bound is its original's (the same eff), which did not lose; should it reach
+             * the best kept since, its candidates lose to the best, and the next row's bound (no
+             * lower) breaks. */
+            if (!t->mirror && RK_LOSES(p->gemm_lo_floor + ideal_lb * t->inv_eff))
+                break;
             /* ceil(m / tm), ceil(n / tn) (m * (1/tm) exactly: tm is a power of two), and the tile
              * rows per cluster (a tile of 128 rows or more, Hopper clusters: TMA multicast reads B
              * from L2 once per cluster of tile rows; sm90_lib), else per tile */
             double otm = mi ? (double)((mi + t->tm1) >> t->shm) : rk_ceil(m * t->inv_tm);
             double otn = ni ? (double)((ni + t->tn1) >> t->shn) : rk_ceil(n * t->inv_tn);
             double otmc = sm90_lib && t->im ? rk_ceil(otm * (1.0 / RK_GEMM_HOPPER_CLUSTER_M)) : otm;
-            double t_over = p->dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
-            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
+            double base_tiles = otm * otn * batch;
+            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
+            double stream0 = batch * (mk_es * otn + kn_es * otmc);
+            /* The previous tile transposed, with its tile count and stream: the same times as the
+             * previous tile's candidates, each of which was kept, or lost to a best time no lower
+             * than today's (a bound, or a time), or did not fit (the same fit): none can win. */
+            if (t->mirror && i > i0 && base_tiles == prev_bt && stream0 == prev_stream)
+                continue;
+            prev_bt = base_tiles;
+            prev_stream = stream0;
+            const rk_gemm_size_prep *z = &p->gemm_size[t->size]; /* the fit, t_over and fix-up of its size */
+            double t_over = z->t_over;
+            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
@@ -392,13 +434,6 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 if (s_max == 1 && RK_LOSES(floor1 + c1))
                     continue; /* no split to try, and unsplit cannot win */
             }
-            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (mk_es * otn + kn_es * otmc);
-            if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
-                continue; /* the previous tile's times: none is below the best so far */
-            prev_i = i;
-            prev_bt = base_tiles;
-            prev_stream = stream0;
             if (best.t < INFINITY) {
                 double l2b1 = stream0 > l20 ? stream0 : l20, lbt;
                 lb1 = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
@@ -418,7 +453,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                     continue;
             }
             /* the fit, for a tile not skipped by its bounds */
-            double ctas = ctas_per_sm(p->gemm_smem, p->gemm_regs, t);
+            double ctas = z->ctas;
             if (ctas < 1)
                 continue;
             if (!RK_LOSES(lb1)) { /* lb1 = -1: not computed (no best yet) */
@@ -428,20 +463,18 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                  * its MACs alone (the stream-K work of a tile, below). */
                 double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt, wc;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
-                 * one; x / c = x * (1 / c) for c = 1, 2, 4). A grid within one round of c_eff
-                 * CTAs per SM is one wave: per_sm <= c_ceil = c_eff, so 0 < waves <= 1 and its
-                 * ceiling is 1 (exactly: a correctly rounded quotient of x <= y is <= 1). */
-                wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
+                 * one and c_eff is not 1; x / c = x * (1 / c) for c = 1, 2, 4): waves_ceil. */
+                wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ttile;
                 tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
-                if (base_tiles > sm && c_ceil > per_sm && RK_STREAM_K) {
+                if (base_tiles > sk_tiles && c_ceil > per_sm) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
                      * part-empty. A persistent kernel loads the next tile while it drains the
                      * last, so each SM pays the fill and drain once, and once more for the tile it
                      * shares, whose FP32 partial sums go through L2 (the fix-up). */
                     double sk = per_sm * work1 + 2.0 * t_over;
-                    double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
+                    double fix = z->fix;
                     double tsk = floor1 + rk_max(sk + fix, rk_max(mem0, l2b * inv_l2bw));
                     if (tsk < tt) {
                         tt = tsk;
@@ -475,7 +508,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 double work = t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff;
-                double wc = c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff));
+                double wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ((work + t_over) * c_eff);
                 if (RK_LOSES(2 * floor1 + compute))
                     continue; /* its compute alone loses: skip the memory terms */
@@ -554,14 +587,29 @@ int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, dou
     return gemm_search(p, dt, m, n, k, batch, layout, align_elems, min_bytes, eff_scale, flags, r, err);
 }
 
-int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+/* rk_gemm_op's search of an op with compulsory bytes min_bytes and rk_gemm flags `flags`. */
+RIDGE_ALWAYS_INLINE
+static inline int gemm_op_search(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, int flags,
+                                 ridge_kernel_result *r, ridge_err *err)
 {
     double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
+    return gemm_search(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
+                       rk_op_bytes(op, min_bytes), 1.0, flags, r, err);
+}
+
+int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
     double min_bytes = rk_gemm_kind_bytes_es(op, p->dt[op->dtype].es, p->dt[op->dtype].es_out) + op->epilogue_bytes;
-    int flags = (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
-                RK_GEMM_CUBLAS;
-    int rc = gemm_search(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
-                         rk_op_bytes(op, min_bytes), 1.0, flags, r, err);
+    int rc;
+    /* An op that neither forbids split-K nor dispatches its tiles on m (nearly every one) has the
+     * search inlined with its flags constant: the tests of them fold away. */
+    if (!op->u.gemm.no_split_k && !op->u.gemm.tiles_by_m)
+        rc = gemm_op_search(p, op, min_bytes, RK_GEMM_CUBLAS, r, err);
+    else
+        rc = gemm_op_search(p, op, min_bytes,
+                            (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) |
+                                (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) | RK_GEMM_CUBLAS,
+                            r, err);
     if (rc != RIDGE_OK)
         return rc;
     return rk_predicted(p, op, min_bytes, r, err);

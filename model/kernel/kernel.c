@@ -29,42 +29,37 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
 }
 
 /* The figures of dtype dt (rk_dtype_prep) that every model may read: its peaks and the rates
- * of the streaming and custom kernels; none for an unknown dtype. */
-static void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt)
+ * of the streaming and custom kernels; with `gemm`, the GEMM model's too (after prep_arch: its cc);
+ * none for an unknown dtype. Each peak's efficiency fraction is looked up once. */
+static inline void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt, int gemm)
 {
     const ridge_gpu *g = p->g;
     rk_dtype_prep *d;
     int tp;
     ridge_peak vp;
+    double fv, ft;
     if ((unsigned)dt >= RIDGE_DTYPE_COUNT)
         return;
     d = &p->dt[dt];
     tp = rk_tensor_peak(g, dt);
     vp = rk_vector_peak(g, dt);
+    fv = rh_efficiency_fraction(&g->eff, vp);
+    ft = tp >= 0 ? rh_efficiency_fraction(&g->eff, (ridge_peak)tp) : 0;
     d->tensor_peak = tp;
     d->vector_peak = vp;
-    d->vector_rate = g->peak_flops_per_s[vp] * rh_efficiency_fraction(&g->eff, vp);
-    d->tensor_rate = tp >= 0 ? g->peak_flops_per_s[tp] * rh_efficiency_fraction(&g->eff, (ridge_peak)tp) : 0;
-}
-
-/* The rest of dtype dt's figures, the GEMM model's (after prep_dtype, and prep_arch's cc). */
-static void prep_dtype_gemm(rk_kernel_prepared *p, ridge_dtype dt)
-{
-    const ridge_gpu *g = p->g;
-    rk_dtype_prep *d;
-    if ((unsigned)dt >= RIDGE_DTYPE_COUNT)
+    d->vector_rate = g->peak_flops_per_s[vp] * fv;
+    d->tensor_rate = tp >= 0 ? g->peak_flops_per_s[tp] * ft : 0;
+    if (!gemm)
         return;
-    d = &p->dt[dt];
     d->es = rk_dtype_bytes(dt);
     d->es_out = rk_gemm_out_bytes(dt);
     d->es_i = d->es >= 1 ? (long long)d->es : 0;
-    d->gemm_vector_sm = g->peak_flops_per_s[d->vector_peak] / g->sm_count * rh_efficiency_fraction(&g->eff, d->vector_peak);
+    d->gemm_vector_sm = g->peak_flops_per_s[vp] / g->sm_count * fv;
     d->gemm_tensor_sm = 0;
-    if (d->tensor_peak >= 0) {
-        int tp = d->tensor_peak;
+    if (tp >= 0) {
         /* a GEMM's MMAs: the quoted peak at Ada's sustained clock and under the power limit */
         double flops = g->peak_flops_per_s[tp] * (rk_tensor_clock_share_cc(g, p->cc) * rk_sustained_tensor_share(g, dt));
-        d->gemm_tensor_sm = flops / g->sm_count * rh_efficiency_fraction(&g->eff, (ridge_peak)tp);
+        d->gemm_tensor_sm = flops / g->sm_count * ft;
     }
 }
 
@@ -104,10 +99,8 @@ void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p)
     rk_gemm_prep(p);
     rk_memory_bound_prep(p);
     rk_attention_prep(p);
-    for (int dt = 0; dt < RIDGE_DTYPE_COUNT; dt++) {
-        prep_dtype(p, (ridge_dtype)dt);
-        prep_dtype_gemm(p, (ridge_dtype)dt);
-    }
+    for (int dt = 0; dt < RIDGE_DTYPE_COUNT; dt++)
+        prep_dtype(p, (ridge_dtype)dt, 1);
 }
 
 /* One prediction on its own prepares only the figures its op's model reads: the roof layer's,
@@ -120,15 +113,17 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
 {
     rk_kernel_prepared p;
     prep_roof(g, &p);
-    prep_dtype(&p, op->dtype);
     switch (op->kind) {
     case RIDGE_OP_GEMM:
     case RIDGE_OP_CONV2D:
     case RIDGE_OP_LSTM:
         prep_arch(&p);
         rk_gemm_prep(&p);
-        prep_dtype_gemm(&p, op->dtype);
-        break;
+        prep_dtype(&p, op->dtype, 1);
+        return rk_kernel_predict_prepared(&p, op, r, err);
+    default: prep_dtype(&p, op->dtype, 0); break;
+    }
+    switch (op->kind) {
     case RIDGE_OP_ATTENTION:
         prep_arch(&p);
         rk_attention_prep(&p);
@@ -138,7 +133,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
         if (op->u.ew.rows > 0 || op->u.ew.strided_inputs > 0 || op->u.ew.channels > 0)
             rk_memory_bound_prep(&p);
         if (op->u.ew.fn != RIDGE_EW_PLAIN && op->dtype != RIDGE_DTYPE_FP32)
-            prep_dtype(&p, RIDGE_DTYPE_FP32);
+            prep_dtype(&p, RIDGE_DTYPE_FP32, 0);
         break;
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:

@@ -39,6 +39,13 @@ typedef struct {
     double gemm_tensor_sm, gemm_vector_sm;
 } rk_dtype_prep;
 
+/* The GEMM model's figures of one tile size class (gemm.c, rk_tile.size): its CTAs per SM (0: it
+ * does not fit), fill and drain time t_over, and stream-K fix-up time. */
+#define RK_GEMM_TILE_SIZES 4
+typedef struct {
+    double ctas, t_over, fix;
+} rk_gemm_size_prep;
+
 typedef struct {
     const ridge_gpu *g;
     /* 1 (rk_kernel_prep): a prediction fills every field of its result. A caller that reads none
@@ -55,7 +62,6 @@ typedef struct {
     double l2_bytes, l2_full, l2_span; /* L2 capacity, the share served entirely (rk_l2_hit), the rest */
     double tensor_clock_share;         /* rk_tensor_clock_share_cc(g, cc) */
     double inv_epi;                    /* 1 / (epilogue bytes per clock x tensor clock) (gemm.c) */
-    double gemm_smem, gemm_regs;       /* the tile fit inputs (gemm.c, ctas_per_sm) */
     double gemm_lo_floor;              /* the least floor of a GEMM candidate (gemm.c) */
     int gemm_lb_ok;                    /* the GEMM search's bounds apply (its times are >= 0: gemm.c) */
     double row_ctas;                   /* SMs x CTAs of a row kernel per SM (memory_bound.c) */
@@ -64,6 +70,7 @@ typedef struct {
     double half_smem;                  /* the longest row a CTA holds on chip, in bytes */
     double attn_fwd, attn_bwd;         /* attention's shares of the GEMM efficiency (attention.c) */
     rk_dtype_prep dt[RIDGE_DTYPE_COUNT];
+    rk_gemm_size_prep gemm_size[RK_GEMM_TILE_SIZES]; /* the tile sizes' (gemm.c) */
 } rk_kernel_prepared;
 
 /* Fill *p from *g: every figure above, for every dtype (p->derived = 1). */

@@ -239,6 +239,36 @@ static inline double rk_gemm_kind_bytes(const ridge_op *op)
 {
     return rk_gemm_kind_bytes_es(op, rk_dtype_bytes(op->dtype), rk_gemm_out_bytes(op->dtype));
 }
+/* Visible (query, key) pairs per (batch, head) of an attention op: the causal triangle when
+ * requested, with the queries aligned to the end of the keys (decode and chunked prefill: for q >
+ * kv, the first q - kv queries see nothing and the last kv a triangle). */
+static inline double rk_attn_pairs(const ridge_op *op)
+{
+    double q = op->u.attn.q_len, kv = op->u.attn.kv_len;
+    if (!op->u.attn.causal)
+        return q * kv;
+    if (q <= kv)
+        return q * kv - q * (q - 1) / 2;
+    return kv * (kv + 1) / 2;
+}
+/* An attention op's FLOPs, from its rk_attn_pairs */
+static inline double rk_attn_flops(const ridge_op *op, double pairs)
+{
+    double fwd = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.head_dim * pairs;
+    return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? 3.5 * fwd : fwd;
+}
+/* An attention op's compulsory bytes less the epilogue's */
+static inline double rk_attn_kind_bytes(const ridge_op *op)
+{
+    double es = rk_dtype_bytes(op->dtype);
+    double qo = op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len * op->u.attn.head_dim;
+    double kv = op->u.attn.batch * op->u.attn.kv_heads * op->u.attn.kv_len * op->u.attn.head_dim;
+    double lse = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len;
+    double fwd = (2 * qo + 2 * kv) * es + lse;
+    if (op->u.attn.pass == RIDGE_PASS_FWD_BWD)
+        return fwd + (4 * qo + 4 * kv) * es + lse;
+    return fwd;
+}
 /* Tensors a reduce reads together (batch-norm backward: x and dy); 0 in a zeroed op means one. */
 static inline double rk_reduce_inputs(const ridge_op *op)
 {
