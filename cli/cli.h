@@ -35,6 +35,8 @@ void cli_error(const char *fmt, ...)
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */
 int cli_parse_format(const char *s, cli_format *f);
+/* Whether s is written as ridge reads numbers: no leading blank, no hexadecimal. */
+int cli_plain_number(const char *s);
 /* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out);
 int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
@@ -62,7 +64,7 @@ const char *cli_flag_words(const char *why);
  * "cluster.nodes") replaced by the flags that set them ("--tp", "--grad-accum", "--nodes"), whole
  * tokens only; cli_error prints every message through it (cli/measure_flags.c). */
 void cli_put_flags(const char *msg, FILE *f);
-/* Write a cJSON tree (pretty, newline-terminated) to path atomically, and free it. Prints the
+/* Write a cJSON tree (pretty, newline-terminated) to path atomically (ridge_plot_write_file: a device or FIFO in place), and free it. Prints the
  * error and returns an exit code. */
 int cli_write_json_file(const char *path, cJSON *root);
 /* Print a cJSON tree to stdout (pretty) and free it. */

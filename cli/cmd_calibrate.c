@@ -281,6 +281,8 @@ int cmd_calibrate(int argc, char **argv)
         return cli_usage_error(CMD, "missing --gpu ID");
     if (!out)
         return cli_usage_error(CMD, "missing -o CALIBRATED.json");
+    if (!*out)
+        return cli_usage_error(CMD, "-o: empty path");
     if (optind >= argc)
         return cli_usage_error(CMD, "missing measurement file");
     if (argc - optind > RIDGE_MEAS_MAX_FILES)

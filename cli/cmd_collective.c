@@ -34,7 +34,7 @@ static int parse_size(const char *s, double *out)
                  {"TB", 1e12},  {"KiB", 1024.0}, {"MiB", 1048576.0},   {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
     char *end = NULL;
     double v;
-    if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '.'))
+    if (!s || !*s || !((*s >= '0' && *s <= '9') || *s == '.') || !cli_plain_number(s))
         goto bad;
     v = strtod(s, &end);
     if (end == s || !isfinite(v))

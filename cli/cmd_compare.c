@@ -293,8 +293,9 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         if (c >= CLI_RUN_OPT_BASE) {
             if (c == CMP_OPT_BATCH) /* the last --batch counts: a number, or max */
                 a->batch_max = strcmp(optarg, "max") == 0;
-            if (!(c == CMP_OPT_BATCH && a->batch_max) && cli_run_option(c, optarg, NULL, &a->run) < 0)
-                return CLI_EXIT_USAGE;
+            int k = c == CMP_OPT_BATCH && a->batch_max ? 1 : cli_run_option(c, optarg, NULL, &a->run);
+            if (k < 0)
+                return CLI_RUN_OPTION_EXIT(k);
             a->run_flags++;
             a->precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;

@@ -209,8 +209,9 @@ int cmd_predict(int argc, char **argv)
     cli_opts co = {"predict", help, help_run, &fmt, 0, -1};
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE && c < CLI_CLUSTER_OPT_BASE) {
-            if (cli_run_option(c, optarg, NULL, &run) < 0)
-                return CLI_EXIT_USAGE;
+            int k = cli_run_option(c, optarg, NULL, &run);
+            if (k < 0)
+                return CLI_RUN_OPTION_EXIT(k);
             run_flags++;
             precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;

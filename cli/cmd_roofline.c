@@ -257,8 +257,9 @@ int cmd_roofline(int argc, char **argv)
     cli_opts co = {CMD, help, help_run, NULL, 0, -1};
     while ((c = cli_getopt(&co, argc, argv, ":ho:", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(c, optarg, NULL, &run) < 0)
-                return CLI_EXIT_USAGE;
+            int k = cli_run_option(c, optarg, NULL, &run);
+            if (k < 0)
+                return CLI_RUN_OPTION_EXIT(k);
             run_flags++;
             precision_given |= c == CLI_RUN_OPT_PRECISION;
             continue;

@@ -169,7 +169,7 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
         o->find = optarg;
         break;
     case 'P':
-        PARSE_D("--price-per-hour", 0, 1e9, &o->price);
+        PARSE_D("--price-per-hour", CLI_PRICE_MIN_USD, CLI_PRICE_MAX_USD, &o->price);
         break;
     case CLI_OPT_PRICE:
     case CLI_OPT_PRICES:
@@ -226,8 +226,9 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
     int ch, rc;
     while ((ch = cli_getopt(&co, argc, argv, ":ho:", serve_long_opts)) != -1) {
         if (ch >= CLI_RUN_OPT_BASE) {
-            if (cli_run_option(ch, optarg, NULL, &c->s.run) < 0)
-                return CLI_EXIT_USAGE;
+            int k = cli_run_option(ch, optarg, NULL, &c->s.run);
+            if (k < 0)
+                return CLI_RUN_OPTION_EXIT(k);
             o->mode_given |= ch == CLI_RUN_OPT_MODE;
             c->precision_given |= ch == CLI_RUN_OPT_PRECISION;
             continue;

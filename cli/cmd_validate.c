@@ -82,7 +82,7 @@ static int check_baseline(const char *path, const ridge_val_summary *v, int nv, 
     ridge_val_regressions r = {0};
     ridge_err err = {{0}};
     int st = ridge_val_baseline_check(path, v, nv, tol, &r, &err);
-    for (int i = 0; i < r.n; i++) {
+    for (int i = 0; st == RIDGE_OK && i < r.n; i++) {
         const ridge_val_regression *x = &r.v[i];
         fprintf(stderr, "ridge: baseline: %s %s: ", x->by, x->name);
         if (x->kind == RIDGE_VAL_REG_GONE)
@@ -191,6 +191,8 @@ static int parse_args(int argc, char **argv, val_args *a)
     }
     if (a->baseline && a->write_base)
         return cli_usage_error(CMD, "--baseline and --write-baseline are exclusive");
+    if (a->write_base && !*a->write_base)
+        return cli_usage_error(CMD, "--write-baseline: empty path");
     if (a->gpu && a->gpu_file)
         return cli_usage_error(CMD, "--gpu and --gpu-file are exclusive");
     if (a->gpu_file)
@@ -198,19 +200,20 @@ static int parse_args(int argc, char **argv, val_args *a)
     return CLI_EXIT_OK;
 }
 
-/* The report on stdout, then the baseline file, the baseline's verdict and the chart's line. */
+/* The baseline file (first: one that cannot be written leaves stdout empty), the report on
+ * stdout, the baseline's verdict and the chart's line. */
 static int emit(const val_args *a, const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v,
                 int nv, int regressions, int rendered)
 {
     int rc = CLI_EXIT_OK;
+    if (a->write_base && (rc = cli_val_write_baseline(a->write_base, a->files, a->nfiles, v, nv)) != CLI_EXIT_OK)
+        return rc;
     if (a->fmt == CLI_FMT_JSON)
         rc = cli_val_print_json(s, ms, v, nv);
     else if (a->fmt == CLI_FMT_CSV)
         cli_val_print_csv(s);
     else
         rc = cli_val_print_text(s, ms, v, nv, a->summary_only);
-    if (rc == CLI_EXIT_OK && a->write_base)
-        rc = cli_val_write_baseline(a->write_base, a->files, a->nfiles, v, nv);
     if (rc == CLI_EXIT_OK && a->baseline) {
         fprintf(stderr, "ridge: baseline %s: %s\n", a->baseline,
                 regressions ? "FAILED (see above)" : "every group within its baseline");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -117,13 +118,21 @@ int cli_parse_format(const char *s, cli_format *f)
     return 0;
 }
 
+/* Whether s is a number as ridge reads it: strtod and strtol also take leading blanks ("' 5'")
+ * and strtod hexadecimal ("0x10", "0x1p4"), which ridge does not. */
+int cli_plain_number(const char *s)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    return !isspace((unsigned char)*s) && !(p[0] == '0' && (p[1] == 'x' || p[1] == 'X'));
+}
+
 int cli_parse_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
     double v;
     errno = 0;
     v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || !cli_plain_number(s)) {
         cli_error("%s: '%s' is not a finite number", opt, s);
         return -1;
     }
@@ -141,7 +150,7 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
     long v;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE) {
+    if (end == s || *end != '\0' || errno == ERANGE || !cli_plain_number(s)) {
         cli_error("%s: '%s' is not an integer", opt, s);
         return -1;
     }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "ridge/file.h"
 
 void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char *note, size_t cap)
 {
@@ -91,9 +92,10 @@ static int run_host(const char *name, const char *arg, ridge_run_config *rc)
 {
     ridge_host_profile hp;
     ridge_err err;
-    if (ridge_host_load(arg, &hp, &err) != RIDGE_OK) {
+    int st = ridge_host_load(arg, &hp, &err);
+    if (st != RIDGE_OK) {
         cli_error("%s: %s", name, err.msg);
-        return -1;
+        return st == RIDGE_EIO ? -3 : -1; /* a file that cannot be read: exit 3 */
     }
     if (strlen(arg) >= sizeof rc->host) {
         cli_error("%s: path longer than %zu characters", name, sizeof rc->host - 1);
@@ -144,7 +146,6 @@ int cli_is_oplist_file(const char *path)
     if (!f)
         return 0;
     n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
     buf[n] = '\0';
     /* A cheap look: parse when small, else look for the key. */
     j = cJSON_ParseWithLength(buf, n);
@@ -152,17 +153,35 @@ int cli_is_oplist_file(const char *path)
         is = cJSON_GetObjectItemCaseSensitive(j, "ops") != NULL && cJSON_GetObjectItemCaseSensitive(j, "family") == NULL;
         cJSON_Delete(j);
     } else {
-        is = strstr(buf, "\"ops\"") != NULL && strstr(buf, "\"family\"") == NULL;
+        int ops = strstr(buf, "\"ops\"") != NULL, fam = strstr(buf, "\"family\"") != NULL;
+        /* Neither key in the first 64 KiB (a long description before "ops"): read on until one
+         * shows, each block after the last 8 bytes of the one before (a key across the seam), up
+         * to the input file limit (/dev/zero never ends; the loader then says it is too large). */
+        size_t total = n;
+        while (!ops && !fam && n == sizeof buf - 1 && total <= RIDGE_FILE_MAX_BYTES) {
+            size_t keep = 8;
+            memmove(buf, buf + n - keep, keep);
+            n = keep + fread(buf + keep, 1, sizeof buf - 1 - keep, f);
+            total += n - keep;
+            buf[n] = '\0';
+            ops = strstr(buf, "\"ops\"") != NULL;
+            fam = strstr(buf, "\"family\"") != NULL;
+            if (n <= keep)
+                break;
+        }
+        is = ops && !fam;
     }
+    fclose(f);
     return is;
 }
 
 int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp)
 {
     ridge_err err;
-    if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err) != RIDGE_OK) {
+    int st = ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err);
+    if (st != RIDGE_OK) {
         cli_error("--host: %s", err.msg);
-        return CLI_EXIT_USAGE;
+        return cli_exit_code(st); /* a file that cannot be read: 3, as every input file */
     }
     if (rc->code == RIDGE_CODE_AS_WRITTEN && hp->code[0])
         ridge_code_parse(hp->code, &rc->code);

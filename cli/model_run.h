@@ -75,9 +75,12 @@ void cli_default_precision(ridge_run_config *rc, const ridge_gpu *g, int n, char
  * written into buf. */
 const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t cap);
 
-/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value. Messages
- * name the value by label ("plan.json: $.seq"), or by the option (--seq) when label is NULL. */
+/* Handle one run option; returns 1 if c was a run option (0 if not), -1 on a bad value, -3 when
+ * the --host file cannot be read. Messages name the value by label ("plan.json: $.seq"), or by
+ * the option (--seq) when label is NULL. */
 int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc);
+/* The exit code of a failed cli_run_option (k < 0): CLI_EXIT_IO for -3, else CLI_EXIT_USAGE. */
+#define CLI_RUN_OPTION_EXIT(k) ((k) == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE)
 
 /* The single-GPU prediction (ridge/predict.h), under the name the commands know it by. */
 typedef ridge_predict_result cli_model_prediction;

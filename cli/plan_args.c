@@ -101,6 +101,17 @@ static int add_gpu(plan_opts *o, const char *id, const char *name)
         cli_error("%s: '%.40s...' is longer than %zu characters, which no GPU id is", name, id, sizeof o->gpus[0] - 1);
         return -1;
     }
+    {
+        /* Known now, so that the error names the option or the plan file's key it came from. */
+        ridge_gpu *g = malloc(sizeof *g);
+        ridge_err err = {{0}};
+        int rc = g ? ridge_catalog_load(id, g, &err) : ridge_err_set(&err, RIDGE_ENOMEM, "out of memory");
+        free(g);
+        if (rc != RIDGE_OK) {
+            cli_error("%s: %s", name, err.msg);
+            return -1;
+        }
+    }
     strcpy(o->gpus[o->ngpus++], id);
     return 0;
 }
@@ -206,8 +217,9 @@ static int set_word(const char *name, const char *arg, const char *const *words,
 /* A run option (model_run.h); --precision and --batch are one-entry lists here. */
 static int set_run_opt(plan_opts *o, int c, const char *arg, const char *label)
 {
-    if (cli_run_option(c, arg, label, &o->run) != 1)
-        return -1;
+    int k = cli_run_option(c, arg, label, &o->run);
+    if (k != 1)
+        return k == -3 ? -3 : -1;
     if (c == CLI_RUN_OPT_PRECISION) { /* --precision: a one-entry list */
         o->precisions[0] = o->run.precision;
         o->nprecisions = 1;

@@ -19,6 +19,10 @@ static char *plan_value(const cJSON *it, const char *path)
         cli_error("%s: $.%s: unsupported value type", path, it->string);
         return NULL;
     }
+    if (cJSON_IsArray(it) && !first) { /* it was the empty string: "--prices ''", "ridge: : cannot open" */
+        cli_error("%s: $.%s: an empty list", path, it->string);
+        return NULL;
+    }
     for (e = first; e; e = e == it ? NULL : e->next) {
         if (!cJSON_IsString(e) && !cJSON_IsNumber(e)) {
             cli_error("%s: $.%s: list entries must be strings or numbers", path, it->string);
@@ -101,8 +105,10 @@ int plan_file_load(plan_opts *o, const char *path)
         snprintf(label, sizeof label, "%s: $.%s", path, it->string);
         bad = plan_set_opt(o, code, val ? val : "", label);
         free(val);
-        if (bad)
+        if (bad) {
+            rc = bad == -3 ? -3 : -1; /* a file it names that cannot be read (prices, host): exit 3 */
             goto done;
+        }
     }
     rc = 0;
 done:

@@ -158,6 +158,14 @@ int cli_prices_load(cli_prices *ps, const char *path)
     int rc = cli_read_file(path, &text, &len);
     if (rc != CLI_EXIT_OK)
         return rc == CLI_EXIT_IO ? -3 : -1;
+    /* A NUL byte would end the text there: the lines after it were dropped without a word. */
+    if ((next = memchr(text, '\0', len)) != NULL) {
+        for (line = text; line < next; line++)
+            lineno += *line == '\n';
+        cli_error("%s:%zu: a NUL byte: not a text file", path, lineno + 1);
+        free(text);
+        return -1;
+    }
     rc = 0;
     for (line = text; rc == 0 && line && *line; line = next) {
         char *hash, *end;

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,10 +88,60 @@ static int temp_open(const char *path, char *tmp, size_t cap, int *fd, ridge_err
     return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
 }
 
-/* Finish a temporary file of temp_open: flushed to the disk, closed, renamed over `path`; on a
+/* Whether path names something that is there and is neither a plain file nor a directory: a
+ * device (/dev/null, /dev/full), a FIFO, /dev/stdout's terminal or pipe. Such a path is written
+ * in place, as a shell's '>' writes it: renaming a file over it would put a plain file in its
+ * place (run as root, a /dev/null that is a file). */
+static int write_in_place(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Write all of fd_in's bytes from its start to path, opened for writing in place (write_in_place);
+ * 0, or an errno. */
+static int copy_in_place(int fd_in, const char *path)
+{
+    char buf[65536];
+    int e = 0, out = open(path, O_WRONLY | O_TRUNC);
+    if (out < 0)
+        return errno;
+    if (lseek(fd_in, 0, SEEK_SET) != 0)
+        e = errno;
+    while (!e) {
+        ssize_t r = read(fd_in, buf, sizeof buf), done = 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            e = errno;
+        if (r <= 0)
+            break;
+        while (done < r && !e) {
+            ssize_t w = write(out, buf + done, (size_t)(r - done));
+            if (w > 0)
+                done += w;
+            else if (w < 0 && errno != EINTR)
+                e = errno;
+            else if (w == 0)
+                e = EIO;
+        }
+    }
+    if (close(out) != 0 && !e)
+        e = errno;
+    return e;
+}
+
+/* Finish a temporary file of temp_open: flushed to the disk, closed, renamed over `path` (a path
+ * to write in place, write_in_place: its bytes copied there, the temporary file removed); on a
  * failure (`e` an errno already, or one here) removed, and RIDGE_EIO naming `path`. */
 static int temp_commit(const char *tmp, const char *path, int fd, int e, ridge_err *err)
 {
+    if (!e && write_in_place(path)) {
+        e = copy_in_place(fd, path);
+        close(fd);
+        unlink(tmp);
+        return e ? ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e)) : RIDGE_OK;
+    }
     if (!e && fsync(fd) != 0)
         e = errno;
     if (close(fd) != 0 && !e)

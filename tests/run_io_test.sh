@@ -139,6 +139,53 @@ for out in cal.json baseline.json; do
         test "$(ls "$tmp/links" | wc -l)" -eq 3
     rm -rf "$tmp/links"
 done
+# An output that exists and is not a plain file (a FIFO here; /dev/null, /dev/stdout alike) is
+# written in place, as '>' writes it: renaming a temporary file over it would put a regular
+# file in its place (run as root, over /dev/null itself).
+for out in cal.json baseline.json; do
+    mkdir "$tmp/fifo"
+    mkfifo "$tmp/fifo/$out"
+    timeout 90 cat "$tmp/fifo/$out" >"$tmp/fifo.got" &
+    reader=$!
+    if [ $out = cal.json ]; then
+        timeout 60 "$ridge" "${CALIBRATE[@]}" -o "$tmp/fifo/$out" >/dev/null 2>"$tmp/err"
+    else
+        timeout 60 "$ridge" validate "$pub" --write-baseline "$tmp/fifo/$out" >/dev/null 2>"$tmp/err"
+    fi
+    rc=$?
+    wait "$reader"
+    check "$out a FIFO: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+    check "$out a FIFO: still a FIFO, not replaced by a file" test -p "$tmp/fifo/$out"
+    check "$out a FIFO: the reader got the JSON" grep -q '"schema_version"' "$tmp/fifo.got"
+    check "$out a FIFO: no temporary file left ($(ls "$tmp/fifo" | tr '\n' ' '))" test "$(ls "$tmp/fifo" | wc -l)" -eq 1
+    rm -rf "$tmp/fifo" "$tmp/fifo.got"
+done
+# The same for a chart's data file (ridge_plot_write_file, shared by every chart; gnuplot off: it
+# would read the FIFO again).
+mkdir "$tmp/fifo"
+mkfifo "$tmp/fifo/r.dat"
+timeout 90 cat "$tmp/fifo/r.dat" >"$tmp/fifo.got" &
+reader=$!
+RIDGE_GNUPLOT= timeout 60 "$ridge" roofline --gpu a40 --workload resnet50 -o "$tmp/fifo/r.svg" >/dev/null 2>"$tmp/err"
+rc=$?
+wait "$reader"
+check "roofline, its .dat a FIFO: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+check "roofline, its .dat a FIFO: still a FIFO, not replaced by a file" test -p "$tmp/fifo/r.dat"
+check "roofline, its .dat a FIFO: the reader got the data" test -s "$tmp/fifo.got"
+check "roofline, its .dat a FIFO: r.dat and r.gp only ($(ls "$tmp/fifo" | tr '\n' ' '))" \
+    test "$(ls "$tmp/fifo" | tr '\n' ' ')" = "r.dat r.gp "
+rm -rf "$tmp/fifo" "$tmp/fifo.got"
+# An empty output path is a usage error naming the option (it was exit 3, "ridge: : cannot replace").
+"$ridge" "${CALIBRATE[@]}" -o "" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "calibrate -o '': exit $rc, expected 2" test $rc -eq 2
+check "calibrate -o '': one line naming -o ($(head -c 200 "$tmp/err"))" one_line_error "$tmp/err" "^ridge calibrate: -o: empty path"
+"$ridge" validate "$pub" --write-baseline "" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "validate --write-baseline '': exit $rc, expected 2" test $rc -eq 2
+check "validate --write-baseline '': one line naming the option ($(head -c 200 "$tmp/err"))" \
+    one_line_error "$tmp/err" "^ridge validate: --write-baseline: empty path"
+check "validate --write-baseline '': stdout empty" test ! -s "$tmp/out"
 # Two runs writing the same output at once: each has its own temporary file, both succeed, and
 # the file is whole.
 mkdir "$tmp/two"

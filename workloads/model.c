@@ -97,6 +97,11 @@ static int parse_model(const char *text, size_t len, const char *origin, ridge_m
         goto fail;
     if ((rc = rj_string(root, "$", "source", 0, m->source, sizeof m->source, &c)) < 0)
         goto fail;
+    { /* checked, as an operator list's, and not kept */
+        char description[2048];
+        if ((rc = rj_string(root, "$", "description", 0, description, sizeof description, &c)) < 0)
+            goto fail;
+    }
     if ((rc = rj_string(root, "$", "family", 1, family, sizeof family, &c)) < 0) {
         if (!cJSON_GetObjectItemCaseSensitive(root, "family") && cJSON_GetObjectItemCaseSensitive(root, "ops"))
             rc = rj_fail(&c, RIDGE_EINVAL, "$", "family",

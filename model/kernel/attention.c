@@ -19,53 +19,40 @@
  * runs Hopper-native (wgmma) kernels, h200-2026-11-29/{a,c}/sdpa_fwd_causal_b8_h32_s{2048,8192}
  * at 547-573 TFLOP/s (0.73 of 0.785 x 989) and sdpa_fwdbwd_causal_b8_h32_s2048 with a backward at
  * 0.62 of the forward's rate; Ampere/Ada: FlashAttention-2 at ~70 % of the A100 peak. */
-static void attention_efficiency(const ridge_gpu *g, double *fwd, double *bwd)
+void rk_attention_prep(rk_kernel_prepared *p)
 {
-    /* the first letter before each strcmp: one string compare per call, not up to four */
-    const char *a = g->architecture;
-    *bwd = 0.80;
+    /* the first letter before each strcmp: one string compare, not up to four */
+    const char *a = p->g->architecture;
+    p->attn_bwd = 0.80;
     if ((a[0] == 'h' && strcmp(a, "hopper") == 0) || (a[0] == 'b' && strcmp(a, "blackwell") == 0))
-        *fwd = 0.73, *bwd = 0.62;
+        p->attn_fwd = 0.73, p->attn_bwd = 0.62;
     else if (a[0] == 'a' && (strcmp(a, "ampere") == 0 || strcmp(a, "ada") == 0))
-        *fwd = 0.88;
+        p->attn_fwd = 0.88;
     else
-        *fwd = 0.60;
+        p->attn_fwd = 0.60;
 }
 
-/* Visible (query, key) pairs per (batch, head): the causal triangle when requested, with the
- * queries aligned to the end of the keys (decode and chunked prefill). */
-static double pairs(double q, double kv, int causal)
+int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    double full;
-    if (!causal)
-        return q * kv;
-    if (q <= kv)
-        return q * kv - q * (q - 1) / 2;
-    /* q > kv: the first q-kv queries see nothing... the last kv see a triangle. */
-    full = kv * (kv + 1) / 2;
-    return full;
-}
-
-int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err)
-{
+    /* rk_op_min_bytes(op) and rk_op_flops(op) (below), their attention formulas inline */
+    double min_bytes = rk_attn_kind_bytes(op) + op->epilogue_bytes;
     double b = op->u.attn.batch, h = op->u.attn.heads, hk = op->u.attn.kv_heads > 0 ? op->u.attn.kv_heads : h;
     double q = op->u.attn.q_len, kv = op->u.attn.kv_len, d = op->u.attn.head_dim;
-    double pr = pairs(q, kv, op->u.attn.causal), kv_avg = q > 0 ? pr / q : 0;
-    int tp = rk_tensor_peak(g, op->dtype);
-    double peak_sm, eff, eta, eta_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
-    (void)err;
-    attention_efficiency(g, &eta, &eta_bwd);
+    double pr = rk_attn_pairs(op), kv_avg = q > 0 ? pr / q : 0;
+    const ridge_gpu *g = p->g;
+    int tp = p->dt[op->dtype].tensor_peak;
+    double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
     rk_result_clear(r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
         r->tensor = 1;
         eff = rh_efficiency_fraction(&g->eff, r->peak) * eta;
     } else {
-        r->peak = rk_vector_peak(g, op->dtype);
+        r->peak = p->dt[op->dtype].vector_peak;
         r->tensor = 0;
         eff = rh_efficiency_fraction(&g->eff, r->peak) * 0.5; /* unfused-style math on CUDA cores */
     }
-    peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count * (r->tensor ? rk_tensor_clock_share(g) : 1.0);
+    peak_sm = g->peak_flops_per_s[r->peak] / g->sm_count * (r->tensor ? p->tensor_clock_share : 1.0);
     if (q >= RK_ATTN_TILE_Q_DECODE) {
         /* Prefill / training: one CTA per 128 queries of one head. */
         tm = RK_ATTN_TILE_Q;
@@ -100,8 +87,8 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge
         r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / eta_bwd;
         r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
     }
-    r->flops = rk_op_flops(op);
-    rk_l2_split(g, rk_op_bytes(op, min_bytes), 0, &r->dram_bytes, &r->l2_bytes);
+    r->flops = rk_attn_flops(op, pr);
+    rk_l2_split(p, rk_op_bytes(op, min_bytes), 0, &r->dram_bytes, &r->l2_bytes);
     r->tile_m = tm;
     r->tile_n = kv_per_tile;
     r->tiles = tiles;
@@ -110,6 +97,6 @@ int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge
     r->split_k = s;
     r->align_efficiency = 1;
     (void)hk;
-    rk_finish(g, r);
-    return RIDGE_OK;
+    rk_finish(p, r);
+    return rk_predicted(p, op, min_bytes, r, err);
 }

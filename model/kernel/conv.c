@@ -30,19 +30,19 @@
 
 /* A streaming transform kernel reading `in` and writing `out` elements, summed into r; `cold`:
  * it reads or writes the filter itself (the op's cold bytes), not a transformed copy. */
-static void wino_transform(const ridge_gpu *g, const ridge_op *op, double in, double out, int cold,
+static void wino_transform(const rk_kernel_prepared *kp, const ridge_op *op, double in, double out, int cold,
                            ridge_kernel_result *r)
 {
     ridge_kernel_result part;
     double bytes = (in + out) * rk_dtype_bytes(op->dtype);
-    rk_streaming(g, op->dtype, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out),
+    rk_streaming(kp, op->dtype, RK_WINO_TRANSFORM_FLOPS * (in > out ? in : out),
                  cold ? rk_op_bytes(op, bytes) : rk_hot(bytes), 1, &part);
     rk_accumulate(r, &part, 1);
 }
 
 /* The Winograd algorithm for one pass of an ungrouped 3x3 stride-1 convolution. Sets r to the
  * sum of its kernels (input/gradient transforms, the batched GEMM, the output transform). */
-static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, double q, ridge_kernel_result *r,
+static int conv_winograd(const rk_kernel_prepared *kp, const ridge_op *op, double p, double q, ridge_kernel_result *r,
                          ridge_err *err)
 {
     double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
@@ -59,34 +59,34 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
         double x = n * c * h * w, y = n * k * p * q;
         double in = op->u.conv.pass == RIDGE_PASS_BWD_DATA ? y : x;
         double out = op->u.conv.pass == RIDGE_PASS_BWD_DATA ? x : y; /* bwd_filter: dY, the second input */
-        wino_transform(g, op, in, in, 0, r);
-        wino_transform(g, op, out, out, 0, r);
+        wino_transform(kp, op, in, in, 0, r);
+        wino_transform(kp, op, out, out, 0, r);
     }
     switch (op->u.conv.pass) {
     case RIDGE_PASS_BWD_DATA:
         /* dX = dY correlated with the flipped filter: the forward with c and k swapped. */
-        wino_transform(g, op, n * k * p * q, a2 * n * t_in * k, 0, r);
-        wino_transform(g, op, filt, a2 * k * c, 1, r);
+        wino_transform(kp, op, n * k * p * q, a2 * n * t_in * k, 0, r);
+        wino_transform(kp, op, filt, a2 * k * c, 1, r);
         gm = n * t_in, gn = c, gk = k;
-        wino_transform(g, op, a2 * n * t_in * c, n * c * h * w, 0, r);
+        wino_transform(kp, op, a2 * n * t_in * c, n * c * h * w, 0, r);
         break;
     case RIDGE_PASS_BWD_FILTER:
         /* dW[e] = sum over images and tiles of dY^[e] x X^[e]: the reduction runs over n * tiles. */
-        wino_transform(g, op, n * c * h * w, a2 * n * t_out * c, 0, r);
-        wino_transform(g, op, n * k * p * q, a2 * n * t_out * k, 0, r);
+        wino_transform(kp, op, n * c * h * w, a2 * n * t_out * c, 0, r);
+        wino_transform(kp, op, n * k * p * q, a2 * n * t_out * k, 0, r);
         gm = k, gn = c, gk = n * t_out;
-        wino_transform(g, op, a2 * k * c, filt, 1, r);
+        wino_transform(kp, op, a2 * k * c, filt, 1, r);
         break;
     default:
-        wino_transform(g, op, n * c * h * w, a2 * n * t_out * c, 0, r);
-        wino_transform(g, op, filt, a2 * k * c, 1, r);
+        wino_transform(kp, op, n * c * h * w, a2 * n * t_out * c, 0, r);
+        wino_transform(kp, op, filt, a2 * k * c, 1, r);
         gm = n * t_out, gn = k, gk = c;
         /* the output transform is the epilogue: it also reads a fused residual */
-        wino_transform(g, op, a2 * n * t_out * k + op->epilogue_bytes / es, n * k * p * q, 0, r);
+        wino_transform(kp, op, a2 * n * t_out * k + op->epilogue_bytes / es, n * k * p * q, 0, r);
         break;
     }
     gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, a2, RIDGE_LAYOUT_NT, c < k ? c : k, rk_hot(gbytes),
+    rc = rk_gemm(kp, op->dtype, gm, gn, gk, a2, RIDGE_LAYOUT_NT, c < k ? c : k, rk_hot(gbytes),
                  op->u.conv.nhwc ? RK_CONV_NHWC_FFMA_SHARE : 1.0, 0, &gemm, err);
     if (rc != RIDGE_OK)
         return rc;
@@ -105,7 +105,7 @@ static int conv_winograd(const ridge_gpu *g, const ridge_op *op, double p, doubl
     return RIDGE_OK;
 }
 
-int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r, ridge_err *err)
+int rk_conv2d(const rk_kernel_prepared *kp, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     double n = op->u.conv.n, c = op->u.conv.c, h = op->u.conv.h, w = op->u.conv.w, k = op->u.conv.k;
     double rr = op->u.conv.r, s = op->u.conv.s, stride = op->u.conv.stride;
@@ -115,12 +115,11 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_k
     double flops = rk_conv_flops(op, p, q), bytes = rk_conv_bytes(op, p, q) + op->epilogue_bytes;
     int rc;
 
-    *min_bytes = bytes;
     if (groups > 1 && (cg < RK_CONV_MIN_TENSOR_CHANNELS || kg < RK_CONV_MIN_TENSOR_CHANNELS)) {
         /* Depthwise and narrow grouped convolutions: each output reads r*s*cg inputs. */
         double mult = op->u.conv.pass == RIDGE_PASS_FWD ? 1.0 : 1.5; /* backward reads more */
-        rk_streaming(g, op->dtype, flops, rk_op_bytes(op, bytes * mult), 1, r);
-        return RIDGE_OK;
+        rk_streaming(kp, op->dtype, flops, rk_op_bytes(op, bytes * mult), 1, r);
+        return rk_predicted(kp, op, bytes, r, err);
     }
     switch (op->u.conv.pass) {
     case RIDGE_PASS_BWD_DATA: gm = n * h * w; gn = cg; gk = kg * rr * s; break;
@@ -129,7 +128,7 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_k
     }
     /* NHWC: the contiguous dimensions are the channel counts. */
     align = cg < kg ? cg : kg;
-    rc = rk_gemm(g, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes),
+    rc = rk_gemm(kp, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes),
                  op->u.conv.nhwc && op->dtype == RIDGE_DTYPE_FP32 ? RK_CONV_NHWC_FFMA_SHARE : 1.0,
                  RK_GEMM_PLAIN_FINISH, r, err);
     if (rc != RIDGE_OK)
@@ -140,11 +139,11 @@ int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_k
      * keeps the faster. Tensor-core paths keep implicit GEMM (docs/model.md, "Convolution"). */
     if (groups == 1 && rr == 3 && s == 3 && stride == 1 && op->dtype == RIDGE_DTYPE_FP32 && !r->tensor) {
         ridge_kernel_result wino;
-        rc = conv_winograd(g, op, p, q, &wino, err);
+        rc = conv_winograd(kp, op, p, q, &wino, err);
         if (rc != RIDGE_OK)
             return rc;
         if (wino.time_s < r->time_s)
             *r = wino;
     }
-    return RIDGE_OK;
+    return rk_predicted(kp, op, bytes, r, err);
 }

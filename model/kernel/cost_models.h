@@ -9,15 +9,18 @@
 
 #include "roofline.h"
 
-/* `min_bytes`: ridge_op_min_bytes(op), which ridge_kernel_predict has computed already; rk_conv2d
- * sets it instead (*min_bytes), from the output sides it computes once for the bytes, FLOPs and
- * implicit GEMM, and rk_memory_bound too, in the switch on the kind that gives its FLOPs. */
+/* Each predicts its op, the whole of rk_kernel_predict_prepared past the dispatch on the kind:
+ * its result ends with rk_predicted (the finite-time check and the derived fields), from the op's
+ * compulsory bytes, ridge_op_min_bytes(op), which a conv2d's and a memory-bound op's model
+ * computes with its output sides or its FLOPs, once. (A GEMM op's is rk_gemm_op, gemm.h.) */
 
-RK_PRIVATE int rk_conv2d(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
-                         ridge_err *err);
-RK_PRIVATE int rk_attention(const ridge_gpu *g, const ridge_op *op, double min_bytes, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r,
-                               ridge_err *err);
+RK_PRIVATE int rk_conv2d(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RK_PRIVATE int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RK_PRIVATE int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+/* Their figures of a GPU, into *p from p->g (rk_kernel_prep): attention's architecture shares,
+ * the memory-bound models' row-kernel figures. */
+RK_PRIVATE void rk_attention_prep(rk_kernel_prepared *p);
+RK_PRIVATE void rk_memory_bound_prep(rk_kernel_prepared *p);
+RK_PRIVATE int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
 
 #endif

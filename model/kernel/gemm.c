@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "gemm.h"
 
 /* Per-tile prologue and epilogue, in time (docs/model.md, "GEMM"): the pipeline waits one DRAM
@@ -21,15 +22,23 @@ typedef struct {
     double eff;            /* operand reuse and issue overhead of this tile size relative to the largest */
     double inv_tm, inv_tn; /* 1/tm, 1/tn (exact: powers of two) */
     double inv_eff;
-    int im, in; /* tm, tn as 64 << im, 64 << in: the index of its ceil(m / tm), ceil(n / tn) */
+    int im, in;         /* tm, tn as 64 << im, 64 << in */
+    long long tm1, tn1; /* tm - 1, tn - 1, and shm, shn: 6 + im, 6 + in; a whole x: ceil(x / tm) = (x + tm1) >> shm */
+    int shm, shn;
     double acc4, mac2; /* tm * tn * 4.0 (its FP32 accumulator bytes) and 2.0 * tm * tn: exact products */
     double smem;       /* (tm + tn) x RK_GEMM_STAGE_K_BYTES x RK_GEMM_STAGES: its stages' shared memory, exact */
     int mirror;        /* the previous row transposed (tn x tm, the same eff): the same products above */
+    int size;          /* its size class, tm x tn = 2^15 >> size, whose GPU figures rk_gemm_prep prepares */
 } rk_tile;
-/* One row of the tables below: every derived field from tm, tn and eff, as exact constants. */
-#define RK_TILE(tm, tn, eff, mirror)                                                                               \
-    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, (tm) == 64 ? 0 : (tm) == 128 ? 1 : 2, (tn) == 64 ? 0 : (tn) == 128 ? 1 : 2, \
-     tm * tn * 4.0, 2.0 * tm * tn, (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror}
+/* One row of the tables below: every derived field from tm, tn and eff, as exact constants
+ * (RK_TILE_LOG: log2 of a tile side, 64, 128 or 256). The tiles of a size class (tm x tn: 256 x
+ * 128 and 128 x 256, 128 x 128, 128 x 64 and 64 x 128, 64 x 64) have the same tm + tn too, so
+ * the same products above but the sides and eff. */
+#define RK_TILE_LOG(x) ((x) == 64 ? 6 : (x) == 128 ? 7 : 8)
+#define RK_TILE(tm, tn, eff, mirror)                                                                                   \
+    {tm, tn, eff, 1.0 / tm, 1.0 / tn, 1.0 / eff, RK_TILE_LOG(tm) - 6, RK_TILE_LOG(tn) - 6, (long long)(tm) - 1,        \
+     (long long)(tn) - 1, RK_TILE_LOG(tm), RK_TILE_LOG(tn), tm * tn * 4.0, 2.0 * tm * tn,                              \
+     (tm + tn) * RK_GEMM_STAGE_K_BYTES * RK_GEMM_STAGES, mirror, 15 - RK_TILE_LOG(tm) - RK_TILE_LOG(tn)}
 
 /* Tile shapes a library picks among (CUTLASS/cuBLAS-like). Larger tiles reuse each loaded
  * operand more and sustain a higher share of the peak. Each table is in order of non-increasing
@@ -44,12 +53,27 @@ static const rk_tile vector_tiles[] = {
     RK_TILE(64.0, 64.0, 0.85, 0),
 };
 #undef RK_TILE
+#undef RK_TILE_LOG
+/* A row of each size class (rk_tile.size), whose figures rk_gemm_prep prepares for the class */
+static const rk_tile *const size_tiles[RK_GEMM_TILE_SIZES] = {&tensor_tiles[0], &tensor_tiles[2], &tensor_tiles[3],
+                                                              &tensor_tiles[4]};
 
 /* x / c for c = 1, 2, 3 or 4 (CTAs per SM): x, x * 0.5, x * 0.25 are the quotient exactly (the
  * same real, rounded once), without the division; any other c (3, NaN) divides. */
 static inline double rk_div_1to4(double x, double c)
 {
     return c == 1 ? x : c == 2 ? x * 0.5 : c == 4 ? x * 0.25 : x / c;
+}
+
+/* The ceiling of a candidate's waves, per_sm / c_eff, with c_ceil = rk_ceil(per_sm) and c_eff =
+ * min(c_ceil, ctas) (the CTAs sharing an SM): 1 for a grid within one round of c_eff CTAs per SM
+ * (per_sm <= c_ceil = c_eff, so 0 < waves <= 1: a correctly rounded quotient of x <= y is <= 1);
+ * c_ceil itself for one CTA per SM (per_sm / 1 is per_sm); else the quotient's ceiling. */
+static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, double ctas)
+{
+    if (c_ceil <= ctas && per_sm > 0)
+        return 1.0;
+    return c_eff == 1 ? c_ceil : rk_ceil(rk_div_1to4(per_sm, c_eff));
 }
 
 /* Tiles by m (RK_GEMM_TILES_BY_M, docs/model.md §2): a library that dispatches its configuration
@@ -141,8 +165,8 @@ static long long int_or_0(double x)
 
 /* CTAs of a tile that fit on one SM at once, by shared memory (its stages, t->smem) and FP32
  * accumulator registers (t->acc4), at most 4; 0: the tile does not fit. The largest c <= 4 with
- * c x smem <= smem_avail and c x acc4 <= regs (exact products), unrolled: this is in the hot loop.
- * `smem_avail` and `regs` (0.75 x registers x 4 bytes) are the GPU's, computed once per call. */
+ * c x smem <= smem_avail and c x acc4 <= regs (exact products). `smem_avail` and `regs` (0.75 x
+ * registers x 4 bytes) are the GPU's; rk_gemm_prep counts each size class's once. */
 static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
 {
     double smem = t->smem, acc = t->acc4;
@@ -161,24 +185,35 @@ static double ctas_per_sm(double smem_avail, double regs, const rk_tile *t)
  * when stored as written, m when transposed), B's (n, or k when transposed) and C's (n, at the
  * output element size), must be a multiple of 16 bytes for the fast path; the worst operand
  * sets the factor. `align_elems` > 0: one contiguous dimension given by the caller instead. */
-static double gemm_align(int hopper, double es, double es_out, double m, double n, double k, ridge_layout layout,
-                         double align_elems, int tensor)
+/* mi, ni: int_or_0(m), int_or_0(n), which the caller has; es_i: es when it is whole (all but
+ * int4's 0.5), else 0. Inline: once per GEMM. */
+static inline double gemm_align(int hopper, double es, double es_out, long long es_i, double m, double n, double k,
+                                long long mi, long long ni, ridge_layout layout, double align_elems, int tensor)
 {
     double a;
     if (align_elems > 0)
         a = align_eff(align_elems, es);
     else {
-        double lda = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT ? m : k;
-        double ldb = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT ? k : n;
-        long long ix = int_or_0(lda * es), iy = int_or_0(ldb * es), iz = int_or_0(n * es_out);
-        if (ix && iy && iz) {
+        int a_t = layout == RIDGE_LAYOUT_TN || layout == RIDGE_LAYOUT_TT, b_t = layout == RIDGE_LAYOUT_NT || layout == RIDGE_LAYOUT_TT;
+        double lda = a_t ? m : k, ldb = b_t ? k : n;
+        long long ki = a_t && !b_t ? 0 : int_or_0(k), lda_i = a_t ? mi : ki, ldb_i = b_t ? ki : ni;
+        /* Integer sides in [1, 2^48] (x - 1 below 2^48, unsigned: a 0 wraps above) and a whole
+         * element size (at most 8 bytes): the byte counts are below 2^51 < 4.5e15, where the
+         * double products are exact and int_or_0 gives them; in integers here. */
+        if (es_i && ((unsigned long long)(lda_i - 1) | (unsigned long long)(ldb_i - 1) | (unsigned long long)(ni - 1)) <
+                        (1ULL << 48))
+            a = align_of(lda_i * es_i | ldb_i * es_i | ni * (long long)es_out);
+        else {
+            long long ix = int_or_0(lda * es), iy = int_or_0(ldb * es), iz = int_or_0(n * es_out);
+            if (ix && iy && iz) {
             /* whole byte counts: the worst operand's factor is that of the largest power of two
              * dividing all three (align_of is monotone in it), the lowest bit set in any */
-            a = align_of(ix | iy | iz);
-        } else {
-            double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
-            a = x < y ? x : y;
-            a = a < z ? a : z;
+                a = align_of(ix | iy | iz);
+            } else {
+                double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
+                a = x < y ? x : y;
+                a = a < z ? a : z;
+            }
         }
     }
     if (a < 1.0 && tensor && hopper)
@@ -196,83 +231,113 @@ static double dp4a_peak(const ridge_gpu *g)
 }
 
 /* The best candidate of a GEMM's search so far: its time (INFINITY: none yet), tile, split,
- * CTAs per SM (per_sm / c_eff: its waves), tiles, compute time, and the memory terms its result
- * keeps (DRAM and L2 bytes, L2 stream, DRAM time: the values the result would compute again). */
+ * CTAs per SM (per_sm / c_eff: its waves, and wc their ceiling), tiles, compute time and A and B
+ * stream. Its DRAM and L2 bytes and DRAM time are the unsplit ones of the call, or a split's,
+ * which the result computes again (the same values). */
 typedef struct {
-    double t, tm, tn, s, per_sm, c_eff, tiles, compute, d, l, stream, dt;
+    double t;
+    const rk_tile *tile;
+    double s, per_sm, c_eff, wc, tiles, compute, stream;
 } gemm_best;
 
-int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double batch, ridge_layout layout,
-            double align_elems, rk_bytes min_bytes, double eff_scale, int flags, ridge_kernel_result *r,
-            ridge_err *err)
+void rk_gemm_prep(rk_kernel_prepared *p)
 {
-    int tp = rk_tensor_peak(g, dt);
-    int tensor = tp >= 0;
+    const ridge_gpu *g = p->g;
+    double smem = g->smem_per_sm_bytes, regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
+    p->inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
+    /* the search's bounds (rk_gemm: lo_floor, ideal_lb) */
+    p->gemm_lo_floor = p->kernel_floor_s >= 0 ? p->kernel_floor_s : 2 * p->kernel_floor_s;
+    p->gemm_lb_ok = p->dram_latency_s >= 0 && p->inv_epi >= 0 && p->inv_l2_bw >= 0;
+    /* each tile size's fit, fill and drain (one DRAM latency, the accumulators out through shared
+     * memory) and stream-K fix-up (an SM's partial tile written and read through L2) */
+    for (int c = 0; c < RK_GEMM_TILE_SIZES; c++) {
+        const rk_tile *t = size_tiles[c];
+        p->gemm_size[c].ctas = ctas_per_sm(smem, regs, t);
+        p->gemm_size[c].t_over = p->dram_latency_s + t->acc4 * p->inv_epi;
+        p->gemm_size[c].fix = p->sm * t->tm * t->tn * 4.0 * 2.0 * p->inv_l2_bw;
+    }
+}
+
+/* rk_gemm's body, inlined in it and in rk_gemm_op (a GEMM op's arguments then in registers). */
+RIDGE_ALWAYS_INLINE
+static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
+                              ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
+                              ridge_kernel_result *r, ridge_err *err)
+{
+    const ridge_gpu *g = p->g;
+    const rk_dtype_prep *d = &p->dt[dt];
+    int tensor = d->tensor_peak >= 0;
     ridge_peak peak;
     const rk_tile *tiles;
     size_t ntiles;
-    double es = rk_dtype_bytes(dt), es_out = rk_gemm_out_bytes(dt), frac, aeff, peak_flops;
-    gemm_best best = {INFINITY, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
-    /* The compute capability, parsed once per call (it is a string in the GPU's file). */
-    int cc = rk_cc(g), hopper = cc / 10 == 9;
-    int dp4a = 0, stream_k;
+    double es = d->es, es_out = d->es_out, aeff, peak_sm0;
+    gemm_best best = {INFINITY, NULL, 1, 0, 1, 1, 0, 0, 0};
+    int hopper = p->hopper;
+    int dp4a = 0;
 
     if (tensor && dt == RIDGE_DTYPE_INT8 && align_elems <= 0 && layout != RIDGE_LAYOUT_NT) {
         tensor = 0;
         dp4a = 1;
     }
+    /* peak_sm0: the rate per SM before the alignment factor and eff_scale (rk_dtype_prep) */
     if (dp4a) {
         peak = RIDGE_PEAK_FP32;
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = rh_efficiency_fraction(&g->eff, peak);
+        peak_sm0 = dp4a_peak(g) / g->sm_count * rh_efficiency_fraction(&g->eff, peak);
     } else if (!tensor) {
         if (dt == RIDGE_DTYPE_FP16 || dt == RIDGE_DTYPE_BF16 || dt == RIDGE_DTYPE_FP8 || dt == RIDGE_DTYPE_INT8 ||
             dt == RIDGE_DTYPE_INT4)
             return rk_no_tensor_path(g, dt, err);
-        peak = rk_vector_peak(g, dt); /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
+        peak = d->vector_peak; /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
         tiles = vector_tiles;
         ntiles = sizeof vector_tiles / sizeof vector_tiles[0];
-        frac = rh_efficiency_fraction(&g->eff, peak);
+        peak_sm0 = d->gemm_vector_sm;
     } else {
-        peak = (ridge_peak)tp;
+        peak = (ridge_peak)d->tensor_peak;
         tiles = tensor_tiles;
         ntiles = sizeof tensor_tiles / sizeof tensor_tiles[0];
-        frac = rh_efficiency_fraction(&g->eff, peak);
+        peak_sm0 = d->gemm_tensor_sm; /* the clock shares included: Ada; power limit */
     }
-    aeff = gemm_align(hopper, es, es_out, m, n, k, layout, align_elems, tensor);
+    /* Integer m, n (an op's checked sides), for the alignment's byte counts and the tiles' counts:
+     * ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer rk_ceil(m * 2^-j) gives (an exact product),
+     * in three instructions instead of rk_ceil's. */
+    long long mi = int_or_0(m), ni = int_or_0(n);
+    aeff = gemm_align(hopper, es, es_out, d->es_i, m, n, k, mi, ni, layout, align_elems, tensor);
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
-     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES). */
-    stream_k = tensor && cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
-               (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES);
-    peak_flops = dp4a ? dp4a_peak(g) : g->peak_flops_per_s[peak];
-    if (tensor)
-        peak_flops *= rk_tensor_clock_share_cc(g, cc) * rk_sustained_tensor_share(g, dt); /* Ada; power limit */
+     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES).
+     * Tested where a candidate needs it (once or so a call), and so are the other per-call tests
+     * and figures below that a candidate reads once: values kept through the loop crowd its
+     * registers (spills are a large share of the search's instructions). */
+#define RK_STREAM_K                                                                                                   \
+    (tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&                                 \
+     (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES))
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
-        double peak_sm = peak_flops / g->sm_count * frac * aeff * eff_scale;
-        double inv_peak_sm = 1.0 / peak_sm, inv_sm = 1.0 / g->sm_count, sm = g->sm_count;
+        double peak_sm = peak_sm0 * aeff * eff_scale;
+        double inv_peak_sm = 1.0 / peak_sm, inv_sm = p->inv_sm, sm = p->sm;
         double ideal = 2.0 * m * n * k * batch * inv_peak_sm * inv_sm; /* a perfectly filled machine */
-        double inv_l2bw, inv_epi = 1.0 / (RK_GEMM_EPILOGUE_BYTES_PER_CLOCK * g->tensor_clock_hz);
-        double dram0, l20, floor1 = g->eff.kernel_floor_s, l2bw = g->eff.l2_bandwidth_bytes_per_s;
+        double inv_l2bw = p->inv_l2_bw;
+        double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
-        double inv_bw = 1.0 / (g->memory_bw_bytes_per_s * g->eff.dram_fraction + g->eff.l2_bandwidth_bytes_per_s);
-        inv_l2bw = 1.0 / l2bw;
-        rk_l2_split(g, min_bytes, 0, &dram0, &l20);
+        rk_l2_split(p, min_bytes, 0, &dram0, &l20);
         /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
-         * share (C's part of the compulsory bytes) over the streaming rate. */
-        double c_bytes = m * n * batch * es_out, wx = 0;
-        if (tensor && hopper && min_bytes.bytes > 0)
-            wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) /
-                 (g->memory_bw_bytes_per_s * g->eff.dram_fraction * min_bytes.bytes);
-        double mem_wx = dram0 > 0 ? rk_min(c_bytes, min_bytes.bytes) * dram0 * wx : 0;
+         * share (C's part of the compulsory bytes) over the streaming rate. Elsewhere wx is 0 and
+         * so are these terms (finite products of it; a sign of zero no sum below keeps). */
+        double c_bytes = 0, wx = 0, mem_wx = 0;
+        if (tensor && hopper && min_bytes.bytes > 0) {
+            c_bytes = m * n * batch * es_out;
+            wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) / (p->dram_bw * min_bytes.bytes);
+            if (dram0 > 0)
+                mem_wx = rk_min(c_bytes, min_bytes.bytes) * dram0 * wx;
+        }
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
-        double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * g->eff.dram_latency_s : 0;
-        dt0 = rk_dram_time(g, dram0);
+        double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * p->dram_latency_s : 0;
+        dt0 = rk_dram_time(p, dram0);
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
@@ -281,10 +346,8 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
-        /* Hopper clusters (TMA multicast): B is read from L2 once per cluster of tile rows. */
-        double inv_cl = sm90_lib ? 1.0 / RK_GEMM_HOPPER_CLUSTER_M : 1.0;
-        /* The tile fit inputs (ctas_per_sm), once per call. */
-        double smem_avail = g->smem_per_sm_bytes, regs = 0.75 * (g->registers_per_sm > 0 ? g->registers_per_sm : 65536) * 4.0;
+        /* Stream-K applies to a grid of more than sk_tiles tiles (RK_STREAM_K: SMs, else none) */
+        double sk_tiles = RK_STREAM_K ? sm : INFINITY;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -297,25 +360,9 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
          * bound reaches the best time so far. The result is the least time, ties to the first
          * candidate (tile, then split, in order): every candidate skipped comes after the best so
          * far and takes at least its time, so it could not have won. */
-        int can_split = !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k;
-        double s_max_k = rk_floor(k / RK_GEMM_MIN_SPLIT_K), lb_partial = -1;
-        if (s_max_k > RK_GEMM_MAX_SPLIT_K)
-            s_max_k = RK_GEMM_MAX_SPLIT_K;
-        /* ceil(m / tm) and ceil(n / tn) for the three tile sides, 64, 128 and 256, once: tiles share
-         * them (m * (1/tm): the same product the tile would compute). */
-        double ceil_m[3], ceil_n[3], ceil_mc[3];
+        double lb_partial = -1;
         /* A's and B's bytes, m * k * es and k * n * es: the first two products of each tile's stream */
         double mk_es = m * k * es, kn_es = k * n * es;
-        /* Integer m, n (an op's checked sides): ceil(m / 2^j) = (m + 2^j - 1) >> j, the integer
-         * rk_ceil(m * 2^-j) gives (an exact product), in three instructions instead of rk_ceil's. */
-        long long mi = int_or_0(m), ni = int_or_0(n);
-        for (int j = 0; j < 3; j++) {
-            double inv = 1.0 / (64 << j);
-            ceil_m[j] = mi ? (double)((mi + (64LL << j) - 1) >> (6 + j)) : rk_ceil(m * inv);
-            ceil_n[j] = ni ? (double)((ni + (64LL << j) - 1) >> (6 + j)) : rk_ceil(n * inv);
-            /* tile rows per cluster (a tile of 128 rows or more, Hopper clusters), else per tile */
-            ceil_mc[j] = j >= 1 && inv_cl != 1.0 ? rk_ceil(ceil_m[j] * inv_cl) : ceil_m[j];
-        }
         /* A candidate loses when its bound reaches the best so far: it comes after the best in the
          * order (a tie goes to the first). While no candidate is kept (best.t infinite) only an
          * infinite bound loses, whose candidate could not be kept either, as long as its terms are
@@ -330,29 +377,49 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
          * the margin covers the rounding of either side. The tables are in order of
          * non-increasing eff, so once a tile's bound loses, every later tile's does. -INFINITY:
          * no bound (a GPU edited to a negative rate or time). */
-        double lo_floor = floor1 >= 0 ? floor1 : 2 * floor1;
-        double ideal_lb = inv_peak_sm > 0 && g->eff.dram_latency_s >= 0 && inv_epi >= 0 && inv_l2bw >= 0
-                              ? ideal * RK_GEMM_LB_MARGIN
-                              : -INFINITY;
-        /* The last tile whose candidates were reached (its index, tile count and stream): the next,
-         * when it is that tile transposed (`mirror`) with the same tile count and stream, computes
-         * the same times bit for bit, and the earlier tile wins the ties (below). */
-        size_t prev_i = (size_t)-1;
+        double ideal_lb = inv_peak_sm > 0 && p->gemm_lb_ok ? ideal * RK_GEMM_LB_MARGIN : -INFINITY;
+        /* The previous tile's tile count and stream (past the first tile, i0: every tile the
+         * loop reaches computes them before anything skips it): the next, when it is that tile transposed
+         * (`mirror`) with the same tile count and stream, computes the same times bit for bit,
+         * and the earlier tile wins the ties (below); tested first, before the tile's bounds,
+         * which would give what they gave the previous tile. */
         double prev_bt = 0, prev_stream = 0;
         for (size_t i = i0; i < ntiles; i++) {
             const rk_tile *t = &tiles[i];
-            if (RK_LOSES(lo_floor + ideal_lb * t->inv_eff))
-                break; /* this tile's candidates, and every later tile's, cannot win */
-            double otm = ceil_m[t->im], otn = ceil_n[t->in];
-            double t_over = g->eff.dram_latency_s + t->acc4 * inv_epi, base_tiles = otm * otn * batch;
-            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, stream0, lb1 = -1;
+            /* this tile's candidates, and every later tile's, cannot win. Not tested for a mirror
+             * row: its bound is its original's (the same eff), which did not lose; should it reach
+             * the best kept since, its candidates lose to the best, and the next row's bound (no
+             * lower) breaks. */
+            if (!t->mirror && RK_LOSES(p->gemm_lo_floor + ideal_lb * t->inv_eff))
+                break;
+            /* ceil(m / tm), ceil(n / tn) (m * (1/tm) exactly: tm is a power of two), and the tile
+             * rows per cluster (a tile of 128 rows or more, Hopper clusters: TMA multicast reads B
+             * from L2 once per cluster of tile rows; sm90_lib), else per tile */
+            double otm = mi ? (double)((mi + t->tm1) >> t->shm) : rk_ceil(m * t->inv_tm);
+            double otn = ni ? (double)((ni + t->tn1) >> t->shn) : rk_ceil(n * t->inv_tn);
+            double otmc = sm90_lib && t->im ? rk_ceil(otm * (1.0 / RK_GEMM_HOPPER_CLUSTER_M)) : otm;
+            double base_tiles = otm * otn * batch;
+            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
+            double stream0 = batch * (mk_es * otn + kn_es * otmc);
+            /* The previous tile transposed, with its tile count and stream: the same times as the
+             * previous tile's candidates, each of which was kept, or lost to a best time no lower
+             * than today's (a bound, or a time), or did not fit (the same fit): none can win. */
+            if (t->mirror && i > i0 && base_tiles == prev_bt && stream0 == prev_stream)
+                continue;
+            prev_bt = base_tiles;
+            prev_stream = stream0;
+            const rk_gemm_size_prep *z = &p->gemm_size[t->size]; /* the fit, t_over and fix-up of its size */
+            double t_over = z->t_over;
+            double per1 = base_tiles * inv_sm, work1 = t->mac2 * k * inv_peak_sm * t->inv_eff, c1 = 0, lb1 = -1;
             /* Split-K only helps when one wave is not full: try no split, the split that fills
              * the machine, and the splits of RK_GEMM_SPLITS that fit (at most 16 parts, each at
              * least RK_GEMM_MIN_SPLIT_K deep), as a library heuristic weighs a fuller machine
              * against the partial sums it writes and reduces. */
             double s_fill = 1, s_max = 1;
-            if (base_tiles < sm && can_split) {
-                s_max = s_max_k;
+            if (base_tiles < sm && !(flags & RK_GEMM_NO_SPLIT_K) && !g->no_split_k) {
+                s_max = rk_floor(k / RK_GEMM_MIN_SPLIT_K);
+                if (s_max > RK_GEMM_MAX_SPLIT_K)
+                    s_max = RK_GEMM_MAX_SPLIT_K;
                 s_fill = rk_ceil(sm / base_tiles);
                 if (s_fill > s_max)
                     s_fill = s_max;
@@ -367,13 +434,6 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 if (s_max == 1 && RK_LOSES(floor1 + c1))
                     continue; /* no split to try, and unsplit cannot win */
             }
-            /* SMs stream each A row-panel once per column of tiles, B once per row of tiles. */
-            stream0 = batch * (mk_es * otn + kn_es * ceil_mc[t->im]);
-            if (t->mirror && prev_i + 1 == i && base_tiles == prev_bt && stream0 == prev_stream)
-                continue; /* the previous tile's times: none is below the best so far */
-            prev_i = i;
-            prev_bt = base_tiles;
-            prev_stream = stream0;
             if (best.t < INFINITY) {
                 double l2b1 = stream0 > l20 ? stream0 : l20, lbt;
                 lb1 = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
@@ -384,7 +444,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                      * combined rate, computed once per call when first needed (-1: not yet; a
                      * grid of a wave or more never needs it). */
                     if (lb_partial < 0)
-                        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * inv_bw;
+                        lb_partial = 2.0 * 2.0 * m * n * batch * 4.0 * p->inv_dram_l2_bw;
                     double lb2 = 2 * floor1 + rk_max((per1 * work1 + t_over) * RK_GEMM_LB_MARGIN, lb_partial);
                     if (lb2 < lbt)
                         lbt = lb2;
@@ -393,7 +453,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                     continue;
             }
             /* the fit, for a tile not skipped by its bounds */
-            double ctas = ctas_per_sm(smem_avail, regs, t);
+            double ctas = z->ctas;
             if (ctas < 1)
                 continue;
             if (!RK_LOSES(lb1)) { /* lb1 = -1: not computed (no best yet) */
@@ -401,21 +461,20 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 double per_sm = per1, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; work1:
                  * its MACs alone (the stream-K work of a tile, below). */
-                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt;
+                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt, wc;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
-                 * one; x / c = x * (1 / c) for c = 1, 2, 4). A grid within one round of c_eff
-                 * CTAs per SM is one wave: per_sm <= c_ceil = c_eff, so 0 < waves <= 1 and its
-                 * ceiling is 1 (exactly: a correctly rounded quotient of x <= y is <= 1). */
-                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff))) * ttile;
+                 * one and c_eff is not 1; x / c = x * (1 / c) for c = 1, 2, 4): waves_ceil. */
+                wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
+                compute = wc * ttile;
                 tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
-                if (stream_k && base_tiles > sm && c_ceil > per_sm) {
+                if (base_tiles > sk_tiles && c_ceil > per_sm) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
                      * part-empty. A persistent kernel loads the next tile while it drains the
                      * last, so each SM pays the fill and drain once, and once more for the tile it
                      * shares, whose FP32 partial sums go through L2 (the fix-up). */
                     double sk = per_sm * work1 + 2.0 * t_over;
-                    double fix = sm * t->tm * t->tn * 4.0 * 2.0 * inv_l2bw;
+                    double fix = z->fix;
                     double tsk = floor1 + rk_max(sk + fix, rk_max(mem0, l2b * inv_l2bw));
                     if (tsk < tt) {
                         tt = tsk;
@@ -424,7 +483,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 }
                 /* the least time; a tie goes to the candidate first in order (the one kept) */
                 if (tt < best.t)
-                    best = (gemm_best){tt, t->tm, t->tn, 1, per_sm, c_eff, base_tiles, compute, dram0, l20, stream0, dt0};
+                    best = (gemm_best){tt, t, 1, per_sm, c_eff, wc, base_tiles, compute, stream0};
             }
             if (!(s_max > 1))
                 continue;
@@ -432,7 +491,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
              * that fit in 1, 2 or 3 waves (floor(j SM / tiles)). */
             double prev_s = 1;
             for (int s_i = 1; s_i < 2 + RK_GEMM_NSPLITS; s_i++) {
-                double s = s_i == 1 ? s_fill : rk_floor((s_i - 1) * sm / base_tiles), compute, mem, l2b, tt, d, l, dtd;
+                double s = s_i == 1 ? s_fill : rk_floor((s_i - 1) * sm / base_tiles), compute, mem, l2b, tt, dd, l, dtd;
                 if (s < 2 || s > s_max || s == prev_s || (s_i > 1 && s == s_fill)) {
                     if (s_i > 1 && s > s_max)
                         break; /* the wave splits ascend: the rest are above s_max too */
@@ -442,41 +501,50 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                 prev_s = s;
                 /* A split pays two kernel floors and its partial sums through DRAM at least: no
                  * split (nor a larger one) can win once that alone reaches the best time. */
-                if (RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * inv_bw))) {
+                if (RK_LOSES(2 * floor1 + rk_max(ideal * t->inv_eff, 2.0 * s * m * n * batch * 4.0 * p->inv_dram_l2_bw))) {
                     if (s_i > 1)
                         break; /* the wave splits ascend: their partial sums only grow */
                     continue;
                 }
                 double per_sm = base_tiles * s * inv_sm, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 double work = t->mac2 * rk_ceil(k / s) * inv_peak_sm * t->inv_eff;
-                compute = (c_ceil <= ctas && per_sm > 0 ? 1.0 : rk_ceil(rk_div_1to4(per_sm, c_eff))) * ((work + t_over) * c_eff);
+                double wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
+                compute = wc * ((work + t_over) * c_eff);
                 if (RK_LOSES(2 * floor1 + compute))
                     continue; /* its compute alone loses: skip the memory terms */
                 {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0;
-                    rk_l2_split(g, min_bytes, partial, &d, &l);
+                    rk_l2_split(p, min_bytes, partial, &dd, &l);
                     /* the partial tiles are the tile-shaped writes now; C is the reduction's */
-                    dtd = rk_dram_time(g, d);
-                    mem = dtd + 0.5 * partial * d / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
-                          (d > 0 ? lat_x : 0);
+                    dtd = rk_dram_time(p, dd);
+                    mem = dtd + 0.5 * partial * dd / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
+                          (dd > 0 ? lat_x : 0);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best.t)
-                    best = (gemm_best){tt, t->tm, t->tn, s, per_sm, c_eff, base_tiles * s, compute, d, l, stream0, dtd};
+                    best = (gemm_best){tt, t, s, per_sm, c_eff, wc, base_tiles * s, compute, stream0};
             }
         }
 #undef RK_LOSES
+#undef RK_STREAM_K
         if (best.t < INFINITY) {
-            double partial = best.s > 1 ? 2.0 * best.s * m * n * batch * 4.0 : 0;
-            /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time, and its
-             * A and B stream (ceil(n / tn) = ceil(n * (1/tn)) exactly: tn is a power of two). */
-            double stream = best.stream + partial;
-            /* every field: these, rk_finish_mem's, and rk_result_clear_derived's */
-            rk_result_clear_derived(r);
-            r->dram_bytes = best.d;
-            r->l2_bytes = best.l;
+            double partial = 0, dt_best = dt0;
+            /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time (a
+             * split's computed again, as its candidate did), and its A and B stream. */
+            double stream;
+            /* every field: these, rk_finish_mem's, rk_result_clear_enums's, and the derived
+             * (rk_predicted's) */
+            rk_result_clear_enums(r);
+            r->dram_bytes = dram0;
+            r->l2_bytes = l20;
+            if (best.s > 1) {
+                partial = 2.0 * best.s * m * n * batch * 4.0;
+                rk_l2_split(p, min_bytes, partial, &r->dram_bytes, &r->l2_bytes);
+                dt_best = rk_dram_time(p, r->dram_bytes);
+            }
+            stream = best.stream + partial;
             if (stream > r->l2_bytes)
                 r->l2_bytes = stream;
             r->compute_s = best.compute;
@@ -484,15 +552,13 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
             r->kernels = best.s > 1 ? 2 : 1;
             r->peak = peak;
             r->tensor = tensor;
-            r->tile_m = best.tm;
-            r->tile_n = best.tn;
+            r->tile_m = best.tile->tm;
+            r->tile_n = best.tile->tn;
             r->tiles = best.tiles;
             /* per_sm / c_eff (c_eff is 1 to 4) */
             r->waves = rk_div_1to4(best.per_sm, best.c_eff);
-            {
-                double wc = rk_ceil(r->waves);
-                r->wave_efficiency = wc == 1 ? r->waves : r->waves / wc;
-            }
+            /* wc: rk_ceil(waves), which the search computed (a grid within one round: 1) */
+            r->wave_efficiency = best.wc == 1 ? r->waves : r->waves / best.wc;
             r->split_k = best.s;
             r->align_efficiency = aeff;
             /* memory_s: rk_dram_time(dram_bytes) + extra, as rk_finish_extra adds them (the extra
@@ -504,7 +570,7 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
                             (best.s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
                              : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx
                                                  : 0);
-                rk_finish_mem(g, r, best.dt + extra);
+                rk_finish_mem(p, r, dt_best + extra);
             }
         }
     }
@@ -512,4 +578,39 @@ int rk_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, do
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s: no GEMM tile fits in %.0f bytes of shared memory", g->id,
                              g->smem_per_sm_bytes);
     return RIDGE_OK;
+}
+
+int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
+            ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
+            ridge_kernel_result *r, ridge_err *err)
+{
+    return gemm_search(p, dt, m, n, k, batch, layout, align_elems, min_bytes, eff_scale, flags, r, err);
+}
+
+/* rk_gemm_op's search of an op with compulsory bytes min_bytes and rk_gemm flags `flags`. */
+RIDGE_ALWAYS_INLINE
+static inline int gemm_op_search(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, int flags,
+                                 ridge_kernel_result *r, ridge_err *err)
+{
+    double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
+    return gemm_search(p, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
+                       rk_op_bytes(op, min_bytes), 1.0, flags, r, err);
+}
+
+int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    double min_bytes = rk_gemm_kind_bytes_es(op, p->dt[op->dtype].es, p->dt[op->dtype].es_out) + op->epilogue_bytes;
+    int rc;
+    /* An op that neither forbids split-K nor dispatches its tiles on m (nearly every one) has the
+     * search inlined with its flags constant: the tests of them fold away. */
+    if (!op->u.gemm.no_split_k && !op->u.gemm.tiles_by_m)
+        rc = gemm_op_search(p, op, min_bytes, RK_GEMM_CUBLAS, r, err);
+    else
+        rc = gemm_op_search(p, op, min_bytes,
+                            (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) |
+                                (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) | RK_GEMM_CUBLAS,
+                            r, err);
+    if (rc != RIDGE_OK)
+        return rc;
+    return rk_predicted(p, op, min_bytes, r, err);
 }

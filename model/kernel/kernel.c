@@ -28,32 +28,139 @@ double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ri
     return r->time_s - r->floor_s + r->kernels * g->eff.graph_kernel_floor_s;
 }
 
+/* The figures of dtype dt (rk_dtype_prep) that every model may read: its peaks and the rates
+ * of the streaming and custom kernels; with `gemm`, the GEMM model's too (after prep_arch: its cc);
+ * none for an unknown dtype. Each peak's efficiency fraction is looked up once. */
+static inline void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt, int gemm)
+{
+    const ridge_gpu *g = p->g;
+    rk_dtype_prep *d;
+    int tp;
+    ridge_peak vp;
+    double fv, ft;
+    if ((unsigned)dt >= RIDGE_DTYPE_COUNT)
+        return;
+    d = &p->dt[dt];
+    tp = rk_tensor_peak(g, dt);
+    vp = rk_vector_peak(g, dt);
+    fv = rh_efficiency_fraction(&g->eff, vp);
+    ft = tp >= 0 ? rh_efficiency_fraction(&g->eff, (ridge_peak)tp) : 0;
+    d->tensor_peak = tp;
+    d->vector_peak = vp;
+    d->vector_rate = g->peak_flops_per_s[vp] * fv;
+    d->tensor_rate = tp >= 0 ? g->peak_flops_per_s[tp] * ft : 0;
+    if (!gemm)
+        return;
+    d->es = rk_dtype_bytes(dt);
+    d->es_out = rk_gemm_out_bytes(dt);
+    d->es_i = d->es >= 1 ? (long long)d->es : 0;
+    d->gemm_vector_sm = g->peak_flops_per_s[vp] / g->sm_count * fv;
+    d->gemm_tensor_sm = 0;
+    if (tp >= 0) {
+        /* a GEMM's MMAs: the quoted peak at Ada's sustained clock and under the power limit */
+        double flops = g->peak_flops_per_s[tp] * (rk_tensor_clock_share_cc(g, p->cc) * rk_sustained_tensor_share(g, dt));
+        d->gemm_tensor_sm = flops / g->sm_count * ft;
+    }
+}
+
+/* The figures of the GPU every model reads: the roof layer's (rk_l2_split, rk_finish,
+ * rk_predicted). */
+static void prep_roof(const ridge_gpu *g, rk_kernel_prepared *p)
+{
+    p->g = g;
+    p->derived = 1;
+    p->kernel_floor_s = g->eff.kernel_floor_s;
+    p->dram_latency_s = g->eff.dram_latency_s;
+    p->dram_bw = g->memory_bw_bytes_per_s * g->eff.dram_fraction;
+    p->l2_bw = g->eff.l2_bandwidth_bytes_per_s;
+    p->l2_bytes = g->l2_bytes;
+    p->l2_full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes;
+    p->l2_span = g->l2_bytes - p->l2_full;
+}
+
+/* Those the tiled models read (the GEMM model's and attention's): the compute capability and
+ * what follows from it, the SMs, the reciprocal rates. */
+static void prep_arch(rk_kernel_prepared *p)
+{
+    const ridge_gpu *g = p->g;
+    p->cc = rk_cc(g);
+    p->hopper = p->cc / 10 == 9;
+    p->sm = g->sm_count;
+    p->inv_sm = 1.0 / g->sm_count;
+    p->inv_l2_bw = 1.0 / p->l2_bw;
+    p->inv_dram_l2_bw = 1.0 / (p->dram_bw + p->l2_bw);
+    p->tensor_clock_share = rk_tensor_clock_share_cc(g, p->cc);
+}
+
+void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p)
+{
+    prep_roof(g, p);
+    prep_arch(p);
+    rk_gemm_prep(p);
+    rk_memory_bound_prep(p);
+    rk_attention_prep(p);
+    for (int dt = 0; dt < RIDGE_DTYPE_COUNT; dt++)
+        prep_dtype(p, (ridge_dtype)dt, 1);
+}
+
+/* One prediction on its own prepares only the figures its op's model reads: the roof layer's,
+ * the tiled models' (prep_arch) and the GEMM model's (the GEMM, convolution and LSTM models run
+ * GEMMs; their dtype's GEMM figures too), attention's, the row kernels' (memory_bound.c), and
+ * those of the op's dtype, and of fp32 for an elementwise op with a function (ew_work's math
+ * dtype). A model that comes to read other figures must have them prepared here (the
+ * result hashes of the checks, over every kind on every catalogue GPU, go through this path). */
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
-    /* The op's compulsory bytes, rk_op_min_bytes(op): a conv2d's and a memory-bound op's are
-     * computed by their models (with the output sides, the FLOPs), once. */
-    double min_bytes;
-    int rc;
+    rk_kernel_prepared p;
+    prep_roof(g, &p);
     switch (op->kind) {
-    case RIDGE_OP_GEMM: {
-        double batch = op->u.gemm.batch > 0 ? op->u.gemm.batch : 1;
-        min_bytes = rk_gemm_kind_bytes(op) + op->epilogue_bytes;
-        rc = rk_gemm(g, op->dtype, op->u.gemm.m, op->u.gemm.n, op->u.gemm.k, batch, op->u.gemm.layout, 0,
-                     rk_op_bytes(op, min_bytes), 1.0,
-                     (op->u.gemm.no_split_k ? RK_GEMM_NO_SPLIT_K : 0) | (op->u.gemm.tiles_by_m ? RK_GEMM_TILES_BY_M : 0) |
-                         RK_GEMM_CUBLAS,
-                     r, err);
-        break;
-    }
-    case RIDGE_OP_CONV2D: rc = rk_conv2d(g, op, &min_bytes, r, err); break;
-    case RIDGE_OP_ATTENTION:
-        min_bytes = rk_op_min_bytes(op);
-        rc = rk_attention(g, op, min_bytes, r, err);
-        break;
+    case RIDGE_OP_GEMM:
+    case RIDGE_OP_CONV2D:
     case RIDGE_OP_LSTM:
-        min_bytes = rk_op_min_bytes(op);
-        rc = rk_lstm(g, op, r, err);
+        prep_arch(&p);
+        rk_gemm_prep(&p);
+        prep_dtype(&p, op->dtype, 1);
+        return rk_kernel_predict_prepared(&p, op, r, err);
+    default: prep_dtype(&p, op->dtype, 0); break;
+    }
+    switch (op->kind) {
+    case RIDGE_OP_ATTENTION:
+        prep_arch(&p);
+        rk_attention_prep(&p);
         break;
+    case RIDGE_OP_ELEMENTWISE:
+        /* its row, strided or column rounds (memory_bound.c) read the row-kernel figures */
+        if (op->u.ew.rows > 0 || op->u.ew.strided_inputs > 0 || op->u.ew.channels > 0)
+            rk_memory_bound_prep(&p);
+        if (op->u.ew.fn != RIDGE_EW_PLAIN && op->dtype != RIDGE_DTYPE_FP32)
+            prep_dtype(&p, RIDGE_DTYPE_FP32, 0);
+        break;
+    case RIDGE_OP_SOFTMAX:
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+    case RIDGE_OP_REDUCE: rk_memory_bound_prep(&p); break;
+    default: break; /* embedding, copy, custom: the roof layer's and the dtype's alone */
+    }
+    return rk_kernel_predict_prepared(&p, op, r, err);
+}
+
+int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err)
+{
+    return ridge_err_set(err, RIDGE_EINVAL, "%s: the model produced no finite time for this %s op", g->id,
+                         ridge_op_kind_name(op->kind));
+}
+
+/* The dispatch on the kind: each model is the rest of the prediction (rk_predicted at its end),
+ * called last, so that this function saves no registers and keeps no frame. */
+int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+{
+    if ((unsigned)op->dtype >= RIDGE_DTYPE_COUNT) /* an op that fails ridge_op_check: no figures for it */
+        return ridge_err_set(err, RIDGE_EINVAL, "unknown dtype %d", (int)op->dtype);
+    switch (op->kind) {
+    case RIDGE_OP_GEMM: return rk_gemm_op(p, op, r, err);
+    case RIDGE_OP_CONV2D: return rk_conv2d(p, op, r, err);
+    case RIDGE_OP_ATTENTION: return rk_attention(p, op, r, err);
+    case RIDGE_OP_LSTM: return rk_lstm(p, op, r, err);
     case RIDGE_OP_ELEMENTWISE:
     case RIDGE_OP_SOFTMAX:
     case RIDGE_OP_LAYERNORM:
@@ -61,27 +168,7 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_REDUCE:
     case RIDGE_OP_EMBEDDING:
     case RIDGE_OP_COPY:
-    case RIDGE_OP_CUSTOM: rc = rk_memory_bound(g, op, &min_bytes, r, err); break;
+    case RIDGE_OP_CUSTOM: return rk_memory_bound(p, op, r, err);
     default: return ridge_err_set(err, RIDGE_EINVAL, "unknown operator kind %d", (int)op->kind);
     }
-    if (rc != RIDGE_OK)
-        return rc;
-    if (!(r->time_s > 0 && r->time_s < INFINITY)) /* finite and positive (NaN fails both) */
-        return ridge_err_set(err, RIDGE_EINVAL, "%s: the model produced no finite time for this %s op", g->id,
-                             ridge_op_kind_name(op->kind));
-    {
-        /* The plain roofline with datasheet figures: compulsory bytes over DRAM bandwidth (PCIe for
-         * host copies), FLOPs over the peak of the unit used. */
-        int pcie = op->kind == RIDGE_OP_COPY && op->u.copy.kind != RIDGE_COPY_D2D;
-        double bw = pcie ? ridge_gpu_pcie_bw_bytes_per_s(g) : g->memory_bw_bytes_per_s;
-        double t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;
-        double t_bytes;
-        r->min_bytes = min_bytes;
-        t_bytes = r->min_bytes / bw;
-        r->intensity_flops_per_byte = r->min_bytes > 0 ? r->flops / r->min_bytes : 0;
-        r->achieved_flops_per_s = r->flops / r->time_s;
-        r->achieved_bytes_per_s = r->min_bytes / r->time_s;
-        r->roof_efficiency = (t_flops > t_bytes ? t_flops : t_bytes) / r->time_s;
-    }
-    return RIDGE_OK;
 }

@@ -9,20 +9,20 @@
 /* Gate pointwise math per hidden unit and step: 3 sigmoids, 2 tanh, 5 multiply-adds. */
 #define RK_LSTM_POINTWISE_FLOPS 10.0
 
-static int add_gemm(const ridge_gpu *g, ridge_dtype dt, double m, double n, double k, double times,
+static int add_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double times,
                     ridge_kernel_result *acc, ridge_err *err)
 {
     ridge_kernel_result part;
     double es = rk_dtype_bytes(dt);
     double bytes = (m * k + k * n + m * n) * es;
     double align = k < n ? k : n;
-    int rc = rk_gemm(g, dt, m, n, k, 1, RIDGE_LAYOUT_NT, align, rk_hot(bytes), 1.0, RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K, &part, err);
+    int rc = rk_gemm(p, dt, m, n, k, 1, RIDGE_LAYOUT_NT, align, rk_hot(bytes), 1.0, RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K, &part, err);
     if (rc == RIDGE_OK)
         rk_accumulate(acc, &part, times);
     return rc;
 }
 
-int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
+int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     double b = op->u.lstm.batch, t = op->u.lstm.seq, in = op->u.lstm.input, hd = op->u.lstm.hidden;
     double layers = op->u.lstm.layers;
@@ -33,7 +33,7 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
 
     rk_result_clear(r);
     /* Pointwise kernel per step: reads 4 gate pre-activations and the cell, writes h and c. */
-    rk_streaming(g, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, rk_hot(b * hd * 7 * es), 1, &pw);
+    rk_streaming(p, op->dtype, RK_LSTM_POINTWISE_FLOPS * b * hd, rk_hot(b * hd * 7 * es), 1, &pw);
     /* Layer 0 reads the input, layers 1..layers-1 the hidden state of the one below and cost the
      * same: two iterations, the second counted layers - 1 times (closed form, so that a layer
      * count near the schema's 1e15, beyond 2^53 where l++ stops counting, costs no more). */
@@ -41,20 +41,20 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
         double in_l = l == 0 ? in : hd;
         ridge_kernel_result layer;
         memset(&layer, 0, sizeof layer);
-        if ((rc = add_gemm(g, op->dtype, b * t, 4 * hd, in_l, 1, &layer, err)) != RIDGE_OK)
+        if ((rc = add_gemm(p, op->dtype, b * t, 4 * hd, in_l, 1, &layer, err)) != RIDGE_OK)
             return rc;
-        if ((rc = add_gemm(g, op->dtype, b, 4 * hd, hd, t, &layer, err)) != RIDGE_OK)
+        if ((rc = add_gemm(p, op->dtype, b, 4 * hd, hd, t, &layer, err)) != RIDGE_OK)
             return rc;
         rk_accumulate(&layer, &pw, t);
         if (bwd) {
             /* Per step: gradient through the recurrent weights and the gates; then the input
              * gradient and the weight gradient over all steps at once. */
-            if ((rc = add_gemm(g, op->dtype, b, hd, 4 * hd, t, &layer, err)) != RIDGE_OK)
+            if ((rc = add_gemm(p, op->dtype, b, hd, 4 * hd, t, &layer, err)) != RIDGE_OK)
                 return rc;
             rk_accumulate(&layer, &pw, t);
-            if ((rc = add_gemm(g, op->dtype, b * t, in_l, 4 * hd, 1, &layer, err)) != RIDGE_OK)
+            if ((rc = add_gemm(p, op->dtype, b * t, in_l, 4 * hd, 1, &layer, err)) != RIDGE_OK)
                 return rc;
-            if ((rc = add_gemm(g, op->dtype, 4 * hd, in_l + hd, b * t, 1, &layer, err)) != RIDGE_OK)
+            if ((rc = add_gemm(p, op->dtype, 4 * hd, in_l + hd, b * t, 1, &layer, err)) != RIDGE_OK)
                 return rc;
         }
         rk_accumulate(r, &layer, l == 0 ? 1 : layers - 1);
@@ -63,12 +63,12 @@ int rk_lstm(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridg
     r->flops = rk_op_flops(op);
     rk_composite_bound(r);
     {
-        int tp = rk_tensor_peak(g, op->dtype);
-        r->peak = tp >= 0 ? (ridge_peak)tp : rk_vector_peak(g, op->dtype);
+        int tp = p->dt[op->dtype].tensor_peak;
+        r->peak = tp >= 0 ? (ridge_peak)tp : p->dt[op->dtype].vector_peak;
         r->tensor = tp >= 0;
     }
     r->wave_efficiency = 1;
     r->split_k = 1;
     r->align_efficiency = 1;
-    return RIDGE_OK;
+    return rk_predicted(p, op, rk_op_min_bytes(op), r, err);
 }

@@ -25,26 +25,31 @@
 #define RK_ROW_WARP_MAX_ELEMS 1024.0
 #define RK_ROW_WARP_MAX_BYTES 4096.0
 
-/* Threads resident on one SM at once (2,048 where the file does not say). */
-static double resident_threads(const ridge_gpu *g)
+void rk_memory_bound_prep(rk_kernel_prepared *p)
 {
-    return g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
+    const ridge_gpu *g = p->g;
+    /* Threads resident on one SM at once (2,048 where the file does not say), and the CTAs of a
+     * row kernel that fit beside each other (at least one). */
+    double resident = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
+    double ctas = rk_floor(resident / RK_ROW_CTA_THREADS);
+    if (ctas < 1)
+        ctas = 1;
+    p->gpu_threads = g->sm_count * resident;
+    p->row_ctas = g->sm_count * ctas;
+    p->row_clock_hz = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
+    p->half_smem = RK_ROW_ON_CHIP_FRACTION * g->smem_per_sm_bytes;
 }
 
 /* Time of the rounds of a one-CTA-per-row kernel: rows / (SMs x CTAs per SM) rounds, each of
  * `loads` dependent passes over the row (one DRAM latency each) and `reductions` block-wide
  * reductions. 0 when the rows go to warps. */
-static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double es, double loads, double reductions,
-                           ridge_row_kernel kernel)
+static double row_rounds_s(const rk_kernel_prepared *p, double rows, double cols, double es, double loads,
+                           double reductions, ridge_row_kernel kernel)
 {
-    double ctas = rk_floor(resident_threads(g) / RK_ROW_CTA_THREADS), clock = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
     if (kernel == RIDGE_ROW_WARP ||
         (kernel == RIDGE_ROW_AUTO && cols <= RK_ROW_WARP_MAX_ELEMS && cols * es <= RK_ROW_WARP_MAX_BYTES))
         return 0;
-    if (ctas < 1)
-        ctas = 1;
-    return rk_ceil(rows / (g->sm_count * ctas)) *
-           (loads * g->eff.dram_latency_s + reductions * RK_ROW_REDUCE_CYCLES / clock);
+    return rk_ceil(rows / p->row_ctas) * (loads * p->dram_latency_s + reductions * RK_ROW_REDUCE_CYCLES / p->row_clock_hz);
 }
 
 /* Elementwise kernels over non-contiguous inputs (docs/model.md §6, "Strided inputs"): PyTorch's
@@ -52,9 +57,9 @@ static double row_rounds_s(const ridge_gpu *g, double rows, double cols, double 
  * per-element loop loads, computes and stores through untyped pointers that may alias, so a
  * thread's next loads wait for its previous store: one element per thread in flight. Every
  * resident thread of every SM then waits one DRAM latency per element it handles. */
-static double strided_rounds_s(const ridge_gpu *g, double elements)
+static double strided_rounds_s(const rk_kernel_prepared *p, double elements)
 {
-    return rk_ceil(elements / (g->sm_count * resident_threads(g))) * g->eff.dram_latency_s;
+    return rk_ceil(elements / p->gpu_threads) * p->dram_latency_s;
 }
 
 /* PyTorch's channels_last batch-norm kernels (docs/model.md §6, "Channels-last batch norm"): an
@@ -70,16 +75,15 @@ static double strided_rounds_s(const ridge_gpu *g, double elements)
 #define RK_BN_CL_MAX_H_BLOCK 128.0
 #define RK_BN_CL_PARALLEL_LOADS 4.0
 #define RK_BN_CL_COOP_MIN_BLOCKS 8.0
-static double column_rounds_s(const ridge_gpu *g, double channels, double elements, double in_flight)
+static double column_rounds_s(const rk_kernel_prepared *p, double channels, double elements, double in_flight)
 {
     double m = elements / channels;
     double grid_y = rk_ceil(m / (RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD));
     double threads = rk_ceil(channels / RK_BN_CL_TILE_W) * RK_BN_CL_TILE_W * RK_BN_CL_BLOCK_ROWS *
                      (grid_y < RK_BN_CL_MAX_H_BLOCK ? grid_y : RK_BN_CL_MAX_H_BLOCK);
-    double resident = g->sm_count * resident_threads(g);
-    if (threads > resident)
-        threads = resident;
-    return rk_ceil(elements / (threads * in_flight)) * g->eff.dram_latency_s;
+    if (threads > p->gpu_threads)
+        threads = p->gpu_threads;
+    return rk_ceil(elements / (threads * in_flight)) * p->dram_latency_s;
 }
 
 /* A streaming kernel whose rows go to one CTA each: the slower of streaming and the row rounds. */
@@ -115,22 +119,21 @@ static void ew_work(const ridge_op *op, double *flops, ridge_dtype *dt)
     }
 }
 
-static double row_passes(const ridge_gpu *g, const ridge_op *op)
+static double row_passes(const rk_kernel_prepared *p, const ridge_op *op)
 {
     double row_bytes = op->u.rows.cols * rk_dtype_bytes(op->dtype);
-    return row_bytes > RK_ROW_ON_CHIP_FRACTION * g->smem_per_sm_bytes ? 2.0 : 1.0;
+    return row_bytes > p->half_smem ? 2.0 : 1.0;
 }
 
 /* One streaming kernel per op (rk_streaming_in, inlined once): each kind sets the math dtype,
  * FLOPs, bytes and launches it streams, and the time of the rounds of a row or column kernel
  * (row_kernel) where it has one; PCIe copies and tensor-core custom ops are their own. */
-int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, ridge_kernel_result *r, ridge_err *err)
+int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     double flops, bytes, kernels = 1, t_rows = 0;
     /* rk_op_flops(op) and rk_op_min_bytes(op), their memory-bound part inline */
     rk_mb_work(op, &flops, &bytes);
-    bytes += op->epilogue_bytes;
-    *min_bytes = bytes;
+    bytes += op->epilogue_bytes; /* the op's compulsory bytes */
     ridge_dtype math = op->dtype;
     rk_bytes b;
     int rows = 0; /* 1: t_rows is a row kernel's rounds */
@@ -139,19 +142,19 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, r
     case RIDGE_OP_LAYERNORM:
     case RIDGE_OP_RMSNORM: {
         /* Extra passes re-read the input (rows x cols elements). */
-        double es = rk_dtype_bytes(op->dtype), passes = row_passes(g, op);
+        double es = rk_dtype_bytes(op->dtype), passes = row_passes(p, op);
         double extra = (passes - 1) * op->u.rows.rows * op->u.rows.cols * es;
         /* Softmax: a max pass, a sum-of-exponentials pass and the normalising pass, two block
          * reductions; the norms: the moments in one pass and one (Welford) reduction. */
         int sm = op->kind == RIDGE_OP_SOFTMAX;
         b = rk_op_bytes_capped(op, bytes + extra, bytes);
-        t_rows = row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, op->u.rows.kernel);
+        t_rows = row_rounds_s(p, op->u.rows.rows, op->u.rows.cols, es, sm ? 3 : passes, sm ? 2 : 1, op->u.rows.kernel);
         rows = 1;
         break;
     }
     case RIDGE_OP_COPY:
         if (op->u.copy.kind != RIDGE_COPY_D2D) {
-            double bw = ridge_gpu_pcie_bw_bytes_per_s(g) * RK_PCIE_FRACTION;
+            double pcie = ridge_gpu_pcie_bw_bytes_per_s(p->g), bw = pcie * RK_PCIE_FRACTION;
             rk_result_clear(r);
             r->peak = RIDGE_PEAK_FP32;
             r->kernels = 1;
@@ -162,28 +165,29 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, r
             r->wave_efficiency = 1;
             r->split_k = 1;
             r->align_efficiency = 1;
-            return RIDGE_OK;
+            return rk_predicted_bw(p, op, bytes, pcie, r, err);
         }
         flops = 0;
         b = rk_op_bytes(op, bytes);
         break;
     case RIDGE_OP_CUSTOM:
         if (op->u.custom.unit == RIDGE_UNIT_TENSOR) {
-            int tp = rk_tensor_peak(g, op->dtype);
+            const rk_dtype_prep *d = &p->dt[op->dtype];
+            int tp = d->tensor_peak;
             if (tp < 0)
-                return rk_no_tensor_path(g, op->dtype, err);
+                return rk_no_tensor_path(p->g, op->dtype, err);
             rk_result_clear(r);
             r->peak = (ridge_peak)tp;
             r->tensor = 1;
             r->flops = flops;
             r->kernels = 1;
-            r->compute_s = flops / (g->peak_flops_per_s[tp] * rh_efficiency_fraction(&g->eff, (ridge_peak)tp));
-            rk_l2_split(g, rk_op_bytes(op, bytes), 0, &r->dram_bytes, &r->l2_bytes);
+            r->compute_s = flops / d->tensor_rate;
+            rk_l2_split(p, rk_op_bytes(op, bytes), 0, &r->dram_bytes, &r->l2_bytes);
             r->wave_efficiency = 1;
             r->split_k = 1;
             r->align_efficiency = 1;
-            rk_finish(g, r);
-            return RIDGE_OK;
+            rk_finish(p, r);
+            return rk_predicted(p, op, bytes, r, err);
         }
         b = rk_op_bytes(op, bytes);
         break;
@@ -197,10 +201,10 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, r
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
          * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
         if (op->u.rows.kernel == RIDGE_ROW_COLUMN) {
-            t_rows = column_rounds_s(g, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS);
+            t_rows = column_rounds_s(p, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS);
             rows = 1;
         } else if (op->u.rows.rows > 1) {
-            t_rows = row_rounds_s(g, op->u.rows.rows, op->u.rows.cols, rk_dtype_bytes(op->dtype), 1, 1, op->u.rows.kernel);
+            t_rows = row_rounds_s(p, op->u.rows.rows, op->u.rows.cols, rk_dtype_bytes(op->dtype), 1, 1, op->u.rows.kernel);
             rows = 1;
         }
         break;
@@ -209,12 +213,12 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, r
         b = rk_op_bytes(op, bytes);
         rows = 1;
         if (op->u.ew.rows > 0)
-            t_rows = row_rounds_s(g, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, rk_dtype_bytes(op->dtype), 1, 0,
+            t_rows = row_rounds_s(p, op->u.ew.rows, op->u.ew.elements / op->u.ew.rows, rk_dtype_bytes(op->dtype), 1, 0,
                                   RIDGE_ROW_CTA);
         else if (op->u.ew.strided_inputs > 0)
-            t_rows = strided_rounds_s(g, op->u.ew.elements);
+            t_rows = strided_rounds_s(p, op->u.ew.elements);
         else if (op->u.ew.channels > 0)
-            t_rows = column_rounds_s(g, op->u.ew.channels, op->u.ew.elements, 1);
+            t_rows = column_rounds_s(p, op->u.ew.channels, op->u.ew.elements, 1);
         else
             rows = 0;
         break;
@@ -223,8 +227,8 @@ int rk_memory_bound(const ridge_gpu *g, const ridge_op *op, double *min_bytes, r
         b = rk_op_bytes(op, bytes);
         break;
     }
-    rk_streaming_in(g, math, flops, b, kernels, r);
+    rk_streaming_in(p, math, flops, b, kernels, r);
     if (rows)
         row_kernel(t_rows, r);
-    return RIDGE_OK;
+    return rk_predicted(p, op, bytes, r, err);
 }

@@ -162,16 +162,6 @@ double rk_conv_bytes(const ridge_op *op, double p, double q)
     return (in + wt + out) * es;
 }
 
-static double attn_pairs(const ridge_op *op)
-{
-    double q = op->u.attn.q_len, kv = op->u.attn.kv_len;
-    if (!op->u.attn.causal)
-        return q * kv;
-    if (q <= kv)
-        return q * kv - q * (q - 1) / 2;
-    return kv * (kv + 1) / 2;
-}
-
 /* Sum over layers of (in_l + hidden): layer 0 reads the input, the others the previous hidden. */
 static double lstm_in_sum(const ridge_op *op)
 {
@@ -204,10 +194,7 @@ double rk_op_flops(const ridge_op *op)
     switch (op->kind) {
     case RIDGE_OP_GEMM: return 2 * op->u.gemm.m * op->u.gemm.n * op->u.gemm.k * op->u.gemm.batch;
     case RIDGE_OP_CONV2D: return rk_conv_flops(op, conv_p(op), conv_q(op));
-    case RIDGE_OP_ATTENTION: {
-        double fwd = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.head_dim * attn_pairs(op);
-        return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? 3.5 * fwd : fwd;
-    }
+    case RIDGE_OP_ATTENTION: return rk_attn_flops(op, rk_attn_pairs(op));
     case RIDGE_OP_LSTM: {
         double fwd = lstm_fwd_flops(op);
         return op->u.lstm.pass == RIDGE_PASS_FWD_BWD ? 3 * fwd : fwd;
@@ -228,15 +215,7 @@ static inline double kind_min_bytes(const ridge_op *op)
     switch (op->kind) {
     case RIDGE_OP_GEMM: return rk_gemm_kind_bytes(op);
     case RIDGE_OP_CONV2D: return rk_conv_bytes(op, conv_p(op), conv_q(op));
-    case RIDGE_OP_ATTENTION: {
-        double qo = op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len * op->u.attn.head_dim;
-        double kv = op->u.attn.batch * op->u.attn.kv_heads * op->u.attn.kv_len * op->u.attn.head_dim;
-        double lse = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len;
-        double fwd = (2 * qo + 2 * kv) * es + lse;
-        if (op->u.attn.pass == RIDGE_PASS_FWD_BWD)
-            return fwd + (4 * qo + 4 * kv) * es + lse;
-        return fwd;
-    }
+    case RIDGE_OP_ATTENTION: return rk_attn_kind_bytes(op);
     case RIDGE_OP_LSTM: {
         double fwd = lstm_fwd_bytes(op, es);
         return op->u.lstm.pass == RIDGE_PASS_FWD_BWD ? 3 * fwd : fwd;

@@ -25,10 +25,10 @@ int ridge_kernel_peak_for(const ridge_gpu *g, ridge_dtype dt, int tensor)
     return tensor ? rk_tensor_peak(g, dt) : (int)rk_vector_peak(g, dt);
 }
 
-void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
+void rk_streaming(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
                   ridge_kernel_result *r)
 {
-    rk_streaming_in(g, dt, flops, bytes, kernels, r);
+    rk_streaming_in(p, dt, flops, bytes, kernels, r);
 }
 
 void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times)

@@ -11,14 +11,9 @@
 #include "ridge/kernel.h"
 
 #include "efficiency_inline.h"
+#include "kernel_prep.h"
 
-/* The kernel model's private functions are not exported from libridge: hidden, a call between
- * its files is a direct call, not one through the PLT (they run once or more per prediction). */
-#if defined(__GNUC__)
-#define RK_PRIVATE __attribute__((visibility("hidden")))
-#else
-#define RK_PRIVATE
-#endif
+/* RK_PRIVATE, for the kernel model's private functions: kernel_prep.h. */
 
 /* ceil/floor/max without libm calls on baseline x86-64 (no SSE4.1 rounding): the GEMM tile
  * search runs them millions of times per second. Exact for |x| < 2^52 (4.5e15 < 2^52); beyond,
@@ -62,15 +57,13 @@ static inline void rk_result_clear(ridge_kernel_result *r)
 }
 
 /* The part of rk_result_clear that a model which sets every other field itself leaves (rk_gemm,
- * rk_streaming: their own fields, then rk_finish_mem's): the enum/int fields with the padding
- * after them (one fixed-size memset, as rk_result_clear) and the derived fields, which
- * ridge_kernel_predict fills. Those models' results are rk_result_clear's bytes then; a new field
- * of ridge_kernel_result must be added to them too (the size check above). */
-static inline void rk_result_clear_derived(ridge_kernel_result *r)
+ * rk_streaming: their own fields, then rk_finish_mem's, and rk_predicted the derived fields): the
+ * enum/int fields with the padding after them (one fixed-size memset, as rk_result_clear). Those
+ * models' results are rk_result_clear's bytes then; a new field of ridge_kernel_result must be
+ * added to them too (the size check above). */
+static inline void rk_result_clear_enums(ridge_kernel_result *r)
 {
     memset(&r->bound, 0, offsetof(ridge_kernel_result, tile_m) - offsetof(ridge_kernel_result, bound));
-    r->min_bytes = r->intensity_flops_per_byte = r->achieved_flops_per_s = r->achieved_bytes_per_s = 0;
-    r->roof_efficiency = 0;
 }
 
 static inline double rk_max(double a, double b)
@@ -236,10 +229,45 @@ RK_PRIVATE double rk_op_min_bytes(const ridge_op *op);
 /* Parts of op.c's reference formulas (its header comment), inline for the kernel model's hot
  * paths; rk_op_flops and rk_op_min_bytes use these for their kinds, so each formula is written
  * once. A GEMM's compulsory bytes less the epilogue's: */
-static inline double rk_gemm_kind_bytes(const ridge_op *op)
+static inline double rk_gemm_kind_bytes_es(const ridge_op *op, double es, double es_out)
 {
     double b = op->u.gemm.batch, m = op->u.gemm.m, n = op->u.gemm.n, k = op->u.gemm.k;
-    return b * (m * k + k * n) * rk_dtype_bytes(op->dtype) + b * m * n * rk_gemm_out_bytes(op->dtype);
+    return b * (m * k + k * n) * es + b * m * n * es_out;
+}
+/* with es, es_out the dtype's rk_dtype_bytes and rk_gemm_out_bytes (_es: given) */
+static inline double rk_gemm_kind_bytes(const ridge_op *op)
+{
+    return rk_gemm_kind_bytes_es(op, rk_dtype_bytes(op->dtype), rk_gemm_out_bytes(op->dtype));
+}
+/* Visible (query, key) pairs per (batch, head) of an attention op: the causal triangle when
+ * requested, with the queries aligned to the end of the keys (decode and chunked prefill: for q >
+ * kv, the first q - kv queries see nothing and the last kv a triangle). */
+static inline double rk_attn_pairs(const ridge_op *op)
+{
+    double q = op->u.attn.q_len, kv = op->u.attn.kv_len;
+    if (!op->u.attn.causal)
+        return q * kv;
+    if (q <= kv)
+        return q * kv - q * (q - 1) / 2;
+    return kv * (kv + 1) / 2;
+}
+/* An attention op's FLOPs, from its rk_attn_pairs */
+static inline double rk_attn_flops(const ridge_op *op, double pairs)
+{
+    double fwd = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.head_dim * pairs;
+    return op->u.attn.pass == RIDGE_PASS_FWD_BWD ? 3.5 * fwd : fwd;
+}
+/* An attention op's compulsory bytes less the epilogue's */
+static inline double rk_attn_kind_bytes(const ridge_op *op)
+{
+    double es = rk_dtype_bytes(op->dtype);
+    double qo = op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len * op->u.attn.head_dim;
+    double kv = op->u.attn.batch * op->u.attn.kv_heads * op->u.attn.kv_len * op->u.attn.head_dim;
+    double lse = 4 * op->u.attn.batch * op->u.attn.heads * op->u.attn.q_len;
+    double fwd = (2 * qo + 2 * kv) * es + lse;
+    if (op->u.attn.pass == RIDGE_PASS_FWD_BWD)
+        return fwd + (4 * qo + 4 * kv) * es + lse;
+    return fwd;
 }
 /* Tensors a reduce reads together (batch-norm backward: x and dy); 0 in a zeroed op means one. */
 static inline double rk_reduce_inputs(const ridge_op *op)
@@ -305,35 +333,36 @@ RK_PRIVATE double rk_conv_bytes(const ridge_op *op, double p, double q);
 RK_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
- * flight, at most bytes, over the latency). Inline: the GEMM tile search calls it in its loop. */
-static inline double rk_dram_time(const ridge_gpu *g, double bytes)
+ * flight, at most bytes, over the latency). Inline: the GEMM tile search calls it in its loop.
+ * The helpers from here on take the GPU's prepared figures (kernel_prep.h). */
+static inline double rk_dram_time(const rk_kernel_prepared *p, double bytes)
 {
     if (bytes <= 0)
         return 0;
     /* t = L + B / BW: achieved bandwidth B / t is Little's law with min(B, BW*L) bytes in flight. */
-    return g->eff.dram_latency_s + bytes / (g->memory_bw_bytes_per_s * g->eff.dram_fraction);
+    return p->dram_latency_s + bytes / p->dram_bw;
 }
-/* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes. */
-static inline double rk_l2_hit(const ridge_gpu *g, double ws)
+/* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes: 1 up to
+ * RK_L2_FULL_HIT_FRACTION of the L2 (p->l2_full), falling linearly to 0 at all of it. */
+static inline double rk_l2_hit(const rk_kernel_prepared *p, double ws)
 {
-    double full = RK_L2_FULL_HIT_FRACTION * g->l2_bytes;
-    if (ws <= full)
+    if (ws <= p->l2_full)
         return 1;
-    if (ws >= g->l2_bytes)
+    if (ws >= p->l2_bytes)
         return 0;
-    return (g->l2_bytes - ws) / (g->l2_bytes - full);
+    return (p->l2_bytes - ws) / p->l2_span;
 }
 
 /* Split compulsory bytes between DRAM and L2: the cold part by the hit rule at its reuse
  * distance, the rest by the rule at the working set (all of b.bytes plus `extra` hot bytes).
  * Inline: the GEMM tile search calls it in its loop. */
-static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, double *dram, double *l2)
+static inline void rk_l2_split(const rk_kernel_prepared *p, rk_bytes b, double extra, double *dram, double *l2)
 {
-    double ws = b.bytes + extra, hit = rk_l2_hit(g, ws);
+    double ws = b.bytes + extra, hit = rk_l2_hit(p, ws);
     *l2 = ws * hit;
     /* Cold bytes: the hit at their reuse distance instead (never above the working set's). */
     if (b.cold > 0 && b.reuse > ws)
-        *l2 -= b.cold * (hit - rk_l2_hit(g, b.reuse));
+        *l2 -= b.cold * (hit - rk_l2_hit(p, b.reuse));
     *dram = ws - *l2;
 }
 
@@ -341,13 +370,13 @@ static inline void rk_l2_split(const ridge_gpu *g, rk_bytes b, double extra, dou
  * kernels already set: rk_finish_extra(g, r, 0). rk_finish_mem with memory_s given:
  * rk_dram_time(g, dram_bytes) + extra_s, already computed. Inline, all three: once per
  * prediction, after the model's stores to r, which they read back (forwarded, not reloaded). */
-static inline void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, double memory_s)
+static inline void rk_finish_mem(const rk_kernel_prepared *p, ridge_kernel_result *r, double memory_s)
 {
-    double lat = r->dram_bytes > 0 ? g->eff.dram_latency_s : 0;
+    double lat = r->dram_bytes > 0 ? p->dram_latency_s : 0;
     double mem_thr, t;
-    r->floor_s = r->kernels * g->eff.kernel_floor_s;
+    r->floor_s = r->kernels * p->kernel_floor_s;
     r->memory_s = memory_s;
-    r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / g->eff.l2_bandwidth_bytes_per_s : 0;
+    r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / p->l2_bw : 0;
     t = r->compute_s;
     if (r->memory_s > t)
         t = r->memory_s;
@@ -370,36 +399,68 @@ static inline void rk_finish_mem(const ridge_gpu *g, ridge_kernel_result *r, dou
         r->bound = RIDGE_BOUND_LATENCY;
 }
 /* rk_finish with `extra_s` more DRAM time than dram_bytes at the streaming rate (GEMM tile writes). */
-static inline void rk_finish_extra(const ridge_gpu *g, ridge_kernel_result *r, double extra_s)
+static inline void rk_finish_extra(const rk_kernel_prepared *p, ridge_kernel_result *r, double extra_s)
 {
-    rk_finish_mem(g, r, rk_dram_time(g, r->dram_bytes) + extra_s);
+    rk_finish_mem(p, r, rk_dram_time(p, r->dram_bytes) + extra_s);
 }
-static inline void rk_finish(const ridge_gpu *g, ridge_kernel_result *r)
+static inline void rk_finish(const rk_kernel_prepared *p, ridge_kernel_result *r)
 {
-    rk_finish_extra(g, r, 0);
+    rk_finish_extra(p, r, 0);
 }
 
 /* A memory- or vector-bound kernel: flops on the vector path at dtype, compulsory bytes. rk_streaming_in
  * is its body, inline for rk_memory_bound's one call (once per memory-bound prediction). */
-static inline void rk_streaming_in(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
-                                   ridge_kernel_result *r)
+static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes,
+                                   double kernels, ridge_kernel_result *r)
 {
-    ridge_peak p = rk_vector_peak(g, dt);
-    /* every field: these, rk_finish's, and rk_result_clear_derived's */
-    rk_result_clear_derived(r);
+    const rk_dtype_prep *d = &p->dt[dt];
+    /* every field: these, rk_finish's, rk_result_clear_enums's, and the derived (rk_predicted's) */
+    rk_result_clear_enums(r);
     r->tile_m = r->tile_n = r->tiles = r->waves = 0;
-    r->peak = p;
+    r->peak = d->vector_peak;
     r->flops = flops;
     r->kernels = kernels;
-    r->compute_s = flops > 0 ? flops / (g->peak_flops_per_s[p] * rh_efficiency_fraction(&g->eff, p)) : 0;
-    rk_l2_split(g, bytes, 0, &r->dram_bytes, &r->l2_bytes);
+    r->compute_s = flops > 0 ? flops / d->vector_rate : 0;
+    rk_l2_split(p, bytes, 0, &r->dram_bytes, &r->l2_bytes);
     r->wave_efficiency = 1;
     r->split_k = 1;
     r->align_efficiency = 1;
-    rk_finish(g, r);
+    rk_finish(p, r);
 }
-RK_PRIVATE void rk_streaming(const ridge_gpu *g, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
-                  ridge_kernel_result *r);
+RK_PRIVATE void rk_streaming(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
+                             ridge_kernel_result *r);
+
+/* RIDGE_EINVAL: "ID: the model produced no finite time for this KIND op" (kernel.c). */
+RK_PRIVATE int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err);
+
+/* The end of every op's model (cost_models.h, rk_gemm_op): its time must be finite and positive
+ * (NaN fails both tests); then the derived fields, unless p->derived is 0 (they are left unset):
+ * the plain roofline with datasheet figures, the op's compulsory bytes `min_bytes` over `bw`
+ * (DRAM's, rk_predicted; PCIe's for host copies), FLOPs over the peak of the unit used. Inline in
+ * each model's tail, where its result is in registers. */
+static inline int rk_predicted_bw(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, double bw,
+                                  ridge_kernel_result *r, ridge_err *err)
+{
+    const ridge_gpu *g = p->g;
+    double t_flops, t_bytes;
+    if (!(r->time_s > 0 && r->time_s < INFINITY))
+        return rk_no_finite_time(g, op, err);
+    if (!p->derived)
+        return RIDGE_OK;
+    t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;
+    r->min_bytes = min_bytes;
+    t_bytes = r->min_bytes / bw;
+    r->intensity_flops_per_byte = r->min_bytes > 0 ? r->flops / r->min_bytes : 0;
+    r->achieved_flops_per_s = r->flops / r->time_s;
+    r->achieved_bytes_per_s = r->min_bytes / r->time_s;
+    r->roof_efficiency = (t_flops > t_bytes ? t_flops : t_bytes) / r->time_s;
+    return RIDGE_OK;
+}
+static inline int rk_predicted(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, ridge_kernel_result *r,
+                               ridge_err *err)
+{
+    return rk_predicted_bw(p, op, min_bytes, p->g->memory_bw_bytes_per_s, r, err);
+}
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
 RK_PRIVATE void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);

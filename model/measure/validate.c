@@ -1,5 +1,6 @@
 /* Validation: cases, their summaries and the worst of them (docs/validation.md, `ridge validate`).
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,18 +197,35 @@ static int add_regression(ridge_val_regressions *r, ridge_val_regression_kind ki
     return RIDGE_OK;
 }
 
-/* One entry of the baseline against the summaries: appends its regression, if any. */
+/* One entry of the baseline checked for form: by and name strings, cases a whole number in
+ * [0, INT_MAX], mape_percent in [0, 1e9]. RIDGE_EINVAL naming the entry's field. */
+static int check_entry(const cJSON *b, const char *origin, int idx, ridge_err *err)
+{
+    const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
+    const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
+    const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
+    if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape))
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "%s: $.summaries[%d]: needs by, name (strings), cases and mape_percent (numbers)", origin,
+                             idx);
+    if (!(cases->valuedouble >= 0 && cases->valuedouble <= INT_MAX) || cases->valuedouble != floor(cases->valuedouble))
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.summaries[%d].cases: %g is not a count in [0, %d]", origin, idx,
+                             cases->valuedouble, INT_MAX);
+    if (!(mape->valuedouble >= 0 && mape->valuedouble <= 1e9))
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.summaries[%d].mape_percent: %g is out of range [0, 1e+09]",
+                             origin, idx, mape->valuedouble);
+    return RIDGE_OK;
+}
+
+/* One entry of the baseline (checked by check_entry) against the summaries: appends its
+ * regression, if any. */
 static int compare_entry(const cJSON *b, const ridge_val_summary *v, int nv, double tol, ridge_val_regressions *out)
 {
     const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
     const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
     const ridge_val_summary *cur = NULL;
-    int base_cases;
-    if (!cJSON_IsString(by) || !cJSON_IsString(name) || !cJSON_IsNumber(cases) || !cJSON_IsNumber(mape) ||
-        !isfinite(mape->valuedouble))
-        return RIDGE_EINVAL;
-    base_cases = (int)cases->valuedouble;
+    int base_cases = (int)cases->valuedouble;
     for (int i = 0; i < nv && !cur; i++)
         if (strcmp(v[i].scope, by->valuestring) == 0 && strcmp(v[i].name, name->valuestring) == 0)
             cur = &v[i];
@@ -237,18 +255,21 @@ int ridge_val_baseline_compare(const char *text, size_t len, const char *origin,
         return ridge_err_set(err, RIDGE_EINVAL, "%s: not a validation baseline (kind \"%s\" with a summaries array)",
                              origin, RIDGE_VAL_BASELINE_KIND);
     }
+    /* Every entry is checked before any is compared: a bad entry is the one error, not the last
+     * line after the regressions of the entries before it. */
     cJSON_ArrayForEach(b, arr)
     {
-        st = compare_entry(b, v, nv, tol_points, out);
-        if (st == RIDGE_EINVAL)
-            ridge_err_set(err, st, "%s: $.summaries[%d]: needs by, name (strings), cases and mape_percent (numbers)",
-                          origin, idx);
-        else if (st != RIDGE_OK)
-            ridge_err_set(err, st, "out of memory");
-        if (st != RIDGE_OK)
+        if ((st = check_entry(b, origin, idx++, err)) != RIDGE_OK)
             break;
-        idx++;
     }
+    if (st == RIDGE_OK)
+        cJSON_ArrayForEach(b, arr)
+        {
+            if ((st = compare_entry(b, v, nv, tol_points, out)) != RIDGE_OK) {
+                ridge_err_set(err, st, "out of memory");
+                break;
+            }
+        }
     cJSON_Delete(root);
     return st;
 }

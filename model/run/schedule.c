@@ -8,6 +8,8 @@
 #include "ridge/schedule.h"
 
 #include "attrs.h"
+#include "kernel_prep.h"
+#include "schedule_times.h"
 
 static double max3(double a, double b, double c)
 {
@@ -42,20 +44,24 @@ double ridge_schedule_finish_s(double gpu_end_s, double host_end_s, double issue
     return finish_s(gpu_end_s, host_end_s, issue_s, kernels, gpu_s, last_kernel_s);
 }
 
-/* The kernel model itself, as a ridge_schedule_kernel_fn. */
+/* The kernel model itself, as a ridge_schedule_kernel_fn: through the figures ctx holds, prepared
+ * once for the schedule's GPU (kernel_prep.h), for that GPU; for another (schedule_best's copy
+ * with no_split_k set) or without them, ridge_kernel_predict. The same result either way. */
 static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, size_t i, const ridge_op *op,
                                               ridge_kernel_result *buf, int *status, ridge_err *err)
 {
-    (void)ctx;
+    const rk_kernel_prepared *p = ctx;
     (void)i;
-    *status = ridge_kernel_predict(g, op, buf, err);
+    *status = p && g == p->g ? rk_kernel_predict_prepared(p, op, buf, err) : ridge_kernel_predict(g, op, buf, err);
     return *status == RIDGE_OK ? buf : NULL;
 }
 
-/* The pass below is inlined three times into schedule(): as it stands, eager with hp and results
- * NULL (ridge_schedule_ops_with's common call), and eager with hp and results NULL over kernel
- * results known before the pass (krs: ridge_schedule_ops_known, the call the parallel model makes
- * every evaluation), so that the copies carry no branch on them and the last no call per op. */
+/* The pass below is inlined four times into schedule(): as it stands, eager with hp and results
+ * NULL (ridge_schedule_ops_with's common call), eager with hp and results NULL over kernel
+ * results known before the pass (krs: ridge_schedule_ops_known), and that one with times set
+ * (rs_schedule_times, the call the parallel model makes every evaluation: the per-op times and
+ * the step's end only), so that the copies carry no branch on them and the last two no call per
+ * op. */
 #define SCHEDULE_PASS RIDGE_ALWAYS_INLINE static inline int
 
 /* The failure of op i (status rc, err's message): "op i name: message". */
@@ -72,11 +78,13 @@ static int op_failed(const ridge_op *ops, size_t i, int rc, ridge_err *err)
 /* One pass of the pipeline over the ops, each op's kernel result from kfn, or krs[i] (kfn NULL);
  * *split (may be NULL) tells whether a kernel split over K. results and time_s (each may be NULL)
  * take the per-op results, or only their time_s. The totals are summed in locals (the same sums in
- * the same order), which the stores to time_s could otherwise alias, and stored on return. */
+ * the same order), which the stores to time_s could otherwise alias, and stored on return. times
+ * (a constant; only with hp and results NULL): the step's end and the host's (total_time_s,
+ * host_issue_s) are all of tot it sums, the rest 0, and no op's wait or bound is worked out. */
 SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
                             const ridge_kernel_result *const *krs, ridge_op_result *results, double *time_s,
-                            ridge_schedule_totals *tot, int *split, ridge_err *err)
+                            ridge_schedule_totals *tot, int *split, int times, ridge_err *err)
 {
     /* H: when the host has issued the last kernel so far; E: when the GPU finishes the last
      * kernel so far. Without a profile (plain CUDA op lists): h = the launch plus the framework
@@ -103,7 +111,7 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         H = (hp->step_s + (graph ? hp->graph_replay_s : 0)) / hp->cpu_speed;
     }
     double busy = 0, wait_s = 0, flops = 0, dram = 0, kernels = 0, by_bound[RIDGE_BOUND_COUNT] = {0};
-    int rc = RIDGE_OK;
+    int rc = RIDGE_OK, any_split = 0;
     for (size_t i = 0; i < n; i++) {
         ridge_kernel_result buf;
         double c, gk, h, E1, H1, gpu, wait;
@@ -117,7 +125,7 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
             break;
         }
         if (split && kp->split_k > 1)
-            *split = 1;
+            any_split = 1;
         /* C identical kernels of GPU time gk each, issued every h:
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
         /* Most ops are one kernel: x / 1 and 1 x are x exactly, so they skip the divisions. Outside
@@ -139,6 +147,13 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
          * nothing more until the op has run. */
         if (hp && !graph && ops[i].host_sync && H1 < E1)
             H1 = E1;
+        if (times) {
+            if (time_s)
+                time_s[i] = E1 - E;
+            E = E1;
+            H = H1;
+            continue;
+        }
         gpu = c * gk;
         wait = (E1 - E) - gpu;
         if (wait < 0)
@@ -163,6 +178,8 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         E = E1;
         H = H1;
     }
+    if (split && any_split)
+        *split = 1;
     tot->total_time_s = rc == RIDGE_OK ? E : 0;
     tot->host_issue_s = rc == RIDGE_OK ? H : 0;
     tot->gpu_busy_s = busy;
@@ -175,12 +192,15 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
 }
 
 /* How a pass gets its kernel results: kfn per op, or (pfn non-NULL) pfn once for the whole pass into
- * krs, then the pass over them; known: krs already holds this gpu's (the faster pass run again). */
+ * krs, then the pass over them; known: krs already holds this gpu's (the faster pass run again).
+ * times: the caller reads the per-op times and tot's total_time_s and host_issue_s alone
+ * (rs_schedule_times). */
 typedef struct {
     ridge_schedule_kernel_fn kfn;
     ridge_schedule_known_fn pfn;
     void *kctx;
     const ridge_kernel_result **krs;
+    int times;
 } schedule_kernels;
 
 static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, const ridge_host_profile *hp,
@@ -190,20 +210,24 @@ static int schedule(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_run
     if (k->pfn) {
         size_t failed = 0;
         int rc = known ? RIDGE_OK : k->pfn(k->kctx, g, ops, n, k->krs, &failed, err);
+        if (rc == RIDGE_OK && !hp && !results && rt == RIDGE_RUNTIME_EAGER && k->times)
+            return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, NULL, NULL, k->krs, NULL, time_s, tot, split, 1,
+                                 err);
         if (rc == RIDGE_OK && !hp && !results && rt == RIDGE_RUNTIME_EAGER)
-            return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, NULL, NULL, k->krs, NULL, time_s, tot, split,
+            return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, NULL, NULL, k->krs, NULL, time_s, tot, split, 0,
                                  err);
         if (rc == RIDGE_OK)
-            return schedule_pass(g, ops, n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+            return schedule_pass(g, ops, n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, 0, err);
         /* The ops before the failed one, as the pass op by op leaves them, then its error. */
-        schedule_pass(g, ops, failed < n ? failed : n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, err);
+        schedule_pass(g, ops, failed < n ? failed : n, rt, hp, NULL, NULL, k->krs, results, time_s, tot, split, 0,
+                      err);
         tot->total_time_s = tot->host_issue_s = 0;
         return op_failed(ops, failed, rc, err);
     }
     if (!hp && !results && rt == RIDGE_RUNTIME_EAGER)
-        return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, k->kfn, k->kctx, NULL, NULL, time_s, tot, split,
+        return schedule_pass(g, ops, n, RIDGE_RUNTIME_EAGER, NULL, k->kfn, k->kctx, NULL, NULL, time_s, tot, split, 0,
                              err);
-    return schedule_pass(g, ops, n, rt, hp, k->kfn, k->kctx, NULL, results, time_s, tot, split, err);
+    return schedule_pass(g, ops, n, rt, hp, k->kfn, k->kctx, NULL, results, time_s, tot, split, 0, err);
 }
 
 /* The kernel model picks split-K for GPU time; the reduction kernel it adds costs a launch. Where
@@ -236,7 +260,9 @@ static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridg
 int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
                        ridge_schedule_totals *tot, ridge_err *err)
 {
-    schedule_kernels k = {plain_kernel, NULL, NULL, NULL};
+    rk_kernel_prepared p;
+    schedule_kernels k = {plain_kernel, NULL, &p, NULL, 0};
+    rk_kernel_prep(g, &p);
     return schedule_best(g, ops, n, rt, NULL, &k, results, NULL, tot, err);
 }
 
@@ -244,7 +270,7 @@ int ridge_schedule_ops_with(const ridge_gpu *g, const ridge_op *ops, size_t n, r
                             ridge_schedule_kernel_fn kernel, void *kernel_ctx, ridge_op_result *results,
                             double *time_s, ridge_schedule_totals *tot, ridge_err *err)
 {
-    schedule_kernels k = {kernel, NULL, kernel_ctx, NULL};
+    schedule_kernels k = {kernel, NULL, kernel_ctx, NULL, 0};
     return schedule_best(g, ops, n, rt, NULL, &k, results, time_s, tot, err);
 }
 
@@ -252,14 +278,24 @@ int ridge_schedule_ops_known(const ridge_gpu *g, const ridge_op *ops, size_t n, 
                              ridge_schedule_known_fn kernels, void *kernel_ctx, const ridge_kernel_result **kr,
                              ridge_op_result *results, double *time_s, ridge_schedule_totals *tot, ridge_err *err)
 {
-    schedule_kernels k = {NULL, kernels, kernel_ctx, kr};
+    schedule_kernels k = {NULL, kernels, kernel_ctx, kr, 0};
     return schedule_best(g, ops, n, rt, NULL, &k, results, time_s, tot, err);
+}
+
+int rs_schedule_times(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
+                      ridge_schedule_known_fn kernels, void *kernel_ctx, const ridge_kernel_result **kr, double *time_s,
+                      ridge_schedule_totals *tot, ridge_err *err)
+{
+    schedule_kernels k = {NULL, kernels, kernel_ctx, kr, 1};
+    return schedule_best(g, ops, n, rt, NULL, &k, NULL, time_s, tot, err);
 }
 
 int ridge_schedule_ops_host(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err)
 {
-    schedule_kernels k = {plain_kernel, NULL, NULL, NULL};
+    rk_kernel_prepared p;
+    schedule_kernels k = {plain_kernel, NULL, &p, NULL, 0};
+    rk_kernel_prep(g, &p);
     return schedule_best(g, ops, n, rt, hp, &k, results, NULL, tot, err);
 }

@@ -508,9 +508,11 @@ static int trace_csv_row(const char *p, double *a, double *pr, double *o)
 }
 
 /* One line (NUL-terminated, without its newline) into row v[3n..3n+2]: 1 when it held a request,
- * 0 when blank, a comment or the CSV header, a status on error. */
+ * 0 when blank, a comment or the CSV header, a status on error. The header is the first line
+ * that is neither blank nor a comment, or none (*content counts those lines): a later line of
+ * words ("nan,10,10", "abc") is a malformed row, not one more header skipped. */
 static int trace_line(const char *path, size_t lineno, const char *line, const double *v, size_t n, double row[3],
-                      ridge_err *err)
+                      size_t *content, ridge_err *err)
 {
     const char *p = line;
     double a, pr, o;
@@ -518,6 +520,8 @@ static int trace_line(const char *path, size_t lineno, const char *line, const d
         p++;
     if (!*p || *p == '#')
         return 0;
+    if ((*content)++ == 0 && n == 0 && isalpha((unsigned char)*p))
+        return 0; /* the CSV header */
     if (*p == '{') {
         cJSON *j = cJSON_ParseWithLength(p, strlen(p));
         int bad = !j || trace_field(j, "arrival_s", &a) || trace_field(j, "prompt", &pr) || trace_field(j, "output", &o);
@@ -526,8 +530,6 @@ static int trace_line(const char *path, size_t lineno, const char *line, const d
             return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: need {\"arrival_s\": T, \"prompt\": P, \"output\": O}",
                                  path, lineno);
     } else {
-        if (isalpha((unsigned char)*p) && n == 0)
-            return 0; /* a CSV header */
         if (trace_csv_row(p, &a, &pr, &o))
             return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: need arrival_s,prompt,output", path, lineno);
     }
@@ -561,7 +563,7 @@ static int trace_columns(const double *v, size_t n, double **out, ridge_err *err
 int ridge_serve_trace_load(const char *path, double **out, size_t *n_out, ridge_err *err)
 {
     char *text = NULL, *line, *text_end;
-    size_t len = 0, n = 0, cap = 0, lineno = 0;
+    size_t len = 0, n = 0, cap = 0, lineno = 0, content = 0;
     double *v = NULL;
     int st = ridge_file_read(path, &text, &len, err);
     if (st != RIDGE_OK)
@@ -577,7 +579,7 @@ int ridge_serve_trace_load(const char *path, double **out, size_t *n_out, ridge_
             st = ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: a NUL byte: not a text file", path, lineno);
             goto done;
         }
-        if ((st = trace_line(path, lineno, line, v, n, row, err)) <= 0) {
+        if ((st = trace_line(path, lineno, line, v, n, row, &content, err)) <= 0) {
             if (st < 0)
                 goto done;
             continue;

@@ -14,6 +14,9 @@
 
 #include "ridge/comm.h"
 
+#include "attrs.h"
+#include "comm_group.h"
+
 static const ridge_name op_rows[] = {
     {"allreduce", RIDGE_COLL_ALLREDUCE}, {"allgather", RIDGE_COLL_ALLGATHER}, {"reducescatter", RIDGE_COLL_REDUCESCATTER},
     {"alltoall", RIDGE_COLL_ALLTOALL},   {"broadcast", RIDGE_COLL_BROADCAST}, {"sendrecv", RIDGE_COLL_SENDRECV}};
@@ -91,16 +94,6 @@ double ridge_coll_busbw_factor(ridge_coll_op op, int gpus)
     return busbw_factor(op, gpus);
 }
 
-/* What the shape of a collective gives every protocol alike, worked out once a call. */
-typedef struct {
-    int m, k;             /* nodes, GPUs per node */
-    double dn, dm, dk;    /* GPUs, nodes and GPUs per node as doubles */
-    const char *link;     /* the intra link: "nvlink" (a switch or bridges) or "pcie" */
-    double link_share;    /* intra link x intra_fraction */
-    double pcie_share;    /* intra PCIe x intra_fraction */
-    double node_share;    /* node network x inter_fraction */
-} shape;
-
 static void make_shape(const ridge_cluster *cl, double inter_bw, int n, int m, shape *s)
 {
     s->m = m;
@@ -113,20 +106,6 @@ static void make_shape(const ridge_cluster *cl, double inter_bw, int n, int m, s
     s->pcie_share = cl->intra_pcie_bw_bytes_per_s * cl->intra_fraction;
     s->node_share = inter_bw * cl->inter_fraction;
 }
-
-/* The tiers a collective sees, for one protocol, and the ring over all n GPUs on them. */
-typedef struct {
-    double a_intra;     /* step latency inside a node */
-    double a_inter;     /* step latency across nodes */
-    double b_link;      /* per GPU: the fast intra link (NVLink, or PCIe where that is all) */
-    double b_pcie;      /* per GPU: PCIe hops of a bridged node */
-    double b_ring;      /* per GPU: the slowest hop of an intra-node ring of k */
-    const char *ring_bound;
-    double b_node;      /* whole node, network, one direction */
-    double base;
-    double alpha, beta; /* step latency and bandwidth of a ring over all n GPUs */
-    const char *bound;  /* the link that sets beta */
-} tiers;
 
 static void make_tiers(const ridge_cluster *cl, const shape *s, ridge_coll_proto p, tiers *t)
 {
@@ -174,29 +153,48 @@ typedef struct {
     const char *bound;
 } cand;
 
-/* The candidates of op on one protocol's tiers, in algorithm order, among `algos` (bits of
- * algo_mask(op), one or more); returns how many (up to 3, an all-reduce's). */
-static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const shape *s, const tiers *t, unsigned algos,
-                cand *c)
+/* A search for the fastest candidate (fastest): the best so far, of protocol proto, in time; the
+ * protocol whose candidates eval offers now. */
+typedef struct {
+    cand best;
+    int proto, p;
+    double time;
+} search;
+
+/* A candidate to the search: it wins only when it is faster (the first finite time beats
+ * HUGE_VAL). Inlined: a search read for its time alone keeps no candidate. */
+RIDGE_ALWAYS_INLINE
+static inline void offer(search *sr, int algo, double lat, double bw, const char *bound)
+{
+    double time = lat + bw;
+    if (time < sr->time && isfinite(time)) {
+        sr->best.algo = algo;
+        sr->best.lat = lat;
+        sr->best.bw = bw;
+        sr->best.bound = bound;
+        sr->proto = sr->p;
+        sr->time = time;
+    }
+}
+
+/* The candidates of op on one protocol's tiers, offered to sr in algorithm order, among `algos`
+ * (bits of algo_mask(op), one or more; an all-reduce has up to 3). */
+RIDGE_ALWAYS_INLINE
+static inline void eval(const ridge_cluster *cl, ridge_coll_op op, double S, const shape *s, const tiers *t,
+                        unsigned algos, search *sr)
 {
     double n = s->dn, k = s->dk, m = s->dm, alpha = t->alpha, beta = t->beta, lat = t->base;
-    int nc = 0;
     switch (op) {
     case RIDGE_COLL_ALLREDUCE:
         if (algos & 1u << RIDGE_ALGO_RING) {
-            c[nc].algo = RIDGE_ALGO_RING;
-            c[nc].lat = lat + 2 * (n - 1) * alpha;
-            c[nc].bw = 2 * (n - 1) / n * S / beta;
-            c[nc++].bound = t->bound;
+            offer(sr, RIDGE_ALGO_RING, lat + 2 * (n - 1) * alpha, 2 * (n - 1) / n * S / beta, t->bound);
         }
         if (algos & 1u << RIDGE_ALGO_TREE) {
             /* NCCL: a chain inside each node, a double binary tree across nodes; latency
              * 2((k-1) a_intra + log2(m) a_inter); reduce up and broadcast down each move S, which
              * NCCL's tuning counts as algbw = B / 2 (ratio 0.5). */
-            c[nc].algo = RIDGE_ALGO_TREE;
-            c[nc].lat = lat + 2 * ((k - 1) * t->a_intra + ceil_log2(s->m) * t->a_inter);
-            c[nc].bw = 2 * S / beta;
-            c[nc++].bound = t->bound;
+            offer(sr, RIDGE_ALGO_TREE, lat + 2 * ((k - 1) * t->a_intra + ceil_log2(s->m) * t->a_inter), 2 * S / beta,
+                  t->bound);
         }
         if (algos & 1u << RIDGE_ALGO_HIERARCHICAL) {
             /* Reduce-scatter in the node (ring of k), all-reduce of S/k across the m nodes (k
@@ -211,33 +209,21 @@ static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const shape
                     bound = "network";
                 bw += net;
             }
-            c[nc].algo = RIDGE_ALGO_HIERARCHICAL;
-            c[nc].lat = lat;
-            c[nc].bw = bw;
-            c[nc++].bound = bound;
+            offer(sr, RIDGE_ALGO_HIERARCHICAL, lat, bw, bound);
         }
-        return nc;
-    case RIDGE_COLL_ALLGATHER:
+        return;
+    case RIDGE_COLL_ALLGATHER: /* timed alike (rc_coll_timed_as) */
     case RIDGE_COLL_REDUCESCATTER:
-        c->algo = RIDGE_ALGO_RING;
-        c->lat = lat + (n - 1) * alpha;
-        c->bw = (n - 1) / n * S / beta;
-        c->bound = t->bound;
-        return 1;
+        offer(sr, RIDGE_ALGO_RING, lat + (n - 1) * alpha, (n - 1) / n * S / beta, t->bound);
+        return;
     case RIDGE_COLL_BROADCAST:
         /* A pipelined chain: the first chunk pays n-1 steps, then the stream runs at B. */
-        c->algo = RIDGE_ALGO_RING;
-        c->lat = lat + (n - 1) * alpha;
-        c->bw = S / beta;
-        c->bound = t->bound;
-        return 1;
+        offer(sr, RIDGE_ALGO_RING, lat + (n - 1) * alpha, S / beta, t->bound);
+        return;
     case RIDGE_COLL_SENDRECV:
         /* nccl-tests sendrecv: every rank sends S to the next and receives from the previous. */
-        c->algo = RIDGE_ALGO_DIRECT;
-        c->lat = lat + alpha;
-        c->bw = S / beta;
-        c->bound = t->bound;
-        return 1;
+        offer(sr, RIDGE_ALGO_DIRECT, lat + alpha, S / beta, t->bound);
+        return;
     case RIDGE_COLL_ALLTOALL: {
         /* S/n to every peer, all at once; NCCL issues the n-1 exchanges in rounds of one step. */
         double t_intra = 0, t_pcie = 0, t_net = 0, bw;
@@ -261,13 +247,10 @@ static int eval(const ridge_cluster *cl, ridge_coll_op op, double S, const shape
             bw = t_net;
             bound = "network";
         }
-        c->algo = RIDGE_ALGO_DIRECT;
-        c->lat = lat + (n - 1) * alpha;
-        c->bw = bw;
-        c->bound = bound;
-        return 1;
+        offer(sr, RIDGE_ALGO_DIRECT, lat + (n - 1) * alpha, bw, bound);
+        return;
     }
-    default: return 0;
+    default: return;
     }
 }
 
@@ -280,17 +263,11 @@ int ridge_collective(const ridge_cluster *cl, ridge_coll_op op, double bytes, in
                                    gpus, algo, proto, r, err);
 }
 
-int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int nodes,
-                            double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
-                            ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
+/* ridge_collective_shaped's checks past its pointers, in its order: the first that fails with its
+ * message, else RIDGE_OK. */
+static int check(const ridge_cluster *cl, int gpus_per_node, int nodes, ridge_coll_op op, double bytes, int gpus,
+                 ridge_coll_algo algo, ridge_coll_proto proto, ridge_err *err)
 {
-    int m, nc, p0 = proto, p1 = proto, best_proto = RIDGE_PROTO_AUTO;
-    unsigned algos = algo_mask(op);
-    double best_time = HUGE_VAL; /* none found while it is */
-    cand c[3], best = {RIDGE_ALGO_AUTO, 0, 0, NULL};
-    shape sh;
-    if (!cl || !r)
-        return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
     if ((unsigned)op >= RIDGE_COLL_COUNT || (unsigned)algo >= RIDGE_ALGO_COUNT || (unsigned)proto >= RIDGE_PROTO_COUNT)
         return ridge_err_set(err, RIDGE_EINVAL, "operation, algorithm or protocol out of range");
     if (!(bytes >= 1 && bytes <= 1e15))
@@ -307,47 +284,113 @@ int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int node
     if (algo != RIDGE_ALGO_AUTO && !supports(op, algo))
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s has no '%s' algorithm", ridge_coll_op_name(op),
                              ridge_coll_algo_name(algo));
-    m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
-    make_shape(cl, inter_bw_bytes_per_s_per_node, gpus, m, &sh);
-    if (algo != RIDGE_ALGO_AUTO)
-        algos &= 1u << algo;
-    /* The candidates in order, protocol then algorithm; a later one wins only when it is faster. */
-    if (proto == RIDGE_PROTO_AUTO) {
-        p0 = RIDGE_PROTO_LL;
-        p1 = RIDGE_PROTO_COUNT - 1;
-    }
-    for (int p = p0; p <= p1; p++) {
-        tiers t;
-        /* NCCL enables LL128 by default only where every GPU pair talks over NVLink. */
-        if (proto == RIDGE_PROTO_AUTO && p == RIDGE_PROTO_LL128 && cl->intra_kind != RIDGE_INTRA_NVSWITCH)
-            continue;
-        make_tiers(cl, &sh, (ridge_coll_proto)p, &t);
-        nc = eval(cl, op, bytes, &sh, &t, algos, c);
-        for (int j = 0; j < nc; j++) {
-            double time = c[j].lat + c[j].bw;
-            /* the first finite time beats HUGE_VAL; a later one only by being faster */
-            if (time < best_time && isfinite(time)) {
-                best = c[j];
-                best_proto = p;
-                best_time = time;
-            }
+    return RIDGE_OK;
+}
+
+/* The protocols a search over proto tries, one bit each: proto, or (AUTO) all, but LL128 where
+ * not every GPU pair talks over NVLink (NCCL enables it by default only there). */
+static unsigned protos_tried(const ridge_cluster *cl, ridge_coll_proto proto)
+{
+    unsigned all = ((1u << RIDGE_PROTO_COUNT) - 1) & ~(1u << RIDGE_PROTO_AUTO);
+    if (proto != RIDGE_PROTO_AUTO)
+        return 1u << proto;
+    return cl->intra_kind == RIDGE_INTRA_NVSWITCH ? all : all & ~(1u << RIDGE_PROTO_LL128);
+}
+
+/* Each tried protocol's tiers (protos: protos_tried's bits), into t[protocol]. */
+static void make_all_tiers(const ridge_cluster *cl, const shape *sh, unsigned protos, tiers *t)
+{
+    for (int p = RIDGE_PROTO_LL; p < RIDGE_PROTO_COUNT; p++)
+        if (protos >> p & 1u)
+            make_tiers(cl, sh, (ridge_coll_proto)p, &t[p]);
+}
+
+/* The fastest candidate of op on S bytes among `algos` over the protocols `protos` (protos_tried's
+ * bits; their tiers t[protocol]), into sr: the candidates in order, protocol then algorithm; a
+ * later one wins only when it is faster (offer). EUNSUPPORTED when none has a finite time.
+ * Inlined in each caller (a caller that reads the time alone keeps no candidate). */
+RIDGE_ALWAYS_INLINE
+static inline int fastest(const ridge_cluster *cl, ridge_coll_op op, double S, const shape *sh, const tiers *t,
+                          unsigned algos, unsigned protos, search *sr, ridge_err *err)
+{
+    sr->best.algo = RIDGE_ALGO_AUTO;
+    sr->best.lat = sr->best.bw = 0;
+    sr->best.bound = NULL;
+    sr->proto = RIDGE_PROTO_AUTO;
+    sr->time = HUGE_VAL; /* none found while it is */
+    for (int p = RIDGE_PROTO_LL; p < RIDGE_PROTO_COUNT; p++)
+        if (protos >> p & 1u) {
+            sr->p = p;
+            eval(cl, op, S, sh, &t[p], algos, sr);
         }
-    }
-    if (best_proto == RIDGE_PROTO_AUTO)
+    if (sr->proto == RIDGE_PROTO_AUTO)
         return ridge_err_set(err, RIDGE_EUNSUPPORTED, "no algorithm for %s on cluster '%s'", ridge_coll_op_name(op),
                              cl->id);
+    return RIDGE_OK;
+}
+
+int ridge_collective_shaped(const ridge_cluster *cl, int gpus_per_node, int nodes,
+                            double inter_bw_bytes_per_s_per_node, ridge_coll_op op, double bytes, int gpus,
+                            ridge_coll_algo algo, ridge_coll_proto proto, ridge_coll_result *r, ridge_err *err)
+{
+    int m, st;
+    unsigned algos, protos;
+    search sr;
+    shape sh;
+    tiers t[RIDGE_PROTO_COUNT];
+    if (!cl || !r)
+        return ridge_err_set(err, RIDGE_EINVAL, "no cluster or result");
+    if ((st = check(cl, gpus_per_node, nodes, op, bytes, gpus, algo, proto, err)) != RIDGE_OK)
+        return st;
+    m = gpus > gpus_per_node ? gpus / gpus_per_node : 1;
+    make_shape(cl, inter_bw_bytes_per_s_per_node, gpus, m, &sh);
+    algos = algo_mask(op);
+    if (algo != RIDGE_ALGO_AUTO)
+        algos &= 1u << algo;
+    protos = protos_tried(cl, proto);
+    make_all_tiers(cl, &sh, protos, t);
+    if ((st = fastest(cl, op, bytes, &sh, t, algos, protos, &sr, err)) != RIDGE_OK)
+        return st;
     r->op = op;
-    r->algo = (ridge_coll_algo)best.algo;
-    r->proto = (ridge_coll_proto)best_proto;
+    r->algo = (ridge_coll_algo)sr.best.algo;
+    r->proto = (ridge_coll_proto)sr.proto;
     r->gpus = gpus;
     r->nodes = m;
     r->gpus_per_node = sh.k;
     r->bytes = bytes;
-    r->time_s = best_time;
-    r->latency_s = best.lat;
-    r->bandwidth_s = best.bw;
-    r->alg_bw_bytes_per_s = bytes / best_time;
+    r->time_s = sr.time;
+    r->latency_s = sr.best.lat;
+    r->bandwidth_s = sr.best.bw;
+    r->alg_bw_bytes_per_s = bytes / sr.time;
     r->bus_bw_bytes_per_s = r->alg_bw_bytes_per_s * busbw_factor(op, gpus);
-    r->bound = best.bound;
+    r->bound = sr.best.bound;
+    return RIDGE_OK;
+}
+
+void rc_coll_group_init(const ridge_cluster *cl, int gpus_per_node, int nodes, double inter_bw, int gpus,
+                        rc_coll_group *g)
+{
+    g->cl = cl;
+    g->gpus_per_node = gpus_per_node;
+    g->nodes = nodes;
+    g->gpus = gpus;
+    g->ok = gpus >= 2 && (long)gpus <= (long)gpus_per_node * nodes &&
+            !(gpus > gpus_per_node && gpus % gpus_per_node != 0);
+    if (!g->ok)
+        return;
+    make_shape(cl, inter_bw, gpus, gpus > gpus_per_node ? gpus / gpus_per_node : 1, &g->sh);
+    g->protos = protos_tried(cl, RIDGE_PROTO_AUTO);
+    make_all_tiers(cl, &g->sh, g->protos, g->t);
+}
+
+int rc_coll_group_time(const rc_coll_group *g, ridge_coll_op op, double bytes, double *time_s, ridge_err *err)
+{
+    int st;
+    search sr;
+    if ((unsigned)op >= RIDGE_COLL_COUNT || !(bytes >= 1 && bytes <= 1e15) || !g->ok) /* one of them fails */
+        return check(g->cl, g->gpus_per_node, g->nodes, op, bytes, g->gpus, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, err);
+    if ((st = fastest(g->cl, op, bytes, &g->sh, g->t, algo_mask(op), g->protos, &sr, err)) != RIDGE_OK)
+        return st;
+    *time_s = sr.time;
     return RIDGE_OK;
 }

@@ -20,6 +20,9 @@
 #include "ridge/schedule.h"
 
 #include "attrs.h"
+#include "comm_group.h"
+#include "kernel_prep.h"
+#include "schedule_times.h"
 
 /* Korthikanti et al. 2022 (Reducing Activation Recomputation...): with flash attention a layer
  * keeps 34 s b h bytes (16-bit), of which 24 are split by tensor parallelism and 10 (the norm
@@ -146,9 +149,19 @@ static int same_bits(double a, double b)
     return x == y;
 }
 
+/* ceil(x / t). The quotients sharding takes are positive and small: ceil of one in (0, 2^52) is the
+ * integer below it (exact), plus one unless it is that integer, which costs fewer instructions
+ * than the inlined ceil (no SSE4.1 rounding on baseline x86-64). Others: ceil itself. */
 static double ceil_div(double x, double t)
 {
-    return t == 1 ? x : ceil(x / t);
+    double q, r;
+    if (t == 1)
+        return x;
+    q = x / t;
+    if (!(q > 0 && q < 4503599627370496.0))
+        return ceil(q);
+    r = (double)(int64_t)q;
+    return r < q ? r + 1 : r;
 }
 
 /* What sharding does to an op, from its base name (the lists above), found once per op. */
@@ -449,43 +462,69 @@ static size_t coll_home(ridge_coll_op op, double bytes, int n, int stride)
     return (size_t)h & (PAR_COLL_MEMO - 1);
 }
 
-static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double bytes, int n, int stride,
+/* The group of n GPUs `stride` apart that collectives run on (coll_time): its set-up
+ * (rc_coll_group: the node shape it sees, each protocol's tiers), made at the first of its
+ * collectives that is not in the memo and shared by the others of the same caller. */
+typedef struct {
+    int n, stride, ready;
+    rc_coll_group g;
+} par_group;
+
+/* The group of n GPUs `stride` apart, not set up yet (the set-up is left unwritten until used). */
+static par_group *group_at(par_group *grp, int n, int stride)
+{
+    grp->n = n;
+    grp->stride = stride;
+    grp->ready = 0;
+    return grp;
+}
+
+/* The time of op on bytes over the group grp (ridge_collective_shaped's on the node shape the group
+ * sees), from the memo cm (may be NULL) or kept in it. The memo's key is the op it is timed as
+ * (rc_coll_timed_as): an all-gather finds the reduce-scatter of the same bytes. */
+static int coll_time(par_coll_memo *cm, const ridge_cluster *cl, par_group *grp, ridge_coll_op op, double bytes,
                      double *t_s, ridge_err *err)
 {
-    ridge_coll_result r;
-    int st, k, nodes;
-    double inter_bw;
-    size_t home = 0;
+    const int n = grp->n, stride = grp->stride;
+    const ridge_coll_op key = rc_coll_timed_as(op);
+    double t;
+    int st;
+    par_coll_entry *slot = NULL; /* where a miss is kept: the first free slot of the probe, or home */
     *t_s = 0;
     if (n <= 1 || bytes <= 0)
         return RIDGE_OK;
     if (cm) {
-        home = coll_home(op, bytes, n, stride);
+        size_t home = coll_home(key, bytes, n, stride);
         for (size_t j = 0; j < PAR_COLL_PROBE; j++) {
-            const par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
-            if (e->gen == cm->gen && e->bytes == bytes && e->n == n && e->stride == stride && e->op == op) {
+            par_coll_entry *e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
+            if (e->gen != cm->gen) {
+                if (!slot)
+                    slot = e;
+            } else if (e->bytes == bytes && e->n == n && e->stride == stride && e->op == key) {
                 *t_s = e->t_s;
                 return RIDGE_OK;
             }
         }
+        if (!slot)
+            slot = &cm->e[home];
     }
-    group_shape(cl, n, stride, &k, &nodes, &inter_bw);
-    st = ridge_collective_shaped(cl, k, nodes, inter_bw, op, bytes, n, RIDGE_ALGO_AUTO, RIDGE_PROTO_AUTO, &r, err);
+    if (!grp->ready) {
+        int k, nodes;
+        double inter_bw;
+        group_shape(cl, n, stride, &k, &nodes, &inter_bw);
+        rc_coll_group_init(cl, k, nodes, inter_bw, n, &grp->g);
+        grp->ready = 1;
+    }
+    st = rc_coll_group_time(&grp->g, op, bytes, &t, err); /* ridge_collective_shaped's time */
     if (st == RIDGE_OK) {
-        *t_s = r.time_s;
-        if (cm) { /* failures are not kept: their message comes from the call */
-            par_coll_entry *e = &cm->e[home];
-            for (size_t j = 0; j < PAR_COLL_PROBE; j++)
-                if (cm->e[(home + j) & (PAR_COLL_MEMO - 1)].gen != cm->gen) {
-                    e = &cm->e[(home + j) & (PAR_COLL_MEMO - 1)];
-                    break;
-                }
-            e->gen = cm->gen;
-            e->op = op;
-            e->bytes = bytes;
-            e->n = n;
-            e->stride = stride;
-            e->t_s = r.time_s;
+        *t_s = t;
+        if (slot) { /* failures are not kept: their message comes from the call */
+            slot->gen = cm->gen;
+            slot->op = key;
+            slot->bytes = bytes;
+            slot->n = n;
+            slot->stride = stride;
+            slot->t_s = t;
         }
     }
     return st;
@@ -597,17 +636,17 @@ typedef struct {
 
 /* One collective of a data-parallel group over this GPU's dense and expert shards: the dense
  * part over the n ranks of the group (stride tp pp), the experts' over the n / ep ranks of the
- * expert-data-parallel group (stride tp pp ep). */
-static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes, int n,
-                   int stride, int ep, double *t_s, ridge_err *err)
+ * expert-data-parallel group (stride tp pp ep), `experts`. */
+static int dp_coll(par_coll_memo *cm, const ridge_cluster *cl, ridge_coll_op op, double dense_bytes, double expert_bytes,
+                   par_group *dense, par_group *experts, int ep, double *t_s, ridge_err *err)
 {
     double te = 0;
     int st;
     if (ep <= 1)
-        return coll_time(cm, cl, op, dense_bytes + expert_bytes, n, stride, t_s, err);
-    st = coll_time(cm, cl, op, dense_bytes, n, stride, t_s, err);
-    if (st == RIDGE_OK && expert_bytes > 0 && n / ep > 1)
-        st = coll_time(cm, cl, op, expert_bytes, n / ep, stride * ep, &te, err);
+        return coll_time(cm, cl, dense, op, dense_bytes + expert_bytes, t_s, err);
+    st = coll_time(cm, cl, dense, op, dense_bytes, t_s, err);
+    if (st == RIDGE_OK && expert_bytes > 0 && experts->n > 1)
+        st = coll_time(cm, cl, experts, op, expert_bytes, &te, err);
     *t_s += te;
     return st;
 }
@@ -645,6 +684,7 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
     double total_g = (dense + expert) * gb, buckets = ceil(total_g / pc->bucket_bytes);
     double bucket = total_g < pc->bucket_bytes ? total_g : pc->bucket_bytes, frac = bucket / total_g;
     double t = 0, tb = 0, after = 0;
+    par_group dense_g, expert_g, replicas;
     par_dp_key key = {zs, pc->fsdp, D, TP, E, dsh, dense, expert, gb, pb, frac, ls};
     int known = cm && cm->dp[zs].gen == cm->gen && same_dp_key(&cm->dp[zs].key, &key);
     out->dp_bytes = total_g;
@@ -655,11 +695,14 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
             tb = cm->dp[zs].t[1];
             after = cm->dp[zs].t[2];
         } else {
-            if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, D, TP, E, &t, err)) != RIDGE_OK ||
-                (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, D, TP, E, &tb, err)) != RIDGE_OK)
+            group_at(&dense_g, D, TP);
+            group_at(&expert_g, D / E, TP * E);
+            if ((st = dp_coll(cm, cl, op, dense * gb, expert * gb, &dense_g, &expert_g, E, &t, err)) != RIDGE_OK ||
+                (st = dp_coll(cm, cl, op, dense * gb * frac, expert * gb * frac, &dense_g, &expert_g, E, &tb, err)) !=
+                    RIDGE_OK)
                 return st;
-            if (zs >= 1 &&
-                (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, D, TP, E, &after, err)) != RIDGE_OK)
+            if (zs >= 1 && (st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb, expert * pb, &dense_g, &expert_g, E,
+                                         &after, err)) != RIDGE_OK)
                 return st;
             dp_known(cm, &key, t, tb, after);
         }
@@ -688,14 +731,16 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
             r = cm->dp[zs].t[1];
             ar = cm->dp[zs].t[2];
         } else {
-            if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, dsh, TP, E, &a, err)) !=
-                    RIDGE_OK ||
-                (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, dsh, TP, E, &r,
-                              err)) != RIDGE_OK)
+            group_at(&dense_g, dsh, TP);
+            group_at(&expert_g, dsh / E, TP * E);
+            if ((st = dp_coll(cm, cl, RIDGE_COLL_ALLGATHER, dense * pb / ls, expert * pb / ls, &dense_g, &expert_g, E,
+                              &a, err)) != RIDGE_OK ||
+                (st = dp_coll(cm, cl, RIDGE_COLL_REDUCESCATTER, dense * gb / ls, expert * gb / ls, &dense_g, &expert_g,
+                              E, &r, err)) != RIDGE_OK)
                 return st;
             if (pc->fsdp == RIDGE_FSDP_HYBRID && D / dsh > 1 &&
-                (st = coll_time(cm, cl, RIDGE_COLL_ALLREDUCE, (dense + expert) * gb / ls / dsh, D / dsh, TP * dsh, &ar,
-                                err)) != RIDGE_OK)
+                (st = coll_time(cm, cl, group_at(&replicas, D / dsh, TP * dsh), RIDGE_COLL_ALLREDUCE,
+                                (dense + expert) * gb / ls / dsh, &ar, err)) != RIDGE_OK)
                 return st;
             dp_known(cm, &key, a, r, ar);
         }
@@ -828,6 +873,12 @@ static int shard_touches(const ridge_op *op, const par_class *c)
 
 /* ------------------------------------------------------------------ the prepared model */
 
+/* A term of a place's time: op i's time times its share of the pass. */
+typedef struct {
+    size_t i;
+    double share;
+} par_term;
+
 struct ridge_parallel_model {
     unsigned long serial;    /* unique among the process's prepared models (ridge_parallel_ctx) */
     const ridge_model *m;    /* borrowed */
@@ -839,15 +890,35 @@ struct ridge_parallel_model {
     ridge_err build_err, memory_err; /* ... and messages, reported in ridge_predict's order */
     ridge_oplist g;          /* one microbatch, the optimizer group of the whole step */
     par_class *cls;          /* each op's class */
-    /* The evaluation's loops over subsets, in graph order (one allocation, `order`): the ops by
-     * place (place_end[p]: the end of place p's), each with its forward and backward shares
-     * (1 - bwd, bwd); the optimizer group's sharded ops; the grad_accumulate ops. */
-    size_t *order, place_end[4], *opt_ops, n_opt, *accum_ops, n_accum;
-    double (*share)[2];      /* [order index]: 1 - bwd, bwd */
+    /* The evaluation's sums of each place's forward and backward times (one allocation, fwd):
+     * the terms of the forward sums, place by place (fwd_end[p]: the end of place p's), each op
+     * of the place with its forward share 1 - bwd, in graph order; those of the backward sums
+     * (bwd, bwd_end) with their share bwd. An op whose share is 0 has no term: its t x 0 would
+     * be +0, which adds nothing to a sum (t is a time, finite and >= 0; the sum starts at +0). */
+    par_term *fwd, *bwd;
+    size_t fwd_end[4], bwd_end[4];
+    /* The evaluation's loops over subsets, in graph order (one allocation, `order`): the
+     * optimizer group's sharded ops; the grad_accumulate ops. */
+    size_t *order, *opt_ops, n_opt, *accum_ops, n_accum;
+    /* The ops sharding leaves alone (not touched), and those it changes outside the optimizer
+     * group's sharded ones (shard_graph's loops): those that are their own lead, and of the others
+     * (an evaluation's pass gives them their lead's result, so only their count, which the
+     * schedule reads, is sharded there) the layers' (count_ops: the count of the others is the
+     * model's whatever the configuration), in graph order, in the same allocation. */
+    size_t *plain_ops, n_plain, *layer_ops, n_layer, *count_ops, n_count;
+    /* [op]: the op whose kernel result op i has in every configuration (find_leads): the first in
+     * graph order with the same kernel inputs, unsharded, and the same tensor-parallel split of
+     * them (so the same sharded too); i itself when none comes before it. In `order`'s allocation. */
+    size_t *lead;
     par_shape s;
     ridge_memory full;       /* ridge_model_memory of one microbatch */
     double params, expert_share; /* ridge_model_params_for; expert params / params (0 without) */
+    /* ridge_model_throughput_unit: the model's alone (every family's names its items whatever the
+     * run configuration, which it is handed but does not read), so found once. */
+    const char *unit;
 };
+
+static int find_leads(ridge_parallel_model *pm);
 
 /* The microbatches per step a configuration accumulates into the optimizer group (1: none). */
 static double accum_of(const ridge_run_config *rc, const ridge_parallel_config *pc)
@@ -863,7 +934,7 @@ void ridge_parallel_model_free(ridge_parallel_model *pm)
     ridge_oplist_free(&pm->g);
     free(pm->cls);
     free(pm->order);
-    free(pm->share);
+    free(pm->fwd);
     free(pm);
 }
 
@@ -893,9 +964,9 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
     pm->build_st = ridge_model_build(m, &acc, &pm->g, &pm->build_err);
     pm->s.transformer = strcmp(ridge_model_family(m), "transformer") == 0;
     if (pm->build_st == RIDGE_OK) {
-        size_t n = pm->g.n ? pm->g.n : 1, k = 0;
-        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(3 * n * sizeof *pm->order)) ||
-            !(pm->share = malloc(n * sizeof *pm->share))) {
+        size_t n = pm->g.n ? pm->g.n : 1, nf = 0, nb = 0;
+        if (!(pm->cls = calloc(n, sizeof *pm->cls)) || !(pm->order = malloc(6 * n * sizeof *pm->order)) ||
+            !(pm->fwd = malloc(2 * n * sizeof *pm->fwd))) {
             ridge_parallel_model_free(pm);
             return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
         }
@@ -904,17 +975,26 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             classify_opt(&pm->g.ops[i], rc->optimizer_impl, &pm->cls[i]);
             pm->cls[i].touched = (unsigned char)shard_touches(&pm->g.ops[i], &pm->cls[i]);
         }
+        pm->bwd = pm->fwd + n;
         for (int pl = 0; pl < 4; pl++) {
-            for (size_t i = 0; i < pm->g.n; i++)
-                if (pm->cls[i].place == pl) {
-                    pm->share[k][0] = 1 - pm->cls[i].bwd;
-                    pm->share[k][1] = pm->cls[i].bwd;
-                    pm->order[k++] = i;
-                }
-            pm->place_end[pl] = k;
+            for (size_t i = 0; i < pm->g.n; i++) {
+                const double b = pm->cls[i].bwd;
+                if (pm->cls[i].place != pl)
+                    continue;
+                if (1 - b != 0)
+                    pm->fwd[nf++] = (par_term){i, 1 - b};
+                if (b != 0)
+                    pm->bwd[nb++] = (par_term){i, b};
+            }
+            pm->fwd_end[pl] = nf;
+            pm->bwd_end[pl] = nb;
         }
-        pm->opt_ops = pm->order + pm->g.n;
-        pm->accum_ops = pm->order + 2 * pm->g.n;
+        pm->opt_ops = pm->order;
+        pm->accum_ops = pm->order + pm->g.n;
+        pm->plain_ops = pm->order + 2 * pm->g.n;
+        pm->layer_ops = pm->order + 3 * pm->g.n;
+        pm->lead = pm->order + 4 * pm->g.n;
+        pm->count_ops = pm->order + 5 * pm->g.n;
         for (size_t i = 0; i < pm->g.n; i++) {
             if (pm->cls[i].opt != PAR_OPT_NONE)
                 pm->opt_ops[pm->n_opt++] = i;
@@ -929,9 +1009,24 @@ int ridge_parallel_prepare(const ridge_model *m, const ridge_run_config *rc, con
             shape_from_graph(&pm->g, pc->microbatch, &pm->s);
         for (size_t i = 0; i < pm->g.n; i++)
             tp_fields(&pm->g.ops[i], &pm->cls[i], &pm->s);
+        if (find_leads(pm) != RIDGE_OK) {
+            ridge_parallel_model_free(pm);
+            return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < pm->g.n; i++) {
+            if (pm->cls[i].opt != PAR_OPT_NONE)
+                continue;
+            if (!pm->cls[i].touched)
+                pm->plain_ops[pm->n_plain++] = i;
+            else if (pm->lead[i] == i)
+                pm->layer_ops[pm->n_layer++] = i;
+            else if (pm->cls[i].place == PAR_LAYER)
+                pm->count_ops[pm->n_count++] = i;
+        }
         pm->memory_st = ridge_model_memory(m, &pm->mb, &pm->full, &pm->memory_err);
         pm->params = ridge_model_params_for(m, rc);
         pm->expert_share = pm->params > 0 ? ridge_model_expert_params(m) / pm->params : 0;
+        pm->unit = ridge_model_throughput_unit(m, rc);
     }
     *out = pm;
     return RIDGE_OK;
@@ -973,9 +1068,10 @@ _Static_assert(sizeof(ridge_cluster) - (offsetof(ridge_cluster, sources) + sizeo
 /* What the context knows of its scratch op i. A kernel slot's key is compared byte for byte only
  * while this does not say which way holds the op's inputs: hit[f], a way of op i's memo for
  * no_split_k f, has a key equal to the op's kernel inputs (its result counts when its generation
- * is the context's). scratch_shard clears it whenever it writes the op and, once, after the graph
- * is copied (scratch_begin) before the memos see the op; a growth of the memos, which moves
- * them, clears it too (ctx_reserve). memo_kernel sets it only where it compared or wrote the key,
+ * is the context's). scratch_shard clears it whenever it writes the op (shard_graph's loop over
+ * the layer ops: unless the op's shape comes out as it was) and, once, after the graph is copied
+ * (scratch_begin) before the memos see the op; a growth of the memos, which moves them, clears it
+ * too (ctx_reserve). memo_kernel sets it only where it compared or wrote the key,
  * and a miss that replaces the way hit names sets it again. */
 typedef struct par_kernel_slot par_kernel_slot;
 typedef struct {
@@ -1010,12 +1106,18 @@ struct ridge_parallel_ctx {
      * parallelism and (optimizer group) the op's shard alone, so an op sharded for the same ones
      * is left as it is. sh_stamp names the (tp, pp, sp) last seen and is never 0. */
     uint64_t sh_stamp;
-    uint64_t sh_all;     /* every op of the graph was sharded for this stamp (0: not known) */
+    uint64_t sh_all;     /* every op of the graph was sharded for this stamp, but the count_ops' count alone
+                            (0: not known) */
     uint64_t copy_stamp; /* the stamp the graph was copied in: an op's state of an earlier one is void */
     int sh_tp, sh_pp, sh_sp;
     double *t_op;            /* each op's time in the stream */
     par_kernel_slot *memo[2]; /* [no_split_k][op x PAR_WAYS + way] */
+    rk_kernel_prepared kp;    /* the kernel model's figures of the cluster copy's GPU (cl->gpu), prepared
+                                 by every evaluation with the memos on, before its first prediction:
+                                 memo_miss predicts through them (kernel_prep.h); derived 0, as no
+                                 memo result leaves the context and nothing here reads those fields */
     const ridge_kernel_result **kr; /* [op]: a schedule pass's kernel results (memo_pass) */
+    const size_t *lead;      /* [op]: the prepared model's lead (memo_pass), set by evaluate before its schedule */
     unsigned char *next_way[2]; /* [no_split_k][op]: the way a miss replaces */
     par_gen gen;             /* the memos' generation: clearing them starts the next */
     int memos;               /* 0: ridge_parallel_predict's one evaluation, no memo */
@@ -1029,11 +1131,15 @@ struct ridge_parallel_ctx {
     int ok_tp, ok_sp;
     int ok_split;   /* one of those ops splits over K in the first pass */
     int ok_nosplit; /* and they passed the no-split pass too */
-    /* The global batch's model FLOPs, throughput unit and items for model mf_serial (0: none) at
-     * global batch mf_batch: functions of the two alone (evaluate). */
+    /* The global batch's model FLOPs and items for model mf_serial (0: none) at global batch
+     * mf_batch: functions of the two alone (evaluate). */
     unsigned long mf_serial;
     double mf_batch, mf_flops, mf_items;
-    const char *mf_unit;
+    /* Model gb_serial's run configuration (0: none), its batch the last global batch: the one the
+     * model FLOPs are asked for, kept (not a result: a clear leaves it) so as not to copy it each
+     * time. */
+    unsigned long gb_serial;
+    ridge_run_config gb;
 };
 
 static int ctx_alloc(int memos, ridge_parallel_ctx **out, ridge_err *err)
@@ -1083,8 +1189,9 @@ void ridge_parallel_ctx_free(ridge_parallel_ctx *c)
  * for the next evaluation, not only the memos: a new sharding stamp (every op is restored and
  * sharded again, as for a new configuration) and the model FLOPs of the last global batch, so an
  * evaluation after a clear does the work of one on a new context but the graph copy and the
- * allocations (an op sharding never touches keeps its remembered memo way, whose key is still its
- * inputs: it is predicted again into it without the key being written). */
+ * allocations (an op sharding never touches, or a layer op it shards to the shape it had, keeps
+ * its remembered memo way, whose key is still its inputs: it is predicted again into it without
+ * the key being written). */
 void ridge_parallel_ctx_clear(ridge_parallel_ctx *c)
 {
     if (!c || !c->memos)
@@ -1189,6 +1296,60 @@ static void set_kernel_key(par_kernel_key *k, const ridge_op *op)
     memcpy(k->u, &op->u, sizeof k->u);
 }
 
+/* Whether ops a and b (of classes ca, cb) have the same kernel inputs and tensor-parallel split of
+ * them, bit for bit (find_leads). */
+static int same_lead(const ridge_op *a, const par_class *ca, const ridge_op *b, const par_class *cb)
+{
+    return a->kind == b->kind && a->dtype == b->dtype && same_bits(a->cold_bytes, b->cold_bytes) &&
+           same_bits(a->reuse_bytes, b->reuse_bytes) && same_bits(a->epilogue_bytes, b->epilogue_bytes) &&
+           memcmp(&a->u, &b->u, sizeof a->u) == 0 && ca->tp_n == cb->tp_n && ca->tp_sp == cb->tp_sp &&
+           ca->tp_w[0] == cb->tp_w[0] && ca->tp_w[1] == cb->tp_w[1];
+}
+
+/* pm->lead (after tp_fields): ops outside the optimizer group's sharded ones and those sharded by
+ * shard_op_tp (PAR_TP_OWN) whose kernel inputs and split are the same, bit for bit, have the same
+ * kernel inputs once sharded for any configuration (sharding writes only the split's fields, and
+ * the count, which is not an input): a pass predicts the first of them and gives the others its
+ * result (memo_pass). With full recomputation a layer's forward ops come twice, and its norms,
+ * dropouts and residual adds are alike. A hash table of the ops by the kind, dtype, cold bytes and
+ * the shape's first three words (a GEMM's m, n, k; an elementwise op's elements, inputs,
+ * outputs...), the rest compared: O(n). */
+static int find_leads(ridge_parallel_model *pm)
+{
+    size_t cap = 16, *table;
+    while (cap < 2 * pm->g.n)
+        cap *= 2;
+    if (!(table = malloc(cap * sizeof *table)))
+        return RIDGE_ENOMEM;
+    for (size_t j = 0; j < cap; j++)
+        table[j] = (size_t)-1;
+    for (size_t i = 0; i < pm->g.n; i++) {
+        const ridge_op *op = &pm->g.ops[i];
+        const par_class *c = &pm->cls[i];
+        uint64_t w[5], h = 0;
+        size_t slot;
+        pm->lead[i] = i;
+        if (c->opt != PAR_OPT_NONE || c->tp_n == PAR_TP_OWN)
+            continue;
+        w[0] = (uint64_t)op->kind << 32 ^ (uint64_t)op->dtype;
+        memcpy(&w[1], &op->cold_bytes, sizeof w[1]);
+        memcpy(&w[2], &op->u, 3 * sizeof w[2]);
+        for (size_t j = 0; j < 5; j++) {
+            h = (h ^ w[j]) * 0x9E3779B97F4A7C15u;
+            h ^= h >> 29;
+        }
+        for (slot = (size_t)h & (cap - 1); table[slot] != (size_t)-1; slot = (slot + 1) & (cap - 1))
+            if (same_lead(op, c, &pm->g.ops[table[slot]], &pm->cls[table[slot]]))
+                break;
+        if (table[slot] == (size_t)-1)
+            table[slot] = i;
+        else
+            pm->lead[i] = table[slot];
+    }
+    free(table);
+    return RIDGE_OK;
+}
+
 /* memo_kernel past its hit, for scratch op i (memo_slow; inlined in memo_pass's loop, whose
  * registers are saved once per pass, not per miss): a hit naming a way of an older generation (its key is
  * the op's inputs, so the op is predicted again into it), or none: the ways compared when one may
@@ -1218,7 +1379,11 @@ static inline const ridge_kernel_result *memo_miss(ridge_parallel_ctx *c, const 
         set_kernel_key(&sl->key, op);
         st->hit[f] = sl;
     }
-    if ((*status = ridge_kernel_predict(g, op, &sl->kr, err)) != RIDGE_OK) {
+    /* g is the cluster copy's GPU (memo_pass, memo_kernel with the memos on), whose figures evaluate
+     * prepared; its no_split_k, which the schedule's second pass sets, is read from g itself. */
+    *status = g == c->kp.g ? rk_kernel_predict_prepared(&c->kp, op, &sl->kr, err)
+                           : ridge_kernel_predict(g, op, &sl->kr, err);
+    if (*status != RIDGE_OK) {
         sl->gen = 0;
         st->hit[f] = NULL;
         return NULL;
@@ -1262,12 +1427,18 @@ static const ridge_kernel_result *memo_kernel(void *ctx, const ridge_gpu *g, siz
 static RIDGE_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu *g, int f, size_t i, size_t n,
                                        const ridge_kernel_result **kr, size_t *failed, ridge_err *err)
 {
-    const par_op_state *st = c->st;
-    const par_gen gen = c->gen;
     int status = RIDGE_OK;
+    /* c's arrays and generation are read from c each op, not held in locals: after a prediction
+     * they would be reloaded from the stack all the same, and were saved there before it. */
     for (; i < n; i++) {
-        par_kernel_slot *hit = st[i].hit[f];
-        if (hit && hit->gen == gen) {
+        const size_t lead = c->lead[i];
+        par_kernel_slot *hit;
+        if (lead != i) { /* its lead's, found before it in this pass */
+            kr[i] = kr[lead];
+            continue;
+        }
+        hit = c->st[i].hit[f];
+        if (hit && hit->gen == c->gen) {
             kr[i] = &hit->kr;
             continue;
         }
@@ -1281,7 +1452,8 @@ static RIDGE_NOINLINE int memo_pass_rest(ridge_parallel_ctx *c, const ridge_gpu 
 
 /* ridge_schedule_known_fn over the context's memo: memo_kernel for each scratch op of the pass
  * (evaluate's, with the memos on: ops is the scratch), its hits found in this loop, the rest
- * from the first miss on in memo_pass_rest. */
+ * from the first miss on in memo_pass_rest; an op with another lead (c->lead) takes its lead's
+ * result (the same kernel inputs: memo_kernel would give an equal one), its memo untouched. */
 static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t n, const ridge_kernel_result **kr,
                      size_t *failed, ridge_err *err)
 {
@@ -1289,9 +1461,15 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
     (void)ops;
     const par_op_state *st = c->st;
     const par_gen gen = c->gen;
+    const size_t *lead = c->lead;
     int f = g->no_split_k ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
-        par_kernel_slot *hit = st[i].hit[f];
+        par_kernel_slot *hit;
+        if (lead[i] != i) {
+            kr[i] = kr[lead[i]];
+            continue;
+        }
+        hit = st[i].hit[f];
         if (!hit || hit->gen != gen)
             return memo_pass_rest(c, g, f, i, n, kr, failed, err);
         kr[i] = &hit->kr;
@@ -1301,35 +1479,92 @@ static int memo_pass(void *ctx, const ridge_gpu *g, const ridge_op *ops, size_t 
 
 /* ------------------------------------------------------------------ prediction */
 
-/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages. */
-RIDGE_ALWAYS_INLINE
-static inline void shard_tp_layer(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc)
+/* shard_one writes an op's count and, of its shape, only fields in the union's first PAR_SHARD_BYTES:
+ * all a restore needs to copy back. */
+#define PAR_SHARD_BYTES (4 * sizeof(double))
+#define PAR_SHARDED(f) (offsetof(ridge_op, u.f) + sizeof ((ridge_op *)0)->u.f <= offsetof(ridge_op, u) + PAR_SHARD_BYTES)
+_Static_assert(PAR_SHARDED(gemm.m) && PAR_SHARDED(gemm.n) && PAR_SHARDED(gemm.k) && PAR_SHARDED(gemm.batch) &&
+                   PAR_SHARDED(attn.heads) && PAR_SHARDED(attn.kv_heads) && PAR_SHARDED(rows.rows) &&
+                   PAR_SHARDED(rows.cols) && PAR_SHARDED(ew.elements) && PAR_SHARDED(emb.vocab) &&
+                   PAR_SHARDED(custom.bytes) && PAR_SHARDED(custom.flops) && PAR_SHARDED(copy.bytes),
+               "shard_one: a field it writes lies past PAR_SHARD_BYTES");
+
+/* What shard_tp_layer reads of the configuration, worked out once for a loop over the ops (held in
+ * registers there, where the configuration's fields would be loaded again after each store to an
+ * op). */
+typedef struct {
+    int tp;       /* tp (shard_op_tp) */
+    int own;      /* PAR_TP_OWN ops are sharded: tp > 1 or sequence parallelism */
+    int split[2]; /* [tp_sp]: tp divides the fields of the op's descriptor (tp > 1; with tp_sp, with sp only) */
+    int stages;   /* pp > 1: a layer's count is divided by pp */
+    double t, p;  /* tp and pp */
+} par_split;
+
+static par_split split_of(const ridge_parallel_config *pc)
 {
-    const int T = pc->tp, P = pc->pp;
+    par_split k;
+    k.tp = pc->tp;
+    k.own = pc->tp > 1 || pc->sequence_parallel;
+    k.split[0] = pc->tp > 1;
+    k.split[1] = pc->tp > 1 && pc->sequence_parallel;
+    k.stages = pc->pp > 1;
+    k.t = pc->tp;
+    k.p = pc->pp;
+    return k;
+}
+
+/* shard_tp_layer's pipeline stages: op's count from `from`'s (a layer's divided by pp). */
+RIDGE_ALWAYS_INLINE
+static inline void shard_count(ridge_op *op, const ridge_op *from, const par_class *cl, const par_split *k)
+{
+    op->count = cl->place == PAR_LAYER && k->stages ? from->count / k->p : from->count;
+}
+
+/* shard_one's tensor and sequence parallelism (cl's descriptor) and pipeline stages for k, from
+ * the op `from` (op itself, or the unsharded op) into op: its count and every field the split may
+ * write (tp_w's words; attention's and the KV-cache copy's, PAR_TP_OWN, the first
+ * PAR_SHARD_BYTES) are written whether it splits them or not, so that op's other fields are all
+ * it keeps of before. Returns 0 when the shape it wrote is op's shape before bit for bit (its
+ * kernel inputs are the same: the count is not one), 1 when it may not be (PAR_TP_OWN: always). */
+RIDGE_ALWAYS_INLINE
+static inline int shard_tp_layer(ridge_op *op, const ridge_op *from, const par_class *cl, const par_shape *s,
+                                 const par_split *k)
+{
+    int changed = 0;
     if (cl->tp_n == PAR_TP_OWN) {
-        if (T > 1 || pc->sequence_parallel)
-            shard_op_tp(op, cl, s, T);
-    } else if (cl->tp_n && T > 1 && (pc->sequence_parallel || !cl->tp_sp)) {
-        unsigned char *u = (unsigned char *)&op->u;
+        if (from != op)
+            memcpy(&op->u, &from->u, PAR_SHARD_BYTES);
+        if (k->own)
+            shard_op_tp(op, cl, s, k->tp);
+        changed = 1;
+    } else {
+        const unsigned char *src = (const unsigned char *)&from->u;
+        unsigned char *dst = (unsigned char *)&op->u;
+        const int split = k->split[cl->tp_sp];
         for (int j = 0; j < cl->tp_n; j++) {
             double x;
-            memcpy(&x, u + cl->tp_w[j] * sizeof x, sizeof x);
-            x = ceil_div(x, T);
-            memcpy(u + cl->tp_w[j] * sizeof x, &x, sizeof x);
+            uint64_t was, now;
+            memcpy(&x, src + cl->tp_w[j] * sizeof x, sizeof x);
+            if (split)
+                x = ceil_div(x, k->t);
+            memcpy(&was, dst + cl->tp_w[j] * sizeof x, sizeof was);
+            memcpy(&now, &x, sizeof now);
+            changed |= was != now;
+            memcpy(dst + cl->tp_w[j] * sizeof x, &x, sizeof x);
         }
     }
-    if (cl->place == PAR_LAYER && P > 1)
-        op->count /= P;
+    shard_count(op, from, cl, k);
+    return changed;
 }
 
 /* Shard op (of class cl): tensor and sequence parallelism, pipeline stages, and the optimizer
  * group over its shards. Inlined into the loops over the graph (scratch_shard's callers). */
 RIDGE_ALWAYS_INLINE
-static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const ridge_parallel_config *pc,
-                      double opt_shard, double grad_shard)
+static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape *s, const par_split *k,
+                             double opt_shard, double grad_shard)
 {
-    const int P = pc->pp;
-    shard_tp_layer(op, cl, s, pc);
+    const double P = k->p;
+    shard_tp_layer(op, op, cl, s, k);
     switch ((par_opt_class)cl->opt) {
     case PAR_OPT_ACCUM:
         /* One add per parameter tensor: a stage holds 1/P of the tensors, each split over T (and
@@ -1355,22 +1590,12 @@ static inline void shard_one(ridge_op *op, const par_class *cl, const par_shape 
     }
 }
 
-/* shard_one writes an op's count and, of its shape, only fields in the union's first PAR_SHARD_BYTES:
- * all a restore needs to copy back. */
-#define PAR_SHARD_BYTES (4 * sizeof(double))
-#define PAR_SHARDED(f) (offsetof(ridge_op, u.f) + sizeof ((ridge_op *)0)->u.f <= offsetof(ridge_op, u) + PAR_SHARD_BYTES)
-_Static_assert(PAR_SHARDED(gemm.m) && PAR_SHARDED(gemm.n) && PAR_SHARDED(gemm.k) && PAR_SHARDED(gemm.batch) &&
-                   PAR_SHARDED(attn.heads) && PAR_SHARDED(attn.kv_heads) && PAR_SHARDED(rows.rows) &&
-                   PAR_SHARDED(rows.cols) && PAR_SHARDED(ew.elements) && PAR_SHARDED(emb.vocab) &&
-                   PAR_SHARDED(custom.bytes) && PAR_SHARDED(custom.flops) && PAR_SHARDED(copy.bytes),
-               "shard_one: a field it writes lies past PAR_SHARD_BYTES");
-
 /* The scratch for pm at pc's tp, pp and sequence parallelism, before scratch_shard: the whole
  * graph is copied once per model, which starts a new stamp (copy_stamp: the states of before it
  * are of another graph), and a new (tp, pp, sp) is a new stamp. Nothing is cleared: an op's state
  * counts only from the copy on (scratch_shard), and every op the memos are asked for has passed
- * scratch_shard since the copy (evaluate shards the whole graph after one, sh_all;
- * rest_would_succeed shards each op it predicts). */
+ * scratch_shard since the copy (evaluate shards the whole graph after one, sh_all, and asks for
+ * no op outside its leads; rest_would_succeed shards each op it predicts). */
 static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_parallel_config *pc)
 {
     if (c->ops_serial != pm->serial) {
@@ -1387,12 +1612,12 @@ static void scratch_begin(ridge_parallel_ctx *c, const ridge_parallel_model *pm,
     }
 }
 
-/* The context's scratch op i sharded for pc (after scratch_begin): an op sharding may change is
- * restored from pm (its count and shape, the fields shard_one writes; not when it is as copied)
- * and sharded again unless it already is for this stamp and shard, or its other sharding is
+/* The context's scratch op i sharded for the configuration (k: its split; after scratch_begin): an
+ * op sharding may change is restored from pm (its count, and its shape, the fields shard_one
+ * writes, when it is not as copied) and sharded again unless it already is for this stamp and shard, or its other sharding is
  * (par_op_alt). An op sharding leaves alone only has its hits cleared, once after a copy. */
 static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_parallel_model *pm, size_t i,
-                               const ridge_parallel_config *pc, double opt_shard, double grad_shard)
+                                      const par_split *k, double opt_shard, double grad_shard)
 {
     ridge_op *op = &c->ops[i];
     const par_class *cl = &pm->cls[i];
@@ -1436,11 +1661,11 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
         if (keep)
             *a = was;
     }
-    if (st->stamp >= c->copy_stamp) { /* sharded since the copy: what shard_one writes */
-        op->count = pm->g.ops[i].count;
+    /* The count also when the op is as copied: shard_graph may have sharded it alone (count_ops). */
+    op->count = pm->g.ops[i].count;
+    if (st->stamp >= c->copy_stamp) /* sharded since the copy: what shard_one writes */
         memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
-    }
-    shard_one(op, cl, &pm->s, pc, opt_shard, grad_shard);
+    shard_one(op, cl, &pm->s, k, opt_shard, grad_shard);
     st->stamp = c->sh_stamp;
     st->shard = sh;
     st->hit[0] = st->hit[1] = NULL;
@@ -1448,45 +1673,66 @@ static inline ridge_op *scratch_shard(ridge_parallel_ctx *c, const ridge_paralle
 }
 
 /* The sharded graph into ops: the context's scratch, or the model's own graph (ridge_parallel_predict's
- * throwaway model, sharded in place). */
-static void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
+ * throwaway model, sharded in place). Out of line: inlined in evaluate, its loops ran short of
+ * registers. */
+static RIDGE_NOINLINE void shard_graph(ridge_parallel_ctx *c, ridge_op *ops, const ridge_parallel_model *pm,
                         const ridge_parallel_config *pc, double opt_shard, double grad_shard)
 {
+    const par_split k = split_of(pc);
     if (ops == pm->g.ops) {
         for (size_t i = 0; i < pm->g.n; i++)
             if (pm->cls[i].touched)
-                shard_one(&ops[i], &pm->cls[i], &pm->s, pc, opt_shard, grad_shard);
+                shard_one(&ops[i], &pm->cls[i], &pm->s, &k, opt_shard, grad_shard);
         return;
     }
     scratch_begin(c, pm, pc);
     if (c->sh_all == c->sh_stamp) { /* the others are sharded for this stamp */
         for (size_t j = 0; j < pm->n_opt; j++)
-            scratch_shard(c, pm, pm->opt_ops[j], pc, opt_shard, grad_shard);
+            scratch_shard(c, pm, pm->opt_ops[j], &k, opt_shard, grad_shard);
         return;
     }
-    /* scratch_shard over the graph, its steps for an op outside the optimizer group's (shard 0,
-     * no other sharding, shard_one without its optimizer part) written out here. */
+    /* scratch_shard over the graph, by the prepared model's lists: the ops sharding leaves alone,
+     * the optimizer group's sharded ones, and the others (pm->layer_ops), whose steps (shard 0, no
+     * other sharding, shard_one without its optimizer part) are written out here. */
     {
         const uint64_t now = c->sh_stamp, copy = c->copy_stamp;
-        for (size_t i = 0; i < pm->g.n; i++) {
-            const par_class *cl = &pm->cls[i];
-            par_op_state *st = &c->st[i];
-            ridge_op *op = &c->ops[i];
-            if (!cl->touched || cl->opt != PAR_OPT_NONE) {
-                scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
-                continue;
+        const size_t *plain = pm->plain_ops, *layer = pm->layer_ops, n_plain = pm->n_plain, n_layer = pm->n_layer;
+        const size_t *count = pm->count_ops, n_count = pm->n_count;
+        const par_class *cls = pm->cls;
+        const ridge_op *orig = pm->g.ops;
+        ridge_op *scratch = c->ops;
+        par_op_state *sts = c->st;
+        for (size_t j = 0; j < n_plain; j++) {
+            par_op_state *st = &sts[plain[j]];
+            if (st->stamp < copy) {
+                st->stamp = now;
+                st->hit[0] = st->hit[1] = NULL;
             }
-            if (st->stamp == now && same_bits(st->shard, 0))
-                continue;
-            if (st->stamp >= copy) {
-                op->count = pm->g.ops[i].count;
-                memcpy(&op->u, &pm->g.ops[i].u, PAR_SHARD_BYTES);
-            }
-            shard_tp_layer(op, cl, &pm->s, pc);
-            st->stamp = now;
-            st->shard = 0;
-            st->hit[0] = st->hit[1] = NULL;
         }
+        for (size_t j = 0; j < pm->n_opt; j++)
+            scratch_shard(c, pm, pm->opt_ops[j], &k, opt_shard, grad_shard);
+        /* A layer op's shard is 0 whenever its stamp is set (scratch_shard's, this loop's): only
+         * the stamp is compared and written. Nothing but shard_tp_layer writes a layer op of the
+         * scratch after the copy, and it rewrites every field it may change: sharding from pm's op
+         * restores the op too. An op sharded since the copy whose shape comes out as it was keeps
+         * its hits, as an op sharding leaves alone does: their ways' keys are still its kernel
+         * inputs (the results count only in their generation; after a clear it is predicted
+         * again, into the way, without writing the key). */
+        for (size_t j = 0; j < n_layer; j++) {
+            const size_t i = layer[j];
+            par_op_state *st = &sts[i];
+            if (st->stamp == now)
+                continue;
+            if (shard_tp_layer(&scratch[i], &orig[i], &cls[i], &pm->s, &k) || st->stamp < copy)
+                st->hit[0] = st->hit[1] = NULL;
+            st->stamp = now;
+        }
+        /* The ops that take their lead's result in the pass (memo_pass): the layers' count alone
+         * (shard_count's for a layer), their shape and state left as they were (their stamp then
+         * says they are not sharded for this one: scratch_shard shards them whole before the
+         * memos see them); the others' not even that (their count is the model's). */
+        for (size_t j = 0; j < n_count; j++)
+            scratch[count[j]].count = k.stages ? orig[count[j]].count / k.p : orig[count[j]].count;
     }
     c->sh_all = c->sh_stamp;
 }
@@ -1499,6 +1745,7 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
     const par_shape *s = &pm->s;
     const int T = pc->tp, P = pc->pp, E = pc->ep, train = pm->rc.mode == RIDGE_MODE_TRAIN;
     par_coll_memo *cm = c->coll;
+    par_group tpg, g;
     int st;
     if (cm && cm->comm.gen == cm->gen && cm->comm.serial == pm->serial && cm->comm.tp == T && cm->comm.pp == P &&
         cm->comm.ep == E && cm->comm.sp == pc->sequence_parallel && cm->comm.sg == pc->p2p_scatter_gather &&
@@ -1507,30 +1754,31 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
         return RIDGE_OK;
     }
     memset(k, 0, sizeof *k);
+    group_at(&tpg, T, 1); /* the tensor-parallel group */
     if (T > 1) {
         double bytes = s->tokens * s->d * s->act_bytes;
         if (pc->sequence_parallel) {
-            if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &k->t_ag, err)) != RIDGE_OK ||
-                (st = coll_time(c->coll, cl, RIDGE_COLL_REDUCESCATTER, bytes, T, 1, &k->t_rs, err)) != RIDGE_OK)
+            if ((st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLGATHER, bytes, &k->t_ag, err)) != RIDGE_OK ||
+                (st = coll_time(cm, cl, &tpg, RIDGE_COLL_REDUCESCATTER, bytes, &k->t_rs, err)) != RIDGE_OK)
                 return st;
-        } else if ((st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, bytes, T, 1, &k->t_ar, err)) != RIDGE_OK) {
+        } else if ((st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLREDUCE, bytes, &k->t_ar, err)) != RIDGE_OK) {
             return st;
         }
         if (!pc->sequence_parallel && train && s->vocab_head && slow_stage != PAR_FIRST &&
-            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLREDUCE, s->tokens * 4, T, 1, &k->t_loss, err)) != RIDGE_OK)
+            (st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLREDUCE, s->tokens * 4, &k->t_loss, err)) != RIDGE_OK)
             return st;
     }
-    if (E > 1 && (st = coll_time(c->coll, cl, RIDGE_COLL_ALLTOALL, s->tokens * s->top_k * s->d * s->act_bytes, E,
-                                 T * P, &k->t_a2a, err)) != RIDGE_OK)
+    if (E > 1 && (st = coll_time(cm, cl, group_at(&g, E, T * P), RIDGE_COLL_ALLTOALL,
+                                 s->tokens * s->top_k * s->d * s->act_bytes, &k->t_a2a, err)) != RIDGE_OK)
         return st;
     if (P > 1) {
         double bytes = s->tokens * s->d * s->act_bytes, t_ag_p2p = 0;
         int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
-        if ((st = coll_time(c->coll, cl, RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, 2, T, &k->t_p2p, err)) !=
-            RIDGE_OK)
+        if ((st = coll_time(cm, cl, group_at(&g, 2, T), RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, &k->t_p2p,
+                            err)) != RIDGE_OK)
             return st;
         if (split && !pc->sequence_parallel &&
-            (st = coll_time(c->coll, cl, RIDGE_COLL_ALLGATHER, bytes, T, 1, &t_ag_p2p, err)) != RIDGE_OK)
+            (st = coll_time(cm, cl, &tpg, RIDGE_COLL_ALLGATHER, bytes, &t_ag_p2p, err)) != RIDGE_OK)
             return st;
         k->t_p2p += t_ag_p2p;
     }
@@ -1589,7 +1837,9 @@ static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *
  * could need, through the memos: a superset of what the full evaluation calls (the stage that
  * decides which end's collectives count is not known), so 1 here means it would succeed too. The ops outside the
  * optimizer group's sharded ones depend on the model, tp and sequence parallelism only: once
- * they have passed for those, only the others are sharded and checked. */
+ * they have passed for those, only the others are sharded and checked. An op with another lead
+ * (pm->lead) is neither: its lead's kernel inputs are its own, so its lead's prediction stands
+ * for its own (as in the full evaluation's pass, which gives it its lead's result). */
 static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
                               const ridge_parallel_config *pc, ridge_runtime rt, double nm, double fe,
                               double opt_shard, double grad_shard)
@@ -1599,6 +1849,7 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
     ridge_parallel_result scratch;
     dp_exposure dpx = {0, 0};
     par_comm k;
+    const par_split ks = split_of(pc);
     int nosplit = g->no_split_k, st, layer_split = 0, split;
     int layers_ok = c->ok_serial == pm->serial && c->ok_tp == pc->tp && c->ok_sp == pc->sequence_parallel;
     if (!layers_ok)
@@ -1611,9 +1862,9 @@ static int rest_would_succeed(ridge_parallel_ctx *c, const ridge_parallel_model 
         for (size_t i = 0; i < pm->g.n; i++) {
             const ridge_kernel_result *kr;
             ridge_op *op;
-            if (layers_ok && pm->cls[i].opt == PAR_OPT_NONE)
+            if ((layers_ok && pm->cls[i].opt == PAR_OPT_NONE) || pm->lead[i] != i) /* a lead's stands for it */
                 continue;
-            op = scratch_shard(c, pm, i, pc, opt_shard, grad_shard);
+            op = scratch_shard(c, pm, i, &ks, opt_shard, grad_shard);
             if (!(kr = memo_kernel(c, g, i, op, &buf, &st, NULL))) {
                 g->no_split_k = nosplit;
                 return 0;
@@ -1695,6 +1946,10 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         memcpy(c->cl, cl, PAR_CL_KEY_BYTES);
         c->have_cl = 1;
     }
+    if (c->memos) { /* once per evaluation, as a fresh context would (a clear keeps nothing of it) */
+        rk_kernel_prep(&c->cl->gpu, &c->kp);
+        c->kp.derived = 0;
+    }
     t_op = c->t_op;
     nm = pc->global_batch / ((double)D * pc->microbatch);
 
@@ -1717,20 +1972,20 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
         ops = c->ops;
     shard_graph(c, ops, pm, pc, opt_shard, grad_shard);
 
+    c->lead = pm->lead;
     if (c->memos)
-        st = ridge_schedule_ops_known(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, NULL, t_op, &tot, err);
+        st = rs_schedule_times(&c->cl->gpu, ops, pm->g.n, rt, memo_pass, c, c->kr, t_op, &tot, err); /* total_time_s */
     else
         st = ridge_schedule_ops_with(&cl->gpu, ops, pm->g.n, rt, memo_kernel, c, NULL, t_op, &tot, err);
     if (st != RIDGE_OK)
         return st;
     /* Each place's forward and backward time, its ops in graph order. */
-    for (size_t pl = 0, j = 0; pl < 4; pl++) {
+    for (size_t pl = 0, jf = 0, jb = 0; pl < 4; pl++) {
         double f = 0, b = 0;
-        for (; j < pm->place_end[pl]; j++) {
-            double t = t_op[pm->order[j]];
-            f += t * pm->share[j][0];
-            b += t * pm->share[j][1];
-        }
+        for (; jf < pm->fwd_end[pl]; jf++)
+            f += t_op[pm->fwd[jf].i] * pm->fwd[jf].share;
+        for (; jb < pm->bwd_end[pl]; jb++)
+            b += t_op[pm->bwd[jb].i] * pm->bwd[jb].share;
         t_place_f[pl] = f;
         t_place_b[pl] = b;
     }
@@ -1825,16 +2080,18 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     /* Throughput and model FLOPs of the global batch. */
     out->gpus = T * P * D;
     if (c->mf_serial != pm->serial || !same_bits(c->mf_batch, pc->global_batch)) {
-        ridge_run_config gb = *rc;
-        gb.batch = pc->global_batch;
-        c->mf_flops = ridge_model_flops(m, &gb);
-        c->mf_unit = ridge_model_throughput_unit(m, &gb);
-        c->mf_items = ridge_model_items_per_step(m, &gb);
+        if (c->gb_serial != pm->serial) {
+            c->gb = *rc;
+            c->gb_serial = pm->serial;
+        }
+        c->gb.batch = pc->global_batch;
+        c->mf_flops = ridge_model_flops(m, &c->gb);
+        c->mf_items = ridge_model_items_per_step(m, &c->gb);
         c->mf_serial = pm->serial;
         c->mf_batch = pc->global_batch;
     }
     out->model_flops = c->mf_flops;
-    out->throughput_unit = c->mf_unit;
+    out->throughput_unit = pm->unit;
     if (out->step_time_s > 0) {
         out->throughput = c->mf_items / out->step_time_s;
         out->throughput_per_gpu = out->throughput / out->gpus;

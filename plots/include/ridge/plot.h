@@ -45,7 +45,9 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
 /* Write `size` bytes to `path` atomically: into a new temporary file beside it (mkstemp
  * "PATH.XXXXXX": never an existing file or a link's target, never another run's), flushed to the
  * disk, then renamed over `path`. The file gets the mode fopen would give it (0666 less the
- * umask). RIDGE_EIO names the path; nothing is left behind. */
+ * umask). A path that is there and is neither a plain file nor a directory (/dev/null, a FIFO,
+ * /dev/stdout) is written in place instead, never replaced (the chart of ridge_gnuplot_run too).
+ * RIDGE_EIO names the path; nothing is left behind. */
 int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err);
 
 /* ---- gnuplot ---- */
