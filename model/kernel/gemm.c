@@ -206,8 +206,8 @@ static inline double gemm_align(int hopper, double es, double es_out, long long 
         else {
             long long ix = int_or_0(lda * es), iy = int_or_0(ldb * es), iz = int_or_0(n * es_out);
             if (ix && iy && iz) {
-            /* whole byte counts: the worst operand's factor is that of the largest power of two
-             * dividing all three (align_of is monotone in it), the lowest bit set in any */
+                /* whole byte counts: the worst operand's factor is that of the largest power of
+                 * two dividing all three (align_of is monotone in it), the lowest bit set in any */
                 a = align_of(ix | iy | iz);
             } else {
                 double x = align_eff(lda, es), y = align_eff(ldb, es), z = align_eff(n, es_out);
@@ -307,13 +307,10 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
     /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
      * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
      * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
-     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES).
-     * Tested where a candidate needs it (once or so a call), and so are the other per-call tests
-     * and figures below that a candidate reads once: values kept through the loop crowd its
-     * registers (spills are a large share of the search's instructions). */
-#define RK_STREAM_K                                                                                                   \
-    (tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&                                 \
-     (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES))
+     * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES):
+     * sk_tiles below. The per-call tests and figures a candidate reads once are worked out where
+     * they are read: values kept through the loop crowd its registers (spills are a large share
+     * of the search's instructions). */
     {
         /* Candidate loop: only the time is compared; the full result is built once for the best.
          * Nothing here allocates: this runs millions of times in sweeps. */
@@ -346,8 +343,11 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
-        /* Stream-K applies to a grid of more than sk_tiles tiles (RK_STREAM_K: SMs, else none) */
-        double sk_tiles = RK_STREAM_K ? sm : INFINITY;
+        /* Stream-K applies to a grid of more than sk_tiles tiles: the SMs, or none */
+        double sk_tiles = tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
+                                  (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES)
+                              ? sm
+                              : INFINITY;
         size_t i0 = 0;
         if (tensor && (flags & RK_GEMM_TILES_BY_M)) {
             /* tensor_tiles: 128x256, 256x128, 128x128, 64x128, 64x64 */
@@ -528,7 +528,6 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             }
         }
 #undef RK_LOSES
-#undef RK_STREAM_K
         if (best.t < INFINITY) {
             double partial = 0, dt_best = dt0;
             /* The search's values for the best: rk_l2_split(partial) and its rk_dram_time (a
