@@ -147,16 +147,13 @@ static inline int rk_cc(const ridge_gpu *g)
 }
 
 /* Share of the quoted tensor peak the MMAs of a tensor-core kernel sustain from the clock alone:
- * min(1, sustained clock / tensor_clock_hz) on Ada, 1 elsewhere; _cc: with rk_cc(g) already parsed. */
+ * min(1, sustained clock / tensor_clock_hz) on Ada, 1 elsewhere; cc: rk_cc(g) (prepared once,
+ * kernel_prep.h). */
 static inline double rk_tensor_clock_share_cc(const ridge_gpu *g, int cc)
 {
     if (cc == 89 && g->tensor_clock_hz > RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ)
         return RK_ADA_SUSTAINED_TENSOR_CLOCK_HZ / g->tensor_clock_hz;
     return 1.0;
-}
-static inline double rk_tensor_clock_share(const ridge_gpu *g)
-{
-    return rk_tensor_clock_share_cc(g, rk_cc(g));
 }
 
 /* ridge_dtype_bytes and ridge_gemm_out_bytes (op.c, ridge/op.h) inline, for the hot paths: the
