@@ -664,6 +664,14 @@ static void dp_known(par_coll_memo *cm, const par_dp_key *key, double t0, double
     cm->dp[key->zs].t[2] = t2;
 }
 
+/* The three times dp_known kept for ZeRO stage zs (the caller has found them current). */
+static void dp_recall(const par_coll_memo *cm, int zs, double *t0, double *t1, double *t2)
+{
+    *t0 = cm->dp[zs].t[0];
+    *t1 = cm->dp[zs].t[1];
+    *t2 = cm->dp[zs].t[2];
+}
+
 /* The schedule of the data-parallel traffic (docs/parallel.md, "Data parallelism"):
  * ZeRO-0 all-reduces the gradients once per step, ZeRO-1 reduce-scatters them once, both in
  * buckets during the last microbatch's backward; ZeRO-2 reduce-scatters them after every
@@ -691,9 +699,7 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
     if (zs <= 2 && pc->fsdp != RIDGE_FSDP_GRAD_OP) {
         ridge_coll_op op = zs == 0 ? RIDGE_COLL_ALLREDUCE : RIDGE_COLL_REDUCESCATTER;
         if (known) {
-            t = cm->dp[zs].t[0];
-            tb = cm->dp[zs].t[1];
-            after = cm->dp[zs].t[2];
+            dp_recall(cm, zs, &t, &tb, &after);
         } else {
             group_at(&dense_g, D, TP);
             group_at(&expert_g, D / E, TP * E);
@@ -727,9 +733,7 @@ static int dp_schedule(par_coll_memo *cm, const ridge_cluster *cl, const ridge_p
          * the dp / dsh replicas (stride tp pp dsh). */
         double a = 0, r = 0, ar = 0, tf, tbw;
         if (known) {
-            a = cm->dp[zs].t[0];
-            r = cm->dp[zs].t[1];
-            ar = cm->dp[zs].t[2];
+            dp_recall(cm, zs, &a, &r, &ar);
         } else {
             group_at(&dense_g, dsh, TP);
             group_at(&expert_g, dsh / E, TP * E);
