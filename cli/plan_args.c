@@ -101,17 +101,6 @@ static int add_gpu(plan_opts *o, const char *id, const char *name)
         cli_error("%s: '%.40s...' is longer than %zu characters, which no GPU id is", name, id, sizeof o->gpus[0] - 1);
         return -1;
     }
-    {
-        /* Known now, so that the error names the option or the plan file's key it came from. */
-        ridge_gpu *g = malloc(sizeof *g);
-        ridge_err err = {{0}};
-        int rc = g ? ridge_catalog_load(id, g, &err) : ridge_err_set(&err, RIDGE_ENOMEM, "out of memory");
-        free(g);
-        if (rc != RIDGE_OK) {
-            cli_error("%s: %s", name, err.msg);
-            return -1;
-        }
-    }
     strcpy(o->gpus[o->ngpus++], id);
     return 0;
 }
@@ -311,7 +300,9 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
         strcpy(o->workload_buf, arg);
         o->workload = o->workload_buf;
         return 0;
-    case O_GPUS: return each_entry(o, arg, name, gpu_entry, &o->ngpus);
+    case O_GPUS: /* the list's source, for plan_setup's message on an unknown id */
+        snprintf(o->gpus_from, sizeof o->gpus_from, "%s", name);
+        return each_entry(o, arg, name, gpu_entry, &o->ngpus);
     case O_COUNTS:
     case O_TP:
     case O_PP:

@@ -26,6 +26,7 @@ typedef struct {
     ridge_run_config run;
     char gpus[PLAN_MAX_LIST][64];
     size_t ngpus;
+    char gpus_from[RIDGE_ERR_MSG_MAX]; /* where the list came from: "--gpus", "plan.json: $.gpus" */
     int counts[PLAN_MAX_LIST];
     size_t ncounts;
     int tps[PLAN_MAX_LIST], pps[PLAN_MAX_LIST], zeros[4];

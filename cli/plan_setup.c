@@ -47,8 +47,10 @@ static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *coun
     if (cl)
         (*gpus)[0] = cl->gpu;
     for (size_t i = 0; i < ngpus && !cl; i++)
-        if ((rc = cli_load_gpu(o->gpus[i], NULL, &(*gpus)[i])) != CLI_EXIT_OK)
-            return rc;
+        if ((rc = ridge_catalog_load(o->gpus[i], &(*gpus)[i], &err)) != RIDGE_OK) {
+            cli_error("%s%s%s", o->gpus_from, o->gpus_from[0] ? ": " : "", err.msg); /* names its option or key */
+            return cli_exit_code(rc);
+        }
     /* Each GPU carries the price it is costed at (and its source, for the output). */
     if ((rc = cli_prices_apply(&o->prices, *gpus, ngpus, "plan")) != CLI_EXIT_OK)
         return rc;
