@@ -14,13 +14,14 @@
  * compulsory bytes, ridge_op_min_bytes(op), which a conv2d's and a memory-bound op's model
  * computes with its output sides or its FLOPs, once. (A GEMM op's is rk_gemm_op, gemm.h.) */
 
-RK_PRIVATE int rk_conv2d(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
-RK_PRIVATE int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RIDGE_PRIVATE int rk_conv2d(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RIDGE_PRIVATE int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RIDGE_PRIVATE int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
 /* Their figures of a GPU, into *p from p->g (rk_kernel_prep): attention's architecture shares,
  * the memory-bound models' row-kernel figures. */
-RK_PRIVATE void rk_attention_prep(rk_kernel_prepared *p);
-RK_PRIVATE void rk_memory_bound_prep(rk_kernel_prepared *p);
-RK_PRIVATE int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RIDGE_PRIVATE void rk_attention_prep(rk_kernel_prepared *p);
+RIDGE_PRIVATE void rk_memory_bound_prep(rk_kernel_prepared *p);
+RIDGE_PRIVATE int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r,
+                                  ridge_err *err);
 
 #endif

@@ -26,14 +26,14 @@
  * tile-write and round-trip terms: the implicit GEMM of a convolution, whose model finishes its
  * result so (conv.c). */
 #define RK_GEMM_PLAIN_FINISH 16
-RK_PRIVATE int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
-                       ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
-                       ridge_kernel_result *r, ridge_err *err);
+RIDGE_PRIVATE int rk_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double batch,
+                          ridge_layout layout, double align_elems, rk_bytes min_bytes, double eff_scale, int flags,
+                          ridge_kernel_result *r, ridge_err *err);
 /* A GEMM op's prediction (rk_kernel_predict_prepared past its dispatch): rk_gemm of its sides,
  * layout and flags, then rk_predicted. */
-RK_PRIVATE int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
+RIDGE_PRIVATE int rk_gemm_op(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err);
 /* The GEMM model's figures of a GPU (the tile fit inputs, the epilogue rate, the search's bound
  * constants), into *p from p->g (rk_kernel_prep). */
-RK_PRIVATE void rk_gemm_prep(rk_kernel_prepared *p);
+RIDGE_PRIVATE void rk_gemm_prep(rk_kernel_prepared *p);
 
 #endif

@@ -17,14 +17,7 @@
 
 #include "ridge/kernel.h"
 
-/* The kernel model's private functions are not exported from libridge: hidden, a call between
- * its files (or from the parallel model's) is a direct call, not one through the PLT (they run
- * once or more per prediction). */
-#if defined(__GNUC__)
-#define RK_PRIVATE __attribute__((visibility("hidden")))
-#else
-#define RK_PRIVATE
-#endif
+#include "attrs.h" /* RIDGE_PRIVATE: the kernel model's private functions are not exported */
 
 /* The figures of one dtype: its peaks and the rates the cost models divide by. */
 typedef struct {
@@ -74,10 +67,10 @@ typedef struct {
 } rk_kernel_prepared;
 
 /* Fill *p from *g: every figure above, for every dtype (p->derived = 1). */
-RK_PRIVATE void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p);
+RIDGE_PRIVATE void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p);
 /* ridge_kernel_predict(p->g, op, r, err), from the prepared figures: the same result and status,
  * byte for byte (with p->derived 0, the derived fields aside). */
-RK_PRIVATE int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r,
-                                          ridge_err *err);
+RIDGE_PRIVATE int rk_kernel_predict_prepared(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r,
+                                             ridge_err *err);
 
 #endif

@@ -13,8 +13,6 @@
 #include "efficiency_inline.h"
 #include "kernel_prep.h"
 
-/* RK_PRIVATE, for the kernel model's private functions: kernel_prep.h. */
-
 /* ceil/floor/max without libm calls on baseline x86-64 (no SSE4.1 rounding): the GEMM tile
  * search runs them millions of times per second. Exact for |x| < 2^52 (4.5e15 < 2^52); beyond,
  * and for NaN, the libm call. One range test (fabs: a mask). The adjustment stays a branch: a
@@ -220,8 +218,8 @@ static inline int rk_tensor_peak(const ridge_gpu *g, ridge_dtype dt)
 
 /* ridge_op_flops and ridge_op_min_bytes (op.c) for the kernel model's own calls: direct calls,
  * not through the exported symbols' PLT entries. */
-RK_PRIVATE double rk_op_flops(const ridge_op *op);
-RK_PRIVATE double rk_op_min_bytes(const ridge_op *op);
+RIDGE_PRIVATE double rk_op_flops(const ridge_op *op);
+RIDGE_PRIVATE double rk_op_min_bytes(const ridge_op *op);
 
 /* Parts of op.c's reference formulas (its header comment), inline for the kernel model's hot
  * paths; rk_op_flops and rk_op_min_bytes use these for their kinds, so each formula is written
@@ -323,11 +321,11 @@ static inline double rk_conv_out(double in, double pad, double filt, double stri
 /* rk_op_flops, and rk_op_min_bytes less the epilogue's bytes, of a conv2d whose output is p x q
  * (rk_conv_out), for a caller that has them: ridge_kernel_predict computes them once for the op's
  * bytes, FLOPs and implicit GEMM. */
-RK_PRIVATE double rk_conv_flops(const ridge_op *op, double p, double q);
-RK_PRIVATE double rk_conv_bytes(const ridge_op *op, double p, double q);
+RIDGE_PRIVATE double rk_conv_flops(const ridge_op *op, double p, double q);
+RIDGE_PRIVATE double rk_conv_bytes(const ridge_op *op, double p, double q);
 
 /* RIDGE_EUNSUPPORTED with "ID has no DT tensor path (it has: fp16, tf32, ...)". */
-RK_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
+RIDGE_PRIVATE int rk_no_tensor_path(const ridge_gpu *g, ridge_dtype dt, ridge_err *err);
 
 /* DRAM time of `bytes`: latency + bytes / achievable bandwidth (Little's law: the bytes in
  * flight, at most bytes, over the latency). Inline: the GEMM tile search calls it in its loop.
@@ -424,11 +422,11 @@ static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, 
     r->align_efficiency = 1;
     rk_finish(p, r);
 }
-RK_PRIVATE void rk_streaming(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes, double kernels,
-                             ridge_kernel_result *r);
+RIDGE_PRIVATE void rk_streaming(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes,
+                                double kernels, ridge_kernel_result *r);
 
 /* RIDGE_EINVAL: "ID: the model produced no finite time for this KIND op" (kernel.c). */
-RK_PRIVATE int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err);
+RIDGE_PRIVATE int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err);
 
 /* The end of every op's model (cost_models.h, rk_gemm_op): its time must be finite and positive
  * (NaN fails both tests); then the derived fields, unless p->derived is 0 (they are left unset):
@@ -453,16 +451,16 @@ static inline int rk_predicted_bw(const rk_kernel_prepared *p, const ridge_op *o
     r->roof_efficiency = (t_flops > t_bytes ? t_flops : t_bytes) / r->time_s;
     return RIDGE_OK;
 }
-static inline int rk_predicted(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes, ridge_kernel_result *r,
-                               ridge_err *err)
+static inline int rk_predicted(const rk_kernel_prepared *p, const ridge_op *op, double min_bytes,
+                               ridge_kernel_result *r, ridge_err *err)
 {
     return rk_predicted_bw(p, op, min_bytes, p->g->memory_bw_bytes_per_s, r, err);
 }
 
 /* Sum b into a (times, bytes, flops, kernels) for composite ops; bound is recomputed by caller. */
-RK_PRIVATE void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
+RIDGE_PRIVATE void rk_accumulate(ridge_kernel_result *a, const ridge_kernel_result *b, double times);
 /* The bound of a composite op (kernels run one after another, times summed): the component
  * (compute, DRAM, L2, floors) holding most of the summed time. */
-RK_PRIVATE void rk_composite_bound(ridge_kernel_result *r);
+RIDGE_PRIVATE void rk_composite_bound(ridge_kernel_result *r);
 
 #endif

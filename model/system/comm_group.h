@@ -6,12 +6,7 @@
 
 #include "ridge/comm.h"
 
-/* Not exported from libridge: hidden, a direct call. */
-#if defined(__GNUC__)
-#define RC_PRIVATE __attribute__((visibility("hidden")))
-#else
-#define RC_PRIVATE
-#endif
+#include "attrs.h" /* RIDGE_PRIVATE: not exported from libridge */
 
 /* What the shape of a collective gives every protocol alike. */
 typedef struct {
@@ -49,13 +44,13 @@ typedef struct {
     tiers t[RIDGE_PROTO_COUNT];   /* [protocol]: those of protos */
 } rc_coll_group;
 
-RC_PRIVATE void rc_coll_group_init(const ridge_cluster *cl, int gpus_per_node, int nodes, double inter_bw, int gpus,
-                                   rc_coll_group *g);
+RIDGE_PRIVATE void rc_coll_group_init(const ridge_cluster *cl, int gpus_per_node, int nodes, double inter_bw, int gpus,
+                                      rc_coll_group *g);
 
 /* ridge_collective_shaped's time_s for op on bytes with algorithm and protocol AUTO over the
  * group: the same time, status and message. */
-RC_PRIVATE int rc_coll_group_time(const rc_coll_group *g, ridge_coll_op op, double bytes, double *time_s,
-                                  ridge_err *err);
+RIDGE_PRIVATE int rc_coll_group_time(const rc_coll_group *g, ridge_coll_op op, double bytes, double *time_s,
+                                     ridge_err *err);
 
 /* The op whose times op's are, for a memo of them: an all-gather and a reduce-scatter are timed
  * alike (one case of comm.c's eval, one algorithm: the same candidates and arithmetic), so the
