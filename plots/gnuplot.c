@@ -88,6 +88,23 @@ static int temp_open(const char *path, char *tmp, size_t cap, int *fd, ridge_err
     return ridge_err_set(err, RIDGE_EIO, "%s: cannot write (%s)", path, strerror(e));
 }
 
+/* Write size bytes of data to fd, through short writes and EINTR: 0, or an errno (EIO for a
+ * write that takes nothing). */
+static int write_all(int fd, const char *data, size_t size)
+{
+    size_t done = 0;
+    while (done < size) {
+        ssize_t w = write(fd, data + done, size - done);
+        if (w > 0)
+            done += (size_t)w;
+        else if (w < 0 && errno != EINTR)
+            return errno;
+        else if (w == 0)
+            return EIO;
+    }
+    return 0;
+}
+
 /* Whether path names something that is there and is neither a plain file nor a directory: a
  * device (/dev/null, /dev/full), a FIFO, /dev/stdout's terminal or pipe. Such a path is written
  * in place, as a shell's '>' writes it: renaming a file over it would put a plain file in its
@@ -109,22 +126,14 @@ static int copy_in_place(int fd_in, const char *path)
     if (lseek(fd_in, 0, SEEK_SET) != 0)
         e = errno;
     while (!e) {
-        ssize_t r = read(fd_in, buf, sizeof buf), done = 0;
+        ssize_t r = read(fd_in, buf, sizeof buf);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
             e = errno;
         if (r <= 0)
             break;
-        while (done < r && !e) {
-            ssize_t w = write(out, buf + done, (size_t)(r - done));
-            if (w > 0)
-                done += w;
-            else if (w < 0 && errno != EINTR)
-                e = errno;
-            else if (w == 0)
-                e = EIO;
-        }
+        e = write_all(out, buf, (size_t)r);
     }
     if (close(out) != 0 && !e)
         e = errno;
@@ -161,20 +170,10 @@ static int temp_commit(const char *tmp, const char *path, int fd, int e, ridge_e
 int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err)
 {
     char tmp[RIDGE_PLOT_PATH_MAX + 8];
-    size_t done = 0;
-    int fd = -1, e = 0, rc = temp_open(path, tmp, sizeof tmp, &fd, err);
+    int fd = -1, rc = temp_open(path, tmp, sizeof tmp, &fd, err);
     if (rc != RIDGE_OK)
         return rc;
-    while (done < size && !e) {
-        ssize_t w = write(fd, data + done, size - done);
-        if (w > 0)
-            done += (size_t)w;
-        else if (w < 0 && errno != EINTR)
-            e = errno;
-        else if (w == 0)
-            e = EIO;
-    }
-    return temp_commit(tmp, path, fd, e, err);
+    return temp_commit(tmp, path, fd, write_all(fd, data, size), err);
 }
 
 /* ---- finding gnuplot ---- */
