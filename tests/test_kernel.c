@@ -893,6 +893,38 @@ static void test_gemm_search_ties(void)
     CHECK(b.tile_m * b.tile_n < 128 * 256);
 }
 
+/* GDDR tile streams (docs/model.md §2): on GDDR memory a tiled library GEMM's DRAM bytes stream at
+ * 0.85 of the streaming rate, so a weight-bound L40S GEMM (m = 64) takes 1/0.85 of its DRAM time
+ * on the same GPU described with HBM; a GEMV (m = 1) streams whole rows and is unchanged, and so
+ * are the cuDNN convolutions' implicit GEMMs. */
+static void test_gddr_tile_streams(void)
+{
+    ridge_gpu gddr = load("l40s"), hbm = gddr;
+    snprintf(hbm.memory_type, sizeof hbm.memory_type, "HBM3");
+    double bw = gddr.memory_bw_bytes_per_s * gddr.eff.dram_fraction, lat = gddr.eff.dram_latency_s;
+    ridge_op op = ridge_op_gemm(RIDGE_DTYPE_BF16, 64, 8192, 8192, 1);
+    ridge_kernel_result g = predict(&gddr, op), h = predict(&hbm, op);
+    check_context("m = 64");
+    CHECK(g.bound == RIDGE_BOUND_MEMORY && h.bound == RIDGE_BOUND_MEMORY);
+    CHECK(g.split_k == 1 && h.split_k == 1);
+    CHECK_NEAR(g.dram_bytes, h.dram_bytes, 1e-12);
+    CHECK(g.dram_bytes > 0.9 * 8192.0 * 8192.0 * 2.0); /* the weight, from DRAM */
+    CHECK_NEAR(h.memory_s, lat + h.dram_bytes / bw, 1e-12);
+    CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.85 * bw), 1e-12);
+    CHECK(g.time_s > 1.15 * h.time_s);
+    check_context("GEMV");
+    op.u.gemm.m = 1;
+    g = predict(&gddr, op);
+    h = predict(&hbm, op);
+    CHECK(g.time_s == h.time_s && g.memory_s == h.memory_s);
+    check_context("convolution");
+    op = conv_op(RIDGE_DTYPE_FP16, 1, 512, 7, 512, 3, 1, 1);
+    g = predict(&gddr, op);
+    h = predict(&hbm, op);
+    CHECK(g.time_s == h.time_s);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -918,6 +950,7 @@ int main(void)
     test_channels_last_bn();
     test_tile_writes();
     test_gemm_round_trips();
+    test_gddr_tile_streams();
     test_hopper_clusters();
     test_ada_tensor_clock();
     test_sustained_tensor_clock();

@@ -116,6 +116,19 @@ static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, doub
  * latency) -> 2 more latencies of 600 ns. */
 #define RK_GEMM_MEM_ROUND_TRIPS 2.0
 
+/* On GDDR memory (GDDR6, GDDR6X: memory_type "GDDR..."), a tiled library GEMM's DRAM traffic
+ * reaches this share of the streaming rate (dram_fraction): each CTA reads its operand panels as
+ * short runs (one k-step of a tile row, 64-128 B) of many DRAM rows at once and writes C tile by
+ * tile, and a GDDR part has few banks to keep those rows open (an L40S: 12 chips x 2 channels x 16
+ * banks; an HBM3 H100 several times as many), so rows are opened and closed far more often than in
+ * a sequential stream. The L40 reads a sequential stream at 0.98 of its 864 GB/s
+ * (published-microbench pub0533), the AIConfigurator L40S BF16 weight-bound GEMMs (m = 32-128)
+ * stream at a median 0.74-0.76 of it; HBM parts stream GEMM operands at their copy rate
+ * (the H100's m = 64 rows at 0.84-0.91). Fitted on half of the L40S rows of 20 us or more (docs/model.md §2,
+ * "GDDR tile streams"). A GEMV (m or n = 1: cuBLAS's gemv kernels, whole weight rows per warp)
+ * streams sequentially and keeps the rate. */
+#define RK_GEMM_GDDR_TILE_SHARE 0.85
+
 /* Hopper tensor-core GEMMs with TMA (aligned operands) run in thread-block clusters of two CTAs
  * along m (cuBLAS's and CUTLASS's sm90 default cluster 2x1x1): the B tile both CTAs need is
  * multicast from one L2 read, so B's column-panels are streamed from L2 once per cluster of tile
@@ -256,6 +269,8 @@ void rk_gemm_prep(rk_kernel_prepared *p)
         p->gemm_size[c].t_over = p->dram_latency_s + t->acc4 * p->inv_epi;
         p->gemm_size[c].fix = p->sm * t->tm * t->tn * 4.0 * 2.0 * p->inv_l2_bw;
     }
+    /* GDDR tile streams: the extra time per DRAM byte of a tiled library GEMM (0 on HBM) */
+    p->gemm_gddr_x = strncmp(g->memory_type, "GDDR", 4) == 0 ? (1.0 / RK_GEMM_GDDR_TILE_SHARE - 1.0) / p->dram_bw : 0;
 }
 
 /* rk_gemm's body, inlined in it and in rk_gemm_op (a GEMM op's arguments then in registers). */
@@ -334,7 +349,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
         double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * p->dram_latency_s : 0;
-        dt0 = rk_dram_time(p, dram0);
+        /* GDDR tile streams: each DRAM byte of a tiled library GEMM (not a GEMV) costs gx more */
+        double gx = (flags & RK_GEMM_CUBLAS) && m != 1 && n != 1 ? p->gemm_gddr_x : 0;
+        dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
@@ -517,7 +534,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                     double partial = 2.0 * s * m * n * batch * 4.0;
                     rk_l2_split(p, min_bytes, partial, &dd, &l);
                     /* the partial tiles are the tile-shaped writes now; C is the reduction's */
-                    dtd = rk_dram_time(p, dd);
+                    dtd = rk_dram_time(p, dd) + dd * gx;
                     mem = dtd + 0.5 * partial * dd / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
                           (dd > 0 ? lat_x : 0);
                     l2b = stream0 + partial > l ? stream0 + partial : l;
@@ -541,7 +558,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             if (best.s > 1) {
                 partial = 2.0 * best.s * m * n * batch * 4.0;
                 rk_l2_split(p, min_bytes, partial, &r->dram_bytes, &r->l2_bytes);
-                dt_best = rk_dram_time(p, r->dram_bytes);
+                dt_best = rk_dram_time(p, r->dram_bytes) + r->dram_bytes * gx;
             }
             stream = best.stream + partial;
             if (stream > r->l2_bytes)

@@ -57,6 +57,7 @@ typedef struct {
     double inv_epi;                    /* 1 / (epilogue bytes per clock x tensor clock) (gemm.c) */
     double gemm_lo_floor;              /* the least floor of a GEMM candidate (gemm.c) */
     int gemm_lb_ok;                    /* the GEMM search's bounds apply (its times are >= 0: gemm.c) */
+    double gemm_gddr_x;                /* GDDR tile streams: extra seconds per DRAM byte (0 on HBM; gemm.c) */
     double row_ctas;                   /* SMs x CTAs of a row kernel per SM (memory_bound.c) */
     double row_clock_hz;               /* the clock of its block reductions */
     double gpu_threads;                /* threads resident on the whole GPU at once */
