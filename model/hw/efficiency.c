@@ -24,8 +24,9 @@
 #define RIDGE_DEFAULT_L2_BYTES_PER_CLOCK_PER_SM 32.0
 /* GPU-side duration of a minimal kernel: launch, block dispatch, ramp-up and drain. */
 #define RIDGE_DEFAULT_KERNEL_FLOOR_S 2.5e-6
-/* The same inside a CUDA graph, whose kernel nodes the GPU front end has prepared: 1.0 us per
- * tiny kernel replayed (h200-2026-11-29/a/add_fp32_2^10/graph: 1.011 us; ^14: 1.253 us). */
+/* The same for a kernel replayed right after the same kernel in a CUDA graph, whose node the GPU
+ * front end has ready: 1.0 us per tiny kernel (h200-2026-11-29/a/add_fp32_2^10/graph, 100 adds
+ * replayed: 1.011 us; ^14: 1.253 us). A step's other kernels keep kernel_floor_s (docs/model.md §7). */
 #define RIDGE_DEFAULT_GRAPH_KERNEL_FLOOR_S 1.0e-6
 /* DRAM load-to-use latency (~400 cycles at 1.4-2 GHz plus the L2 path; gpu-specs §9). */
 #define RIDGE_DEFAULT_DRAM_LATENCY_S 600e-9

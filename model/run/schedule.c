@@ -128,11 +128,16 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
             any_split = 1;
         /* C identical kernels of GPU time gk each, issued every h:
          * E_C = max(E + C gk, H + h + C gk, H + C h + gk), H_C = H + C h. */
-        /* Most ops are one kernel: x / 1 and 1 x are x exactly, so they skip the divisions. Outside
-         * a graph ridge_kernel_time_in is the result's time_s. */
+        /* Most ops are one kernel: x / 1 and 1 x are x exactly, so they skip the divisions. A
+         * step's kernel follows a different kernel (the op before it; an op's count is its layers,
+         * interleaved with the other ops), so in a graph too it pays the kernel floor,
+         * kernel_floor_s; only the repeats of one kernel back to back run at graph_kernel_floor_s
+         * (ridge_kernel_time_in): an optimizer's multi-tensor launches (docs/model.md §7, "Kernel
+         * floors in a graph"). */
         one = kp->kernels == 1;
         c = one ? ops[i].count : kp->kernels * ops[i].count;
-        gk = graph ? ridge_kernel_time_in(g, kp, rt) : kp->time_s;
+        gk = graph && ridge_host_class_of(&ops[i]) == RIDGE_HOST_MULTI_TENSOR ? ridge_kernel_time_in(g, kp, rt)
+                                                                              : kp->time_s;
         if (!one)
             gk /= kp->kernels;
         if (!hp)

@@ -46,7 +46,7 @@ typedef struct {
     double host_launch_s;            /* eager host cost of one kernel launch (the CUDA API call) */
     double graph_launch_s;           /* per kernel inside a CUDA graph */
     double framework_op_s;           /* eager framework dispatch per operator (0 for plain CUDA) */
-    double graph_kernel_floor_s;     /* GPU time of an empty kernel replayed in a CUDA graph */
+    double graph_kernel_floor_s;     /* GPU time of an empty kernel replayed after itself in a CUDA graph */
     unsigned from_file_mask;         /* bit i set: i-th field above came from the file */
     /* Achievable share of one peak, overriding tensor_fraction / vector_fraction for it
      * (JSON `fraction_by_peak`, keys as in peak_dense_flops_per_s); 0 = not set. */

@@ -69,8 +69,9 @@ typedef struct {
  * a result or an error. */
 int ridge_kernel_predict(const ridge_gpu *gpu, const ridge_op *op, ridge_kernel_result *res, ridge_err *err);
 
-/* GPU time of one instance of a predicted op when it runs in `rt`: in a CUDA graph each kernel's
- * floor is graph_kernel_floor_s instead of kernel_floor_s (docs/model.md §1). */
+/* GPU time of one instance of a predicted op when it runs in `rt` right after the same kernel: in
+ * a CUDA graph each kernel's floor is then graph_kernel_floor_s instead of kernel_floor_s
+ * (docs/model.md §1; a step's schedule gives it only to back-to-back repeats, §7). */
 double ridge_kernel_time_in(const ridge_gpu *g, const ridge_kernel_result *r, ridge_runtime rt);
 
 /* The peak an op's dtype and unit run at on this GPU, or -1 if the GPU has none. */
