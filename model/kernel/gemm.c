@@ -350,7 +350,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
         double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * p->dram_latency_s : 0;
         /* GDDR tile streams: each DRAM byte of a tiled library GEMM (not a GEMV) costs gx more */
-        double gx = (flags & RK_GEMM_CUBLAS) && m != 1 && n != 1 ? p->gemm_gddr_x : 0;
+        double gx = p->gemm_gddr_x;
+        if (gx != 0 && !((flags & RK_GEMM_CUBLAS) && m != 1 && n != 1))
+            gx = 0;
         dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
