@@ -205,8 +205,9 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
         static const char *labels[RIDGE_EFF_FIELD_COUNT] = {
             "tensor fraction",   "vector fraction",         "DRAM fraction",
             "L2 bandwidth [GB/s]", "kernel floor [us]",     "DRAM latency [ns]",
-            "host launch, eager [us]", "host launch, graph [us]", "framework per op [us]"};
-        static const double scale[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6};
+            "host launch, eager [us]", "host launch, graph [us]", "framework per op [us]",
+            "kernel floor, graph [us]"};
+        static const double scale[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6, 1e-6};
         for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
             printf("  %-26s %10s  %s\n", labels[i], cli_num(ridge_efficiency_get(&g->eff, i) / scale[i], b, sizeof b),
                    (g->eff.from_file_mask >> i) & 1u ? cli_text(g->eff.source, text, sizeof text) : "default");
