@@ -20,19 +20,36 @@ import statistics
 import sys
 
 
+class BadRecord(Exception):
+    pass
+
+
 def shapes(doc, min_time):
     """{(source gpu, dtype): {(m, n, k): time_s}} of the GEMM measurements (config.op or the
-    gemm of config.ops), and the set of keys timed at least min_time."""
+    gemm of config.ops), and the set of keys timed at least min_time. A GEMM measurement whose
+    sides or time are not positive numbers raises BadRecord naming it and the field."""
     table, timed = {}, set()
-    for m in doc.get("measurements", []):
-        c = m.get("config", {})
+    ms = doc.get("measurements") if isinstance(doc, dict) else None
+    if not isinstance(ms, list):
+        raise BadRecord("$.measurements: missing or not a list")
+    for i, m in enumerate(ms):
+        if not isinstance(m, dict):
+            raise BadRecord(f"$.measurements[{i}]: not an object")
+        c = m.get("config") if isinstance(m.get("config"), dict) else {}
         ops = [c["op"]] if "op" in c else c.get("ops", [])
-        g = [o for o in ops if o.get("op") == "gemm"]
-        t = m.get("time_s", {}).get("median")
-        if len(g) != 1 or not isinstance(t, (int, float)) or t <= 0:
+        g = [o for o in ops if isinstance(o, dict) and o.get("op") == "gemm"] if isinstance(ops, list) else []
+        if len(g) != 1:
             continue
-        parts = m["id"].split("/")
-        key = (parts[1] if len(parts) > 3 else c.get("gpu", "?"), g[0]["dtype"])
+        rid = m.get("id", f"$.measurements[{i}]")
+        t = m.get("time_s", {}).get("median") if isinstance(m.get("time_s"), dict) else None
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or not t > 0 or t == float("inf"):
+            raise BadRecord(f"{rid}: time_s.median: not a positive number")
+        for side in ("m", "n", "k"):
+            v = g[0].get(side)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0 or v == float("inf"):
+                raise BadRecord(f"{rid}: the gemm op's {side}: not a positive number")
+        parts = str(rid).split("/")
+        key = (parts[1] if len(parts) > 3 else str(c.get("gpu", "?")), str(g[0].get("dtype", "?")))
         mnk = (g[0]["m"], g[0]["n"], g[0]["k"])
         table.setdefault(key, {})[mnk] = t
         if t >= min_time:
@@ -72,7 +89,11 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print(f"scatter_floor.py: {a.file}: {e}", file=sys.stderr)
         return 2
-    table, timed = shapes(doc, a.min_time)
+    try:
+        table, timed = shapes(doc, a.min_time)
+    except BadRecord as e:
+        print(f"scatter_floor.py: {a.file}: {e}", file=sys.stderr)
+        return 2
     if not table:
         print(f"scatter_floor.py: {a.file}: no GEMM measurements", file=sys.stderr)
         return 2

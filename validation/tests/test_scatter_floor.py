@@ -10,7 +10,7 @@ import os
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -65,6 +65,19 @@ class ScatterFloor(unittest.TestCase):
     def test_bad_file(self):
         with redirect_stdout(io.StringIO()):
             self.assertEqual(scatter_floor.main(["/nonexistent/file.json"]), 2)
+
+    def test_bad_record(self):
+        doc = sweep()
+        doc["measurements"][3]["config"]["op"]["k"] = "many"
+        err = io.StringIO()
+        with redirect_stderr(err):
+            rc, _ = run(doc)
+        self.assertEqual(rc, 2)
+        self.assertIn("1024x2048x1024: the gemm op's k: not a positive number", err.getvalue())
+        doc = sweep()
+        doc["measurements"][0]["time_s"]["median"] = -1
+        with redirect_stderr(io.StringIO()):
+            self.assertEqual(run(doc)[0], 2)
 
 
 if __name__ == "__main__":
