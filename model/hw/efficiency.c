@@ -28,6 +28,11 @@
  * front end has ready: 1.0 us per tiny kernel (h200-2026-11-29/a/add_fp32_2^10/graph, 100 adds
  * replayed: 1.011 us; ^14: 1.253 us). A step's other kernels keep kernel_floor_s (docs/model.md §7). */
 #define RIDGE_DEFAULT_GRAPH_KERNEL_FLOOR_S 1.0e-6
+/* The floors are the GPU's own cycles (the front end's launch processing, block dispatch, ramp-up,
+ * drain): given at the H200's 1.98 GHz boost clock, where the records that set them were taken
+ * (the graph floor's add replays, the decode graphs that keep the kernel floor: docs/model.md §7),
+ * they scale as 1 / boost_clock_hz (docs/model.md §9; an A100 at 1.41 GHz: 3.5 and 1.4 us). */
+#define RIDGE_DEFAULT_FLOOR_CLOCK_HZ 1.98e9
 /* DRAM load-to-use latency (~400 cycles at 1.4-2 GHz plus the L2 path; gpu-specs §9). */
 #define RIDGE_DEFAULT_DRAM_LATENCY_S 600e-9
 /* Eager host cost of one kernel launch: the CUDA launch call, 5.1 us per launch issued back to
@@ -76,7 +81,7 @@ static int dual_issue_fp32(const char *compute_capability)
 void ridge_efficiency_defaults(const char *compute_capability, int sm_count, double boost_clock_hz,
                                double memory_bw_bytes_per_s, ridge_efficiency *e)
 {
-    double l2;
+    double l2, cycles = boost_clock_hz > 0 ? RIDGE_DEFAULT_FLOOR_CLOCK_HZ / boost_clock_hz : 1.0;
     memset(e, 0, sizeof *e);
     e->tensor_fraction = RIDGE_DEFAULT_TENSOR_FRACTION;
     e->vector_fraction = dual_issue_fp32(compute_capability) ? RIDGE_DEFAULT_VECTOR_FRACTION_DUAL_ISSUE : RIDGE_DEFAULT_VECTOR_FRACTION;
@@ -86,12 +91,12 @@ void ridge_efficiency_defaults(const char *compute_capability, int sm_count, dou
     if (l2 < 2.0 * memory_bw_bytes_per_s)
         l2 = 2.0 * memory_bw_bytes_per_s;
     e->l2_bandwidth_bytes_per_s = l2;
-    e->kernel_floor_s = RIDGE_DEFAULT_KERNEL_FLOOR_S;
+    e->kernel_floor_s = RIDGE_DEFAULT_KERNEL_FLOOR_S * cycles;
     e->dram_latency_s = RIDGE_DEFAULT_DRAM_LATENCY_S;
     e->host_launch_s = RIDGE_DEFAULT_HOST_LAUNCH_S;
     e->graph_launch_s = RIDGE_DEFAULT_GRAPH_LAUNCH_S;
     e->framework_op_s = RIDGE_DEFAULT_FRAMEWORK_OP_S;
-    e->graph_kernel_floor_s = RIDGE_DEFAULT_GRAPH_KERNEL_FLOOR_S;
+    e->graph_kernel_floor_s = RIDGE_DEFAULT_GRAPH_KERNEL_FLOOR_S * cycles;
     e->from_file_mask = 0;
     snprintf(e->source, sizeof e->source, "defaults (docs/model.md)");
 }
