@@ -265,10 +265,7 @@ static int schedule_best(const ridge_gpu *g, const ridge_op *ops, size_t n, ridg
 int ridge_schedule_ops(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt, ridge_op_result *results,
                        ridge_schedule_totals *tot, ridge_err *err)
 {
-    rk_kernel_prepared p;
-    schedule_kernels k = {plain_kernel, NULL, &p, NULL, 0};
-    rk_kernel_prep(g, &p);
-    return schedule_best(g, ops, n, rt, NULL, &k, results, NULL, tot, err);
+    return ridge_schedule_ops_host(g, ops, n, rt, NULL, results, tot, err); /* no host profile */
 }
 
 int ridge_schedule_ops_with(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
