@@ -202,12 +202,17 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
     }
     printf("\nModel efficiency parameters (docs/model.md)\n");
     {
-        static const char *labels[RIDGE_EFF_FIELD_COUNT] = {
+        /* one label and scale per field of ridge_efficiency_field (a missing entry fails to build,
+         * where a sized array printed "(null)") */
+        static const char *const labels[] = {
             "tensor fraction",   "vector fraction",         "DRAM fraction",
             "L2 bandwidth [GB/s]", "kernel floor [us]",     "DRAM latency [ns]",
             "host launch, eager [us]", "host launch, graph [us]", "framework per op [us]",
             "kernel floor, graph [us]"};
-        static const double scale[RIDGE_EFF_FIELD_COUNT] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6, 1e-6};
+        static const double scale[] = {1, 1, 1, 1e9, 1e-6, 1e-9, 1e-6, 1e-6, 1e-6, 1e-6};
+        _Static_assert(sizeof labels / sizeof labels[0] == RIDGE_EFF_FIELD_COUNT &&
+                           sizeof scale / sizeof scale[0] == RIDGE_EFF_FIELD_COUNT,
+                       "gpu show: a label and a scale for every efficiency field");
         for (int i = 0; i < RIDGE_EFF_FIELD_COUNT; i++)
             printf("  %-26s %10s  %s\n", labels[i], cli_num(ridge_efficiency_get(&g->eff, i) / scale[i], b, sizeof b),
                    (g->eff.from_file_mask >> i) & 1u ? cli_text(g->eff.source, text, sizeof text) : "default");
