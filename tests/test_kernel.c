@@ -925,6 +925,37 @@ static void test_gddr_tile_streams(void)
     check_context(NULL);
 }
 
+/* One L2 partition (Ada, GA102, Turing) serves a working set of 0.9 of it entirely; a split L2
+ * (GA100, GH100: each half caches lines for its own SMs) only up to half of it, falling to none
+ * at all of it. Same GPU, only the chip edited. */
+static void test_single_partition_l2(void)
+{
+    ridge_gpu one = load("l40s"), two = one, none = one;
+    snprintf(two.chip, sizeof two.chip, "GA100");
+    none.chip[0] = '\0';
+    double half = 0.45 * one.l2_bytes; /* a copy reads and writes it: a working set of 0.9 x L2 */
+    ridge_kernel_result a = predict(&one, ridge_op_copy(half, RIDGE_COPY_D2D));
+    ridge_kernel_result b = predict(&two, ridge_op_copy(half, RIDGE_COPY_D2D));
+    ridge_kernel_result c = predict(&none, ridge_op_copy(half, RIDGE_COPY_D2D));
+    check_context("0.9 x L2");
+    CHECK(a.dram_bytes == 0 && a.l2_bytes > 0);
+    /* split: hit (L2 - 0.9 L2) / (0.5 L2) = 0.2, so 0.8 of the bytes from DRAM */
+    CHECK_NEAR(b.dram_bytes, 0.8 * 2 * half, 1e-9);
+    CHECK(b.time_s > 2 * a.time_s);
+    CHECK(c.dram_bytes == b.dram_bytes && c.time_s == b.time_s);
+    check_context("at and past the L2");
+    a = predict(&one, ridge_op_copy(0.5 * one.l2_bytes, RIDGE_COPY_D2D));
+    CHECK(a.l2_bytes == 0);
+    a = predict(&one, ridge_op_copy(0.4875 * one.l2_bytes, RIDGE_COPY_D2D)); /* 0.975 x L2: the ramp's middle */
+    CHECK_NEAR(a.dram_bytes, 0.5 * 0.975 * one.l2_bytes, 1e-6);
+    check_context("catalogue");
+    ridge_gpu h = load("h100-sxm5-80gb"), t4 = load("t4"), a40 = load("a40");
+    CHECK(predict(&h, ridge_op_copy(0.3 * h.l2_bytes, RIDGE_COPY_D2D)).dram_bytes > 0);
+    CHECK(predict(&t4, ridge_op_copy(0.45 * t4.l2_bytes, RIDGE_COPY_D2D)).dram_bytes == 0);
+    CHECK(predict(&a40, ridge_op_copy(0.45 * a40.l2_bytes, RIDGE_COPY_D2D)).dram_bytes == 0);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -951,6 +982,7 @@ int main(void)
     test_tile_writes();
     test_gemm_round_trips();
     test_gddr_tile_streams();
+    test_single_partition_l2();
     test_hopper_clusters();
     test_ada_tensor_clock();
     test_sustained_tensor_clock();
