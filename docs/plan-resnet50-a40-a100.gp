@@ -28,9 +28,9 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
     set output dir . 'plan-resnet50-a40-a100.png'
 }
 
-set title 'resnet50 train: GPUs relative to a40 (fp16, b=256) (= 1), one GPU at its best batch' . "\n" . 'a40 = 1: 1102 samples/s, 8.742 samples/s per W, 4957443 samples per USD' font ',14'
+set title 'resnet50 train: GPUs relative to a40 (fp16, b=256) (= 1), one GPU at its best batch' . "\n" . 'a40 = 1: 1136 samples/s, 8.683 samples/s per W, 5109921 samples per USD' font ',14'
 set ylabel 'Relative to the first GPU [ratio]'
-set yrange [0:3.54976]
+set yrange [0:3.31162]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border rgb '#333333'

@@ -1,5 +1,5 @@
 # ridge 0.1.0 roofline chart: NVIDIA A40 vs NVIDIA A100 SXM4 80GB, bert-base: train, batch 32, bf16
-# Render with: gnuplot roofline-bert-base-a40-a100.gp  (reads roofline-bert-base-a40-a100.dat, writes roofline-bert-base-a40-a100.png; from any directory)
+# Render with: gnuplot docs/roofline-bert-base-a40-a100.gp  (reads roofline-bert-base-a40-a100.dat, writes roofline-bert-base-a40-a100.png; from any directory)
 set encoding utf8
 set locale "C"
 
@@ -28,7 +28,7 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
     set output dir . 'roofline-bert-base-a40-a100.png'
 }
 
-set title 'Roofline: NVIDIA A40 vs NVIDIA A100 SXM4 80GB - bert-base: train, batch 32, bf16' . "\n" . 'a40: step 191.5 ms, 167.1 sequences/s; a100-sxm4-80gb: step 82.81 ms, 386.4 sequences/s' font ',14'
+set title 'Roofline: NVIDIA A40 vs NVIDIA A100 SXM4 80GB - bert-base: train, batch 32, bf16' . "\n" . 'a40: step 190.5 ms, 168 sequences/s; a100-sxm4-80gb: step 85.75 ms, 373.2 sequences/s' font ',14'
 # The plot area is pinned so that the label positions in the .dat fit it.
 set lmargin at screen 0.075
 set rmargin at screen 0.975
@@ -47,14 +47,14 @@ set grid xtics ytics mxtics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1
 set border lw 1.2
 set style textbox opaque noborder margins 0.5,0.5
 set key outside below center horizontal maxcols 3 samplen 3 spacing 1.1 font ',10'
-set label 1 '4 ops without FLOPs (5.24 % of the step) not shown; listed in roofline-bert-base-a40-a100.dat' at graph 0.99, graph 0.03 right font ',9' tc rgb '#555555'
+set label 1 '4 ops without FLOPs (5.06 % of the step) not shown; listed in roofline-bert-base-a40-a100.dat' at graph 0.99, graph 0.03 right font ',9' tc rgb '#555555'
 # The key: the largest kernels, numbered as beside their markers.
 set label 2 'Largest kernels, share of the step (marker area): a40 | a100-sxm4-80gb' at graph 0.0120, graph 0.9625 left font ',9' tc rgb '#222222' boxed front
-set label 3 '1  cross_entropy.bwd: 10 % dram | 7.91 % dram' at graph 0.0120, graph 0.9375 left font ',9' tc rgb '#222222' boxed front
-set label 4 '2  attention: 7.12 % compute | 8.38 % compute' at graph 0.0120, graph 0.9125 left font ',9' tc rgb '#222222' boxed front
-set label 5 '3  mlm_decoder: 5.27 % compute | 5.85 % compute' at graph 0.0120, graph 0.8875 left font ',9' tc rgb '#222222' boxed front
-set label 6 '4  mlm_decoder.wgrad: 5.27 % compute | 5.85 % compute' at graph 0.0120, graph 0.8625 left font ',9' tc rgb '#222222' boxed front
-set label 7 '5  mlm_decoder.dgrad: 5.26 % compute | 5.84 % compute' at graph 0.0120, graph 0.8375 left font ',9' tc rgb '#222222' boxed front
+set label 3 '1  cross_entropy.bwd: 9.65 % dram | 8.02 % dram' at graph 0.0120, graph 0.9375 left font ',9' tc rgb '#222222' boxed front
+set label 4 '2  attention: 7.17 % compute | 8.15 % compute' at graph 0.0120, graph 0.9125 left font ',9' tc rgb '#222222' boxed front
+set label 5 '3  mlm_decoder: 5.43 % compute | 5.88 % compute' at graph 0.0120, graph 0.8875 left font ',9' tc rgb '#222222' boxed front
+set label 6 '4  mlm_decoder.wgrad: 5.3 % compute | 5.65 % compute' at graph 0.0120, graph 0.8625 left font ',9' tc rgb '#222222' boxed front
+set label 7 '5  mlm_decoder.dgrad: 5.28 % compute | 5.64 % compute' at graph 0.0120, graph 0.8375 left font ',9' tc rgb '#222222' boxed front
 
 plot \
     dat index 0 every ::0::0 using 4:2:($6-$4):(0) with vectors nohead lw 2.5 dt 1 lc rgb '#222222' title 'a40 BF16 tensor: 150 TFLOP/s', \
