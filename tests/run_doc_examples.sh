@@ -11,6 +11,11 @@
 #   (none, or any other text)  exit 0
 #   # exit N ...                exit N (an error example)
 #   # not run: REASON           listed with its reason, not run
+#   # output not checked: REASON  run and its exit checked, its shown output not compared
+# An example written `$ ridge ...` in a fenced block is followed by the output it printed, up to
+# the block's end or the next `$ ` line: every line of it must appear in what the example prints
+# now (stdout, then stderr), in order, trailing blanks aside. A shown output may leave lines out
+# (abridged); a line that is `...` or `…` alone stands for lines left out and is not compared.
 # A synopsis (an UPPERCASE placeholder, `[...]`, `...` or `| --alternative`) is listed, not run.
 # `mpirun` examples run only with MPIEXEC (a ridge built with MPI), else a note says they were skipped.
 #
@@ -36,46 +41,65 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash=${BASH:-bash}
 timeout_s=${RIDGE_DOC_TIMEOUT:-20}
 floor=50 # examples that must run: an extractor that finds none must not pass
+floor_out=5 # and `$ ` examples whose shown output is compared
 command -v timeout >/dev/null 2>&1 || { echo "$0: needs timeout(1) (coreutils)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/stamp"
 : >"$tmp/outputs"
+mkdir "$tmp/expect"
 
 # The examples, one per line: FILE <tab> LINE <tab> COMMAND (continuations joined, the trailing
 # comment kept).
 extract() {
-    awk '
+    awk -v expdir="$tmp/expect" '
     function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
     function is_cmd(s) { return s ~ /^(ridge|\.\/build\/cli\/ridge|build\/cli\/ridge)( |$)/ || s ~ /^mpirun / }
-    function emit(file, line, s,    n, parts, i, seg) {
+    # prompted: a `$ ` command of a fenced block, whose shown output follows it (file exp)
+    function emit(file, line, s, prompted,    n, parts, i, seg, f) {
         s = trim(s)
         sub(/^\$ /, "", s)
-        if (is_cmd(s)) { printf "%s\t%d\t%s\n", file, line, s; return }
+        if (is_cmd(s)) {
+            f = "-"
+            if (prompted) { f = expdir "/" (++nexp); printf "" > f; close(f); capture = f }
+            printf "%s\t%d\t%s\t%s\n", file, line, s, f
+            return
+        }
         # a chain: each && segment that is a ridge command
         n = split(s, parts, / && /)
-        for (i = 1; i <= n; i++) { seg = trim(parts[i]); if (n > 1 && is_cmd(seg)) printf "%s\t%d\t%s\n", file, line, seg }
+        for (i = 1; i <= n; i++) { seg = trim(parts[i]); if (n > 1 && is_cmd(seg)) printf "%s\t%d\t%s\t-\n", file, line, seg }
     }
-    FNR == 1 { fence = 0; indented = 0; blank = 1; cont = "" }
+    FNR == 1 { fence = 0; indented = 0; blank = 1; cont = ""; capture = "" }
     {
         line = $0
         if (cont != "") {                       # inside a continued command
             if (line ~ /\\$/) { sub(/\\$/, "", line); cont = cont " " trim(line); next }
-            emit(FILENAME, cont_line, cont " " trim(line)); cont = ""; next
+            emit(FILENAME, cont_line, cont " " trim(line), cont_prompted); cont = ""; next
         }
-        if (line ~ /^[ \t]*```/) { fence = !fence; blank = 0; next }
+        if (line ~ /^[ \t]*```/) { fence = !fence; blank = 0; if (capture != "") close(capture); capture = ""; next }
+        if (fence && line ~ /^\$ /) { if (capture != "") close(capture); capture = "" }
+        else if (fence && capture != "") { print line >> capture; next }
         if (!fence) {
             if (line ~ /^[ \t]*$/) { blank = 1; next }
             if (line ~ /^    / && (blank || indented)) indented = 1
             else { indented = 0; blank = 0; next }
             blank = 0
         }
-        t = trim(line); sub(/^\$ /, "", t)
+        t = trim(line); prompted = fence && t ~ /^\$ /; sub(/^\$ /, "", t)
         if (!is_cmd(t) && t !~ / && /) next
-        if (line ~ /\\$/) { sub(/\\$/, "", line); cont = trim(line); cont_line = FNR; next }
-        emit(FILENAME, FNR, line)
+        if (line ~ /\\$/) { sub(/\\$/, "", line); cont = trim(line); cont_line = FNR; cont_prompted = prompted; next }
+        emit(FILENAME, FNR, line, prompted)
     }' "$@"
+}
+
+# Exit 0 when every line of the shown output $1 (trailing blanks aside; `...`/`…` lines skipped)
+# appears, in order, in the printed output $2; else print the first shown line not found.
+shown_in() {
+    awk 'function rt(s) { sub(/[ \t\r]+$/, "", s); return s }
+    FNR == NR { x = rt($0); if (x != "" && x !~ /^[ \t]*(\.\.\.|…)$/) want[++n] = x; next }
+    { if (i < n && rt($0) == want[i + 1]) i++ }
+    END { if (i < n) { print want[i + 1]; exit 1 } }' "$1" "$2"
 }
 
 # The shell the examples run in: `ridge` and `mpirun` are functions that run the binaries under
@@ -126,7 +150,8 @@ docs=(README.md docs/*.md)
 extract "${docs[@]}" >"$tmp/examples"
 
 n=0 failed=0 listed=0 skipped=0 doc="" per_doc=""
-while IFS=$'\t' read -r file line cmd <&3; do
+n_out=0 n_outskip=0
+while IFS=$'\t' read -r file line cmd shown <&3; do
     if [ "$file" != "$doc" ]; then         # a fresh directory per document
         [ -n "$doc" ] && per_doc="$per_doc $doc $n_doc,"
         doc=$file n_doc=0
@@ -141,8 +166,10 @@ while IFS=$'\t' read -r file line cmd <&3; do
     if [[ $cmd =~ ^([^#]*[^#[:space:]])[[:space:]]+(#.*)$ ]]; then
         cmd=${BASH_REMATCH[1]} comment=${BASH_REMATCH[2]}
     fi
-    expect=0
-    if [[ $comment =~ ^#[[:space:]]*exit[[:space:]]+([0-9]+) ]]; then
+    expect=0 check_out=1
+    if [[ $comment =~ ^#[[:space:]]*output\ not\ checked: ]]; then
+        check_out=0
+    elif [[ $comment =~ ^#[[:space:]]*exit[[:space:]]+([0-9]+) ]]; then
         expect=${BASH_REMATCH[1]}
     elif [[ $comment =~ ^#[[:space:]]*not\ run:[[:space:]]*(.*)$ ]]; then
         echo "not run  $where: ${BASH_REMATCH[1]}"
@@ -180,6 +207,19 @@ while IFS=$'\t' read -r file line cmd <&3; do
         echo "FAIL $where: exit $rc, documented $expect: $cmd"
         sed -n '1,5s/^/  stderr: /p' "$tmp/err"
         failed=$((failed + 1))
+    elif [ "$shown" != - ] && [ -s "$shown" ] && [ $check_out = 0 ]; then
+        echo "ok       $where (exit $rc, $secs s; output not checked): $cmd"
+        n_outskip=$((n_outskip + 1))
+    elif [ "$shown" != - ] && [ -s "$shown" ]; then
+        cat "$tmp/out" "$tmp/err" >"$tmp/printed"
+        if missing=$(shown_in "$shown" "$tmp/printed"); then
+            echo "ok       $where (exit $rc, $secs s, output as shown): $cmd"
+            n_out=$((n_out + 1))
+        else
+            echo "FAIL $where: the output shown is not what it prints now: $cmd"
+            echo "  first line shown but not printed (in order): $missing"
+            failed=$((failed + 1))
+        fi
     else
         echo "ok       $where (exit $rc, $secs s): $cmd"
     fi
@@ -195,9 +235,13 @@ while IFS= read -r p; do
     fi
 done <"$tmp/outputs"
 
-echo "doc examples: $n run (${per_doc# }), $failed failed, $listed listed but not run, $skipped skipped"
+echo "doc examples: $n run (${per_doc# }), $n_out with their shown output checked ($n_outskip not checked), $failed failed, $listed listed but not run, $skipped skipped"
 if [ $n -lt $floor ]; then
     echo "FAIL: only $n examples found and run, fewer than $floor: is the extractor broken?"
+    exit 1
+fi
+if [ $n_out -lt $floor_out ]; then
+    echo "FAIL: only $n_out shown outputs compared, fewer than $floor_out: is the extractor broken?"
     exit 1
 fi
 [ $failed -eq 0 ]
