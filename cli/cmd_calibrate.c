@@ -250,7 +250,11 @@ int cmd_calibrate(int argc, char **argv)
     cli_opts co = {CMD, help, NULL, NULL, 0, -1};
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
-        case 'g': gpu = optarg; break;
+        case 'g':
+            if (gpu)
+                return cli_usage_error(CMD, "--gpu given twice: calibrate fits one GPU");
+            gpu = optarg;
+            break;
         case 'o': out = optarg; break;
         case 't':
             if (nrules == CAL_MAX_RULES)

@@ -338,8 +338,10 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         return cli_usage_error("compare", "--per-op needs --workload (a model to compare kernel by kernel)");
     if (a->top_given && !a->per_op)
         return cli_usage_error("compare", "--top applies to --per-op");
-    if (a->batch_max && a->workload && cli_is_oplist_file(a->workload))
-        return cli_usage_error("compare", "--batch max: %s is an operator list, which has no batch to grow",
+    if (a->workload && cli_is_oplist_file(a->workload))
+        return cli_usage_error("compare",
+                               "%s is an operator list; compare needs a model (built-in id or model file); "
+                               "'ridge predict --gpu ID --workload FILE' predicts an operator list",
                                a->workload);
     return -1;
 }

@@ -223,8 +223,16 @@ int cmd_predict(int argc, char **argv)
         }
         switch (c) {
         case 'p': per_op = 1; break;
-        case 'g': gpu_id = optarg; break;
-        case 'G': gpu_file = optarg; break;
+        case 'g':
+            if (gpu_id)
+                return cli_usage_error("predict", "--gpu given twice: predict takes one GPU ('ridge compare' takes several)");
+            gpu_id = optarg;
+            break;
+        case 'G':
+            if (gpu_file)
+                return cli_usage_error("predict", "--gpu-file given twice: predict takes one GPU");
+            gpu_file = optarg;
+            break;
         case 'w': wfile = optarg; break;
         case 'r':
             if (ridge_runtime_parse(optarg, &rt))

@@ -127,8 +127,16 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
 {
     long lv;
     switch (ch) {
-    case 'g': o->gpu_id = optarg; break;
-    case 'G': o->gpu_file = optarg; break;
+    case 'g':
+        if (o->gpu_id)
+            return cli_usage_error("serve", "--gpu given twice: one GPU per deployment (--gpus ID,ID,... sweeps several)");
+        o->gpu_id = optarg;
+        break;
+    case 'G':
+        if (o->gpu_file)
+            return cli_usage_error("serve", "--gpu-file given twice: one GPU per deployment");
+        o->gpu_file = optarg;
+        break;
     case 'L': return parse_gpus(o, optarg);
     case 'w': o->wl = optarg; break;
     case 'r':

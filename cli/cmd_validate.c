@@ -132,11 +132,19 @@ static int parse_options(int argc, char **argv, val_args *a)
     int c;
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
-        case 'g': a->gpu = optarg; break;
+        case 'g':
+            if (a->gpu)
+                return cli_usage_error(CMD, "--gpu given twice: one GPU for every measurement, or none (each its own)");
+            a->gpu = optarg;
+            break;
         case 'c': a->chart = optarg; break;
         case 'o': a->out = optarg; break;
         case 'b': a->baseline = optarg; break;
-        case 'G': a->gpu_file = optarg; break;
+        case 'G':
+            if (a->gpu_file)
+                return cli_usage_error(CMD, "--gpu-file given twice: one GPU for every measurement, or none");
+            a->gpu_file = optarg;
+            break;
         case 'w': a->write_base = optarg; break;
         case 't':
             if (cli_parse_double("--tolerance-points", optarg, 0, 100, &a->tol))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <float.h>
 #include <ctype.h>
 #include <math.h>
 #include <getopt.h>
@@ -132,7 +133,10 @@ int cli_parse_double(const char *opt, const char *s, double lo, double hi, doubl
     double v;
     errno = 0;
     v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || !cli_plain_number(s)) {
+    /* ERANGE with a result below DBL_MIN is an underflow (1e-308): a finite number, checked
+     * against the range like any other; only an overflow (1e400) is not a finite number. */
+    int underflow = errno == ERANGE && fabs(v) <= DBL_MIN;
+    if (end == s || *end != '\0' || (errno == ERANGE && !underflow) || !isfinite(v) || !cli_plain_number(s)) {
         cli_error("%s: '%s' is not a finite number", opt, s);
         return -1;
     }

@@ -1,6 +1,7 @@
 /* ridge — command-line entry point: dispatches to one file per command.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -116,6 +117,9 @@ static int run(int argc, char **argv)
  * once for all commands. A command that failed keeps its own exit code. */
 int main(int argc, char **argv)
 {
+    /* A reader that closes the pipe early (`ridge ... | head`) makes the next write fail with
+     * EPIPE, reported below as a write error (exit 3), instead of killing ridge with SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     int rc = run(argc, argv), e = 0;
     if (fflush(stdout) != 0)
         e = errno;

@@ -56,6 +56,11 @@ static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *coun
         return rc;
     for (size_t i = 0; i < ngpus; i++)
         (*prices)[i] = (*gpus)[i].price_usd_per_hour;
+    if (cli_is_oplist_file(o->workload))
+        return cli_usage_error("plan",
+                               "%s is an operator list; plan needs a model (built-in id or model file); "
+                               "'ridge predict --gpu ID --workload FILE' predicts an operator list",
+                               o->workload);
     if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(rc);

@@ -64,20 +64,6 @@ int cli_prices_add(cli_prices *ps, const char *arg, const char *label)
     return store(ps, &p, label);
 }
 
-/* YYYY, YYYY-MM or YYYY-MM-DD (as a GPU file's price.date). */
-static int is_date(const char *d)
-{
-    size_t n = strlen(d);
-    int y, m = 1, day = 1, used = 0;
-    if (n != 4 && n != 7 && n != 10)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if ((i == 4 || i == 7) ? d[i] != '-' : !isdigit((unsigned char)d[i]))
-            return 0;
-    if (sscanf(d, "%4d%n-%2d%n-%2d%n", &y, &used, &m, &used, &day, &used) < 1 || (size_t)used != n)
-        return 0;
-    return m >= 1 && m <= 12 && day >= 1 && day <= 31;
-}
 
 /* The key=value fields after ID=VALUE on a prices-file line (loc "FILE:N"). */
 static int parse_fields(char *s, const char *loc, cli_price *p)
@@ -111,7 +97,7 @@ static int parse_fields(char *s, const char *loc, cli_price *p)
             }
             snprintf(p->kind, sizeof p->kind, "%s", val);
         } else if (klen == 4 && strncmp(key, "date", 4) == 0) {
-            if (!is_date(val)) {
+            if (!ridge_price_date_valid(val)) { /* as a GPU file's price.date */
                 cli_error("%s: date: '%s' is not a date YYYY, YYYY-MM or YYYY-MM-DD", loc, val);
                 return -1;
             }

@@ -52,6 +52,17 @@ else
     echo "note: no writable /dev/full; the write-error checks are skipped"
 fi
 
+# --- a reader that closes the pipe early: the same write error (exit 3), not a SIGPIPE death (141)
+for c in "validate $src/validation/published/published-dev.json" "gpus --format csv"; do
+    read -ra argv <<<"$c"
+    # the reader exits at once; the output is larger than a pipe's buffer, so a write must fail
+    { "$ridge" "${argv[@]}"; "$ridge" "${argv[@]}"; "$ridge" "${argv[@]}"; echo "rc $?" >"$tmp/rc"; } 2>"$tmp/err" | true
+    rc=$(sed -n 's/^rc //p' "$tmp/rc")
+    check "ridge $c | (closed pipe): exit $rc, expected 3" test "$rc" = 3
+    check "ridge $c | (closed pipe): a write error naming standard output ($(head -c 200 "$tmp/err"))" \
+        grep -q '^ridge: standard output: write error (Broken pipe)$' "$tmp/err"
+done
+
 # --- reading: one reader with one limit (RIDGE_FILE_MAX_BYTES, 256 MiB) for every input file.
 # Bounded here in time and memory, so that a reader without a limit fails instead of filling the
 # machine: a device that never ends is refused at the limit.

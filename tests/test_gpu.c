@@ -110,7 +110,7 @@ static const mutation_case mutation_cases[] = {
     {"integer field with a fraction", {{M_SET, "sm_count", "76.5"}}, RIDGE_EINVAL, "$.sm_count: 76.5 is not an integer", NULL},
     {"nested integer with a fraction", {{M_SET, "sm/max_warps", "47.25"}}, RIDGE_EINVAL, "$.sm.max_warps: 47.25 is not an integer", NULL},
     {"empty name", {{M_SET, "name", "\"\""}}, RIDGE_EINVAL, "$.name: empty string", NULL},
-    {"chip too long", {{M_SET, "chip", "\"TX75-ABCDEFGHIJKLMNOPQRSTU\""}}, RIDGE_EINVAL, "$.chip: string longer than 23 characters", NULL},
+    {"chip too long", {{M_SET, "chip", "\"TX75-ABCDEFGHIJKLMNOPQRSTU\""}}, RIDGE_EINVAL, "$.chip: string longer than 23 bytes (UTF-8)", NULL},
 
     /* Text that is not UTF-8 (RFC 8259: JSON is UTF-8): rejected at load with its path, never copied out. */
     {"a stray 0xff byte in the name", {{M_SETRAW, "name", "\"Ridge \xff GPU\""}}, RIDGE_EPARSE, "$.name: not valid UTF-8", NULL},
@@ -167,7 +167,7 @@ static const mutation_case mutation_cases[] = {
     {"id with a space and capitals", {{M_SET, "id", "\"Test GPU\""}}, RIDGE_EINVAL, "$.id: 'Test GPU' may contain only a-z, 0-9, '-' and '.'", NULL},
     {"id with an underscore", {{M_SET, "id", "\"testgpu_x7\""}}, RIDGE_EINVAL, "$.id: 'testgpu_x7' may contain only", NULL},
     {"id with a colon", {{M_SET, "id", "\"testgpu:1g\""}}, RIDGE_EINVAL, "$.id: 'testgpu:1g' may contain only", NULL},
-    {"id too long", {{M_SET, "id", "\"testgpu-0123456789-0123456789-0123456789-abcdefg\""}}, RIDGE_EINVAL, "$.id: string longer than 47 characters", NULL},
+    {"id too long", {{M_SET, "id", "\"testgpu-0123456789-0123456789-0123456789-abcdefg\""}}, RIDGE_EINVAL, "$.id: string longer than 47 bytes (UTF-8)", NULL},
     {"price date with slashes", {{M_SET, "price/date", "\"2024/05/17\""}}, RIDGE_EINVAL, "$.price.date: '2024/05/17' is not a date YYYY, YYYY-MM or YYYY-MM-DD", NULL},
     {"price date unpadded", {{M_SET, "price/date", "\"2024-5-17\""}}, RIDGE_EINVAL, "$.price.date: '2024-5-17' is not", NULL},
     {"price date with month 13", {{M_SET, "price/date", "\"2024-13-45\""}}, RIDGE_EINVAL, "$.price.date: '2024-13-45' is not", NULL},
@@ -231,7 +231,7 @@ static const mutation_case mutation_cases[] = {
     {"duplicate mig profile", {{M_SET, "mig/2/profile", "\"1g.12gb\""}}, RIDGE_EINVAL, "$.mig[2].profile: duplicate profile '1g.12gb'", NULL},
     {"mig zero compute slices", {{M_SET, "mig/0/compute_slices", "0"}}, RIDGE_EINVAL, "$.mig[0].compute_slices: 0 is out of range [1, 8]", NULL},
     {"mig empty array", {{M_SET, "mig", "[]"}}, RIDGE_EINVAL, "$.mig: empty array", NULL},
-    {"mig profile name too long", {{M_SET, "mig/0/profile", "\"1g.12gb-with-a-long-name\""}}, RIDGE_EINVAL, "$.mig[0].profile: string longer than 15 characters", NULL},
+    {"mig profile name too long", {{M_SET, "mig/0/profile", "\"1g.12gb-with-a-long-name\""}}, RIDGE_EINVAL, "$.mig[0].profile: string longer than 15 bytes (UTF-8)", NULL},
     {"more than 8 mig profiles",
      {{M_ADD, "mig", "{\"profile\":\"p4\",\"compute_slices\":1,\"memory_slices\":1,\"sm_count\":10,\"memory_bytes\":1.2e9,\"max_instances\":1}"},
       {M_ADD, "mig", "{\"profile\":\"p5\",\"compute_slices\":1,\"memory_slices\":1,\"sm_count\":10,\"memory_bytes\":1.2e9,\"max_instances\":1}"},
@@ -922,8 +922,23 @@ static void test_catalog_prices_and_die(void)
     check_context(NULL);
 }
 
+/* Price dates: a month and a day that month has, 29 February in leap years only. */
+static void test_price_dates(void)
+{
+    const char *good[] = {"2026", "2026-03", "2026-12-31", "2024-02-29", "2000-02-29", "2026-04-30"};
+    const char *bad[] = {"", "26", "2026-13", "2026-00", "2026-02-30", "2025-02-29", "1900-02-29",
+                         "2026-04-31", "2026-03-00", "2026-3-1", "2026/03", NULL};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (!CHECK(ridge_price_date_valid(good[i])))
+            fprintf(stderr, "  %s refused\n", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (!CHECK(!ridge_price_date_valid(bad[i])))
+            fprintf(stderr, "  %s accepted\n", bad[i] ? bad[i] : "NULL");
+}
+
 int main(void)
 {
+    test_price_dates();
     size_t len = 0;
     char *base = read_text(RIDGE_TEST_DATA_DIR "/valid.json", &len);
     if (!CHECK(base != NULL))

@@ -956,6 +956,21 @@ static void test_single_partition_l2(void)
     check_context(NULL);
 }
 
+/* An op with no work on a GPU whose kernel floor is 0 would take no time: refused, naming the
+ * field (a time of 0 divides the achieved rates), not "no finite time". */
+static void test_zero_time_op(void)
+{
+    ridge_gpu g = load("a100-sxm4-80gb");
+    ridge_op op = ridge_op_elementwise(RIDGE_DTYPE_BF16, 1, 0, 0, 0);
+    ridge_kernel_result r;
+    ridge_err err;
+    g.eff.kernel_floor_s = 0;
+    CHECK(ridge_kernel_predict(&g, &op, &r, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "efficiency.kernel_floor_s is 0");
+    g.eff.kernel_floor_s = 1e-6; /* with a floor it is the floor */
+    CHECK(ridge_kernel_predict(&g, &op, &r, &err) == RIDGE_OK && r.time_s == 1e-6);
+}
+
 int main(void)
 {
     test_wave_quantization();
@@ -983,6 +998,7 @@ int main(void)
     test_gemm_round_trips();
     test_gddr_tile_streams();
     test_single_partition_l2();
+    test_zero_time_op();
     test_hopper_clusters();
     test_ada_tensor_clock();
     test_sustained_tensor_clock();

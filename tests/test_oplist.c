@@ -428,7 +428,7 @@ static void test_parse_errors(void)
         {"count fractional", GEMM(",\"count\":1.5"), RIDGE_EINVAL, "$.ops[0].count: 1.5 is not an integer"},
         {"count a bool", GEMM(",\"count\":true"), RIDGE_EINVAL, "$.ops[0].count: expected a number, got a boolean"},
         {"name too long", GEMM(",\"name\":\"0123456789012345678901234567890123456789012345678901234567890123\""),
-         RIDGE_EINVAL, "$.ops[0].name: string longer than 63 characters"},
+         RIDGE_EINVAL, "$.ops[0].name: string longer than 63 bytes (UTF-8)"},
         {"name a number", GEMM(",\"name\":5"), RIDGE_EINVAL, "$.ops[0].name: expected a string"},
         {"conv pass missing", CONV(""), RIDGE_EINVAL, "$.ops[0].pass: missing required string"},
         {"conv pass fwd_bwd", CONV(",\"pass\":\"fwd_bwd\""), RIDGE_EINVAL,
@@ -520,7 +520,7 @@ static void test_parse_errors(void)
         {"name too long",
          "{\"schema_version\":1,\"name\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
          "01234567890123456789012345\",\"ops\":[]}",
-         RIDGE_EINVAL, "t.json: $.name: string longer than 95 characters"},
+         RIDGE_EINVAL, "t.json: $.name: string longer than 95 bytes (UTF-8)"},
         {"unknown top key", "{\"schema_version\":1,\"name\":\"t\",\"version\":3,\"ops\":[]}", RIDGE_EINVAL,
          "t.json: $.version: unknown key"},
         {"description not a string", "{\"schema_version\":1,\"name\":\"t\",\"description\":[],\"ops\":[]}",

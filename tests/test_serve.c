@@ -198,6 +198,24 @@ static void test_trace(void)
     fclose(f);
     CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "test_serve_trace.csv:3: arrival 1 s");
+    /* An absolute clock: times count from the first arrival, exactly (0.5 s steps from 1e15 s,
+     * whose spacing is 0.125 s), so a service time's microseconds are not lost in a sum. */
+    f = fopen(path, "w");
+    for (int i = 0; i < 20; i++)
+        fprintf(f, "%.17g,128,64\n", 1e15 + 0.5 * i);
+    fclose(f);
+    CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_OK);
+    if (CHECK_INT(n, 20)) {
+        CHECK(cols[0] == 0 && cols[1] == 0.5 && cols[19] == 9.5);
+    }
+    free(cols);
+    /* Arrivals all at one instant have no rate. */
+    f = fopen(path, "w");
+    for (int i = 0; i < 20; i++)
+        fprintf(f, "3,128,64\n");
+    fclose(f);
+    CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "all 20 arrivals are at 3 s");
     remove(path);
     CHECK(ridge_serve_trace_load("/nonexistent/t.csv", &cols, &n, &err) == RIDGE_EIO);
 }

@@ -261,7 +261,7 @@ int rj_string(const cJSON *obj, const char *path, const char *key, int required,
     if (n == 0)
         return rj_fail(c, RIDGE_EINVAL, path, key, "empty string");
     if (n >= cap)
-        return rj_fail(c, RIDGE_EINVAL, path, key, "string longer than %zu characters", cap - 1);
+        return rj_fail(c, RIDGE_EINVAL, path, key, "string longer than %zu bytes (UTF-8)", cap - 1);
     memcpy(buf, v->valuestring, n + 1);
     return 1;
 }

@@ -157,7 +157,7 @@ static int parse_sources(const cJSON *root, ridge_cluster *cl, const rj_ctx *c)
         if (!cJSON_IsString(it) || !it->valuestring || !it->valuestring[0])
             return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "expected a non-empty string");
         if (strlen(it->valuestring) >= sizeof s->value)
-            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "string longer than %zu characters",
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "string longer than %zu bytes (UTF-8)",
                            sizeof s->value - 1);
         strcpy(s->key, it->string);
         strcpy(s->value, it->valuestring);

@@ -63,26 +63,36 @@ static int check_one_of(const char *v, const ridge_names *allowed, const char *p
     return rj_fail(c, RIDGE_EINVAL, path, key, "'%s' is not one of: %s", v, ridge_name_list(allowed, list, sizeof list));
 }
 
-static int check_date(const char *d, const rj_ctx *c)
+int ridge_price_date_valid(const char *d)
 {
-    /* YYYY, YYYY-MM or YYYY-MM-DD. */
-    size_t n = strlen(d);
-    int ok = (n == 4 || n == 7 || n == 10);
+    static const int days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    size_t n = d ? strlen(d) : 0;
+    int ok = (n == 4 || n == 7 || n == 10), year, month, day;
     for (size_t i = 0; ok && i < n; i++) {
         if (i == 4 || i == 7)
             ok = d[i] == '-';
         else
             ok = isdigit((unsigned char)d[i]) != 0;
     }
-    if (ok && n >= 7) {
-        int month = (d[5] - '0') * 10 + (d[6] - '0');
-        ok = month >= 1 && month <= 12;
-    }
-    if (ok && n == 10) {
-        int day = (d[8] - '0') * 10 + (d[9] - '0');
-        ok = day >= 1 && day <= 31;
-    }
     if (!ok)
+        return 0;
+    year = (d[0] - '0') * 1000 + (d[1] - '0') * 100 + (d[2] - '0') * 10 + (d[3] - '0');
+    if (n == 4)
+        return 1;
+    month = (d[5] - '0') * 10 + (d[6] - '0');
+    if (month < 1 || month > 12)
+        return 0;
+    if (n == 7)
+        return 1;
+    day = (d[8] - '0') * 10 + (d[9] - '0');
+    if (month == 2 && day == 29)
+        return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return day >= 1 && day <= days[month - 1];
+}
+
+static int check_date(const char *d, const rj_ctx *c)
+{
+    if (!ridge_price_date_valid(d))
         return rj_fail(c, RIDGE_EINVAL, "$.price", "date", "'%s' is not a date YYYY, YYYY-MM or YYYY-MM-DD", d);
     return RIDGE_OK;
 }
@@ -346,7 +356,7 @@ static int parse_sources(const cJSON *root, ridge_gpu_provenance *prov, const rj
         if (!cJSON_IsString(it) || !it->valuestring || !it->valuestring[0])
             return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "expected a non-empty string");
         if (strlen(it->valuestring) >= sizeof s->value)
-            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "string longer than %zu characters",
+            return rj_fail(c, RIDGE_EINVAL, "$.sources", it->string, "string longer than %zu bytes (UTF-8)",
                            sizeof s->value - 1);
         strcpy(s->value, it->valuestring);
         n++;

@@ -430,8 +430,9 @@ static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, 
 RIDGE_PRIVATE void rk_streaming(const rk_kernel_prepared *p, ridge_dtype dt, double flops, rk_bytes bytes,
                                 double kernels, ridge_kernel_result *r);
 
-/* RIDGE_EINVAL: "ID: the model produced no finite time for this KIND op" (kernel.c). */
-RIDGE_PRIVATE int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, ridge_err *err);
+/* RIDGE_EINVAL: "ID: the model produced no finite time for this KIND op" (kernel.c), or, for a
+ * time of exactly 0, that the op does no work on a GPU whose kernel floor is 0. */
+RIDGE_PRIVATE int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, double t, ridge_err *err);
 
 /* The end of every op's model (cost_models.h, rk_gemm_op): its time must be finite and positive
  * (NaN fails both tests); then the derived fields, unless p->derived is 0 (they are left unset):
@@ -444,7 +445,7 @@ static inline int rk_predicted_bw(const rk_kernel_prepared *p, const ridge_op *o
     const ridge_gpu *g = p->g;
     double t_flops, t_bytes;
     if (!(r->time_s > 0 && r->time_s < INFINITY))
-        return rk_no_finite_time(g, op, err);
+        return rk_no_finite_time(g, op, r->time_s, err);
     if (!p->derived)
         return RIDGE_OK;
     t_flops = r->flops > 0 && g->peak_flops_per_s[r->peak] > 0 ? r->flops / g->peak_flops_per_s[r->peak] : 0;

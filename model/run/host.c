@@ -80,8 +80,8 @@ static int unknown_profile(const char *id, ridge_err *err, const char *origin, c
     char near[160];
     ridge_nearest_names(id, builtin_id, NBUILTIN, near, sizeof near);
     if (origin)
-        return ridge_err_set(err, RIDGE_ENOTFOUND, "%s: %s: unknown host profile '%s' (built-in: %s)", origin, path,
-                             id, near);
+        return ridge_err_set(err, RIDGE_ENOTFOUND, "%s: %s: unknown host profile '%s' (nearest built-in: %s)", origin,
+                             path, id, near);
     return ridge_err_set(err, RIDGE_ENOTFOUND, "unknown host profile '%s' (nearest: %s; a JSON file also works)",
                          id, near);
 }

@@ -601,6 +601,16 @@ int ridge_serve_trace_load(const char *path, double **out, size_t *n_out, ridge_
     st = RIDGE_OK;
     if (n < 20)
         st = ridge_err_set(err, RIDGE_EINVAL, "%s: %zu requests; a trace needs at least 20", path, n);
+    else if (!(v[3 * (n - 1)] > v[0]))
+        st = ridge_err_set(err, RIDGE_EINVAL, "%s: all %zu arrivals are at %g s; a trace needs them spread over time", path,
+                           n, v[0]);
+    else {
+        /* Times from the first arrival: an absolute clock (epoch seconds) would lose the service
+         * times' microseconds in sums with it. */
+        double t0 = v[0];
+        for (size_t i = 0; i < n; i++)
+            v[3 * i] -= t0;
+    }
 done:
     free(text);
     if (st == RIDGE_OK && (st = trace_columns(v, n, out, err)) == RIDGE_OK)

@@ -141,6 +141,10 @@ int ridge_gpu_parse_prov(const char *json, size_t len, const char *origin, ridge
                          ridge_gpu_provenance *prov, ridge_err *err);
 int ridge_gpu_load_file_prov(const char *path, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err);
 
+/* 1 when d is a price date: YYYY, YYYY-MM or YYYY-MM-DD, a month 01-12 and a day that month has
+ * (29 February only in a leap year); else 0. */
+int ridge_price_date_valid(const char *d);
+
 /* Built-in catalogue (embedded at build time). */
 size_t ridge_catalog_count(void);
 const char *ridge_catalog_id(size_t i);
