@@ -523,6 +523,8 @@ static void test_parse_errors(void)
          RIDGE_EINVAL, "t.json: $.name: string longer than 95 bytes (UTF-8)"},
         {"unknown top key", "{\"schema_version\":1,\"name\":\"t\",\"version\":3,\"ops\":[]}", RIDGE_EINVAL,
          "t.json: $.version: unknown key"},
+        {"a \\u0000 escape (cJSON would cut the name there)", "{\"schema_version\":1,\"name\":\"a\\u0000b\",\"ops\":[]}",
+         RIDGE_EPARSE, "t.json: line 1: malformed JSON (a \\u0000 escape"},
         {"description not a string", "{\"schema_version\":1,\"name\":\"t\",\"description\":[],\"ops\":[]}",
          RIDGE_EINVAL, "t.json: $.description: expected a string, got an array"},
         {"source empty", "{\"schema_version\":1,\"name\":\"t\",\"source\":\"\",\"ops\":[]}", RIDGE_EINVAL,
