@@ -750,6 +750,17 @@ static const char *predict_kernel(const ridge_meas_item *it, const ridge_gpu *g,
     return why;
 }
 
+/* A PyTorch call's host cost in a loop of the same call, by its dispatch class
+ * (ridge_host_class_of), as a multiple of an aten op's (framework_op_s): the hot-loop costs of the
+ * H200 host of run a (docs/model.md §7, "Where torch-eager comes from"): aten 3.2 us
+ * (h200-2026-11-29/a/add_fp32_2^10/back_to_back), a cuBLAS call 6.8 us (…/a/bf16_128x128x128),
+ * SDPA 32.3 us (…/a/sdpa_decode_b1_h32_L4096_d128); a backward node half an aten op, a
+ * multi-tensor launch torch-eager's 12 us. */
+static const double hot_class_share[RIDGE_HOST_CLASS_COUNT] = {
+    [RIDGE_HOST_AUTO] = 1.0,          [RIDGE_HOST_ATEN] = 1.0,     [RIDGE_HOST_LIBRARY] = 6.8 / 3.2,
+    [RIDGE_HOST_ATTENTION] = 32.3 / 3.2, [RIDGE_HOST_AUTOGRAD] = 0.5, [RIDGE_HOST_MULTI_TENSOR] = 12.0 / 3.2,
+};
+
 static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s)
 {
     ridge_kernel_result kr;
@@ -767,7 +778,7 @@ static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu 
         if (i == 0)
             gk = kr.kernels > 0 ? t / kr.kernels : t;
         if (it->framework)
-            fw += g->eff.framework_op_s * op->count;
+            fw += g->eff.framework_op_s * hot_class_share[ridge_host_class_of(op)] * op->count;
         work += (it->kind == RIDGE_MEAS_FLOP_RATE ? ridge_op_flops(op) : ridge_op_min_bytes(op)) * op->count;
     }
     if (it->rt == RIDGE_RUNTIME_GRAPH) {
@@ -789,11 +800,12 @@ static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu 
     case RIDGE_MEAS_GPU_TIME: *pred = gpu; break;
     case RIDGE_MEAS_PER_CALL_EVENTS:
         /* The host records an event before and after each call: each is one more command on the
-         * stream (a launch) and, from PyTorch, one more framework call. When the GPU is faster
-         * than the host, the events are as far apart as the host's issue of one call and one
-         * event record; back to back, the slower stage sets the pace. */
-        *pred = max3(gpu, c * h + fw + 2.0 * (g->eff.host_launch_s + (it->framework ? g->eff.framework_op_s : 0)),
-                     start);
+         * stream, a launch's cost, but not a framework op (torch.cuda.Event.record goes straight
+         * to cudaEventRecord, no dispatcher): h200-2026-11-29/a/add_fp32_2^10 takes 18.67 us per
+         * call with its events against 8.21 us back to back, 5.2 us an event. When the GPU is
+         * faster than the host, the events are as far apart as the host's issue of one call and
+         * one event record; back to back, the slower stage sets the pace. */
+        *pred = max3(gpu, c * h + fw + 2.0 * g->eff.host_launch_s, start);
         break;
     default: /* back to back: the slower of the two stages */ *pred = max3(gpu, c * h + fw, start); break;
     }
