@@ -215,7 +215,11 @@ int cmd_bench(int argc, char **argv)
     cli_opts co = {"bench", help, NULL, NULL, 0, -1};
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         switch (c) {
-        case 'g': gpu_id = optarg; break;
+        case 'g':
+            if (gpu_id)
+                return cli_usage_error("bench", "--gpu given twice: bench times one GPU");
+            gpu_id = optarg;
+            break;
         case 'S': suite = 1; break;
         case 'P':
             if (cli_parse_long("--plan-size", optarg, 1, 666, &plan_n))

@@ -225,7 +225,8 @@ int cmd_predict(int argc, char **argv)
         case 'p': per_op = 1; break;
         case 'g':
             if (gpu_id)
-                return cli_usage_error("predict", "--gpu given twice: predict takes one GPU ('ridge compare' takes several)");
+                return cli_usage_error("predict",
+                                       "--gpu given twice: predict takes one GPU ('ridge compare' takes several)");
             gpu_id = optarg;
             break;
         case 'G':

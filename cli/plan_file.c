@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "plan_cli.h"
+#include "ridge/file.h"
 
 /* A plan-file value as option text, of any length (caller frees): a string as it is, a number
  * with 17 digits, a list of those joined with commas. NULL after printing an error. */
@@ -53,6 +54,11 @@ int plan_file_load(plan_opts *o, const char *path)
     if (rc != CLI_EXIT_OK)
         return rc == CLI_EXIT_IO ? -3 : -1;
     rc = -1;
+    size_t nul = ridge_json_nul_escape(text, len);
+    if (nul) {
+        cli_error("%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", path, nul);
+        goto done;
+    }
     root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);
     if (!cJSON_IsObject(root)) {
         cli_error("%s: not a JSON object", path);

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -307,6 +308,9 @@ int ridge_gnuplot_run(const ridge_plot_paths *paths, ridge_err *err)
         char *const args[] = {exe, (char *)(uintptr_t) "-c", (char *)(uintptr_t)paths->gp, (char *)(uintptr_t) "-",
                               NULL};
         close(fds[0]);
+        /* ridge ignores SIGPIPE (cli/main.c); an ignored signal survives execve, and gnuplot
+         * expects the default. signal() is async-signal-safe here, after fork. */
+        signal(SIGPIPE, SIG_DFL);
         dup2(out, STDOUT_FILENO);
         dup2(fds[1], STDERR_FILENO);
         close(out);

@@ -78,3 +78,18 @@ int ridge_file_is_path(const char *id_or_path)
     size_t n = strlen(id_or_path);
     return strchr(id_or_path, '/') || (n > 5 && strcmp(id_or_path + n - 5, ".json") == 0);
 }
+
+size_t ridge_json_nul_escape(const char *text, size_t len)
+{
+    size_t line = 1;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (text[i] == '\n')
+            line++;
+        else if (text[i] == '\\') {
+            if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0)
+                return line;
+            i++; /* the escaped character, whatever it is */
+        }
+    }
+    return 0;
+}

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ridge/file.h"
+
 void rj_join(char *buf, size_t cap, const char *path, const char *key)
 {
     if (key)
@@ -105,19 +107,10 @@ int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
     cJSON *j;
     if (memchr(text, '\0', len))
         return ridge_err_set(c->err, RIDGE_EPARSE, "%s: malformed JSON (a NUL byte in the text)", c->origin);
-    /* A \u0000 escape: cJSON would end the string there, silently cutting it ("a\u0000b" -> "a").
-     * A backslash escapes the character after it, so "\\u0000" (a backslash, then u0000) is text. */
-    for (size_t i = 0, line = 1; i + 1 < len; i++) {
-        if (text[i] == '\n')
-            line++;
-        else if (text[i] == '\\') {
-            if (text[i + 1] == 'u' && i + 5 < len && memcmp(text + i + 2, "0000", 4) == 0)
-                return ridge_err_set(c->err, RIDGE_EPARSE,
-                                     "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)",
-                                     c->origin, line);
-            i++;
-        }
-    }
+    size_t nul = ridge_json_nul_escape(text, len);
+    if (nul)
+        return ridge_err_set(c->err, RIDGE_EPARSE,
+                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", c->origin, nul);
     j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!j) {
         size_t off = end && end >= text ? (size_t)(end - text) : 0;

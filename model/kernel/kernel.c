@@ -162,7 +162,7 @@ int rk_no_finite_time(const ridge_gpu *g, const ridge_op *op, double t, ridge_er
 {
     /* A time of exactly 0: an op with no work on a GPU whose kernel floor is 0 (allowed, as a
      * fit's bound): say which field, since nothing is wrong with the op alone. */
-    if (t == 0)
+    if (t == 0 && g->eff.kernel_floor_s == 0)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "%s: this %s op does no work and efficiency.kernel_floor_s is 0: it would take no time",
                              g->id, ridge_op_kind_name(op->kind));

@@ -523,8 +523,9 @@ static int trace_line(const char *path, size_t lineno, const char *line, const d
     if ((*content)++ == 0 && n == 0 && isalpha((unsigned char)*p))
         return 0; /* the CSV header */
     if (*p == '{') {
-        cJSON *j = cJSON_ParseWithLength(p, strlen(p));
-        int bad = !j || trace_field(j, "arrival_s", &a) || trace_field(j, "prompt", &pr) || trace_field(j, "output", &o);
+        cJSON *j = ridge_json_nul_escape(p, strlen(p)) ? NULL : cJSON_ParseWithLength(p, strlen(p));
+        int bad = !j || trace_field(j, "arrival_s", &a) || trace_field(j, "prompt", &pr) ||
+                  trace_field(j, "output", &o);
         cJSON_Delete(j);
         if (bad)
             return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: need {\"arrival_s\": T, \"prompt\": P, \"output\": O}",
@@ -602,8 +603,8 @@ int ridge_serve_trace_load(const char *path, double **out, size_t *n_out, ridge_
     if (n < 20)
         st = ridge_err_set(err, RIDGE_EINVAL, "%s: %zu requests; a trace needs at least 20", path, n);
     else if (!(v[3 * (n - 1)] > v[0]))
-        st = ridge_err_set(err, RIDGE_EINVAL, "%s: all %zu arrivals are at %g s; a trace needs them spread over time", path,
-                           n, v[0]);
+        st = ridge_err_set(err, RIDGE_EINVAL, "%s: all %zu arrivals are at %g s; a trace needs them spread over time",
+                           path, n, v[0]);
     else {
         /* Times from the first arrival: an absolute clock (epoch seconds) would lose the service
          * times' microseconds in sums with it. */

@@ -31,6 +31,11 @@ typedef int (*ridge_file_parse_fn)(const char *text, size_t len, const char *pat
  * the text. Returns ridge_file_read's error (out untouched) or parse's status. */
 int ridge_file_load(const char *path, ridge_file_parse_fn parse, void *out, ridge_err *err);
 
+/* The line (1-based) of the first \u0000 escape in JSON text, or 0 when it has none: cJSON
+ * ends a string at it, silently cutting a name or an id, so every JSON reader refuses it. A
+ * backslash escapes the character after it: "\\u0000" (a backslash, then u0000) is text. */
+size_t ridge_json_nul_escape(const char *text, size_t len);
+
 /* 1 when an argument that takes a built-in id or a file names a file: it contains '/' or ends
  * in ".json" (the host-profile and cluster loaders); 0 otherwise. */
 int ridge_file_is_path(const char *id_or_path);
