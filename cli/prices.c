@@ -64,7 +64,6 @@ int cli_prices_add(cli_prices *ps, const char *arg, const char *label)
     return store(ps, &p, label);
 }
 
-
 /* The key=value fields after ID=VALUE on a prices-file line (loc "FILE:N"). */
 static int parse_fields(char *s, const char *loc, cli_price *p)
 {

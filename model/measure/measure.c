@@ -95,8 +95,8 @@ int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge
     ridge_meas_doc *doc;
     *out = NULL;
     if (nul)
-        return ridge_err_set(err, RIDGE_EPARSE, "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin,
-                             nul);
+        return ridge_err_set(err, RIDGE_EPARSE,
+                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin, nul);
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return ridge_err_set(err, RIDGE_EPARSE, "%s: not a JSON object (malformed or truncated file)", origin);

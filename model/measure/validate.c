@@ -249,8 +249,8 @@ int ridge_val_baseline_compare(const char *text, size_t len, const char *origin,
     const cJSON *arr, *b, *kind;
     int idx = 0, st = RIDGE_OK;
     if (nul)
-        return ridge_err_set(err, RIDGE_EPARSE, "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin,
-                             nul);
+        return ridge_err_set(err, RIDGE_EPARSE,
+                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin, nul);
     kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
     arr = cJSON_GetObjectItemCaseSensitive(root, "summaries");
     if (!cJSON_IsObject(root) || !cJSON_IsString(kind) || strcmp(kind->valuestring, RIDGE_VAL_BASELINE_KIND) != 0 ||
