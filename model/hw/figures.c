@@ -10,7 +10,7 @@ enum {
     F_PROCESS, F_FOUNDRY, F_DIE_AREA, F_TRANSISTORS, F_RT_CORES,
     F_SMS, F_LANES, F_TCORES, F_BASE_CLK, F_BOOST_CLK, F_TENSOR_CLK,
     F_PEAK0, /* RIDGE_PEAK_COUNT entries */
-    F_MEM_TYPE = F_PEAK0 + RIDGE_PEAK_COUNT, F_ECC, F_MEM_CAP, F_MEM_BW, F_BUS, F_L2, F_SMEM, F_WARPS, F_MEM_PER_SM,
+    F_MEM_TYPE = F_PEAK0 + RIDGE_PEAK_COUNT, F_ECC, F_MEM_CAP, F_MEM_BW, F_BUS, F_L2, F_L2_WHOLE, F_SMEM, F_WARPS, F_MEM_PER_SM,
     F_RIDGE_FP32, F_RIDGE_TF32, F_RIDGE_FP16, F_RIDGE_BF16, F_RIDGE_FP8, F_RIDGE_INT8,
     F_BW_PER_TFLOP, F_FP32_PER_W, F_TENSOR_PER_W, F_BW_PER_W,
     F_NVL_KIND, F_NVL_LINKS, F_NVL_BW, F_PCIE_GEN, F_PCIE_BW,
@@ -58,6 +58,7 @@ static const ridge_figure_info figures[F_COUNT] = {
     [F_MEM_BW] = {"memory_bandwidth_bytes_per_s", "memory", "Memory bandwidth", "GB/s", 1e9, H, 0, "memory.bandwidth_bytes_per_s"},
     [F_BUS] = {"memory_bus_width_bits", "memory", "Memory bus width", "bit", 1, H, 0, "memory.bus_width_bits"},
     [F_L2] = {"l2_bytes", "memory", "L2 cache", "MiB", 1048576.0, H, 0, "l2_bytes"},
+    [F_L2_WHOLE] = {"l2_full_hit_bytes", "memory", "L2 served whole (cache rule)", "MiB", 1048576.0, H, 1, NULL},
     [F_SMEM] = {"shared_memory_per_sm_bytes", "memory", "Shared memory per SM", "KiB", 1024.0, H, 0, "sm.shared_memory_bytes"},
     [F_WARPS] = {"max_warps_per_sm", "memory", "Max resident warps per SM", "", 1, H, 0, "sm.max_warps"},
     [F_MEM_PER_SM] = {"memory_per_sm_bytes", "memory", "Memory per SM", "MiB", 1048576.0, H, 1, NULL},
@@ -159,6 +160,7 @@ ridge_figure_kind ridge_figure_value(const ridge_gpu *g, size_t i, double *num, 
     case F_MEM_BW: return num_value(g->memory_bw_bytes_per_s, num);
     case F_BUS: return num_value(g->memory_bus_bits, num);
     case F_L2: return num_value(g->l2_bytes, num);
+    case F_L2_WHOLE: return num_value(ridge_gpu_l2_full_hit_bytes(g), num);
     case F_SMEM: return num_value(g->smem_per_sm_bytes, num);
     case F_WARPS: return num_value(g->max_warps_per_sm, num);
     case F_MEM_PER_SM: return ratio(g->memory_bytes, g->sm_count, num);

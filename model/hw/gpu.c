@@ -63,6 +63,23 @@ static int check_one_of(const char *v, const ridge_names *allowed, const char *p
     return rj_fail(c, RIDGE_EINVAL, path, key, "'%s' is not one of: %s", v, ridge_name_list(allowed, list, sizeof list));
 }
 
+/* Dies whose L2 is one partition shared by all SMs: Turing (TU1xx), the GA10x dies other than
+ * GA100 (GA102-GA107), Ada (AD102-AD107). A few character tests, not a table of names: the kernel
+ * model's preparation calls this on every prediction. */
+static int l2_single_partition(const char *c)
+{
+    if (c[0] == 'T' && c[1] == 'U' && c[2] == '1')
+        return 1;
+    if (c[0] == 'A' && c[1] == 'D' && c[2] == '1' && c[3] == '0' && c[4] >= '2' && c[4] <= '7' && c[5] == '\0')
+        return 1;
+    return c[0] == 'G' && c[1] == 'A' && c[2] == '1' && c[3] == '0' && c[4] >= '2' && c[4] <= '7' && c[5] == '\0';
+}
+
+double ridge_gpu_l2_full_hit_bytes(const ridge_gpu *g)
+{
+    return (l2_single_partition(g->chip) ? RIDGE_L2_FULL_HIT_SHARE_SINGLE : RIDGE_L2_FULL_HIT_SHARE) * g->l2_bytes;
+}
+
 int ridge_price_date_valid(const char *d)
 {
     static const int days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};

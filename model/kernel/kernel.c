@@ -63,20 +63,6 @@ static inline void prep_dtype(rk_kernel_prepared *p, ridge_dtype dt, int gemm)
     }
 }
 
-/* Dies whose L2 is one partition shared by all SMs (docs/model.md, "Cache levels"): Turing
- * (TU1xx), the GA10x dies other than GA100 (GA102-GA107), Ada (AD10x). GA100 and GH100 split L2
- * in two; a GPU file without a chip, or with another, keeps the split-L2 share. A few character
- * tests, not a table of names: this runs in every preparation. */
-static int rk_l2_single_partition(const ridge_gpu *g)
-{
-    const char *c = g->chip;
-    if (c[0] == 'T' && c[1] == 'U' && c[2] == '1')
-        return 1;
-    if (c[0] == 'A' && c[1] == 'D' && c[2] == '1' && c[3] == '0' && c[4] >= '2' && c[4] <= '7' && c[5] == '\0')
-        return 1;
-    return c[0] == 'G' && c[1] == 'A' && c[2] == '1' && c[3] == '0' && c[4] >= '2' && c[4] <= '7' && c[5] == '\0';
-}
-
 /* The figures of the GPU every model reads: the roof layer's (rk_l2_split, rk_finish,
  * rk_predicted). */
 static void prep_roof(const ridge_gpu *g, rk_kernel_prepared *p)
@@ -88,7 +74,7 @@ static void prep_roof(const ridge_gpu *g, rk_kernel_prepared *p)
     p->dram_bw = g->memory_bw_bytes_per_s * g->eff.dram_fraction;
     p->l2_bw = g->eff.l2_bandwidth_bytes_per_s;
     p->l2_bytes = g->l2_bytes;
-    p->l2_full = (rk_l2_single_partition(g) ? RK_L2_FULL_HIT_FRACTION_SINGLE : RK_L2_FULL_HIT_FRACTION) * g->l2_bytes;
+    p->l2_full = ridge_gpu_l2_full_hit_bytes(g); /* the cache rule's full-hit share (ridge/gpu.h) */
     p->l2_span = g->l2_bytes - p->l2_full;
 }
 

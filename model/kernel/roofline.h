@@ -73,14 +73,6 @@ static inline double rk_min(double a, double b)
     return a < b ? a : b;
 }
 
-/* Share of L2 capacity a working set may use and still be served entirely from L2; between this
- * and the whole L2 the hit rate falls linearly to 0 (docs/model.md, "Cache levels"). A die whose
- * L2 is two partitions, each caching lines for its own half of the SMs so that a line can be held
- * twice (GA100, GH100), or one whose L2 is not known to be a single partition: half of it. A die
- * with one L2 partition (rk_l2_single_partition: TU1xx, GA102-GA107, AD102-AD107): nearly all of it,
- * RK_L2_FULL_HIT_FRACTION_SINGLE (fitted on the even-CRC half of the AIConfigurator L40S rows). */
-#define RK_L2_FULL_HIT_FRACTION 0.5
-#define RK_L2_FULL_HIT_FRACTION_SINGLE 0.95
 
 /* Compulsory bytes of a kernel, with the cold part of them and its reuse distance (ridge_op
  * cold_bytes, reuse_bytes; 0, 0 when every byte was touched just before). */
@@ -343,7 +335,7 @@ static inline double rk_dram_time(const rk_kernel_prepared *p, double bytes)
     return p->dram_latency_s + bytes / p->dram_bw;
 }
 /* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes: 1 up to
- * RK_L2_FULL_HIT_FRACTION of the L2 (p->l2_full), falling linearly to 0 at all of it. */
+ * ridge_gpu_l2_full_hit_bytes (p->l2_full), falling linearly to 0 at all of the L2. */
 static inline double rk_l2_hit(const rk_kernel_prepared *p, double ws)
 {
     if (ws <= p->l2_full)

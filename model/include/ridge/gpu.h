@@ -141,6 +141,15 @@ int ridge_gpu_parse_prov(const char *json, size_t len, const char *origin, ridge
                          ridge_gpu_provenance *prov, ridge_err *err);
 int ridge_gpu_load_file_prov(const char *path, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err);
 
+/* The largest working set the kernel model's cache rule serves entirely from L2 (docs/model.md
+ * §1, "Cache levels"): RIDGE_L2_FULL_HIT_SHARE_SINGLE (0.95) of the L2 on a die with one L2
+ * partition (the chip: TU1xx, GA102-GA107, AD102-AD107), RIDGE_L2_FULL_HIT_SHARE (0.5) otherwise
+ * (GA100, GH100: two partitions, each caching for its own SMs, can hold a line twice; a GPU file
+ * without a chip, or with another). A die fact, so the GPU's. */
+#define RIDGE_L2_FULL_HIT_SHARE 0.5
+#define RIDGE_L2_FULL_HIT_SHARE_SINGLE 0.95
+double ridge_gpu_l2_full_hit_bytes(const ridge_gpu *g);
+
 /* 1 when d is a price date: YYYY, YYYY-MM or YYYY-MM-DD, a month 01-12 and a day that month has
  * (29 February only in a leap year); else 0. */
 int ridge_price_date_valid(const char *d);
