@@ -95,6 +95,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* An option that may be given once: *slot = value and CLI_EXIT_OK the first time; a second time
+ * the usage error "FLAG given twice: WHY" (a one-GPU command given two GPUs, not the last one
+ * silently). */
+int cli_take_once(const char *cmd, const char *flag, const char **slot, const char *value, const char *why);
+
 /* The usage error for what getopt_long (with a leading ':' in its option string and opterr = 0)
  * returned for the option at argv[optind - 1]: ':' a missing value, anything else unknown. */
 int cli_getopt_error(const char *cmd, int c, char *const argv[]);

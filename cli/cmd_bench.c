@@ -203,7 +203,7 @@ int cmd_bench(int argc, char **argv)
                                          {"min-seconds", required_argument, 0, 's'},
                                          {"suite", no_argument, 0, 'S'}, {"plan-size", required_argument, 0, 'P'},
                                          CLI_OPTION_FORMAT, CLI_OPTION_HELP, CLI_OPTION_END};
-    const char *gpu_id = "h200-sxm-141gb";
+    const char *gpu_id = NULL; /* --gpu, once; the H200 by default (below) */
     long nops = 1000, reps = 7, fail_k, fail_m, plan_n = 16;
     double min_s = 0.5, sink = 0;
     bench_rates syn, mod;
@@ -216,9 +216,8 @@ int cmd_bench(int argc, char **argv)
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'g':
-            if (gpu_id)
-                return cli_usage_error("bench", "--gpu given twice: bench times one GPU");
-            gpu_id = optarg;
+            if (cli_take_once("bench", "--gpu", &gpu_id, optarg, "bench times one GPU"))
+                return CLI_EXIT_USAGE;
             break;
         case 'S': suite = 1; break;
         case 'P':
@@ -252,7 +251,7 @@ int cmd_bench(int argc, char **argv)
         return cli_extra_arg_error("bench", argv);
     if (suite && !min_given)
         min_s = 0.3; /* the suite's default: all of it in about 25 s */
-    rc = cli_load_gpu(gpu_id, NULL, &g);
+    rc = cli_load_gpu(gpu_id ? gpu_id : "h200-sxm-141gb", NULL, &g);
     if (rc)
         return rc;
     ops = calloc((size_t)nops, sizeof *ops);

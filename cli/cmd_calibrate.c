@@ -251,9 +251,8 @@ int cmd_calibrate(int argc, char **argv)
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
         case 'g':
-            if (gpu)
-                return cli_usage_error(CMD, "--gpu given twice: calibrate fits one GPU");
-            gpu = optarg;
+            if (cli_take_once(CMD, "--gpu", &gpu, optarg, "calibrate fits one GPU"))
+                return CLI_EXIT_USAGE;
             break;
         case 'o': out = optarg; break;
         case 't':

@@ -224,15 +224,12 @@ int cmd_predict(int argc, char **argv)
         switch (c) {
         case 'p': per_op = 1; break;
         case 'g':
-            if (gpu_id)
-                return cli_usage_error("predict",
-                                       "--gpu given twice: predict takes one GPU ('ridge compare' takes several)");
-            gpu_id = optarg;
+            if (cli_take_once("predict", "--gpu", &gpu_id, optarg, "predict takes one GPU ('ridge compare' takes several)"))
+                return CLI_EXIT_USAGE;
             break;
         case 'G':
-            if (gpu_file)
-                return cli_usage_error("predict", "--gpu-file given twice: predict takes one GPU");
-            gpu_file = optarg;
+            if (cli_take_once("predict", "--gpu-file", &gpu_file, optarg, "predict takes one GPU"))
+                return CLI_EXIT_USAGE;
             break;
         case 'w': wfile = optarg; break;
         case 'r':

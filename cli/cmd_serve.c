@@ -128,15 +128,9 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
     long lv;
     switch (ch) {
     case 'g':
-        if (o->gpu_id)
-            return cli_usage_error("serve", "--gpu given twice: one GPU per deployment (--gpus ID,ID,... sweeps several)");
-        o->gpu_id = optarg;
-        break;
-    case 'G':
-        if (o->gpu_file)
-            return cli_usage_error("serve", "--gpu-file given twice: one GPU per deployment");
-        o->gpu_file = optarg;
-        break;
+        return cli_take_once("serve", "--gpu", &o->gpu_id, optarg,
+                             "one GPU per deployment (--gpus ID,ID,... sweeps several)");
+    case 'G': return cli_take_once("serve", "--gpu-file", &o->gpu_file, optarg, "one GPU per deployment");
     case 'L': return parse_gpus(o, optarg);
     case 'w': o->wl = optarg; break;
     case 'r':

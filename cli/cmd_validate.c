@@ -133,17 +133,15 @@ static int parse_options(int argc, char **argv, val_args *a)
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
         case 'g':
-            if (a->gpu)
-                return cli_usage_error(CMD, "--gpu given twice: one GPU for every measurement, or none (each its own)");
-            a->gpu = optarg;
+            if (cli_take_once(CMD, "--gpu", &a->gpu, optarg, "one GPU for every measurement, or none (each its own)"))
+                return CLI_EXIT_USAGE;
             break;
         case 'c': a->chart = optarg; break;
         case 'o': a->out = optarg; break;
         case 'b': a->baseline = optarg; break;
         case 'G':
-            if (a->gpu_file)
-                return cli_usage_error(CMD, "--gpu-file given twice: one GPU for every measurement, or none");
-            a->gpu_file = optarg;
+            if (cli_take_once(CMD, "--gpu-file", &a->gpu_file, optarg, "one GPU for every measurement, or none"))
+                return CLI_EXIT_USAGE;
             break;
         case 'w': a->write_base = optarg; break;
         case 't':

@@ -48,6 +48,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+int cli_take_once(const char *cmd, const char *flag, const char **slot, const char *value, const char *why)
+{
+    if (*slot)
+        return cli_usage_error(cmd, "%s given twice: %s", flag, why);
+    *slot = value;
+    return CLI_EXIT_OK;
+}
+
 int cli_getopt_error(const char *cmd, int c, char *const argv[])
 {
     if (c == ':')
