@@ -54,9 +54,9 @@ int plan_file_load(plan_opts *o, const char *path)
     if (rc != CLI_EXIT_OK)
         return rc == CLI_EXIT_IO ? -3 : -1;
     rc = -1;
-    size_t nul = ridge_json_nul_escape(text, len);
-    if (nul) {
-        cli_error("%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", path, nul);
+    ridge_err err = {{0}};
+    if (ridge_json_refuse_nul_escape(text, len, path, &err) != RIDGE_OK) {
+        cli_error("%s", err.msg);
         goto done;
     }
     root = cJSON_ParseWithLengthOpts(text, len, NULL, 0);

@@ -93,3 +93,13 @@ size_t ridge_json_nul_escape(const char *text, size_t len)
     }
     return 0;
 }
+
+int ridge_json_refuse_nul_escape(const char *text, size_t len, const char *origin, ridge_err *err)
+{
+    size_t line = ridge_json_nul_escape(text, len);
+    if (line)
+        return ridge_err_set(err, RIDGE_EPARSE,
+                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin,
+                             line);
+    return RIDGE_OK;
+}

@@ -107,11 +107,8 @@ int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
     cJSON *j;
     if (memchr(text, '\0', len))
         return ridge_err_set(c->err, RIDGE_EPARSE, "%s: malformed JSON (a NUL byte in the text)", c->origin);
-    size_t nul = ridge_json_nul_escape(text, len);
-    if (nul)
-        return ridge_err_set(c->err, RIDGE_EPARSE,
-                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", c->origin,
-                             nul);
+    if (ridge_json_refuse_nul_escape(text, len, c->origin, c->err) != RIDGE_OK)
+        return RIDGE_EPARSE;
     j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!j) {
         size_t off = end && end >= text ? (size_t)(end - text) : 0;

@@ -90,13 +90,12 @@ void ridge_meas_set_free(ridge_meas_set *s)
 int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge_meas_doc **out, ridge_err *err)
 {
     const cJSON *kind;
-    size_t nul = ridge_json_nul_escape(text, len);
-    cJSON *root = nul ? NULL : cJSON_ParseWithLength(text, len);
+    cJSON *root;
     ridge_meas_doc *doc;
     *out = NULL;
-    if (nul)
-        return ridge_err_set(err, RIDGE_EPARSE,
-                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin, nul);
+    if (ridge_json_refuse_nul_escape(text, len, origin, err) != RIDGE_OK)
+        return RIDGE_EPARSE;
+    root = cJSON_ParseWithLength(text, len);
     if (!cJSON_IsObject(root)) {
         cJSON_Delete(root);
         return ridge_err_set(err, RIDGE_EPARSE, "%s: not a JSON object (malformed or truncated file)", origin);

@@ -244,13 +244,12 @@ static int compare_entry(const cJSON *b, const ridge_val_summary *v, int nv, dou
 int ridge_val_baseline_compare(const char *text, size_t len, const char *origin, const ridge_val_summary *v, int nv,
                                double tol_points, ridge_val_regressions *out, ridge_err *err)
 {
-    size_t nul = ridge_json_nul_escape(text, len);
-    cJSON *root = nul ? NULL : cJSON_ParseWithLength(text, len);
+    cJSON *root;
     const cJSON *arr, *b, *kind;
     int idx = 0, st = RIDGE_OK;
-    if (nul)
-        return ridge_err_set(err, RIDGE_EPARSE,
-                             "%s: line %zu: malformed JSON (a \\u0000 escape: a string may not hold NUL)", origin, nul);
+    if (ridge_json_refuse_nul_escape(text, len, origin, err) != RIDGE_OK)
+        return RIDGE_EPARSE;
+    root = cJSON_ParseWithLength(text, len);
     kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
     arr = cJSON_GetObjectItemCaseSensitive(root, "summaries");
     if (!cJSON_IsObject(root) || !cJSON_IsString(kind) || strcmp(kind->valuestring, RIDGE_VAL_BASELINE_KIND) != 0 ||

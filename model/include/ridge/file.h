@@ -35,6 +35,10 @@ int ridge_file_load(const char *path, ridge_file_parse_fn parse, void *out, ridg
  * ends a string at it, silently cutting a name or an id, so every JSON reader refuses it. A
  * backslash escapes the character after it: "\\u0000" (a backslash, then u0000) is text. */
 size_t ridge_json_nul_escape(const char *text, size_t len);
+/* RIDGE_OK when the text has no \u0000 escape; else RIDGE_EPARSE and err "ORIGIN: line N:
+ * malformed JSON (a \u0000 escape: a string may not hold NUL)". Every JSON file reader calls it
+ * before cJSON. */
+int ridge_json_refuse_nul_escape(const char *text, size_t len, const char *origin, ridge_err *err);
 
 /* 1 when an argument that takes a built-in id or a file names a file: it contains '/' or ends
  * in ".json" (the host-profile and cluster loaders); 0 otherwise. */
