@@ -148,11 +148,8 @@ int cli_parse_double(const char *opt, const char *s, double lo, double hi, doubl
         cli_error("%s: '%s' is not a finite number", opt, s);
         return -1;
     }
-    if (underflow && v == 0) { /* below the smallest subnormal (1e-400): not the 0 it rounds to */
-        cli_error("%s: %s is out of range [%g, %g]", opt, s, lo, hi);
-        return -1;
-    }
-    if (v < lo || v > hi) {
+    /* below the smallest subnormal (1e-400) is out of range, not the 0 it rounds to */
+    if ((underflow && v == 0) || v < lo || v > hi) {
         cli_error("%s: %s is out of range [%g, %g]", opt, s, lo, hi);
         return -1;
     }
