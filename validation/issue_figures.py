@@ -64,14 +64,9 @@ def rows(ridge):
     for (gpu, dtype) in sorted(by):
         out.append((14, f"AIConfigurator {gpu} {dtype} >= 20 us", len(by[(gpu, dtype)]), mape(by[(gpu, dtype)]),
                     10.0 if dtype == "fp8" else 8.0))
-    m = {}
-    for c in cases(ridge, H200, "--only", "models"):
-        parts = c["id"].split("/", 2)
-        if len(parts) == 3:
-            m[(parts[1], parts[2])] = c["error_percent"]
-    for name, run, ids in model_groups.GROUPS:
-        e = [m[(run, i)] for i in ids if (run, i) in m]
-        out.append((15, f"H200 models, {name}, run {run}", len(e), mape(e), model_groups.GOALS[name]))
+    m = model_groups.record_errors((c["id"], c["error_percent"]) for c in cases(ridge, H200, "--only", "models"))
+    for name, run, e, _ in model_groups.group_errors(m):
+        out.append((15, f"H200 models, {name}, run {run}", len(e), mape([x for _, x in e]), model_groups.GOALS[name]))
     pub = {}
     for c in cases(ridge, PUB):
         pub.setdefault(c["gpu"], []).append(c["error_percent"])

@@ -36,6 +36,23 @@ GROUPS = [
 GOALS = {"graph": 10.0, "GPU-bound eager": 10.0, "host-bound eager": 15.0}
 
 
+def record_errors(pairs):
+    """{(run, name): signed error %} of the (id, error) pairs whose id is SET/RUN/NAME."""
+    err = {}
+    for rid, e in pairs:
+        parts = rid.split("/", 2)
+        if len(parts) == 3:
+            err[(parts[1], parts[2])] = float(e)
+    return err
+
+
+def group_errors(err):
+    """(group, run, [(name, error)] present, [names missing]) for each of GROUPS."""
+    for name, run, ids in GROUPS:
+        present = [(i, err[(run, i)]) for i in ids if (run, i) in err]
+        yield name, run, present, [i for i in ids if (run, i) not in err]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file", nargs="?", default=os.path.join(ROOT, "validation", "data", "h200-2026-11-29.json"))
@@ -51,17 +68,11 @@ def main(argv=None):
         print(f"model_groups.py: ridge validate {a.file}: exit {out.returncode}: {out.stderr.strip()}",
               file=sys.stderr)
         return 2
-    err = {}
-    for r in csv.DictReader(io.StringIO(out.stdout)):
-        parts = r["id"].split("/", 2)
-        if len(parts) == 3:
-            err[(parts[1], parts[2])] = float(r["error_percent"])
+    err = record_errors((r["id"], r["error_percent"]) for r in csv.DictReader(io.StringIO(out.stdout)))
     seen = set()
     print(f"{'group':18} {'run':3} {'cases':>5} {'MAPE [%]':>9} {'goal [%]':>9}  signed errors [%]")
-    for name, run, ids in GROUPS:
-        e = [(i, err[(run, i)]) for i in ids if (run, i) in err]
+    for name, run, e, missing in group_errors(err):
         seen.update((run, i) for i, _ in e)
-        missing = [i for i in ids if (run, i) not in err]
         if not e:
             continue
         mape = sum(abs(x) for _, x in e) / len(e)
