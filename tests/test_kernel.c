@@ -755,6 +755,26 @@ static void test_record_mechanisms(void)
     a = predict(&h100, op);
     CHECK(a.tile_m * a.tile_n == 128 * 256);
 
+    /* Grids short of the SMs: a weight-bound GEMM of 64 fixed 64x64 tiles (n = 4096) streams its
+     * bytes 1 + (BW L / x) (1 / 64 - 1 / 132) times slower than one of 132 tiles (n = 8448), x =
+     * 0.32 of the SM's shared memory in flight; the same 64 tiles from cuBLAS, which may split K, are
+     * taken as spread over the SMs and not stretched. */
+    {
+        double bw = h100.memory_bw_bytes_per_s * h100.eff.dram_fraction, lat = h100.eff.dram_latency_s;
+        double x = 0.32 * h100.smem_per_sm_bytes, want = 1.0 + bw * lat / x * (1.0 / 64 - 1.0 / h100.sm_count);
+        op.u.gemm.m = 16, op.u.gemm.n = 4096, op.u.gemm.k = 51200;
+        a = predict(&h100, op);
+        op.u.gemm.n = 64.0 * h100.sm_count;
+        b = predict(&h100, op);
+        CHECK(a.tiles == 64 && b.tiles == h100.sm_count && a.bound == RIDGE_BOUND_MEMORY);
+        CHECK_NEAR(((a.memory_s - 3 * lat) / a.dram_bytes) / ((b.memory_s - 3 * lat) / b.dram_bytes), want, 0.01);
+        CHECK(want > 1.1);
+        op.u.gemm.n = 4096;
+        op.u.gemm.no_split_k = 0, op.u.gemm.tiles_by_m = 0;
+        b = predict(&h100, op);
+        CHECK(b.tiles == 64 && b.time_s < 0.9 * a.time_s);
+    }
+
     /* row_kernel cta: a kernel that launches one CTA per row pays its rounds even for short rows; a
      * framework reduction over the same short rows goes to warps. */
     op = ridge_op_blank(RIDGE_OP_REDUCE, RIDGE_DTYPE_BF16);

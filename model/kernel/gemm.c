@@ -135,6 +135,13 @@ static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, doub
  * rows (docs/model.md §2, "Hopper clusters"). */
 #define RK_GEMM_HOPPER_CLUSTER_M 2.0
 
+/* A GEMM CTA's bytes in flight from DRAM, as a share of its SM's shared memory (the operand stages
+ * a multistage pipeline keeps loading): a grid of T < SM tiles that the library cannot spread
+ * further (no split over K) streams DRAM at Little's law's rate for T SMs, not the chip's
+ * (docs/model.md §2, "Grids short of the SMs"). Fitted on the even-CRC half of the AIConfigurator
+ * H100 FP8 rows of 20 us or more (vLLM's CUTLASS scaled-mm, which never splits K). */
+#define RK_GEMM_SM_INFLIGHT_SMEM_SHARE 0.32
+
 /* cuBLAS runs its stream-K (persistent) kernels only for a GEMM whose K loop has at least this many
  * bytes of K per operand row (k x element size; 2 KiB: k >= 1024 in 16-bit): a shorter loop keeps
  * the data-parallel tiles, whose fill and drain are paid per tile (docs/model.md §2, "Stream-K";
@@ -250,7 +257,7 @@ static double dp4a_peak(const ridge_gpu *g)
 typedef struct {
     double t;
     const rk_tile *tile;
-    double s, per_sm, c_eff, wc, tiles, compute, stream;
+    double s, per_sm, c_eff, wc, tiles, compute, stream, occ;
 } gemm_best;
 
 void rk_gemm_prep(rk_kernel_prepared *p)
@@ -271,6 +278,16 @@ void rk_gemm_prep(rk_kernel_prepared *p)
     }
     /* GDDR tile streams: the extra time per DRAM byte of a tiled library GEMM (0 on HBM) */
     p->gemm_gddr_x = strncmp(g->memory_type, "GDDR", 4) == 0 ? (1.0 / RK_GEMM_GDDR_TILE_SHARE - 1.0) / p->dram_bw : 0;
+    /* Grids short of the SMs: T SMs, each with x bytes in flight, stream at T x / L unloaded; with
+     * the latency growing under load (1 / rate = 1 / (T x / L) + 1 / R0) and the whole chip at the
+     * streaming rate BW, a grid of T tiles takes 1 + (BW L / x) (1 / T - 1 / SM) times the
+     * streaming time: occ0 + occ1 / T. No figure (an edited GPU without shared memory or latency):
+     * no stretch. */
+    {
+        double x = RK_GEMM_SM_INFLIGHT_SMEM_SHARE * smem;
+        p->gemm_occ1 = x > 0 && p->dram_latency_s > 0 && p->dram_bw > 0 ? p->dram_bw * p->dram_latency_s / x : 0.0;
+        p->gemm_occ0 = 1.0 - p->gemm_occ1 * p->inv_sm;
+    }
 }
 
 /* rk_gemm's body, inlined in it and in rk_gemm_op (a GEMM op's arguments then in registers). */
@@ -286,7 +303,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
     const rk_tile *tiles;
     size_t ntiles;
     double es = d->es, es_out = d->es_out, aeff, peak_sm0;
-    gemm_best best = {INFINITY, NULL, 1, 0, 1, 1, 0, 0, 0};
+    gemm_best best = {INFINITY, NULL, 1, 0, 1, 1, 0, 0, 0, 1};
     int hopper = p->hopper;
     int dp4a = 0;
 
@@ -355,6 +372,8 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             gx = 0;
         dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
+        /* its streaming part (the latencies left out), which a grid short of the SMs stretches */
+        double strm0 = dram0 > 0 ? mem0 - p->dram_latency_s - lat_x : 0;
         if (!tensor && (flags & RK_GEMM_CUBLAS)) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
              * (h200-2026-11-29/{a,c}/fp32_1024x1024x1024: 67 us, one 128x128 tile per SM for 64
@@ -362,6 +381,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }
+        /* A grid the library cannot spread over more SMs (no split over K): docs/model.md §2,
+         * "Grids short of the SMs". */
+        int fixed_grid = (flags & RK_GEMM_NO_SPLIT_K) || g->no_split_k;
         /* Stream-K applies to a grid of more than sk_tiles tiles: the SMs, or none */
         double sk_tiles = tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
                                   (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES)
@@ -485,7 +507,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                  * one and c_eff is not 1; x / c = x * (1 / c) for c = 1, 2, 4): waves_ceil. */
                 wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ttile;
-                tt = floor1 + rk_max(compute, rk_max(mem0, l2b * inv_l2bw));
+                double occ = base_tiles < sm && fixed_grid ? p->gemm_occ0 + p->gemm_occ1 / base_tiles : 1.0;
+                double mem_c = occ != 1.0 ? mem0 + strm0 * (occ - 1.0) : mem0;
+                tt = floor1 + rk_max(compute, rk_max(mem_c, l2b * inv_l2bw));
                 if (base_tiles > sk_tiles && c_ceil > per_sm) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
@@ -502,7 +526,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 /* the least time; a tie goes to the candidate first in order (the one kept) */
                 if (tt < best.t)
-                    best = (gemm_best){tt, t, 1, per_sm, c_eff, wc, base_tiles, compute, stream0};
+                    best = (gemm_best){tt, t, 1, per_sm, c_eff, wc, base_tiles, compute, stream0, occ};
             }
             if (!(s_max > 1))
                 continue;
@@ -543,7 +567,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best.t)
-                    best = (gemm_best){tt, t, s, per_sm, c_eff, wc, base_tiles * s, compute, stream0};
+                    best = (gemm_best){tt, t, s, per_sm, c_eff, wc, base_tiles * s, compute, stream0, 1.0};
             }
         }
 #undef RK_LOSES
@@ -588,6 +612,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                             (best.s > 1 ? 0.5 * partial * r->dram_bytes / (min_bytes.bytes + partial) * min_bytes.bytes * wx
                              : r->dram_bytes > 0 ? rk_min(c_bytes, min_bytes.bytes) * r->dram_bytes * wx
                                                  : 0);
+                if (best.occ != 1.0 && r->dram_bytes > 0) /* the stream of a grid short of the SMs */
+                    extra += (dt_best + extra - p->dram_latency_s - (flags & RK_GEMM_PLAIN_FINISH ? 0 : lat_x)) *
+                             (best.occ - 1.0);
                 rk_finish_mem(p, r, dt_best + extra);
             }
         }
