@@ -38,7 +38,7 @@ static int dp_option(int c, const char *arg, ridge_parallel_config *pc)
         pc->prefetch = (int)v;
         return 1;
     case 2015:
-        if (cli_parse_double("--bucket-mb", arg, 1e-6, 1e6, &mb))
+        if (cli_parse_double("--bucket-mb", arg, 1e-6, RIDGE_PARALLEL_MAX_BUCKET_BYTES / 1048576.0, &mb))
             return -1;
         pc->bucket_bytes = mb * 1048576.0;
         return 1;

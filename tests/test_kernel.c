@@ -774,6 +774,15 @@ static void test_record_mechanisms(void)
         b = predict(&h100, op);
         CHECK(b.tiles == 64 && b.time_s < 0.9 * a.time_s);
     }
+    /* A GPU whose registers hold no tile's accumulators is refused naming the field, not the
+     * shared memory it has enough of. */
+    {
+        ridge_gpu few = h100;
+        ridge_err e = {{0}};
+        few.registers_per_sm = 1024;
+        CHECK_INT(ridge_kernel_predict(&few, &op, &a, &e), RIDGE_EUNSUPPORTED);
+        CHECK_STR_HAS(e.msg, "$.sm.registers");
+    }
 
     /* row_kernel cta: a kernel that launches one CTA per row pays its rounds even for short rows; a
      * framework reduction over the same short rows goes to warps. */

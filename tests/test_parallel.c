@@ -547,6 +547,16 @@ static void test_fsdp_errors(void)
     CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "only parallel.fsdp hybrid has a shard group");
     CHECK(strchr(err.msg, '\n') == NULL);
+    /* The bucket's range is the command line's --bucket-mb range in bytes: 1e6 MiB is taken,
+     * beyond it is refused in bytes and MiB. */
+    pc.fsdp = RIDGE_FSDP_NONE;
+    pc.fsdp_group = 0;
+    pc.bucket_bytes = RIDGE_PARALLEL_MAX_BUCKET_BYTES;
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_OK);
+    CHECK_NEAR(RIDGE_PARALLEL_MAX_BUCKET_BYTES, 1e6 * 1048576.0, 1e-9);
+    pc.bucket_bytes = RIDGE_PARALLEL_MAX_BUCKET_BYTES * 1.01;
+    CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "(1e6 MiB)");
     ridge_model_free(m);
 }
 

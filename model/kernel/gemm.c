@@ -620,8 +620,10 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         }
     }
     if (!(best.t < INFINITY))
-        return ridge_err_set(err, RIDGE_EUNSUPPORTED, "%s: no GEMM tile fits in %.0f bytes of shared memory", g->id,
-                             g->smem_per_sm_bytes);
+        return ridge_err_set(err, RIDGE_EUNSUPPORTED,
+                             "%s: no GEMM tile fits in an SM's %.0f bytes of shared memory ($.sm.shared_memory_bytes) "
+                             "and 3/4 of its %.0f registers ($.sm.registers)",
+                             g->id, g->smem_per_sm_bytes, g->registers_per_sm > 0 ? (double)g->registers_per_sm : 65536.0);
     return RIDGE_OK;
 }
 

@@ -818,9 +818,10 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, int trans
                                                 "hybrid shard groups is not modelled", pc->ep);
     if (pc->prefetch < 0 || pc->prefetch > 64)
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.prefetch %d: not in [0, 64]", pc->prefetch);
-    if (!(pc->bucket_bytes >= 1 && pc->bucket_bytes <= 1e12))
-        return ridge_err_set(err, RIDGE_EINVAL, "parallel.bucket_bytes: %g bytes is not in [1 B, 1e12 B]",
-                             pc->bucket_bytes);
+    /* 1 B to 1e6 MiB: the range of the command line's --bucket-mb, in bytes */
+    if (!(pc->bucket_bytes >= 1 && pc->bucket_bytes <= RIDGE_PARALLEL_MAX_BUCKET_BYTES))
+        return ridge_err_set(err, RIDGE_EINVAL, "parallel.bucket_bytes: %g bytes is not in [1 B, %g B (1e6 MiB)]",
+                             pc->bucket_bytes, RIDGE_PARALLEL_MAX_BUCKET_BYTES);
     if (pc->dp % pc->ep != 0)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "parallel.ep %d: does not divide parallel.dp %d (experts are spread over data-parallel "

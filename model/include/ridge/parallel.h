@@ -37,6 +37,7 @@ int ridge_fsdp_mode_parse(const char *s, ridge_fsdp_mode *out);
 
 /* Defaults of the data-parallel schedule (docs/parallel.md). */
 #define RIDGE_DP_BUCKET_BYTES (25.0 * 1048576.0) /* PyTorch DDP bucket_cap_mb = 25 */
+#define RIDGE_PARALLEL_MAX_BUCKET_BYTES (1e6 * 1048576.0) /* the largest bucket: 1e6 MiB */
 #define RIDGE_NCCL_CHANNELS 16                    /* CTAs (SMs) a collective occupies while it overlaps */
 
 typedef struct {
