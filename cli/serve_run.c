@@ -114,6 +114,33 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
     return CLI_EXIT_OK;
 }
 
+/* Continuous batching simulates every output token of every request (an iteration decodes at
+ * least one, at most --max-batch): their number, the warm-up's included, is bounded up front so
+ * that one simulation takes seconds, not hours (docs/serving.md, "Simulation size"). The whole
+ * trace counts, the share of one replica when the search starts at one. */
+static int serve_check_budget(const serve_cli *c)
+{
+    double tokens = 0;
+    if (!c->s.continuous)
+        return CLI_EXIT_OK;
+    if (c->s.trace_n) {
+        for (size_t i = 0; i < c->s.trace_n; i++)
+            tokens += c->s.trace_output[i];
+        if (tokens > RIDGE_SERVE_MAX_SIM_TOKENS)
+            return cli_usage_error("serve", "--trace: its %zu requests have %.4g output tokens to simulate, above the "
+                                            "limit of %.0e: use a shorter trace",
+                                   c->s.trace_n, tokens, (double)RIDGE_SERVE_MAX_SIM_TOKENS);
+        return CLI_EXIT_OK;
+    }
+    tokens = (double)(c->s.requests + c->s.requests / 10) * c->s.output;
+    if (tokens > RIDGE_SERVE_MAX_SIM_TOKENS)
+        return cli_usage_error("serve", "--requests %zu and --output %.0f: %.4g output tokens to simulate (a tenth "
+                                        "more requests as warm-up), above the limit of %.0e: reduce --requests or "
+                                        "--output",
+                               c->s.requests, c->s.output, tokens, (double)RIDGE_SERVE_MAX_SIM_TOKENS);
+    return CLI_EXIT_OK;
+}
+
 /* The longest request must fit the model: the error names --prompt and --output (or the trace)
  * rather than the --context of the decode step serve derives from them. */
 int serve_check_request(const serve_cli *c)
@@ -125,7 +152,7 @@ int serve_check_request(const serve_cli *c)
         return CLI_EXIT_OK;
     st = ridge_serve_check_request(&c->s, &prompt, &output, &err);
     if (st == RIDGE_OK)
-        return CLI_EXIT_OK;
+        return serve_check_budget(c);
     if (c->s.trace_n)
         cli_error("%s: the trace's longest request, %.0f prompt + %.0f output = %.0f tokens, does not fit the "
                   "model (its last decode step: %s)",

@@ -271,9 +271,59 @@ static void test_errors(void)
     check_context(NULL);
 }
 
+/* A low rate puts the arrivals near 1e13 s, where a double's step is milliseconds: the latencies
+ * come from times since the busy period began, so they are the isolated request's whatever the
+ * rate (they rounded to 0 or 3.9 ms). A trace at i x 1e15 s likewise. */
+static void test_low_rate(void)
+{
+    static const double rates[] = {1e-6, 1e-9};
+    static double trace[3][40];
+    cost_model m = {0.0029163, 0, 0, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result r[2];
+    ridge_err err;
+    check_context("low rate");
+    for (int k = 0; k < 2; k++) {
+        ridge_llm_config_init(&c);
+        c.rate_per_s = rates[k];
+        c.output_tokens = 3;
+        c.iter_time = linear_cost;
+        c.iter_ctx = &m;
+        c.requests = 2000;
+        c.warmup = 200;
+        CHECK_INT(ridge_llm_run(&c, &r[k], &err), RIDGE_OK);
+    }
+    CHECK_NEAR(r[1].ttft.p50_s, 0.0029163, 1e-6 * 0.0029163);
+    CHECK_NEAR(r[1].ttft.p90_s, r[0].ttft.p90_s, 1e-6 * r[0].ttft.p90_s);
+    CHECK_NEAR(r[1].ttft.p99_s, r[0].ttft.p99_s, 1e-6 * r[0].ttft.p99_s);
+    CHECK_NEAR(r[1].e2e.p50_s, 3 * 0.0029163, 1e-6 * 3 * 0.0029163);
+    CHECK_NEAR(r[1].tpot.p99_s, r[0].tpot.p99_s, 1e-6 * r[0].tpot.p99_s);
+    for (int i = 0; i < 40; i++) {
+        trace[0][i] = i * 1e15;
+        trace[1][i] = 100;
+        trace[2][i] = 4;
+    }
+    ridge_llm_config_init(&c);
+    c.arrival = RIDGE_ARRIVAL_TRACE;
+    c.trace_s = trace[0];
+    c.trace_prompt = trace[1];
+    c.trace_output = trace[2];
+    c.trace_n = 40;
+    c.warmup = 4;
+    c.requests = 36;
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    CHECK_INT(ridge_llm_run(&c, &r[0], &err), RIDGE_OK);
+    CHECK_NEAR(r[0].ttft.p50_s, 0.0029163, 1e-9);
+    CHECK_NEAR(r[0].e2e.p99_s, 4 * 0.0029163, 1e-9);
+    CHECK_NEAR(r[0].tpot.p50_s, 0.0029163, 1e-9);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_isolated();
+    test_low_rate();
     test_trace_by_hand();
     test_kv_limit();
     test_determinism_and_load();

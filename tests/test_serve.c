@@ -177,7 +177,7 @@ static void test_trace(void)
         return;
     fprintf(f, "arrival_s,prompt,output\n# a comment\n");
     for (int i = 0; i < 23; i++)
-        fprintf(f, "%g,%d,%d.7\n", 0.125 * i, 100 + i, 7 + i);
+        fprintf(f, "%g,%d,%d\n", 0.125 * i, 100 + i, 7 + i);
     fprintf(f, "{\"arrival_s\": 9.5, \"prompt\": 2385, \"output\": 3}\n");
     fclose(f);
     CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_OK);
@@ -185,7 +185,7 @@ static void test_trace(void)
     if (n == 24) {
         CHECK_NEAR(cols[3], 0.375, 1e-12);
         CHECK_NEAR(cols[24 + 23], 2385, 1e-12);
-        CHECK_NEAR(cols[48 + 2], 9, 1e-12); /* outputs are floored */
+        CHECK_NEAR(cols[48 + 2], 9, 1e-12);
     }
     free(cols);
     f = fopen(path, "w");
@@ -198,6 +198,40 @@ static void test_trace(void)
     fclose(f);
     CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "test_serve_trace.csv:3: arrival 1 s");
+    /* Token counts are whole decimal numbers (an exponent is allowed); each error names its field. */
+    {
+        static const struct {
+            const char *line, *msg;
+        } bad[] = {
+            {"0,1.5,4", ":2: prompt 1.5 is not a whole number of tokens"},
+            {"0,16,0x10", ":2: output '0x10' is not a decimal number"},
+            {"0, 16,4", ":2: prompt ' 16' is not a decimal number"},
+            {"0,+16,4", ":2: prompt '+16' is not a decimal number"},
+            {"0x1,16,4", ":2: arrival '0x1' is not a decimal number"},
+            {"0,100,0", ":2: output 0 is not in [1, 10000000] tokens"},
+            {"0,0.9,4", ":2: prompt 0.9 is not in [1, 10000000] tokens"},
+            {"-1,16,4", ":2: arrival -1 s must be >= 0 and finite"},
+            {"{\"arrival_s\": 1, \"prompt\": 2.5, \"output\": 3}", ":2: prompt 2.5 is not a whole number"},
+            {"0,16", ":2: need arrival_s,prompt,output"},
+            {"0,abc,4", ":2: need arrival_s,prompt,output"},
+            {"0,16x,4", ":2: prompt '16x' is not a decimal number"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            f = fopen(path, "w");
+            fprintf(f, "0,1,1\n%s\n", bad[i].line);
+            fclose(f);
+            CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_EINVAL);
+            CHECK_STR_HAS(err.msg, bad[i].msg);
+        }
+        f = fopen(path, "w");
+        for (int i = 0; i < 20; i++)
+            fprintf(f, "%d,1e2,16 \n", i);
+        fclose(f);
+        CHECK(ridge_serve_trace_load(path, &cols, &n, &err) == RIDGE_OK);
+        if (CHECK_INT(n, 20))
+            CHECK(cols[20] == 100 && cols[40] == 16);
+        free(cols);
+    }
     /* An absolute clock: times count from the first arrival, exactly (0.5 s steps from 1e15 s,
      * whose spacing is 0.125 s), so a service time's microseconds are not lost in a sum. */
     f = fopen(path, "w");
@@ -220,6 +254,38 @@ static void test_trace(void)
     CHECK(ridge_serve_trace_load("/nonexistent/t.csv", &cols, &n, &err) == RIDGE_EIO);
 }
 
+/* A low rate puts the arrivals near 1e13 s, where a double's step is milliseconds: the batching
+ * server's and the FIFO simulation's latencies come from times since the busy period began, so at
+ * 1e-9 requests/s they equal those at 1e-6 (they rounded to 0 and 3.9 ms). */
+static void test_low_rate(void)
+{
+    static const double rates[] = {1e-6, 1e-9}, table[2] = {0.0029163, 0.0031};
+    ridge_des_config c;
+    ridge_des_result r[2][2];
+    ridge_err err;
+    for (int batching = 0; batching < 2; batching++)
+        for (int k = 0; k < 2; k++) {
+            ridge_des_config_init(&c);
+            c.rate_per_s = rates[k];
+            c.customers = 20000;
+            c.warmup = 1000;
+            c.service = RIDGE_SERVICE_DETERMINISTIC;
+            c.mean_service_s = table[0];
+            if (batching) {
+                c.max_batch = 2;
+                c.batch_service_s = table;
+            }
+            CHECK(ridge_des_run(&c, &r[batching][k], &err) == RIDGE_OK);
+        }
+    for (int batching = 0; batching < 2; batching++) {
+        const ridge_des_result *lo = &r[batching][1], *hi = &r[batching][0];
+        CHECK_NEAR(lo->p50_s, table[0], 1e-6 * table[0]);
+        CHECK_NEAR(lo->p90_s, hi->p90_s, 1e-6 * hi->p90_s);
+        CHECK_NEAR(lo->p99_s, hi->p99_s, 1e-6 * hi->p99_s);
+        CHECK_NEAR(lo->mean_latency_s, table[0], 1e-6 * table[0]);
+    }
+}
+
 int main(void)
 {
     ridge_gpu g;
@@ -227,6 +293,7 @@ int main(void)
     ridge_err err;
     test_descriptors();
     test_trace();
+    test_low_rate();
     if (CHECK(ridge_catalog_load("a100-sxm4-80gb", &g, &err) == RIDGE_OK) &&
         CHECK(ridge_model_load_builtin("resnet50", &cnn, &err) == RIDGE_OK) &&
         CHECK(ridge_model_load_builtin("llama2-7b", &llm, &err) == RIDGE_OK) &&

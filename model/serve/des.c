@@ -129,57 +129,91 @@ static void relaxation(const ridge_des_config *c, ridge_des_result *r)
     r->short_run = (double)r->customers / (double)c->ci_batches < RIDGE_DES_MIN_RELAXATIONS * r->relaxation_customers;
 }
 
-/* FIFO c servers: each request starts on the earliest-free server. */
-static void run_fifo(const ridge_des_config *c, const double *arr, size_t total, gsl_rng *rng, double *free_at,
-                     double *lat, double *wait, double *busy, double *end_max)
+/* Times are kept from a recent origin, not from time 0: at a low rate the arrivals reach 1e13 s,
+ * where a double's step is milliseconds, and a latency taken as the difference of two such times
+ * would round to it. The origin moves to an arrival that finds the system empty (the start of a
+ * busy period), so each time is a sum of the gaps since then and stays as small as the period. */
+
+/* FIFO c servers: each request starts on the earliest-free server. gap[i]: arrival i - arrival
+ * i - 1 (gap[0], arrival 0). */
+static void run_fifo(const ridge_des_config *c, const double *abs_arr, const double *gap, size_t total, gsl_rng *rng,
+                     double *free_at, double *lat, double *wait, double *busy, double *end_max)
 {
+    double a = 0, origin = 0;
     for (size_t i = 0; i < total; i++) {
-        int j = 0;
+        int j = 0, idle = 1;
         double s, start;
+        a += gap[i];
+        for (int k = 0; k < c->servers; k++)
+            idle &= free_at[k] <= a;
+        if (idle) { /* a new busy period: times from this arrival */
+            for (int k = 0; k < c->servers; k++)
+                free_at[k] = 0;
+            a = 0;
+            origin = abs_arr[i];
+        }
         for (int k = 1; k < c->servers; k++)
             if (free_at[k] < free_at[j])
                 j = k;
         s = sample_service(c, rng);
-        start = arr[i] > free_at[j] ? arr[i] : free_at[j];
+        start = a > free_at[j] ? a : free_at[j];
         free_at[j] = start + s;
         if (i >= c->warmup) {
-            lat[i - c->warmup] = start + s - arr[i];
-            wait[i - c->warmup] = start - arr[i];
+            lat[i - c->warmup] = start + s - a;
+            wait[i - c->warmup] = start - a;
             *busy += s;
-            if (start + s > *end_max)
-                *end_max = start + s;
+            if (origin + start + s > *end_max)
+                *end_max = origin + start + s;
         }
     }
 }
 
 /* One batching server: a batch starting at request i dispatches at
- * d = max(free, min(a_i + timeout, a_{i+B-1})) with the requests arrived by d (at most B). */
-static void run_batching(const ridge_des_config *c, const double *arr, size_t total, double *lat, double *wait,
-                         double *busy, double *end_max, double *nbatches)
+ * d = max(free, min(a_i + timeout, a_{i+B-1})) with the requests arrived by d (at most B).
+ * rel[j] (j < *known) is arrival j from the origin, the first arrival of the busy period. */
+static double rel_at(const double *gap, double *rel, size_t *known, size_t j)
 {
-    double free_at = 0;
-    size_t i = 0, bmax = (size_t)c->max_batch;
+    for (; *known <= j; (*known)++)
+        rel[*known] = (*known ? rel[*known - 1] : 0) + gap[*known];
+    return rel[j];
+}
+
+static void run_batching(const ridge_des_config *c, const double *abs_arr, const double *gap, double *rel,
+                         size_t total, double *lat, double *wait, double *busy, double *end_max, double *nbatches)
+{
+    double free_at = 0, origin = 0;
+    size_t i = 0, bmax = (size_t)c->max_batch, known = 0;
     while (i < total) {
-        double d = arr[i] + c->batch_timeout_s, s;
+        double d, s;
         size_t b = 0;
-        if (i + bmax - 1 < total && arr[i + bmax - 1] < d)
-            d = arr[i + bmax - 1];
+        if (free_at <= rel_at(gap, rel, &known, i)) { /* idle: a new busy period from arrival i */
+            size_t end = known;
+            rel[i] = 0;
+            for (known = i + 1; known < end; known++)
+                rel[known] = rel[known - 1] + gap[known];
+            known = end > i + 1 ? end : i + 1;
+            free_at = 0;
+            origin = abs_arr[i];
+        }
+        d = rel[i] + c->batch_timeout_s;
+        if (i + bmax - 1 < total && rel_at(gap, rel, &known, i + bmax - 1) < d)
+            d = rel[i + bmax - 1];
         if (d < free_at)
             d = free_at;
-        while (b < bmax && i + b < total && arr[i + b] <= d)
+        while (b < bmax && i + b < total && rel_at(gap, rel, &known, i + b) <= d)
             b++;
         s = c->batch_service_s[b - 1];
         free_at = d + s;
         for (size_t j = i; j < i + b; j++)
             if (j >= c->warmup) {
-                lat[j - c->warmup] = d + s - arr[j];
-                wait[j - c->warmup] = d - arr[j];
+                lat[j - c->warmup] = d + s - rel[j];
+                wait[j - c->warmup] = d - rel[j];
             }
         if (i >= c->warmup) {
             *busy += s;
             *nbatches += 1;
-            if (d + s > *end_max)
-                *end_max = d + s;
+            if (origin + d + s > *end_max)
+                *end_max = origin + d + s;
         }
         i += b;
     }
@@ -188,7 +222,7 @@ static void run_batching(const ridge_des_config *c, const double *arr, size_t to
 int ridge_des_run(const ridge_des_config *c, ridge_des_result *r, ridge_err *err)
 {
     size_t total = 0, n, k, per;
-    double *arr = NULL, *lat = NULL, *wait = NULL, *free_at = NULL, *bm = NULL;
+    double *arr = NULL, *gap = NULL, *rel = NULL, *lat = NULL, *wait = NULL, *free_at = NULL, *bm = NULL;
     double busy = 0, end_max = 0, nbatches = 0, t = 0, span, sd;
     gsl_rng *rng = NULL;
     int st;
@@ -201,29 +235,33 @@ int ridge_des_run(const ridge_des_config *c, ridge_des_result *r, ridge_err *err
     n = total - c->warmup;
     k = c->ci_batches;
     arr = malloc(total * sizeof *arr);
+    gap = malloc(total * sizeof *gap);
+    rel = c->max_batch >= 1 ? malloc(total * sizeof *rel) : NULL;
     lat = malloc(n * sizeof *lat);
     wait = malloc(n * sizeof *wait);
     free_at = calloc((size_t)c->servers, sizeof *free_at);
     bm = malloc(k * sizeof *bm);
     rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!arr || !lat || !wait || !free_at || !bm || !rng) {
+    if (!arr || !gap || (c->max_batch >= 1 && !rel) || !lat || !wait || !free_at || !bm || !rng) {
         st = ridge_err_set(err, RIDGE_ENOMEM, "des: out of memory for %zu customers", total);
         goto done;
     }
     gsl_rng_set(rng, c->seed);
     for (size_t i = 0; i < total; i++) {
+        /* The gaps as drawn (or given): a difference of two absolute times would round. */
         if (c->arrival == RIDGE_ARRIVAL_TRACE)
-            t = c->trace_s[i];
+            gap[i] = c->trace_s[i] - (i ? c->trace_s[i - 1] : 0);
         else if (c->arrival == RIDGE_ARRIVAL_CONSTANT)
-            t = (double)(i + 1) / c->rate_per_s;
+            gap[i] = 1 / c->rate_per_s;
         else
-            t += gsl_ran_exponential(rng, 1 / c->rate_per_s);
+            gap[i] = gsl_ran_exponential(rng, 1 / c->rate_per_s);
+        t = c->arrival == RIDGE_ARRIVAL_TRACE ? c->trace_s[i] : t + gap[i];
         arr[i] = t;
     }
     if (c->max_batch >= 1)
-        run_batching(c, arr, total, lat, wait, &busy, &end_max, &nbatches);
+        run_batching(c, arr, gap, rel, total, lat, wait, &busy, &end_max, &nbatches);
     else
-        run_fifo(c, arr, total, rng, free_at, lat, wait, &busy, &end_max);
+        run_fifo(c, arr, gap, total, rng, free_at, lat, wait, &busy, &end_max);
 
     r->customers = n;
     r->mean_latency_s = gsl_stats_mean(lat, 1, n);
@@ -253,6 +291,8 @@ done:
     free(free_at);
     free(wait);
     free(lat);
+    free(rel);
+    free(gap);
     free(arr);
     return st;
 }

@@ -123,18 +123,19 @@ static int saturation(const ridge_llm_config *c, double p, double o, double beff
     return st;
 }
 
-/* One function on purpose (173 lines): the event loop's state (clock, running set, KV in use, the
+/* One function on purpose (198 lines): the event loop's state (clock, running set, KV in use, the
  * window counters) is shared by admission, the iteration, retirement and the measurement window;
  * split into helpers it would travel as a dozen in/out pointers, and the loop reads top to bottom
  * as the scheduler it simulates (docs/serving.md, "LLM serving with continuous batching"). */
 int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err)
 {
     size_t total = 0, n, nt = 0, next = 0, arrived = 0, done = 0, iters = 0, iters_meas = 0;
-    double *arr = NULL, *pr = NULL, *out = NULL, *first = NULL, *fin = NULL, *gen = NULL, *v = NULL;
+    double *arr = NULL, *gap = NULL, *pr = NULL, *out = NULL, *first = NULL, *fin = NULL, *gen = NULL, *v = NULL;
+    double *ttft = NULL, *e2e = NULL;
     size_t *run = NULL;
     gsl_rng *rng = NULL;
     double t = 0, kv_used = 0, ctx_sum = 0, cap, batch_sum = 0, iter_sum = 0, pmean = 0, omean = 0, tok = 0;
-    double end_max = 0, mid, ta, tb, offered;
+    double end_max = 0, mid, ta, tb, offered, origin = 0, a_next = 0;
     size_t nrun = 0, win_arr = 0, win_done = 0, kvmax;
     int st;
 
@@ -146,6 +147,9 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         return st;
     n = total - c->warmup;
     arr = malloc(total * sizeof *arr);
+    gap = malloc(total * sizeof *gap);
+    ttft = malloc(total * sizeof *ttft);
+    e2e = malloc(total * sizeof *e2e);
     pr = malloc(total * sizeof *pr);
     out = malloc(total * sizeof *out);
     first = malloc(total * sizeof *first);
@@ -154,7 +158,7 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     gen = malloc((size_t)c->max_batch * sizeof *gen);
     run = malloc((size_t)c->max_batch * sizeof *run);
     rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!arr || !pr || !out || !first || !fin || !v || !gen || !run || !rng) {
+    if (!arr || !gap || !ttft || !e2e || !pr || !out || !first || !fin || !v || !gen || !run || !rng) {
         st = ridge_err_set(err, RIDGE_ENOMEM, "llm serving: out of memory for %zu requests", total);
         goto done;
     }
@@ -162,13 +166,16 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     for (size_t i = 0; i < total; i++) {
         if (c->arrival == RIDGE_ARRIVAL_TRACE) {
             arr[i] = c->trace_s[i];
+            gap[i] = arr[i] - (i ? arr[i - 1] : 0);
             pr[i] = floor(c->trace_prompt[i]);
             out[i] = floor(c->trace_output[i]);
         } else {
+            /* The gaps as drawn: a difference of two absolute times would round. */
             if (c->arrival == RIDGE_ARRIVAL_CONSTANT)
-                t = (double)(i + 1) / c->rate_per_s;
+                gap[i] = 1 / c->rate_per_s;
             else
-                t += gsl_ran_exponential(rng, 1 / c->rate_per_s);
+                gap[i] = gsl_ran_exponential(rng, 1 / c->rate_per_s);
+            t += gap[i];
             arr[i] = t;
             pr[i] = floor(c->prompt_tokens);
             out[i] = floor(c->output_tokens);
@@ -190,15 +197,26 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         kvmax = 1;
     r->kv_max_running = (int)kvmax;
 
+    /* The clock t runs from an origin, the arrival that found the system empty: at a low rate the
+     * arrivals reach 1e13 s, where a double's step is milliseconds, and a latency taken between
+     * two such times would round to it. a_next: arrival `arrived` from the origin. */
     t = 0;
+    a_next = gap[0];
     while (done < total) {
         size_t old = nrun, w = 0;
         double ptok = 0, dt, dec_ctx;
-        if (nrun == 0 && next < total && arr[next] > t)
-            t = arr[next];
-        while (arrived < total && arr[arrived] <= t)
+        if (nrun == 0 && next == arrived && next < total && a_next > t) { /* empty until arrival next (== arrived) */
+            t = 0;
+            a_next = 0;
+            origin = arr[next];
+        }
+        while (arrived < total && a_next <= t) {
+            ttft[arrived] = e2e[arrived] = a_next; /* less the first and last token's times below */
             arrived++;
-        if (t >= arr[c->warmup] && (double)(arrived - next) > r->max_queue)
+            if (arrived < total)
+                a_next += gap[arrived];
+        }
+        if (arrived > c->warmup && (double)(arrived - next) > r->max_queue)
             r->max_queue = (double)(arrived - next);
         while (nrun < (size_t)c->max_batch && next < arrived && kv_used + pr[next] + out[next] <= cap) {
             kv_used += pr[next] + out[next];
@@ -212,7 +230,7 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         st = iteration(c, (double)old, dec_ctx, (double)(nrun - old), ptok, &dt, err);
         if (st != RIDGE_OK)
             goto done;
-        if (t >= arr[c->warmup]) {
+        if (arrived > c->warmup) {
             batch_sum += (double)nrun;
             iter_sum += dt;
             iters_meas++;
@@ -223,13 +241,15 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         for (size_t k = 0; k < nrun; k++) {
             size_t i = run[k];
             if (k >= old) {
-                first[i] = t;
+                first[i] = origin + t;
+                ttft[i] = t - ttft[i];
                 ctx_sum += pr[i];
             }
             gen[k] += 1;
             ctx_sum += 1;
             if (gen[k] >= out[i]) {
-                fin[i] = t;
+                fin[i] = origin + t;
+                e2e[i] = t - e2e[i];
                 kv_used -= pr[i] + out[i];
                 ctx_sum -= pr[i] + gen[k];
                 done++;
@@ -249,14 +269,14 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     /* Statistics of the measured requests. */
     r->requests = n;
     for (size_t i = c->warmup; i < total; i++)
-        v[i - c->warmup] = first[i] - arr[i];
+        v[i - c->warmup] = ttft[i];
     stats_of(v, n, &r->ttft);
     for (size_t i = c->warmup; i < total; i++)
-        v[i - c->warmup] = fin[i] - arr[i];
+        v[i - c->warmup] = e2e[i];
     stats_of(v, n, &r->e2e);
     for (size_t i = c->warmup; i < total; i++)
         if (out[i] > 1)
-            v[nt++] = (fin[i] - first[i]) / (out[i] - 1);
+            v[nt++] = (e2e[i] - ttft[i]) / (out[i] - 1);
     stats_of(v, nt, &r->tpot);
     for (size_t i = c->warmup; i < total; i++) {
         if (fin[i] > end_max)
@@ -299,6 +319,9 @@ done:
     free(first);
     free(out);
     free(pr);
+    free(e2e);
+    free(ttft);
+    free(gap);
     free(arr);
     return st;
 }

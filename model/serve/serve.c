@@ -487,24 +487,50 @@ static int trace_field(cJSON *o, const char *key, double *v)
     return 0;
 }
 
-/* One CSV row "arrival_s,prompt,output"; -1 when malformed. */
-static int trace_csv_row(const char *p, double *a, double *pr, double *o)
+static const char *const trace_names[3] = {"arrival", "prompt", "output"};
+
+/* One CSV row "arrival_s,prompt,output" into v[0..2]: 0, -1 when it has not three fields or one
+ * holds no number, or 1 + the field that is not a decimal number (docs/cli.md: no hexadecimal, no
+ * leading blank or plus sign, nothing after it; an exponent is allowed), its text in *bad, *bad_len. */
+static int trace_csv_row(const char *p, double v[3], const char **bad, int *bad_len)
 {
-    char *end;
-    *a = strtod(p, &end);
-    if (end == p || *end != ',')
-        return -1;
-    p = end + 1;
-    *pr = strtod(p, &end);
-    if (end == p || *end != ',')
-        return -1;
-    p = end + 1;
-    *o = strtod(p, &end);
-    if (end == p)
-        return -1;
-    while (isspace((unsigned char)*end))
-        end++;
-    return *end ? -1 : 0;
+    for (int f = 0; f < 3; f++) {
+        size_t n = strcspn(p, ","), m = n;
+        char *end;
+        if ((f < 2) != (p[n] == ','))
+            return -1;
+        while (f == 2 && m > 0 && isspace((unsigned char)p[m - 1]))
+            m--; /* trailing blanks end the line */
+        *bad = p;
+        *bad_len = m > 40 ? 40 : (int)m;
+        v[f] = strtod(p, &end);
+        if (end == p)
+            return -1; /* no number at all: not a row */
+        if (isspace((unsigned char)*p) || *p == '+' || memchr(p, 'x', m) || memchr(p, 'X', m) || end != p + m)
+            return 1 + f;
+        p += n + 1;
+    }
+    return 0;
+}
+
+/* A row's values in range: RIDGE_OK, or an error naming the field that is not. */
+static int trace_check(const char *path, size_t lineno, const double row[3], const double *v, size_t n,
+                       ridge_err *err)
+{
+    if (!isfinite(row[0]) || row[0] < 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: arrival %g s must be >= 0 and finite", path, lineno, row[0]);
+    if (n && row[0] < v[3 * (n - 1)])
+        return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: arrival %.17g s must not be earlier than the one before (%.17g s)",
+                             path, lineno, row[0], v[3 * (n - 1)]);
+    for (int f = 1; f < 3; f++) {
+        if (!(row[f] >= 1) || row[f] > RIDGE_RUN_TOKENS_MAX)
+            return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: %s %g is not in [1, %d] tokens", path, lineno,
+                                 trace_names[f], row[f], RIDGE_RUN_TOKENS_MAX);
+        if (row[f] != floor(row[f]))
+            return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: %s %g is not a whole number of tokens", path, lineno,
+                                 trace_names[f], row[f]);
+    }
+    return RIDGE_OK;
 }
 
 /* One line (NUL-terminated, without its newline) into row v[3n..3n+2]: 1 when it held a request,
@@ -515,7 +541,7 @@ static int trace_line(const char *path, size_t lineno, const char *line, const d
                       size_t *content, ridge_err *err)
 {
     const char *p = line;
-    double a, pr, o;
+    int st;
     while (isspace((unsigned char)*p))
         p++;
     if (!*p || *p == '#')
@@ -524,25 +550,23 @@ static int trace_line(const char *path, size_t lineno, const char *line, const d
         return 0; /* the CSV header */
     if (*p == '{') {
         cJSON *j = ridge_json_nul_escape(p, strlen(p)) ? NULL : cJSON_ParseWithLength(p, strlen(p));
-        int bad = !j || trace_field(j, "arrival_s", &a) || trace_field(j, "prompt", &pr) ||
-                  trace_field(j, "output", &o);
+        int bad = !j || trace_field(j, "arrival_s", &row[0]) || trace_field(j, "prompt", &row[1]) ||
+                  trace_field(j, "output", &row[2]);
         cJSON_Delete(j);
         if (bad)
             return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: need {\"arrival_s\": T, \"prompt\": P, \"output\": O}",
                                  path, lineno);
     } else {
-        if (trace_csv_row(p, &a, &pr, &o))
+        const char *text;
+        int len, f = trace_csv_row(p, row, &text, &len);
+        if (f < 0)
             return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: need arrival_s,prompt,output", path, lineno);
+        if (f > 0)
+            return ridge_err_set(err, RIDGE_EINVAL, "%s:%zu: %s '%.*s' is not a decimal number", path, lineno,
+                                 trace_names[f - 1], len, text);
     }
-    if (!isfinite(a) || a < 0 || (n && a < v[3 * (n - 1)]) || !(pr >= 1) || !(o >= 1) || pr > RIDGE_RUN_TOKENS_MAX ||
-        o > RIDGE_RUN_TOKENS_MAX)
-        return ridge_err_set(err, RIDGE_EINVAL,
-                             "%s:%zu: arrival %g s must be >= 0 and not earlier than the one before; prompt and "
-                             "output 1 to %d tokens",
-                             path, lineno, a, RIDGE_RUN_TOKENS_MAX);
-    row[0] = a;
-    row[1] = floor(pr);
-    row[2] = floor(o);
+    if ((st = trace_check(path, lineno, row, v, n, err)) != RIDGE_OK)
+        return st;
     return 1;
 }
 

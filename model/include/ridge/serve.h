@@ -25,6 +25,9 @@ extern "C" {
 #define RIDGE_SERVE_GRID_CTX 6     /* continuous batching's decode-time grid: context points */
 #define RIDGE_SERVE_GRID_BATCH 12  /* ... batch points: 1, 2, 4, ..., max_batch */
 #define RIDGE_SERVE_DEFAULT_PROMPT 512 /* prompt tokens of a run that gives none */
+/* Continuous batching: the most output tokens one simulation generates, warm-up included (each
+ * costs a step of the simulated scheduler; 2e8 take a few seconds). */
+#define RIDGE_SERVE_MAX_SIM_TOKENS 200000000
 
 /* Time of one run (rc: batch, mode, prompt or context) of one replica, and (mem, may be NULL)
  * the memory per GPU. Returns RIDGE_OK or a status with err filled. */
