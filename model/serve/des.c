@@ -141,20 +141,23 @@ static void run_fifo(const ridge_des_config *c, const double *abs_arr, const dou
 {
     double a = 0, origin = 0;
     for (size_t i = 0; i < total; i++) {
-        int j = 0, idle = 1;
+        int j = 0, idle;
         double s, start;
         a += gap[i];
-        for (int k = 0; k < c->servers; k++)
+        idle = free_at[0] <= a;
+        /* the earliest-free server, and whether every server is free at the arrival */
+        for (int k = 1; k < c->servers; k++) {
             idle &= free_at[k] <= a;
-        if (idle) { /* a new busy period: times from this arrival */
+            if (free_at[k] < free_at[j])
+                j = k;
+        }
+        if (idle) { /* a new busy period: times from this arrival (every server free at 0) */
             for (int k = 0; k < c->servers; k++)
                 free_at[k] = 0;
             a = 0;
+            j = 0;
             origin = abs_arr[i];
         }
-        for (int k = 1; k < c->servers; k++)
-            if (free_at[k] < free_at[j])
-                j = k;
         s = sample_service(c, rng);
         start = a > free_at[j] ? a : free_at[j];
         free_at[j] = start + s;
@@ -170,11 +173,12 @@ static void run_fifo(const ridge_des_config *c, const double *abs_arr, const dou
 
 /* One batching server: a batch starting at request i dispatches at
  * d = max(free, min(a_i + timeout, a_{i+B-1})) with the requests arrived by d (at most B).
- * rel[j] (j < *known) is arrival j from the origin, the first arrival of the busy period. */
-static double rel_at(const double *gap, double *rel, size_t *known, size_t j)
+ * rel[j] (base <= j < *known) is arrival j from the origin, arrival `base`, the first of the busy
+ * period; rel_at extends it to j. */
+static double rel_at(const double *gap, double *rel, size_t base, size_t *known, size_t j)
 {
     for (; *known <= j; (*known)++)
-        rel[*known] = (*known ? rel[*known - 1] : 0) + gap[*known];
+        rel[*known] = *known > base ? rel[*known - 1] + gap[*known] : 0;
     return rel[j];
 }
 
@@ -182,25 +186,21 @@ static void run_batching(const ridge_des_config *c, const double *abs_arr, const
                          size_t total, double *lat, double *wait, double *busy, double *end_max, double *nbatches)
 {
     double free_at = 0, origin = 0;
-    size_t i = 0, bmax = (size_t)c->max_batch, known = 0;
+    size_t i = 0, bmax = (size_t)c->max_batch, known = 0, base = 0;
     while (i < total) {
         double d, s;
         size_t b = 0;
-        if (free_at <= rel_at(gap, rel, &known, i)) { /* idle: a new busy period from arrival i */
-            size_t end = known;
-            rel[i] = 0;
-            for (known = i + 1; known < end; known++)
-                rel[known] = rel[known - 1] + gap[known];
-            known = end > i + 1 ? end : i + 1;
+        if (free_at <= rel_at(gap, rel, base, &known, i)) { /* idle: a new busy period from arrival i */
+            base = known = i; /* the arrivals looked ahead at are taken again from this origin */
             free_at = 0;
             origin = abs_arr[i];
         }
-        d = rel[i] + c->batch_timeout_s;
-        if (i + bmax - 1 < total && rel_at(gap, rel, &known, i + bmax - 1) < d)
+        d = rel_at(gap, rel, base, &known, i) + c->batch_timeout_s;
+        if (i + bmax - 1 < total && rel_at(gap, rel, base, &known, i + bmax - 1) < d)
             d = rel[i + bmax - 1];
         if (d < free_at)
             d = free_at;
-        while (b < bmax && i + b < total && rel_at(gap, rel, &known, i + b) <= d)
+        while (b < bmax && i + b < total && rel_at(gap, rel, base, &known, i + b) <= d)
             b++;
         s = c->batch_service_s[b - 1];
         free_at = d + s;

@@ -123,14 +123,14 @@ static int saturation(const ridge_llm_config *c, double p, double o, double beff
     return st;
 }
 
-/* One function on purpose (198 lines): the event loop's state (clock, running set, KV in use, the
+/* One function on purpose (195 lines): the event loop's state (clock, running set, KV in use, the
  * window counters) is shared by admission, the iteration, retirement and the measurement window;
  * split into helpers it would travel as a dozen in/out pointers, and the loop reads top to bottom
  * as the scheduler it simulates (docs/serving.md, "LLM serving with continuous batching"). */
 int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err)
 {
     size_t total = 0, n, nt = 0, next = 0, arrived = 0, done = 0, iters = 0, iters_meas = 0;
-    double *arr = NULL, *gap = NULL, *pr = NULL, *out = NULL, *first = NULL, *fin = NULL, *gen = NULL, *v = NULL;
+    double *arr = NULL, *gap = NULL, *pr = NULL, *out = NULL, *fin = NULL, *gen = NULL, *v = NULL;
     double *ttft = NULL, *e2e = NULL;
     size_t *run = NULL;
     gsl_rng *rng = NULL;
@@ -152,13 +152,12 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     e2e = malloc(total * sizeof *e2e);
     pr = malloc(total * sizeof *pr);
     out = malloc(total * sizeof *out);
-    first = malloc(total * sizeof *first);
     fin = malloc(total * sizeof *fin);
     v = malloc(total * sizeof *v);
     gen = malloc((size_t)c->max_batch * sizeof *gen);
     run = malloc((size_t)c->max_batch * sizeof *run);
     rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!arr || !gap || !ttft || !e2e || !pr || !out || !first || !fin || !v || !gen || !run || !rng) {
+    if (!arr || !gap || !ttft || !e2e || !pr || !out || !fin || !v || !gen || !run || !rng) {
         st = ridge_err_set(err, RIDGE_ENOMEM, "llm serving: out of memory for %zu requests", total);
         goto done;
     }
@@ -241,7 +240,6 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         for (size_t k = 0; k < nrun; k++) {
             size_t i = run[k];
             if (k >= old) {
-                first[i] = origin + t;
                 ttft[i] = t - ttft[i];
                 ctx_sum += pr[i];
             }
@@ -316,7 +314,6 @@ done:
     free(gen);
     free(v);
     free(fin);
-    free(first);
     free(out);
     free(pr);
     free(e2e);
