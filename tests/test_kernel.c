@@ -725,6 +725,15 @@ static void test_record_mechanisms(void)
     CHECK(b.bound == RIDGE_BOUND_COMPUTE);
     CHECK_NEAR(b.compute_s,
                268435456.0 * 80.0 / (h200.peak_flops_per_s[RIDGE_PEAK_FP32] * h200.eff.vector_fraction), 1e-9);
+    /* ... issued at four warp instructions per SM clock: an A100 SM (64 FP32 lanes) issues 128
+     * instructions a clock, twice its FP32 lanes, so the same GELU is DRAM-bound there, its
+     * instructions taking 80 FLOPs' issue time at twice the FP32 rate, and only the lanes' half of
+     * the slots counted as FP32 FLOPs (within the roof). */
+    b = predict(&a100, op);
+    CHECK_NEAR(b.compute_s,
+               268435456.0 * 80.0 / (2.0 * a100.peak_flops_per_s[RIDGE_PEAK_FP32] * a100.eff.vector_fraction), 1e-9);
+    CHECK_NEAR(b.flops, 268435456.0 * 40.0, 1e-9);
+    CHECK(b.bound == RIDGE_BOUND_MEMORY && b.roof_efficiency <= 1.0);
 
     /* no_split_k: a long-k GEMM of a few tiles cannot use the idle SMs (8 tiles of 64x64 on 132). */
     op = ridge_op_gemm(RIDGE_DTYPE_FP8, 256, 128, 65536, 1);

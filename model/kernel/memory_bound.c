@@ -119,6 +119,24 @@ static void ew_work(const ridge_op *op, double *flops, ridge_dtype *dt)
     }
 }
 
+/* A named function's instruction stream (ew_fn_instructions: FP32 arithmetic mixed with selects,
+ * integer and conversion instructions) is bound by instruction issue, four warp instructions per
+ * SM clock on every NVIDIA SM since Volta, not by the FP32 lanes alone (docs/model.md §6,
+ * "Elementwise functions"). Where an SM has 128 FP32 lanes (Hopper, Blackwell, GA10x, AD10x) the
+ * FP32 peak is that issue rate; where it has 64 (V100, T4, A100, A30) the issue rate is twice the
+ * FP32 peak, and of the slots only the lanes' share can be FP32 arithmetic. fn_issue_share is
+ * issue width / FP32 lanes (at least 1): the function's FLOPs on the FP32 lanes are its
+ * instruction FLOPs over it, timed at the FP32 vector rate (so, its instructions at the issue
+ * rate). */
+#define RK_ISSUE_LANES_PER_SM 128.0
+static double fn_issue_share(const ridge_gpu *g)
+{
+    double lanes = (double)g->fp32_lanes / g->sm_count;
+    if (g->vendor[0] != 'n' || !(lanes > 0) || lanes >= RK_ISSUE_LANES_PER_SM)
+        return 1.0;
+    return RK_ISSUE_LANES_PER_SM / lanes;
+}
+
 static double row_passes(const rk_kernel_prepared *p, const ridge_op *op)
 {
     double row_bytes = op->u.rows.cols * rk_dtype_bytes(op->dtype);
@@ -210,6 +228,8 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kerne
         break;
     case RIDGE_OP_ELEMENTWISE:
         ew_work(op, &flops, &math);
+        if (op->u.ew.fn != RIDGE_EW_PLAIN)
+            flops /= fn_issue_share(p->g);
         b = rk_op_bytes(op, bytes);
         rows = 1;
         if (op->u.ew.rows > 0)
