@@ -222,63 +222,131 @@ def h200_kernel(rec, path, line, sid, out, skipped):
         skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} is not a kernel"})
 
 
-def h200_model(rec, path, line, sid, out, skipped):
-    """Whole-model records as preset measurements (config.workload a preset id, time_s the step)."""
+# Model names of measure.py's records and the ridge presets that are the same network.
+HF_PRESETS = {"bert-base": "bert-base", "bert-large": "bert-large", "gpt2-124m": "gpt2"}
+TORCHVISION_PRESETS = {"resnet50": "resnet50", "vgg16": "vgg16", "mobilenet_v2": "mobilenet-v2", "vit_b_16": "vit-b16"}
+# measure.py's Decoder configurations that are ridge presets (the same hyper-parameters): converted
+# by id, the others as a model document from the record's own hyper-parameters.
+DECODER_PRESETS = {"llama2-7b": (4096, 32, 32, 32, 11008, 32000)}
+
+
+def decoder_workload(rec, path, line, sid, gqa_native, length):
+    """config.workload of a record of measure.py's Decoder: its preset id, or a ridge model document
+    of the record's d_model, layers, heads, kv_heads, ffn and vocab (fused QKV and gate-up, RMSNorm,
+    rotary positions, SwiGLU, no biases, untied head). Grouped-query K and V are repeated before every
+    SDPA call, decode included, when SDPA had no enable_gqa (gqa_native false: repeat_interleave)."""
+    keys = ("d_model", "layers", "heads", "kv_heads", "ffn", "vocab")
+    if rec.get("model") in DECODER_PRESETS and not any(k in rec for k in keys):
+        return rec["model"]
+    hp = tuple(num(rec, k, path, line, integer=True) for k in keys)
+    d, layers, heads, kv_heads, ffn, vocab = hp
+    if DECODER_PRESETS.get(rec.get("model")) == hp:
+        return rec["model"]
+    if d % heads or heads % kv_heads:
+        fail(path, line, "heads", f"{heads} heads and {kv_heads} KV heads do not divide d_model {d}")
+    arch = {"d_model": d, "layers": layers, "heads": heads, "kv_heads": kv_heads, "ffn": ffn, "vocab": vocab,
+            "max_seq": max(4096, length), "ffn_act": "swiglu", "norm": "rmsnorm", "position": "rope",
+            "tied_embeddings": False, "bias": False}
+    if kv_heads < heads:
+        arch["gqa_impl"] = "grouped" if gqa_native else "repeat_all"
+    name = rec.get("model") if isinstance(rec.get("model"), str) and rec.get("model") else "decoder"
+    return {"schema_version": 1, "name": name[:95], "family": "transformer",
+            "source": f"measure.py Decoder, hyper-parameters of {sid}", "arch": arch}
+
+
+def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
+    """Whole-model records as measurements (config.workload a preset id or a model document, time_s
+    the step). gqa_native: whether SDPA took enable_gqa when the record ran."""
     sec = rec["section"]
     # how measure.py's model code is written (docs/workloads.md, "How the code is written"):
     # Hugging Face transformers for hf_train, plain PyTorch modules (its Decoder, torchvision) else
     base = {"kind": "latency", "code": "hf" if sec == "hf_train" else "torch"}
     tmin, tmax, reps = spread(rec, path, line)
-    if sec == "resnet50":
+
+    def skip(why):
+        skipped.append({"id": sid, "group": sec, "reason": why})
+
+    if sec in ("resnet50", "resnet_bs_sweep", "cnn_more"):
+        arch = rec.get("model", "resnet50")
+        if arch not in TORCHVISION_PRESETS:
+            return skip(f"torchvision model {arch!r} is not a ridge preset")
         mode = text(rec, "mode", path, line)
         prec = text(rec, "precision", path, line)
-        cfg = dict(base, workload="resnet50", mode=mode, batch=num(rec, "batch", path, line, integer=True),
-                   image=num(rec, "image", path, line, integer=True), layout="nhwc")
+        cfg = dict(base, workload=TORCHVISION_PRESETS[arch], mode=mode,
+                   batch=num(rec, "batch", path, line, integer=True))
+        if arch != "vit_b_16":  # (the transformer takes its image size from the preset)
+            cfg.update(image=num(rec, "image", path, line, integer=True), layout="nhwc")
         if mode == "train":
             # torch.optim.SGD(momentum=0.9) with no foreach/fused argument: the foreach path on CUDA
             cfg.update(precision=prec, optimizer="sgd", optimizer_impl="foreach")
             if prec in ("bf16", "fp16"):
                 cfg["amp"] = True  # autocast over fp32 weights (measure.py)
-        else:
+        elif mode == "infer":
             cfg.update(precision=prec)  # the model cast to fp16
+        else:
+            fail(path, line, "mode", f"unknown mode {mode!r}")
     elif sec == "hf_train":
-        model = {"bert-base": "bert-base", "gpt2-124m": "gpt2"}.get(rec.get("model"))
+        model = HF_PRESETS.get(rec.get("model"))
         if not model:
-            fail(path, line, "model", f"unknown model {rec.get('model')!r}")
+            return skip(f"Hugging Face model {rec.get('model')!r} is not a ridge preset")
         cfg = dict(base, workload=model, mode="train", batch=num(rec, "batch", path, line, integer=True),
                    seq=num(rec, "seq", path, line, integer=True), precision="bf16", amp=True, optimizer="adamw",
                    optimizer_impl="fused")
-    elif sec == "llm_infer":
-        if rec.get("model") != "llama2-7b":
-            fail(path, line, "model", f"unknown model {rec.get('model')!r}")
+    elif sec in ("llm_infer", "gqa_decode"):
         mode = text(rec, "mode", path, line)
-        cfg = dict(base, workload="llama2-7b", mode=mode, batch=num(rec, "batch", path, line, integer=True),
-                   precision="bf16")
+        batch = num(rec, "batch", path, line, integer=True)
         if mode == "prefill":
-            cfg["prompt"] = num(rec, "prompt", path, line, integer=True)
-            cfg["seq"] = cfg["prompt"]
+            prompt = num(rec, "prompt", path, line, integer=True)
+            cfg = dict(base, mode=mode, batch=batch, precision="bf16", prompt=prompt, seq=prompt)
+            length = prompt
         elif mode == "decode":
-            cfg["context"] = num(rec, "context", path, line, integer=True)
+            context = num(rec, "context", path, line, integer=True)
+            cfg = dict(base, mode=mode, batch=batch, precision="bf16", context=context)
+            length = context + 1
         else:
             fail(path, line, "mode", f"unknown mode {mode!r}")
+        native = bool(rec.get("gqa_native", gqa_native)) if sec == "gqa_decode" else gqa_native
+        cfg["workload"] = decoder_workload(rec, path, line, sid, native, length)
+    elif sec == "llm_train":
+        # measure.py: autocast bf16 over fp32 weights, fused AdamW, the loss over fp32 logits
+        seq = num(rec, "seq", path, line, integer=True)
+        cfg = dict(base, mode="train", batch=num(rec, "batch", path, line, integer=True), seq=seq,
+                   precision="bf16", amp=True, optimizer="adamw", optimizer_impl="fused")
+        cfg["workload"] = decoder_workload(rec, path, line, sid, gqa_native, seq)
     else:
-        skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} not converted"})
-        return
+        return skip(f"section {sec!r} not converted")
     out.append(measurement(sid, sec, ms(rec, "median_ms", path, line), timed="per_call_events", runtime="eager",
                            extra=cfg, tmin=tmin, tmax=tmax, reps=reps))
     if rec.get("graph_ms") is not None:
         g = measurement(sid + "/graph", sec, ms(rec, "graph_ms", path, line), timed="per_call_events",
                         runtime="graph", extra=cfg, source_id=sid)
         out.append(g)
+    if rec.get("back_to_back_ms") is not None:
+        skip("back_to_back_ms of a whole model (10 calls between two events) is not compared")
+        skipped[-1]["id"] = sid + "/back_to_back"
 
 
 KERNEL_SECTIONS = {"copy", "gemm_peak", "gemm", "bmm", "elementwise", "normlike", "conv", "attention", "lstm"}
-MODEL_SECTIONS = {"resnet50", "hf_train", "llm_infer"}
+MODEL_SECTIONS = {"resnet50", "hf_train", "llm_infer", "cnn_more", "resnet_bs_sweep", "llm_train", "gqa_decode"}
+# Sections measure.py writes that ridge does not compare (the reason goes into `skipped`).
+SKIPPED_SECTIONS = {
+    "serving": "a batching-server run (latency percentiles of Poisson arrivals into Python threads); "
+               "ridge serve models such a queue, but the harness's thread scheduling is not modelled",
+}
+DEFAULT_SET = "h200-2026-11-29"
+
+
+def set_name(path):
+    """The record ids' prefix: the data set's folder (GPU-date, as shared/data/h200-2026-11-29/), or
+    h200-2026-11-29 for a file outside such a folder."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return folder if re.fullmatch(r"[a-z0-9][a-z0-9.]*(-[a-z0-9.]+)*-\d{4}-\d{2}-\d{2}", folder) else DEFAULT_SET
 
 
 def convert_h200(path):
-    out, skipped, env = [], [], {}
-    seen = set()
+    out, skipped, env, env_end, gqa_runs = [], [], {}, {}, set()
+    prefix = set_name(path)
+    recs = []
     with open(path, encoding="utf-8") as f:
         for line, raw in enumerate(f, 1):
             if not raw.strip():
@@ -291,27 +359,45 @@ def convert_h200(path):
                 fail(path, line, "line", "not a JSON object")
             run, sec = text(rec, "run", path, line), text(rec, "section", path, line)
             name = text(rec, "name", path, line)
-            sid = f"h200-2026-11-29/{run}/{name}"
             if sec == "env":
-                if name == "env":
-                    env[run] = rec
-                continue
-            if "error" in rec:
-                skipped.append({"id": sid, "group": sec, "reason": "the record holds an error: " + str(rec["error"])[:200]})
-                continue
-            if sid in seen:
-                fail(path, line, "name", f"duplicate record {sid}")
-            seen.add(sid)
-            if sec in KERNEL_SECTIONS:
-                h200_kernel(rec, path, line, sid, out, skipped)
-            elif sec in MODEL_SECTIONS:
-                h200_model(rec, path, line, sid, out, skipped)
-            else:
-                skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} not converted"})
-    a = env.get("a", {})
+                (env if name == "env" else env_end)[run] = rec
+            elif sec == "gqa_decode":
+                gqa_runs.add(run)
+            recs.append((line, run, sec, name, rec))
+    seen = {}
+    for line, run, sec, name, rec in recs:
+        sid = f"{prefix}/{run}/{name}"
+        if sec == "env":
+            continue
+        if sid in seen and seen[sid] != sec:
+            # the same name in another section (resnet_bs_sweep's resnet50_infer_fp16_bs1 beside
+            # resnet50's): the later record's id names its section
+            sid = f"{prefix}/{run}/{sec}/{name}"
+        if "error" in rec:
+            skipped.append({"id": sid, "group": sec, "reason": "the record holds an error: " + str(rec["error"])[:200]})
+            continue
+        if sid in seen:
+            fail(path, line, "name", f"duplicate record {sid}")
+        seen[sid] = sec
+        if sec in KERNEL_SECTIONS:
+            h200_kernel(rec, path, line, sid, out, skipped)
+        elif sec in MODEL_SECTIONS:
+            # measure.py detects SDPA's enable_gqa at start-up and env_end reports the flag at the
+            # end; its gqa_decode section sets it before running, so a run with gqa_decode records
+            # says nothing of the earlier sections: they are taken as without it (torch 2.11's
+            # builtin has no inspectable signature, so runs a and c ran without).
+            native = run not in gqa_runs and bool(env_end.get(run, {}).get("gqa_native"))
+            h200_model(rec, path, line, sid, out, skipped, gqa_native=native)
+        else:
+            why = SKIPPED_SECTIONS.get(sec, f"section {sec!r} not converted")
+            skipped.append({"id": sid, "group": sec, "reason": why})
+    a = env.get("a") or (env[sorted(env)[0]] if env else {})
+    date = prefix[-10:]
     prov = {"gpu_name": a.get("gpu", "NVIDIA H200"), "sm_count": a.get("sm_count"), "l2_bytes": a.get("l2_bytes"),
             "torch": a.get("torch"), "cuda_runtime": a.get("cuda"), "cudnn": a.get("cudnn"),
-            "date": "2026-11-29", "source": "shared/data/h200-2026-11-29/dev.jsonl (runs a and c; README beside it)",
+            "date": date, "source": (f"shared/data/{prefix}/{os.path.basename(path)} (README beside it)"
+                                     if prefix != DEFAULT_SET or os.path.basename(path) != "dev.jsonl" else
+                                     "shared/data/h200-2026-11-29/dev.jsonl (runs a and c; README beside it)"),
             "nvidia_smi": a.get("nvidia_smi")}
     return prov, out, skipped
 

@@ -28,7 +28,7 @@ typedef struct {
     int composite_norm, composite_rope; /* the framework's pointwise decomposition, kernel by kernel */
     int composite_gelu; /* gelu_impl "composite": the tanh GELU as pointwise ops (Hugging Face's gelu_new) */
     int fused_softmax; /* Megatron's scale-mask softmax: a warp per row, the row in registers */
-    int repeat_kv; /* gqa_impl "repeat": K and V copied out to every query head before attention */
+    int repeat_kv; /* gqa_impl "repeat" 1, "repeat_all" 2: K and V copied out to every query head */
     int parallel;  /* parallel_residual: attention and MLP read one norm's output, both added to x */
     double rotary_dim; /* dimensions of each head the rotary embedding turns (default head_dim) */
 } tf_arch;
@@ -62,7 +62,7 @@ static const char *const arch_keys[] = {"d_model", "layers", "heads", "kv_heads"
                                         NULL};
 /* The *_impl keys set tf_arch's composite_* flags, gqa_impl its repeat_kv flag. */
 static const ridge_name impl_rows[] = {{"fused", 0}, {"composite", 1}};
-static const ridge_name gqa_rows[] = {{"grouped", 0}, {"repeat", 1}};
+static const ridge_name gqa_rows[] = {{"grouped", 0}, {"repeat", 1}, {"repeat_all", 2}};
 static const ridge_names impl_names = RIDGE_NAMES(impl_rows, "?");
 static const ridge_names gqa_names = RIDGE_NAMES(gqa_rows, "?");
 
@@ -665,6 +665,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     char nm[RIDGE_OP_NAME_MAX];
     const double L = a->layers, d = a->d, T = sh->t, hd = a->head_dim, kvd = a->kv_heads * hd;
     const int drop = a->dropout && (train || redo);
+    /* gqa_impl repeat (multi-token passes) or repeat_all (every pass): K and V copied out to
+     * every query head before attention */
+    const int repeated = a->repeat_kv && a->kv_heads < a->heads && (sh->s > 1 || a->repeat_kv == 2);
     ridge_op *op;
     size_t first = g->n;
 
@@ -738,10 +741,12 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "rel_shift", sfx);
         rw_elementwise(g, "attention", nm, sh->adt, sh->b * a->heads * sh->s * sh->kv_len, 1, 1, 0, train, L);
     }
-    if (a->repeat_kv && a->kv_heads < a->heads && sh->s > 1) {
+    if (repeated) {
         /* Hugging Face's repeat_kv (expand + reshape) before a multi-token attention: K and V
          * each read at kv_heads and written at heads; in training the backward sums the copies'
-         * gradients back (read heads, write kv_heads). Decode (one query) reads the cache in place. */
+         * gradients back (read heads, write kv_heads). Decode (one query) reads the cache in place,
+         * except with repeat_all (repeat_interleave before every SDPA call, where SDPA has no
+         * enable_gqa): the whole cache is copied out each step. */
         double es = ridge_dtype_bytes(sh->attn_dt), rows = sh->b * sh->kv_len * hd;
         double bytes = rows * (a->kv_heads + a->heads) * es;
         for (int kv = 0; kv < 2; kv++)
@@ -777,14 +782,14 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     if (op) {
         op->u.attn.batch = sh->b;
         op->u.attn.heads = a->heads;
-        op->u.attn.kv_heads = a->kv_heads;
+        op->u.attn.kv_heads = repeated ? a->heads : a->kv_heads; /* SDPA reads the copies */
         op->u.attn.q_len = sh->s;
         op->u.attn.kv_len = sh->kv_len;
         op->u.attn.head_dim = hd;
         op->u.attn.causal = sh->causal;
         op->u.attn.pass = train ? RIDGE_PASS_FWD_BWD : RIDGE_PASS_FWD;
         /* The KV cache of earlier steps (all but this step's tokens, which were just written). */
-        if (sh->kv_len > sh->s)
+        if (sh->kv_len > sh->s && !repeated) /* (repeated: the copies just written) */
             rw_cold(g, op, 2 * sh->b * a->kv_heads * (sh->kv_len - sh->s) * hd * ridge_dtype_bytes(sh->attn_dt));
     }
     if ((sh->code == RIDGE_CODE_TORCH || sh->code == RIDGE_CODE_HF) && sh->s > 1) {

@@ -33,6 +33,12 @@ static const struct {
     {"Tesla T4", "t4"},
     {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
     {"Tesla V100-SXM2-16GB", "v100-sxm2-32gb"},
+    {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
+    {"NVIDIA A10", "a10"},
+    {"NVIDIA A30", "a30"},
+    {"NVIDIA B200", "b200"},
+    {"NVIDIA GeForce RTX 3090", "rtx-3090"},
+    {"NVIDIA GeForce RTX 4090", "rtx-4090"},
 };
 
 /* Largest accepted ratio between a measured value and its prediction, either way: far beyond any
@@ -363,13 +369,40 @@ static int two_way_key(const cJSON *cfg, const char *key, const char *no, const 
     return 0;
 }
 
-/* A model measurement with a preset id (config.workload a string; published figures). */
-static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, ridge_meas_item *it)
+/* The model config.workload names: a preset id, or a ridge model document (docs/workloads.md,
+ * "Model files"; an object with schema_version) built by a converter from a record's own
+ * hyper-parameters. NULL with *why set when it is neither. */
+static ridge_model *workload_model(const cJSON *wl, const char *origin, const char **why)
+{
+    ridge_model *model = NULL;
+    ridge_err err = {{0}};
+    if (cJSON_IsString(wl)) {
+        if (ridge_model_load_builtin(wl->valuestring, &model, &err) != RIDGE_OK)
+            *why = "unknown workload preset";
+    } else {
+        char *text = cJSON_PrintUnformatted(wl);
+        int st = text ? ridge_model_parse(text, strlen(text), origin, &model, &err) : RIDGE_ENOMEM;
+        free(text);
+        if (st != RIDGE_OK)
+            *why = st == RIDGE_ENOMEM ? "out of memory" : "workload is not a ridge model document";
+    }
+    return model;
+}
+
+/* config.workload a model document rather than a torch hyper-parameter object (map_torch). */
+static int is_model_document(const cJSON *wl)
+{
+    return cJSON_IsObject(wl) && cJSON_GetObjectItemCaseSensitive(wl, "schema_version") &&
+           cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(wl, "arch"));
+}
+
+/* A model measurement with a preset id or a model document (config.workload; published figures,
+ * converted whole-model records). */
+static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_item, ridge_meas_item *it)
 {
     ridge_run_config rc;
     ridge_model *model = NULL;
-    ridge_err err = {{0}};
-    const char *kind = rj_str_or_null(cfg, "kind"), *mode = rj_str_or_null(cfg, "mode"), *s, *why;
+    const char *kind = rj_str_or_null(cfg, "kind"), *mode = rj_str_or_null(cfg, "mode"), *s, *why = NULL, *wl;
     double v;
     ridge_run_config_init(&rc);
     it->type = RIDGE_MEAS_MODEL;
@@ -423,8 +456,9 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, r
         return "unknown config.kind";
     if ((why = model_host(cfg, &rc, it)))
         return why;
-    if (ridge_model_load_builtin(wl, &model, &err) != RIDGE_OK)
-        return "unknown workload preset";
+    if (!(model = workload_model(wl_item, it->id, &why)))
+        return why;
+    wl = cJSON_IsString(wl_item) ? wl_item->valuestring : ridge_model_name(model);
     it->batch = rc.batch;
     why = build_model(model, rc, it->rt, it);
     if (!why) {
@@ -433,17 +467,17 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const char *wl, r
                  : it->kind == RIDGE_MEAS_GENERATION ? "output tokens/s"
                                                : ridge_model_throughput_unit(model, &rc));
     }
+    snprintf(it->workload, sizeof it->workload, "%s", wl);
     ridge_model_free(model);
     if (why)
         return why;
-    snprintf(it->workload, sizeof it->workload, "%s", wl);
     snprintf(it->kind_name, sizeof it->kind_name, "%s", kind);
     snprintf(it->family, sizeof it->family, "model");
     {
         char accum[24] = "";
         if (rc.grad_accum > 1) /* micro-batch x micro-batches per step */
             snprintf(accum, sizeof accum, "x%g", rc.grad_accum);
-        snprintf(it->desc, sizeof it->desc, "%s %s b%g%s %s", wl, mode ? mode : ridge_mode_name(rc.mode), rc.batch,
+        snprintf(it->desc, sizeof it->desc, "%s %s b%g%s %s", it->workload, mode ? mode : ridge_mode_name(rc.mode), rc.batch,
                  accum, ridge_dtype_name(rc.precision));
     }
     return NULL;
@@ -537,15 +571,10 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
         return cid ? "out of memory" : "no config.cluster";
     if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, &err) != RIDGE_OK)
         return "cluster not found (config.cluster)";
-    if (cJSON_IsString(wl)) {
-        if (ridge_model_load_builtin(wl->valuestring, &it->par_model, &err) != RIDGE_OK)
-            return "unknown workload preset";
-    } else {
-        char *text = cJSON_PrintUnformatted(wl);
-        int st = text ? ridge_model_parse(text, strlen(text), it->id, &it->par_model, &err) : RIDGE_ENOMEM;
-        free(text);
-        if (st != RIDGE_OK)
-            return "workload is not a ridge model document";
+    {
+        const char *why = NULL;
+        if (!(it->par_model = workload_model(wl, it->id, &why)))
+            return why;
     }
     it->measured = median_time_s(m);
     it->batch = pc->global_batch;
@@ -686,8 +715,8 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
             why = map_parallel(m, cfg, &it);
         else if (cJSON_IsObject(op))
             why = map_kernel(m, cfg, op, &it);
-        else if (cJSON_IsString(wl))
-            why = map_model(m, cfg, wl->valuestring, &it);
+        else if (cJSON_IsString(wl) || is_model_document(wl))
+            why = map_model(m, cfg, wl, &it);
         else
             why = map_torch(m, cfg, &it);
         if (!why && !(isfinite(it.measured) && it.measured > 0))

@@ -90,6 +90,72 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(doc["skipped"], [])
         self.validate(dst, 8)
 
+    def test_h200_every_section(self):
+        """The sections whose records are held back (measure.py's other models) convert too: Llama-3
+        (grouped-query K/V repeated before SDPA without enable_gqa), BERT-large, torchvision CNNs
+        and ViT, the batch sweep (whose names repeat the resnet50 section's), Llama training and
+        native-GQA decode; what ridge does not compare is listed with its reason."""
+        l3 = dict(model="llama3-8b", d_model=4096, layers=32, heads=32, kv_heads=8, ffn=14336, vocab=128256)
+        recs = [
+            {"run": "b", "section": "env", "name": "env", "gpu": "NVIDIA A100-SXM4-80GB"},
+            {"run": "b", "section": "llm_infer", "name": "llama3-8b_decode_bs8_ctx1024", "mode": "decode",
+             "batch": 8, "context": 1024, "median_ms": 30.0, "graph_ms": 9.0, **l3},
+            {"run": "b", "section": "llm_infer", "name": "llama3-8b_prefill_bs1_T512", "mode": "prefill",
+             "batch": 1, "prompt": 512, "median_ms": 40.0, **l3},
+            {"run": "b", "section": "gqa_decode", "name": "llama3-8b_decode_gqa_bs1_ctx1024", "mode": "decode",
+             "batch": 1, "context": 1024, "gqa_native": True, "median_ms": 30.0, **l3},
+            {"run": "b", "section": "llm_train", "name": "llama-1.1b_train_bs4_T2048", "batch": 4, "seq": 2048,
+             "median_ms": 300.0, "model": "llama-1.1b", "d_model": 2048, "layers": 22, "heads": 32, "kv_heads": 4,
+             "ffn": 5632, "vocab": 32000},
+            {"run": "b", "section": "hf_train", "name": "bert-large_train_bf16_bs8_seq512", "model": "bert-large",
+             "batch": 8, "seq": 512, "median_ms": 50.0},
+            {"run": "b", "section": "hf_train", "name": "t5_train", "model": "t5-small", "batch": 8, "seq": 512,
+             "median_ms": 50.0},
+            {"run": "b", "section": "cnn_more", "name": "vit_b_16_train_bf16_bs64", "model": "vit_b_16",
+             "mode": "train", "precision": "bf16", "batch": 64, "image": 224, "median_ms": 50.0},
+            {"run": "b", "section": "cnn_more", "name": "mobilenet_v2_infer_fp16_bs128", "model": "mobilenet_v2",
+             "mode": "infer", "precision": "fp16", "batch": 128, "image": 224, "median_ms": 5.0},
+            {"run": "b", "section": "resnet50", "name": "resnet50_infer_fp16_bs1", "model": "resnet50",
+             "mode": "infer", "precision": "fp16", "batch": 1, "image": 224, "median_ms": 3.8},
+            {"run": "b", "section": "resnet_bs_sweep", "name": "resnet50_infer_fp16_bs1", "model": "resnet50",
+             "mode": "infer", "precision": "fp16", "batch": 1, "image": 224, "median_ms": 3.9,
+             "back_to_back_ms": 3.1},
+            {"run": "b", "section": "serving", "name": "service_bs1", "median_ms": 4.0},
+            {"run": "b", "section": "env", "name": "env_end", "gqa_native": True},
+        ]
+        folder = os.path.join(self.d, "a100-2026-12-01")
+        os.mkdir(folder)
+        src = os.path.join(folder, "test.jsonl")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("\n".join(json.dumps(r) for r in recs) + "\n")
+        rc, dst = self.run_import("h200-2026-11-29", src)
+        self.assertEqual(rc, 0)
+        doc = json.load(open(dst))
+        self.assertEqual((doc["provenance"]["gpu_name"], doc["provenance"]["date"]),
+                         ("NVIDIA A100-SXM4-80GB", "2026-12-01"))
+        ms = {m["id"].split("/", 1)[1]: m["config"] for m in doc["measurements"]}
+        self.assertTrue(all(m["id"].startswith("a100-2026-12-01/b/") for m in doc["measurements"]))
+        dec = ms["b/llama3-8b_decode_bs8_ctx1024"]["workload"]
+        # the run has gqa_decode records, so env_end's flag is gqa_decode's: the earlier sections ran
+        # without enable_gqa
+        self.assertEqual((dec["arch"]["kv_heads"], dec["arch"]["gqa_impl"]), (8, "repeat_all"))
+        self.assertEqual(ms["b/llama3-8b_decode_bs8_ctx1024/graph"]["runtime"], "graph")
+        self.assertEqual(ms["b/llama3-8b_prefill_bs1_T512"]["seq"], 512)
+        self.assertEqual(ms["b/llama3-8b_decode_gqa_bs1_ctx1024"]["workload"]["arch"]["gqa_impl"], "grouped")
+        tr = ms["b/llama-1.1b_train_bs4_T2048"]
+        self.assertEqual((tr["mode"], tr["amp"], tr["optimizer_impl"], tr["workload"]["arch"]["layers"]),
+                         ("train", True, "fused", 22))
+        self.assertEqual((ms["b/bert-large_train_bf16_bs8_seq512"]["workload"],
+                          ms["b/bert-large_train_bf16_bs8_seq512"]["code"]), ("bert-large", "hf"))
+        self.assertEqual(ms["b/vit_b_16_train_bf16_bs64"]["workload"], "vit-b16")
+        self.assertEqual(ms["b/mobilenet_v2_infer_fp16_bs128"]["layout"], "nhwc")
+        self.assertEqual(ms["b/resnet_bs_sweep/resnet50_infer_fp16_bs1"]["batch"], 1)
+        self.assertIn("b/resnet50_infer_fp16_bs1", ms)
+        why = {s["id"].split("/", 1)[1]: s["reason"] for s in doc["skipped"]}
+        self.assertEqual(set(why), {"b/t5_train", "b/service_bs1", "b/resnet_bs_sweep/resnet50_infer_fp16_bs1/back_to_back"})
+        self.assertIn("not a ridge preset", why["b/t5_train"])
+        self.validate(dst, 10)
+
     def test_aiconfigurator(self):
         rc, dst = self.run_import("aiconfigurator-gemm", self.write("gemm.csv", AIC_HEAD + AIC))
         self.assertEqual(rc, 0)
