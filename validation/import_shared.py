@@ -296,23 +296,22 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
         mode = text(rec, "mode", path, line)
         batch = num(rec, "batch", path, line, integer=True)
         if mode == "prefill":
-            prompt = num(rec, "prompt", path, line, integer=True)
-            cfg = dict(base, mode=mode, batch=batch, precision="bf16", prompt=prompt, seq=prompt)
-            length = prompt
+            run = {"prompt": num(rec, "prompt", path, line, integer=True)}
+            run["seq"] = length = run["prompt"]
         elif mode == "decode":
-            context = num(rec, "context", path, line, integer=True)
-            cfg = dict(base, mode=mode, batch=batch, precision="bf16", context=context)
-            length = context + 1
+            run = {"context": num(rec, "context", path, line, integer=True)}
+            length = run["context"] + 1
         else:
             fail(path, line, "mode", f"unknown mode {mode!r}")
         native = bool(rec.get("gqa_native", gqa_native)) if sec == "gqa_decode" else gqa_native
-        cfg["workload"] = decoder_workload(rec, path, line, sid, native, length)
+        cfg = dict(base, workload=decoder_workload(rec, path, line, sid, native, length), mode=mode, batch=batch,
+                   precision="bf16", **run)
     elif sec == "llm_train":
         # measure.py: autocast bf16 over fp32 weights, fused AdamW, the loss over fp32 logits
         seq = num(rec, "seq", path, line, integer=True)
-        cfg = dict(base, mode="train", batch=num(rec, "batch", path, line, integer=True), seq=seq,
-                   precision="bf16", amp=True, optimizer="adamw", optimizer_impl="fused")
-        cfg["workload"] = decoder_workload(rec, path, line, sid, gqa_native, seq)
+        cfg = dict(base, workload=decoder_workload(rec, path, line, sid, gqa_native, seq), mode="train",
+                   batch=num(rec, "batch", path, line, integer=True), seq=seq, precision="bf16", amp=True,
+                   optimizer="adamw", optimizer_impl="fused")
     else:
         return skip(f"section {sec!r} not converted")
     out.append(measurement(sid, sec, ms(rec, "median_ms", path, line), timed="per_call_events", runtime="eager",
