@@ -44,8 +44,9 @@ static const char help[] =
     "GPUs, default one node's dp ranks); --prefetch N layers gathered ahead (default 1); the DP\n"
     "gradient reduction runs in --bucket-mb buckets (default 25) behind the backward, or after it\n"
     "with --dp-overlap none (Megatron's local DDP); --grad-reduce fp32 reduces fp32 main gradients\n"
-    "(default param: the parameter dtype). --sp adds sequence parallelism. tp, pp, ep and --sp are\n"
-    "modelled for transformers; other models take --dp only.\n"
+    "(default param: the parameter dtype). --sp adds sequence parallelism (needs --tp 2 or more).\n"
+    "tp, pp, ep and --sp are modelled for transformers; other models take --dp only. The batch is\n"
+    "--microbatch per GPU and --global-batch per step (not --batch).\n"
     "\n";
 /* Apart: C99 compilers need only take string literals of 4095 characters. */
 static const char help_run[] = CLI_RUN_HELP;
@@ -203,7 +204,7 @@ int cmd_predict(int argc, char **argv)
     ridge_op_result *res = NULL;
     ridge_schedule_totals tot;
     ridge_err err;
-    int c, r, rc;
+    int c, r, rc, batch_given = 0;
     ridge_run_config_init(&run);
     cli_cluster_args_init(&ca);
     cli_opts co = {"predict", help, help_run, &fmt, 0, -1};
@@ -214,6 +215,7 @@ int cmd_predict(int argc, char **argv)
                 return CLI_RUN_OPTION_EXIT(k);
             run_flags++;
             precision_given |= c == CLI_RUN_OPT_PRECISION;
+            batch_given |= c == CLI_RUN_OPT_BATCH;
             continue;
         }
         if ((r = cli_cluster_option(c, optarg, &ca)) != 0) {
@@ -253,6 +255,12 @@ int cmd_predict(int argc, char **argv)
             return cli_usage_error("predict", "--cluster needs --tp, --pp and --dp");
         if (!ca.have_mb || !ca.have_gb)
             return cli_usage_error("predict", "--cluster needs --microbatch and --global-batch");
+        if (batch_given) /* the step's batch is the layout's: --microbatch per GPU, --global-batch in all */
+            return cli_usage_error("predict", "--batch applies to --gpu; with --cluster give --microbatch and "
+                                              "--global-batch");
+        if (ca.pc.sequence_parallel && ca.pc.tp < 2)
+            return cli_usage_error("predict", "--sp splits the sequence over the tensor-parallel group: it needs "
+                                              "--tp 2 or more");
         if (cli_is_oplist_file(wfile))
             return cli_usage_error("predict", "--cluster takes a model workload, not the operator list %s", wfile);
         return cli_predict_cluster(&ca, wfile, &run, precision_given, rt, fmt);

@@ -14,6 +14,7 @@
 /* getopt_long entries for the run flags; option values start at CLI_RUN_OPT_BASE. */
 #define CLI_RUN_OPT_BASE 1000
 #define CLI_RUN_OPT_MODE (CLI_RUN_OPT_BASE + 0)
+#define CLI_RUN_OPT_BATCH (CLI_RUN_OPT_BASE + 1)
 #define CLI_RUN_OPT_PRECISION (CLI_RUN_OPT_BASE + 6)
 #define CLI_RUN_OPTIONS                                                                            \
     {"mode", required_argument, 0, CLI_RUN_OPT_BASE + 0}, {"batch", required_argument, 0, CLI_RUN_OPT_BASE + 1},  \

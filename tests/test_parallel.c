@@ -274,6 +274,36 @@ static void test_dp_collective(void)
     ridge_model_free(m);
 }
 
+/* A global batch beyond one run's batch limit (1e7) still counts its work: the throughput of
+ * 10,000,008 sequences is that of 10,000,000 times their step-time ratio, never 0. */
+static void test_huge_global_batch(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result a, b;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_run_config_init(&rc);
+    rc.seq = 128;
+    check_context("global batch 1e7 + 8");
+    pconf(&pc, 1, 1, 8, 1, 10000000);
+    if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &a, &err), RIDGE_OK)) {
+        pconf(&pc, 1, 1, 8, 1, 10000008);
+        if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &b, &err), RIDGE_OK)) {
+            CHECK(b.throughput > 0 && b.model_flops_per_s_per_gpu > 0 && b.mfu > 0);
+            CHECK_NEAR(b.throughput * b.step_time_s / 10000008.0, a.throughput * a.step_time_s / 10000000.0, 1e-9);
+            CHECK_NEAR(b.model_flops / 10000008.0, a.model_flops / 10000000.0, 1e-9);
+        }
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 static void test_errors(void)
 {
     static const struct {
@@ -1021,6 +1051,7 @@ int main(void)
     test_zero_memory();
     test_dp_collective();
     test_errors();
+    test_huge_global_batch();
     test_tp_shapes();
     return check_report();
 }

@@ -183,6 +183,9 @@ static int parse_root(const cJSON *root, int nodes_override, ridge_cluster *cl, 
             return rj_fail(c, RIDGE_EINVAL, "$", "id", "'%s' may contain only a-z, 0-9, '-' and '.'", cl->id);
     RJ_TRY(rj_string(root, "$", "name", 1, cl->name, sizeof cl->name, c));
     RJ_TRY(rj_string(root, "$", "gpu", 1, cl->gpu_id, sizeof cl->gpu_id, c));
+    if (strchr(cl->gpu_id, ':')) /* a MIG instance shares its GPU's links: no NVLink or NIC of its own */
+        return rj_fail(c, RIDGE_EINVAL, "$", "gpu", "'%s' is a MIG instance; a cluster's GPUs are whole GPUs",
+                       cl->gpu_id);
     if (ridge_catalog_load(cl->gpu_id, &cl->gpu, &gerr) != RIDGE_OK)
         return rj_fail(c, RIDGE_ENOTFOUND, "$", "gpu", "%s", gerr.msg);
     RJ_TRY(rj_int(root, "$", "gpus_per_node", 1, 1, 1024, &v, c));

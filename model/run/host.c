@@ -2,6 +2,7 @@
  * (docs/model.md §7, "Host profiles"). The pipeline that spends it is schedule.c.
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "json_util.h"
@@ -155,7 +156,15 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
         *hp = *base;
     }
     snprintf(hp->id, sizeof hp->id, "%s", c->origin);
-    RJ_TRY(rj_string(h, "$.host", "id", 0, hp->id, sizeof hp->id, c));
+    for (char *p = hp->id; *p; p++) /* the file's path names it: printed on one line */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    RJ_TRY(rc = rj_string(h, "$.host", "id", 0, hp->id, sizeof hp->id, c));
+    if (rc > 0)
+        for (const char *p = hp->id; *p; p++)
+            if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '-' || *p == '.' || *p == '_'))
+                return rj_fail(c, RIDGE_EINVAL, "$.host", "id", "'%s' may contain only a-z, 0-9, '-', '_' and '.'",
+                               hp->id);
     RJ_TRY(rj_string(h, "$.host", "source", 0, hp->source, sizeof hp->source, c));
     RJ_TRY(rc = pick(h, "code", &ridge_code_names, buf, sizeof buf, NULL, c));
     if (rc > 0)

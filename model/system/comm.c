@@ -276,8 +276,8 @@ static int check(const ridge_cluster *cl, int gpus_per_node, int nodes, ridge_co
         return ridge_err_set(err, RIDGE_EINVAL, "a collective needs at least 2 GPUs, not %d", gpus);
     if ((long)gpus > (long)gpus_per_node * nodes)
         return ridge_err_set(err, RIDGE_EINVAL,
-                             "%d GPUs exceed cluster '%s' (%d nodes x %d GPUs; cluster.nodes scales it)", gpus,
-                             cl->id, nodes, gpus_per_node);
+                             "%d GPUs exceed cluster '%s' (%d node%s x %d GPUs; cluster.nodes scales it)", gpus,
+                             cl->id, nodes, nodes == 1 ? "" : "s", gpus_per_node);
     if (gpus > gpus_per_node && gpus % gpus_per_node != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "%d GPUs span nodes but are not a multiple of %d GPUs per node", gpus,
                              gpus_per_node);

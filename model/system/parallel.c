@@ -798,8 +798,9 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, int trans
     if (used != gpus)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "parallel.tp %d x parallel.pp %d x parallel.dp %d = %ld GPUs, but cluster %s has %ld "
-                             "(%d nodes x %d; cluster.nodes scales it)",
-                             pc->tp, pc->pp, pc->dp, used, cl->id, gpus, cl->nodes, cl->gpus_per_node);
+                             "(%d node%s x %d; cluster.nodes scales it)",
+                             pc->tp, pc->pp, pc->dp, used, cl->id, gpus, cl->nodes, cl->nodes == 1 ? "" : "s",
+                             cl->gpus_per_node);
     if (pc->zero < 0 || pc->zero > 3)
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.zero: %d is not 0, 1, 2 or 3", pc->zero);
     if (pc->fsdp != RIDGE_FSDP_NONE && pc->zero != 0)
@@ -850,9 +851,13 @@ static int check_shape(const ridge_model *m, const par_shape *s, const ridge_par
     if (s->layers <= 0 && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1))
         return ridge_err_set(err, RIDGE_EINVAL, "%s: no transformer layers found in its graph", ridge_model_name(m));
     if (pc->pp > 1 && !divides(chunks, s->layers))
-        return ridge_err_set(err, RIDGE_EINVAL, "parallel.pp %d%s: does not divide the %g layers of %s", pc->pp,
-                             pc->virtual_stages > 1 ? " x parallel.virtual_stages" : "", s->layers,
-                             ridge_model_name(m));
+        return pc->virtual_stages > 1
+                   ? ridge_err_set(err, RIDGE_EINVAL,
+                                   "parallel.pp %d x parallel.virtual_stages %d: %g chunks do not divide the %g "
+                                   "layers of %s",
+                                   pc->pp, pc->virtual_stages, chunks, s->layers, ridge_model_name(m))
+                   : ridge_err_set(err, RIDGE_EINVAL, "parallel.pp %d: does not divide the %g layers of %s", pc->pp,
+                                   s->layers, ridge_model_name(m));
     if (pc->tp > 1 && !divides(pc->tp, s->heads))
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.tp %d: does not divide the %g attention heads of %s", pc->tp,
                              s->heads, ridge_model_name(m));
@@ -2089,9 +2094,13 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
             c->gb = *rc;
             c->gb_serial = pm->serial;
         }
-        c->gb.batch = pc->global_batch;
-        c->mf_flops = ridge_model_flops(m, &c->gb);
-        c->mf_items = ridge_model_items_per_step(m, &c->gb);
+        /* The global batch's work; one beyond a single run's batch limit (RIDGE_RUN_BATCH_MAX: a
+         * global batch may be larger) is its microbatches' work times their count (FLOPs and
+         * items are linear in the batch). */
+        double scale = pc->global_batch > RIDGE_RUN_BATCH_MAX ? pc->global_batch / pc->microbatch : 1;
+        c->gb.batch = scale > 1 ? pc->microbatch : pc->global_batch;
+        c->mf_flops = scale * ridge_model_flops(m, &c->gb);
+        c->mf_items = scale * ridge_model_items_per_step(m, &c->gb);
         c->mf_serial = pm->serial;
         c->mf_batch = pc->global_batch;
     }
