@@ -403,26 +403,40 @@ def convert_h200(path):
 
 # ---------------------------------------------------------------- aiconfigurator-gemm/gemm.csv
 
-AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S": ("l40s", "l40s")}
+# The driver's device names of AIConfigurator's systems -> (catalogue id, the systems folder name).
+AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S": ("l40s", "l40s"),
+           "NVIDIA H200": ("h200-sxm-141gb", "h200_sxm"), "NVIDIA A100-SXM4-80GB": ("a100-sxm4-80gb", "a100_sxm"),
+           "NVIDIA A100-SXM4-40GB": ("a100-sxm4-40gb", "a100_sxm"), "NVIDIA B200": ("b200", "b200_sxm")}
+# The linear layers ridge models: F.linear (cuBLAS) in bf16 or fp16, vLLM's CUTLASS FP8 scaled-mm.
+AIC_DTYPES = ("bf16", "fp16", "fp8")
+
+
+def aic_short(source, default):
+    """The systems folder a row came from (.../systems/data/<gpu>/gemm/...), else the default."""
+    hit = re.search(r"systems/data/([A-Za-z0-9_.-]+)/gemm/", source or "")
+    return hit.group(1) if hit else default
 
 
 def convert_aic(path):
-    out, seen = [], set()
+    out, seen, skipped = [], set(), []
     need = ("source", "gpu", "device_name", "framework", "kernel_source", "dtype", "m", "n", "k", "latency_ms")
     for line, r, _ in csv_rows(path, need, ids=False):
-        dev = r["device_name"]
-        if dev not in AIC_GPU:
-            fail(path, line, "device_name", f"unknown device {dev!r}")
-        gid, short = AIC_GPU[dev]
-        dt = r["dtype"]
-        if dt not in ("bf16", "fp8"):
-            fail(path, line, "dtype", f"unknown dtype {dt!r}")
+        dev, dt = r["device_name"], r["dtype"]
         m, n, k = (num(r, x, path, line, integer=True) for x in ("m", "n", "k"))
         t = num(r, "latency_ms", path, line) * 1e-3
+        gid, short = AIC_GPU.get(dev, (None, None))
+        short = aic_short(r["source"], short or re.sub(r"[^a-z0-9]+", "_", dev.lower()).strip("_"))
         mid = f"aiconfigurator-gemm/{short}/{dt}/{m}x{n}x{k}"
         if mid in seen:
             fail(path, line, "m,n,k", f"duplicate record {mid}")
         seen.add(mid)
+        if not gid:
+            skipped.append({"id": mid, "group": "gemm", "reason": f"device {dev!r} is not in the catalogue"})
+            continue
+        if dt not in AIC_DTYPES:
+            skipped.append({"id": mid, "group": "gemm", "reason": f"dtype {dt!r}: not a linear layer ridge models "
+                                                                  f"(bf16, fp16, fp8)"})
+            continue
         # y = x W^T, x[m,k] and W[n,k] row-major (nn.Linear / vLLM's linear layer): B is stored
         # transposed. Timed in a CUDA graph: GPU time per GEMM.
         # The weight W comes from DRAM on every call, x and y from L2 when they fit: W-bound rows
@@ -451,7 +465,7 @@ def convert_aic(path):
                                extra={"api": r["kernel_source"], "framework_version": r["framework"]}))
     prov = {"gpu_name": None, "date": None,
             "source": "shared/data/aiconfigurator-gemm/gemm.csv (ai-dynamo/aiconfigurator@095f58a51; README beside it)"}
-    return prov, out, []
+    return prov, out, skipped
 
 
 # ---------------------------------------------------------------- published-microbench.csv

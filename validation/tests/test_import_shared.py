@@ -169,6 +169,29 @@ class ImportTest(unittest.TestCase):
         self.assertEqual([o["op"] for o in f["ops"]], ["reduce", "elementwise", "gemm"])
         self.validate(dst, 3)
 
+    def test_aiconfigurator_other_systems(self):
+        """The systems held back (H200, A100, B200 tables) convert by their device names; a device
+        outside the catalogue or a dtype ridge does not model is listed with its reason."""
+        src = "ai-dynamo/aiconfigurator@095f58a51:aic-core/src/aiconfigurator_core/systems/data/{}/gemm/vllm/0.24.0/gemm_perf.parquet"
+        rows = (f"{src.format('h200_sxm')},H200 141GB,NVIDIA H200,vLLM 0.24.0,CutlassFP8ScaledMMLinearKernel,fp8,64,4096,4096,0.02\n"
+                f"{src.format('a100_sxm')},A100 80GB,NVIDIA A100-SXM4-80GB,vLLM 0.24.0,torch.nn.functional.linear,bf16,4096,4096,4096,0.6\n"
+                f"{src.format('b200_sxm')},B200,NVIDIA B200,vLLM 0.24.0,torch.nn.functional.linear,fp16,2048,2048,2048,0.01\n"
+                f"{src.format('gb200_sxm')},GB200,NVIDIA GB200,vLLM 0.24.0,torch.nn.functional.linear,bf16,128,128,128,0.01\n"
+                f"{src.format('h200_sxm')},H200 141GB,NVIDIA H200,vLLM 0.24.0,MarlinLinearKernel,int4_wo,16,4096,4096,0.02\n")
+        rc, dst = self.run_import("aiconfigurator-gemm", self.write("gemm.csv", AIC_HEAD + rows))
+        self.assertEqual(rc, 0)
+        doc = json.load(open(dst))
+        ms = {m["id"]: m["config"] for m in doc["measurements"]}
+        self.assertEqual(set(ms), {"aiconfigurator-gemm/h200_sxm/fp8/64x4096x4096",
+                                   "aiconfigurator-gemm/a100_sxm/bf16/4096x4096x4096",
+                                   "aiconfigurator-gemm/b200_sxm/fp16/2048x2048x2048"})
+        self.assertEqual(ms["aiconfigurator-gemm/a100_sxm/bf16/4096x4096x4096"]["gpu"], "a100-sxm4-80gb")
+        self.assertEqual(ms["aiconfigurator-gemm/b200_sxm/fp16/2048x2048x2048"]["op"]["dtype"], "fp16")
+        why = {x["id"]: x["reason"] for x in doc["skipped"]}
+        self.assertIn("not in the catalogue", why["aiconfigurator-gemm/gb200_sxm/bf16/128x128x128"])
+        self.assertIn("int4_wo", why["aiconfigurator-gemm/h200_sxm/int4_wo/16x4096x4096"])
+        self.validate(dst, 3)
+
     def test_bad_input_names_file_line_field(self):
         cases = [
             ("gemm.csv", AIC_HEAD + AIC.replace("0.238", "-1"), "aiconfigurator-gemm", ":3: latency_ms: not positive"),
