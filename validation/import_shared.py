@@ -8,11 +8,13 @@ DIR defaults to ../shared/data (beside the checkout) and validation/data. One fi
   h200-2026-11-29/dev.jsonl        -> validation/data/h200-2026-11-29.json
   aiconfigurator-gemm/gemm.csv     -> validation/data/aiconfigurator-gemm.json
   published-microbench.csv         -> validation/data/published-microbench.json
+  megatron-dev.csv                 -> validation/data/megatron-dev.json
 
 Every record keeps its source id (`id`, and `source_id` when one record gives several timings) and
 its timing form (`config.timed`: `per_call_events`, `back_to_back`, `gpu_time`; `config.runtime`
-`graph` for CUDA-graph replays). A record ridge cannot model yet is listed in the file's `skipped`
-array with the reason, never dropped. Bad input (a malformed line, a missing or non-numeric field,
+`graph` for CUDA-graph replays). A record ridge cannot model yet (an unknown device, dtype, GPU,
+model or section) is listed in the file's `skipped` array with the reason, never dropped and never
+a failed import. Bad input (a malformed line, a missing or non-numeric field,
 a non-positive time) stops the conversion with one line naming the file, the line and the field,
 exit 2, and nothing is written. The format is docs/validation.md, "Measurement files"; the mapping
 of each section is docs/validation.md, "Imported data sets".
@@ -484,6 +486,31 @@ PUB_GPU = {
     "H200 141GB (form factor not stated in file)": ("h200-sxm-141gb", "form factor not stated: the SXM part"),
     "V100 (memory variant not stated in file)": ("v100-sxm2-32gb", "memory variant not stated: the SXM2 32 GB part (same bandwidth as 16 GB)"),
 }
+def pub_gpu(name):
+    """(catalogue id, what was assumed) of a published row's GPU: the table above, else the part
+    its name reads as (a variant the name leaves open is the table's choice: SXM, the larger
+    memory); (None, None) for a GPU outside the catalogue (the L40)."""
+    if name in PUB_GPU:
+        return PUB_GPU[name]
+    n = name.lower()
+    words = set(re.findall(r"[a-z0-9]+", n))
+    if "nvl" in words or "l40" in words:  # H100/H200 NVL (other memory and power), the L40: not in the catalogue
+        return None, None
+    rules = [("h200" in words, "h200-sxm-141gb"), ("h100" in words and "pcie" in words, "h100-pcie-80gb"),
+             ("h100" in words, "h100-sxm5-80gb"),
+             ("a100" in words and "pcie" in words and ("40gb" in words or "40" in words), "a100-pcie-40gb"),
+             ("a100" in words and "pcie" in words, "a100-pcie-80gb"),
+             ("a100" in words and ("40gb" in words or "40" in words), "a100-sxm4-40gb"),
+             ("a100" in words, "a100-sxm4-80gb"), ("l40s" in words, "l40s"), ("a40" in words, "a40"),
+             ("a30" in words, "a30"), ("a10" in words, "a10"), ("l4" in words, "l4"), ("t4" in words, "t4"),
+             ("v100" in words, "v100-sxm2-32gb"), ("b200" in words, "b200"), ("mi300x" in words, "mi300x"),
+             ("mi250x" in words, "mi250x"), ("4090" in words, "rtx-4090"), ("3090" in words, "rtx-3090")]
+    for hit, gid in rules:
+        if hit:
+            return gid, f"mapped by its name {name!r} (variants it leaves open: SXM, the larger memory)"
+    return None, None
+
+
 PUB_PREC = {"BF16": "bf16", "FP16": "fp16", "TF32": "tf32", "FP32": "fp32", "FP8 (e4m3)": "fp8", "FP64": "fp64"}
 # gpu-stream kernels over fp64 arrays (te42kyfo/gpu-benches): read sum += A[i]; scale A = B*c;
 # triad A = B + c*C; init A = c. The source's largest array size is not in the row: 2^28
@@ -516,10 +543,13 @@ def convert_pub(path):
     for line, r, rid in csv_rows(path, ("id", "source", "gpu", "model", "precision", "seq_or_image", "unit",
                                         "value")):
         v = num(r, "value", path, line)
-        if r["gpu"] not in PUB_GPU:
+        gpu, assumed = pub_gpu(r["gpu"])
+        if not gpu:
             skipped.append({"id": rid, "group": "published", "reason": f"GPU {r['gpu']!r} is not in the catalogue"})
             continue
-        gpu, assumed = PUB_GPU[r["gpu"]]
+
+        def skip(why):
+            skipped.append({"id": rid, "group": "published", "reason": why})
         extra = {"kind": "rate", "source": r["source"]}
         if assumed:
             extra["gpu_assumed"] = assumed
@@ -528,10 +558,12 @@ def convert_pub(path):
         if unit == "TFLOPS" and r["model"].startswith("GEMM"):
             prec = PUB_PREC.get(r["precision"])
             if not prec:
-                fail(path, line, "precision", f"unknown GEMM precision {r['precision']!r}")
+                skip(f"GEMM precision {r['precision']!r} is not one ridge models")
+                continue
             shape = re.search(r"(\d+)x(\d+)x(\d+)", r["seq_or_image"]) or re.search(r"n=(\d+)", r["seq_or_image"])
             if not shape:
-                fail(path, line, "seq_or_image", f"no GEMM shape in {r['seq_or_image']!r}")
+                skip(f"no GEMM shape in {r['seq_or_image']!r}")
+                continue
             g = [int(x) for x in shape.groups()]
             m, n, k = g if len(g) == 3 else (g[0], g[0], g[0])
             # torch.matmul of two row-major tensors (mamf-finder.py, busy_pytorch_blas.py)
@@ -544,7 +576,8 @@ def convert_pub(path):
             me = measurement(rid, "published", None, op=STREAM_OPS[stream.group(1)], timed="back_to_back", gpu=gpu,
                              extra=dict(extra, size_assumed="2^28 fp64 elements per array"))
         else:
-            fail(path, line, "model", f"neither a GEMM in TFLOPS nor a gpu-stream kernel in GB/s: {r['model']!r}")
+            skip(f"neither a GEMM in TFLOPS nor a gpu-stream kernel in GB/s: {r['model']!r}")
+            continue
         del me["time_s"]
         me["value"], me["unit"] = v, unit
         out.append(me)
@@ -555,6 +588,35 @@ def convert_pub(path):
 # ---------------------------------------------------------------- megatron-dev.csv
 
 MEGATRON_GPU = {"A100-SXM4-80GB (Selene DGX A100)": ("a100-sxm4-80gb", "dgx-a100", 8)}
+
+
+def megatron_gpu(name):
+    """(GPU id, cluster id, GPUs per node) of a published multi-GPU row's machine: the table above,
+    else a DGX/HGX node its name reads as (the built-in clusters: DGX A100 80 GB, DGX H100, HGX
+    H200); (None, None, None) for any other machine."""
+    if name in MEGATRON_GPU:
+        return MEGATRON_GPU[name]
+    words = set(re.findall(r"[a-z0-9]+", name.lower()))
+    if "a100" in words and "40gb" not in words and "pcie" not in words:
+        return "a100-sxm4-80gb", "dgx-a100", 8
+    if "h100" in words and "pcie" not in words and "nvl" not in words:
+        return "h100-sxm5-80gb", "dgx-h100", 8
+    if "h200" in words and "nvl" not in words:
+        return "h200-sxm-141gb", "hgx-h200", 8
+    return None, None, None
+
+
+def opt_int(r, keys, path, line, default):
+    """The first of `keys` that the row has and fills, as a whole number; default when none."""
+    for k in keys:
+        if r.get(k) not in (None, ""):
+            return num(r, k, path, line, positive=False, integer=True)
+    return default
+
+
+# Recomputation as rows may name it: Megatron's --recompute-granularity / --recompute-method.
+MEGATRON_RECOMPUTE = {"full": "full", "uniform": "full", "block": "full", "selective": "selective",
+                      "none": "none", "no": "none", "": "none"}
 
 
 def megatron_virtual_stages(layers, pp, microbatches):
@@ -581,34 +643,50 @@ def convert_megatron(path):
                       "global_batch"))
         t = num(r, "iteration_time_s", path, line)
         params_b = num(r, "params_b", path, line)
-        if r["gpu"] not in MEGATRON_GPU:
-            fail(path, line, "gpu", f"unknown GPU {r['gpu']!r}")
-        gpu, cluster, per_node = MEGATRON_GPU[r["gpu"]]
         if tp * pp * dp != n:
             fail(path, line, "dp", f"tp {tp} x pp {pp} x dp {dp} is not num_gpus {n}")
+
+        def skip(why):
+            skipped.append({"id": rid, "group": "published-multi-gpu", "reason": why})
+
+        gpu, cluster, per_node = megatron_gpu(r["gpu"])
+        if not gpu:
+            skip(f"machine {r['gpu']!r} is not one of ridge's clusters")
+            continue
         if n % per_node:
-            fail(path, line, "num_gpus", f"{n} is not whole nodes of {per_node}")
-        if layers % pp or heads % tp or gb % dp:
-            fail(path, line, "pp", f"layers {layers} / pp {pp}, heads {heads} / tp {tp} or batch {gb} / dp {dp} "
-                                   "does not divide")
-        if r["recompute"] not in ("full", "none", "selective"):
+            skip(f"{n} GPUs are not whole nodes of {per_node}")
+            continue
+        mb = opt_int(r, ("microbatch", "micro_batch"), path, line, 1)
+        if layers % pp or heads % tp or mb < 1 or gb % (dp * mb):
+            skip(f"layers {layers} / pp {pp}, heads {heads} / tp {tp} or batch {gb} / (dp {dp} x microbatch {mb}) "
+                 "does not divide")
+            continue
+        recompute = MEGATRON_RECOMPUTE.get(r["recompute"].strip().lower())
+        if not recompute:
             fail(path, line, "recompute", f"unknown {r['recompute']!r}")
-        # GPT (Eq. 2 of the paper): 12 l h^2 (1 + 13 / 12h + (V + s) / 12lh) parameters
-        counted = 12 * layers * h * h * (1 + 13 / (12 * h) + (vocab + seq) / (12 * layers * h)) / 1e9
+        # GPT (Eq. 2 of the paper, with the MLP width ffn): l (4h^2 + 2h ffn + 9h + ffn) + (V + s) h,
+        # = 12 l h^2 (1 + 13 / 12h + (V + s) / 12lh) for ffn = 4h
+        counted = (layers * (4 * h * h + 2 * h * ffn + 9 * h + ffn) + (vocab + seq) * h) / 1e9
         if abs(counted / params_b - 1) > 0.05:  # the table rounds to 0.1 B (1.65 -> 1.7)
-            fail(path, line, "params_b", f"{params_b} B, but the shape has {counted:.2f} B")
-        mb = 1
-        v = megatron_virtual_stages(layers, pp, gb // (dp * mb))
+            skip(f"params_b {params_b} B, but a GPT of this shape has {counted:.2f} B: another architecture")
+            continue
+        zero = opt_int(r, ("zero", "zero_stage"), path, line, 0)
+        v = opt_int(r, ("virtual_stages",), path, line, 0) or megatron_virtual_stages(layers, pp, gb // (dp * mb))
         par = {"tp": tp, "pp": pp, "dp": dp, "microbatch": mb, "global_batch": gb,
                "schedule": "interleaved" if v > 1 else "1f1b", "virtual_stages": v,
                "dp_overlap": "none", "grad_reduce": "param"}
+        if zero:
+            par["zero"] = zero
+        if str(r.get("sequence_parallel", "")).strip().lower() in ("1", "true", "yes"):
+            par["sequence_parallel"] = True
         model = {"schema_version": 1, "name": rid.lower(), "family": "transformer",
                  "source": f"{r['paper']}, {r['model']}",
                  "arch": {"d_model": h, "layers": layers, "heads": heads, "ffn": ffn, "vocab": vocab,
                           "max_seq": seq, "ffn_act": "gelu", "norm": "layernorm", "position": "learned",
                           "tied_embeddings": True, "bias": True, "dropout": True}}
         extra = {"cluster": cluster, "nodes": n // per_node, "parallel": par, "workload": model, "mode": "train",
-                 "seq": seq, "precision": "fp16", "recompute": r["recompute"], "attention": "unfused",
+                 "seq": seq, "precision": (r.get("precision") or "fp16").strip().lower(), "recompute": recompute,
+                 "attention": "unfused",
                  "code": "megatron",
                  "optimizer": "adamw", "kind": "latency", "source": r["paper"],
                  "assumed": "microbatch 1 and the smallest interleaving (not in the table); fp16 mixed "
