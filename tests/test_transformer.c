@@ -1323,6 +1323,54 @@ static void test_kernel_counts_as_written(void)
     }
 }
 
+/* Eager code reads views: in measure.py's decoder (code torch) the four RoPE multiplies read the
+ * halves of the head-major transpose of q and k, the SiLU and its multiply the halves of the fused
+ * gate/up projection, and the attention output's copy its transpose, so those seven kernels a
+ * layer take PyTorch's strided loop (strided_inputs); the subtraction, addition and cat read
+ * contiguous temporaries. Hugging Face's rotary reads q and its half x2 strided. */
+static void test_strided_views(void)
+{
+    static const struct {
+        ridge_code code;
+        const char *strided[8], *contiguous[4];
+    } rows[] = {
+        {RIDGE_CODE_TORCH,
+         {"rope_q.x1_cos", "rope_q.x2_sin", "rope_q.x2_cos", "rope_q.x1_sin", "rope_k.x1_cos", "silu",
+          "silu_times_up", "attn_out_transpose.copy"},
+         {"rope_q.sub", "rope_q.add", "rope_q.cat", "attn_residual"}},
+        {RIDGE_CODE_HF, {"rope_q.mul_cos", "rope_q.neg", "rope_k.mul_cos", "silu", "silu_times_up", NULL},
+         {"rope_q.mul_sin", "rope_q.add", "rope_q.cat", NULL}},
+    };
+    ridge_model *m = load("llama2-7b");
+    ridge_err err;
+    if (!m)
+        return;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_run_config rc;
+        ridge_oplist ol;
+        ridge_run_config_init(&rc);
+        rc.mode = RIDGE_MODE_PREFILL;
+        rc.prompt = rc.seq = 2048;
+        rc.code = rows[i].code;
+        check_context(ridge_code_name(rows[i].code));
+        if (!CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK))
+            continue;
+        for (int k = 0; k < 8 && rows[i].strided[k]; k++) {
+            const ridge_op *op = check_find_op(&ol, rows[i].strided[k]);
+            if (CHECK(op != NULL))
+                CHECK(op->kind == RIDGE_OP_ELEMENTWISE && op->u.ew.strided_inputs == 1);
+        }
+        for (int k = 0; k < 4 && rows[i].contiguous[k]; k++) {
+            const ridge_op *op = check_find_op(&ol, rows[i].contiguous[k]);
+            if (CHECK(op != NULL))
+                CHECK(op->kind != RIDGE_OP_ELEMENTWISE || op->u.ew.strided_inputs == 0);
+        }
+        ridge_oplist_free(&ol);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 /* The training steps of the H200 records as their code runs them (docs/workloads.md, "Training
  * steps and the optimizer"): Hugging Face BERT-base and GPT-2 under bf16 autocast with fused
  * AdamW, and torchvision ResNet-50 with SGD foreach. zero_grad(set_to_none) launches nothing in
@@ -1391,6 +1439,7 @@ int main(void)
 {
     test_training_step_as_run();
     test_kernel_counts_as_written();
+    test_strided_views();
     test_param_counts();
     test_train_flops_decoder();
     test_infer_flops();

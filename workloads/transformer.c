@@ -538,6 +538,24 @@ static void composite_kernel(rw_graph *g, const char *group, const char *name, c
     }
 }
 
+/* An eager kernel over `elements` outputs that reads a non-contiguous view (a head-major
+ * transpose, a half of a fused projection; docs/model.md §6, "Strided inputs"): PyTorch's legacy
+ * elementwise loop, one element per thread in flight. Its backward (train) as composite_kernel's. */
+static void strided_kernel(rw_graph *g, const char *group, const char *name, const char *step, ridge_dtype dt,
+                           double elements, double bytes, double flops, int train, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    size_t i0 = g->n;
+    snprintf(nm, sizeof nm, "%.40s.%s", name, step);
+    rw_elementwise(g, group, nm, dt, elements, 1, 1, flops / elements, 0, count);
+    if (!g->failed && i0 < g->n)
+        g->ops[i0].u.ew.strided_inputs = 1;
+    if (train) {
+        snprintf(nm, sizeof nm, "%.40s.%s.bwd", name, step);
+        rw_custom(g, group, nm, dt, flops, 1.5 * bytes, count);
+    }
+}
+
 /* A norm over rows x cols. norm_impl "composite": RMSNorm as eager PyTorch runs
  * `(x.float() * rsqrt(x.float().pow(2).mean(-1) + eps)).to(dt) * w`, eight kernels with the
  * intermediates in FP32 (e bytes per activation value). */
@@ -574,18 +592,22 @@ static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype
     double e = ridge_dtype_bytes(dt), table = T * a->head_dim * e;
     if (chunk_cat) {
         /* measure.py's rope: x1, x2 = x.chunk(2, -1); cat((x1 cos - x2 sin, x2 cos + x1 sin), -1):
-         * four multiplies of a half by the table, a subtraction, an addition, the cat: seven. */
-        composite_kernel(g, "attention", name, "x1_cos", dt, E * e + table / 2, E / 2, train, count);
-        composite_kernel(g, "attention", name, "x2_sin", dt, E * e + table / 2, E / 2, train, count);
+         * four multiplies of a half by the table, a subtraction, an addition, the cat: seven. The
+         * halves are views of the head-major transpose of the projection: the four multiplies
+         * read them strided. */
+        strided_kernel(g, "attention", name, "x1_cos", dt, E / 2, E * e + table / 2, E / 2, train, count);
+        strided_kernel(g, "attention", name, "x2_sin", dt, E / 2, E * e + table / 2, E / 2, train, count);
         composite_kernel(g, "attention", name, "sub", dt, E * 1.5 * e, E / 2, train, count);
-        composite_kernel(g, "attention", name, "x2_cos", dt, E * e + table / 2, E / 2, train, count);
-        composite_kernel(g, "attention", name, "x1_sin", dt, E * e + table / 2, E / 2, train, count);
+        strided_kernel(g, "attention", name, "x2_cos", dt, E / 2, E * e + table / 2, E / 2, train, count);
+        strided_kernel(g, "attention", name, "x1_sin", dt, E / 2, E * e + table / 2, E / 2, train, count);
         composite_kernel(g, "attention", name, "add", dt, E * 1.5 * e, E / 2, train, count);
         composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
         return;
     }
-    composite_kernel(g, "attention", name, "mul_cos", dt, E * 2 * e + table, E, train, count);
-    composite_kernel(g, "attention", name, "neg", dt, E * e, E / 2, train, count);
+    /* Hugging Face's q * cos + rotate_half(q) * sin: q and its half x2 are views of the head-major
+     * transpose (the multiply by cos and the negation read them strided). */
+    strided_kernel(g, "attention", name, "mul_cos", dt, E, E * 2 * e + table, E, train, count);
+    strided_kernel(g, "attention", name, "neg", dt, E / 2, E * e, E / 2, train, count);
     composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
     composite_kernel(g, "attention", name, "mul_sin", dt, E * 2 * e + table, E, train, count);
     composite_kernel(g, "attention", name, "add", dt, E * 3 * e, E, train, count);
@@ -793,10 +815,11 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
             rw_cold(g, op, 2 * sh->b * a->kv_heads * (sh->kv_len - sh->s) * hd * ridge_dtype_bytes(sh->attn_dt));
     }
     if ((sh->code == RIDGE_CODE_TORCH || sh->code == RIDGE_CODE_HF) && sh->s > 1) {
-        /* a.transpose(1, 2).reshape(B, T, D): the heads-major output copied token-major */
+        /* a.transpose(1, 2).reshape(B, T, D): the heads-major output copied token-major (a copy
+         * that reads the transpose strided) */
         name2(nm, sizeof nm, "attn_out_transpose", sfx);
-        composite_kernel(g, "attention", nm, "copy", sh->adt, 2 * T * a->heads * hd * ridge_dtype_bytes(sh->adt), 0,
-                         train, L);
+        strided_kernel(g, "attention", nm, "copy", sh->adt, T * a->heads * hd,
+                       2 * T * a->heads * hd * ridge_dtype_bytes(sh->adt), 0, train, L);
     }
     name2(nm, sizeof nm, "o_proj", sfx);
     tf_linear(g, a, sh, "attention", nm, T, a->heads * hd, d, train, L, 0);
@@ -862,7 +885,10 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
                 g->ops[i0].u.ew.strided_inputs = a->fused_gate_up ? 1 : 0;
             }
             name2(nm, sizeof nm, "silu_times_up", sfx);
+            i0 = g->n;
             rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, 1, train, L);
+            if (!g->failed && i0 < g->n) /* u: the other half of the fused projection */
+                g->ops[i0].u.ew.strided_inputs = a->fused_gate_up ? 1 : 0;
         } else {
             name2(nm, sizeof nm, "silu_mul", sfx);
             rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 2, 1, TF_SILU_MUL_FLOPS, train, L);
