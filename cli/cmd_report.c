@@ -30,7 +30,8 @@ static const char help[] =
     "the other run options apply to every question. Up to 4 GPUs.\n"
     "\n"
     "Options:\n"
-    "  -o, --output PATH   the report (.html, .htm or .md); its directory must exist\n"
+    "  -o, --output PATH   the report (.html, .htm or .md); its directory must exist (a device\n"
+    "                      such as /dev/stdout is written in place, HTML without an extension)\n"
     "  --price ID=USD_PER_HOUR   a price per GPU-hour in place of the catalogue's (repeatable;\n"
     "                      a MIG slice takes its share of its parent's); --prices FILE: a prices\n"
     "                      file (docs/cli.md, \"Prices\")\n"
@@ -154,32 +155,57 @@ static int write_doc(report_doc *d, report_run *r)
     return CLI_EXIT_OK;
 }
 
-/* Split path into its directory (which must exist) and stem; the extension picks the format. */
+/* The format of path from its extension: 0, or -1 when it has none that names one. */
+static int output_format(const char *base, const char *dot, report_format *fmt)
+{
+    if (!dot || dot == base)
+        return -1;
+    if (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0)
+        *fmt = REPORT_HTML;
+    else if (strcasecmp(dot, ".md") == 0)
+        *fmt = REPORT_MD;
+    else
+        return -1;
+    return 0;
+}
+
+/* Split path into its directory (which must exist) and stem; the extension picks the format. A
+ * directory is no place for the page (exit 3). An output written in place (ridge_plot_in_place:
+ * /dev/stdout, /dev/full, a FIFO), as every output is (docs/cli.md), gets HTML without an
+ * extension, and an HTML page's charts are then drawn under $TMPDIR, not beside a device. */
 static int output_path(const char *path, report_doc *d)
 {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path, *dot = strrchr(base, '.');
+    const char *tmp = getenv("TMPDIR");
     struct stat st;
-    if (!dot || dot == base) {
-        cli_error("report: %s: the extension must be .html, .htm or .md", path);
-        return CLI_EXIT_USAGE;
+    int special = 0;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("report: %s: is a directory", path);
+        return CLI_EXIT_IO;
     }
-    if (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0)
+    special = ridge_plot_in_place(path);
+    if (output_format(base, dot, &d->fmt) != 0) {
+        if (!special) {
+            if (!dot || dot == base)
+                cli_error("report: %s: the extension must be .html, .htm or .md", path);
+            else
+                cli_error("report: %s: unknown extension '%s' (use .html, .htm or .md)", path, dot);
+            return CLI_EXIT_USAGE;
+        }
         d->fmt = REPORT_HTML;
-    else if (strcasecmp(dot, ".md") == 0)
-        d->fmt = REPORT_MD;
-    else {
-        cli_error("report: %s: unknown extension '%s' (use .html, .htm or .md)", path, dot);
-        return CLI_EXIT_USAGE;
+        dot = NULL;
     }
     if (strlen(path) >= sizeof d->dir - 64) {
         cli_error("report: %s: path too long", path);
         return CLI_EXIT_USAGE;
     }
-    if (slash)
+    if (special && d->fmt == REPORT_HTML)
+        snprintf(d->dir, sizeof d->dir, "%.3000s", tmp && tmp[0] == '/' ? tmp : "/tmp");
+    else if (slash)
         snprintf(d->dir, sizeof d->dir, "%.*s", (int)(slash - path == 0 ? 1 : slash - path), path);
     else
         snprintf(d->dir, sizeof d->dir, ".");
-    snprintf(d->stem, sizeof d->stem, "%.*s", (int)(dot - base), base);
+    snprintf(d->stem, sizeof d->stem, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
     if (stat(d->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         cli_error("report: %s: directory '%s' does not exist", path, d->dir);
         return CLI_EXIT_USAGE;

@@ -40,6 +40,34 @@ static int span_is_wide(const double *v, size_t n)
     return hi > 0 && hi / lo > 20;
 }
 
+/* A chart without a point is bad input, as a sweep that fits nothing: one line, exit 2, before
+ * anything is written (gnuplot would fail on its empty ranges). */
+static int nothing_to_chart(const plan_opts *o, const char *why)
+{
+    cli_error("plan: --chart %s: %s; nothing to chart", o->chart, why);
+    return CLI_EXIT_USAGE;
+}
+
+/* Why no configuration has a point on the Pareto chart: none feasible ("infeasible: 3, no price
+ * 2, over power cap 1"), or none with a cost (a time objective needs no price). */
+static int pareto_nothing(const chart_ctx *c, const ridge_plan_result *all, size_t space, size_t nf)
+{
+    size_t by[RIDGE_PLAN_REASON_COUNT] = {0}, len = 0;
+    char list[256] = "", why[320];
+    if (nf)
+        return nothing_to_chart(c->o, "no feasible configuration has a price, so none has a cost (give --price "
+                                      "ID=USD_PER_HOUR or --prices FILE)");
+    for (size_t i = 0; i < space; i++)
+        if (all[i].reason > RIDGE_PLAN_FEASIBLE && all[i].reason < RIDGE_PLAN_REASON_COUNT)
+            by[all[i].reason]++;
+    for (int q = 1; q < RIDGE_PLAN_REASON_COUNT && len < sizeof list; q++)
+        if (by[q])
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s %zu", len ? ", " : "",
+                                    ridge_plan_reason_name((ridge_plan_reason)q), by[q]);
+    snprintf(why, sizeof why, "no feasible configuration (infeasible: %zu, %s)", space, list);
+    return nothing_to_chart(c->o, why);
+}
+
 /* Each chart below prints its table, returns an exit code (CLI_EXIT_OK once it has written its
  * .dat/.gp) and sets *st to the status of that write. */
 
@@ -144,6 +172,13 @@ static int chart_pareto(chart_ctx *c, int *st)
     ridge_plan_eval_range(c->p, 0, space, (int)o->threads, all, &c->err);
     nfront = ridge_plan_pareto(all, space, 0, order);
     nf = ridge_plan_rank(all, space, RIDGE_PLAN_TIME, order); /* by time: the front in order */
+    k = 0;
+    for (size_t i = 0; i < nf; i++)
+        k += !isnan(all[order[i]].cost_usd);
+    if (!k) {
+        rc = pareto_nothing(c, all, space, nf);
+        goto done;
+    }
     ns = pareto_series(c, all, order, nf, nfront, xs, ys, names, ser, labs, lab_p, &k);
     snprintf(title, sizeof title, "%s %s, %.4g %s: cost against time of the feasible configurations",
              ridge_model_name(c->m), ridge_mode_name(o->run.mode), o->target, c->unit);
@@ -206,6 +241,10 @@ static int chart_throughput_batch(chart_ctx *c, int *st)
             ser[ns] = (ridge_scatter_series){names[ns], xs + first, ys + first, k - first, (int)g, 2, NULL};
             ns++;
         }
+    if (!k) {
+        rc = nothing_to_chart(o, "no candidate fits any batch");
+        goto done;
+    }
     snprintf(title, sizeof title, "%s %s (%s): throughput against batch, one GPU", ridge_model_name(c->m),
              ridge_mode_name(o->run.mode),
              o->nprecisions > 1 ? "several precisions" : ridge_dtype_name(o->precisions[0]));
@@ -339,7 +378,7 @@ static int chart_bars(chart_ctx *c, int *st, int gpus_chart)
         nc++;
     }
     if (!nc) {
-        cli_error("plan: no candidate fits any batch; nothing to chart");
+        rc = nothing_to_chart(o, "no candidate fits any batch");
         goto done;
     }
     *st = bars_write(c, gpus_chart, cats, nc, v, base, gmap_first);

@@ -57,7 +57,8 @@ typedef struct {
     FILE *out;
     char *buf;
     size_t len;
-    char dir[RIDGE_PLOT_PATH_MAX];   /* the report's directory (Markdown: its PNGs go there) */
+    char dir[RIDGE_PLOT_PATH_MAX];   /* where the charts are drawn: the report's directory (Markdown: its
+                                      * PNGs go there), $TMPDIR for an HTML page written to a device */
     char stem[RIDGE_PLOT_PATH_MAX];  /* the report's file name without its extension */
     char tmpdir[RIDGE_PLOT_PATH_MAX]; /* HTML: where the SVGs are drawn before they are inlined */
     int charts;                      /* charts placed */
@@ -65,8 +66,10 @@ typedef struct {
     int list_open;                   /* an HTML <ul> is open (report_li until report_list_end) */
 } report_doc;
 
-/* Headings, paragraphs (printf-style; text is escaped for HTML, written as is in Markdown) and
- * lists. */
+/* Headings, paragraphs (printf-style) and lists. All text of the page, table cells and chart
+ * captions too, is plain text, escaped for the format: HTML's special characters, and in Markdown
+ * also table pipes, brackets, backquotes, backslashes and line breaks (report_doc.c), so that text
+ * from a file (a host profile, a prices file's source) cannot become markup. */
 void report_h(report_doc *d, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -1,6 +1,7 @@
 /* ridge report: the document writer (HTML with inline SVG charts, or Markdown with PNG charts
  * beside it), the table cells of the sections and the one price lookup.
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,10 +11,32 @@
 #include "chart_render.h"
 #include "report.h"
 
+/* Markdown: the text is plain text, never markup, whatever it holds (a host profile's id, a
+ * prices file's source...): HTML's special characters as entities, so that no tag reaches a
+ * renderer; a backslash before the characters that would make a table cell end ('|'), a link or
+ * image ('[', ']'), code ('`') or an escape ('\\'); control bytes (a line break would end a table
+ * row or start a block) as spaces. */
+static void put_md(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '&')
+            fputs("&amp;", out);
+        else if (c == '<')
+            fputs("&lt;", out);
+        else if (c == '>')
+            fputs("&gt;", out);
+        else if (strchr("|[]`\\", c))
+            fprintf(out, "\\%c", c);
+        else
+            fputc(c < 0x20 || c == 0x7f ? ' ' : c, out);
+    }
+}
+
 static void put_text(report_doc *d, const char *s)
 {
     if (d->fmt == REPORT_MD) {
-        fputs(s, d->out);
+        put_md(d->out, s);
         return;
     }
     for (; *s; s++) {
@@ -24,6 +47,19 @@ static void put_text(report_doc *d, const char *s)
         case '"': fputs("&quot;", d->out); break;
         default: fputc(*s, d->out);
         }
+    }
+}
+
+/* A Markdown link's target, a file name taken from -o: percent-encoded but for the characters
+ * that cannot end or break it, so that "a (b).png" stays one link. */
+static void put_md_target(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || strchr("-._~", c))
+            fputc(c, out);
+        else
+            fprintf(out, "%%%02X", c);
     }
 }
 
@@ -101,8 +137,11 @@ void report_table(report_doc *d, const cli_table *t)
     }
     for (int r = 0; r < t->nrows; r++) {
         fputc('|', d->out);
-        for (int c = 0; c < t->ncols; c++)
-            fprintf(d->out, " %s |", t->cells[r * t->ncols + c]);
+        for (int c = 0; c < t->ncols; c++) {
+            fputc(' ', d->out);
+            put_text(d, t->cells[r * t->ncols + c]);
+            fputs(" |", d->out);
+        }
         fputc('\n', d->out);
         if (r == 0) {
             fputc('|', d->out);
@@ -169,14 +208,20 @@ static void inline_svg(report_doc *d, const char *path, const char *alt)
 int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt)
 {
     int drawn = 0;
-    int rc = cli_chart_render(paths, &drawn);
+    /* Without gnuplot the page says so; cli_chart_render's note would name a .dat and .gp that are
+     * removed below. */
+    int rc = ridge_gnuplot_find(NULL, 0) ? cli_chart_render(paths, &drawn) : CLI_EXIT_OK;
     if (rc == CLI_EXIT_OK && drawn) {
         if (d->fmt == REPORT_HTML) {
             inline_svg(d, paths->chart, alt);
             unlink(paths->chart);
         } else {
             const char *base = strrchr(paths->chart, '/');
-            fprintf(d->out, "![%s](%s)\n\n", alt, base ? base + 1 : paths->chart);
+            fputs("![", d->out);
+            put_text(d, alt);
+            fputs("](", d->out);
+            put_md_target(d->out, base ? base + 1 : paths->chart);
+            fputs(")\n\n", d->out);
             d->charts++;
         }
     } else if (rc == CLI_EXIT_OK) {

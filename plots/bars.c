@@ -74,12 +74,10 @@ int ridge_bars_write_colored(const char *const *categories, size_t ncategories, 
     rp_printf(&dat, "# ridge %s bars (%s)", ridge_version(), opt->stacked ? "stacked" : "grouped");
     if (opt->title) {
         rp_printf(&dat, ": ");
-        for (const char *q = opt->title; *q; q++)
-            rp_printf(&dat, "%c", (unsigned char)*q < 0x20 ? ' ' : *q);
+        rp_comment(&dat, opt->title);
     }
     rp_printf(&dat, "\n# Values: ");
-    for (const char *q = opt->ylabel ? opt->ylabel : "value"; *q; q++)
-        rp_printf(&dat, "%c", (unsigned char)*q < 0x20 ? ' ' : *q);
+    rp_comment(&dat, opt->ylabel ? opt->ylabel : "value");
     rp_printf(&dat, "; NaN: no bar.\n");
     bars_token(&dat, "category");
     for (size_t j = 0; j < nseries; j++) {

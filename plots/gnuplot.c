@@ -50,6 +50,11 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
         out->format = RIDGE_PLOT_SVG;
     else
         return ridge_err_set(err, RIDGE_EINVAL, "%s: chart must end in .png or .svg", chart_path);
+    /* The script names its .dat and chart in gnuplot strings, which cannot hold a control byte:
+     * such a path could not be rendered. */
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)chart_path[i] < 0x20 || chart_path[i] == 0x7f)
+            return ridge_err_set(err, RIDGE_EINVAL, "chart path has a control character (byte %zu)", i + 1);
     base = n - 4;
     slash = strrchr(chart_path, '/');
     if (base == 0 || (slash && (size_t)(slash - chart_path) + 1 == base))
@@ -64,16 +69,62 @@ int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, r
 
 /* ---- atomic files ---- */
 
+/* Whether path is a link, through any chain of links, to an open file descriptor (/dev/stdout ->
+ * /proc/self/fd/1, /dev/fd/3): what it names is the caller's descriptor, a plain file when
+ * standard output is redirected to one, and the link is no file of ridge's to replace. */
+static int fd_alias(const char *path)
+{
+    char cur[RIDGE_PLOT_PATH_MAX], next[RIDGE_PLOT_PATH_MAX];
+    if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
+        return 0;
+    for (int hops = 0; hops < 16; hops++) {
+        ssize_t n;
+        if (strncmp(cur, "/proc/", 6) == 0 || strncmp(cur, "/dev/fd/", 8) == 0)
+            return 1;
+        n = readlink(cur, next, sizeof next - 1);
+        if (n < 0)
+            return 0;
+        next[n] = '\0';
+        if (next[0] != '/') { /* relative to the link's directory */
+            const char *slash = strrchr(cur, '/');
+            int dir = slash ? (int)(slash - cur) + 1 : 0;
+            char joined[RIDGE_PLOT_PATH_MAX];
+            if (snprintf(joined, sizeof joined, "%.*s%s", dir, cur, next) >= (int)sizeof joined)
+                return 0;
+            memcpy(next, joined, sizeof joined);
+        }
+        memcpy(cur, next, sizeof cur);
+    }
+    return 0;
+}
+
+/* Such a path is written in place, as a shell's '>' writes it: renaming a file over it would put
+ * a plain file in its place (run as root, a /dev/null that is a file, a /dev/stdout that is no
+ * longer a link). */
+int ridge_plot_in_place(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+        return 0;
+    return !S_ISREG(st.st_mode) || fd_alias(path);
+}
+
 /* A new temporary file beside `path`, for writing it and renaming it over `path` (atomic: the
  * same directory): "PATH.XXXXXX", made by mkstemp, so it is a name no one else has (two runs
  * writing the same output get different ones) and created here (never an existing file, nor the
  * target of a link). mkstemp makes it 0600; it gets the mode a plain fopen would have given it,
- * 0666 less the umask. Fills tmp and *fd. */
+ * 0666 less the umask. Fills tmp and *fd. A path written in place is only copied to, never
+ * renamed over: its temporary file is made under $TMPDIR (else /tmp), not in /dev. */
 static int temp_open(const char *path, char *tmp, size_t cap, int *fd, ridge_err *err)
 {
+    const char *dir = getenv("TMPDIR");
     mode_t mask;
-    int e;
-    if ((size_t)snprintf(tmp, cap, "%s.XXXXXX", path) >= cap)
+    int e, n;
+    if (ridge_plot_in_place(path))
+        n = snprintf(tmp, cap, "%s/ridge.XXXXXX", dir && dir[0] == '/' ? dir : "/tmp");
+    else
+        n = snprintf(tmp, cap, "%s.XXXXXX", path);
+    if (n < 0 || (size_t)n >= cap)
         return ridge_err_set(err, RIDGE_EINVAL, "%.80s...: path too long", path);
     *fd = mkstemp(tmp);
     if (*fd < 0)
@@ -106,18 +157,8 @@ static int write_all(int fd, const char *data, size_t size)
     return 0;
 }
 
-/* Whether path names something that is there and is neither a plain file nor a directory: a
- * device (/dev/null, /dev/full), a FIFO, /dev/stdout's terminal or pipe. Such a path is written
- * in place, as a shell's '>' writes it: renaming a file over it would put a plain file in its
- * place (run as root, a /dev/null that is a file). */
-static int write_in_place(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-/* Write all of fd_in's bytes from its start to path, opened for writing in place (write_in_place);
- * 0, or an errno. */
+/* Write all of fd_in's bytes from its start to path, opened for writing in place
+ * (ridge_plot_in_place); 0, or an errno. */
 static int copy_in_place(int fd_in, const char *path)
 {
     char buf[65536];
@@ -142,11 +183,11 @@ static int copy_in_place(int fd_in, const char *path)
 }
 
 /* Finish a temporary file of temp_open: flushed to the disk, closed, renamed over `path` (a path
- * to write in place, write_in_place: its bytes copied there, the temporary file removed); on a
+ * to write in place, ridge_plot_in_place: its bytes copied there, the temporary file removed); on a
  * failure (`e` an errno already, or one here) removed, and RIDGE_EIO naming `path`. */
 static int temp_commit(const char *tmp, const char *path, int fd, int e, ridge_err *err)
 {
-    if (!e && write_in_place(path)) {
+    if (!e && ridge_plot_in_place(path)) {
         e = copy_in_place(fd, path);
         close(fd);
         unlink(tmp);

@@ -930,22 +930,29 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
     }
 
     /* ---- the .dat ---- */
-    if (multi) {
-        rp_printf(&dat, "# ridge %s roofline data: %s (%s) and %s (%s)%s%s\n", ridge_version(), gr[0].gpu->name,
-                  gr[0].gpu->id, gr[1].gpu->name, gr[1].gpu->id, wname ? ", workload " : "", wname ? wname : "");
-    } else {
-        rp_printf(&dat, "# ridge %s roofline data: %s (%s)%s%s\n", ridge_version(), gr[0].gpu->name, gr[0].gpu->id,
-                  wname ? ", workload " : "", wname ? wname : "");
-    }
-    rp_printf(&dat, "# Drawn by %s. Blocks are separated by two blank lines and selected with `index N`.\n",
-              rp_base_name(paths->gp));
+    /* Names come from files: through rp_commentf, so that none can end the comment line. */
+    rp_printf(&dat, "# ");
+    if (multi)
+        rp_commentf(&dat, "ridge %s roofline data: %s (%s) and %s (%s)%s%s", ridge_version(), gr[0].gpu->name,
+                    gr[0].gpu->id, gr[1].gpu->name, gr[1].gpu->id, wname ? ", workload " : "", wname ? wname : "");
+    else
+        rp_commentf(&dat, "ridge %s roofline data: %s (%s)%s%s", ridge_version(), gr[0].gpu->name, gr[0].gpu->id,
+                    wname ? ", workload " : "", wname ? wname : "");
+    rp_printf(&dat, "\n");
+    rp_printf(&dat, "# ");
+    rp_commentf(&dat, "Drawn by %s. Blocks are separated by two blank lines and selected with `index N`.",
+                rp_base_name(paths->gp));
+    rp_printf(&dat, "\n");
     rp_printf(&dat, "# Units: intensity in FLOP/byte; performance in TFLOP/s (TOP/s for integer kinds); "
                     "bandwidth in TB/s.\n");
     for (size_t g = 0; g < ns; g++) {
         const ridge_gpu *gpu = gr[g].gpu;
-        rp_printf(&dat, "# Model efficiency%s%s (%s): tensor_fraction %.6g, vector_fraction %.6g, dram_fraction %.6g\n",
-                  multi ? " of " : "", multi ? gpu->id : "", gpu->eff.source[0] ? gpu->eff.source : "defaults, docs/model.md",
-                  gpu->eff.tensor_fraction, gpu->eff.vector_fraction, gpu->eff.dram_fraction);
+        rp_printf(&dat, "# ");
+        rp_commentf(&dat, "Model efficiency%s%s (%s): tensor_fraction %.6g, vector_fraction %.6g, dram_fraction %.6g",
+                    multi ? " of " : "", multi ? gpu->id : "",
+                    gpu->eff.source[0] ? gpu->eff.source : "defaults, docs/model.md", gpu->eff.tensor_fraction,
+                    gpu->eff.vector_fraction, gpu->eff.dram_fraction);
+        rp_printf(&dat, "\n");
     }
     if (sized)
         rp_printf(&dat, "# Drawn: %zu kernel%s with FLOPs, %.6g of the step's time%s; %zu op%s without FLOPs, %.6g "
@@ -1057,8 +1064,10 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
             snprintf(gpus, sizeof gpus, "%.90s vs %.90s", gr[0].gpu->name, gr[1].gpu->name);
         else
             snprintf(gpus, sizeof gpus, "%.190s", gr[0].gpu->name);
-        rp_printf(&gp, "# ridge %s roofline chart: %s%s%s\n", ridge_version(), gpus, wname ? ", " : "",
-                  wname ? wname : "");
+        rp_printf(&gp, "# ");
+        rp_commentf(&gp, "ridge %s roofline chart: %s%s%s", ridge_version(), gpus, wname ? ", " : "",
+                    wname ? wname : "");
+        rp_printf(&gp, "\n");
         rp_gp_preamble(&gp, paths->gp, paths->dat, paths->chart);
         rp_gp_terminal(&gp, paths, CANVAS_W_PX, canvas_h, 11);
         snprintf(title, sizeof title, "Roofline: %s%s%.180s", gpus, wname ? " - " : "", wname ? wname : "");
@@ -1105,20 +1114,21 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
         for (int r = 0; r < G->nroof; r++) {
             const roof *rf = &G->roofs[r];
             size_t row = row0 + (size_t)r;
+            char ach[48] = "";
             rp_printf(&gp,
                       "    dat index 0 every ::%zu::%zu using 4:2:($6-$4):(0) with vectors nohead lw 2.5 dt %d "
-                      "lc rgb '%s' title '%s%s%s%s: %s %s",
-                      row, row, gpu_dash[g], roof_colors[rf->peak], multi ? G->gpu->id : "", multi ? " " : "",
-                      rf->name,
-                      strstr(rf->name, "tensor") || strstr(rf->name, "vector") ? ""
-                      : rf->tensor                                             ? " tensor"
-                                                                               : " vector",
-                      num3(rf->peak_flops_per_s / TERA, a, sizeof a), rf->integer ? "TOP/s" : "TFLOP/s");
-            if (multi) {
-                rp_printf(&gp, "', \\\n");
+                      "lc rgb '%s' title ",
+                      row, row, gpu_dash[g], roof_colors[rf->peak]);
+            if (!multi)
+                snprintf(ach, sizeof ach, " (achievable %s)", num3(rf->achievable_flops_per_s / TERA, b, sizeof b));
+            rp_gp_stringf(&gp, "%s%s%s%s: %s %s%s", multi ? G->gpu->id : "", multi ? " " : "", rf->name,
+                          strstr(rf->name, "tensor") || strstr(rf->name, "vector") ? ""
+                          : rf->tensor                                             ? " tensor"
+                                                                                   : " vector",
+                          num3(rf->peak_flops_per_s / TERA, a, sizeof a), rf->integer ? "TOP/s" : "TFLOP/s", ach);
+            rp_printf(&gp, ", \\\n");
+            if (multi)
                 continue;
-            }
-            rp_printf(&gp, " (achievable %s)', \\\n", num3(rf->achievable_flops_per_s / TERA, b, sizeof b));
             rp_printf(&gp,
                       "    dat index 0 every ::%zu::%zu using 5:3:($6-$5):(0) with vectors nohead lw 1.5 dt 2 "
                       "lc rgb '%s' notitle, \\\n",
@@ -1127,8 +1137,10 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
         if (multi) {
             rp_printf(&gp,
                       "    dat index 1 every ::%zu::%zu using 3:5:($4-$3):($6-$5) with vectors nohead lw 2.5 dt %d "
-                      "lc rgb '%s' title '%s DRAM %s', \\\n",
-                      drow, drow, gpu_dash[g], DRAM_COLOR, G->gpu->id, bandwidth(G->bw, a, sizeof a));
+                      "lc rgb '%s' title ",
+                      drow, drow, gpu_dash[g], DRAM_COLOR);
+            rp_gp_stringf(&gp, "%s DRAM %s", G->gpu->id, bandwidth(G->bw, a, sizeof a));
+            rp_printf(&gp, ", \\\n");
             continue;
         }
         rp_printf(&gp,
@@ -1148,11 +1160,13 @@ int ridge_roofline_write_gpus(const ridge_roofline_series *series, size_t ns, co
                   "    NaN with lines lw 1.5 dt 2 lc rgb '#555555' title 'dashed: achievable (model efficiency)', \\\n");
     }
     if (multi)
-        for (size_t g = 0; g < ns; g++)
-            rp_printf(&gp,
-                      "    NaN with linespoints lw 2 dt %d pt %d ps 1.2 lc rgb '#555555' "
-                      "title '%s: roofs %s, kernels %s', \\\n",
-                      gpu_dash[g], gpu_marker[g], gr[g].gpu->id, g ? "dash-dot" : "solid", gpu_marker_words[g]);
+        for (size_t g = 0; g < ns; g++) {
+            rp_printf(&gp, "    NaN with linespoints lw 2 dt %d pt %d ps 1.2 lc rgb '#555555' title ", gpu_dash[g],
+                      gpu_marker[g]);
+            rp_gp_stringf(&gp, "%s: roofs %s, kernels %s", gr[g].gpu->id, g ? "dash-dot" : "solid",
+                          gpu_marker_words[g]);
+            rp_printf(&gp, ", \\\n");
+        }
     rp_printf(&gp, "    dat index 2 using 1:2 with points pt 7 ps 0.8 lc rgb '#222222' notitle");
     for (int ai = 0; ai < 3; ai++)
         if (ridge_align_used[ai])

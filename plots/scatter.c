@@ -164,6 +164,9 @@ int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, cons
                 ylo = fmin(ylo, series[i].y[k]);
                 yhi = fmax(yhi, series[i].y[k]);
             }
+    /* gnuplot cannot draw a chart without a point (its ranges are empty): nothing is written. */
+    if (xlo > xhi)
+        return ridge_err_set(err, RIDGE_EINVAL, "scatter: no point to draw (every set is empty or not finite)");
     numbered = nlabels > RIDGE_SCATTER_MAX_INLINE;
     if (numbered)
         w_px = 1300; /* room for the numbered key right of the plot */

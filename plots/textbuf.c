@@ -56,6 +56,36 @@ void rp_gp_string(rp_buf *b, const char *s)
     rp_printf(b, "'");
 }
 
+/* A printf-formatted text in new memory, for the helpers that must see the whole text before
+ * writing it; NULL (and b->oom set) when out of memory. */
+static char *formatted(rp_buf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    char *s;
+    int n;
+    va_copy(again, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    else
+        b->oom = 1;
+    va_end(again);
+    return s;
+}
+
+void rp_gp_stringf(rp_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    s = formatted(b, fmt, ap);
+    va_end(ap);
+    if (s)
+        rp_gp_string(b, s);
+    free(s);
+}
+
 const char *rp_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
@@ -64,8 +94,10 @@ const char *rp_base_name(const char *path)
 
 void rp_gp_preamble(rp_buf *gp, const char *gp_path, const char *dat_path, const char *chart_path)
 {
-    rp_printf(gp, "# Render with: gnuplot %s  (reads %s, writes %s; from any directory)\n", gp_path,
-              rp_base_name(dat_path), rp_base_name(chart_path));
+    rp_printf(gp, "# ");
+    rp_commentf(gp, "Render with: gnuplot %s  (reads %s, writes %s; from any directory)", gp_path,
+                rp_base_name(dat_path), rp_base_name(chart_path));
+    rp_printf(gp, "\n");
     rp_printf(gp, "set encoding utf8\nset locale \"C\"\n\n");
     rp_printf(gp, "# Files are named relative to this script's directory.\n"
                   "dir = ''\n"
@@ -124,13 +156,27 @@ static void sanitized(rp_buf *b, const char *s, int quote)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
-        rp_printf(b, "%c", c < 0x20 || c == 0x7f || (quote && c == '"') ? ' ' : (char)c);
+        /* A line break would end a .gp comment and make the rest of a name a gnuplot command
+         * (`system "..."`), and a backslash at the end of a line continues it onto the next. */
+        rp_printf(b, "%c", c < 0x20 || c == 0x7f || (quote && c == '"') ? ' ' : c == '\\' ? '/' : (char)c);
     }
 }
 
 void rp_comment(rp_buf *b, const char *s)
 {
     sanitized(b, s, 0);
+}
+
+void rp_commentf(rp_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    s = formatted(b, fmt, ap);
+    va_end(ap);
+    if (s)
+        rp_comment(b, s);
+    free(s);
 }
 
 void rp_quoted_text(rp_buf *b, const char *s)

@@ -19,8 +19,16 @@ void rp_printf(rp_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* A gnuplot single-quoted string literal: '' stands for a quote; no control bytes. */
+/* A gnuplot single-quoted string literal: '' stands for a quote; control bytes become spaces.
+ * Nothing inside single quotes is special to gnuplot (no backquote command, no @macro, no
+ * escapes) and the terminals are noenhanced, so any text is safe in one. */
 void rp_gp_string(rp_buf *b, const char *s);
+/* rp_gp_string of a printf-formatted text. */
+void rp_gp_stringf(rp_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* The common start of a .gp script after its title line: how to render it, a C locale, and `dat`
  * naming the data file relative to the script's own directory (so it runs from anywhere). */
 void rp_gp_preamble(rp_buf *gp, const char *gp_path, const char *dat_path, const char *chart_path);
@@ -37,8 +45,17 @@ void rp_gp_key_title(rp_buf *gp, size_t i, const char *name, const char *noun);
 /* "# Columns: x (XLABEL) y (YLABEL)" of a two-column .dat ("x", "y" for NULL); the caller ends the
  * line. */
 void rp_dat_xy_columns(rp_buf *dat, const char *xlabel, const char *ylabel);
-/* Text for a .dat comment line: control bytes become spaces. */
+/* Text for a comment line of a .dat or .gp: control bytes become spaces and backslashes '/', so
+ * that the text cannot end the comment (a line break) or continue it onto the next line (a
+ * trailing backslash). Every piece of text that is not ridge's own goes into a .gp through this
+ * or rp_gp_string. */
 void rp_comment(rp_buf *b, const char *s);
+/* rp_comment of a printf-formatted text; the caller writes the "# " and the line's end. */
+void rp_commentf(rp_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* The same, also turning '"' into a space: text inside a "..." column of a .dat. */
 void rp_quoted_text(rp_buf *b, const char *s);
 /* The first lines of a multi-block .dat: "# ridge VERSION KIND[: TITLE]", then how its blocks of

@@ -71,5 +71,69 @@ check "serve LLM sweep: TTFT p99 rows" \
 check "serve queue sweep: one panel" bash -c "! grep -q multiplot '$tmp/q.gp'"
 check "serve queue sweep: the p99 objective" grep -q '^# horizontal line: y = 20 (panel 0)' "$tmp/q.dat"
 
+# --- names from files never become gnuplot commands: a model, operator-list or GPU file whose name
+# holds a line break and `system "touch X"` (fuzz9: the raw name in the .gp's first comment ran it).
+# Rendered when gnuplot is around (the command would run then); the .gp is checked either way.
+pwned="$tmp/X"
+inj="x\\nsystem \\\"touch $pwned\\\"\\n# \\\\"  # JSON: x, a line break, system "touch X", a break, #, a backslash
+renamed() { # FILE OLD_NAME NEW_NAME (JSON-escaped; sed's replacement takes backslashes doubled)
+    sed "s|\"name\": \"$2\"|\"name\": \"${3//\\/\\\\}\"|" "$1"
+}
+renamed "$src/workloads/resnet50.json" resnet50 "$inj" >"$tmp/inj-model.json"
+renamed "$src/workloads/examples/transformer-layer.json" llama2-7b-layer-prefill-2048 "$inj" >"$tmp/inj-ops.json"
+renamed "$src/model/gpus/a40.json" "NVIDIA A40" "g'$inj" >"$tmp/inj-gpu.json"
+check "injection: the model file is named so" grep -q 'system \\"touch' "$tmp/inj-model.json"
+inert() { # WHAT GP: exit 0, X not created, no line of the .gp starting with system, no comment ending in '\'
+    check "$1: exits 0" [ "$rc" -eq 0 ]
+    check "$1: the command did not run" [ ! -e "$pwned" ]
+    check "$1: no line of the .gp starts with system" bash -c "! grep -q '^system' '$2'"
+    check "$1: no comment line of the .gp ends in a backslash" bash -c "! grep -q '^#.*\\\\\$' '$2'"
+    check "$1: the name is in the .gp's first line" bash -c "head -1 '$2' | grep -q 'system \"touch'"
+    rm -f "$pwned"
+}
+env -u RIDGE_GNUPLOT "$ridge" roofline --gpu a40 --workload "$tmp/inj-model.json" -o "$tmp/i1.png" >/dev/null 2>&1
+rc=$?; inert "roofline of a model file" "$tmp/i1.gp"
+env -u RIDGE_GNUPLOT "$ridge" roofline --gpu a40 --workload "$tmp/inj-ops.json" -o "$tmp/i2.png" >/dev/null 2>&1
+rc=$?; inert "roofline of an operator list" "$tmp/i2.gp"
+env -u RIDGE_GNUPLOT "$ridge" roofline --gpu-file "$tmp/inj-gpu.json" --gpu a100-sxm4-80gb --workload resnet50 \
+    -o "$tmp/i3.png" >/dev/null 2>&1
+rc=$?; inert "roofline of a GPU file" "$tmp/i3.gp"
+env -u RIDGE_GNUPLOT "$ridge" plan --workload "$tmp/inj-model.json" --gpus a40 --price a40=1 --samples 1e6 \
+    --chart pareto -o "$tmp/i4.png" >/dev/null 2>&1
+rc=$?
+check "plan pareto of a model file: exits 0" [ "$rc" -eq 0 ]
+check "plan pareto of a model file: the command did not run" [ ! -e "$pwned" ]
+check "plan pareto of a model file: no line starts with system" bash -c "! grep -q '^system' '$tmp/i4.gp'"
+# A chart path with a line break could not be named in the script: exit 2, nothing written.
+"$ridge" roofline --gpu a40 -o "$tmp/a
+b.png" >/dev/null 2>"$tmp/err"
+check "a chart path with a line break: exit 2" [ $? -eq 2 ]
+check "a chart path with a line break: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+check "a chart path with a line break: nothing written" [ "$(ls "$tmp" | grep -c '^a')" -eq 0 ]
+
+# --- a plan chart with nothing to draw is bad input (exit 2, one line, no file), as gnuplot would
+# fail on its empty ranges: no feasible configuration (no price, a power cap), none with a cost,
+# no candidate that fits a batch.
+nothing() { # WHAT WANT ARGS...
+    local what=$1 want=$2
+    shift 2
+    "$ridge" plan "$@" -o "$tmp/none.png" >/dev/null 2>"$tmp/err"
+    local rc=$?
+    check "$what: exit 2 (got $rc)" [ $rc -eq 2 ]
+    check "$what: one line" [ "$(wc -l <"$tmp/err")" -eq 1 ]
+    check "$what: says $want" grep -q -- "$want" "$tmp/err"
+    check "$what: nothing written" [ "$(ls "$tmp" | grep -c '^none')" -eq 0 ]
+}
+nothing "pareto without a price" "no feasible configuration (infeasible: 1, no price 1); nothing to chart" \
+    --workload resnet50 --gpus a40 --samples 1e6 --chart pareto
+nothing "pareto over the power cap" "infeasible: 1, over power cap 1" \
+    --workload resnet50 --gpus a40 --samples 1e6 --price a40=1 --power-cap-w 1 --chart pareto
+nothing "pareto of time without a price" "none has a cost" \
+    --workload resnet50 --gpus a40 --samples 1e6 --objective time --chart pareto
+for ch in pareto throughput-batch breakdown gpus; do
+    nothing "$ch where nothing fits" "nothing to chart" --workload llama2-70b --gpus t4 --price t4=1 --samples 1e6 \
+        --chart $ch
+done
+
 echo "$n checks, $failed failed"
 [ "$failed" -eq 0 ]

@@ -52,6 +52,40 @@ for png in $(grep -o '([^)]*\.png)' "$T/r.md" | tr -d '()'); do
 done
 [ "$n" -ge 3 ] || fail "md has $n charts, expected >= 3"
 grep -q '^| question' "$T/r.md" || fail "md has no table"
+# Markdown of text from files: a prices file's source with a tag, table pipes, a link and an image
+# is plain text in the .md (as in the .html), not markup (fuzz9: a host id's <script> reached it).
+# (a source is cut at 50 bytes: this one fits)
+printf 'a40=0.44 source=<script>x</script> | c | [l](x) ![i](http://e/) \\\n' >"$T/prices.txt"
+"$R" report a40 --prices "$T/prices.txt" -o "$T/x.md" 2>"$T/err" || fail "report md --prices: $(cat "$T/err")"
+line=$(grep '^- Price of a40: ' "$T/x.md")
+[ -n "$line" ] || fail "md: no price line"
+grep -q '<script' "$T/x.md" && fail "md: a <script> tag from the prices file: $line"
+case "$line" in *'&lt;script&gt;x&lt;/script&gt; \| c \| \[l\](x) !\[i\](http://e/) \\.') ;;
+  *) fail "md: the source is not escaped: $line";; esac
+grep -q '[^\\]](http' "$T/x.md" && fail "md: a link from the prices file: $line"
+"$R" report a40 --prices "$T/prices.txt" -o "$T/x.html" 2>"$T/err" || fail "report html --prices: $(cat "$T/err")"
+grep -q '&lt;script&gt;x&lt;/script&gt; | c |' "$T/x.html" || fail "html: the source is not escaped"
+# A file name that is no plain link target: the chart links are percent-encoded, naming the PNGs.
+"$R" report a40 -o "$T/a (b).md" 2>"$T/err" || fail "report 'a (b).md': $(cat "$T/err")"
+grep -q '](a%20%28b%29-throughput.png)' "$T/a (b).md" || fail "md: the chart link is not percent-encoded"
+[ -s "$T/a (b)-throughput.png" ] || fail "md: the PNG of 'a (b).md' is missing"
+# An output that is no file: a directory is exit 3 naming it, before anything runs; a device is
+# written in place (HTML without an extension) and a full one is exit 3.
+mkdir "$T/dir" "$T/dir.md"
+for out in "$T/dir" "$T/dir.md"; do
+  "$R" report a40 -o "$out" 2>"$T/err"; rc=$?
+  [ "$rc" -eq 3 ] || fail "-o a directory ($out): exit $rc, expected 3"
+  [ "$(cat "$T/err")" = "ridge: report: $out: is a directory" ] || fail "-o a directory: $(cat "$T/err")"
+  [ -z "$(ls -A "$out")" ] || fail "-o a directory: wrote into it"
+done
+if [ -w /dev/full ]; then
+  "$R" report a40 -o /dev/full 2>"$T/err"; rc=$?
+  [ "$rc" -eq 3 ] || fail "-o /dev/full: exit $rc, expected 3"
+  [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^ridge: /dev/full: .*No space left on device' "$T/err" ||
+    fail "-o /dev/full: $(cat "$T/err")"
+fi
+"$R" report a40 -o /dev/stdout 2>"$T/err" >"$T/stdout.html" || fail "-o /dev/stdout: $(cat "$T/err")"
+head -1 "$T/stdout.html" | grep -q '^<!DOCTYPE html>' || fail "-o /dev/stdout: not the HTML page"
 # Bad input: one line on stderr, exit 2, no file.
 bad() {
   local what=$1 out=$2; shift 2

@@ -167,6 +167,17 @@ static void test_pareto_chart(void)
     ser[0].group = -1;
     CHECK(ridge_scatter_write(ser, 3, &so, &paths, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "group -1");
+    /* No point at all (a sweep with nothing feasible, or no cost: NaN): gnuplot cannot draw it
+     * ("x range is invalid"), so nothing is written. */
+    {
+        static const double nan_y[1] = {NAN}, one[1] = {1};
+        ridge_scatter_series none[2] = {{"empty", NULL, NULL, 0, 0, 0, NULL}, {"no cost", one, nan_y, 1, 0, 1, NULL}};
+        snprintf(chart, sizeof chart, "%s/nothing.png", tmpdir);
+        CHECK(ridge_plot_paths_from_chart(chart, &paths, &err) == RIDGE_OK);
+        CHECK(ridge_scatter_write(none, 2, &so, &paths, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, "no point to draw");
+        CHECK(access(paths.dat, F_OK) != 0 && access(paths.gp, F_OK) != 0);
+    }
     check_context(NULL);
 }
 

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,8 @@ static void test_paths(void)
         {"", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
         {".png", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
         {"dir/.svg", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
+        /* a control byte: the script could not name its files (nor its comment hold the path) */
+        {"a\nsystem 'x'\n.png", NULL, NULL, RIDGE_EINVAL, RIDGE_PLOT_PNG},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ridge_plot_paths p;
@@ -194,6 +197,35 @@ static void test_write_file(void)
     CHECK_INT(ridge_plot_write_file(nodir, "x", 1, &err), RIDGE_EIO);
     CHECK_STR_HAS(err.msg, nodir);
     CHECK_INT(entries(), 0);
+
+    /* A link to a file descriptor (/dev/stdout -> /proc/self/fd/1 with standard output redirected
+     * to a file) is written in place: through the descriptor, the link left a link and no
+     * temporary file beside it (run as root, /dev/stdout was replaced by a plain file). */
+    check_context("a link to a file descriptor");
+    {
+        char fdpath[64], link[128];
+        int fd;
+        join(victim, sizeof victim, "redirected.txt");
+        join(link, sizeof link, "stdout-link");
+        fd = open(victim, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+        if (fd >= 0 && stat(fdpath, &st) == 0 && CHECK(symlink(fdpath, link) == 0)) {
+            CHECK(ridge_plot_in_place(link));
+            CHECK(!ridge_plot_in_place(victim));
+            CHECK_INT(ridge_plot_write_file(link, "in place\n", 9, &err), RIDGE_OK);
+            CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+            s = check_read_file(victim);
+            CHECK_STR_EQ(s, "in place\n");
+            free(s);
+            CHECK_INT(entries(), 2); /* the file and the link */
+        } else
+            printf("no /proc/self/fd: links to descriptors not checked\n");
+        if (fd >= 0)
+            close(fd);
+        remove(link);
+        remove(victim);
+    }
+    check_context(NULL);
 }
 
 /* The example workload: one op per interesting case (fills pts[0..7], returns how many are used). */
@@ -750,6 +782,127 @@ static void test_curves_panels(void)
     check_context(NULL);
 }
 
+/* 1 when no line of text is a command made of a name: a line that starts with `system`, or a
+ * comment line ending in a backslash (gnuplot would run the next line on into it). */
+static int no_line_from_names(const char *text)
+{
+    for (const char *l = text; l && *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        if (strncmp(l, "system", 6) == 0 || (l[0] == '#' && len && l[len - 1] == '\\'))
+            return 0;
+        l = e ? e + 1 : l + len;
+    }
+    return 1;
+}
+
+/* Check the .dat and .gp of paths for lines made of names; when gnuplot is around, render the
+ * chart and check that the command in the names did not run. */
+static void check_names_inert(const ridge_plot_paths *paths, const char *pwned)
+{
+    char *dat = check_read_file(paths->dat), *gp = check_read_file(paths->gp);
+    ridge_err err = {{0}};
+    if (CHECK(dat && gp)) {
+        CHECK(no_line_from_names(gp));
+        CHECK(no_line_from_names(dat));
+        CHECK(strstr(gp, "\nsystem") == NULL);
+    }
+    if (ridge_gnuplot_find(NULL, 0)) {
+        CHECK_INT(ridge_gnuplot_run(paths, &err), RIDGE_OK);
+        CHECK(!exists(pwned));
+        remove(paths->chart);
+    }
+    remove(pwned);
+    free(dat);
+    free(gp);
+    remove(paths->dat);
+    remove(paths->gp);
+}
+
+/* Names from files (a model, a GPU, a series, a label) reach every chart's .dat and .gp: a line
+ * break, quotes or a trailing backslash in one never make a gnuplot command (fuzz9: a model
+ * named "x\nsystem(\"touch PWNED\")" ran the command on rendering). */
+static void test_names_cannot_inject(void)
+{
+    static const double x[] = {1, 2, 3}, y[] = {2, 4, 8};
+    char pwned[160], name[400], title[400], chart[160], bs[200];
+    ridge_gpu g[2];
+    ridge_roofline_point pts[8];
+    size_t n = make_points(pts);
+    ridge_roofline_series rs[2];
+    ridge_plot_paths paths;
+    ridge_err err = {{0}};
+    join(pwned, sizeof pwned, "PWNED");
+    snprintf(name, sizeof name, "x\nsystem \"touch %s\"\n# '\nsystem 'touch %s'\n\"", pwned, pwned);
+    snprintf(title, sizeof title, "t\\\nsystem \"touch %s\"\\", pwned); /* backslashes before the breaks */
+    snprintf(bs, sizeof bs, "ends in a backslash \\");
+    make_gpu(&g[0]);
+    make_gpu(&g[1]);
+    /* GPU names are short: each with one command of its own. */
+    snprintf(g[0].name, sizeof g[0].name, "g\\\nsystem \"touch %.40s\"", pwned);
+    snprintf(g[1].id, sizeof g[1].id, "testb-y2");
+    snprintf(g[1].name, sizeof g[1].name, "g'\nsystem 'touch %.40s'\n#", pwned);
+    snprintf(g[0].eff.source, sizeof g[0].eff.source, "s\nsystem \"touch %.40s\"", pwned);
+    pts[0].label = name;
+
+    check_context("roofline, one GPU, named by a file");
+    join(chart, sizeof chart, "inj-roof.png");
+    CHECK_INT(ridge_plot_paths_from_chart(chart, &paths, &err), RIDGE_OK);
+    CHECK_INT(ridge_roofline_write(&g[0], pts, n, &(ridge_roofline_options){name, title, 0}, &paths, &err), RIDGE_OK);
+    {
+        char *gp = check_read_file(paths.gp);
+        /* the first line names the GPU and the workload, on one line */
+        CHECK(gp && strncmp(gp, "# ridge ", 8) == 0 && strstr(gp, "touch") < strchr(gp, '\n'));
+        free(gp);
+    }
+    check_names_inert(&paths, pwned);
+
+    check_context("roofline, two GPUs, a key");
+    rs[0] = (ridge_roofline_series){&g[0], pts, n};
+    rs[1] = (ridge_roofline_series){&g[1], pts, n};
+    CHECK_INT(ridge_roofline_write_gpus(rs, 2, &(ridge_roofline_options){bs, name, 3}, &paths, &err), RIDGE_OK);
+    check_names_inert(&paths, pwned);
+
+    check_context("curves");
+    {
+        ridge_curve_series cs = {name, x, y, 3, 0, 1, 0};
+        ridge_curve_options co = {0};
+        co.title = name;
+        co.xlabel = title;
+        co.ylabel = bs;
+        CHECK_INT(ridge_curves_write(&cs, 1, &co, &paths, &err), RIDGE_OK);
+        check_names_inert(&paths, pwned);
+    }
+    check_context("scatter");
+    {
+        const char *labels[3] = {name, title, bs};
+        ridge_scatter_series ss = {name, x, y, 3, 0, 1, labels};
+        ridge_scatter_options so = {0};
+        so.title = title;
+        so.note = name;
+        so.xlabel = bs;
+        CHECK_INT(ridge_scatter_write(&ss, 1, &so, &paths, &err), RIDGE_OK);
+        check_names_inert(&paths, pwned);
+    }
+    check_context("bars");
+    {
+        const char *cats[2] = {name, title};
+        ridge_bar_series bser = {name, y};
+        CHECK_INT(ridge_bars_write(cats, 2, &bser, 1, &(ridge_bars_options){title, name, bs, 0, 1}, &paths, &err),
+                  RIDGE_OK);
+        check_names_inert(&paths, pwned);
+    }
+    check_context("validation");
+    {
+        const char *ids[3] = {name, title, bs};
+        ridge_validation_set vs = {name, x, y, y, ids, 3, 0, 0};
+        ridge_validation_options vo = {title, name, RIDGE_VALIDATION_RATIO, 0, NULL, NULL};
+        CHECK_INT(ridge_validation_write(&vs, 1, &vo, &paths, &err), RIDGE_OK);
+        check_names_inert(&paths, pwned);
+    }
+    check_context(NULL);
+}
+
 /* A chart file's contents (check_read_file), compared and freed. */
 static int chart_is(const char *path, const char *want)
 {
@@ -850,6 +1003,7 @@ int main(void)
     test_validation_chart();
     test_validation_panels();
     test_curves_panels();
+    test_names_cannot_inject();
     test_gnuplot_runner();
     rmdir(tmpdir);
     return check_report();

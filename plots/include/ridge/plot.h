@@ -39,16 +39,22 @@ typedef struct {
 const char *ridge_plot_bound_color(ridge_bound bound);
 
 /* Split a chart path. The extension (.png or .svg, any case) picks the format; anything else is
- * RIDGE_EINVAL, as is an empty or overlong path. */
+ * RIDGE_EINVAL, as is an empty or overlong path or one with a control byte (a line break, say). */
 int ridge_plot_paths_from_chart(const char *chart_path, ridge_plot_paths *out, ridge_err *err);
 
 /* Write `size` bytes to `path` atomically: into a new temporary file beside it (mkstemp
  * "PATH.XXXXXX": never an existing file or a link's target, never another run's), flushed to the
  * disk, then renamed over `path`. The file gets the mode fopen would give it (0666 less the
  * umask). A path that is there and is neither a plain file nor a directory (/dev/null, a FIFO,
- * /dev/stdout) is written in place instead, never replaced (the chart of ridge_gnuplot_run too).
+ * /dev/stdout), or a link to a file descriptor (ridge_plot_in_place), is written in place
+ * instead, never replaced (the chart of ridge_gnuplot_run too).
  * RIDGE_EIO names the path; nothing is left behind. */
 int ridge_plot_write_file(const char *path, const char *data, size_t size, ridge_err *err);
+
+/* Whether ridge_plot_write_file writes path in place: it is there and is neither a plain file nor
+ * a directory, or it is a link to an open file descriptor (/dev/stdout, /dev/fd/N, whatever
+ * standard output is redirected to). */
+int ridge_plot_in_place(const char *path);
 
 /* ---- gnuplot ---- */
 
@@ -213,8 +219,9 @@ typedef struct {
 } ridge_scatter_options;
 
 /* Write paths->dat (one block per set: x y, `index N`; a labelled set adds a third column, its
- * label in double quotes) and paths->gp. RIDGE_EINVAL for no sets
- * or a negative group; RIDGE_EIO when a file cannot be written (nothing is left behind). */
+ * label in double quotes) and paths->gp. RIDGE_EINVAL for no sets, a negative group, or no point
+ * to draw at all (every set empty or left out); RIDGE_EIO when a file cannot be written (nothing
+ * is left behind). */
 int ridge_scatter_write(const ridge_scatter_series *series, size_t nseries, const ridge_scatter_options *opt,
                         const ridge_plot_paths *paths, ridge_err *err);
 
