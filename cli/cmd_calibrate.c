@@ -42,9 +42,10 @@ static const char help[] =
     "  --min-time S         leave out measurements timed below S seconds (training and held out)\n"
     "  -h, --help           this help\n";
 
-/* The GPU's own file with `efficiency` replaced by the fitted parameters. */
+/* The GPU's own file with `efficiency` replaced by the fitted parameters; its source names the
+ * held-out MAPE after the fit (test_mape over ntest cases), or says there was no held-out case. */
 static int write_calibrated(const char *path, const ridge_gpu *g, const ridge_cal_result *r, char **files, int nfiles,
-                            double test_mape)
+                            int ntest, double test_mape)
 {
     size_t len = 0;
     const char *json = ridge_catalog_json(g->id, &len);
@@ -87,8 +88,10 @@ static int write_calibrated(const char *path, const ridge_gpu *g, const ridge_ca
     k = snprintf(src, sizeof src, "ridge %s calibrate, %s: %d training cases from", ridge_version(), date, r->ntrain);
     for (int i = 0; i < nfiles && k > 0 && (size_t)k < sizeof src; i++)
         k += snprintf(src + k, sizeof src - (size_t)k, " %s", files[i]);
-    if (k > 0 && (size_t)k < sizeof src)
+    if (k > 0 && (size_t)k < sizeof src && ntest > 0)
         snprintf(src + k, sizeof src - (size_t)k, "; held-out MAPE %.1f %%", 100.0 * test_mape);
+    else if (k > 0 && (size_t)k < sizeof src)
+        snprintf(src + k, sizeof src - (size_t)k, "; no held-out case");
     cJSON_AddStringToObject(eff, "source", src);
     /* The file must load as a GPU: check it before it replaces anything. */
     text = cJSON_PrintUnformatted(root);
@@ -341,7 +344,7 @@ int cmd_calibrate(int argc, char **argv)
     ridge_cal_predict_all(&ms, &g, after);
     ntr = ridge_cal_group_errors(&ms, train, 1, before, after, g.id, tr, 32);
     nte = ridge_cal_group_errors(&ms, train, 0, before, after, g.id, te, 32);
-    rc = write_calibrated(out, &g, &res, argv + optind, argc - optind, te[0].n ? te[0].after / te[0].n : 0);
+    rc = write_calibrated(out, &g, &res, argv + optind, argc - optind, te[0].n, te[0].n ? te[0].after / te[0].n : 0);
     if (rc != CLI_EXIT_OK)
         goto done;
     if (fmt == CLI_FMT_JSON)

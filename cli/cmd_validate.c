@@ -35,7 +35,8 @@ static const char help[] =
     "recorded) are predicted with the recorded run configuration: throughput (items/s), latency\n"
     "(step time) or generation (prefill + output x decode at the recorded context).\n"
     "Measurements whose check failed are skipped (nothing to check, as for launch timings and\n"
-    "published figures, is fine); measurements that cannot be mapped are counted by reason.\n"
+    "published figures, is fine); measurements that cannot be mapped, lack a field or have one\n"
+    "of the wrong type or range are counted by reason (\"no time_s.median\").\n"
     "CSV holds the cases only.\n"
     "\n"
     "Options:\n"
@@ -54,7 +55,7 @@ static const char help[] =
     "  --write-baseline FILE    also write the per-group/GPU/workload MAPE as a baseline file\n"
     "  --baseline FILE      compare with a baseline: exit 5 when any of its groups lost cases or\n"
     "                       its MAPE grew by more than the tolerance\n"
-    "  --tolerance-points N the tolerance of --baseline in percentage points (default 2)\n"
+    "  --tolerance-points N with --baseline: its tolerance in percentage points (default 2)\n"
     "  --min-time S         leave out cases measured in seconds below S (counted as skipped)\n"
     "  --summary            text: the summaries and the 10 worst cases, not every case\n"
     "  --only kernels|models  compare only kernel (config.op) or only model measurements\n"
@@ -106,7 +107,7 @@ static int check_baseline(const char *path, const ridge_val_summary *v, int nv, 
 typedef struct {
     const char *gpu, *chart, *out, *baseline, *write_base, *gpu_file, *only;
     double tol, min_time;
-    int summary_only, help;
+    int tol_given, summary_only, help;
     cli_format fmt;
     ridge_plot_paths paths;
     ridge_gpu fileg; /* --gpu-file, loaded */
@@ -147,6 +148,7 @@ static int parse_options(int argc, char **argv, val_args *a)
         case 't':
             if (cli_parse_double("--tolerance-points", optarg, 0, 100, &a->tol))
                 return CLI_EXIT_USAGE;
+            a->tol_given = 1;
             break;
         case 'm':
             if (cli_parse_double("--min-time", optarg, 0, 1e6, &a->min_time))
@@ -197,6 +199,8 @@ static int parse_args(int argc, char **argv, val_args *a)
     }
     if (a->baseline && a->write_base)
         return cli_usage_error(CMD, "--baseline and --write-baseline are exclusive");
+    if (a->tol_given && !a->baseline)
+        return cli_usage_error(CMD, "--tolerance-points needs --baseline FILE (it is the baseline's tolerance)");
     if (a->write_base && !*a->write_base)
         return cli_usage_error(CMD, "--write-baseline: empty path");
     if (a->gpu && a->gpu_file)
@@ -217,7 +221,7 @@ static int emit(const val_args *a, const ridge_val_cases *s, const ridge_meas_se
     if (a->fmt == CLI_FMT_JSON)
         rc = cli_val_print_json(s, ms, v, nv);
     else if (a->fmt == CLI_FMT_CSV)
-        cli_val_print_csv(s);
+        rc = cli_val_print_csv(s);
     else
         rc = cli_val_print_text(s, ms, v, nv, a->summary_only);
     if (rc == CLI_EXIT_OK && a->baseline) {

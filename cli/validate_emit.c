@@ -200,13 +200,21 @@ int cli_val_print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const
     return cli_print_json(root);
 }
 
-/* CSV straight away, unquoted, as it always was. */
-void cli_val_print_csv(const ridge_val_cases *s)
+/* CSV through a table, so that a cell holding a comma, a quote or a line break (an id from the
+ * file) is quoted (cli_csv_cell), as predict --per-op quotes its op names. */
+int cli_val_print_csv(const ridge_val_cases *s)
 {
-    const cli_emit_table e = {case_cols, NCOLS(case_cols), CLI_FMT_CSV, NULL, NULL};
-    cli_emit_head(&e);
+    cli_table t;
+    cli_emit_table e;
+    if (cli_emit_open(&e, case_cols, NCOLS(case_cols), CLI_FMT_CSV, &t))
+        return CLI_EXIT_FAILURE;
     for (int i = 0; i < s->n; i++)
-        case_row(&e, &s->v[i]);
+        if (case_row(&e, &s->v[i])) {
+            cli_table_free(&t);
+            return CLI_EXIT_FAILURE;
+        }
+    cli_emit_end(&e);
+    return CLI_EXIT_OK;
 }
 
 int cli_val_write_baseline(const char *path, char *const *files, int nfiles, const ridge_val_summary *v, int nv)

@@ -13,8 +13,8 @@ int cli_val_print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const
                        int summary_only);
 /* The same as one JSON document; returns an exit code. */
 int cli_val_print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const ridge_val_summary *v, int nv);
-/* The cases alone, one CSV row each. */
-void cli_val_print_csv(const ridge_val_cases *s);
+/* The cases alone, one CSV row each, cells quoted where they need it; returns an exit code. */
+int cli_val_print_csv(const ridge_val_cases *s);
 /* The per-group/GPU/workload/family MAPE of v as a baseline file (RIDGE_VAL_BASELINE_KIND) naming
  * the measurement files; returns an exit code. */
 int cli_val_write_baseline(const char *path, char *const *files, int nfiles, const ridge_val_summary *v, int nv);

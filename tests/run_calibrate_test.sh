@@ -30,6 +30,7 @@ check "held-out MAPE after calibration ($after %) below 1 %" awk -v a="$after" '
 check "calibrated file loads" "$ridge" gpu show --gpu-file "$tmp/cal.json" --format json >"$tmp/show.json"
 check "calibrated file carries fraction_by_peak" grep -q '"fraction_by_peak"' "$tmp/cal.json"
 check "calibrated file says where it came from" grep -q 'ridge .* calibrate, ' "$tmp/cal.json"
+check "its source gives the held-out MAPE" grep -Eq '"source":.*; held-out MAPE [0-9.]+ %"' "$tmp/cal.json"
 "$ridge" validate --gpu-file "$tmp/cal.json" "$data" >"$tmp/val.txt"
 check "validate with the calibrated file" test $? -eq 0
 mape=$(awk '$1=="gpu" && $2=="h200-sxm-141gb"{print $4}' "$tmp/val.txt")
@@ -44,5 +45,11 @@ check "same fit twice" cmp -s <(grep -v '"source"' "$tmp/cal.json") <(grep -v '"
 # --train replaces the split: fitting on the GEMMs alone leaves the bandwidth parameters alone.
 "$ridge" calibrate --gpu h200-sxm-141gb --train 'gemm/*' "$data" -o "$tmp/cal3.json" >"$tmp/r3.txt"
 check "--train gemm/*: dram_fraction not fitted" grep -Eq '^dram_fraction .*not (fitted|identified)' "$tmp/r3.txt"
+# Every case in training: the source says there was no held-out case (it said "held-out MAPE 0.0 %").
+"$ridge" calibrate --gpu h200-sxm-141gb --train '*' "$data" -o "$tmp/cal4.json" >"$tmp/r4.txt" 2>"$tmp/err4.txt"
+check "--train '*' exits 0 ($(cat "$tmp/err4.txt"))" test $? -eq 0
+check "--train '*': no held-out case in the report" grep -Eq '^calibration of h200-sxm-141gb: [0-9]+ training cases, 0 held out;' "$tmp/r4.txt"
+check "--train '*': the source says no held-out case" grep -Eq '"source":.*; no held-out case"' "$tmp/cal4.json"
+check "--train '*': the source gives no held-out MAPE" test -z "$(grep 'held-out MAPE' "$tmp/cal4.json")"
 [ $fail = 0 ] && echo "calibrate end to end: ok"
 exit $fail

@@ -226,6 +226,80 @@ static void check_collect_progress(const cJSON *doc, const ridge_meas_set *s)
     remove(path);
 }
 
+/* The reader on a copy of the synthetic document: a file-level fault is one error naming the
+ * field; a measurement that lacks a field is skipped with a reason naming it, the others kept. */
+static void check_reader(const cJSON *doc, int n)
+{
+    static const struct {
+        const char *what, *key; /* a top-level key set to a number (NULL: the first time_s.median removed) */
+        double value;
+        int status;
+        const char *msg;
+    } rows[] = {
+        {"schema_version 2", "schema_version", 2, RIDGE_EINVAL, "t: $.schema_version: 2 is not 1"},
+        {"an unknown top-level key", "measurement", 1, RIDGE_EINVAL, "t: $.measurement: unknown key"},
+        {"measurements a number", "measurements", 1, RIDGE_EINVAL, "t: $.measurements: a number, not an array"},
+        {"no time_s.median", NULL, 0, RIDGE_OK, NULL},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        cJSON *d = cJSON_Duplicate(doc, 1);
+        ridge_meas_doc *md = NULL;
+        ridge_meas_set s;
+        ridge_err err = {{0}};
+        char *text;
+        int st;
+        check_context(rows[k].what);
+        memset(&s, 0, sizeof s);
+        if (rows[k].key) {
+            cJSON_DeleteItemFromObjectCaseSensitive(d, rows[k].key);
+            cJSON_AddNumberToObject(d, rows[k].key, rows[k].value);
+        } else
+            cJSON_DeleteItemFromObjectCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(
+                    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d, "measurements"), 0), "time_s"),
+                "median");
+        text = cJSON_PrintUnformatted(d);
+        cJSON_Delete(d);
+        if (!CHECK(text != NULL))
+            continue;
+        st = ridge_meas_doc_parse(text, strlen(text), "t", &md, &err);
+        free(text);
+        CHECK_INT(st, rows[k].status);
+        if (rows[k].msg)
+            CHECK(strncmp(err.msg, rows[k].msg, strlen(rows[k].msg)) == 0);
+        if (md) {
+            ridge_meas_collect(md, NULL, NULL, &s);
+            CHECK_INT(s.n, n - 1);
+            if (CHECK_INT(s.nreasons, 1))
+                CHECK(strcmp(s.reason[0], "no time_s.median") == 0 && s.reason_count[0] == 1);
+        }
+        ridge_meas_doc_free(md);
+        ridge_meas_set_free(&s);
+    }
+    check_context(NULL);
+}
+
+/* More distinct skip reasons than a set holds: the last slot counts the rest, none is lost. */
+static void check_skip_overflow(void)
+{
+    static char reasons[RIDGE_MEAS_MAX_REASONS + 10][16];
+    ridge_meas_set s;
+    long total = 0;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < RIDGE_MEAS_MAX_REASONS + 10; i++) {
+        snprintf(reasons[i], sizeof reasons[i], "reason %d", i);
+        ridge_meas_skip(&s, reasons[i]);
+        ridge_meas_skip(&s, reasons[i]);
+    }
+    CHECK_INT(s.nreasons, RIDGE_MEAS_MAX_REASONS);
+    for (int i = 0; i < s.nreasons; i++)
+        total += s.reason_count[i];
+    CHECK_INT(total, 2 * (RIDGE_MEAS_MAX_REASONS + 10));
+    CHECK(strcmp(s.reason[RIDGE_MEAS_MAX_REASONS - 1], RIDGE_MEAS_SKIP_OTHER) == 0);
+    CHECK_INT(s.reason_count[RIDGE_MEAS_MAX_REASONS - 1], 2 * 11);
+    ridge_meas_set_free(&s);
+}
+
 static const ridge_cal_param *find(const ridge_cal_result *r, const char *name)
 {
     for (int j = 0; j < r->nparams; j++)
@@ -278,6 +352,8 @@ int main(int argc, char **argv)
         i++;
     }
     CHECK_INT(i, s.n);
+    check_reader(doc, s.n);
+    check_skip_overflow();
     if (argc > 1) {
         char *text = cJSON_Print(doc);
         FILE *f = fopen(argv[1], "w");

@@ -53,10 +53,13 @@ void ridge_meas_skip(ridge_meas_set *s, const char *reason)
             s->reason_count[i]++;
             return;
         }
-    if (s->nreasons < RIDGE_MEAS_MAX_REASONS) {
-        s->reason[s->nreasons] = reason;
-        s->reason_count[s->nreasons++] = 1;
+    /* The last slot is "other reasons": every skip is counted, whatever the number of reasons. */
+    if (s->nreasons == RIDGE_MEAS_MAX_REASONS) {
+        s->reason_count[RIDGE_MEAS_MAX_REASONS - 1]++;
+        return;
     }
+    s->reason[s->nreasons] = s->nreasons == RIDGE_MEAS_MAX_REASONS - 1 ? RIDGE_MEAS_SKIP_OTHER : reason;
+    s->reason_count[s->nreasons++] = 1;
 }
 
 static ridge_meas_item *add_item(ridge_meas_set *s)
@@ -90,14 +93,32 @@ void ridge_meas_set_free(ridge_meas_set *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Lenient on purpose, unlike the library's other readers (rj_parse_object): members that are
- * absent or mistyped read as "not there" and the measurement is skipped with a reason, never the
- * whole file rejected. */
+/* What a JSON value is, for messages. */
+static const char *json_type(const cJSON *v)
+{
+    return cJSON_IsNull(v)     ? "null"
+           : cJSON_IsBool(v)   ? "a boolean"
+           : cJSON_IsNumber(v) ? "a number"
+           : cJSON_IsString(v) ? "a string"
+           : cJSON_IsArray(v)  ? "an array"
+                               : "an object";
+}
+
+/* The top-level keys of a measurement file (docs/validation.md, "Top level"): what
+ * ridge-bench-cuda, bench_torch.py, collect.py and the converters write. */
+static const char *const doc_keys[] = {"schema_version", "kind",   "provenance", "measurements", "skipped",
+                                       "errors",         "parts",  "groups",     "summary",      NULL};
+
+/* Strict on the file (its kind, version and top-level keys: a file that is not a measurement file
+ * is an input error), lenient on each measurement: one that lacks a field, or has one of the wrong
+ * type, is skipped with a reason by ridge_meas_collect, never the whole file rejected. */
 int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge_meas_doc **out, ridge_err *err)
 {
-    const cJSON *kind;
+    const cJSON *kind, *sv, *arr, *prov;
     cJSON *root;
     ridge_meas_doc *doc;
+    rj_ctx ctx = {origin, err};
+    int st = RIDGE_EINVAL;
     *out = NULL;
     if (ridge_json_refuse_nul_escape(text, len, origin, err) != RIDGE_OK)
         return RIDGE_EPARSE;
@@ -107,14 +128,31 @@ int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge
         return ridge_err_set(err, RIDGE_EPARSE, "%s: not a JSON object (malformed or truncated file)", origin);
     }
     kind = cJSON_GetObjectItemCaseSensitive(root, "kind");
-    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0) {
+    sv = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
+    arr = cJSON_GetObjectItemCaseSensitive(root, "measurements");
+    prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
+    if (!cJSON_IsString(kind) || strcmp(kind->valuestring, "ridge-measurements") != 0)
+        ridge_err_set(err, st, "%s: $.kind: not \"ridge-measurements\" (not a measurement file)", origin);
+    else if (!sv)
+        ridge_err_set(err, st, "%s: $.schema_version: missing (measurement files are version 1)", origin);
+    else if (!cJSON_IsNumber(sv))
+        ridge_err_set(err, st, "%s: $.schema_version: %s, not the number 1", origin, json_type(sv));
+    else if (sv->valuedouble != 1)
+        ridge_err_set(err, st, "%s: $.schema_version: %g is not 1 (the version this ridge reads)", origin,
+                      sv->valuedouble);
+    else if (rj_check_keys(root, "$", doc_keys, &ctx) != RIDGE_OK)
+        ; /* "ORIGIN: $.KEY: unknown key" (or duplicate key) */
+    else if (prov && !cJSON_IsObject(prov))
+        ridge_err_set(err, st, "%s: $.provenance: %s, not an object", origin, json_type(prov));
+    else if (!arr)
+        ridge_err_set(err, st, "%s: $.measurements: missing", origin);
+    else if (!cJSON_IsArray(arr))
+        ridge_err_set(err, st, "%s: $.measurements: %s, not an array", origin, json_type(arr));
+    else
+        st = RIDGE_OK;
+    if (st != RIDGE_OK) {
         cJSON_Delete(root);
-        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.kind: not \"ridge-measurements\" (not a measurement file)",
-                             origin);
-    }
-    if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "measurements"))) {
-        cJSON_Delete(root);
-        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.measurements: missing or not an array", origin);
+        return st;
     }
     if (!(doc = malloc(sizeof *doc))) {
         cJSON_Delete(root);
@@ -156,10 +194,94 @@ static double num_of(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
-static double median_time_s(const cJSON *m)
+/* ---- a measurement's fields: absent and null read as "not given" (the files write null for
+ * what was not stated); present and of the wrong type or out of range, the measurement is skipped
+ * with a reason naming the field, never read as the default. ---- */
+
+/* The member key of o, NULL when absent or null. */
+static const cJSON *given(const cJSON *o, const char *key)
 {
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "time_s");
-    return cJSON_IsObject(t) ? num_of(t, "median") : NAN;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+/* An optional string: 0 with *out the string, or NULL when not given; -1 when of another type. */
+static int opt_str(const cJSON *o, const char *key, const char **out)
+{
+    const cJSON *v = given(o, key);
+    *out = NULL;
+    if (!v)
+        return 0;
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return -1;
+    *out = v->valuestring;
+    return 0;
+}
+
+/* An optional integer in [lo, hi]: 1 with *out set, 0 when not given (*out untouched), -1 when
+ * of another type, fractional or out of range. */
+static int opt_int(const cJSON *o, const char *key, double lo, double hi, double *out)
+{
+    const cJSON *v = given(o, key);
+    if (!v)
+        return 0;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
+        v->valuedouble != floor(v->valuedouble))
+        return -1;
+    *out = v->valuedouble;
+    return 1;
+}
+
+/* An optional boolean: 1 with *out set, 0 when not given (*out untouched), -1 when of another
+ * type ("true", 1). */
+static int opt_bool(const cJSON *o, const char *key, int *out)
+{
+    const cJSON *v = given(o, key);
+    if (!v)
+        return 0;
+    if (!cJSON_IsBool(v))
+        return -1;
+    *out = cJSON_IsTrue(v);
+    return 1;
+}
+
+/* The optional string member KEY of o into s (NULL when not given); one of another type makes the
+ * calling mapper return "WHERE.KEY: not a string" (WHERE, KEY: string literals). */
+#define OPT_STR(o, where, key, s)                   \
+    do {                                            \
+        if (opt_str((o), key, &(s)))                \
+            return where key ": not a string";      \
+    } while (0)
+
+#define MEAS_STR_(x) #x
+#define MEAS_STR(x) MEAS_STR_(x)
+
+/* The measured time: time_s.median, in seconds (its sign is checked by the caller). */
+static const char *median_time_s(const cJSON *m, double *out)
+{
+    const cJSON *t = given(m, "time_s"), *v;
+    if (!t)
+        return "no time_s";
+    if (!cJSON_IsObject(t))
+        return "time_s: not an object";
+    if (!(v = given(t, "median")))
+        return "no time_s.median";
+    if (!cJSON_IsNumber(v))
+        return "time_s.median: not a number";
+    *out = v->valuedouble;
+    return NULL;
+}
+
+/* The measured value of a published figure (value; its sign is checked by the caller). */
+static const char *value_of(const cJSON *m, double *out)
+{
+    const cJSON *v = given(m, "value");
+    if (!v)
+        return "no value";
+    if (!cJSON_IsNumber(v))
+        return "value: not a number";
+    *out = v->valuedouble;
+    return NULL;
 }
 
 /* The kernel family of an op, for the per-family summaries (docs/validation.md, "Kernel
@@ -235,23 +357,26 @@ static const char *parse_kernel_ops(const cJSON *opj, const cJSON *opsj, ridge_m
 static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj, ridge_meas_item *it)
 {
     const char *s, *why;
-    double v;
+    double v = 0;
+    int cold = 0;
     it->type = RIDGE_MEAS_KERNEL;
     if ((why = parse_kernel_ops(opj, cJSON_GetObjectItemCaseSensitive(cfg, "ops"), it)))
         return why;
-    it->measured = median_time_s(m);
-    v = num_of(m, "reps");
-    it->reps = isfinite(v) && v >= 1 ? v : 0;
+    if (opt_int(m, "reps", 1, 1e12, &it->reps) < 0) /* 0 (not stated) when not given */
+        return "reps: not an integer in [1, 1e12]";
     it->rt = RIDGE_RUNTIME_EAGER;
-    if ((s = rj_str_or_null(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+    OPT_STR(cfg, "config.", "runtime", s);
+    if (s && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
-    if ((s = rj_str_or_null(cfg, "framework"))) {
+    OPT_STR(cfg, "config.", "framework", s);
+    if (s) {
         if (strcmp(s, "pytorch") != 0)
             return "unknown framework (config.framework)";
         it->framework = 1;
     }
     it->form = RIDGE_MEAS_STEADY;
-    if ((s = rj_str_or_null(cfg, "timed"))) {
+    OPT_STR(cfg, "config.", "timed", s);
+    if (s) {
         /* What time_s is, as the benchmark states it. */
         if (strcmp(s, "round_trip") == 0)
             it->form = RIDGE_MEAS_ROUNDTRIP;
@@ -266,33 +391,47 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
             return "unknown timing form (config.timed)";
     } else {
         /* Files from before config.timed: a synchronize per call, or an _issue id. */
-        if ((s = rj_str_or_null(cfg, "sync")) && strcmp(s, "each") == 0)
+        OPT_STR(cfg, "config.", "sync", s);
+        if (s && strcmp(s, "each") == 0)
             it->form = RIDGE_MEAS_ROUNDTRIP;
         if (strlen(it->id) > 6 && strcmp(it->id + strlen(it->id) - 6, "_issue") == 0)
             it->form = RIDGE_MEAS_ISSUE;
     }
-    /* A published rate (config.kind "rate"): the value in TFLOPS or GB/s of the op as stated. */
-    if ((s = rj_str_or_null(cfg, "kind")) && strcmp(s, "rate") == 0) {
-        const char *unit = rj_str_or_null(m, "unit");
-        double value = num_of(m, "value");
-        if (unit && strcmp(unit, "TFLOPS") == 0)
+    /* A published rate (config.kind "rate"): the value in TFLOPS or GB/s of the op as stated;
+     * otherwise time_s.median. */
+    OPT_STR(cfg, "config.", "kind", s);
+    if (s && strcmp(s, "rate") == 0) {
+        const char *unit;
+        double value = 0;
+        OPT_STR(m, "", "unit", unit);
+        if (!unit)
+            return "no unit (a rate: TFLOPS or GB/s)";
+        if ((why = value_of(m, &value)))
+            return why;
+        if (strcmp(unit, "TFLOPS") == 0)
             it->kind = RIDGE_MEAS_FLOP_RATE, it->measured = value * 1e12;
-        else if (unit && strcmp(unit, "GB/s") == 0)
+        else if (strcmp(unit, "GB/s") == 0)
             it->kind = RIDGE_MEAS_BYTE_RATE, it->measured = value * 1e9;
         else
             return "unknown rate unit (TFLOPS, GB/s)";
     } else if (s && strcmp(s, "latency") != 0)
         return "unknown config.kind";
-    v = num_of(cfg, "graph_nodes");
-    it->graph_nodes = isfinite(v) && v >= 1 ? v : 0; /* 0: the op's own kernels are the graph */
+    else if ((why = median_time_s(m, &it->measured)))
+        return why;
+    /* 0 when not given: the op's own kernels are the graph */
+    if (opt_int(cfg, "graph_nodes", 1, 1e9, &it->graph_nodes) < 0)
+        return "config.graph_nodes: not an integer in [1, 1e9]";
+    if (opt_bool(cfg, "l2_cold", &cold) < 0)
+        return "config.l2_cold: not a boolean";
+    if (opt_int(cfg, "rotating_buffer_sets", 1, 1e6, &v) < 0)
+        return "config.rotating_buffer_sets: not an integer in [1, 1e6]";
     /* GEMMs rotating through `sets` copies of their operands (about 3x L2 in all): each call
      * finds its operands as the other sets left them, a reuse distance of sets copies. */
-    v = num_of(cfg, "rotating_buffer_sets");
-    if (isfinite(v) && v > 1 && v <= 1e6 && !(it->op.cold_bytes > 0) && it->graph.n == 0) {
+    if (v > 1 && !(it->op.cold_bytes > 0) && it->graph.n == 0) {
         double b = ridge_op_min_bytes(&it->op);
         it->op.cold_bytes = b;
         it->op.reuse_bytes = b * v;
-    } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "l2_cold"))) {
+    } else if (cold) {
         /* Operands that reach the kernel from DRAM whatever their size (the benchmark evicts
          * them, or the records show DRAM rates): all compulsory bytes cold, never reused in L2. */
         size_t nops = it->graph.n > 1 ? it->graph.n : 1;
@@ -318,11 +457,13 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
  * profile's) of a model measurement. Returns a reason or NULL. */
 static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas_item *it)
 {
-    const char *s = rj_str_or_null(cfg, "host");
+    const char *s;
     ridge_err err = {{0}};
+    OPT_STR(cfg, "config.", "host", s);
     if (ridge_host_load(s ? s : RIDGE_HOST_DEFAULT, &it->host, &err) != RIDGE_OK)
         return "unknown host profile (config.host)";
-    if ((s = rj_str_or_null(cfg, "code")) && ridge_code_parse(s, &rc->code))
+    OPT_STR(cfg, "config.", "code", s);
+    if (s && ridge_code_parse(s, &rc->code))
         return "unknown code style (config.code)";
     if (rc->code == RIDGE_CODE_AS_WRITTEN && it->host.code[0])
         ridge_code_parse(it->host.code, &rc->code);
@@ -347,23 +488,30 @@ static const char *build_model(const ridge_model *model, ridge_run_config rc, ri
     return NULL;
 }
 
-/* The numeric run-configuration keys of a preset measurement and their ridge_run_config fields. */
+/* The numeric run-configuration keys of a preset measurement, their ridge_run_config fields,
+ * ranges (docs/workloads.md, "Run configuration"; 0 is the run's "default", so a given value is at
+ * least 1, a context at least 0) and the reason that skips a measurement outside them. */
+#define RUN_INT(key, lo, hi) \
+    {#key, offsetof(ridge_run_config, key), lo, hi, "config." #key ": not an integer in [" #lo ", " MEAS_STR(hi) "]"}
 static const struct {
     const char *key;
     size_t offset;
+    double lo, hi;
+    const char *why;
 } run_numbers[] = {
-    {"batch", offsetof(ridge_run_config, batch)},           {"seq", offsetof(ridge_run_config, seq)},
-    {"image", offsetof(ridge_run_config, image)},           {"prompt", offsetof(ridge_run_config, prompt)},
-    {"context", offsetof(ridge_run_config, context)},       {"grad_accum", offsetof(ridge_run_config, grad_accum)},
-    {"mlm_positions", offsetof(ridge_run_config, mlm_positions)},
+    RUN_INT(batch, 1, RIDGE_RUN_BATCH_MAX),        RUN_INT(seq, 1, RIDGE_RUN_TOKENS_MAX),
+    RUN_INT(image, 1, RIDGE_RUN_IMAGE_MAX),        RUN_INT(prompt, 1, RIDGE_RUN_TOKENS_MAX),
+    RUN_INT(context, 0, RIDGE_RUN_TOKENS_MAX),     RUN_INT(grad_accum, 1, RIDGE_RUN_GRAD_ACCUM_MAX),
+    RUN_INT(mlm_positions, 1, RIDGE_RUN_TOKENS_MAX),
 };
+#undef RUN_INT
 
-/* A string key with two values: *on = 1 when it is `yes`, 0 when `no` or absent; -1 for any
- * other value. */
+/* A string key with two values: *on = 1 when it is `yes`, 0 when `no` or not given; -1 for any
+ * other value or type. */
 static int two_way_key(const cJSON *cfg, const char *key, const char *no, const char *yes, int *on)
 {
-    const char *s = rj_str_or_null(cfg, key);
-    if (s && strcmp(s, no) != 0 && strcmp(s, yes) != 0)
+    const char *s;
+    if (opt_str(cfg, key, &s) || (s && strcmp(s, no) != 0 && strcmp(s, yes) != 0))
         return -1;
     *on = s && strcmp(s, yes) == 0;
     return 0;
@@ -402,11 +550,12 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
 {
     ridge_run_config rc;
     ridge_model *model = NULL;
-    const char *kind = rj_str_or_null(cfg, "kind"), *mode = rj_str_or_null(cfg, "mode"), *s, *why = NULL, *wl;
-    double v;
+    const char *kind, *mode, *s, *why = NULL, *wl;
     ridge_run_config_init(&rc);
     it->type = RIDGE_MEAS_MODEL;
     it->rt = RIDGE_RUNTIME_EAGER;
+    OPT_STR(cfg, "config.", "kind", kind);
+    OPT_STR(cfg, "config.", "mode", mode);
     if (!kind)
         kind = "latency"; /* measured files: time_s is the step time */
     if (mode && strcmp(mode, "generate") == 0) {
@@ -416,42 +565,66 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
         return "unknown mode";
     if (strcmp(kind, "generation") == 0 && !it->generate)
         return "generation needs mode generate";
-    if ((s = rj_str_or_null(cfg, "precision")) && ridge_dtype_parse(s, &rc.precision))
+    OPT_STR(cfg, "config.", "precision", s);
+    if (s && ridge_dtype_parse(s, &rc.precision))
         return "unknown precision";
-    if ((s = rj_str_or_null(cfg, "runtime")) && ridge_runtime_parse(s, &it->rt))
+    OPT_STR(cfg, "config.", "runtime", s);
+    if (s && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
     if (two_way_key(cfg, "layout", "nhwc", "nchw", &rc.nchw))
         return "unknown layout";
     if (two_way_key(cfg, "attention", "flash", "unfused", &rc.unfused_attention))
         return "unknown attention";
-    rc.amp = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "amp"));
+    if (opt_bool(cfg, "amp", &rc.amp) < 0)
+        return "config.amp: not a boolean";
     if (two_way_key(cfg, "fusion", "eager", "engine", &rc.engine))
         return "unknown fusion";
-    if ((s = rj_str_or_null(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc.optimizer))
+    OPT_STR(cfg, "config.", "optimizer", s);
+    if (s && ridge_optimizer_parse(s, &rc.optimizer))
         return "unknown optimizer";
-    if ((s = rj_str_or_null(cfg, "optimizer_impl"))) {
+    OPT_STR(cfg, "config.", "optimizer_impl", s);
+    if (s) {
         ridge_optimizer_impl impl;
         if (ridge_optimizer_impl_parse(s, &impl))
             return "unknown optimizer_impl";
         rc.optimizer_impl = impl;
     }
     for (size_t k = 0; k < sizeof run_numbers / sizeof run_numbers[0]; k++)
-        if (isfinite(v = num_of(cfg, run_numbers[k].key)))
-            *(double *)((char *)&rc + run_numbers[k].offset) = v;
-    if (it->generate && !(isfinite(it->output = num_of(cfg, "output")) && it->output >= 1))
-        return "generation without output tokens";
+        if (opt_int(cfg, run_numbers[k].key, run_numbers[k].lo, run_numbers[k].hi,
+                    (double *)((char *)&rc + run_numbers[k].offset)) < 0)
+            return run_numbers[k].why;
+    if (it->generate) {
+        int st = opt_int(cfg, "output", 1, RIDGE_RUN_TOKENS_MAX, &it->output);
+        if (st < 0)
+            return "config.output: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+        if (st == 0)
+            return "generation without output tokens (config.output)";
+    }
     if (strcmp(kind, "throughput") == 0) {
-        const cJSON *rate = cJSON_GetObjectItemCaseSensitive(m, "rate");
+        /* value, else rate.items_per_s */
+        const cJSON *rate = given(m, "rate");
         it->kind = RIDGE_MEAS_THROUGHPUT;
-        it->measured = num_of(m, "value");
-        if (!isfinite(it->measured) && cJSON_IsObject(rate))
-            it->measured = num_of(rate, "items_per_s");
+        if (given(m, "value") || !rate) {
+            if ((why = value_of(m, &it->measured)))
+                return given(m, "value") ? why : "no value or rate.items_per_s";
+        } else {
+            const cJSON *r = cJSON_IsObject(rate) ? given(rate, "items_per_s") : NULL;
+            if (!cJSON_IsObject(rate))
+                return "rate: not an object";
+            if (!r)
+                return "no value or rate.items_per_s";
+            if (!cJSON_IsNumber(r))
+                return "rate.items_per_s: not a number";
+            it->measured = r->valuedouble;
+        }
     } else if (strcmp(kind, "latency") == 0) {
         it->kind = RIDGE_MEAS_LATENCY;
-        it->measured = median_time_s(m);
+        if ((why = median_time_s(m, &it->measured)))
+            return why;
     } else if (it->generate) {
         it->kind = RIDGE_MEAS_GENERATION;
-        it->measured = num_of(m, "value");
+        if ((why = value_of(m, &it->measured)))
+            return why;
     } else
         return "unknown config.kind";
     if ((why = model_host(cfg, &rc, it)))
@@ -502,11 +675,11 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
 {
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(cfg, "parallel");
     const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
-    const char *cid = rj_str_or_null(cfg, "cluster"), *s;
+    const char *cid, *s;
     ridge_parallel_config *pc = &it->par;
     ridge_run_config *rc = &it->par_run;
     ridge_err err = {{0}};
-    double nodes = num_of(cfg, "nodes"), v;
+    double nodes = num_of(cfg, "nodes");
     int k;
     it->type = RIDGE_MEAS_MODEL;
     it->kind = RIDGE_MEAS_LATENCY;
@@ -543,30 +716,39 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     pc->global_batch = num_of(par, "global_batch");
     if (!isfinite(pc->microbatch) || !isfinite(pc->global_batch))
         return "config.parallel without microbatch and global_batch";
-    if ((s = rj_str_or_null(par, "schedule")) && ridge_pp_schedule_parse(s, &pc->schedule))
+    OPT_STR(par, "config.parallel.", "schedule", s);
+    if (s && ridge_pp_schedule_parse(s, &pc->schedule))
         return "unknown config.parallel.schedule";
-    if ((s = rj_str_or_null(par, "fsdp")) && ridge_fsdp_mode_parse(s, &pc->fsdp))
+    OPT_STR(par, "config.parallel.", "fsdp", s);
+    if (s && ridge_fsdp_mode_parse(s, &pc->fsdp))
         return "unknown config.parallel.fsdp";
     if (two_way_key(par, "dp_overlap", "buckets", "none", &k))
         return "unknown config.parallel.dp_overlap";
     pc->dp_overlap = !k;
     if (two_way_key(par, "grad_reduce", "param", "fp32", &pc->grad_reduce_fp32))
         return "unknown config.parallel.grad_reduce";
-    pc->sequence_parallel = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(par, "sequence_parallel"));
-    if ((s = rj_str_or_null(cfg, "mode")) && ridge_mode_parse(s, &rc->mode))
+    if (opt_bool(par, "sequence_parallel", &pc->sequence_parallel) < 0)
+        return "config.parallel.sequence_parallel: not a boolean";
+    OPT_STR(cfg, "config.", "mode", s);
+    if (s && ridge_mode_parse(s, &rc->mode))
         return "unknown mode";
-    if ((s = rj_str_or_null(cfg, "precision")) && ridge_dtype_parse(s, &rc->precision))
+    OPT_STR(cfg, "config.", "precision", s);
+    if (s && ridge_dtype_parse(s, &rc->precision))
         return "unknown precision";
-    if ((s = rj_str_or_null(cfg, "recompute")) && ridge_recompute_parse(s, &rc->recompute))
+    OPT_STR(cfg, "config.", "recompute", s);
+    if (s && ridge_recompute_parse(s, &rc->recompute))
         return "unknown recompute";
     if (two_way_key(cfg, "attention", "flash", "unfused", &rc->unfused_attention))
         return "unknown attention";
-    if ((s = rj_str_or_null(cfg, "code")) && ridge_code_parse(s, &rc->code))
+    OPT_STR(cfg, "config.", "code", s);
+    if (s && ridge_code_parse(s, &rc->code))
         return "unknown code style (config.code)";
-    if ((s = rj_str_or_null(cfg, "optimizer")) && ridge_optimizer_parse(s, &rc->optimizer))
+    OPT_STR(cfg, "config.", "optimizer", s);
+    if (s && ridge_optimizer_parse(s, &rc->optimizer))
         return "unknown optimizer";
-    if (isfinite(v = num_of(cfg, "seq")))
-        rc->seq = v;
+    if (opt_int(cfg, "seq", 1, RIDGE_RUN_TOKENS_MAX, &rc->seq) < 0)
+        return "config.seq: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    OPT_STR(cfg, "config.", "cluster", cid);
     if (!cid || !(it->par_cluster = malloc(sizeof *it->par_cluster)))
         return cid ? "out of memory" : "no config.cluster";
     if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, &err) != RIDGE_OK)
@@ -576,7 +758,11 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
         if (!(it->par_model = workload_model(wl, it->id, &why)))
             return why;
     }
-    it->measured = median_time_s(m);
+    {
+        const char *why = median_time_s(m, &it->measured);
+        if (why)
+            return why;
+    }
     it->batch = pc->global_batch;
     snprintf(it->workload, sizeof it->workload, "%s", ridge_model_name(it->par_model));
     snprintf(it->unit, sizeof it->unit, "s");
@@ -601,9 +787,10 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *
     why = ridge_torch_map_config(cfg, &model, &rc, &it->rt);
     if (!why && (why = model_host(cfg, &rc, it)))
         ridge_model_free(model);
+    if (!why && (why = median_time_s(m, &it->measured)))
+        ridge_model_free(model);
     if (why)
         return why;
-    it->measured = median_time_s(m);
     it->batch = rc.batch;
     why = build_model(model, rc, it->rt, it);
     if (!why) {
@@ -662,20 +849,44 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
                 prov_gpu = gpu_names[i].id;
     cJSON_ArrayForEach(m, arr)
     {
-        const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m, "config"), *op, *wl, *chk;
-        const char *id = rj_str_or_null(m, "id"), *group = rj_str_or_null(m, "group"), *gid, *why;
+        const cJSON *cfg, *op, *wl, *ck;
+        const char *id, *group, *gid, *why = NULL, *st, *cgpu;
+        int checked = 0;
         ridge_gpu g;
         ridge_err err = {{0}};
         ridge_meas_item it;
         memset(&it, 0, sizeof it);
         tick_step(tick);
-        if (!cJSON_IsObject(m) || !id || !cJSON_IsObject(cfg)) {
-            ridge_meas_skip(s, "no id or config");
+        /* The fields every measurement has (docs/validation.md, "A measurement"). */
+        cfg = cJSON_GetObjectItemCaseSensitive(m, "config");
+        if (!cJSON_IsObject(m))
+            why = "measurement: not an object";
+        else if (opt_str(m, "id", &id))
+            why = "id: not a string";
+        else if (!id)
+            why = "no id";
+        else if (opt_str(m, "group", &group))
+            why = "group: not a string";
+        else if (!group)
+            why = "no group";
+        else if (!given(m, "config"))
+            why = "no config";
+        else if (!cJSON_IsObject(cfg))
+            why = "config: not an object";
+        else if (opt_bool(m, "checked", &checked) < 0)
+            why = "checked: not a boolean";
+        else if ((ck = given(m, "check")) && !cJSON_IsObject(ck))
+            why = "check: not an object";
+        else if (opt_str(ck, "status", &st))
+            why = "check.status: not a string";
+        else if (opt_str(cfg, "gpu", &cgpu))
+            why = "config.gpu: not a string";
+        if (why) {
+            ridge_meas_skip(s, why);
             continue;
         }
         op = cJSON_GetObjectItemCaseSensitive(cfg, "op");
         wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
-        chk = cJSON_GetObjectItemCaseSensitive(m, "checked");
         if (!cJSON_IsObject(op) && cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(cfg, "ops")))
             op = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cfg, "ops"), 0);
         if (!cJSON_IsObject(op) && !cJSON_IsString(wl) && !cJSON_IsObject(wl)) {
@@ -684,19 +895,14 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         }
         /* A failed check is skipped; nothing to check (empty launches, published figures that
          * nobody ridge knows verified) is taken as measured. */
-        {
-            const cJSON *ck = cJSON_GetObjectItemCaseSensitive(m, "check");
-            const char *st = cJSON_IsObject(ck) ? rj_str_or_null(ck, "status") : NULL;
-            int nothing = (st && strcmp(st, "none") == 0) || (group && strcmp(group, "published") == 0);
-            if (!cJSON_IsTrue(chk) && !nothing) {
-                ridge_meas_skip(s, "unchecked");
-                continue;
-            }
+        if (!checked && !(st && strcmp(st, "none") == 0) && strcmp(group, "published") != 0) {
+            ridge_meas_skip(s, "unchecked");
+            continue;
         }
         if (file_for_all)
             g = *gpu_file;
         else {
-            gid = gpu_opt ? gpu_opt : rj_str_or_null(cfg, "gpu") ? rj_str_or_null(cfg, "gpu") : prov_gpu;
+            gid = gpu_opt ? gpu_opt : cgpu ? cgpu : prov_gpu;
             if (!gid) {
                 ridge_meas_skip(s, RIDGE_MEAS_SKIP_NO_GPU);
                 continue;
@@ -709,7 +915,7 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
                 g = *gpu_file;
         }
         snprintf(it.id, sizeof it.id, "%s", id);
-        snprintf(it.group, sizeof it.group, "%s", group ? group : "-");
+        snprintf(it.group, sizeof it.group, "%s", group);
         snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
         if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
             why = map_parallel(m, cfg, &it);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include "json_util.h"
 #include "ridge/file.h"
 #include "ridge/validate.h"
 
@@ -49,6 +50,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 #define VAL_SCOPES 4
+
+/* The scopes of the summaries: a baseline row's `by`. */
+static const char *const scopes[VAL_SCOPES] = {"group", "gpu", "workload", "family"};
 
 static const char *key_of(const ridge_val_case *c, int scope)
 {
@@ -102,7 +106,6 @@ static void summarize_run(const ridge_val_cases *s, const val_keyed *idx, int i,
 /* Sorting keeps it O(n log n) over 10^4..10^5 cases. */
 int ridge_val_summarize(const ridge_val_cases *s, ridge_val_summary **out, int *nout)
 {
-    static const char *const scopes[VAL_SCOPES] = {"group", "gpu", "workload", "family"};
     ridge_val_summary *v = NULL;
     size_t nn = (size_t)(s->n ? s->n : 1);
     double *ape = malloc(nn * sizeof *ape);
@@ -197,10 +200,11 @@ static int add_regression(ridge_val_regressions *r, ridge_val_regression_kind ki
     return RIDGE_OK;
 }
 
-/* One entry of the baseline checked for form: by and name strings, cases a whole number in
- * [0, INT_MAX], mape_percent in [0, 1e9]. RIDGE_EINVAL naming the entry's field. */
+/* One entry of the baseline checked for form: by one of the scopes and name strings, cases a
+ * whole number in [0, INT_MAX], mape_percent in [0, 1e9]. RIDGE_EINVAL naming the entry's field. */
 static int check_entry(const cJSON *b, const char *origin, int idx, ridge_err *err)
 {
+    int known = 0;
     const cJSON *by = cJSON_GetObjectItemCaseSensitive(b, "by"), *name = cJSON_GetObjectItemCaseSensitive(b, "name");
     const cJSON *cases = cJSON_GetObjectItemCaseSensitive(b, "cases");
     const cJSON *mape = cJSON_GetObjectItemCaseSensitive(b, "mape_percent");
@@ -214,8 +218,61 @@ static int check_entry(const cJSON *b, const char *origin, int idx, ridge_err *e
     if (!(mape->valuedouble >= 0 && mape->valuedouble <= 1e9))
         return ridge_err_set(err, RIDGE_EINVAL, "%s: $.summaries[%d].mape_percent: %g is out of range [0, 1e+09]",
                              origin, idx, mape->valuedouble);
+    for (int k = 0; k < VAL_SCOPES; k++)
+        known |= strcmp(by->valuestring, scopes[k]) == 0;
+    if (!known) /* a row no summary can match: it would fail as "no cases any more" */
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.summaries[%d].by: '%s' is not one of: %s, %s, %s, %s", origin,
+                             idx, by->valuestring, scopes[0], scopes[1], scopes[2], scopes[3]);
     return RIDGE_OK;
 }
+
+/* A baseline row (checked by check_entry) by its by and name, then its index. */
+typedef struct {
+    const char *by, *name;
+    int i;
+} val_row;
+
+static int cmp_row(const void *a, const void *b)
+{
+    const val_row *x = a, *y = b;
+    int c = strcmp(x->by, y->by);
+    if (!c)
+        c = strcmp(x->name, y->name);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* No two rows of the checked entries of arr (n of them) with the same by and name: sorted, so
+ * that a large file is not compared pairwise. RIDGE_EINVAL naming the first repeated row. */
+static int check_unique(const cJSON *arr, int n, const char *origin, ridge_err *err)
+{
+    val_row *r = malloc((size_t)(n ? n : 1) * sizeof *r);
+    const cJSON *b;
+    int k = 0, dup = -1, first = -1;
+    if (!r)
+        return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+    cJSON_ArrayForEach(b, arr)
+    {
+        r[k].by = cJSON_GetObjectItemCaseSensitive(b, "by")->valuestring;
+        r[k].name = cJSON_GetObjectItemCaseSensitive(b, "name")->valuestring;
+        r[k].i = k;
+        k++;
+    }
+    qsort(r, (size_t)n, sizeof *r, cmp_row);
+    for (k = 1; k < n; k++) /* the repeat of lowest index: the second of a run of equal rows */
+        if (strcmp(r[k].by, r[k - 1].by) == 0 && strcmp(r[k].name, r[k - 1].name) == 0 &&
+            (k < 2 || strcmp(r[k].by, r[k - 2].by) != 0 || strcmp(r[k].name, r[k - 2].name) != 0) &&
+            (dup < 0 || r[k].i < r[dup].i))
+            dup = k, first = k - 1;
+    if (dup >= 0)
+        ridge_err_set(err, RIDGE_EINVAL, "%s: $.summaries[%d]: %s %s again (first at $.summaries[%d])", origin,
+                      r[dup].i, r[dup].by, r[dup].name, r[first].i);
+    free(r);
+    return dup >= 0 ? RIDGE_EINVAL : RIDGE_OK;
+}
+
+/* The top-level keys of a baseline: what --write-baseline writes, and a note. */
+static const char *const baseline_keys[] = {"schema_version", "kind", "ridge_version", "files", "summaries", "note",
+                                            NULL};
 
 /* One entry of the baseline (checked by check_entry) against the summaries: appends its
  * regression, if any. */
@@ -247,6 +304,7 @@ int ridge_val_baseline_compare(const char *text, size_t len, const char *origin,
     cJSON *root;
     const cJSON *arr, *b, *kind;
     int idx = 0, st = RIDGE_OK;
+    rj_ctx ctx = {origin, err};
     if (ridge_json_refuse_nul_escape(text, len, origin, err) != RIDGE_OK)
         return RIDGE_EPARSE;
     root = cJSON_ParseWithLength(text, len);
@@ -258,6 +316,14 @@ int ridge_val_baseline_compare(const char *text, size_t len, const char *origin,
         return ridge_err_set(err, RIDGE_EINVAL, "%s: not a validation baseline (kind \"%s\" with a summaries array)",
                              origin, RIDGE_VAL_BASELINE_KIND);
     }
+    if (rj_check_keys(root, "$", baseline_keys, &ctx) != RIDGE_OK) { /* "ORIGIN: $.KEY: unknown key" */
+        cJSON_Delete(root);
+        return RIDGE_EINVAL;
+    }
+    if (cJSON_GetArraySize(arr) == 0) { /* it would pass whatever the summaries */
+        cJSON_Delete(root);
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: $.summaries: empty (no row to check)", origin);
+    }
     /* Every entry is checked before any is compared: a bad entry is the one error, not the last
      * line after the regressions of the entries before it. */
     cJSON_ArrayForEach(b, arr)
@@ -265,6 +331,8 @@ int ridge_val_baseline_compare(const char *text, size_t len, const char *origin,
         if ((st = check_entry(b, origin, idx++, err)) != RIDGE_OK)
             break;
     }
+    if (st == RIDGE_OK)
+        st = check_unique(arr, idx, origin, err);
     if (st == RIDGE_OK)
         cJSON_ArrayForEach(b, arr)
         {

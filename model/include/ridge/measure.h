@@ -16,7 +16,9 @@
 extern "C" {
 #endif
 
-#define RIDGE_MEAS_MAX_REASONS 16
+/* Distinct skip reasons a set counts; the last slot counts every reason beyond the others
+ * (RIDGE_MEAS_SKIP_OTHER), so no skipped measurement goes uncounted. */
+#define RIDGE_MEAS_MAX_REASONS 48
 
 typedef enum { RIDGE_MEAS_KERNEL = 0, RIDGE_MEAS_MODEL } ridge_meas_type;
 
@@ -70,13 +72,16 @@ typedef struct {
     int nreasons;
 } ridge_meas_set;
 
-/* A measurement document, read and checked (kind "ridge-measurements" with a measurements array);
+/* A measurement document, read and checked (kind "ridge-measurements", schema_version 1, only
+ * the top-level keys of docs/validation.md, a provenance object if any, a measurements array);
  * opaque: ridge_meas_collect reads it. */
 typedef struct ridge_meas_doc ridge_meas_doc;
 
 /* Parse a measurement document from memory (origin names it in errors: "ORIGIN: $.kind: ...").
  * Returns RIDGE_OK and *out (ridge_meas_doc_free), or an error: RIDGE_EPARSE when it is not a
- * JSON object, RIDGE_EINVAL when it is not a measurement file. */
+ * JSON object, RIDGE_EINVAL when it is not a measurement file (wrong kind or schema_version, an
+ * unknown top-level key, no measurements array). What is wrong with one measurement is not an
+ * error here: ridge_meas_collect skips that measurement with a reason. */
 int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge_meas_doc **out, ridge_err *err);
 /* The same from a file (ridge_file_read: at most RIDGE_FILE_MAX_BYTES; RIDGE_EIO when unreadable). */
 int ridge_meas_doc_load(const char *path, ridge_meas_doc **out, ridge_err *err);
@@ -103,13 +108,16 @@ typedef void (*ridge_progress_fn)(void *arg, size_t done, size_t total);
 int ridge_meas_collect_files_progress(const char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file,
                                       ridge_meas_set *s, ridge_progress_fn progress, void *arg, ridge_err *err);
 
-/* Map every measurement of a document to an item appended to s (predictions are not made yet);
- * measurements that cannot be mapped are counted by reason. The GPU of a measurement: the
- * catalogue id gpu_opt, else config.gpu, else provenance.gpu_name. gpu_file (a loaded GPU, e.g. a
- * calibrated file, or NULL) replaces the catalogue entry for the measurements of its id, and is
- * used for every measurement when its id is not a catalogue id. Used: measurements whose check passed
- * (checked: true) or that have nothing to check (check.status "none": launch timings, published
- * figures); a failed check is skipped as "unchecked". */
+/* Map every measurement of a document to an item appended to s and predict it on its GPU;
+ * measurements that cannot be mapped or predicted are counted by reason, among them a missing
+ * required field ("no id", "no time_s.median") and a field present with the wrong type or out of
+ * its range ("config.batch: not an integer in [1, 10000000]"); an optional field that is absent
+ * (or null) keeps its default. The GPU of a measurement: the catalogue id gpu_opt, else
+ * config.gpu, else provenance.gpu_name. gpu_file (a loaded GPU, e.g. a calibrated file, or NULL)
+ * replaces the catalogue entry for the measurements of its id, and is used for every measurement
+ * when its id is not a catalogue id. Used: measurements whose check passed (checked: true) or that
+ * have nothing to check (check.status "none": launch timings, published figures); a failed check
+ * is skipped as "unchecked". */
 void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s);
 
 /* Predict one item on g (normally the GPU the item names, or a calibrated copy of it).
@@ -123,6 +131,8 @@ const char *ridge_meas_predict(const ridge_meas_item *it, const ridge_gpu *g, do
 #define RIDGE_MEAS_SKIP_NOT_KERNEL "not a kernel (only \"kernels\")"
 #define RIDGE_MEAS_SKIP_NOT_MODEL "not a model (only \"models\")"
 #define RIDGE_MEAS_SKIP_BELOW_MIN_TIME "measured below min_time_s"
+/* The reason that counts the skips beyond RIDGE_MEAS_MAX_REASONS - 1 distinct reasons. */
+#define RIDGE_MEAS_SKIP_OTHER "other reasons"
 
 /* Count a skipped measurement by reason (reason must be static). */
 void ridge_meas_skip(ridge_meas_set *s, const char *reason);
