@@ -50,8 +50,8 @@ static const char help_text[] =
     "derived from the GPU (--no-comm: ideal scaling). Cost = GPUs x hours x price per GPU-hour\n"
     "(the catalogue's, or --price, --prices FILE: docs/cli.md, \"Prices\"); energy uses P = idle +\n"
     "utilisation x (TDP - idle), idle = 0.25 x TDP; the power cap limits GPUs x TDP. Lists accept\n"
-    "A..B ranges (1..8). --plan reads the same settings from a JSON file; later options override\n"
-    "earlier ones (docs/planning.md).\n"
+    "A..B ranges (1..8) and name each value once. --plan reads the same settings from a JSON file\n"
+    "(relative paths from its directory); later options override earlier ones (docs/planning.md).\n"
     "--tp/--pp/--zero (training, transformers): ranges of tensor- and pipeline-parallel sizes and\n"
     "ZeRO stages; each configuration is then predicted with dp = GPUs / (tp x pp), microbatch =\n"
     "batch, pp microbatches per step, and the output gains tp, pp, zero columns.\n"
@@ -317,8 +317,6 @@ int cmd_plan(int argc, char **argv)
         return plan_serve(&o);
     if (!(o.target > 0))
         return cli_usage_error("plan", "--tokens or --samples is required");
-    if (o.run.mode != RIDGE_MODE_TRAIN && o.run.mode != RIDGE_MODE_INFER)
-        return cli_usage_error("plan", "--mode must be train or infer");
     if ((o.ntps || o.npps || o.nzeros) && (o.chart[0] || o.output[0]))
         return cli_usage_error("plan", "--chart does not take --tp, --pp or --zero");
     if (o.chart[0] || o.output[0])

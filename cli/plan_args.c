@@ -41,7 +41,8 @@ static char *list_copy(const char *s)
     return buf;
 }
 
-/* Comma-separated list; integers may be given as ranges A..B. Returns 0 or prints and -1. */
+/* Comma-separated list; integers may be given as ranges A..B; a value given twice (1,1 or
+ * 1..4,4..8) is an error, so no configuration is swept twice. Returns 0 or prints and -1. */
 static int parse_num_list(const char *opt, const char *s, int integer, double lo, double hi, double *out,
                           size_t *n)
 {
@@ -75,6 +76,11 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
             b = a;
         }
         for (double v = a; v <= b; v++) {
+            for (size_t k = 0; k < *n; k++) /* at most PLAN_MAX_LIST values, each once */
+                if (out[k] == v) {
+                    cli_error("%s: %.17g is listed twice", opt, v);
+                    goto done;
+                }
             if (*n >= PLAN_MAX_LIST) {
                 cli_error("%s: more than %d values", opt, PLAN_MAX_LIST);
                 goto done;
@@ -93,6 +99,11 @@ done:
 
 static int add_gpu(plan_opts *o, const char *id, const char *name)
 {
+    for (size_t k = 0; k < o->ngpus; k++) /* each GPU once: a40,a40 would be swept and priced twice */
+        if (strcmp(o->gpus[k], id) == 0) {
+            cli_error("%s: '%s' is listed twice", name, id);
+            return -1;
+        }
     if (o->ngpus >= PLAN_MAX_LIST) {
         cli_error("%s: more than %d GPUs", name, PLAN_MAX_LIST);
         return -1;
@@ -136,7 +147,7 @@ static int each_entry(plan_opts *o, const char *arg, const char *name,
     return r;
 }
 
-/* A --gpus entry: an id, or "all" (the catalogue). */
+/* A --gpus entry: an id, or "all" (the catalogue: all,a40 lists a40 twice). */
 static int gpu_entry(plan_opts *o, const char *tok, const char *name)
 {
     int r = 0;
@@ -155,6 +166,11 @@ static int precision_entry(plan_opts *o, const char *tok, const char *name)
         cli_error("%s: '%s' is not one of fp32, tf32, fp16, bf16, fp8, int8", name, tok);
         return -1;
     }
+    for (size_t k = 0; k < o->nprecisions; k++)
+        if (o->precisions[k] == d) {
+            cli_error("%s: '%s' is listed twice", name, tok);
+            return -1;
+        }
     if (o->nprecisions >= 16) {
         cli_error("%s: more than 16 values", name);
         return -1;
@@ -230,6 +246,11 @@ static int recompute_entry(plan_opts *o, const char *tok, const char *name)
         cli_error("%s: '%s' is not one of none, selective, full", name, tok);
         return -1;
     }
+    for (size_t k = 0; k < o->nrecomputes; k++)
+        if (o->recomputes[k] == r) {
+            cli_error("%s: '%s' is listed twice", name, tok);
+            return -1;
+        }
     if (o->nrecomputes >= 3) {
         cli_error("%s: more than 3 values", name);
         return -1;
@@ -272,9 +293,30 @@ static int set_dim_opt(plan_opts *o, int c, const char *arg, const char *name)
             return -1;
         }
         snprintf(o->cluster, sizeof o->cluster, "%s", arg);
+        snprintf(o->cluster_from, sizeof o->cluster_from, "%s", name); /* for plan_setup's messages */
         return 0;
     default: return 1;
     }
+}
+
+/* --tokens, --samples: the work, given once, as one or the other (the later of two --tokens wins).
+ * A plan file's and a flag's (or two files') tokens and samples clash too: one run has one target. */
+static int set_target(plan_opts *o, int c, const char *arg, const char *name)
+{
+    ridge_plan_target kind = c == O_TOKENS ? RIDGE_PLAN_TARGET_TOKENS : RIDGE_PLAN_TARGET_SAMPLES;
+    if (o->target_from[0] && o->target_kind != kind) {
+        /* "plan.json: $.tokens: not with $.samples": the file named once when both are its keys */
+        const char *other = o->target_from, *key = strstr(name, "$."), *okey = strstr(other, "$.");
+        if (key && okey && key - name == okey - other && strncmp(name, other, (size_t)(key - name)) == 0)
+            other = okey;
+        cli_error("%s: not with %s: give the work as tokens or as samples, not both", name, other);
+        return -1;
+    }
+    if (cli_parse_double(name, arg, 1, 1e18, &o->target))
+        return -1;
+    o->target_kind = kind;
+    snprintf(o->target_from, sizeof o->target_from, "%s", name);
+    return 0;
 }
 
 int plan_has_dims(const plan_opts *o)
@@ -294,11 +336,12 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
     switch (c) {
     case O_WORKLOAD:
         if (strlen(arg) >= sizeof o->workload_buf) {
-            cli_error("--workload: longer than %zu characters", sizeof o->workload_buf - 1);
+            cli_error("%s: longer than %zu characters", name, sizeof o->workload_buf - 1);
             return -1;
         }
         strcpy(o->workload_buf, arg);
         o->workload = o->workload_buf;
+        snprintf(o->workload_from, sizeof o->workload_from, "%s", name); /* for plan_setup's messages */
         return 0;
     case O_GPUS: /* the list's source, for plan_setup's message on an unknown id */
         snprintf(o->gpus_from, sizeof o->gpus_from, "%s", name);
@@ -310,11 +353,7 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
     case O_BATCHES: return parse_num_list(name, arg, 1, 1, 10000000, o->batches, &o->nbatches) ? -1 : 0;
     case O_PRECISIONS: return each_entry(o, arg, name, precision_entry, &o->nprecisions);
     case O_TOKENS:
-    case O_SAMPLES:
-        if (cli_parse_double(name, arg, 1, 1e18, &o->target))
-            return -1;
-        o->target_kind = c == O_TOKENS ? RIDGE_PLAN_TARGET_TOKENS : RIDGE_PLAN_TARGET_SAMPLES;
-        return 0;
+    case O_SAMPLES: return set_target(o, c, arg, name);
     case O_DEADLINE:
         if (cli_parse_double(name, arg, 1e-6, 1e7, &o->deadline_s))
             return -1;
@@ -358,6 +397,14 @@ int plan_set_opt(plan_opts *o, int c, const char *arg, const char *label)
         if (cli_parse_double(name, arg, 1e-6, 1e9, &o->slo_p99_s))
             return -1;
         o->slo_p99_s /= 1e3;
+        return 0;
+    case CLI_RUN_OPT_MODE: /* a sweep trains or serves replicas: prefill and decode are predict's */
+        if ((w = set_run_opt(o, c, arg, label)) != 0)
+            return w;
+        if (o->run.mode != RIDGE_MODE_TRAIN && o->run.mode != RIDGE_MODE_INFER) {
+            cli_error("%s: '%s' is not one of train, infer", name, arg);
+            return -1;
+        }
         return 0;
     default: return set_run_opt(o, c, arg, label);
     }

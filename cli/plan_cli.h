@@ -23,6 +23,7 @@ typedef enum { PF_TEXT = 0, PF_JSONL, PF_CSV } plan_format;
 typedef struct {
     const char *workload;
     char workload_buf[4096]; /* a path: PATH_MAX on Linux */
+    char workload_from[RIDGE_ERR_MSG_MAX]; /* where it came from: "--workload", "plan.json: $.workload" */
     ridge_run_config run;
     char gpus[PLAN_MAX_LIST][64];
     size_t ngpus;
@@ -38,6 +39,7 @@ typedef struct {
     cli_prices prices; /* --price, --prices, a plan file's "prices" */
     ridge_plan_target target_kind;
     double target;
+    char target_from[RIDGE_ERR_MSG_MAX]; /* "--tokens", "plan.json: $.samples"; "" before either */
     double deadline_s, budget_usd, power_cap_w;
     ridge_plan_objective objective;
     long top;
@@ -60,6 +62,7 @@ typedef struct {
     double global_batches[PLAN_MAX_LIST]; /* --global-batches B1,B2 */
     size_t nglobal_batches;
     char cluster[4096];            /* --cluster ID|FILE, "" for the fabric derived from each GPU */
+    char cluster_from[RIDGE_ERR_MSG_MAX]; /* "--cluster", "plan.json: $.cluster" */
 } plan_opts;
 
 /* ---- plan_args.c: flags and plan files ---- */
@@ -79,7 +82,8 @@ void plan_opts_init(plan_opts *o);
 
 /* One option by its getopt code, from a flag or a plan-file key: 0, or -1 after printing one line
  * that names the value by label ("plan.json: $.counts"), or by the flag when label is NULL. --plan
- * is not one: the command reads its file with plan_file_load. */
+ * is not one: the command reads its file with plan_file_load. A list may not name a value twice
+ * (after its ranges are expanded), and --tokens and --samples, from wherever, exclude each other. */
 int plan_set_opt(plan_opts *o, int code, const char *arg, const char *label);
 /* --price ID=USD_PER_HOUR (a plan file's "prices" entries): as plan_set_opt. */
 int plan_set_price(plan_opts *o, const char *arg, const char *label);
@@ -89,8 +93,10 @@ int plan_file_key_code(const char *name);
 
 /* ---- plan_file.c ---- */
 
-/* Plan file: the long option names as keys with '-' written '_' (docs/planning.md). An error in a
- * value names the file and the JSON path. 0, -1 after printing, -3 when it cannot be read. */
+/* Plan file: the long option names as keys with '-' written '_' (docs/planning.md), each once; a
+ * relative path in it (workload and cluster files, prices, host, output) is taken from the plan
+ * file's directory. An error in a value names the file and the JSON path. 0, -1 after printing,
+ * -3 when it (or a file it names) cannot be read. */
 int plan_file_load(plan_opts *o, const char *path);
 
 /* ---- plan_setup.c ---- */

@@ -62,7 +62,7 @@ static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *coun
                                "'ridge predict --gpu ID --workload FILE' predicts an operator list",
                                o->workload);
     if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
-        cli_error("%s", err.msg);
+        cli_error("%s: %s", o->workload_from, err.msg); /* names its option or key */
         return cli_exit_code(rc);
     }
     ridge_plan_spec_init(&sp);
@@ -122,11 +122,11 @@ int plan_setup(const plan_opts *o, const int *counts, size_t ncounts, double tar
     }
     /* --cluster: its GPU, alone; --gpus may only name it again. */
     if ((rc = ridge_cluster_load(o->cluster, 0, cl, &err)) != RIDGE_OK) {
-        cli_error("--cluster: %s", err.msg);
+        cli_error("%s: %s", o->cluster_from, err.msg); /* names its option or key */
         rc = cli_exit_code(rc);
     } else if (o->ngpus > 1 || (o->ngpus == 1 && strcmp(o->gpus[0], cl->gpu_id) != 0))
-        rc = cli_usage_error("plan", "--gpus: cluster %s has %s GPUs; name that GPU alone or leave --gpus out", cl->id,
-                             cl->gpu_id);
+        rc = cli_usage_error("plan", "%s: cluster %s has %s GPUs; name that GPU alone or leave --gpus out",
+                             o->gpus_from, cl->id, cl->gpu_id);
     else
         rc = setup_on(o, cl, counts, ncounts, target, gpus, prices, m, p);
     free(cl);
