@@ -14,6 +14,25 @@
 #include "ridge/file.h"
 #include "ridge/plot.h"
 
+/* msg on f as one line: its control characters escaped as text output escapes them
+ * (cli_text_escape: a name from a file holding a line break stays on the error's line), with the
+ * flags in their place when `flags` (cli_put_flags). */
+static void put_escaped(const char *msg, int flags, FILE *f)
+{
+    char small[1024], *esc = small;
+    size_t n = cli_text_escape(msg, small, sizeof small);
+    if (n >= sizeof small && (esc = malloc(n + 1)) != NULL)
+        cli_text_escape(msg, esc, n + 1);
+    if (!esc)
+        esc = small; /* out of memory: the message cut short */
+    if (flags)
+        cli_put_flags(esc, f);
+    else
+        fputs(esc, f);
+    if (esc != small)
+        free(esc);
+}
+
 /* Library messages name run, parallel and cluster fields; what the user typed was a flag, so
  * the message is formatted whole and written with the flags in their place (cli_put_flags). */
 void cli_error(const char *fmt, ...)
@@ -31,7 +50,7 @@ void cli_error(const char *fmt, ...)
         va_end(ap);
     }
     if (n >= 0)
-        cli_put_flags(msg ? msg : small, stderr);
+        put_escaped(msg ? msg : small, 1, stderr);
     if (msg != small)
         free(msg);
     fputc('\n', stderr);
@@ -40,10 +59,21 @@ void cli_error(const char *fmt, ...)
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
+    char small[1024], *msg = small;
+    int n;
     fprintf(stderr, "ridge %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    if (n >= 0)
+        put_escaped(msg ? msg : small, 0, stderr);
+    if (msg != small)
+        free(msg);
     fprintf(stderr, " (see 'ridge %s --help')\n", cmd);
     return CLI_EXIT_USAGE;
 }

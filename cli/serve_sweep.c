@@ -200,8 +200,9 @@ static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
         cJSON_AddNumberToObject(root, "max_batch", s->max_batch);
         t.rows = cJSON_AddArrayToObject(root, "points");
     } else if (fmt == CLI_FMT_TEXT) {
-        char prec[128];
-        printf("%s: latency against offered load; %s%s, %d replica%s\n\n", ridge_model_name(s->m),
+        char prec[128], name[256];
+        printf("%s: latency against offered load; %s%s, %d replica%s\n\n",
+               cli_text(ridge_model_name(s->m), name, sizeof name),
                serve_precision_text(c, prec, sizeof prec), d->queue, s->replicas, s->replicas == 1 ? "" : "s");
     }
     cli_emit_head(&t);
