@@ -110,6 +110,13 @@ def measurement(mid, group, seconds, op=None, ops=None, timed="per_call_events",
 H200_PREC = {"bf16": "bf16", "fp16": "fp16", "tf32": "tf32", "fp32": "fp32", "fp8_e4m3": "fp8", "int8": "int8"}
 
 
+def sval(rec, key, default=None):
+    """A string field as it is; anything else (absent, a number, a list) as `default`: a key for
+    the tables below, which then treat it as unknown."""
+    v = rec.get(key, default)
+    return v if isinstance(v, str) else default
+
+
 def ms(rec, key, path, line):
     return num(rec, key, path, line) * 1e-3
 
@@ -125,7 +132,7 @@ def spread(rec, path, line):
 def h200_kernel(rec, path, line, sid, out, skipped):
     """The measurements of one kernel record (one per timing it holds)."""
     sec = rec["section"]
-    prec = rec.get("precision")
+    prec = sval(rec, "precision")
     tmin, tmax, reps = spread(rec, path, line)
 
     def add(op=None, ops=None, **kw):
@@ -238,12 +245,13 @@ def decoder_workload(rec, path, line, sid, gqa_native, length):
     rotary positions, SwiGLU, no biases, untied head). Grouped-query K and V are repeated before every
     SDPA call, decode included, when SDPA had no enable_gqa (gqa_native false: repeat_interleave)."""
     keys = ("d_model", "layers", "heads", "kv_heads", "ffn", "vocab")
-    if rec.get("model") in DECODER_PRESETS and not any(k in rec for k in keys):
-        return rec["model"]
+    model = sval(rec, "model")
+    if model in DECODER_PRESETS and not any(k in rec for k in keys):
+        return model
     hp = tuple(num(rec, k, path, line, integer=True) for k in keys)
     d, layers, heads, kv_heads, ffn, vocab = hp
-    if DECODER_PRESETS.get(rec.get("model")) == hp:
-        return rec["model"]
+    if DECODER_PRESETS.get(model) == hp:
+        return model
     if d % heads or heads % kv_heads:
         fail(path, line, "heads", f"{heads} heads and {kv_heads} KV heads do not divide d_model {d}")
     arch = {"d_model": d, "layers": layers, "heads": heads, "kv_heads": kv_heads, "ffn": ffn, "vocab": vocab,
@@ -251,7 +259,7 @@ def decoder_workload(rec, path, line, sid, gqa_native, length):
             "tied_embeddings": False, "bias": False}
     if kv_heads < heads:
         arch["gqa_impl"] = "grouped" if gqa_native else "repeat_all"
-    name = rec.get("model") if isinstance(rec.get("model"), str) and rec.get("model") else "decoder"
+    name = model or "decoder"
     return {"schema_version": 1, "name": name[:95], "family": "transformer",
             "source": f"measure.py Decoder, hyper-parameters of {sid}", "arch": arch}
 
@@ -269,7 +277,7 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
         skipped.append({"id": sid, "group": sec, "reason": why})
 
     if sec in ("resnet50", "resnet_bs_sweep", "cnn_more"):
-        arch = rec.get("model", "resnet50")
+        arch = sval(rec, "model", "resnet50") if "model" not in rec or isinstance(rec["model"], str) else repr(rec["model"])
         if arch not in TORCHVISION_PRESETS:
             return skip(f"torchvision model {arch!r} is not a ridge preset")
         mode = text(rec, "mode", path, line)
@@ -288,7 +296,7 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
         else:
             fail(path, line, "mode", f"unknown mode {mode!r}")
     elif sec == "hf_train":
-        model = HF_PRESETS.get(rec.get("model"))
+        model = HF_PRESETS.get(sval(rec, "model"))
         if not model:
             return skip(f"Hugging Face model {rec.get('model')!r} is not a ridge preset")
         cfg = dict(base, workload=model, mode="train", batch=num(rec, "batch", path, line, integer=True),
@@ -380,18 +388,21 @@ def convert_h200(path):
         if sid in seen:
             fail(path, line, "name", f"duplicate record {sid}")
         seen[sid] = sec
-        if sec in KERNEL_SECTIONS:
-            h200_kernel(rec, path, line, sid, out, skipped)
-        elif sec in MODEL_SECTIONS:
-            # measure.py detects SDPA's enable_gqa at start-up and env_end reports the flag at the
-            # end; its gqa_decode section sets it before running, so a run with gqa_decode records
-            # says nothing of the earlier sections: they are taken as without it (torch 2.11's
-            # builtin has no inspectable signature, so runs a and c ran without).
-            native = run not in gqa_runs and bool(env_end.get(run, {}).get("gqa_native"))
-            h200_model(rec, path, line, sid, out, skipped, gqa_native=native)
-        else:
-            why = SKIPPED_SECTIONS.get(sec, f"section {sec!r} not converted")
-            skipped.append({"id": sid, "group": sec, "reason": why})
+        try:
+            if sec in KERNEL_SECTIONS:
+                h200_kernel(rec, path, line, sid, out, skipped)
+            elif sec in MODEL_SECTIONS:
+                # measure.py detects SDPA's enable_gqa at start-up and env_end reports the flag at
+                # the end; its gqa_decode section sets it before running, so a run with gqa_decode
+                # records says nothing of the earlier sections: they are taken as without it
+                # (torch 2.11's builtin has no inspectable signature, so runs a and c ran without).
+                native = run not in gqa_runs and bool(env_end.get(run, {}).get("gqa_native"))
+                h200_model(rec, path, line, sid, out, skipped, gqa_native=native)
+            else:
+                why = SKIPPED_SECTIONS.get(sec, f"section {sec!r} not converted")
+                skipped.append({"id": sid, "group": sec, "reason": why})
+        except (TypeError, ValueError, AttributeError, KeyError) as e:  # a field of a shape no check foresaw
+            fail(path, line, "record", f"a field of the wrong type ({type(e).__name__}: {e})")
     a = env.get("a") or (env[sorted(env)[0]] if env else {})
     date = prefix[-10:]
     prov = {"gpu_name": a.get("gpu", "NVIDIA H200"), "sm_count": a.get("sm_count"), "l2_bytes": a.get("l2_bytes"),

@@ -156,6 +156,24 @@ class ImportTest(unittest.TestCase):
         self.assertIn("not a ridge preset", why["b/t5_train"])
         self.validate(dst, 10)
 
+    def test_h200_wrong_types(self):
+        """A field of an unexpected JSON type (a list for a precision or a model name) is a one-line
+        error naming the line, or an unknown value listed in skipped, never a traceback."""
+        cases = [dict(H200[1], precision=["bf16"]),
+                 {"run": "a", "section": "cnn_more", "name": "x", "model": ["vgg16"], "mode": "infer",
+                  "precision": "fp16", "batch": 1, "image": 224, "median_ms": 1.0}]
+        for rec in cases:
+            with self.subTest(rec=rec["section"]):
+                src = self.write("dev.jsonl", json.dumps(rec) + "\n")
+                rc, dst, msg = self.import_stderr("h200-2026-11-29", src)
+                self.assertIn(rc, (0, 2))
+                self.assertNotIn("Traceback", msg)
+                self.assertLessEqual(msg.count("\n"), 1, msg)
+                if rc == 0:
+                    self.assertEqual(len(json.load(open(dst))["skipped"]), 1)
+                else:
+                    self.assertIn(src + ":1: ", msg)
+
     def test_aiconfigurator(self):
         rc, dst = self.run_import("aiconfigurator-gemm", self.write("gemm.csv", AIC_HEAD + AIC))
         self.assertEqual(rc, 0)
