@@ -55,16 +55,6 @@ static int list_key(int code)
            code == O_VSTAGES || code == O_GLOBAL;
 }
 
-static const char *json_type(const cJSON *v)
-{
-    return cJSON_IsNull(v)     ? "null"
-           : cJSON_IsBool(v)   ? "a boolean"
-           : cJSON_IsNumber(v) ? "a number"
-           : cJSON_IsString(v) ? "a string"
-           : cJSON_IsArray(v)  ? "an array"
-                               : "an object";
-}
-
 /* A plan-file value as option text, of any length (caller frees): a string as it is, a number
  * with 17 digits, a list of those joined with commas. NULL after printing an error. */
 static char *plan_value(const cJSON *it, const char *path)
@@ -112,7 +102,7 @@ static char *key_value(const cJSON *it, int code, const char *path)
                   : path_key(code)       ? "a string"
                   : list_key(code)       ? "an array or a comma-separated string"
                                          : "a string or a number",
-                  json_type(it));
+                  rj_type_name(it));
         return NULL;
     }
     if (!path_key(code))
@@ -145,7 +135,7 @@ static int plan_prices(plan_opts *o, const cJSON *prices, const char *path)
                 return -1;
             }
         if (!cJSON_IsNumber(pi)) {
-            cli_error("%s: $.prices.%s: expected a number, got %s", path, pi->string, json_type(pi));
+            cli_error("%s: $.prices.%s: expected a number, got %s", path, pi->string, rj_type_name(pi));
             return -1;
         }
         snprintf(price, sizeof price, "%.17g", pi->valuedouble);

@@ -169,6 +169,16 @@ int rj_check_keys(const cJSON *obj, const char *path, const char *const *allowed
     return RIDGE_OK;
 }
 
+const char *rj_type_name(const cJSON *v)
+{
+    return cJSON_IsNull(v)     ? "null"
+           : cJSON_IsBool(v)   ? "a boolean"
+           : cJSON_IsNumber(v) ? "a number"
+           : cJSON_IsString(v) ? "a string"
+           : cJSON_IsArray(v)  ? "an array"
+                               : "an object";
+}
+
 static const cJSON *member(const cJSON *obj, const char *key)
 {
     return cJSON_GetObjectItemCaseSensitive(obj, key);

@@ -31,6 +31,9 @@ typedef struct {
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root);
 /* Fails on any key of obj not in `allowed` (NULL-terminated), and on duplicate keys. */
 int rj_check_keys(const cJSON *obj, const char *path, const char *const *allowed, const rj_ctx *c);
+/* What a JSON value is, for messages: "null", "a boolean", "a number", "a string", "an array",
+ * "an object". */
+const char *rj_type_name(const cJSON *v);
 /* Getters: return 1 when present and valid, 0 when absent and optional, negative on error. */
 int rj_number(const cJSON *obj, const char *path, const char *key, int required, double lo, double hi,
               double *out, const rj_ctx *c);

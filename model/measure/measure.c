@@ -93,17 +93,6 @@ void ridge_meas_set_free(ridge_meas_set *s)
     memset(s, 0, sizeof *s);
 }
 
-/* What a JSON value is, for messages. */
-static const char *json_type(const cJSON *v)
-{
-    return cJSON_IsNull(v)     ? "null"
-           : cJSON_IsBool(v)   ? "a boolean"
-           : cJSON_IsNumber(v) ? "a number"
-           : cJSON_IsString(v) ? "a string"
-           : cJSON_IsArray(v)  ? "an array"
-                               : "an object";
-}
-
 /* The top-level keys of a measurement file (docs/validation.md, "Top level"): what
  * ridge-bench-cuda, bench_torch.py, collect.py and the converters write. */
 static const char *const doc_keys[] = {"schema_version", "kind",   "provenance", "measurements", "skipped",
@@ -136,18 +125,18 @@ int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge
     else if (!sv)
         ridge_err_set(err, st, "%s: $.schema_version: missing (measurement files are version 1)", origin);
     else if (!cJSON_IsNumber(sv))
-        ridge_err_set(err, st, "%s: $.schema_version: %s, not the number 1", origin, json_type(sv));
+        ridge_err_set(err, st, "%s: $.schema_version: %s, not the number 1", origin, rj_type_name(sv));
     else if (sv->valuedouble != 1)
         ridge_err_set(err, st, "%s: $.schema_version: %g is not 1 (the version this ridge reads)", origin,
                       sv->valuedouble);
     else if (rj_check_keys(root, "$", doc_keys, &ctx) != RIDGE_OK)
         ; /* "ORIGIN: $.KEY: unknown key" (or duplicate key) */
     else if (prov && !cJSON_IsObject(prov))
-        ridge_err_set(err, st, "%s: $.provenance: %s, not an object", origin, json_type(prov));
+        ridge_err_set(err, st, "%s: $.provenance: %s, not an object", origin, rj_type_name(prov));
     else if (!arr)
         ridge_err_set(err, st, "%s: $.measurements: missing", origin);
     else if (!cJSON_IsArray(arr))
-        ridge_err_set(err, st, "%s: $.measurements: %s, not an array", origin, json_type(arr));
+        ridge_err_set(err, st, "%s: $.measurements: %s, not an array", origin, rj_type_name(arr));
     else
         st = RIDGE_OK;
     if (st != RIDGE_OK) {
