@@ -964,8 +964,16 @@ static void test_gddr_tile_streams(void)
 }
 
 /* One L2 partition (Ada, GA102, Turing) serves a working set of 0.9 of it entirely; a split L2
- * (GA100, GH100: each half caches lines for its own SMs) only up to half of it, falling to none
- * at all of it. Same GPU, only the chip edited. */
+ * (GA100, GH100: each half caches lines for its own SMs) only up to half of it: a streaming
+ * kernel's larger working set none of it, a GEMM's a share falling to none at all of it. Same GPU,
+ * only the chip edited. */
+/* The whole k for which a GEMM's m k + k n + m n elements are at most mn_rest + k (m + n): the
+ * elements left once m n is taken (x) over m + n, at least 1. */
+static double gemm_k_for(double x, double m_plus_n)
+{
+    return x > m_plus_n ? (double)(long long)(x / m_plus_n) : 1;
+}
+
 static void test_single_partition_l2(void)
 {
     ridge_gpu one = load("l40s"), two = one, none = one;
@@ -977,15 +985,27 @@ static void test_single_partition_l2(void)
     ridge_kernel_result c = predict(&none, ridge_op_copy(half, RIDGE_COPY_D2D));
     check_context("0.9 x L2");
     CHECK(a.dram_bytes == 0 && a.l2_bytes > 0);
-    /* split: hit (L2 - 0.9 L2) / (0.5 L2) = 0.2, so 0.8 of the bytes from DRAM */
-    CHECK_NEAR(b.dram_bytes, 0.8 * 2 * half, 1e-9);
+    /* split: a copy sweeps its 0.9 x L2 again each call, past the half the L2 holds of it: every
+     * line is evicted before it comes round, all of it from DRAM (rk_l2_split_sweep) */
+    CHECK_NEAR(b.dram_bytes, 2 * half, 1e-9);
     CHECK(b.time_s > 2 * a.time_s);
     CHECK(c.dram_bytes == b.dram_bytes && c.time_s == b.time_s);
-    check_context("at and past the L2");
+    check_context("at and past the share");
     a = predict(&one, ridge_op_copy(0.5 * one.l2_bytes, RIDGE_COPY_D2D));
     CHECK(a.l2_bytes == 0);
-    a = predict(&one, ridge_op_copy(0.4875 * one.l2_bytes, RIDGE_COPY_D2D)); /* 0.975 x L2: the ramp's middle */
-    CHECK_NEAR(a.dram_bytes, 0.5 * 0.975 * one.l2_bytes, 1e-6);
+    a = predict(&one, ridge_op_copy(0.4875 * one.l2_bytes, RIDGE_COPY_D2D)); /* 0.975 x L2, past 0.95 */
+    CHECK_NEAR(a.dram_bytes, 0.975 * one.l2_bytes, 1e-9);
+    a = predict(&one, ridge_op_copy(0.47 * one.l2_bytes, RIDGE_COPY_D2D)); /* 0.94 x L2, within it */
+    CHECK(a.dram_bytes == 0);
+    /* a GEMM's re-read tiles keep the ramp (rk_l2_hit): an L40S GEMM whose operands and output make
+     * 0.975 x L2 has some of them from L2, a copy of the same bytes none */
+    {
+        ridge_op gm = ridge_op_gemm(RIDGE_DTYPE_BF16, 4096, 128, 1, 1);
+        double ws = 0.975 * one.l2_bytes, e = 2;
+        gm.u.gemm.k = gemm_k_for(ws / e - 4096.0 * 128.0, 4096.0 + 128.0);
+        a = predict(&one, gm);
+        CHECK(a.l2_bytes > 0 && a.dram_bytes > 0);
+    }
     check_context("catalogue");
     ridge_gpu h = load("h100-sxm5-80gb"), t4 = load("t4"), a40 = load("a40");
     CHECK(predict(&h, ridge_op_copy(0.3 * h.l2_bytes, RIDGE_COPY_D2D)).dram_bytes > 0);

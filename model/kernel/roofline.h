@@ -358,6 +358,20 @@ static inline void rk_l2_split(const rk_kernel_prepared *p, rk_bytes b, double e
     *dram = ws - *l2;
 }
 
+/* rk_l2_split for a streaming kernel, which sweeps its whole working set in order, call after
+ * call: one that outgrows the share the L2 holds (p->l2_full) evicts each line before it comes
+ * round again, as under LRU, so it is served from DRAM entirely, not in part as rk_l2_hit's ramp
+ * (for a GEMM's re-read tiles) has it (docs/model.md, "Cache levels": h200-2026-11-29/a/
+ * add_fp32_2^22, 48 MiB on the 60 MiB L2, streams at the DRAM rate). */
+static inline void rk_l2_split_sweep(const rk_kernel_prepared *p, rk_bytes b, double *dram, double *l2)
+{
+    double hit = b.bytes <= p->l2_full;
+    *l2 = b.bytes * hit;
+    if (b.cold > 0 && b.reuse > b.bytes) /* cold bytes: the hit at their reuse distance instead */
+        *l2 -= b.cold * (hit - (b.reuse <= p->l2_full));
+    *dram = b.bytes - *l2;
+}
+
 /* Fill time_s, memory_s, l2_s, floor_s and bound of r from compute_s, dram_bytes, l2_bytes and
  * kernels already set: rk_finish_extra(g, r, 0). rk_finish_mem with memory_s given:
  * rk_dram_time(g, dram_bytes) + extra_s, already computed. Inline, all three: once per
@@ -413,7 +427,7 @@ static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, 
     r->flops = flops;
     r->kernels = kernels;
     r->compute_s = flops > 0 ? flops / d->vector_rate : 0;
-    rk_l2_split(p, bytes, 0, &r->dram_bytes, &r->l2_bytes);
+    rk_l2_split_sweep(p, bytes, &r->dram_bytes, &r->l2_bytes);
     r->wave_efficiency = 1;
     r->split_k = 1;
     r->align_efficiency = 1;
