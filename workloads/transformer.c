@@ -547,7 +547,7 @@ static void strided_kernel(rw_graph *g, const char *group, const char *name, con
     char nm[RIDGE_OP_NAME_MAX];
     size_t i0 = g->n;
     snprintf(nm, sizeof nm, "%.40s.%s", name, step);
-    rw_elementwise(g, group, nm, dt, elements, 1, 1, flops / elements, 0, count);
+    rw_elementwise(g, group, nm, dt, elements, 1, 1, elements > 0 ? flops / elements : 0, 0, count);
     if (!g->failed && i0 < g->n)
         g->ops[i0].u.ew.strided_inputs = 1;
     if (train) {
