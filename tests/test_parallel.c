@@ -304,6 +304,30 @@ static void test_huge_global_batch(void)
     ridge_model_free(m);
 }
 
+/* Inference has no backward: the stage's backward time is 0, never a rounding residue below it
+ * (llama3-8b at tp 8, microbatch 2 gave -6.9e-18 s). */
+static void test_inference_no_negative_backward(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("llama3-8b");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result r;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("hgx-h200", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_run_config_init(&rc);
+    rc.mode = RIDGE_MODE_INFER;
+    for (int tp = 1; tp <= 8; tp *= 2) {
+        pconf(&pc, tp, 1, 8 / tp, 2, 16 / tp);
+        if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_OK))
+            CHECK(r.stage_backward_s >= 0 && r.stage_forward_s > 0);
+    }
+    ridge_model_free(m);
+}
+
 static void test_errors(void)
 {
     static const struct {
@@ -1052,6 +1076,7 @@ int main(void)
     test_dp_collective();
     test_errors();
     test_huge_global_batch();
+    test_inference_no_negative_backward();
     test_tp_shapes();
     return check_report();
 }

@@ -49,8 +49,13 @@ def num(rec, key, path, line, positive=True, integer=False):
             v = float(v)
         except ValueError:
             fail(path, line, key, f"not a number: {rec[key]!r}")
+    if isinstance(v, int) and not isinstance(v, bool):
+        try:
+            v = float(v) if abs(v) > 2 ** 53 else v  # an integer past a double's range is not finite
+        except OverflowError:
+            v = math.inf
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        fail(path, line, key, f"not a finite number: {rec[key]!r}")
+        fail(path, line, key, f"not a finite number: {str(rec[key])[:40]!r}")
     if positive and v <= 0:
         fail(path, line, key, f"not positive: {rec[key]!r}")
     if integer:
@@ -64,6 +69,9 @@ def text(rec, key, path, line):
     v = rec.get(key)
     if not isinstance(v, str) or not v:
         fail(path, line, key, "missing or not a string")
+    # an id part: no control character (a NUL ridge's reader refuses) nor lone surrogate (not UTF-8)
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7f or 0xD800 <= ord(ch) <= 0xDFFF for ch in v):
+        fail(path, line, key, "holds a control character or a lone surrogate")
     return v
 
 
@@ -277,7 +285,9 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
         skipped.append({"id": sid, "group": sec, "reason": why})
 
     if sec in ("resnet50", "resnet_bs_sweep", "cnn_more"):
-        arch = sval(rec, "model", "resnet50") if "model" not in rec or isinstance(rec["model"], str) else repr(rec["model"])
+        # (resnet50 and its batch sweep are ResNet-50 by section; cnn_more names its model)
+        default = None if sec == "cnn_more" else "resnet50"
+        arch = sval(rec, "model", default) if "model" not in rec or isinstance(rec["model"], str) else repr(rec["model"])
         if arch not in TORCHVISION_PRESETS:
             return skip(f"torchvision model {arch!r} is not a ridge preset")
         mode = text(rec, "mode", path, line)
@@ -356,14 +366,20 @@ def convert_h200(path):
     out, skipped, env, env_end, gqa_runs = [], [], {}, {}, set()
     prefix = set_name(path)
     recs = []
-    with open(path, encoding="utf-8") as f:
-        for line, raw in enumerate(f, 1):
+    with open(path, "rb") as f:
+        for line, braw in enumerate(f, 1):
+            try:
+                raw = braw.decode("utf-8")
+            except UnicodeDecodeError:
+                fail(path, line, "line", "not UTF-8")
             if not raw.strip():
                 continue
             try:
                 rec = json.loads(raw)
             except json.JSONDecodeError as e:
                 fail(path, line, "line", f"malformed JSON ({e.msg})")
+            except (ValueError, RecursionError) as e:  # a number of 4,300+ digits, nesting past the stack
+                fail(path, line, "line", f"malformed JSON ({type(e).__name__})")
             if not isinstance(rec, dict):
                 fail(path, line, "line", "not a JSON object")
             run, sec = text(rec, "run", path, line), text(rec, "section", path, line)
@@ -405,7 +421,9 @@ def convert_h200(path):
             fail(path, line, "record", f"a field of the wrong type ({type(e).__name__}: {e})")
     a = env.get("a") or (env[sorted(env)[0]] if env else {})
     date = prefix[-10:]
-    prov = {"gpu_name": a.get("gpu", "NVIDIA H200"), "sm_count": a.get("sm_count"), "l2_bytes": a.get("l2_bytes"),
+    # the GPU as the env record names it; the H200 of h200-2026-11-29 where it does not, no GPU
+    # (ridge validate: "GPU not mapped") for any other data set
+    prov = {"gpu_name": a.get("gpu", "NVIDIA H200" if prefix == DEFAULT_SET else None), "sm_count": a.get("sm_count"), "l2_bytes": a.get("l2_bytes"),
             "torch": a.get("torch"), "cuda_runtime": a.get("cuda"), "cudnn": a.get("cudnn"),
             "date": date, "source": (f"shared/data/{prefix}/{os.path.basename(path)} (README beside it)"
                                      if prefix != DEFAULT_SET or os.path.basename(path) != "dev.jsonl" else
@@ -419,7 +437,10 @@ def convert_h200(path):
 # The driver's device names of AIConfigurator's systems -> (catalogue id, the systems folder name).
 AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S": ("l40s", "l40s"),
            "NVIDIA H200": ("h200-sxm-141gb", "h200_sxm"), "NVIDIA A100-SXM4-80GB": ("a100-sxm4-80gb", "a100_sxm"),
-           "NVIDIA A100-SXM4-40GB": ("a100-sxm4-40gb", "a100_sxm"), "NVIDIA B200": ("b200", "b200_sxm")}
+           "NVIDIA A100-SXM4-40GB": ("a100-sxm4-40gb", "a100_sxm"), "NVIDIA B200": ("b200", "b200_sxm"),
+           "NVIDIA H100 PCIe": ("h100-pcie-80gb", "h100_pcie"), "NVIDIA A100 80GB PCIe": ("a100-pcie-80gb", "a100_pcie"),
+           "NVIDIA A100-PCIE-40GB": ("a100-pcie-40gb", "a100_pcie"), "NVIDIA A10": ("a10", "a10"),
+           "NVIDIA A40": ("a40", "a40"), "NVIDIA L4": ("l4", "l4")}
 # The linear layers ridge models: F.linear (cuBLAS) in bf16 or fp16, vLLM's CUTLASS FP8 scaled-mm.
 AIC_DTYPES = ("bf16", "fp16", "fp8")
 
@@ -431,7 +452,7 @@ def aic_short(source, default):
 
 
 def convert_aic(path):
-    out, seen, skipped = [], set(), []
+    out, seen, skipped = [], {}, []
     need = ("source", "gpu", "device_name", "framework", "kernel_source", "dtype", "m", "n", "k", "latency_ms")
     for line, r, _ in csv_rows(path, need, ids=False):
         dev, dt = r["device_name"], r["dtype"]
@@ -440,9 +461,12 @@ def convert_aic(path):
         gid, short = AIC_GPU.get(dev, (None, None))
         short = aic_short(r["source"], short or re.sub(r"[^a-z0-9]+", "_", dev.lower()).strip("_"))
         mid = f"aiconfigurator-gemm/{short}/{dt}/{m}x{n}x{k}"
+        if mid in seen and seen[mid] != dev:
+            # another device of the same systems folder (the A100's 40 and 80 GB): its id names it
+            mid = f"aiconfigurator-gemm/{short}-{re.sub(r'[^a-z0-9]+', '_', dev.lower()).strip('_')}/{dt}/{m}x{n}x{k}"
         if mid in seen:
             fail(path, line, "m,n,k", f"duplicate record {mid}")
-        seen.add(mid)
+        seen[mid] = dev
         if not gid:
             skipped.append({"id": mid, "group": "gemm", "reason": f"device {dev!r} is not in the catalogue"})
             continue
@@ -507,6 +531,8 @@ def pub_gpu(name):
     words = set(re.findall(r"[a-z0-9]+", n))
     if "nvl" in words or "l40" in words:  # H100/H200 NVL (other memory and power), the L40: not in the catalogue
         return None, None
+    if ("v100" in words and "pcie" in words) or ("4090" in words and "d" in words):
+        return None, None  # a V100 PCIe, an RTX 4090 D: other parts than the catalogue's
     rules = [("h200" in words, "h200-sxm-141gb"), ("h100" in words and "pcie" in words, "h100-pcie-80gb"),
              ("h100" in words, "h100-sxm5-80gb"),
              ("a100" in words and "pcie" in words and ("40gb" in words or "40" in words), "a100-pcie-40gb"),

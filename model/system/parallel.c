@@ -2009,7 +2009,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
          * group. */
         t_mb = tot.total_time_s - bd->optimizer_s - t_accum;
         t_f = t_place_f[PAR_LAYER] + t_place_f[PAR_FIRST] + t_place_f[PAR_LAST];
-        t_b = t_mb - t_f;
+        t_b = t_mb > t_f ? t_mb - t_f : 0; /* inference: no backward, only rounding left */
     } else {
         /* The slower of the first stage (embedding + layers) and the last (layers + head). */
         double first = t_place_f[PAR_FIRST] + t_place_b[PAR_FIRST], last = t_place_f[PAR_LAST] + t_place_b[PAR_LAST];

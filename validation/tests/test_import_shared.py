@@ -174,6 +174,49 @@ class ImportTest(unittest.TestCase):
                 else:
                     self.assertIn(src + ":1: ", msg)
 
+    def test_h200_hostile_lines(self):
+        """Bad bytes and values of every kind stop the import with one line naming the line (a huge
+        integer, 5,000 digits, deep nesting, bytes that are not UTF-8, a NUL or a lone surrogate in
+        an id), never a traceback and never a file ridge validate would refuse whole."""
+        good = json.dumps(H200[1])
+        cases = [
+            (good + "\n" + json.dumps(dict(H200[1], name="x", m=10 ** 400)) + "\n", ":2: m: not a finite number"),
+            (good + '\n{"run": "a", "m": ' + "9" * 5000 + "}\n", ":2: line: malformed JSON"),
+            (good + "\n" + "[" * 100000 + "\n", ":2: line: malformed JSON"),
+            (good + "\n" + json.dumps(dict(H200[1], name="a\u0000b")) + "\n", ":2: name: holds a control character"),
+            (good + '\n{"run": "a", "section": "gemm", "name": "\\ud800"}\n', ":2: name: holds a control character"),
+        ]
+        for text, want in cases:
+            with self.subTest(want=want):
+                src = self.write("dev.jsonl", text)
+                rc, dst, msg = self.import_stderr("h200-2026-11-29", src)
+                self.assertEqual(rc, 2)
+                self.assertEqual(msg.count("\n"), 1, msg)
+                self.assertIn(src + want, msg)
+        src = os.path.join(self.d, "bytes.jsonl")
+        with open(src, "wb") as f:
+            f.write(good.encode() + b"\n{\"run\": \"a\xff\"}\n")
+        rc, dst, msg = self.import_stderr("h200-2026-11-29", src)
+        self.assertEqual(rc, 2)
+        self.assertIn(src + ":2: line: not UTF-8", msg)
+
+    def test_h200_no_guesses(self):
+        """A cnn_more record without a model is not taken as ResNet-50, and a data set of another GPU
+        whose env record names none is not predicted on the H200."""
+        folder = os.path.join(self.d, "a100-2026-12-05")
+        os.mkdir(folder)
+        src = os.path.join(folder, "test.jsonl")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(json.dumps({"run": "a", "section": "env", "name": "env"}) + "\n")
+            f.write(json.dumps({"run": "a", "section": "cnn_more", "name": "vgg16_train_bf16_bs64", "mode": "train",
+                                "precision": "bf16", "batch": 64, "image": 224, "median_ms": 50.0}) + "\n")
+            f.write(json.dumps(H200[1]) + "\n")
+        rc, dst = self.run_import("h200-2026-11-29", src)
+        self.assertEqual(rc, 0)
+        doc = json.load(open(dst))
+        self.assertIsNone(doc["provenance"]["gpu_name"])
+        self.assertEqual([x["id"] for x in doc["skipped"]], ["a100-2026-12-05/a/vgg16_train_bf16_bs64"])
+
     def test_aiconfigurator(self):
         rc, dst = self.run_import("aiconfigurator-gemm", self.write("gemm.csv", AIC_HEAD + AIC))
         self.assertEqual(rc, 0)
@@ -207,8 +250,17 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(ms["aiconfigurator-gemm/b200_sxm/fp16/2048x2048x2048"]["op"]["dtype"], "fp16")
         why = {x["id"]: x["reason"] for x in doc["skipped"]}
         self.assertIn("not in the catalogue", why["aiconfigurator-gemm/gb200_sxm/bf16/128x128x128"])
-        self.assertIn("int4_wo", why["aiconfigurator-gemm/h200_sxm/int4_wo/16x4096x4096"])
+        # both A100 sizes from one systems folder: the second device's ids name it, no collision
+        two = (f"{src.format('a100_sxm')},A100 80GB,NVIDIA A100-SXM4-80GB,vLLM 0.24.0,torch.nn.functional.linear,bf16,1,4096,4096,0.02\n"
+               f"{src.format('a100_sxm')},A100 40GB,NVIDIA A100-SXM4-40GB,vLLM 0.24.0,torch.nn.functional.linear,bf16,1,4096,4096,0.02\n")
         self.validate(dst, 3)
+        rc, dst2 = self.run_import("aiconfigurator-gemm", self.write("gemm2.csv", AIC_HEAD + two))
+        self.assertEqual(rc, 0)
+        ids = {m["id"]: m["config"]["gpu"] for m in json.load(open(dst2))["measurements"]}
+        self.assertEqual(ids, {"aiconfigurator-gemm/a100_sxm/bf16/1x4096x4096": "a100-sxm4-80gb",
+                               "aiconfigurator-gemm/a100_sxm-nvidia_a100_sxm4_40gb/bf16/1x4096x4096": "a100-sxm4-40gb"})
+        self.assertIn("int4_wo", why["aiconfigurator-gemm/h200_sxm/int4_wo/16x4096x4096"])
+        self.validate(dst2, 2)
 
     def test_bad_input_names_file_line_field(self):
         cases = [
@@ -237,6 +289,7 @@ class ImportTest(unittest.TestCase):
         rows = ("pub9001,x,NVIDIA A100 80GB PCIe,1,PyTorch,GEMM (torch.matmul),microbenchmark,BF16,,best shape MxNxK 2048x5120x6144,m,TFLOPS,250,\n"
                 "pub9002,x,H100 NVL 94GB,1,PyTorch,GEMM (torch.matmul),microbenchmark,BF16,,best shape MxNxK 2048x2048x2048,m,TFLOPS,600,\n"
                 "pub9003,x,A40 48GB PCIe,1,PyTorch,GEMM (square),microbenchmark,INT4,,n=8000,m,TFLOPS,40,\n"
+                "pub9005,x,V100 PCIe 16GB,1,PyTorch,GEMM (square),microbenchmark,FP16,,n=8000,m,TFLOPS,90,\n"
                 "pub9004,x,A40 48GB PCIe,1,nccl-tests,all_reduce_perf,microbenchmark,FP32,,1 GiB,busbw,GB/s,20,\n")
         rc, dst = self.run_import("published-microbench", self.write("pm.csv", head + rows))
         self.assertEqual(rc, 0)
@@ -246,7 +299,7 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(ms["pub9001"]["gpu"], "a100-pcie-80gb")
         self.assertIn("mapped by its name", ms["pub9001"]["gpu_assumed"])
         why = {x["id"]: x["reason"] for x in doc["skipped"]}
-        self.assertEqual(set(why), {"pub9002", "pub9003", "pub9004"})
+        self.assertEqual(set(why), {"pub9002", "pub9003", "pub9004", "pub9005"})
         self.assertIn("not in the catalogue", why["pub9002"])
         self.validate(dst, 1)
 
