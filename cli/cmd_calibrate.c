@@ -267,6 +267,9 @@ int cmd_calibrate(int argc, char **argv)
         case 'F':
             if (nonly == RIDGE_CAL_MAX_PARAMS)
                 return cli_usage_error(CMD, "at most %d --fit names", RIDGE_CAL_MAX_PARAMS);
+            for (int k = 0; k < nonly; k++)
+                if (strcmp(only[k], optarg) == 0)
+                    return cli_usage_error(CMD, "--fit: '%s' is listed twice", optarg);
             only[nonly++] = optarg;
             break;
         case 'f':

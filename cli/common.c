@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -410,12 +411,23 @@ const char *cli_num_si(double v, char *buf, size_t cap)
 }
 
 /* The measurement files a command names (validate, calibrate, roofline --measured), collected
- * with the library and its error printed. */
+ * with the library and its error printed. A file named twice (the same path, or another path to
+ * the same file) is a usage error: its cases would count twice in every figure and fit. */
 int cli_meas_collect(char *const *paths, int n, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s,
                      struct cli_progress *prog)
 {
     ridge_err err = {{0}};
-    int rc = ridge_meas_collect_files_progress((const char *const *)paths, n, gpu_opt, gpu_file, s,
+    int rc;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            struct stat a, b;
+            if (strcmp(paths[i], paths[j]) == 0 ||
+                (stat(paths[i], &a) == 0 && stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)) {
+                cli_error("%s: named twice (its measurements would count twice)", paths[i]);
+                return CLI_EXIT_USAGE;
+            }
+        }
+    rc = ridge_meas_collect_files_progress((const char *const *)paths, n, gpu_opt, gpu_file, s,
                                                prog ? cli_progress_cb : NULL, prog, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
