@@ -34,47 +34,43 @@ static void put_escaped(const char *msg, int flags, FILE *f)
         free(esc);
 }
 
+/* The message of fmt on stderr as one line (put_escaped), formatted whole first: into a buffer on
+ * the stack, or one as long as it needs; cut short when there is no memory for that. */
+static void put_message(int flags, const char *fmt, va_list ap)
+{
+    char small[1024], *msg = small;
+    va_list again;
+    int n;
+    va_copy(again, ap);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(msg, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (n >= 0)
+        put_escaped(msg ? msg : small, flags, stderr);
+    if (msg != small)
+        free(msg);
+}
+
 /* Library messages name run, parallel and cluster fields; what the user typed was a flag, so
  * the message is formatted whole and written with the flags in their place (cli_put_flags). */
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
-    char small[1024], *msg = small;
-    int n;
     fputs("ridge: ", stderr);
     va_start(ap, fmt);
-    n = vsnprintf(small, sizeof small, fmt, ap);
+    put_message(1, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    if (n >= 0)
-        put_escaped(msg ? msg : small, 1, stderr);
-    if (msg != small)
-        free(msg);
     fputc('\n', stderr);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    char small[1024], *msg = small;
-    int n;
     fprintf(stderr, "ridge %s: ", cmd);
     va_start(ap, fmt);
-    n = vsnprintf(small, sizeof small, fmt, ap);
+    put_message(0, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    if (n >= 0)
-        put_escaped(msg ? msg : small, 0, stderr);
-    if (msg != small)
-        free(msg);
     fprintf(stderr, " (see 'ridge %s --help')\n", cmd);
     return CLI_EXIT_USAGE;
 }

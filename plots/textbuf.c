@@ -74,16 +74,21 @@ static char *formatted(rp_buf *b, const char *fmt, va_list ap)
     return s;
 }
 
+/* fmt's text through `put` (a helper that must see the whole text): rp_gp_stringf, rp_commentf. */
+static void put_formatted(rp_buf *b, void (*put)(rp_buf *, const char *), const char *fmt, va_list ap)
+{
+    char *s = formatted(b, fmt, ap);
+    if (s)
+        put(b, s);
+    free(s);
+}
+
 void rp_gp_stringf(rp_buf *b, const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    s = formatted(b, fmt, ap);
+    put_formatted(b, rp_gp_string, fmt, ap);
     va_end(ap);
-    if (s)
-        rp_gp_string(b, s);
-    free(s);
 }
 
 const char *rp_base_name(const char *path)
@@ -170,13 +175,9 @@ void rp_comment(rp_buf *b, const char *s)
 void rp_commentf(rp_buf *b, const char *fmt, ...)
 {
     va_list ap;
-    char *s;
     va_start(ap, fmt);
-    s = formatted(b, fmt, ap);
+    put_formatted(b, rp_comment, fmt, ap);
     va_end(ap);
-    if (s)
-        rp_comment(b, s);
-    free(s);
 }
 
 void rp_quoted_text(rp_buf *b, const char *s)

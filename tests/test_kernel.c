@@ -986,7 +986,7 @@ static void test_single_partition_l2(void)
     check_context("0.9 x L2");
     CHECK(a.dram_bytes == 0 && a.l2_bytes > 0);
     /* split: a copy sweeps its 0.9 x L2 again each call, past the half the L2 holds of it: every
-     * line is evicted before it comes round, all of it from DRAM (rk_l2_split_sweep) */
+     * line is evicted before it comes round, all of it from DRAM (rk_l2_split, sweep) */
     CHECK_NEAR(b.dram_bytes, 2 * half, 1e-9);
     CHECK(b.time_s > 2 * a.time_s);
     CHECK(c.dram_bytes == b.dram_bytes && c.time_s == b.time_s);

@@ -88,7 +88,7 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
         r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
     }
     r->flops = rk_attn_flops(op, pr);
-    rk_l2_split(p, rk_op_bytes(op, min_bytes), 0, &r->dram_bytes, &r->l2_bytes);
+    rk_l2_split(p, rk_op_bytes(op, min_bytes), 0, 0, &r->dram_bytes, &r->l2_bytes);
     r->tile_m = tm;
     r->tile_n = kv_per_tile;
     r->tiles = tiles;

@@ -352,7 +352,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double inv_l2bw = p->inv_l2_bw;
         double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
-        rk_l2_split(p, min_bytes, 0, &dram0, &l20);
+        rk_l2_split(p, min_bytes, 0, 0, &dram0, &l20);
         /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
          * share (C's part of the compulsory bytes) over the streaming rate. Elsewhere wx is 0 and
          * so are these terms (finite products of it; a sign of zero no sum below keeps). */
@@ -558,7 +558,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 {
                     /* FP32 partial sums written and read back by a second (reduction) kernel. */
                     double partial = 2.0 * s * m * n * batch * 4.0;
-                    rk_l2_split(p, min_bytes, partial, &dd, &l);
+                    rk_l2_split(p, min_bytes, partial, 0, &dd, &l);
                     /* the partial tiles are the tile-shaped writes now; C is the reduction's */
                     dtd = rk_dram_time(p, dd) + dd * gx;
                     mem = dtd + 0.5 * partial * dd / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
@@ -583,7 +583,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             r->l2_bytes = l20;
             if (best.s > 1) {
                 partial = 2.0 * best.s * m * n * batch * 4.0;
-                rk_l2_split(p, min_bytes, partial, &r->dram_bytes, &r->l2_bytes);
+                rk_l2_split(p, min_bytes, partial, 0, &r->dram_bytes, &r->l2_bytes);
                 dt_best = rk_dram_time(p, r->dram_bytes) + r->dram_bytes * gx;
             }
             stream = best.stream + partial;

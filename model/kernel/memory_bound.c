@@ -200,7 +200,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kerne
             r->flops = flops;
             r->kernels = 1;
             r->compute_s = flops / d->tensor_rate;
-            rk_l2_split(p, rk_op_bytes(op, bytes), 0, &r->dram_bytes, &r->l2_bytes);
+            rk_l2_split(p, rk_op_bytes(op, bytes), 0, 0, &r->dram_bytes, &r->l2_bytes);
             r->wave_efficiency = 1;
             r->split_k = 1;
             r->align_efficiency = 1;

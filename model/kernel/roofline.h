@@ -335,41 +335,32 @@ static inline double rk_dram_time(const rk_kernel_prepared *p, double bytes)
     return p->dram_latency_s + bytes / p->dram_bw;
 }
 /* Share of accesses served by L2 for a working set (or reuse distance) of `ws` bytes: 1 up to
- * ridge_gpu_l2_full_hit_bytes (p->l2_full), falling linearly to 0 at all of the L2. */
-static inline double rk_l2_hit(const rk_kernel_prepared *p, double ws)
+ * ridge_gpu_l2_full_hit_bytes (p->l2_full), falling linearly to 0 at all of the L2 (a GEMM's
+ * re-read tiles). With `sweep` (a streaming kernel, which sweeps its whole working set in order,
+ * call after call) 0 past the share: it evicts each line before the line comes round again, as
+ * under LRU (docs/model.md, "Cache levels": h200-2026-11-29/a/add_fp32_2^22, 48 MiB on the 60 MiB
+ * L2, streams at the DRAM rate). */
+static inline double rk_l2_hit(const rk_kernel_prepared *p, double ws, int sweep)
 {
     if (ws <= p->l2_full)
         return 1;
-    if (ws >= p->l2_bytes)
+    if (sweep || ws >= p->l2_bytes)
         return 0;
     return (p->l2_bytes - ws) / p->l2_span;
 }
 
 /* Split compulsory bytes between DRAM and L2: the cold part by the hit rule at its reuse
- * distance, the rest by the rule at the working set (all of b.bytes plus `extra` hot bytes).
- * Inline: the GEMM tile search calls it in its loop. */
-static inline void rk_l2_split(const rk_kernel_prepared *p, rk_bytes b, double extra, double *dram, double *l2)
+ * distance, the rest by the rule at the working set (all of b.bytes plus `extra` hot bytes);
+ * `sweep` as rk_l2_hit's. Inline: the GEMM tile search calls it in its loop. */
+static inline void rk_l2_split(const rk_kernel_prepared *p, rk_bytes b, double extra, int sweep, double *dram,
+                               double *l2)
 {
-    double ws = b.bytes + extra, hit = rk_l2_hit(p, ws);
+    double ws = b.bytes + extra, hit = rk_l2_hit(p, ws, sweep);
     *l2 = ws * hit;
     /* Cold bytes: the hit at their reuse distance instead (never above the working set's). */
     if (b.cold > 0 && b.reuse > ws)
-        *l2 -= b.cold * (hit - rk_l2_hit(p, b.reuse));
+        *l2 -= b.cold * (hit - rk_l2_hit(p, b.reuse, sweep));
     *dram = ws - *l2;
-}
-
-/* rk_l2_split for a streaming kernel, which sweeps its whole working set in order, call after
- * call: one that outgrows the share the L2 holds (p->l2_full) evicts each line before it comes
- * round again, as under LRU, so it is served from DRAM entirely, not in part as rk_l2_hit's ramp
- * (for a GEMM's re-read tiles) has it (docs/model.md, "Cache levels": h200-2026-11-29/a/
- * add_fp32_2^22, 48 MiB on the 60 MiB L2, streams at the DRAM rate). */
-static inline void rk_l2_split_sweep(const rk_kernel_prepared *p, rk_bytes b, double *dram, double *l2)
-{
-    double hit = b.bytes <= p->l2_full;
-    *l2 = b.bytes * hit;
-    if (b.cold > 0 && b.reuse > b.bytes) /* cold bytes: the hit at their reuse distance instead */
-        *l2 -= b.cold * (hit - (b.reuse <= p->l2_full));
-    *dram = b.bytes - *l2;
 }
 
 /* Fill time_s, memory_s, l2_s, floor_s and bound of r from compute_s, dram_bytes, l2_bytes and
@@ -427,7 +418,7 @@ static inline void rk_streaming_in(const rk_kernel_prepared *p, ridge_dtype dt, 
     r->flops = flops;
     r->kernels = kernels;
     r->compute_s = flops > 0 ? flops / d->vector_rate : 0;
-    rk_l2_split_sweep(p, bytes, &r->dram_bytes, &r->l2_bytes);
+    rk_l2_split(p, bytes, 0, 1, &r->dram_bytes, &r->l2_bytes); /* a streaming kernel sweeps */
     r->wave_efficiency = 1;
     r->split_k = 1;
     r->align_efficiency = 1;
