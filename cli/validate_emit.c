@@ -167,6 +167,9 @@ int cli_val_print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const
     for (int i = 0; i < ms->nreasons; i++)
         printf("; %d skipped: %s", ms->reason_count[i], cli_flag_words(ms->reason[i]));
     printf("\n");
+    for (int i = 0; i < ms->nreasons; i++) /* why, for the reasons an error message explains */
+        if (ms->detail[i][0])
+            printf("  first skipped as \"%s\": %s\n", cli_flag_words(ms->reason[i]), ms->detail[i]);
     return CLI_EXIT_OK;
 }
 
@@ -195,6 +198,8 @@ int cli_val_print_json(const ridge_val_cases *s, const ridge_meas_set *ms, const
         const cli_json_field f[] = {CLI_JSTR("reason", cli_flag_words(ms->reason[i])),
                                     CLI_JNUM("count", ms->reason_count[i])};
         CLI_JSON_ADD(o, f);
+        if (ms->detail[i][0]) /* the first such measurement and what its error said */
+            cJSON_AddStringToObject(o, "first", ms->detail[i]);
         cJSON_AddItemToArray(skips, o);
     }
     return cli_print_json(root);

@@ -62,6 +62,19 @@ void ridge_meas_skip(ridge_meas_set *s, const char *reason)
     s->reason_count[s->nreasons++] = 1;
 }
 
+void ridge_meas_skip_detail(ridge_meas_set *s, const char *reason, const char *id, const char *detail)
+{
+    ridge_meas_skip(s, reason);
+    if (!detail || !detail[0])
+        return;
+    for (int i = 0; i < s->nreasons; i++)
+        if (s->reason[i] == reason || strcmp(s->reason[i], reason) == 0) {
+            if (!s->detail[i][0])
+                snprintf(s->detail[i], sizeof s->detail[i], "%s: %s", id && id[0] ? id : "(no id)", detail);
+            return;
+        }
+}
+
 static ridge_meas_item *add_item(ridge_meas_set *s)
 {
     if (s->n == s->cap) {
@@ -460,18 +473,18 @@ static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas
 }
 
 /* Build the graphs of a model run; takes ownership of nothing. Returns a reason or NULL. */
-static const char *build_model(const ridge_model *model, ridge_run_config rc, ridge_runtime rt, ridge_meas_item *it)
+static const char *build_model(const ridge_model *model, ridge_run_config rc, ridge_runtime rt, ridge_meas_item *it,
+                               ridge_err *err)
 {
-    ridge_err err = {{0}};
     it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc.mode == RIDGE_MODE_DECODE, rt);
     it->decode_rt = (ridge_runtime)ridge_host_runtime_for(&it->host, 1, rt);
-    if (ridge_model_build(model, &rc, &it->graph, &err) != RIDGE_OK)
+    if (ridge_model_build(model, &rc, &it->graph, err) != RIDGE_OK)
         return "model graph could not be built";
     it->items = ridge_model_items_per_step(model, &rc);
     it->prefill = rc.mode == RIDGE_MODE_PREFILL;
     if (it->generate) {
         rc.mode = RIDGE_MODE_DECODE;
-        if (ridge_model_build(model, &rc, &it->decode, &err) != RIDGE_OK)
+        if (ridge_model_build(model, &rc, &it->decode, err) != RIDGE_OK)
             return "model graph could not be built";
     }
     return NULL;
@@ -508,20 +521,19 @@ static int two_way_key(const cJSON *cfg, const char *key, const char *no, const 
 
 /* The model config.workload names: a preset id, or a ridge model document (docs/workloads.md,
  * "Model files"; an object with schema_version) built by a converter from a record's own
- * hyper-parameters. NULL with *why set when it is neither. */
-static ridge_model *workload_model(const cJSON *wl, const char *origin, const char **why)
+ * hyper-parameters. NULL with *why set when it is neither, and what is wrong in err. */
+static ridge_model *workload_model(const cJSON *wl, const char *origin, const char **why, ridge_err *err)
 {
     ridge_model *model = NULL;
-    ridge_err err = {{0}};
     if (cJSON_IsString(wl)) {
-        if (ridge_model_load_builtin(wl->valuestring, &model, &err) != RIDGE_OK)
+        if (ridge_model_load_builtin(wl->valuestring, &model, err) != RIDGE_OK)
             *why = "unknown workload preset";
     } else {
         char *text = cJSON_PrintUnformatted(wl);
-        int st = text ? ridge_model_parse(text, strlen(text), origin, &model, &err) : RIDGE_ENOMEM;
+        int st = text ? ridge_model_parse(text, strlen(text), origin, &model, err) : RIDGE_ENOMEM;
         free(text);
         if (st != RIDGE_OK)
-            *why = st == RIDGE_ENOMEM ? "out of memory" : "workload is not a ridge model document";
+            *why = st == RIDGE_ENOMEM ? "out of memory" : "workload: not a valid ridge model document";
     }
     return model;
 }
@@ -535,7 +547,8 @@ static int is_model_document(const cJSON *wl)
 
 /* A model measurement with a preset id or a model document (config.workload; published figures,
  * converted whole-model records). */
-static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_item, ridge_meas_item *it)
+static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_item, ridge_meas_item *it,
+                             ridge_err *err)
 {
     ridge_run_config rc;
     ridge_model *model = NULL;
@@ -618,11 +631,11 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
         return "unknown config.kind";
     if ((why = model_host(cfg, &rc, it)))
         return why;
-    if (!(model = workload_model(wl_item, it->id, &why)))
+    if (!(model = workload_model(wl_item, "config.workload", &why, err)))
         return why;
     wl = cJSON_IsString(wl_item) ? wl_item->valuestring : ridge_model_name(model);
     it->batch = rc.batch;
-    why = build_model(model, rc, it->rt, it);
+    why = build_model(model, rc, it->rt, it, err);
     if (!why) {
         snprintf(it->unit, sizeof it->unit, "%s",
                  it->kind == RIDGE_MEAS_LATENCY      ? "s"
@@ -660,14 +673,13 @@ static int par_int(const cJSON *par, const char *key, int lo, int hi, int def)
 /* A multi-GPU training run (config.cluster): the cluster and node count, config.parallel with
  * the layout and schedule (docs/validation.md, "Multi-GPU runs"), config.workload a preset id or
  * a ridge model document; time_s.median is the step. */
-static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_item *it)
+static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
 {
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(cfg, "parallel");
     const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
     const char *cid, *s;
     ridge_parallel_config *pc = &it->par;
     ridge_run_config *rc = &it->par_run;
-    ridge_err err = {{0}};
     double nodes = num_of(cfg, "nodes");
     int k;
     it->type = RIDGE_MEAS_MODEL;
@@ -740,11 +752,11 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     OPT_STR(cfg, "config.", "cluster", cid);
     if (!cid || !(it->par_cluster = malloc(sizeof *it->par_cluster)))
         return cid ? "out of memory" : "no config.cluster";
-    if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, &err) != RIDGE_OK)
+    if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, err) != RIDGE_OK)
         return "cluster not found (config.cluster)";
     {
         const char *why = NULL;
-        if (!(it->par_model = workload_model(wl, it->id, &why)))
+        if (!(it->par_model = workload_model(wl, "config.workload", &why, err)))
             return why;
     }
     {
@@ -781,7 +793,7 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *
     if (why)
         return why;
     it->batch = rc.batch;
-    why = build_model(model, rc, it->rt, it);
+    why = build_model(model, rc, it->rt, it, NULL);
     if (!why) {
         const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
         const char *name = rj_str_or_null(wl, "name");
@@ -842,7 +854,7 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         const char *id, *group, *gid, *why = NULL, *st, *cgpu;
         int checked = 0;
         ridge_gpu g;
-        ridge_err err = {{0}};
+        ridge_err err = {{0}}, detail = {{0}}; /* detail: what a failed mapping or prediction says */
         ridge_meas_item it;
         memset(&it, 0, sizeof it);
         tick_step(tick);
@@ -906,19 +918,20 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         snprintf(it.id, sizeof it.id, "%s", id);
         snprintf(it.group, sizeof it.group, "%s", group);
         snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
+        detail.msg[0] = 0;
         if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
-            why = map_parallel(m, cfg, &it);
+            why = map_parallel(m, cfg, &it, &detail);
         else if (cJSON_IsObject(op))
             why = map_kernel(m, cfg, op, &it);
         else if (cJSON_IsString(wl) || is_model_document(wl))
-            why = map_model(m, cfg, wl, &it);
+            why = map_model(m, cfg, wl, &it, &detail);
         else
             why = map_torch(m, cfg, &it);
         if (!why && !(isfinite(it.measured) && it.measured > 0))
             why = "no positive measured value";
         if (!why) {
             double p = 0;
-            why = ridge_meas_predict(&it, &g, &p); /* one that cannot be predicted is skipped now */
+            why = ridge_meas_predict_err(&it, &g, &p, &detail); /* one that cannot be predicted is skipped now */
             /* The error is predicted / measured: a value absurdly far from any prediction (a
              * subnormal time, 1e300 tokens/s) would overflow it, the MAPE and log residuals. */
             if (!why && !(p / it.measured < RIDGE_MEAS_MAX_RATIO && it.measured / p < RIDGE_MEAS_MAX_RATIO))
@@ -927,7 +940,7 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         }
         if (why) {
             item_free(&it);
-            ridge_meas_skip(s, why);
+            ridge_meas_skip_detail(s, why, it.id, detail.msg);
             continue;
         }
         {
@@ -1091,37 +1104,48 @@ int ridge_meas_collect_files_progress(const char *const *paths, int n, const cha
 
 const char *ridge_meas_predict(const ridge_meas_item *it, const ridge_gpu *g, double *pred)
 {
+    return ridge_meas_predict_err(it, g, pred, NULL);
+}
+
+/* The reason for a failed prediction's status: an op or precision the GPU lacks is its own. */
+static const char *failed(int st, const char *otherwise)
+{
+    return st == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : otherwise;
+}
+
+const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g, double *pred, ridge_err *detail)
+{
     ridge_schedule_totals t1, t2;
-    ridge_err err = {{0}};
+    ridge_err scratch = {{0}}, *err = detail ? detail : &scratch;
+    int st;
     if (it->type == RIDGE_MEAS_KERNEL)
         return predict_kernel(it, g, pred);
     if (it->par_cluster) {
         /* The cluster of the GPU being predicted (a calibrated copy included). */
         ridge_cluster *cl = malloc(sizeof *cl);
         ridge_parallel_result r;
-        int st;
         if (!cl)
             return "out of memory";
         *cl = *it->par_cluster;
         cl->gpu = *g;
-        st = ridge_parallel_predict(cl, it->par_model, &it->par_run, &it->par, it->rt, &r, &err);
+        st = ridge_parallel_predict(cl, it->par_model, &it->par_run, &it->par, it->rt, &r, err);
         free(cl);
         if (st != RIDGE_OK)
-            return st == RIDGE_EINVAL ? "invalid parallel layout" : "model prediction failed";
+            return st == RIDGE_EINVAL ? "invalid parallel layout" : failed(st, "model prediction failed");
         *pred = r.step_time_s;
         return isfinite(*pred) && *pred > 0 ? NULL : "no positive prediction";
     }
-    if (ridge_schedule_ops_host(g, it->graph.ops, it->graph.n, it->rt, &it->host, NULL, &t1, &err) != RIDGE_OK)
-        return "model prediction failed";
+    if ((st = ridge_schedule_ops_host(g, it->graph.ops, it->graph.n, it->rt, &it->host, NULL, &t1, err)) != RIDGE_OK)
+        return failed(st, "model prediction failed");
     if (it->prefill)
         ridge_host_add_request(&it->host, &t1);
     switch (it->kind) {
     case RIDGE_MEAS_LATENCY: *pred = t1.total_time_s; break;
     case RIDGE_MEAS_THROUGHPUT: *pred = t1.total_time_s > 0 ? it->items / t1.total_time_s : 0; break;
     case RIDGE_MEAS_GENERATION:
-        if (ridge_schedule_ops_host(g, it->decode.ops, it->decode.n, it->decode_rt, &it->host, NULL, &t2, &err) !=
-            RIDGE_OK)
-            return "model prediction failed";
+        if ((st = ridge_schedule_ops_host(g, it->decode.ops, it->decode.n, it->decode_rt, &it->host, NULL, &t2,
+                                          err)) != RIDGE_OK)
+            return failed(st, "model prediction failed");
         *pred = it->batch * it->output / (t1.total_time_s + it->output * t2.total_time_s);
         break;
     default: return "unknown measurement kind"; /* rates are kernel measurements */

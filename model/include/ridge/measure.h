@@ -19,6 +19,8 @@ extern "C" {
 /* Distinct skip reasons a set counts; the last slot counts every reason beyond the others
  * (RIDGE_MEAS_SKIP_OTHER), so no skipped measurement goes uncounted. */
 #define RIDGE_MEAS_MAX_REASONS 48
+/* Bytes of a skip reason's first example (ridge_meas_set.detail), its terminator included. */
+#define RIDGE_MEAS_DETAIL_MAX 256
 
 typedef enum { RIDGE_MEAS_KERNEL = 0, RIDGE_MEAS_MODEL } ridge_meas_type;
 
@@ -70,6 +72,10 @@ typedef struct {
     const char *reason[RIDGE_MEAS_MAX_REASONS];
     int reason_count[RIDGE_MEAS_MAX_REASONS];
     int nreasons;
+    /* For each reason, the first skipped measurement whose cause an error message names
+     * ("ID: message": the model document's bad key, the op the GPU lacks, the layout check that
+     * failed); "" when none did. */
+    char detail[RIDGE_MEAS_MAX_REASONS][RIDGE_MEAS_DETAIL_MAX];
 } ridge_meas_set;
 
 /* A measurement document, read and checked (kind "ridge-measurements", schema_version 1, only
@@ -123,6 +129,9 @@ void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ri
 /* Predict one item on g (normally the GPU the item names, or a calibrated copy of it).
  * Returns 0 and *pred (same unit as measured) or a static reason. Never prints. */
 const char *ridge_meas_predict(const ridge_meas_item *it, const ridge_gpu *g, double *pred);
+/* The same, with the failure's message in detail (when not NULL): an op or precision the GPU lacks
+ * is the reason "precision not supported by the GPU". */
+const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g, double *pred, ridge_err *detail);
 
 /* Skip reasons that depend on how the caller asked (ridge_meas_collect's gpu_opt,
  * ridge_meas_filter's arguments), worded by those arguments: a command names its own flags for
@@ -136,6 +145,9 @@ const char *ridge_meas_predict(const ridge_meas_item *it, const ridge_gpu *g, do
 
 /* Count a skipped measurement by reason (reason must be static). */
 void ridge_meas_skip(ridge_meas_set *s, const char *reason);
+/* The same, keeping "ID: detail" as the reason's example when it is the first with a detail
+ * (detail NULL or "": none). */
+void ridge_meas_skip_detail(ridge_meas_set *s, const char *reason, const char *id, const char *detail);
 /* Drop the items measured in seconds below min_time_s (0: none) and, with only "kernels" or
  * "models" (NULL: all), the items of the other type; each counted as skipped by reason. */
 void ridge_meas_filter(ridge_meas_set *s, double min_time_s, const char *only);
