@@ -114,7 +114,8 @@ static int parallel_json(const ridge_cluster *cl, const ridge_model *m, const ri
         CLI_JNUM("schema_version", CLI_SCHEMA_VERSION), CLI_JSTR("cluster", cl->id), CLI_JSTR("gpu", cl->gpu.id),
         CLI_JNUM("nodes", cl->nodes), CLI_JNUM("gpus", r->gpus), CLI_JSTR("workload", ridge_model_name(m)),
         CLI_JSTR("mode", ridge_mode_name(run->mode)), CLI_JSTR("precision", ridge_dtype_name(run->precision)),
-        CLI_JSTR("recompute", ridge_recompute_name(run->recompute)), CLI_JSTR("runtime", ridge_runtime_name(rt))};
+        CLI_JSTR("recompute", ridge_recompute_name(run->recompute)), CLI_JSTR("runtime", ridge_runtime_name(rt)),
+        CLI_JSTR("host_profile", run->host[0] ? run->host : RIDGE_HOST_DEFAULT), CLI_JSTR("code", ridge_code_name(run->code))};
     const cli_json_field par[] = {
         CLI_JNUM("tp", pc->tp), CLI_JNUM("pp", pc->pp), CLI_JNUM("dp", pc->dp), CLI_JNUM("ep", pc->ep),
         CLI_JNUM("zero", pc->zero), CLI_JSTR("fsdp", ridge_fsdp_mode_name(pc->fsdp)),
@@ -127,7 +128,8 @@ static int parallel_json(const ridge_cluster *cl, const ridge_model *m, const ri
     const cli_json_field brk[] = {
         CLI_JNUM("compute", bd->compute_s), CLI_JNUM("tp_comm", bd->tp_comm_s), CLI_JNUM("pp_comm", bd->pp_comm_s),
         CLI_JNUM("dp_comm_exposed", bd->dp_comm_exposed_s), CLI_JNUM("dp_comm_hidden", bd->dp_comm_hidden_s),
-        CLI_JNUM("ep_comm", bd->ep_comm_s), CLI_JNUM("bubble", bd->bubble_s), CLI_JNUM("optimizer", bd->optimizer_s)};
+        CLI_JNUM("ep_comm", bd->ep_comm_s), CLI_JNUM("bubble", bd->bubble_s), CLI_JNUM("optimizer", bd->optimizer_s),
+        CLI_JNUM("host", bd->host_s)};
     const cli_json_field tail[] = {
         CLI_JNUM("microbatches", r->microbatches), CLI_JNUM("bubble_fraction", r->bubble_fraction),
         CLI_JNUM("stage_forward_s", r->stage_forward_s), CLI_JNUM("stage_backward_s", r->stage_backward_s),
@@ -172,15 +174,16 @@ static void parallel_text(const ridge_cluster *cl, const ridge_model *m, const r
     const ridge_parallel_breakdown *bd = &r->breakdown;
     const double gib = 1073741824.0;
     char b[2][48];
-    const char *names[7] = {"compute", "tp comm", "pp comm", "dp comm (exposed)", "ep comm", "pipeline bubble",
-                            "optimizer"};
-    double v[7] = {bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->ep_comm_s,
-                   bd->bubble_s, bd->optimizer_s};
+    const char *names[8] = {"compute", "tp comm", "pp comm", "dp comm (exposed)", "ep comm", "pipeline bubble",
+                            "optimizer", "host (per request)"};
+    double v[8] = {bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->ep_comm_s,
+                   bd->bubble_s, bd->optimizer_s, bd->host_s};
     char mname[CLI_NAME_TEXT_CAP];
     printf("%s on %s, %d node%s x %d = %d GPUs (%s), %s, %s%s, %s\n",
            cli_text(ridge_model_name(m), mname, sizeof mname), cl->id, cl->nodes, cl->nodes == 1 ? "" : "s",
            cl->gpus_per_node, r->gpus, cl->gpu.id, ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
            note, ridge_runtime_name(rt));
+    printf("host profile %s, code %s\n", run->host[0] ? run->host : RIDGE_HOST_DEFAULT, ridge_code_name(run->code));
     printf("tp %d, pp %d, dp %d, ep %d, ", pc->tp, pc->pp, pc->dp, pc->ep);
     if (pc->fsdp != RIDGE_FSDP_NONE)
         printf("fsdp %s (shard group %d)", ridge_fsdp_mode_name(pc->fsdp), r->dp_shard_group);
@@ -199,8 +202,9 @@ static void parallel_text(const ridge_cluster *cl, const ridge_model *m, const r
     printf("microbatches      %s per step, bubble %s %%\n", cli_num(r->microbatches, b[0], 48),
            cli_num(r->bubble_fraction * 100, b[1], 48));
     printf("\ntime breakdown\n");
-    for (int k = 0; k < 7; k++)
-        printf("  %-18s %10s ms  %5s %%\n", names[k], cli_num(v[k] * 1e3, b[0], 48),
+    for (int k = 0; k < 8; k++)
+        if (k < 7 || v[k] > 0) /* the host line only when a profile's request work is in the step */
+            printf("  %-18s %10s ms  %5s %%\n", names[k], cli_num(v[k] * 1e3, b[0], 48),
                cli_num(r->step_time_s > 0 ? 100 * v[k] / r->step_time_s : 0, b[1], 48));
     printf("  %-18s %10s ms  (behind the compute)\n", "dp comm (hidden)",
            cli_num(bd->dp_comm_hidden_s * 1e3, b[0], 48));
@@ -218,12 +222,20 @@ int cli_predict_cluster(const cli_cluster_args *a, const char *wl, const ridge_r
     ridge_parallel_result r;
     ridge_err err;
     ridge_run_config run = *given;
+    ridge_host_profile hp;
     char note[96] = "";
     int rc;
     if (!cl) {
         cli_error("out of memory");
         return CLI_EXIT_FAILURE;
     }
+    /* --host: its code style and runtimes (an engine's decode graphs), and a prefill's per-request
+     * work; the ranks are scheduled with the GPU's own launch figures (docs/parallel.md). */
+    if ((rc = cli_host_for_run(&run, &hp)) != CLI_EXIT_OK) {
+        free(cl);
+        return rc;
+    }
+    rt = (ridge_runtime)ridge_host_runtime_for(&hp, run.mode == RIDGE_MODE_DECODE, rt);
     rc = ridge_cluster_load(a->cluster_id, (int)a->nodes, cl, &err);
     if (rc == RIDGE_OK && !precision_given)
         cli_default_precision(&run, &cl->gpu, 1, note, sizeof note);
@@ -231,6 +243,8 @@ int cli_predict_cluster(const cli_cluster_args *a, const char *wl, const ridge_r
         rc = ridge_model_load(wl, &m, &err);
     if (rc == RIDGE_OK)
         rc = ridge_parallel_predict(cl, m, &run, &a->pc, rt, &r, &err);
+    if (rc == RIDGE_OK)
+        ridge_parallel_add_request(&hp, &run, &r);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         rc = cli_exit_code(rc);

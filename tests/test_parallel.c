@@ -328,6 +328,49 @@ static void test_inference_no_negative_backward(void)
     ridge_model_free(m);
 }
 
+/* A prefill starts its requests: ridge_parallel_add_request adds the profile's request_s (over its
+ * cpu_speed) as breakdown.host_s and scales the throughput to the longer step; other modes, a
+ * profile without request work, or none, leave the result alone. */
+static void test_add_request(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("llama2-7b");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result r, r0;
+    ridge_host_profile hp;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_host_load("trtllm-session", &hp, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_run_config_init(&rc);
+    rc.mode = RIDGE_MODE_PREFILL;
+    rc.prompt = rc.seq = 128;
+    pconf(&pc, 4, 1, 2, 1, 2);
+    if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r0, &err), RIDGE_OK)) {
+        r = r0;
+        ridge_parallel_add_request(&hp, &rc, &r);
+        CHECK(hp.request_s > 0);
+        CHECK_NEAR(r.breakdown.host_s, hp.request_s / hp.cpu_speed, 1e-15);
+        CHECK_NEAR(r.step_time_s, r0.step_time_s + r.breakdown.host_s, 1e-15);
+        CHECK_NEAR(r.throughput * r.step_time_s, r0.throughput * r0.step_time_s, 1e-12);
+        CHECK_NEAR(r.mfu * r.step_time_s, r0.mfu * r0.step_time_s, 1e-12);
+        r = r0;
+        rc.mode = RIDGE_MODE_DECODE; /* a decode step starts nothing */
+        ridge_parallel_add_request(&hp, &rc, &r);
+        CHECK(r.step_time_s == r0.step_time_s && r.breakdown.host_s == 0);
+        rc.mode = RIDGE_MODE_PREFILL;
+        ridge_parallel_add_request(NULL, &rc, &r);
+        CHECK(r.step_time_s == r0.step_time_s);
+        CHECK_INT(ridge_host_load("engine", &hp, &err), RIDGE_OK); /* no request work */
+        ridge_parallel_add_request(&hp, &rc, &r);
+        CHECK(r.step_time_s == r0.step_time_s);
+    }
+    ridge_model_free(m);
+}
+
 static void test_errors(void)
 {
     static const struct {
@@ -1077,6 +1120,7 @@ int main(void)
     test_errors();
     test_huge_global_batch();
     test_inference_no_negative_backward();
+    test_add_request();
     test_tp_shapes();
     return check_report();
 }

@@ -545,6 +545,15 @@ static int is_model_document(const cJSON *wl)
            cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(wl, "arch"));
 }
 
+/* A generation's config.output (required): NULL, or the reason it is skipped. */
+static const char *output_tokens(const cJSON *cfg, ridge_meas_item *it)
+{
+    int st = opt_int(cfg, "output", 1, RIDGE_RUN_TOKENS_MAX, &it->output);
+    if (st < 0)
+        return "config.output: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    return st == 0 ? "generation without output tokens (config.output)" : NULL;
+}
+
 /* A model measurement with a preset id or a model document (config.workload; published figures,
  * converted whole-model records). */
 static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_item, ridge_meas_item *it,
@@ -595,13 +604,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
         if (opt_int(cfg, run_numbers[k].key, run_numbers[k].lo, run_numbers[k].hi,
                     (double *)((char *)&rc + run_numbers[k].offset)) < 0)
             return run_numbers[k].why;
-    if (it->generate) {
-        int st = opt_int(cfg, "output", 1, RIDGE_RUN_TOKENS_MAX, &it->output);
-        if (st < 0)
-            return "config.output: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
-        if (st == 0)
-            return "generation without output tokens (config.output)";
-    }
+    if (it->generate && (why = output_tokens(cfg, it)))
+        return why;
     if (strcmp(kind, "throughput") == 0) {
         /* value, else rate.items_per_s */
         const cJSON *rate = given(m, "rate");
@@ -731,7 +735,10 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     if (opt_bool(par, "sequence_parallel", &pc->sequence_parallel) < 0)
         return "config.parallel.sequence_parallel: not a boolean";
     OPT_STR(cfg, "config.", "mode", s);
-    if (s && ridge_mode_parse(s, &rc->mode))
+    if (s && strcmp(s, "generate") == 0) { /* prefill, then output x decode (map_model's rule) */
+        it->generate = 1;
+        rc->mode = RIDGE_MODE_PREFILL;
+    } else if (s && ridge_mode_parse(s, &rc->mode))
         return "unknown mode";
     OPT_STR(cfg, "config.", "precision", s);
     if (s && ridge_dtype_parse(s, &rc->precision))
@@ -749,6 +756,25 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
         return "unknown optimizer";
     if (opt_int(cfg, "seq", 1, RIDGE_RUN_TOKENS_MAX, &rc->seq) < 0)
         return "config.seq: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    if (opt_int(cfg, "prompt", 1, RIDGE_RUN_TOKENS_MAX, &rc->prompt) < 0)
+        return "config.prompt: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    if (opt_int(cfg, "context", 0, RIDGE_RUN_TOKENS_MAX, &rc->context) < 0)
+        return "config.context: not an integer in [0, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    if (opt_bool(cfg, "per_gpu", &it->per_gpu) < 0)
+        return "config.per_gpu: not a boolean";
+    {
+        /* The host profile gives the code style and the runtimes (an engine's decode graphs); the
+         * cluster model schedules with the GPU's own host figures (docs/validation.md). */
+        const char *why = it->generate ? output_tokens(cfg, it) : NULL;
+        if (!why)
+            why = model_host(cfg, rc, it);
+        if (why)
+            return why;
+        it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
+        it->decode_rt = (ridge_runtime)ridge_host_runtime_for(&it->host, 1, RIDGE_RUNTIME_EAGER);
+        it->par_decode = *rc;
+        it->par_decode.mode = RIDGE_MODE_DECODE;
+    }
     OPT_STR(cfg, "config.", "cluster", cid);
     if (!cid || !(it->par_cluster = malloc(sizeof *it->par_cluster)))
         return cid ? "out of memory" : "no config.cluster";
@@ -760,17 +786,33 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
             return why;
     }
     {
-        const char *why = median_time_s(m, &it->measured);
+        const char *kind, *why;
+        OPT_STR(cfg, "config.", "kind", kind);
+        if (!kind)
+            kind = it->generate ? "generation" : "latency";
+        if (strcmp(kind, it->generate ? "generation" : "latency") != 0)
+            return it->generate ? "a multi-GPU generation is config.kind generation"
+                                : "a multi-GPU step is config.kind latency (or mode generate)";
+        it->kind = it->generate ? RIDGE_MEAS_GENERATION : RIDGE_MEAS_LATENCY;
+        why = it->generate ? value_of(m, &it->measured) : median_time_s(m, &it->measured);
         if (why)
             return why;
+        snprintf(it->kind_name, sizeof it->kind_name, "%s", kind);
     }
     it->batch = pc->global_batch;
     snprintf(it->workload, sizeof it->workload, "%s", ridge_model_name(it->par_model));
-    snprintf(it->unit, sizeof it->unit, "s");
-    snprintf(it->kind_name, sizeof it->kind_name, "latency");
+    snprintf(it->unit, sizeof it->unit, "%s",
+             !it->generate ? "s" : it->per_gpu ? "output tokens/s/GPU" : "output tokens/s");
     snprintf(it->family, sizeof it->family, "multi-gpu");
-    snprintf(it->desc, sizeof it->desc, "%s %d GPUs tp%d pp%d dp%d b%g", it->workload, pc->tp * pc->pp * pc->dp,
-             pc->tp, pc->pp, pc->dp, pc->global_batch);
+    if (it->generate)
+        snprintf(it->desc, sizeof it->desc, "%.24s generate %d GPUs tp%d pp%d dp%d b%g in%.0f out%.0f", it->workload,
+                 pc->tp * pc->pp * pc->dp, pc->tp, pc->pp, pc->dp, pc->global_batch, rc->prompt, it->output);
+    else if (rc->mode != RIDGE_MODE_TRAIN)
+        snprintf(it->desc, sizeof it->desc, "%.24s %s %d GPUs tp%d pp%d dp%d b%g", it->workload,
+                 ridge_mode_name(rc->mode), pc->tp * pc->pp * pc->dp, pc->tp, pc->pp, pc->dp, pc->global_batch);
+    else
+        snprintf(it->desc, sizeof it->desc, "%s %d GPUs tp%d pp%d dp%d b%g", it->workload, pc->tp * pc->pp * pc->dp,
+                 pc->tp, pc->pp, pc->dp, pc->global_batch);
     return NULL;
 }
 
@@ -1129,6 +1171,18 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
         *cl = *it->par_cluster;
         cl->gpu = *g;
         st = ridge_parallel_predict(cl, it->par_model, &it->par_run, &it->par, it->rt, &r, err);
+        if (st == RIDGE_OK)
+            ridge_parallel_add_request(&it->host, &it->par_run, &r); /* a prefill starts its requests */
+        if (st == RIDGE_OK && it->generate) {
+            /* global_batch sequences over the cluster: prefill (and the profile's per-request
+             * work), then output decode steps; per replica (tp x pp GPUs) or per GPU. */
+            ridge_parallel_result rd;
+            double t_pre = r.step_time_s, gpus = (double)it->par.tp * it->par.pp * it->par.dp;
+            st = ridge_parallel_predict(cl, it->par_model, &it->par_decode, &it->par, it->decode_rt, &rd, err);
+            if (st == RIDGE_OK)
+                r.step_time_s = it->par.global_batch * it->output / (t_pre + it->output * rd.step_time_s) /
+                                (it->per_gpu ? gpus : it->par.dp);
+        }
         free(cl);
         if (st != RIDGE_OK)
             return st == RIDGE_EINVAL ? "invalid parallel layout" : failed(st, "model prediction failed");

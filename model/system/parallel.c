@@ -2115,6 +2115,22 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     return RIDGE_OK;
 }
 
+void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_run_config *rc, ridge_parallel_result *r)
+{
+    double host, scale;
+    if (!hp || !rc || rc->mode != RIDGE_MODE_PREFILL || !(hp->request_s > 0) || !(hp->cpu_speed > 0) ||
+        !(r->step_time_s > 0))
+        return;
+    host = hp->request_s / hp->cpu_speed;
+    scale = r->step_time_s / (r->step_time_s + host);
+    r->breakdown.host_s += host;
+    r->step_time_s += host;
+    r->throughput *= scale;
+    r->throughput_per_gpu *= scale;
+    r->model_flops_per_s_per_gpu *= scale;
+    r->mfu *= scale;
+}
+
 int ridge_parallel_evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, const ridge_cluster *cl,
                             const ridge_parallel_config *pc, ridge_runtime rt, int flags, ridge_parallel_result *out,
                             ridge_err *err)

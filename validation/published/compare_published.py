@@ -34,7 +34,10 @@ GPU = {
 }
 
 # TensorRT-LLM performance-table models and the presets they map to.
-LLM = {"LLaMA 7B": "llama2-7b", "GPT-J 6B": "gpt-j-6b"}
+LLM = {"LLaMA 7B": "llama2-7b", "GPT-J 6B": "gpt-j-6b", "LLaMA 70B": "llama2-70b"}
+
+# The node a multi-GPU TensorRT-LLM row ran on: one 8-GPU DGX/HGX (the perf tables' systems).
+CLUSTER = {"h100-sxm5-80gb": "dgx-h100", "a100-sxm4-80gb": "dgx-a100"}
 
 PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16",
              "INT8": "int8"}
@@ -95,6 +98,57 @@ def host_of(r):
     return "torch-eager"
 
 
+def multi_gpu_config(r):
+    """The run of a multi-GPU TensorRT-LLM gptSessionBenchmark row, or None: tensor parallelism over
+    gpu_count GPUs of one 8-GPU node (the other GPUs of the node as data-parallel replicas, which
+    change nothing per replica), the row's batch per replica (its notes: "batch is per model
+    replica, shared across the TP group"). Generation rows are compared per GPU (config.per_gpu):
+    the H100 table's header says out tok/s/GPU; the A100 table's is transcribed as out tok/s, but
+    read per replica its 70B rows would need far less than the A100's compute (pub0453: 120 x 2048
+    prompt tokens of a 70B model in 194 s, 17 % of four A100s' FP16 peak on the prefill alone), so
+    both are read per GPU (docs/validation.md, "Published measurements")."""
+    fw, gpu, prec = r["framework"], GPU.get(r["gpu"]), PRECISION.get(r["precision"])
+    if not (fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw) or r["gpu_count"] in ("", "1"):
+        return None
+    if not r["gpu_count"].isdigit() or gpu not in CLUSTER or not prec or r["model"] not in LLM:
+        return None
+    tp = int(r["gpu_count"])
+    if 8 % tp or not r["batch_per_gpu"].isdigit():
+        return None
+    b, dp = int(r["batch_per_gpu"]), 8 // tp
+    base = {"gpu": gpu, "cluster": CLUSTER[gpu], "nodes": 1,
+            "parallel": {"tp": tp, "pp": 1, "dp": dp, "microbatch": b, "global_batch": b * dp},
+            "workload": LLM[r["model"]], "precision": prec, "host": host_of(r), "source": r["source"]}
+    if r["task"] == "inference (LLM prefill)" and r["unit"] == "ms":
+        p = int(r["seq_or_image"].split()[1])
+        return dict(base, mode="prefill", prompt=p, seq=p, kind="latency")
+    if r["task"] == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
+        nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
+        inp, outp = nums[0], nums[1]
+        return dict(base, mode="generate", prompt=inp, output=outp, context=inp + outp // 2, kind="generation",
+                    per_gpu=True)
+    return None
+
+
+def predict_multi(binary, cfg):
+    """A multi_gpu_config run through `ridge predict --cluster`: the prefill step (first-token
+    latency, the profile's per-request work included), or the generation per GPU,
+    global batch x output / (prefill + output x decode at the mean context) / GPUs."""
+    p = cfg["parallel"]
+    base = ["--cluster", cfg["cluster"], "--nodes", str(cfg["nodes"]), "--tp", str(p["tp"]), "--pp", "1",
+            "--dp", str(p["dp"]), "--microbatch", str(p["microbatch"]), "--global-batch", str(p["global_batch"]),
+            "--workload", cfg["workload"], "--precision", cfg["precision"], "--host", cfg["host"]]
+    what = f"{cfg['workload']} tp{p['tp']} b{p['microbatch']} {cfg['precision']}"
+    pre = ridge(binary, base + ["--mode", "prefill", "--prompt", str(cfg["prompt"]), "--seq", str(cfg["prompt"])])
+    if cfg["kind"] == "latency":
+        return pre["step_time_s"] * 1e3, f"{what} prefill p{cfg['prompt']}"
+    dec = ridge(binary, base + ["--mode", "decode", "--prompt", str(cfg["prompt"]), "--seq", str(cfg["prompt"]),
+                                "--context", str(cfg["context"])])
+    t = pre["step_time_s"] + cfg["output"] * dec["step_time_s"]
+    gpus = p["tp"] * p["pp"] * p["dp"]
+    return p["global_batch"] * cfg["output"] / t / gpus, f"{what} generate in{cfg['prompt']} out{cfg['output']} per GPU"
+
+
 def ridge(binary, args):
     out = subprocess.run([binary, "predict", "--format", "json"] + args, capture_output=True, text=True)
     if out.returncode != 0:
@@ -106,6 +160,9 @@ def predict_row(binary, r):
     model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
     host = ["--host", host_of(r)]
     prec = PRECISION.get(r["precision"])
+    mc = multi_gpu_config(r)
+    if mc:
+        return predict_multi(binary, mc)
     if not gpu or not prec or r["gpu_count"] != "1":
         return None
     batch = r["batch_per_gpu"]

@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, LLM, PRECISION, host_of, pretrain_args  # noqa: E402  (one mapping table for both scripts)
+from compare_published import GPU, LLM, PRECISION, host_of, multi_gpu_config, pretrain_args  # noqa: E402  (one mapping table for both scripts)
 
 
 def layout_of(r):
@@ -76,6 +76,8 @@ def config_of(r):
 
 def time_of(cfg, value):
     """Seconds per call: per step for throughputs, the latency itself, the whole generation."""
+    if "parallel" in cfg and cfg["kind"] == "generation":  # per GPU: a replica's tp GPUs share its batch
+        return cfg["parallel"]["microbatch"] * cfg["output"] / (value * cfg["parallel"]["tp"])
     if cfg["kind"] == "throughput":
         return cfg["batch"] / value
     if cfg["kind"] == "latency":
@@ -91,7 +93,7 @@ def main():
     rows = list(csv.DictReader(open(a.csv, newline="")))
     meas, skipped = [], 0
     for r in rows:
-        cfg = config_of(r)
+        cfg = config_of(r) or multi_gpu_config(r)
         if cfg is None:
             skipped += 1
             continue

@@ -63,7 +63,9 @@ typedef struct {
     ridge_model *par_model;
     ridge_cluster *par_cluster;
     ridge_parallel_config par;
-    ridge_run_config par_run;
+    ridge_run_config par_run;   /* a generation's prefill; par_decode its decode step */
+    ridge_run_config par_decode;
+    int per_gpu; /* a multi-GPU generation's figure is per GPU (config.per_gpu), else per replica */
 } ridge_meas_item;
 
 typedef struct {

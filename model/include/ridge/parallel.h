@@ -12,6 +12,7 @@
 
 #include "ridge/comm.h"
 #include "ridge/error.h"
+#include "ridge/host.h"
 #include "ridge/kernel.h"
 #include "ridge/schedule.h"
 #include "ridge/workload.h"
@@ -70,6 +71,7 @@ typedef struct {
     double ep_comm_s;          /* MoE all-to-alls */
     double bubble_s;           /* pipeline fill and drain */
     double optimizer_s;        /* the (sharded) optimizer step */
+    double host_s;             /* a prefill's per-request host work (ridge_parallel_add_request), not overlapped */
 } ridge_parallel_breakdown;
 
 typedef struct {
@@ -127,6 +129,13 @@ void ridge_parallel_step_split(const ridge_oplist *g, const ridge_op_result *res
 int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *rc,
                            const ridge_parallel_config *pc, ridge_runtime rt, ridge_parallel_result *out,
                            ridge_err *err);
+
+/* A prefill step (rc->mode prefill) starts its requests: add the host profile's request_s (over its
+ * cpu_speed; an engine session's set-up, input copies, first sampling, docs/model.md §7) to the step
+ * as breakdown.host_s, and rescale the throughput, model FLOP/s and MFU to the longer step. Other
+ * modes, hp NULL or no request_s: r unchanged. The cluster model schedules every rank with the
+ * GPU's own launch figures; this is the only cost of a host profile it adds. */
+void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_run_config *rc, ridge_parallel_result *r);
 
 /* ---- a prepared model and an evaluation context: many configurations, no allocation ----
  *
