@@ -63,7 +63,7 @@
     "  --amp                               autocast over FP32 weights (PyTorch AMP): weights cast\n"    \
     "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
     "  --host PROFILE|FILE    torch-eager (default), torch-graph, torch-compile, engine,\n"        \
-    "                         torch-eager-ngc21, trtllm-session (docs/model.md §7)\n"            \
+    "                         or a published stack's: see docs/model.md §7\n"                    \
     "  --code STYLE           torch, hf, megatron, engine, compile (docs/workloads.md)\n"              \
     "  --hidden N --layers N               RNN stack overrides (the lstm preset)\n"
 

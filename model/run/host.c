@@ -49,6 +49,23 @@ static const ridge_host_profile builtins[] = {
      "input copies, first sampling, output copy back, their syncs), fitted on published-dev pub0464 and "
      "pub0466 (A100 FP16 first-token latency, 128 tokens; docs/model.md §7)",
      2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3},
+    {"tf1-graph", "",
+     "TensorFlow 1.15 graph execution without XLA (NGC 20.06-tf1, DLE ConvNets): the C++ executor's cost per op, "
+     "one value for every class (no Python, no module calls) plus the 5 us launch, fitted on published-dev pub0252 "
+     "(V100 DGX-1 ResNet-50 AMP inference, batch 1; docs/model.md §7)",
+     5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
+     RIDGE_HOST_RUNTIME_EAGER, 0},
+    {"tf1-xla", "",
+     "TensorFlow 1.15 with XLA auto-clustering (DLE ConvNets training): the compiled clusters' kernels launched by "
+     "XLA's C++ executable, 5 us each, no per-op executor cost (an estimate, not fitted: its rows are GPU-bound; "
+     "docs/model.md §7)",
+     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0},
+    {"mxnet-hybrid", "",
+     "MXNet Gluon hybridized (NGC mxnet 20.12, 22.10; DLE RN50): ops pushed by the C++ CachedOp to the dependency "
+     "engine, tf1-graph's 7.6 us per op plus the launch (borrowed, not fitted: no mapped MXNet row is host-bound; "
+     "docs/model.md §7)",
+     5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
+     RIDGE_HOST_RUNTIME_EAGER, 0},
 };
 #undef US
 #define NBUILTIN (sizeof builtins / sizeof builtins[0])

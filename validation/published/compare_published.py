@@ -5,9 +5,12 @@ Usage: compare_published.py [--ridge build/cli/ridge] [--csv ../shared/data/publ
                             [--format text|csv]
 
 Each modelled row is mapped to a `ridge predict` run from the row's own configuration (GPU,
-precision, batch, sequence/image, mode); rows ridge does not model (other models, multi-GPU
-rows, serving at max load) are skipped and counted. Published figures keep their source ids.
-The mapping decisions are stated in MAPPING below and in docs/validation.md.
+precision, batch, sequence/image, mode), a multi-GPU TensorRT-LLM row to `ridge predict
+--cluster` runs; rows ridge does not model (other models, other multi-GPU rows, serving at max
+load) are skipped and counted. Published figures keep their source ids.
+The mapping decisions are stated in MAPPING below and in docs/validation.md; MAPPING also says
+which rows stay unmapped and why (the MXNet DLE inference rows: their figure includes the data
+pipeline's GPU work, and their batch-1 rows fit no one host profile).
 """
 import argparse
 import csv
@@ -24,6 +27,7 @@ GPU = {
     "A100 (variant not stated)": "a100-sxm4-80gb",  # TensorRT-LLM perf tables: DGX A100 (assumed)
     "V100 16GB SXM2": "v100-sxm2-32gb",  # same GV100 chip and clocks; only capacity differs
     "V100 32GB SXM2": "v100-sxm2-32gb",
+    "V100 32GB SXM3 (DGX-2)": "v100-sxm2-32gb",  # same GV100 chip and HBM2; SXM3's higher power limit not modelled
     "T4 16GB": "t4",
     "A40 48GB PCIe": "a40",
     "H100 80GB SXM5": "h100-sxm5-80gb",
@@ -66,7 +70,31 @@ LLaMA 7B and GPT-J 6B prefill (TensorRT-LLM, batch 1): llama2-7b / gpt-j-6b pref
 LLaMA 7B and GPT-J 6B generation (TensorRT-LLM peak throughput, batch B, input I, output O, one
   GPU): llama2-7b / gpt-j-6b, time = prefill(B, I) + O x decode(B, context I + O/2); output
   tokens/s = B*O / time.
-Other rows (TensorFlow/MXNet/Triton variants, other MLPerf benchmarks, multi-GPU, other models)
+ResNet-50 v1.5, TensorFlow 1.15 DLE rows (NGC 20.06-tf1; dle_run): resnet50, the row's batch and
+  precision, 224x224, eager kernels (--fusion engine refuses training and would fold BN, which
+  training's batch statistics do not allow; XLA's own loop fusions are not modelled); AMP is
+  --amp (TF's auto mixed precision graph rewrite: FP32 variables cast every step, FP32 gradients,
+  dynamic loss scaling). With XLA (the training rows, "XLA enabled"): NHWC for AMP, NCHW for
+  FP32/TF32 (XLA's layout assignment puts FP16 convolutions in NHWC on tensor-core GPUs and
+  leaves FP32 ones NCHW); SGD with momentum, one update kernel per variable
+  (--optimizer-impl forloop: TF's ApplyMomentum); host tf1-xla. Without XLA (the inference rows,
+  "no XLA"): NCHW for every precision (TF 1.15's grappler layout optimizer runs GPU convolutions
+  in NCHW; cuDNN transposes for the tensor cores); host tf1-graph.
+ResNet-50 v1.5, MXNet DLE training rows (NGC mxnet 20.12 / 22.10, benchmark.py --dtype): resnet50
+  train, the row's batch, eager kernels; --dtype float16 is a model cast to FP16 with FP32 master
+  weights (multi-precision SGD: fp16 without --amp) in NHWC; float32 (TF32 on the A100) in NCHW;
+  SGD with momentum, MXNet's aggregated multi-tensor update (fused); host mxnet-hybrid. NGC
+  MXNet's fused BN+ReLU / BN+add+ReLU kernels are not modelled (ridge runs them as passes).
+Not mapped: the MXNet DLE inference rows (benchmark.py --mode val, "Total IPS incl. data"): the
+  figure includes the DALI data pipeline (decoding and resizing on the same GPU), and the batch-1 rows
+  contradict any one host profile per stack (V100 20.12 3.48 ms, T4 20.12 7.61 ms with the same
+  software; A100 22.10 0.70 ms, below ridge's eager GPU time of 0.84 ms with no host cost at all);
+  docs/validation.md.
+Multi-GPU TensorRT-LLM gptSessionBenchmark rows (TP 2 or 4 on one node; multi_gpu_config): the
+  same runs through `ridge predict --cluster` on dgx-a100 / dgx-h100, the node's other GPUs as
+  data-parallel replicas, host trtllm-session; first-token latency = the prefill step; generation
+  per GPU, global batch x O / (prefill + O x decode at I + O/2) / GPUs.
+Other rows (Triton variants, TF-TRT, other MLPerf benchmarks, other multi-GPU rows, other models)
 are skipped.
 """
 
@@ -79,6 +107,39 @@ def pretrain_args(r, prec):
         return None
     accum = m.group(2) if prec in ("fp16", "bf16") else m.group(1)
     return {"grad_accum": int(accum), "mlm_positions": 20 if seq == 128 else 80}
+
+
+def dle_stack(r):
+    """"tf1-xla", "tf1-graph" or "mxnet" for a ResNet-50 v1.5 row of the TensorFlow 1.15 / MXNet
+    DeepLearningExamples READMEs, else None (Triton, TF-TRT and every other source)."""
+    src, fw, model = r["source"], r["framework"], r["model"]
+    if (model == "ResNet-50 v1.5 (TensorFlow)" and fw.startswith("TensorFlow 1.15")
+            and src.startswith("NVIDIA/DeepLearningExamples:TensorFlow/Classification/ConvNets/resnet50v1.5/")):
+        return "tf1-xla" if "XLA" in fw and "no XLA" not in r["notes"] else "tf1-graph"
+    if (model == "ResNet-50 v1.5 (MXNet)" and fw.startswith("MXNet")
+            and src.startswith("NVIDIA/DeepLearningExamples:MxNet/Classification/RN50v1.5/")):
+        return "mxnet"
+    return None
+
+
+def dle_run(r, prec):
+    """The run of a TF 1.15 / MXNet DLE ResNet-50 row (MAPPING), or None: mode, layout, amp,
+    optimizer and its implementation. MXNet inference rows are not mapped (MAPPING)."""
+    stack, task = dle_stack(r), r["task"]
+    if stack is None or task not in ("training", "inference") or r["unit"] != "images/s":
+        return None
+    if not r["batch_per_gpu"].isdigit() or r["seq_or_image"] != "224x224":
+        return None
+    half = prec in ("fp16", "bf16")
+    run = {"mode": "train" if task == "training" else "infer"}
+    if stack == "mxnet":
+        if run["mode"] != "train":
+            return None  # "Total IPS incl. data" inference: DALI on the same GPU, batch-1 rows inconsistent
+        return dict(run, layout="nhwc" if half else "nchw", amp=False, optimizer="sgd", optimizer_impl="fused")
+    run.update(layout="nhwc" if half and stack == "tf1-xla" else "nchw", amp=half)
+    if run["mode"] == "train":
+        run.update(optimizer="sgd", optimizer_impl="forloop")
+    return run
 
 
 def host_of(r):
@@ -95,6 +156,9 @@ def host_of(r):
     m = re.search(r"NGC pytorch[-:](\d\d)\.", fw)
     if m and 20 <= int(m.group(1)) <= 22:  # the PyTorch 1.x containers (PyTorch 1.6-1.13, Python 3.6-3.8)
         return "torch-eager-ngc21"
+    stack = dle_stack(r)  # TF 1.15 with / without XLA, MXNet hybridized (DLE ResNet-50 READMEs)
+    if stack:
+        return "mxnet-hybrid" if stack == "mxnet" else stack
     return "torch-eager"
 
 
@@ -174,6 +238,14 @@ def predict_row(binary, r):
         p = ridge(binary, host + ["--gpu", gpu, "--workload", "resnet50", "--mode", mode, "--batch", batch,
                            "--precision", prec, "--layout", layout] + amp + opt)
         return p["throughput"], f"resnet50 {mode} b{batch} {prec} {layout}"
+    dle = dle_run(r, prec)
+    if dle is not None:  # TensorFlow 1.15 / MXNet DLE ResNet-50 (MAPPING)
+        args = ["--gpu", gpu, "--workload", "resnet50", "--mode", dle["mode"], "--batch", batch, "--precision", prec,
+                "--layout", dle["layout"]] + (["--amp"] if dle["amp"] else [])
+        if dle["mode"] == "train":
+            args += ["--optimizer", dle["optimizer"], "--optimizer-impl", dle["optimizer_impl"]]
+        p = ridge(binary, host + args)
+        return p["throughput"], f"resnet50 {dle['mode']} b{batch} {prec} {dle['layout']} ({dle_stack(r)})"
     if model == "BERT-large pre-training (LAMB)" and r["unit"] == "sequences/s":
         pa = pretrain_args(r, prec)
         if pa is None:

@@ -8,7 +8,8 @@ The rows chosen and their run configurations are exactly those of compare_publis
 (its GPU and PRECISION tables and MAPPING); `ridge validate` then predicts each measurement.
 These are published figures, not measured by ridge: each keeps its source and row id, and the
 format additions (value, unit, metric, config.kind...) are in docs/validation.md,
-"Published figures as measurements".
+"Published figures as measurements". Rows left unmapped on purpose (the MXNet DLE inference rows,
+"Total IPS incl. data") and the reasons are in compare_published.py's MAPPING.
 """
 import argparse
 import csv
@@ -18,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, LLM, PRECISION, host_of, multi_gpu_config, pretrain_args  # noqa: E402  (one mapping table for both scripts)
+from compare_published import GPU, LLM, PRECISION, dle_run, host_of, multi_gpu_config, pretrain_args  # noqa: E402  (one mapping table for both scripts)
 
 
 def layout_of(r):
@@ -45,6 +46,14 @@ def config_of(r):
             cfg["amp"] = True  # DLE ConvNets AMP: torch.cuda.amp autocast over FP32 weights
         if cfg["mode"] == "train":
             cfg["optimizer"] = "sgd"  # DLE ConvNets: SGD with momentum 0.875 (its README)
+        return cfg
+    dle = dle_run(r, prec)
+    if dle is not None:  # TensorFlow 1.15 / MXNet DLE ResNet-50: compare_published.py's MAPPING and dle_run
+        cfg = dict(base, workload="resnet50", mode=dle["mode"], image=224, layout=dle["layout"], kind="throughput")
+        if dle["amp"]:
+            cfg["amp"] = True  # TF's auto mixed precision graph rewrite: FP32 variables cast every step
+        if dle["mode"] == "train":
+            cfg.update(optimizer=dle["optimizer"], optimizer_impl=dle["optimizer_impl"])
         return cfg
     if model == "ResNet-50 v1.5 (MLPerf, ImageNet)" and task == "inference" and r["framework"].startswith("TensorRT"):
         cfg = dict(base, workload="resnet50", mode="infer", image=224, fusion="engine", runtime="graph")
