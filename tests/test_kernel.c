@@ -272,6 +272,35 @@ static void test_split_k(void)
     CHECK(r.split_k == 1);
 }
 
+/* cuBLAS's FFMA GEMMs: a matrix-vector product (m or n = 1) streams its matrix over every SM (no
+ * 128x128 tile walking K on a few SMs), and a grid of 128x128 tiles below a quarter of the SMs
+ * takes the smaller tiles and split-K; the 1024^3 SGEMM of the H200 records keeps one unsplit
+ * 128x128 tile on 64 of its 132 SMs (docs/model.md §2, "cuBLAS FFMA GEMMs"). */
+static void test_ffma_small_grids(void)
+{
+    ridge_gpu v = load("v100-sxm2-32gb"), h = load("h200-sxm-141gb");
+    ridge_op gemv = ridge_op_gemm(RIDGE_DTYPE_FP32, 1, 1000, 2048, 1);
+    ridge_kernel_result r = predict(&v, gemv);
+    double weights = 1000.0 * 2048 * 4;
+    /* within 2x of streaming the weights at the datasheet bandwidth, plus the floors */
+    CHECK(r.time_s < 2.0 * weights / v.memory_bw_bytes_per_s + 2 * v.eff.kernel_floor_s + v.eff.dram_latency_s);
+    CHECK(r.bound == RIDGE_BOUND_MEMORY);
+    CHECK(r.tiles == 0 && r.split_k == 1); /* a streaming kernel, not a tile search */
+    /* the transposed vector (n = 1) alike */
+    ridge_kernel_result rt = predict(&v, ridge_op_gemm(RIDGE_DTYPE_FP32, 1000, 1, 2048, 1));
+    CHECK_NEAR(rt.time_s, r.time_s, 1e-9);
+    /* 16 x 1000 x 2048: 8 tiles of 128x128 on 80 SMs: split over K, far below one tile's K loop */
+    r = predict(&v, ridge_op_gemm(RIDGE_DTYPE_FP32, 16, 1000, 2048, 1));
+    double one_tile = 2.0 * 128 * 128 * 2048 / (v.peak_flops_per_s[RIDGE_PEAK_FP32] / v.sm_count);
+    CHECK(r.time_s < 0.25 * one_tile);
+    CHECK(r.split_k > 1 || r.tile_m < 128);
+    /* 1024^3 on the H200: 64 tiles >= 132 / 4: one unsplit 128x128 tile each */
+    r = predict(&h, ridge_op_gemm(RIDGE_DTYPE_FP32, 1024, 1024, 1024, 1));
+    CHECK(r.split_k == 1);
+    CHECK(r.tile_m == 128 && r.tile_n == 128);
+    CHECK(r.tiles == 64);
+}
+
 static void test_units_and_precisions(void)
 {
     ridge_gpu a100 = load("a100-sxm4-80gb"), v100 = load("v100-sxm2-32gb"), h200 = load("h200-sxm-141gb");
@@ -1040,6 +1069,7 @@ int main(void)
     test_large_copy();
     test_memory_levels();
     test_split_k();
+    test_ffma_small_grids();
     test_units_and_precisions();
     test_attention();
     test_conv_and_lstm();
