@@ -484,6 +484,32 @@ static void test_conv_and_lstm(void)
     }
 }
 
+/* cuDNN's FP32 (FFMA) forward and data-gradient convolutions keep their grid: no split over the
+ * reduction (as its FP32 recurrent GEMMs, docs/model.md §3), so a batch-1 7x7x512 3x3 layer (8
+ * tiles on 80 SMs) runs far slower than a split would; the filter gradient (K = n p q) and the
+ * tensor-core paths still split. */
+static void test_ffma_conv_no_split(void)
+{
+    ridge_gpu v = load("v100-sxm2-32gb");
+    /* a 1x1 layer (no Winograd): M = 49, N = 512, K = 2048, at most 8 tiles of 64 columns */
+    ridge_op c = conv_op(RIDGE_DTYPE_FP32, 1, 2048, 7, 512, 1, 1, 0);
+    ridge_kernel_result f = predict(&v, c), h, w;
+    CHECK(f.split_k == 1);
+    /* at least one 64x64 tile's whole K loop on one SM */
+    CHECK(f.time_s > 2.0 * 64 * 64 * 2048 / (v.peak_flops_per_s[RIDGE_PEAK_FP32] / v.sm_count));
+    c.u.conv.pass = RIDGE_PASS_BWD_DATA;
+    CHECK(predict(&v, c).split_k == 1);
+    /* the filter gradient of a 64 -> 64 1x1 layer at 56x56 x 32 images: one tile, K = 100,352 */
+    c = conv_op(RIDGE_DTYPE_FP32, 32, 64, 56, 64, 1, 1, 0);
+    c.u.conv.pass = RIDGE_PASS_BWD_FILTER;
+    w = predict(&v, c);
+    CHECK(w.split_k > 1);
+    /* tensor cores split (V100: no stream-K) */
+    c = conv_op(RIDGE_DTYPE_FP16, 1, 2048, 7, 512, 1, 1, 0);
+    h = predict(&v, c);
+    CHECK(h.split_k > 1);
+}
+
 /* The kernel model computes a convolution's output sides once for its bytes, FLOPs and implicit
  * GEMM (docs/model.md §2, "Cost of the search"): its result's FLOPs and compulsory bytes are the op's
  * own (ridge_op_flops, ridge_op_min_bytes) for every stride, padding, pass and a fused epilogue,
@@ -1074,6 +1100,7 @@ int main(void)
     test_attention();
     test_conv_and_lstm();
     test_conv_sides_once();
+    test_ffma_conv_no_split();
     test_lstm_layers();
     test_tile_overhead();
     test_winograd();

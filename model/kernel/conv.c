@@ -24,6 +24,15 @@
  * convolution pays a transpose of its input and of its output around them. */
 #define RK_CONV_NHWC_FFMA_SHARE 0.55
 
+/* cuDNN's FP32 (FFMA) forward and data-gradient kernels, implicit GEMM and Winograd's batched
+ * GEMM alike, keep their grid: no split over the reduction, as its FP32 recurrent GEMMs (lstm.c)
+ * and cuBLAS's FFMA GEMMs (gemm.c); the filter gradient (K = n p q) splits over the images, and
+ * the tensor-core kernels split or run stream-K (docs/model.md §3, "FP32 grids"). */
+static int ffma_grid(const ridge_op *op)
+{
+    return op->dtype == RIDGE_DTYPE_FP32 && op->u.conv.pass != RIDGE_PASS_BWD_FILTER ? RK_GEMM_NO_SPLIT_K : 0;
+}
+
 /* Arithmetic of the tile transforms per transformed element (B^T d B, A^T m A: a few adds and
  * constant multiplies per element of each 1-D pass, two passes). Never the bound: ~1 FLOP/B. */
 #define RK_WINO_TRANSFORM_FLOPS 8.0
@@ -87,7 +96,7 @@ static int conv_winograd(const rk_kernel_prepared *kp, const ridge_op *op, doubl
     }
     gbytes = a2 * (gm * gk + gk * gn + gm * gn) * es;
     rc = rk_gemm(kp, op->dtype, gm, gn, gk, a2, RIDGE_LAYOUT_NT, c < k ? c : k, rk_hot(gbytes),
-                 op->u.conv.nhwc ? RK_CONV_NHWC_FFMA_SHARE : 1.0, 0, &gemm, err);
+                 op->u.conv.nhwc ? RK_CONV_NHWC_FFMA_SHARE : 1.0, ffma_grid(op), &gemm, err);
     if (rc != RIDGE_OK)
         return rc;
     rk_accumulate(r, &gemm, 1);
@@ -130,7 +139,7 @@ int rk_conv2d(const rk_kernel_prepared *kp, const ridge_op *op, ridge_kernel_res
     align = cg < kg ? cg : kg;
     rc = rk_gemm(kp, op->dtype, gm, gn, gk, groups, RIDGE_LAYOUT_NT, align, rk_op_bytes(op, bytes),
                  op->u.conv.nhwc && op->dtype == RIDGE_DTYPE_FP32 ? RK_CONV_NHWC_FFMA_SHARE : 1.0,
-                 RK_GEMM_PLAIN_FINISH, r, err);
+                 RK_GEMM_PLAIN_FINISH | ffma_grid(op), r, err);
     if (rc != RIDGE_OK)
         return rc;
     /* Report the useful FLOPs of the convolution (bwd_data with stride > 1 computes on zeros). */
