@@ -104,7 +104,11 @@ static void model_csv(const ridge_gpu *g, const ridge_model *m, const ridge_run_
 {
     printf("gpu,workload,mode,batch,precision,runtime,time_s,throughput,throughput_unit,mfu,memory_total_bytes,"
            "memory_capacity_bytes,fits,max_batch\n");
-    printf("%s,%s,%s,%.0f,%s,%s,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%.0f\n", g->id, ridge_model_name(m),
+    /* ids and names from files are quoted as every CSV cell of ridge's (cli_csv_cell) */
+    cli_csv_cell(g->id, stdout);
+    putchar(',');
+    cli_csv_cell(ridge_model_name(m), stdout);
+    printf(",%s,%.0f,%s,%s,%.9g,%.9g,%s,%.6g,%.9g,%.9g,%s,%.0f\n",
            ridge_mode_name(run->mode), run->batch, ridge_dtype_name(run->precision), ridge_runtime_name(p->runtime),
            p->time_s, p->throughput, p->throughput_unit, p->mfu, p->mem.total_bytes, p->capacity_bytes,
            p->fits ? "true" : "false", p->max_batch);

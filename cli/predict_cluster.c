@@ -106,7 +106,8 @@ int cli_cluster_option(int c, const char *arg, cli_cluster_args *a)
 }
 
 static int parallel_json(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *run,
-                         const ridge_parallel_config *pc, ridge_runtime rt, const ridge_parallel_result *r)
+                         const ridge_parallel_config *pc, ridge_runtime rt, const ridge_parallel_result *r,
+                         const char *host_id)
 {
     const ridge_parallel_breakdown *bd = &r->breakdown;
     cJSON *root = cJSON_CreateObject();
@@ -115,7 +116,7 @@ static int parallel_json(const ridge_cluster *cl, const ridge_model *m, const ri
         CLI_JNUM("nodes", cl->nodes), CLI_JNUM("gpus", r->gpus), CLI_JSTR("workload", ridge_model_name(m)),
         CLI_JSTR("mode", ridge_mode_name(run->mode)), CLI_JSTR("precision", ridge_dtype_name(run->precision)),
         CLI_JSTR("recompute", ridge_recompute_name(run->recompute)), CLI_JSTR("runtime", ridge_runtime_name(rt)),
-        CLI_JSTR("host_profile", run->host[0] ? run->host : RIDGE_HOST_DEFAULT), CLI_JSTR("code", ridge_code_name(run->code))};
+        CLI_JSTR("host_profile", host_id), CLI_JSTR("code", ridge_code_name(run->code))};
     const cli_json_field par[] = {
         CLI_JNUM("tp", pc->tp), CLI_JNUM("pp", pc->pp), CLI_JNUM("dp", pc->dp), CLI_JNUM("ep", pc->ep),
         CLI_JNUM("zero", pc->zero), CLI_JSTR("fsdp", ridge_fsdp_mode_name(pc->fsdp)),
@@ -157,19 +158,24 @@ static void parallel_csv(const ridge_cluster *cl, const ridge_model *m, const ri
     printf("cluster,gpus,workload,mode,precision,tp,pp,dp,ep,zero,sequence_parallel,microbatch,global_batch,"
            "schedule,virtual_stages,step_time_s,compute_s,tp_comm_s,pp_comm_s,dp_comm_exposed_s,dp_comm_hidden_s,"
            "ep_comm_s,bubble_s,optimizer_s,throughput,throughput_unit,model_flops_per_s_per_gpu,mfu,"
-           "memory_per_gpu_bytes,capacity_bytes,fits\n");
-    printf("%s,%d,%s,%s,%s,%d,%d,%d,%d,%d,%s,%.0f,%.0f,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,"
-           "%.9g,%.6g,%.9g,%.9g,%s\n",
-           cl->id, r->gpus, ridge_model_name(m), ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
+           "memory_per_gpu_bytes,capacity_bytes,fits,host_s\n");
+    /* names from files are quoted as every CSV cell of ridge's (cli_csv_cell) */
+    cli_csv_cell(cl->id, stdout);
+    printf(",%d,", r->gpus);
+    cli_csv_cell(ridge_model_name(m), stdout);
+    printf(",%s,%s,%d,%d,%d,%d,%d,%s,%.0f,%.0f,%s,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,"
+           "%.9g,%.6g,%.9g,%.9g,%s,%.9g\n",
+           ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
            pc->tp, pc->pp, pc->dp, pc->ep, pc->zero, pc->sequence_parallel ? "true" : "false", pc->microbatch,
            pc->global_batch, ridge_pp_schedule_name(pc->schedule), pc->virtual_stages, r->step_time_s,
            bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->dp_comm_hidden_s, bd->ep_comm_s,
            bd->bubble_s, bd->optimizer_s, r->throughput, r->throughput_unit, r->model_flops_per_s_per_gpu, r->mfu,
-           r->memory.total_bytes, r->capacity_bytes, r->fits ? "true" : "false");
+           r->memory.total_bytes, r->capacity_bytes, r->fits ? "true" : "false", bd->host_s);
 }
 
 static void parallel_text(const ridge_cluster *cl, const ridge_model *m, const ridge_run_config *run,
-                          const ridge_parallel_config *pc, ridge_runtime rt, const ridge_parallel_result *r, const char *note)
+                          const ridge_parallel_config *pc, ridge_runtime rt, const ridge_parallel_result *r, const char *note,
+                          const char *host_id)
 {
     const ridge_parallel_breakdown *bd = &r->breakdown;
     const double gib = 1073741824.0;
@@ -183,7 +189,7 @@ static void parallel_text(const ridge_cluster *cl, const ridge_model *m, const r
            cli_text(ridge_model_name(m), mname, sizeof mname), cl->id, cl->nodes, cl->nodes == 1 ? "" : "s",
            cl->gpus_per_node, r->gpus, cl->gpu.id, ridge_mode_name(run->mode), ridge_dtype_name(run->precision),
            note, ridge_runtime_name(rt));
-    printf("host profile %s, code %s\n", run->host[0] ? run->host : RIDGE_HOST_DEFAULT, ridge_code_name(run->code));
+    printf("host profile %s, code %s\n", cli_text(host_id, mname, sizeof mname), ridge_code_name(run->code));
     printf("tp %d, pp %d, dp %d, ep %d, ", pc->tp, pc->pp, pc->dp, pc->ep);
     if (pc->fsdp != RIDGE_FSDP_NONE)
         printf("fsdp %s (shard group %d)", ridge_fsdp_mode_name(pc->fsdp), r->dp_shard_group);
@@ -249,11 +255,11 @@ int cli_predict_cluster(const cli_cluster_args *a, const char *wl, const ridge_r
         cli_error("%s", err.msg);
         rc = cli_exit_code(rc);
     } else if (fmt == CLI_FMT_JSON) {
-        rc = parallel_json(cl, m, &run, &a->pc, rt, &r);
+        rc = parallel_json(cl, m, &run, &a->pc, rt, &r, hp.id);
     } else if (fmt == CLI_FMT_CSV) {
         parallel_csv(cl, m, &run, &a->pc, &r);
     } else {
-        parallel_text(cl, m, &run, &a->pc, rt, &r, note);
+        parallel_text(cl, m, &run, &a->pc, rt, &r, note, hp.id);
     }
     ridge_model_free(m);
     free(cl);

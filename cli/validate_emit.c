@@ -168,8 +168,11 @@ int cli_val_print_text(const ridge_val_cases *s, const ridge_meas_set *ms, const
         printf("; %d skipped: %s", ms->reason_count[i], cli_flag_words(ms->reason[i]));
     printf("\n");
     for (int i = 0; i < ms->nreasons; i++) /* why, for the reasons an error message explains */
-        if (ms->detail[i][0])
-            printf("  first skipped as \"%s\": %s\n", cli_flag_words(ms->reason[i]), ms->detail[i]);
+        if (ms->detail[i][0]) {
+            char esc[4 * RIDGE_MEAS_DETAIL_MAX]; /* ids and messages from the file: escaped, one line */
+            printf("  first skipped as \"%s\": %s\n", cli_flag_words(ms->reason[i]),
+                   cli_text(ms->detail[i], esc, sizeof esc));
+        }
     return CLI_EXIT_OK;
 }
 

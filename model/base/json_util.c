@@ -62,7 +62,7 @@ static size_t utf8_seq_len(const unsigned char *s)
     return n;
 }
 
-static int utf8_valid(const char *s)
+int rj_utf8_valid(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
@@ -77,7 +77,7 @@ static int utf8_valid(const char *s)
 /* JSON text is UTF-8 (RFC 8259, section 8.1), and names and strings are copied into reports and
  * JSON output: every member name and string value under v must be valid; the error names the
  * path (never the bytes). */
-static int check_utf8(const cJSON *v, const char *path, const rj_ctx *c)
+int rj_check_utf8(const cJSON *v, const char *path, const rj_ctx *c)
 {
     int i = 0;
     for (const cJSON *it = v->child; it; it = it->next, i++) {
@@ -85,19 +85,32 @@ static int check_utf8(const cJSON *v, const char *path, const rj_ctx *c)
         if (cJSON_IsArray(v)) {
             snprintf(sub, sizeof sub, "%s[%d]", path, i);
         } else {
-            if (it->string && !utf8_valid(it->string))
+            if (it->string && !rj_utf8_valid(it->string))
                 return rj_fail(c, RIDGE_EPARSE, path, NULL, "a member name is not valid UTF-8");
             rj_join(sub, sizeof sub, path, it->string);
         }
-        if (cJSON_IsString(it) && it->valuestring && !utf8_valid(it->valuestring))
+        if (cJSON_IsString(it) && it->valuestring && !rj_utf8_valid(it->valuestring))
             return rj_fail(c, RIDGE_EPARSE, sub, NULL, "not valid UTF-8");
         if (it->child) {
-            int rc = check_utf8(it, sub, c);
+            int rc = rj_check_utf8(it, sub, c);
             if (rc != RIDGE_OK)
                 return rc;
         }
     }
     return RIDGE_OK;
+}
+
+void rj_utf8_trim(char *s)
+{
+    size_t n = strlen(s), i = n, lead;
+    /* back over at most three continuation bytes to the sequence's lead byte */
+    while (i > 0 && n - i < 3 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
+        i--;
+    if (i == 0)
+        return;
+    lead = i - 1;
+    if ((unsigned char)s[lead] >= 0x80 && utf8_seq_len((const unsigned char *)s + lead) == 0)
+        s[lead] = '\0'; /* a sequence cut short (or not one at all): drop it */
 }
 
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
@@ -138,7 +151,7 @@ int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root)
         cJSON_Delete(j);
         return ridge_err_set(c->err, RIDGE_EPARSE, "%s: $: expected a JSON object", c->origin);
     }
-    if ((rc = check_utf8(j, "$", c)) != RIDGE_OK) {
+    if ((rc = rj_check_utf8(j, "$", c)) != RIDGE_OK) {
         cJSON_Delete(j);
         return rc;
     }

@@ -29,6 +29,13 @@ typedef struct {
 /* Parse with a line:column on error; the root must be an object, and every name and string in it
  * valid UTF-8 (an error names the JSON path). */
 int rj_parse_object(const char *text, size_t len, const rj_ctx *c, cJSON **root);
+/* 1 when s is valid UTF-8 (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF). */
+int rj_utf8_valid(const char *s);
+/* Every member name and string under v valid UTF-8, else the error names the first bad path. */
+int rj_check_utf8(const cJSON *v, const char *path, const rj_ctx *c);
+/* Drop the incomplete UTF-8 sequence a byte-count cut (snprintf into a fixed buffer) may leave at
+ * the end of s, so that a copy is never invalid UTF-8. */
+void rj_utf8_trim(char *s);
 /* Fails on any key of obj not in `allowed` (NULL-terminated), and on duplicate keys. */
 int rj_check_keys(const cJSON *obj, const char *path, const char *const *allowed, const rj_ctx *c);
 /* What a JSON value is, for messages: "null", "a boolean", "a number", "a string", "an array",

@@ -148,6 +148,9 @@ static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, doub
  * and the library's smaller tiles and split-K kernels are costed instead (an assumption the
  * records do not test: no FFMA GEMM record has a smaller grid; docs/model.md §2). */
 #define RK_GEMM_FFMA_MIN_GRID 0.25
+/* An FFMA GEMM with m or n below this is a GEMV-like streaming kernel, not a tile loop that
+ * would pad it: the smallest vector tile is 64 wide (vector_tiles). */
+#define RK_GEMM_FFMA_SKINNY 64.0
 
 /* cuBLAS runs its stream-K (persistent) kernels only for a GEMM whose K loop has at least this many
  * bytes of K per operand row (k x element size; 2 KiB: k >= 1024 in 16-bit): a shorter loop keeps
@@ -328,11 +331,11 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         if (dt == RIDGE_DTYPE_FP16 || dt == RIDGE_DTYPE_BF16 || dt == RIDGE_DTYPE_FP8 || dt == RIDGE_DTYPE_INT8 ||
             dt == RIDGE_DTYPE_INT4)
             return rk_no_tensor_path(g, dt, err);
-        if ((flags & RK_GEMM_CUBLAS) && (m == 1 || n == 1)) {
-            /* A matrix-vector product on the CUDA cores (SGEMV, DGEMV: cuBLAS runs its GEMV
-             * kernels for m or n = 1, whole rows of the matrix per warp over every SM): no tile
-             * to pad, no K loop of one CTA; a streaming kernel of its 2 m n k FLOPs and its bytes
-             * (docs/model.md §2, "cuBLAS FFMA GEMMs"). */
+        if ((flags & RK_GEMM_CUBLAS) && (m < RK_GEMM_FFMA_SKINNY || n < RK_GEMM_FFMA_SKINNY)) {
+            /* A matrix-vector product on the CUDA cores, or one narrower than a tile (SGEMV, DGEMV
+             * and cuBLAS's small-n kernels for m or n below 64: rows of the matrix per warp over
+             * every SM): no tile to pad, no K loop of one CTA; a streaming kernel of its 2 m n k
+             * FLOPs and its bytes (docs/model.md §2, "cuBLAS FFMA GEMMs"). */
             rk_streaming_in(p, dt, 2.0 * m * n * k * batch, min_bytes, 1, r);
             return RIDGE_OK;
         }
@@ -389,13 +392,14 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         /* its streaming part (the latencies left out), which a grid short of the SMs stretches */
         double strm0 = dram0 > 0 ? mem0 - p->dram_latency_s - lat_x : 0;
-        if (!tensor && (flags & RK_GEMM_CUBLAS) &&
+        if (!tensor && (flags & RK_GEMM_CUBLAS) && m >= vector_tiles[0].tm && n >= vector_tiles[0].tn &&
             rk_ceil(m / vector_tiles[0].tm) * rk_ceil(n / vector_tiles[0].tn) * batch >= RK_GEMM_FFMA_MIN_GRID * sm) {
             /* cuBLAS's FFMA kernels: 128x128 tiles (vector_tiles[0]) and no split over K
              * (h200-2026-11-29/{a,c}/fp32_1024x1024x1024: 67 us, one 128x128 tile per SM for 64
-             * of the 132 SMs; ridge's 64x64 tiles and split-K gave 42 us), for a grid of them that
-             * covers a quarter of the SMs or more; a smaller one takes the general search (the
-             * library's smaller SGEMM tiles and split-K), docs/model.md §2. */
+             * of the 132 SMs; ridge's 64x64 tiles and split-K gave 42 us), for m and n of a tile
+             * or more and a grid of them that covers a quarter of the SMs or more; a narrower or
+             * smaller one takes the general search (the library's smaller SGEMM tiles and split-K),
+             * docs/model.md §2. */
             ntiles = 1;
             flags |= RK_GEMM_NO_SPLIT_K;
         }

@@ -69,8 +69,10 @@ void ridge_meas_skip_detail(ridge_meas_set *s, const char *reason, const char *i
         return;
     for (int i = 0; i < s->nreasons; i++)
         if (s->reason[i] == reason || strcmp(s->reason[i], reason) == 0) {
-            if (!s->detail[i][0])
+            if (!s->detail[i][0]) {
                 snprintf(s->detail[i], sizeof s->detail[i], "%s: %s", id && id[0] ? id : "(no id)", detail);
+                rj_utf8_trim(s->detail[i]);
+            }
             return;
         }
 }
@@ -457,13 +459,12 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
 
 /* The host profile (config.host, else torch-eager) and code style (config.code, else the
  * profile's) of a model measurement. Returns a reason or NULL. */
-static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas_item *it)
+static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas_item *it, ridge_err *err)
 {
     const char *s;
-    ridge_err err = {{0}};
     OPT_STR(cfg, "config.", "host", s);
-    if (ridge_host_load(s ? s : RIDGE_HOST_DEFAULT, &it->host, &err) != RIDGE_OK)
-        return "unknown host profile (config.host)";
+    if (ridge_host_load(s ? s : RIDGE_HOST_DEFAULT, &it->host, err) != RIDGE_OK)
+        return "host profile not loaded (config.host)";
     OPT_STR(cfg, "config.", "code", s);
     if (s && ridge_code_parse(s, &rc->code))
         return "unknown code style (config.code)";
@@ -633,7 +634,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
             return why;
     } else
         return "unknown config.kind";
-    if ((why = model_host(cfg, &rc, it)))
+    if ((why = model_host(cfg, &rc, it, err)))
         return why;
     if (!(model = workload_model(wl_item, "config.workload", &why, err)))
         return why;
@@ -667,7 +668,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
 static int par_int(const cJSON *par, const char *key, int lo, int hi, int def)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(par, key);
-    if (!v)
+    if (!v || cJSON_IsNull(v)) /* null: not given, as everywhere in a measurement */
         return def;
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
         return -1;
@@ -686,41 +687,66 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     ridge_run_config *rc = &it->par_run;
     double nodes = num_of(cfg, "nodes");
     int k;
+    /* The keys a cluster record takes (docs/validation.md, "Multi-GPU runs"): any other one is
+     * refused, never ignored (a single-GPU key such as batch or amp means nothing here). */
+    static const char *const keys[] = {"gpu",       "cluster", "nodes",  "parallel", "workload", "mode",
+                                       "seq",       "prompt",  "context", "output",  "per_gpu",  "kind",
+                                       "precision", "recompute", "attention", "code", "optimizer", "host",
+                                       "runtime",   "source",  "assumed", NULL};
+    ridge_runtime base_rt = RIDGE_RUNTIME_EAGER;
+    const cJSON *key;
     it->type = RIDGE_MEAS_MODEL;
     it->kind = RIDGE_MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
     ridge_run_config_init(rc);
     ridge_parallel_config_init(pc);
+    cJSON_ArrayForEach(key, cfg)
+    {
+        size_t i = 0;
+        while (keys[i] && strcmp(keys[i], key->string) != 0)
+            i++;
+        if (!keys[i]) {
+            ridge_err_set(err, RIDGE_EINVAL, "config.%.64s: not a key of a multi-GPU record", key->string);
+            return "a key a multi-GPU record does not take";
+        }
+    }
+    OPT_STR(cfg, "config.", "runtime", s);
+    if (s && ridge_runtime_parse(s, &base_rt))
+        return "unknown runtime";
     if (!cJSON_IsObject(par))
         return "multi-GPU run without config.parallel";
     if (!(isfinite(nodes) && nodes >= 1 && nodes <= 100000 && nodes == floor(nodes)))
         return "multi-GPU run without integer config.nodes";
     {
+#define PAR_INT(key, lo, hi) {#key, lo, hi, offsetof(ridge_parallel_config, key), \
+                             "config.parallel." #key ": not an integer in [" #lo ", " #hi "]"}
         static const struct {
             const char *key;
             int lo, hi;
             size_t off;
+            const char *why;
         } ints[] = {
-            {"tp", 1, 1024, offsetof(ridge_parallel_config, tp)},
-            {"pp", 1, 4096, offsetof(ridge_parallel_config, pp)},
-            {"dp", 1, 1000000, offsetof(ridge_parallel_config, dp)},
-            {"ep", 1, 1000000, offsetof(ridge_parallel_config, ep)},
-            {"zero", 0, 3, offsetof(ridge_parallel_config, zero)},
-            {"virtual_stages", 1, 64, offsetof(ridge_parallel_config, virtual_stages)},
-            {"fsdp_group", 0, 1000000, offsetof(ridge_parallel_config, fsdp_group)},
-            {"prefetch", 0, 64, offsetof(ridge_parallel_config, prefetch)},
+            PAR_INT(tp, 1, 1024),        PAR_INT(pp, 1, 4096),       PAR_INT(dp, 1, 1000000),
+            PAR_INT(ep, 1, 1000000),     PAR_INT(zero, 0, 3),        PAR_INT(virtual_stages, 1, 64),
+            PAR_INT(fsdp_group, 0, 1000000), PAR_INT(prefetch, 0, 64),
         };
+#undef PAR_INT
         for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
             int *f = (int *)((char *)pc + ints[i].off);
             if ((k = par_int(par, ints[i].key, ints[i].lo, ints[i].hi, *f)) < 0)
-                return "bad integer in config.parallel";
+                return ints[i].why;
             *f = k;
         }
     }
+    /* the batches: required, and within ridge predict --cluster's bounds */
+    if (!given(par, "microbatch") || !given(par, "global_batch"))
+        return "config.parallel without microbatch and global_batch";
     pc->microbatch = num_of(par, "microbatch");
     pc->global_batch = num_of(par, "global_batch");
-    if (!isfinite(pc->microbatch) || !isfinite(pc->global_batch))
-        return "config.parallel without microbatch and global_batch";
+    if (!(pc->microbatch >= 1 && pc->microbatch <= 1e7))
+        return "config.parallel.microbatch: not a number in [1, 1e7]";
+    if (!(pc->global_batch >= 1 && pc->global_batch <= 1e9))
+        return "config.parallel.global_batch: not a number in [1, 1e9]";
     OPT_STR(par, "config.parallel.", "schedule", s);
     if (s && ridge_pp_schedule_parse(s, &pc->schedule))
         return "unknown config.parallel.schedule";
@@ -765,13 +791,15 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     {
         /* The host profile gives the code style and the runtimes (an engine's decode graphs); the
          * cluster model schedules with the GPU's own host figures (docs/validation.md). */
-        const char *why = it->generate ? output_tokens(cfg, it) : NULL;
+        const char *why = it->generate           ? output_tokens(cfg, it)
+                          : given(cfg, "output") ? "config.output: only for mode generate"
+                                                 : NULL;
         if (!why)
-            why = model_host(cfg, rc, it);
+            why = model_host(cfg, rc, it, err);
         if (why)
             return why;
-        it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
-        it->decode_rt = (ridge_runtime)ridge_host_runtime_for(&it->host, 1, RIDGE_RUNTIME_EAGER);
+        it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc->mode == RIDGE_MODE_DECODE, base_rt);
+        it->decode_rt = (ridge_runtime)ridge_host_runtime_for(&it->host, 1, base_rt);
         it->par_decode = *rc;
         it->par_decode.mode = RIDGE_MODE_DECODE;
     }
@@ -828,7 +856,7 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *
     it->kind = RIDGE_MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
     why = ridge_torch_map_config(cfg, &model, &rc, &it->rt);
-    if (!why && (why = model_host(cfg, &rc, it)))
+    if (!why && (why = model_host(cfg, &rc, it, NULL)))
         ridge_model_free(model);
     if (!why && (why = median_time_s(m, &it->measured)))
         ridge_model_free(model);
@@ -893,7 +921,7 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
     cJSON_ArrayForEach(m, arr)
     {
         const cJSON *cfg, *op, *wl, *ck;
-        const char *id, *group, *gid, *why = NULL, *st, *cgpu;
+        const char *id = NULL, *group, *gid, *why = NULL, *st, *cgpu;
         int checked = 0;
         ridge_gpu g;
         ridge_err err = {{0}}, detail = {{0}}; /* detail: what a failed mapping or prediction says */
@@ -924,8 +952,17 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
             why = "check.status: not a string";
         else if (opt_str(cfg, "gpu", &cgpu))
             why = "config.gpu: not a string";
+        else if (strlen(id) >= sizeof it.id) /* two long ids must not become one */
+            why = "id: longer than " MEAS_STR(RIDGE_MEAS_ID_MAX) " bytes";
+        else {
+            /* names and strings go into reports and JSON output: UTF-8 only */
+            rj_ctx u = {"measurement", &detail};
+            if (rj_check_utf8(m, "$", &u) != RIDGE_OK)
+                why = "not valid UTF-8";
+        }
         if (why) {
-            ridge_meas_skip(s, why);
+            ridge_meas_skip_detail(s, why, id && rj_utf8_valid(id) && strlen(id) < sizeof it.id ? id : NULL,
+                                   detail.msg);
             continue;
         }
         op = cJSON_GetObjectItemCaseSensitive(cfg, "op");
@@ -985,6 +1022,10 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
             ridge_meas_skip_detail(s, why, it.id, detail.msg);
             continue;
         }
+        /* fixed buffers cut by bytes: never leave half a character */
+        rj_utf8_trim(it.group);
+        rj_utf8_trim(it.workload);
+        rj_utf8_trim(it.desc);
         {
             ridge_meas_item *slot = add_item(s);
             if (!slot) {
@@ -1006,17 +1047,18 @@ static double max3(double a, double b, double c)
 /* Kernel measurements: the op's GPU time and kernels (each op of config.ops in turn), and the host's
  * cost of issuing them: the launch alone for plain CUDA programs, plus framework_op_s per op
  * instance when PyTorch issued them (config.framework). docs/validation.md. */
-static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s);
+static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s,
+                                     ridge_err *err);
 
 /* A loop of one GEMM that lasts RIDGE_SUSTAINED_LOAD_S or more (reps x predicted call) runs at the
  * clock the board's power limit sustains (docs/model.md §2): predicted on a copy of g with
  * sustained_load set. Other ops (attention, convolutions, LSTMs) and whole models keep the quoted
  * clocks: one model record ran at the limit (a 2048-token Llama prefill at batch 4) and one with the
  * same tensor duty cycle did not, so nothing ridge predicts tells them apart (docs/model.md §2). */
-static const char *predict_kernel(const ridge_meas_item *it, const ridge_gpu *g, double *pred)
+static const char *predict_kernel(const ridge_meas_item *it, const ridge_gpu *g, double *pred, ridge_err *err)
 {
     double gpu;
-    const char *why = predict_kernel_on(it, g, pred, &gpu);
+    const char *why = predict_kernel_on(it, g, pred, &gpu, err);
     if (!why && it->reps > 0 && g->sustained_tensor_clock_hz > 0 && it->graph.n <= 1 && it->op.kind == RIDGE_OP_GEMM &&
         it->rt == RIDGE_RUNTIME_EAGER) {
         if (it->reps * gpu >= RIDGE_SUSTAINED_LOAD_S) {
@@ -1025,7 +1067,7 @@ static const char *predict_kernel(const ridge_meas_item *it, const ridge_gpu *g,
                 return "out of memory";
             *g2 = *g;
             g2->sustained_load = 1;
-            why = predict_kernel_on(it, g2, pred, &gpu);
+            why = predict_kernel_on(it, g2, pred, &gpu, err);
             free(g2);
         }
     }
@@ -1043,15 +1085,15 @@ static const double hot_class_share[RIDGE_HOST_CLASS_COUNT] = {
     [RIDGE_HOST_ATTENTION] = 32.3 / 3.2, [RIDGE_HOST_AUTOGRAD] = 0.5, [RIDGE_HOST_MULTI_TENSOR] = 12.0 / 3.2,
 };
 
-static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s)
+static const char *predict_kernel_on(const ridge_meas_item *it, const ridge_gpu *g, double *pred, double *gpu_s,
+                                     ridge_err *err)
 {
     ridge_kernel_result kr;
-    ridge_err err = {{0}};
     double c = 0, gpu = 0, h, start, gk = 0, fw = 0, work = 0;
     size_t nops = it->graph.n > 1 ? it->graph.n : 1;
     for (size_t i = 0; i < nops; i++) {
         const ridge_op *op = it->graph.n > 1 ? &it->graph.ops[i] : &it->op;
-        int rc = ridge_kernel_predict(g, op, &kr, &err);
+        int rc = ridge_kernel_predict(g, op, &kr, err);
         if (rc != RIDGE_OK)
             return rc == RIDGE_EUNSUPPORTED ? "precision not supported by the GPU" : "kernel prediction failed";
         double t = ridge_kernel_time_in(g, &kr, it->rt);
@@ -1161,7 +1203,7 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
     ridge_err scratch = {{0}}, *err = detail ? detail : &scratch;
     int st;
     if (it->type == RIDGE_MEAS_KERNEL)
-        return predict_kernel(it, g, pred);
+        return predict_kernel(it, g, pred, err);
     if (it->par_cluster) {
         /* The cluster of the GPU being predicted (a calibrated copy included). */
         ridge_cluster *cl = malloc(sizeof *cl);

@@ -841,7 +841,14 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, int trans
                              pc->virtual_stages);
     if (pc->schedule == RIDGE_PP_INTERLEAVED && pc->pp < 2)
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.schedule interleaved: needs parallel.pp 2 or more");
-    (void)rc;
+    /* The sharding finds a layer by its kernels as Megatron, engines, inductor and the model as
+     * written launch them; eager PyTorch's composite kernels (norms in FP32, RoPE by halves) are
+     * not sharded. */
+    if ((rc->code == RIDGE_CODE_TORCH || rc->code == RIDGE_CODE_HF) && (pc->tp > 1 || pc->pp > 1 || pc->ep > 1))
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "code %s: eager PyTorch's composite kernels are not sharded over tensor, pipeline or "
+                             "expert parallelism (use megatron, engine, compile or the model as written)",
+                             ridge_code_name(rc->code));
     return RIDGE_OK;
 }
 

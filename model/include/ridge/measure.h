@@ -34,8 +34,11 @@ typedef enum { RIDGE_MEAS_STEADY = 0, RIDGE_MEAS_ROUNDTRIP, RIDGE_MEAS_ISSUE, RI
 /* Model measurements: what is compared. */
 typedef enum { RIDGE_MEAS_LATENCY = 0, RIDGE_MEAS_THROUGHPUT, RIDGE_MEAS_GENERATION, RIDGE_MEAS_FLOP_RATE, RIDGE_MEAS_BYTE_RATE } ridge_meas_kind;
 
+/* Longest measurement id, in bytes (a longer one is skipped: "id: longer than 95 bytes"). */
+#define RIDGE_MEAS_ID_MAX 95
+
 typedef struct {
-    char id[96], group[32], gpu[48], workload[48], desc[96], unit[24], kind_name[16];
+    char id[RIDGE_MEAS_ID_MAX + 1], group[32], gpu[48], workload[48], desc[96], unit[24], kind_name[16];
     char family[40]; /* kernel family (docs/validation.md, "Kernel families"), "model" for models */
     double measured;  /* seconds per call, or the published value in `unit` */
     double predicted; /* on the GPU ridge_meas_collect resolved for it (same unit) */
