@@ -675,9 +675,10 @@ static int par_int(const cJSON *par, const char *key, int lo, int hi, int def)
     return (int)v->valuedouble;
 }
 
-/* A multi-GPU training run (config.cluster): the cluster and node count, config.parallel with
- * the layout and schedule (docs/validation.md, "Multi-GPU runs"), config.workload a preset id or
- * a ridge model document; time_s.median is the step. */
+/* A multi-GPU run (config.cluster): the cluster and node count, config.parallel with the layout
+ * and schedule (docs/validation.md, "Multi-GPU runs"), config.workload a preset id or a ridge model
+ * document; a training or inference step (time_s.median), or a generation (value, output tokens/s
+ * per replica or per GPU). What is wrong goes into err as well as the reason returned. */
 static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
 {
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(cfg, "parallel");
