@@ -183,8 +183,7 @@ int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp)
         cli_error("--host: %s", err.msg);
         return cli_exit_code(st); /* a file that cannot be read: 3, as every input file */
     }
-    if (rc->code == RIDGE_CODE_AS_WRITTEN && hp->code[0])
-        ridge_code_parse(hp->code, &rc->code);
+    ridge_host_apply(hp, rc);
     return CLI_EXIT_OK;
 }
 

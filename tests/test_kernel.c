@@ -450,6 +450,27 @@ static void test_attention(void)
     CHECK_NEAR(both.flops / causal.flops, 3.5, 1e-9);
 }
 
+/* Decode without GQA packing (per_head_kv: TensorRT-LLM's masked MHA before XQA): each of the
+ * h / hk query heads sharing a KV head reads it, the repeats through the L2, and the dot products
+ * run on the CUDA cores; the packed kernel reads it once. Prefill ignores the flag. */
+static void test_attention_per_head_decode(void)
+{
+    ridge_gpu g = load("a100-sxm4-80gb");
+    ridge_op packed = attention(64, 16, 2, 1, 4096, 1), per = packed, pre = attention(1, 16, 2, 2048, 2048, 1), pre2;
+    ridge_kernel_result a, b;
+    double kv_bytes = 2.0 * 64 * 2 * 4096 * 128 * 2;
+    per.u.attn.per_head_kv = 1;
+    a = predict(&g, packed);
+    b = predict(&g, per);
+    CHECK(isfinite(b.time_s) && b.time_s > a.time_s);
+    CHECK_NEAR(b.l2_bytes - a.l2_bytes, (16.0 / 2 - 1) * kv_bytes, 1e-9);
+    CHECK_NEAR(b.dram_bytes, a.dram_bytes, 1e-12); /* the first read of each KV head only */
+    CHECK(b.time_s >= b.l2_bytes / g.eff.l2_bandwidth_bytes_per_s);
+    pre2 = pre;
+    pre2.u.attn.per_head_kv = 1;
+    CHECK_NEAR(predict(&g, pre2).time_s, predict(&g, pre).time_s, 1e-12);
+}
+
 static void test_conv_and_lstm(void)
 {
     ridge_gpu g = load("a100-sxm4-80gb");
@@ -1098,6 +1119,7 @@ int main(void)
     test_ffma_small_grids();
     test_units_and_precisions();
     test_attention();
+    test_attention_per_head_decode();
     test_conv_and_lstm();
     test_conv_sides_once();
     test_ffma_conv_no_split();

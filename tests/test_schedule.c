@@ -233,6 +233,25 @@ static void test_host_profiles(void)
     CHECK_STR_HAS(err.msg, "n.json: $.host.aten_op_s");
     CHECK(ridge_host_parse(unk, strlen(unk), "u.json", &hp, &err) == RIDGE_EINVAL);
     CHECK_STR_HAS(err.msg, "u.json: $.host.dispatch: unknown key");
+    {
+        /* gqa_decode: the profile's decode attention kernel; trtllm-session's runs a CTA per
+         * query head, and ridge_host_apply hands that (and the code style) to a run */
+        const char *ph = "{\"schema_version\": 1, \"host\": {\"id\": \"ph\", \"gqa_decode\": \"per_head\"}}";
+        const char *bad = "{\"schema_version\": 1, \"host\": {\"gqa_decode\": \"split\"}}";
+        ridge_run_config rc;
+        CHECK(ridge_host_parse(ph, strlen(ph), "p.json", &hp, &err) == RIDGE_OK);
+        CHECK_INT(hp.gqa_per_head, 1);
+        CHECK(ridge_host_parse(bad, strlen(bad), "b.json", &hp, &err) == RIDGE_EINVAL);
+        CHECK_STR_HAS(err.msg, "b.json: $.host.gqa_decode: unknown value 'split'");
+        CHECK(ridge_host_load("trtllm-session", &hp, &err) == RIDGE_OK);
+        ridge_run_config_init(&rc);
+        ridge_host_apply(&hp, &rc);
+        CHECK_INT(rc.gqa_per_head, 1);
+        CHECK_INT(rc.code, RIDGE_CODE_ENGINE);
+        CHECK(ridge_host_load("engine", &hp, &err) == RIDGE_OK);
+        ridge_host_apply(&hp, &rc);
+        CHECK_INT(rc.gqa_per_head, 0);
+    }
     /* the classes of the graph builders' ops */
     lin = ridge_op_gemm(RIDGE_DTYPE_BF16, 128, 4096, 4096, 1);
     bwd = lin;

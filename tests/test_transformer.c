@@ -1435,8 +1435,43 @@ static void test_training_step_as_run(void)
     check_context(NULL);
 }
 
+/* A run whose host profile decodes without GQA packing (ridge_run_config.gqa_per_head, from
+ * trtllm-session) marks its attention ops per_head_kv, only where heads share a KV head. */
+static void test_gqa_per_head(void)
+{
+    const char *ids[2] = {"llama2-70b", "llama2-7b"};
+    for (int i = 0; i < 2; i++) {
+        ridge_model *m = load(ids[i]);
+        ridge_run_config rc;
+        ridge_oplist ol = {0};
+        int seen = 0;
+        if (!CHECK(m))
+            continue;
+        ridge_run_config_init(&rc);
+        rc.mode = RIDGE_MODE_DECODE;
+        rc.context = 512;
+        rc.gqa_per_head = 1;
+        if (build(m, &rc, &ol) == RIDGE_OK)
+            for (size_t j = 0; j < ol.n; j++)
+                if (ol.ops[j].kind == RIDGE_OP_ATTENTION) {
+                    seen++;
+                    CHECK_INT(ol.ops[j].u.attn.per_head_kv, i == 0); /* 70B: 8 KV heads for 64; 7B: MHA */
+                }
+        CHECK(seen > 0);
+        ridge_oplist_free(&ol);
+        rc.gqa_per_head = 0;
+        if (i == 0 && build(m, &rc, &ol) == RIDGE_OK)
+            for (size_t j = 0; j < ol.n; j++)
+                if (ol.ops[j].kind == RIDGE_OP_ATTENTION)
+                    CHECK_INT(ol.ops[j].u.attn.per_head_kv, 0);
+        ridge_oplist_free(&ol);
+        ridge_model_free(m);
+    }
+}
+
 int main(void)
 {
+    test_gqa_per_head();
     test_training_step_as_run();
     test_kernel_counts_as_written();
     test_strided_views();

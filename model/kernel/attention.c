@@ -42,6 +42,7 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
     const ridge_gpu *g = p->g;
     int tp = p->dt[op->dtype].tensor_peak;
     double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
+    double per_head_flops = 0, per_head_l2 = 0, t_vec = 0;
     rk_result_clear(r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
@@ -74,6 +75,15 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
         tiles *= s;
         kv_per_tile = kv_avg / s;
         /* A packed tile computes tm rows however few are real. */
+        if (op->u.attn.per_head_kv && hk < h) {
+            /* One CTA per query head (TensorRT-LLM's masked MHA before its XQA kernels): each
+             * reads its KV head, so the h / hk heads sharing one read it h / hk times, the first
+             * from DRAM and the rest through the L2 (below), and the dot products run on the CUDA
+             * cores, unpadded (docs/model.md §4, "Decode without GQA packing"). */
+            per_head_flops = rk_attn_flops(op, pr);
+            per_head_l2 = (h / hk - 1.0) * 2.0 * b * hk * kv * d * rk_dtype_bytes(op->dtype);
+            t_vec = per_head_flops / p->dt[RIDGE_DTYPE_FP32].vector_rate; /* FP32 dot products */
+        }
     }
     /* Each tile's fill and drain, as a GEMM tile's (docs/model.md §2): one DRAM latency before its
      * first block of keys, and its FP32 output accumulators (tm x head_dim) out through shared
@@ -82,6 +92,8 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
     t_tile = 4.0 * tm * kv_per_tile * d / (peak_sm * eff) + t_over;
     waves = tiles / g->sm_count;
     r->compute_s = rk_ceil(waves) * t_tile;
+    if (t_vec > r->compute_s)
+        r->compute_s = t_vec;
     r->kernels = s > 1 ? 2 : 1; /* split-KV adds a combine kernel */
     if (op->u.attn.pass == RIDGE_PASS_FWD_BWD) {
         r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / eta_bwd;
@@ -89,6 +101,7 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
     }
     r->flops = rk_attn_flops(op, pr);
     rk_l2_split(p, rk_op_bytes(op, min_bytes), 0, 0, &r->dram_bytes, &r->l2_bytes);
+    r->l2_bytes += per_head_l2;
     r->tile_m = tm;
     r->tile_n = kv_per_tile;
     r->tiles = tiles;

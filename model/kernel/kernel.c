@@ -107,7 +107,7 @@ void rk_kernel_prep(const ridge_gpu *g, rk_kernel_prepared *p)
  * the tiled models' (prep_arch) and the GEMM model's (the GEMM, convolution and LSTM models run
  * GEMMs; their dtype's GEMM figures too), attention's, the row kernels' (memory_bound.c), and
  * those of the op's dtype, and of fp32 for an elementwise op with a function (ew_work's math
- * dtype). A model that comes to read other figures must have them prepared here (the
+ * dtype) and for a per-head decode attention (its dot products). A model that comes to read other figures must have them prepared here (the
  * result hashes of the checks, over every kind on every catalogue GPU, go through this path). */
 int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
@@ -127,6 +127,8 @@ int ridge_kernel_predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_re
     case RIDGE_OP_ATTENTION:
         prep_arch(&p);
         rk_attention_prep(&p);
+        if (op->u.attn.per_head_kv && op->dtype != RIDGE_DTYPE_FP32) /* its FP32 dot products */
+            prep_dtype(&p, RIDGE_DTYPE_FP32, 0);
         break;
     case RIDGE_OP_ELEMENTWISE:
         /* its row, strided or column rounds (memory_bound.c) read the row-kernel figures */

@@ -468,8 +468,7 @@ static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas
     OPT_STR(cfg, "config.", "code", s);
     if (s && ridge_code_parse(s, &rc->code))
         return "unknown code style (config.code)";
-    if (rc->code == RIDGE_CODE_AS_WRITTEN && it->host.code[0])
-        ridge_code_parse(it->host.code, &rc->code);
+    ridge_host_apply(&it->host, rc);
     return NULL;
 }
 

@@ -22,50 +22,50 @@ static const ridge_host_profile builtins[] = {
      "library costs from its tiny-op records, module calls and the in-model factor fitted on its llm_infer "
      "prefill T128 and resnet50 infer bs1 records (docs/model.md §7)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
     {"torch-eager-ngc21", "",
      "PyTorch 1.x eager (NGC pytorch 20.xx-22.xx) on the hosts of the NVIDIA DeepLearningExamples READMEs "
      "(DGX-1: Xeon E5-2698 v4): torch-eager's costs on a CPU 0.294 as fast, fitted on published-dev pub0225 "
      "and pub0228 (V100 ResNet-50 inference batch 1, FP32 and AMP; docs/model.md §7)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 0.294,
-     RIDGE_HOST_RUNTIME_EAGER, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
     {"torch-graph", "",
      "PyTorch with torch.cuda.graphs: the step captured once and replayed (g.replay(): one Python call and "
      "cudaGraphLaunch, then 0.6 us per node, gpu-specs §9 OCANNL-488)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_GRAPH, 0},
+     RIDGE_HOST_RUNTIME_GRAPH, 0, 0},
     {"torch-compile", "compile",
      "torch.compile (inductor, default mode): pointwise chains fused into Triton kernels, each launched from "
      "the generated Python wrapper (an estimate: launch plus a few us, no module calls)",
      5.0 * US, {0, 3.0 * US, 6.0 * US, 10.0 * US, 3.0 * US, 12.0 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
     {"engine", "engine",
      "an inference engine (TensorRT, TensorRT-LLM, vLLM style): fused kernels enqueued by a C++ runtime, "
      "decode steps as CUDA graphs, and the engine's CPU work per step (scheduling, sampling, output "
      "processing: 0.1 ms, an estimate for a C++ runtime, far below Vidur's 2.9 ms for a Python engine, ANCHORS.md)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0},
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0},
     {"trtllm-session", "engine",
      "TensorRT-LLM GptSession (gptSessionBenchmark v0.5-0.6): engine plus 4.7 ms per request (session set-up, "
-     "input copies, first sampling, output copy back, their syncs), fitted on published-dev pub0464 and "
-     "pub0466 (A100 FP16 first-token latency, 128 tokens; docs/model.md §7)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3},
+     "input copies, first sampling, output copy back, their syncs), fitted on pub0464 and pub0466 (A100 "
+     "FP16 first-token latency; docs/model.md §7); decode attention a CTA per query head (masked MHA, pre-XQA)",
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3, 1},
     {"tf1-graph", "",
      "TensorFlow 1.15 graph execution without XLA (NGC 20.06-tf1, DLE ConvNets): the C++ executor's cost per op, "
      "one value for every class (no Python, no module calls) plus the 5 us launch, fitted on published-dev pub0252 "
      "(V100 DGX-1 ResNet-50 AMP inference, batch 1; docs/model.md §7)",
      5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
     {"tf1-xla", "",
      "TensorFlow 1.15 with XLA auto-clustering (DLE ConvNets training): the compiled clusters' kernels launched by "
      "XLA's C++ executable, 5 us each, no per-op executor cost (an estimate, not fitted: its rows are GPU-bound; "
      "docs/model.md §7)",
-     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0},
+     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0, 0},
     {"mxnet-hybrid", "",
      "MXNet Gluon hybridized (NGC mxnet 20.12, 22.10; DLE RN50): ops pushed by the C++ CachedOp to the dependency "
      "engine, tf1-graph's 7.6 us per op plus the launch (borrowed, not fitted: no mapped MXNet row is host-bound; "
      "docs/model.md §7)",
      5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
 };
 #undef US
 #define NBUILTIN (sizeof builtins / sizeof builtins[0])
@@ -127,12 +127,14 @@ static const char *const host_keys[] = {"id",           "base",          "source
                                         "runtime",      "cpu_speed",     "launch_s",      "aten_op_s",
                                         "library_op_s", "attention_op_s", "autograd_op_s", "multi_tensor_s",
                                         "module_call_s", "graph_node_s", "graph_replay_s", "step_s",
-                                        "request_s",     NULL};
+                                        "request_s",     "gqa_decode",   NULL};
 static const char *const root_keys[] = {"schema_version", "kind", "host", NULL};
 static const ridge_name runtime_rows[] = {{"eager", RIDGE_HOST_RUNTIME_EAGER},
                                           {"graph", RIDGE_HOST_RUNTIME_GRAPH},
                                           {"decode_graph", RIDGE_HOST_RUNTIME_DECODE_GRAPH}};
 static const ridge_names runtime_names = RIDGE_NAMES(runtime_rows, "?");
+static const ridge_name gqa_rows[] = {{"packed", 0}, {"per_head", 1}};
+static const ridge_names gqa_names = RIDGE_NAMES(gqa_rows, "?");
 
 /* An optional string of the host object naming a row of `names`: 1 with buf (and *value, if not
  * NULL) set, 0 when absent, negative when unknown. */
@@ -189,6 +191,9 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
     RJ_TRY(rc = pick(h, "runtime", &runtime_names, buf, sizeof buf, &idx, c));
     if (rc > 0)
         hp->runtime = (ridge_host_runtime)idx;
+    RJ_TRY(rc = pick(h, "gqa_decode", &gqa_names, buf, sizeof buf, &idx, c));
+    if (rc > 0)
+        hp->gqa_per_head = idx;
     for (size_t i = 0; i < NCOST; i++)
         RJ_TRY(rj_number(h, "$.host", cost_keys[i].key, 0, 0, 10.0, (double *)((char *)hp + cost_keys[i].offset), c));
     RJ_TRY(rj_number(h, "$.host", "cpu_speed", 0, 1e-3, 1e3, &hp->cpu_speed, c));
@@ -224,6 +229,15 @@ int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *
     if (ridge_file_is_path(id_or_path))
         return ridge_file_load(id_or_path, parse_loaded, out, err);
     return unknown_profile(id_or_path, err, NULL, NULL);
+}
+
+void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc)
+{
+    if (!hp)
+        return;
+    if (rc->code == RIDGE_CODE_AS_WRITTEN && hp->code[0])
+        ridge_code_parse(hp->code, &rc->code);
+    rc->gqa_per_head = hp->gqa_per_head;
 }
 
 int ridge_host_runtime_for(const ridge_host_profile *hp, int decode, int rt)

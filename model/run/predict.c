@@ -100,8 +100,7 @@ int ridge_predict_model(const ridge_gpu *g, const ridge_model *m, const ridge_ru
     ridge_run_config run = *rc;
     memset(p, 0, sizeof *p);
     p->host = *hp;
-    if (run.code == RIDGE_CODE_AS_WRITTEN && hp->code[0])
-        ridge_code_parse(hp->code, &run.code);
+    ridge_host_apply(hp, &run);
     p->runtime = (ridge_runtime)ridge_host_runtime_for(hp, run.mode == RIDGE_MODE_DECODE, rt);
     p->code = run.code;
     st = ridge_model_build(m, &run, &p->ops, &e);

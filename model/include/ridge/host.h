@@ -8,6 +8,7 @@
 
 #include "ridge/error.h"
 #include "ridge/op.h"
+#include "ridge/workload.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,9 @@ typedef struct {
     ridge_host_runtime runtime; /* eager; every step a graph; decode steps a graph (engines) */
     double request_s; /* per request, paid once by its prefill step, not overlapped with the GPU: an
                        * engine session's set-up, input copies, first sampling and output copy back */
+    int gqa_per_head; /* its decode attention kernel runs a CTA per query head, each reading its KV
+                       * head ("gqa_decode": "per_head"; 0, "packed": the heads sharing one are
+                       * packed into one tile, flash-decoding); docs/model.md §4 */
 } ridge_host_profile;
 
 #define RIDGE_HOST_DEFAULT "torch-eager"
@@ -45,6 +49,9 @@ int ridge_host_parse(const char *json, size_t len, const char *origin, ridge_hos
 /* The profile's effective runtime for a step: graph when it replays every step, or a decode step
  * under an engine; else `rt` as asked. */
 int ridge_host_runtime_for(const ridge_host_profile *hp, int decode, int rt);
+/* What the profile says of how the model's code runs: its code style when rc has none (as
+ * written), and its decode attention kernel (gqa_per_head). */
+void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc);
 /* Host seconds to issue one instance of op of `kernels` kernels in eager mode. */
 double ridge_host_op_cost(const ridge_host_profile *hp, const ridge_op *op, double kernels);
 

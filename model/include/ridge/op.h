@@ -108,7 +108,9 @@ typedef struct {
     union {
         struct { double m, n, k, batch; ridge_layout layout; int no_split_k, tiles_by_m; } gemm; /* C[m,n] = A[m,k] B[k,n], batch >= 1; no_split_k: the library never splits K; tiles_by_m: its tile is dispatched on m (docs/model.md §2) */
         struct { double n, c, h, w, k, r, s, stride, pad, groups; ridge_pass pass; int nhwc; } conv; /* nhwc: channels_last tensors */
-        struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; } attn;
+        /* per_head_kv: a decode kernel with one CTA per query head, each reading its KV head (no
+         * packing of the heads that share one; TensorRT-LLM's masked MHA before XQA) */
+        struct { double batch, heads, kv_heads, q_len, kv_len, head_dim; int causal; ridge_pass pass; int per_head_kv; } attn;
         struct {
             double elements, inputs, outputs, flops_per_element;
             double strided_inputs; /* inputs read through a non-contiguous view (0..inputs) */

@@ -123,6 +123,8 @@ typedef struct {
     ridge_code code;          /* how the model code is written (--code); 0 = the model file's keys,
                                * or the host profile's style */
     char host[256];           /* host profile: a built-in id or a JSON file (--host); "" = torch-eager */
+    int gqa_per_head;         /* decode attention reads a KV head once per query head (the host
+                               * profile's gqa_decode "per_head", ridge_host_apply); 0 = packed */
     double hidden;            /* RNN overrides (--hidden, --layers); 0 = the model's */
     double layers;
 } ridge_run_config;
