@@ -1465,6 +1465,15 @@ static void test_gqa_per_head(void)
                 if (ol.ops[j].kind == RIDGE_OP_ATTENTION)
                     CHECK_INT(ol.ops[j].u.attn.per_head_kv, 0);
         ridge_oplist_free(&ol);
+        /* a prefill (even of a short prompt) runs the context kernels: never per head */
+        rc.gqa_per_head = 1;
+        rc.mode = RIDGE_MODE_PREFILL;
+        rc.prompt = 16;
+        if (i == 0 && build(m, &rc, &ol) == RIDGE_OK)
+            for (size_t j = 0; j < ol.n; j++)
+                if (ol.ops[j].kind == RIDGE_OP_ATTENTION)
+                    CHECK_INT(ol.ops[j].u.attn.per_head_kv, 0);
+        ridge_oplist_free(&ol);
         ridge_model_free(m);
     }
 }

@@ -423,7 +423,7 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
     sh.causal = !a->encoder;
     sh.unfused = rc->unfused_attention;
     sh.code = rc->code;
-    sh.gqa_per_head = rc->gqa_per_head;
+    sh.gqa_per_head = rc->gqa_per_head && rc->mode == RIDGE_MODE_DECODE; /* the generation phase only */
     switch (rc->mode) {
     case RIDGE_MODE_PREFILL:
         sh.s = rc->prompt;
@@ -813,7 +813,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         op->u.attn.causal = sh->causal;
         op->u.attn.pass = train ? RIDGE_PASS_FWD_BWD : RIDGE_PASS_FWD;
         /* a decode step's kernel without GQA packing reads each KV head once per query head */
-        op->u.attn.per_head_kv = sh->gqa_per_head && a->kv_heads < a->heads; /* decode kernels only */
+        op->u.attn.per_head_kv = sh->gqa_per_head && a->kv_heads < a->heads;
         /* The KV cache of earlier steps (all but this step's tokens, which were just written). */
         if (sh->kv_len > sh->s && !repeated) /* (repeated: the copies just written) */
             rw_cold(g, op, 2 * sh->b * a->kv_heads * (sh->kv_len - sh->s) * hd * ridge_dtype_bytes(sh->attn_dt));
