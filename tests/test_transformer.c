@@ -1478,8 +1478,43 @@ static void test_gqa_per_head(void)
     }
 }
 
+/* Megatron's fused bias-dropout-add: one forward kernel per branch (reading the branch and the
+ * residual, writing the sum and the mask) instead of a dropout and an add; the backward kernels
+ * stay. Other code styles keep the two. */
+static void test_bias_dropout_add(void)
+{
+    ridge_model *m = load("gpt2");
+    ridge_run_config rc;
+    ridge_oplist ol = {0};
+    if (!CHECK(m))
+        return;
+    for (int k = 0; k < 2; k++) {
+        int fused = 0, drop_fwd = 0, drop_bwd = 0, res_fwd = 0;
+        ridge_run_config_init(&rc);
+        rc.code = k == 0 ? RIDGE_CODE_MEGATRON : RIDGE_CODE_TORCH;
+        if (build(m, &rc, &ol) != RIDGE_OK)
+            continue;
+        for (size_t j = 0; j < ol.n; j++) {
+            const char *nm = ol.ops[j].name;
+            fused += strcmp(nm, "attention_bias_dropout_add") == 0 || strcmp(nm, "mlp_bias_dropout_add") == 0;
+            drop_fwd += strcmp(nm, "attn_out_dropout") == 0 || strcmp(nm, "mlp_out_dropout") == 0;
+            drop_bwd += strcmp(nm, "attn_out_dropout.bwd") == 0 || strcmp(nm, "mlp_out_dropout.bwd") == 0;
+            res_fwd += strcmp(nm, "attn_residual") == 0 || strcmp(nm, "mlp_residual") == 0;
+            if (k == 0 && strcmp(nm, "attention_bias_dropout_add") == 0) /* 3 tensors of e bytes + the mask */
+                CHECK_NEAR(ridge_op_min_bytes(&ol.ops[j]), 1024.0 * 768 * (3 * 2 + 1), 1e-12);
+        }
+        CHECK_INT(fused, k == 0 ? 2 : 0);
+        CHECK_INT(drop_fwd, k == 0 ? 0 : 2);
+        CHECK_INT(res_fwd, k == 0 ? 0 : 2);
+        CHECK_INT(drop_bwd, 2);
+        ridge_oplist_free(&ol);
+    }
+    ridge_model_free(m);
+}
+
 int main(void)
 {
+    test_bias_dropout_add();
     test_gqa_per_head();
     test_training_step_as_run();
     test_kernel_counts_as_written();

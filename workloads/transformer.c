@@ -679,6 +679,31 @@ static void dropout_fwd_op(rw_graph *g, const char *group, const char *name, rid
     rw_custom(g, group, name, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
 }
 
+/* Megatron-LM's fused bias-dropout-add (--bias-dropout-fusion, on by default; Narayanan et al.
+ * 2021 §4.2): the dropout of a branch's output and the residual add are one kernel that reads the
+ * branch output and the residual and writes the sum and the mask, not a dropout pass and an add
+ * pass. Their backward kernels are unchanged (the mask's multiply, the residual stream's sum). */
+static int bias_dropout_add_fused(const tf_shape *sh, const tf_arch *a, int drop)
+{
+    return sh->code == RIDGE_CODE_MEGATRON && drop && !a->parallel && !residual_fused(sh);
+}
+
+static void bias_dropout_add(rw_graph *g, const tf_shape *sh, const char *group, const char *drop_name,
+                             const char *res_name, const char *sfx, double E, int train, double L)
+{
+    char nm[RIDGE_OP_NAME_MAX], base[RIDGE_OP_NAME_MAX];
+    double e = ridge_dtype_bytes(sh->adt);
+    snprintf(base, sizeof base, "%.30s_bias_dropout_add", group);
+    name2(nm, sizeof nm, base, sfx);
+    rw_custom(g, group, nm, sh->adt, 2 * E, E * (3 * e + 1), L);
+    if (!train)
+        return;
+    snprintf(nm, sizeof nm, "%.50s.bwd", drop_name);
+    rw_custom(g, group, nm, sh->adt, E, E * (2 * e + 1), L);
+    snprintf(nm, sizeof nm, "%.50s.bwd", res_name);
+    rw_elementwise(g, group, nm, sh->ndt, E, 3, 2, 2, 0, L); /* rw_elementwise's backward of the add */
+}
+
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. `redo`: a full
  * recomputation's forward (train 0), which runs the layer's dropouts again with the saved RNG
  * state (torch.utils.checkpoint's preserve_rng_state; Megatron's CheckpointFunction restores
@@ -827,13 +852,15 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     }
     name2(nm, sizeof nm, "o_proj", sfx);
     tf_linear(g, a, sh, "attention", nm, T, a->heads * hd, d, train, L, 0);
-    if (drop) {
+    if (bias_dropout_add_fused(sh, a, drop)) {
+        bias_dropout_add(g, sh, "attention", "attn_out_dropout", "attn_residual", sfx, T * d, train, L);
+    } else if (drop) {
         name2(nm, sizeof nm, "attn_out_dropout", sfx);
         (train ? dropout_op : dropout_fwd_op)(g, "attention", nm, sh->adt, T * d, L);
     }
     if (!a->parallel) {
         name2(nm, sizeof nm, "attn_residual", sfx);
-        if (!residual_fused(sh))
+        if (!residual_fused(sh) && !bias_dropout_add_fused(sh, a, drop))
             rw_elementwise(g, "attention", nm, sh->ndt, T * d, 2, 1, 1, train, L);
         name2(nm, sizeof nm, "mlp_norm", sfx);
         norm_op(g, a, "norm", nm, sh->ndt, T, d, train, L);
@@ -911,7 +938,10 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "down_proj", sfx);
         tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L, 0);
     }
-    if (drop) {
+    if (bias_dropout_add_fused(sh, a, drop)) {
+        bias_dropout_add(g, sh, a->experts > 1 ? "moe" : "mlp", "mlp_out_dropout", "mlp_residual", sfx, T * d,
+                         train, L);
+    } else if (drop) {
         name2(nm, sizeof nm, "mlp_out_dropout", sfx);
         (train ? dropout_op : dropout_fwd_op)(g, a->experts > 1 ? "moe" : "mlp", nm, sh->adt, T * d, L);
     }
@@ -920,7 +950,7 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         rw_elementwise(g, "attention", nm, sh->adt, T * d, 2, 1, 1, train, L);
     }
     name2(nm, sizeof nm, "mlp_residual", sfx);
-    if (!residual_fused(sh))
+    if (!residual_fused(sh) && !bias_dropout_add_fused(sh, a, drop))
         rw_elementwise(g, a->experts > 1 ? "moe" : "mlp", nm, sh->ndt, T * d, 2, 1, 1, train, L);
 }
 
