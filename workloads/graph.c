@@ -232,9 +232,14 @@ static ridge_op *push_ew(rw_graph *g, const char *group, const char *name, ridge
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
                     double inputs, double outputs, double flops_per_element, int train, double count)
 {
+    if (push_ew(g, group, name, dt, elements, inputs, outputs, flops_per_element, count) && train)
+        rw_elementwise_bwd(g, group, name, dt, elements, inputs, flops_per_element, count);
+}
+
+void rw_elementwise_bwd(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
+                        double inputs, double flops_per_element, double count)
+{
     char nm[RIDGE_OP_NAME_MAX];
-    if (!push_ew(g, group, name, dt, elements, inputs, outputs, flops_per_element, count) || !train)
-        return;
     snprintf(nm, sizeof nm, "%.55s.bwd", name);
     push_ew(g, group, nm, dt, elements, inputs + 1, inputs > 0 ? inputs : 1, 2 * flops_per_element, count);
 }

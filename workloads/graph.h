@@ -96,6 +96,9 @@ void rw_act_cast(rw_graph *g, const char *group, const char *name, ridge_dtype d
  * writes input gradients: inputs+1 reads, inputs writes). */
 void rw_elementwise(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
                     double inputs, double outputs, double flops_per_element, int train, double count);
+/* That backward alone (named name.bwd), for an op whose forward the caller emits its own way. */
+void rw_elementwise_bwd(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double elements,
+                        double inputs, double flops_per_element, double count);
 /* softmax / layernorm / rmsnorm / reduce on rows x cols; backward (train) reads x (or y) and dy,
  * writes dx: modelled as the same kind with twice the traffic. */
 void rw_rows(rw_graph *g, ridge_op_kind kind, const char *group, const char *name, ridge_dtype dt, double rows,

@@ -615,14 +615,26 @@ static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype
     composite_kernel(g, "attention", name, "add", dt, E * 3 * e, E, train, count);
 }
 
-/* A training dropout over E values: forward reads x and writes y and a 1-byte mask, backward reads
- * dy and the mask and writes dx (the masks are the 2d bytes per token of the activation memory). */
-static void dropout_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
+/* A dropout over E values: forward reads x and writes y and a 1-byte mask (alone, a recomputed
+ * layer drawing its masks again, below), backward reads dy and the mask and writes dx (the masks
+ * are the 2d bytes per token of the activation memory). */
+static void dropout_fwd_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
+{
+    rw_custom(g, group, name, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
+}
+
+static void dropout_bwd_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
 {
     char nm[RIDGE_OP_NAME_MAX];
     snprintf(nm, sizeof nm, "%.50s.bwd", name);
-    rw_custom(g, group, name, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
     rw_custom(g, group, nm, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
+}
+
+/* A training dropout: both. */
+static void dropout_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
+{
+    dropout_fwd_op(g, group, name, dt, E, count);
+    dropout_bwd_op(g, group, name, dt, E, count);
 }
 
 /* A linear layer as the run's code launches it: autocast's cast of an FP32 input (sh->f32res and
@@ -673,12 +685,6 @@ static int residual_fused(const tf_shape *sh)
     return sh->code == RIDGE_CODE_ENGINE || sh->code == RIDGE_CODE_COMPILE;
 }
 
-/* A dropout's forward only: a recomputed layer draws its masks again (below). */
-static void dropout_fwd_op(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, double count)
-{
-    rw_custom(g, group, name, dt, E, E * (2 * ridge_dtype_bytes(dt) + 1), count);
-}
-
 /* Megatron-LM's fused bias-dropout-add (--bias-dropout-fusion, on by default; Narayanan et al.
  * 2021 §4.2): the dropout of a branch's output and the residual add are one kernel that reads the
  * branch output and the residual and writes the sum and the mask, not a dropout pass and an add
@@ -698,10 +704,8 @@ static void bias_dropout_add(rw_graph *g, const tf_shape *sh, const char *group,
     rw_custom(g, group, nm, sh->adt, 2 * E, E * (3 * e + 1), L);
     if (!train)
         return;
-    snprintf(nm, sizeof nm, "%.50s.bwd", drop_name);
-    rw_custom(g, group, nm, sh->adt, E, E * (2 * e + 1), L);
-    snprintf(nm, sizeof nm, "%.50s.bwd", res_name);
-    rw_elementwise(g, group, nm, sh->ndt, E, 3, 2, 2, 0, L); /* rw_elementwise's backward of the add */
+    dropout_bwd_op(g, group, drop_name, sh->adt, E, L);
+    rw_elementwise_bwd(g, group, res_name, sh->ndt, E, 2, 1, L); /* the add's, as rw_elementwise's */
 }
 
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. `redo`: a full

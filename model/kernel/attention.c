@@ -42,7 +42,7 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
     const ridge_gpu *g = p->g;
     int tp = p->dt[op->dtype].tensor_peak;
     double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
-    double per_head_flops = 0, per_head_l2 = 0, t_vec = 0;
+    double per_head_l2 = 0, t_vec = 0;
     rk_result_clear(r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;
@@ -80,9 +80,8 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
              * reads its KV head, so the h / hk heads sharing one read it h / hk times, the first
              * from DRAM and the rest through the L2 (below), and the dot products run on the CUDA
              * cores, unpadded (docs/model.md §4, "Decode without GQA packing"). */
-            per_head_flops = rk_attn_flops(op, pr);
             per_head_l2 = (h / hk - 1.0) * 2.0 * b * hk * kv * d * rk_dtype_bytes(op->dtype);
-            t_vec = per_head_flops / p->dt[RIDGE_DTYPE_FP32].vector_rate; /* FP32 dot products */
+            t_vec = rk_attn_flops(op, pr) / p->dt[RIDGE_DTYPE_FP32].vector_rate; /* FP32 dot products */
         }
     }
     /* Each tile's fill and drain, as a GEMM tile's (docs/model.md §2): one DRAM latency before its

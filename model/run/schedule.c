@@ -19,10 +19,9 @@ static double max3(double a, double b, double c)
 
 void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals *tot)
 {
-    double r;
-    if (!hp || !(hp->request_s > 0) || !(hp->cpu_speed > 0))
+    double r = ridge_host_request_s(hp);
+    if (!(r > 0))
         return;
-    r = hp->request_s / hp->cpu_speed;
     tot->total_time_s += r;
     tot->host_issue_s += r;
     tot->host_wait_s += r;

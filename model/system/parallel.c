@@ -2124,11 +2124,9 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
 
 void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_run_config *rc, ridge_parallel_result *r)
 {
-    double host, scale;
-    if (!hp || !rc || rc->mode != RIDGE_MODE_PREFILL || !(hp->request_s > 0) || !(hp->cpu_speed > 0) ||
-        !(r->step_time_s > 0))
+    double host = ridge_host_request_s(hp), scale;
+    if (!rc || rc->mode != RIDGE_MODE_PREFILL || !(host > 0) || !(r->step_time_s > 0))
         return;
-    host = hp->request_s / hp->cpu_speed;
     scale = r->step_time_s / (r->step_time_s + host);
     r->breakdown.host_s += host;
     r->step_time_s += host;

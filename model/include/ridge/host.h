@@ -52,6 +52,9 @@ int ridge_host_runtime_for(const ridge_host_profile *hp, int decode, int rt);
 /* What the profile says of how the model's code runs: its code style when rc has none (as
  * written), and its decode attention kernel (gqa_per_head). */
 void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc);
+/* The host seconds of a request's own work (request_s over cpu_speed; 0 without either), which a
+ * prefill step pays once, not overlapped with the GPU. */
+double ridge_host_request_s(const ridge_host_profile *hp);
 /* Host seconds to issue one instance of op of `kernels` kernels in eager mode. */
 double ridge_host_op_cost(const ridge_host_profile *hp, const ridge_op *op, double kernels);
 
