@@ -45,36 +45,37 @@ static const struct {
  * real model error, far below where error percentages and their sums overflow. */
 #define RIDGE_MEAS_MAX_RATIO 1e100
 
-void ridge_meas_skip(ridge_meas_set *s, const char *reason)
+/* Count a skip by reason; the slot of its reason, or -1 when it went to "other reasons". */
+static int skip_slot(ridge_meas_set *s, const char *reason)
 {
     int i;
     for (i = 0; i < s->nreasons; i++)
         if (strcmp(s->reason[i], reason) == 0) {
             s->reason_count[i]++;
-            return;
+            return i;
         }
     /* The last slot is "other reasons": every skip is counted, whatever the number of reasons. */
     if (s->nreasons == RIDGE_MEAS_MAX_REASONS) {
         s->reason_count[RIDGE_MEAS_MAX_REASONS - 1]++;
-        return;
+        return -1;
     }
     s->reason[s->nreasons] = s->nreasons == RIDGE_MEAS_MAX_REASONS - 1 ? RIDGE_MEAS_SKIP_OTHER : reason;
     s->reason_count[s->nreasons++] = 1;
+    return s->nreasons == RIDGE_MEAS_MAX_REASONS ? -1 : s->nreasons - 1;
+}
+
+void ridge_meas_skip(ridge_meas_set *s, const char *reason)
+{
+    skip_slot(s, reason);
 }
 
 void ridge_meas_skip_detail(ridge_meas_set *s, const char *reason, const char *id, const char *detail)
 {
-    ridge_meas_skip(s, reason);
-    if (!detail || !detail[0])
+    int i = skip_slot(s, reason);
+    if (i < 0 || !detail || !detail[0] || s->detail[i][0])
         return;
-    for (int i = 0; i < s->nreasons; i++)
-        if (s->reason[i] == reason || strcmp(s->reason[i], reason) == 0) {
-            if (!s->detail[i][0]) {
-                snprintf(s->detail[i], sizeof s->detail[i], "%s: %s", id && id[0] ? id : "(no id)", detail);
-                rj_utf8_trim(s->detail[i]);
-            }
-            return;
-        }
+    snprintf(s->detail[i], sizeof s->detail[i], "%s: %s", id && id[0] ? id : "(no id)", detail);
+    rj_utf8_trim(s->detail[i]);
 }
 
 static ridge_meas_item *add_item(ridge_meas_set *s)
@@ -694,22 +695,14 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
                                        "precision", "recompute", "attention", "code", "optimizer", "host",
                                        "runtime",   "source",  "assumed", NULL};
     ridge_runtime base_rt = RIDGE_RUNTIME_EAGER;
-    const cJSON *key;
+    rj_ctx kc = {"measurement", err};
     it->type = RIDGE_MEAS_MODEL;
     it->kind = RIDGE_MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
     ridge_run_config_init(rc);
     ridge_parallel_config_init(pc);
-    cJSON_ArrayForEach(key, cfg)
-    {
-        size_t i = 0;
-        while (keys[i] && strcmp(keys[i], key->string) != 0)
-            i++;
-        if (!keys[i]) {
-            ridge_err_set(err, RIDGE_EINVAL, "config.%.64s: not a key of a multi-GPU record", key->string);
-            return "a key a multi-GPU record does not take";
-        }
-    }
+    if (rj_check_keys(cfg, "$.config", keys, &kc) != RIDGE_OK)
+        return "a key a multi-GPU record does not take";
     OPT_STR(cfg, "config.", "runtime", s);
     if (s && ridge_runtime_parse(s, &base_rt))
         return "unknown runtime";
@@ -832,15 +825,17 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     snprintf(it->unit, sizeof it->unit, "%s",
              !it->generate ? "s" : it->per_gpu ? "output tokens/s/GPU" : "output tokens/s");
     snprintf(it->family, sizeof it->family, "multi-gpu");
-    if (it->generate)
-        snprintf(it->desc, sizeof it->desc, "%.24s generate %d GPUs tp%d pp%d dp%d b%g in%.0f out%.0f", it->workload,
-                 pc->tp * pc->pp * pc->dp, pc->tp, pc->pp, pc->dp, pc->global_batch, rc->prompt, it->output);
-    else if (rc->mode != RIDGE_MODE_TRAIN)
-        snprintf(it->desc, sizeof it->desc, "%.24s %s %d GPUs tp%d pp%d dp%d b%g", it->workload,
-                 ridge_mode_name(rc->mode), pc->tp * pc->pp * pc->dp, pc->tp, pc->pp, pc->dp, pc->global_batch);
-    else
-        snprintf(it->desc, sizeof it->desc, "%s %d GPUs tp%d pp%d dp%d b%g", it->workload, pc->tp * pc->pp * pc->dp,
-                 pc->tp, pc->pp, pc->dp, pc->global_batch);
+    {
+        /* "WORKLOAD [MODE] N GPUs tpT ppP dpD bB [inI outO]": a training step names no mode */
+        char mode[24] = "", io[48] = "";
+        if (it->generate) {
+            snprintf(mode, sizeof mode, " generate");
+            snprintf(io, sizeof io, " in%.0f out%.0f", rc->prompt, it->output);
+        } else if (rc->mode != RIDGE_MODE_TRAIN)
+            snprintf(mode, sizeof mode, " %s", ridge_mode_name(rc->mode));
+        snprintf(it->desc, sizeof it->desc, "%.*s%s %d GPUs tp%d pp%d dp%d b%g%s", mode[0] ? 24 : 47, it->workload,
+                 mode, pc->tp * pc->pp * pc->dp, pc->tp, pc->pp, pc->dp, pc->global_batch, io);
+    }
     return NULL;
 }
 
