@@ -162,6 +162,12 @@ def host_of(r):
     return "torch-eager"
 
 
+def io_tokens(r):
+    """(input, output) tokens of a generation row: "input 128 / output 2048 tokens"."""
+    nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
+    return nums[0], nums[1]
+
+
 def multi_gpu_config(r):
     """The run of a multi-GPU TensorRT-LLM gptSessionBenchmark row, or None: tensor parallelism over
     gpu_count GPUs of one 8-GPU node (the other GPUs of the node as data-parallel replicas, which
@@ -187,8 +193,7 @@ def multi_gpu_config(r):
         p = int(r["seq_or_image"].split()[1])
         return dict(base, mode="prefill", prompt=p, seq=p, kind="latency")
     if r["task"] == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
-        nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
-        inp, outp = nums[0], nums[1]
+        inp, outp = io_tokens(r)
         return dict(base, mode="generate", prompt=inp, output=outp, context=inp + outp // 2, kind="generation",
                     per_gpu=True)
     return None
@@ -276,8 +281,7 @@ def predict_row(binary, r):
                            "--prompt", prompt, "--precision", prec])
         return p["time_s"] * 1e3, f"{LLM[model]} prefill b{batch} p{prompt} {prec}"
     if model in LLM and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
-        nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
-        inp, outp = nums[0], nums[1]  # "input 128 / output 2048 tokens"
+        inp, outp = io_tokens(r)
         pre = ridge(binary, host + ["--gpu", gpu, "--workload", LLM[model], "--mode", "prefill", "--batch", batch,
                              "--prompt", str(inp), "--precision", prec])
         dec = ridge(binary, host + ["--gpu", gpu, "--workload", LLM[model], "--mode", "decode", "--batch", batch,

@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, LLM, PRECISION, dle_run, host_of, multi_gpu_config, pretrain_args  # noqa: E402  (one mapping table for both scripts)
+from compare_published import GPU, LLM, PRECISION, dle_run, host_of, io_tokens, multi_gpu_config, pretrain_args  # noqa: E402  (one mapping table for both scripts)
 
 
 def layout_of(r):
@@ -75,8 +75,7 @@ def config_of(r):
         return dict(base, workload=LLM[model], mode="prefill", prompt=int(r["seq_or_image"].split()[1]),
                     kind="latency")
     if model in LLM and task == "inference (LLM generation)" and r["unit"].startswith("output tokens/s"):
-        nums = [int(t) for t in r["seq_or_image"].replace("/", " ").split() if t.isdigit()]
-        inp, outp = nums[0], nums[1]
+        inp, outp = io_tokens(r)
         # decode is predicted once, at the mean context of the generation (prompt + output/2)
         return dict(base, workload=LLM[model], mode="generate", prompt=inp, output=outp,
                     context=inp + outp // 2, kind="generation")
