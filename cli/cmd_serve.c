@@ -21,6 +21,7 @@ static const char help[] =
     "                   [--price ID=USD_PER_HOUR] [--prices FILE] [--output N] [--simulate] [--seed S]\n"
     "                   [run options]\n"
     "                   [--slo-ttft-p99-ms X] [--slo-tpot-ms X] [--trace FILE] [--requests N] [--static]\n"
+    "                   [--offline]\n"
     "                   [--sweep-rate A:B:N [--gpus ID,ID...] [-o CHART.png|svg]] [--format text|json|csv]\n"
     "\n"
     "Serving a model: requests arrive as a Poisson process at R per second and are served by N\n"
@@ -36,7 +37,7 @@ static const char help[] =
     "latency percentiles, tokens/s, the mean running batch, stability and the SLOs: --slo-p99-ms\n"
     "(end to end), --slo-ttft-p99-ms, --slo-tpot-ms (p99 time per output token); the cost is per\n"
     "million output tokens. --trace FILE replays arrivals (CSV or JSON lines: arrival_s, prompt,\n"
-    "output).\n"
+    "output). --offline: every request queued at 0 s, throughput to the last token.\n"
     "\n"
     "--sweep-rate A:B:N tabulates latency (mean, p50, p99; end to end) at N rates from A to B for\n"
     "any workload; --gpus ID,ID,... sweeps several GPUs; -o CHART.png|svg writes CHART.dat and\n"
@@ -59,9 +60,7 @@ static const char help[] =
     "from the GPU's price per hour (--price or --prices FILE override it: docs/cli.md, \"Prices\"; a\n"
     "MIG slice takes its share of its parent's). --find max-rate: the highest rate\n"
     "whose p99 meets the SLO (Brent's method); --find replicas: the fewest replicas meeting it at R.\n"
-    "\n";
-
-static const char help_options[] =
+    "\n"
     "Options:\n"
     "  --rate R               requests per second (> 0)\n"
     "  --replicas N           GPUs (with --cluster: groups of T GPUs) serving the model (default 1;\n"
@@ -69,6 +68,10 @@ static const char help_options[] =
     "  --cluster ID|FILE      replicas on a cluster (docs/comm.md) instead of --gpu\n"
     "  --nodes N              with --cluster: number of nodes (default: the cluster's)\n"
     "  --tp T                 with --cluster: tensor-parallel GPUs per replica (default 1)\n"
+    ;
+
+/* The options list goes on here (one literal each stays under C's 4,095 characters). */
+static const char help_options[] =
     "  --max-batch B          dynamic batching with at most B requests per batch\n"
     "  --batch-timeout-ms T   longest wait for a batch to fill (default 0: take what is queued)\n"
     "  --slo-p99-ms X         latency objective for the 99th percentile\n"
@@ -78,7 +81,9 @@ static const char help_options[] =
     "  --slo-ttft-p99-ms X    LLM: objective for the 99th percentile of the time to first token\n"
     "  --slo-tpot-ms X        LLM: objective for the 99th percentile of the time per output token\n"
     "  --trace FILE           LLM: arrival_s,prompt,output per line (CSV or JSON lines)\n"
-    "  --requests N           LLM: simulated requests (default 20000, a tenth more as warm-up)\n"
+    "  --requests N           LLM: simulated requests (default 20000, a tenth more as warm-up;\n"
+    "                         --offline: all of them, no warm-up)\n"
+    "  --offline              LLM: every request queued at time 0 (throughput at full load)\n"
     "  --static               LLM: the static-batch service model instead of continuous batching\n"
     "  --sweep-rate A:B:N     latency at N rates from A to B requests/s\n"
     "  --gpus ID,ID,...       with --sweep-rate: several GPUs on one table and chart\n"
@@ -188,6 +193,7 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
         c->s.requests = (size_t)lv;
         break;
     case 'A': o->static_model = 1; break;
+    case 'X': o->offline = 1; break;
     case 'W':
         if (serve_parse_sweep(optarg, &o->sweep_a, &o->sweep_b, &o->sweep_n))
             return CLI_EXIT_USAGE;
@@ -214,6 +220,7 @@ static const struct option serve_long_opts[] = {
     {"price-per-hour", required_argument, 0, 'P'}, {"output", required_argument, 0, 'u'},
     {"trace", required_argument, 0, 'R'},         {"requests", required_argument, 0, 'q'},
     {"static", no_argument, 0, 'A'},              {"sweep-rate", required_argument, 0, 'W'},
+    {"offline", no_argument, 0, 'X'},
     {"chart", required_argument, 0, 'o'},         {"simulate", no_argument, 0, 'S'},
     {"seed", required_argument, 0, 'e'},          {"cluster", required_argument, 0, 'C'},
     {"nodes", required_argument, 0, 'N'},         {"tp", required_argument, 0, 'p'},
@@ -262,7 +269,11 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
         return cli_usage_error("serve", "--sweep-rate shows no cost: --price and --prices apply to one deployment");
     if (o->sweep && (o->find || o->trace || o->simulate))
         return cli_usage_error("serve", "--sweep-rate does not combine with --find, --trace or --simulate");
-    if (o->rate <= 0 && !(o->find && strcmp(o->find, "max-rate") == 0) && !o->sweep && !o->trace)
+    if (o->offline && (o->rate > 0 || o->trace || o->find || o->sweep || o->static_model || o->simulate ||
+                       o->slo_ms > 0 || o->slo.ttft_p99_ms > 0 || o->slo.tpot_p99_ms > 0))
+        return cli_usage_error("serve", "--offline queues every request at time 0: it takes no --rate, --trace, "
+                                        "--find, --sweep-rate, --static, --simulate or SLO");
+    if (o->rate <= 0 && !(o->find && strcmp(o->find, "max-rate") == 0) && !o->sweep && !o->trace && !o->offline)
         return cli_usage_error("serve", "missing --rate R (requests per second)");
     if (o->trace && o->find && strcmp(o->find, "max-rate") == 0)
         return cli_usage_error("serve", "--find max-rate does not apply to a --trace (its arrivals fix the rate)");

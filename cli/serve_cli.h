@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "prices.h"
 #include "ridge/comm.h"
+#include "ridge/host.h"
 #include "ridge/serve.h"
 
 #define SERVE_MAX_GPUS 8
@@ -19,6 +20,8 @@ typedef struct {
     int tp;
     int precision_given;            /* --precision; else the best the GPUs have (cli_default_precision) */
     char precision_note[96];
+    ridge_host_profile hp;          /* --host (else the default), loaded once by serve_setup_service_model */
+    int hp_loaded;
 } serve_cli;
 
 /* The flags, as given. */
@@ -26,6 +29,7 @@ typedef struct {
     const char *gpu_id, *gpu_file, *wl, *find, *trace, *sweep, *chart, *cluster_id;
     long nodes, tp, sweep_n;
     int replicas_given, ngpus, static_model, batch_given, mode_given, simulate, help;
+    int offline; /* --offline: every --requests request queued at time 0 */
     double rate, slo_ms, timeout_ms, price, sweep_a, sweep_b;
     cli_format fmt;
     ridge_serve_slo slo; /* --slo-ttft-p99-ms, --slo-tpot-ms (and, for continuous batching, --slo-p99-ms) */

@@ -154,7 +154,7 @@ static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, do
     const ridge_llm_result *r = &p->r;
     cJSON *root = head_json(c);
     const cli_json_field f[] = {CLI_JSTR("service_model", "continuous-batching"),
-                                CLI_JSTR("arrivals", s->trace_n ? "trace" : "poisson"),
+                                CLI_JSTR("arrivals", s->trace_n ? "trace" : s->offline ? "offline" : "poisson"),
                                 CLI_JNUM("replicas", s->replicas),
                                 CLI_JNUM("max_batch", s->max_batch),
                                 CLI_JNUM("prompt_tokens", p->mean_prompt),
@@ -235,8 +235,12 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
     double rate = p->rate;
     char b[6][48];
     title_text(c, "LLM: prefill + output x decode per request, continuous batching");
-    printf("requests          prompt %s, output %s tokens%s, %s arrivals\n", cli_num(p->mean_prompt, b[0], 48),
-           cli_num(p->mean_out, b[1], 48), s->trace_n ? " (trace means)" : "", s->trace_n ? "trace" : "Poisson");
+    if (s->offline)
+        printf("requests          prompt %s, output %s tokens, offline: %zu queued at 0 s\n",
+               cli_num(p->mean_prompt, b[0], 48), cli_num(p->mean_out, b[1], 48), s->requests);
+    else
+        printf("requests          prompt %s, output %s tokens%s, %s arrivals\n", cli_num(p->mean_prompt, b[0], 48),
+               cli_num(p->mean_out, b[1], 48), s->trace_n ? " (trace means)" : "", s->trace_n ? "trace" : "Poisson");
     {
         char line[512];
         snprintf(line, sizeof line, "decode step %s (batch 1, context %s) to %s (batch %d, context %s); prefill of one "
@@ -252,15 +256,29 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
     printf("scheduler         continuous batching, at most %d running, %d replica%s\n", s->max_batch, s->replicas,
            s->replicas == 1 ? "" : "s");
     found_text(c, p->find, rate);
-    printf("arrival rate      %s requests/s", cli_num(rate, b[0], 48));
-    if (s->replicas > 1)
-        printf(" (%s per replica)", cli_num(rate / s->replicas, b[0], 48));
-    printf("\nthroughput        %s requests/s, %s output tokens/s\n",
-           cli_num(r->throughput_per_s * s->replicas, b[0], 48), cli_num(tok_total, b[1], 48));
+    if (!s->offline) {
+        printf("arrival rate      %s requests/s", cli_num(rate, b[0], 48));
+        if (s->replicas > 1)
+            printf(" (%s per replica)", cli_num(rate / s->replicas, b[0], 48));
+        printf("\n");
+    }
+    printf("throughput        %s requests/s, %s output tokens/s%s\n",
+           cli_num(r->throughput_per_s * s->replicas, b[0], 48), cli_num(tok_total, b[1], 48),
+           s->offline ? " (from time 0 to the last token)" : "");
     printf("running batch     mean %s per replica (limit %d)\n", cli_num(r->mean_batch, b[0], 48),
            r->kv_max_running < s->max_batch ? r->kv_max_running : s->max_batch);
     printf("iteration         mean %s (%zu iterations per replica)\n", cli_num_time(r->mean_iteration_s, b[0], 48),
            r->iterations);
+    if (s->offline) {
+        printf("saturation        about %s requests/s (estimate at the full running batch)\n",
+               cli_num(r->saturation_rate_per_s * s->replicas, b[0], 48));
+        stats_text("TTFT", &r->ttft);
+        stats_text("TPOT", &r->tpot);
+        stats_text("e2e", &r->e2e);
+        printf("latency           of an offline run: every request waited from time 0\n");
+        cost_text(c, cost, "USD per million output tokens", pr, p->price);
+        return;
+    }
     printf("stable            %s (saturation about %s requests/s", yesno(r->stable),
            cli_num(r->saturation_rate_per_s * s->replicas, b[0], 48));
     if (!r->stable && rate >= r->saturation_rate_per_s * s->replicas)

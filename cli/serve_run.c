@@ -11,35 +11,50 @@
 
 #define LLM_DEFAULT_MAX_BATCH 256
 
+/* The run's host profile (--host, else the default), loaded once; a profile that does not load
+ * is a usage error naming the flag. */
+static int serve_host(serve_cli *c, const ridge_run_config *rc, ridge_err *err)
+{
+    ridge_err e;
+    if (c->hp_loaded)
+        return RIDGE_OK;
+    if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, &c->hp, &e) != RIDGE_OK)
+        return ridge_err_set(err, RIDGE_EINVAL, "--host: %s", e.msg);
+    c->hp_loaded = 1;
+    return RIDGE_OK;
+}
+
 int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
 {
     serve_cli *c = ctx;
+    int st;
+    if ((st = serve_host(c, rc, err)) != RIDGE_OK)
+        return st;
     if (c->rep_cl) {
+        /* The profile on a cluster too, as ridge predict --cluster --host runs it: its code style,
+         * its runtimes (an engine's decode steps are CUDA graphs), a prefill's per-request work. */
         ridge_parallel_config pc;
         ridge_parallel_result r;
-        int st;
+        ridge_run_config run = *rc;
+        ridge_runtime rt =
+            (ridge_runtime)ridge_host_runtime_for(&c->hp, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
+        ridge_host_apply(&c->hp, &run); /* its code style and decode attention, as on one GPU */
         ridge_parallel_config_init(&pc);
         pc.tp = c->tp;
         pc.microbatch = rc->batch;
         pc.global_batch = rc->batch;
-        st = ridge_parallel_predict(c->rep_cl, c->s.m, rc, &pc, RIDGE_RUNTIME_EAGER, &r, err);
+        st = ridge_parallel_predict(c->rep_cl, c->s.m, &run, &pc, rt, &r, err);
         if (st != RIDGE_OK)
             return st;
+        ridge_parallel_add_request(&c->hp, &run, &r);
         *t_s = r.step_time_s;
         if (mem)
             *mem = r.memory;
         return RIDGE_OK;
     } else {
-        /* One GPU: the library's prediction, with the run's host profile (--host, the default
-         * otherwise), loaded here as each single-GPU command does; a profile that does not load
-         * is a usage error naming the flag. */
+        /* One GPU: the library's prediction, with the run's host profile. */
         ridge_predict_result p;
-        ridge_host_profile hp;
-        ridge_err e;
-        int st;
-        if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, &hp, &e) != RIDGE_OK)
-            return ridge_err_set(err, RIDGE_EINVAL, "--host: %s", e.msg);
-        st = ridge_predict_model(c->s.g, c->s.m, rc, &hp, RIDGE_RUNTIME_EAGER, &p, err);
+        st = ridge_predict_model(c->s.g, c->s.m, rc, &c->hp, RIDGE_RUNTIME_EAGER, &p, err);
         *t_s = p.time_s;
         if (mem)
             *mem = p.mem;
@@ -79,6 +94,14 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
         ridge_oplist_free(&ol);
     }
     s->continuous = s->llm && !o->static_model;
+    if (o->offline && !s->continuous)
+        return cli_usage_error("serve", "--offline applies to decoder LLMs with continuous batching");
+    s->offline = o->offline;
+    if ((rc = serve_host(c, &s->run, &err)) != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    s->kv_fraction = ridge_host_kv_fraction(&c->hp); /* the engine's KV-cache pool */
     if (!s->continuous) {
         if (o->trace || o->slo.ttft_p99_ms > 0 || o->slo.tpot_p99_ms > 0)
             return cli_usage_error("serve", "%s to decoder LLMs with continuous batching",
@@ -132,12 +155,13 @@ static int serve_check_budget(const serve_cli *c)
                                    c->s.trace_n, tokens, (double)RIDGE_SERVE_MAX_SIM_TOKENS);
         return CLI_EXIT_OK;
     }
-    tokens = (double)(c->s.requests + c->s.requests / 10) * c->s.output;
+    tokens = (double)(c->s.requests + (c->s.offline ? 0 : c->s.requests / 10)) * c->s.output;
     if (tokens > RIDGE_SERVE_MAX_SIM_TOKENS)
-        return cli_usage_error("serve", "--requests %zu and --output %.0f: %.4g output tokens to simulate (a tenth "
-                                        "more requests as warm-up), above the limit of %.0e: reduce --requests or "
-                                        "--output",
-                               c->s.requests, c->s.output, tokens, (double)RIDGE_SERVE_MAX_SIM_TOKENS);
+        return cli_usage_error("serve", "--requests %zu and --output %.0f: %.4g output tokens to simulate%s, above "
+                                        "the limit of %.0e: reduce --requests or --output",
+                               c->s.requests, c->s.output, tokens,
+                               c->s.offline ? "" : " (a tenth more requests as warm-up)",
+                               (double)RIDGE_SERVE_MAX_SIM_TOKENS);
     return CLI_EXIT_OK;
 }
 

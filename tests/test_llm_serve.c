@@ -320,6 +320,42 @@ static void test_low_rate(void)
     check_context(NULL);
 }
 
+/* Offline (every request queued at 0 s): 10 requests of prompt 100, output 3, at most 4 running,
+ * cost 1 ms + 0.5 ms per decode + 0.01 ms per prefill token. Three waves by hand: 4 prompts
+ * (5 ms) then two decodes of 4 (3 ms each): 11 ms; the same again to 22 ms; the last 2 (3 ms,
+ * then 2 ms twice) to 29 ms. 30 output tokens in 29 ms; TTFT 5, 16 and 25 ms. */
+static void test_offline(void)
+{
+    cost_model m = {1e-3, 0.5e-3, 0.01e-3, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result r;
+    ridge_err err;
+    check_context("offline");
+    ridge_llm_config_init(&c);
+    c.arrival = RIDGE_ARRIVAL_OFFLINE;
+    c.prompt_tokens = 100;
+    c.output_tokens = 3;
+    c.max_batch = 4;
+    c.requests = 10;
+    c.warmup = 0;
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK_NEAR(r.output_tokens_per_s, 30 / 0.029, 1e-6);
+    CHECK_NEAR(r.throughput_per_s, 10 / 0.029, 1e-6);
+    CHECK_NEAR(r.ttft.mean_s, (4 * 5e-3 + 4 * 16e-3 + 2 * 25e-3) / 10, 1e-12);
+    CHECK_NEAR(r.e2e.p99_s, 29e-3, 1e-12);
+    CHECK_INT(r.requests, 10);
+    CHECK_INT(r.stable, 0); /* an overload by construction */
+    CHECK(m.max_running == 4);
+    CHECK(all_finite(&r));
+    /* No warm-up in an offline run: a request that would be discarded is refused, not skipped. */
+    c.warmup = 1;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    CHECK(strstr(err.msg, "no warm-up") != NULL);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_isolated();
@@ -328,5 +364,6 @@ int main(void)
     test_kv_limit();
     test_determinism_and_load();
     test_errors();
+    test_offline();
     return check_report();
 }

@@ -22,50 +22,50 @@ static const ridge_host_profile builtins[] = {
      "library costs from its tiny-op records, module calls and the in-model factor fitted on its llm_infer "
      "prefill T128 and resnet50 infer bs1 records (docs/model.md §7)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"torch-eager-ngc21", "",
      "PyTorch 1.x eager (NGC pytorch 20.xx-22.xx) on the hosts of the NVIDIA DeepLearningExamples READMEs "
      "(DGX-1: Xeon E5-2698 v4): torch-eager's costs on a CPU 0.294 as fast, fitted on published-dev pub0225 "
      "and pub0228 (V100 ResNet-50 inference batch 1, FP32 and AMP; docs/model.md §7)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 0.294,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"torch-graph", "",
      "PyTorch with torch.cuda.graphs: the step captured once and replayed (g.replay(): one Python call and "
      "cudaGraphLaunch, then 0.6 us per node, gpu-specs §9 OCANNL-488)",
      5.0 * US, {0, 8.6 * US, 18.4 * US, 87.2 * US, 29.5 * US, 12.0 * US}, 4.8 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_GRAPH, 0, 0},
+     RIDGE_HOST_RUNTIME_GRAPH, 0, 0, 0},
     {"torch-compile", "compile",
      "torch.compile (inductor, default mode): pointwise chains fused into Triton kernels, each launched from "
      "the generated Python wrapper (an estimate: launch plus a few us, no module calls)",
      5.0 * US, {0, 3.0 * US, 6.0 * US, 10.0 * US, 3.0 * US, 12.0 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"engine", "engine",
-     "an inference engine (TensorRT, TensorRT-LLM, vLLM style): fused kernels enqueued by a C++ runtime, "
-     "decode steps as CUDA graphs, and the engine's CPU work per step (scheduling, sampling, output "
-     "processing: 0.1 ms, an estimate for a C++ runtime, far below Vidur's 2.9 ms for a Python engine, ANCHORS.md)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0},
+     "an inference engine (TensorRT, TensorRT-LLM, vLLM style): fused kernels from a C++ runtime, decode "
+     "steps as CUDA graphs, 0.1 ms of CPU work per step (scheduling, sampling; an estimate, far below Vidur's "
+     "2.9 ms for a Python engine, ANCHORS.md); KV cache 0.9 of free memory (free_gpu_memory_fraction)",
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0, 0.9},
     {"trtllm-session", "engine",
      "TensorRT-LLM GptSession (gptSessionBenchmark v0.5-0.6): engine plus 4.7 ms per request (session set-up, "
      "input copies, first sampling, output copy back, their syncs), fitted on pub0464 and pub0466 (A100 "
      "FP16 first-token latency; docs/model.md §7); decode attention a CTA per query head (masked MHA, pre-XQA)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3, 1},
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3, 1, 0},
     {"tf1-graph", "",
      "TensorFlow 1.15 graph execution without XLA (NGC 20.06-tf1, DLE ConvNets): the C++ executor's cost per op, "
      "one value for every class (no Python, no module calls) plus the 5 us launch, fitted on published-dev pub0252 "
      "(V100 DGX-1 ResNet-50 AMP inference, batch 1; docs/model.md §7)",
      5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"tf1-xla", "",
      "TensorFlow 1.15 with XLA auto-clustering (DLE ConvNets training): the compiled clusters' kernels launched by "
      "XLA's C++ executable, 5 us each, no per-op executor cost (an estimate, not fitted: its rows are GPU-bound; "
      "docs/model.md §7)",
-     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0, 0},
+     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"mxnet-hybrid", "",
      "MXNet Gluon hybridized (NGC mxnet 20.12, 22.10; DLE RN50): ops pushed by the C++ CachedOp to the dependency "
      "engine, tf1-graph's 7.6 us per op plus the launch (borrowed, not fitted: no mapped MXNet row is host-bound; "
      "docs/model.md §7)",
      5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
 };
 #undef US
 #define NBUILTIN (sizeof builtins / sizeof builtins[0])
@@ -127,7 +127,7 @@ static const char *const host_keys[] = {"id",           "base",          "source
                                         "runtime",      "cpu_speed",     "launch_s",      "aten_op_s",
                                         "library_op_s", "attention_op_s", "autograd_op_s", "multi_tensor_s",
                                         "module_call_s", "graph_node_s", "graph_replay_s", "step_s",
-                                        "request_s",     "gqa_decode",   NULL};
+                                        "request_s",     "gqa_decode",   "kv_memory_fraction", NULL};
 static const char *const root_keys[] = {"schema_version", "kind", "host", NULL};
 static const ridge_name runtime_rows[] = {{"eager", RIDGE_HOST_RUNTIME_EAGER},
                                           {"graph", RIDGE_HOST_RUNTIME_GRAPH},
@@ -197,6 +197,7 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
     for (size_t i = 0; i < NCOST; i++)
         RJ_TRY(rj_number(h, "$.host", cost_keys[i].key, 0, 0, 10.0, (double *)((char *)hp + cost_keys[i].offset), c));
     RJ_TRY(rj_number(h, "$.host", "cpu_speed", 0, 1e-3, 1e3, &hp->cpu_speed, c));
+    RJ_TRY(rj_number(h, "$.host", "kv_memory_fraction", 0, 1e-3, 1.0, &hp->kv_memory_fraction, c));
     return RIDGE_OK;
 }
 
@@ -234,6 +235,11 @@ int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *
 double ridge_host_request_s(const ridge_host_profile *hp)
 {
     return hp && hp->request_s > 0 && hp->cpu_speed > 0 ? hp->request_s / hp->cpu_speed : 0;
+}
+
+double ridge_host_kv_fraction(const ridge_host_profile *hp)
+{
+    return hp && hp->kv_memory_fraction > 0 ? hp->kv_memory_fraction : 1.0;
 }
 
 void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc)

@@ -7,7 +7,8 @@
  * is reserved on admission so no request is ever preempted. The iteration prefills the admitted
  * prompts whole (no chunked prefill; the prefill gives the first output token) and decodes one
  * token for every request admitted before. Its duration comes from the caller's cost function.
- * Arrivals drawn from a seeded gsl_rng (MT19937): same configuration, same result. */
+ * Arrivals drawn from a seeded gsl_rng (MT19937): same configuration, same result; offline, every
+ * request is queued at time 0 (a throughput benchmark). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,15 @@ static int check_config(const ridge_llm_config *c, size_t *total, ridge_err *err
             return ridge_err_set(err, RIDGE_EINVAL, "llm serving: prompt %g and output %g tokens (need 1 to 1e9)",
                                  c->prompt_tokens, c->output_tokens);
         *total = c->warmup + c->requests;
+        break;
+    case RIDGE_ARRIVAL_OFFLINE:
+        if (c->warmup != 0)
+            return ridge_err_set(err, RIDGE_EINVAL, "llm serving: an offline run has no warm-up (%zu requests given)",
+                                 c->warmup);
+        if (!tokens_ok(c->prompt_tokens) || !tokens_ok(c->output_tokens))
+            return ridge_err_set(err, RIDGE_EINVAL, "llm serving: prompt %g and output %g tokens (need 1 to 1e9)",
+                                 c->prompt_tokens, c->output_tokens);
+        *total = c->requests;
         break;
     case RIDGE_ARRIVAL_TRACE:
         if (!c->trace_s || !c->trace_prompt || !c->trace_output || c->trace_n <= c->warmup)
@@ -168,6 +178,10 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
             gap[i] = arr[i] - (i ? arr[i - 1] : 0);
             pr[i] = floor(c->trace_prompt[i]);
             out[i] = floor(c->trace_output[i]);
+        } else if (c->arrival == RIDGE_ARRIVAL_OFFLINE) {
+            gap[i] = arr[i] = 0;
+            pr[i] = floor(c->prompt_tokens);
+            out[i] = floor(c->output_tokens);
         } else {
             /* The gaps as drawn: a difference of two absolute times would round. */
             if (c->arrival == RIDGE_ARRIVAL_CONSTANT)
@@ -281,6 +295,8 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
             end_max = fin[i];
         tok += out[i];
     }
+    /* Offline: the span from time 0 (every arrival) to the last completion, as the benchmarks
+     * report it (trtllm-bench's total output throughput). */
     if (end_max > arr[c->warmup]) {
         r->throughput_per_s = (double)n / (end_max - arr[c->warmup]);
         r->output_tokens_per_s = tok / (end_max - arr[c->warmup]);
@@ -306,7 +322,9 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
      * with the verdict: near saturation a finite run grows too slowly for the first test to see
      * (at 1.0x and 1.01x it passed), and a queue at rho >= 1 is not stable however long it runs. */
     offered = c->arrival == RIDGE_ARRIVAL_TRACE ? (tb > ta ? (double)(total - 1) / (tb - ta) : 0) : c->rate_per_s;
-    r->stable = (double)win_arr - (double)win_done <= LLM_GROWTH_SHARE * (double)win_arr + (double)kvmax &&
+    /* Offline: every request waits from the start, an overload by construction (not stable). */
+    r->stable = c->arrival != RIDGE_ARRIVAL_OFFLINE &&
+                (double)win_arr - (double)win_done <= LLM_GROWTH_SHARE * (double)win_arr + (double)kvmax &&
                 offered < r->saturation_rate_per_s;
 done:
     gsl_rng_free(rng);

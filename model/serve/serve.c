@@ -147,7 +147,7 @@ int ridge_serve_iter_cost(double dec, double ctx, double preq, double ptok, void
 }
 
 /* KV bytes per token (difference of two contexts, so fixed terms cancel) and the memory left for
- * the KV cache: GPU memory - weights - workspace. The contexts are 0 and 1, which any decoder
+ * the KV cache: GPU memory - weights - workspace, times the engine's kv_fraction. The contexts are 0 and 1, which any decoder
  * takes (one with 1024 learned positions refused 2048). */
 static int llm_kv(ridge_serve *s, ridge_err *err)
 {
@@ -176,7 +176,8 @@ static int llm_kv(ridge_serve *s, ridge_err *err)
             return st;
     }
     s->kv_bytes_per_token = (m2.kv_cache_bytes - m1.kv_cache_bytes) * gpus;
-    s->kv_capacity_bytes = (s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes) * gpus;
+    s->kv_capacity_bytes = (s->g->memory_bytes - m1.weights_bytes - m1.workspace_bytes) * gpus *
+                           (s->kv_fraction > 0 && s->kv_fraction <= 1 ? s->kv_fraction : 1.0);
     if (!(s->kv_bytes_per_token > 0) || !(s->kv_capacity_bytes > 0))
         return ridge_err_set(err, RIDGE_EINVAL, "%s on %s: no room for a KV cache (%g GB of memory, %g GB of weights%s)",
                              ridge_model_name(s->m), s->g->id, s->g->memory_bytes / 1e9,
@@ -247,6 +248,8 @@ int ridge_serve_llm_eval(const ridge_serve *s, double rate_per_s, int replicas, 
     c.seed = s->seed;
     c.requests = s->requests;
     c.warmup = s->requests / 10;
+    if (s->offline && s->trace_n)
+        return ridge_err_set(err, RIDGE_EINVAL, "serve: an offline run takes no trace");
     if (s->trace_n) {
         size_t n = (s->trace_n + (size_t)replicas - 1) / (size_t)replicas, k = 0;
         sub = malloc(3 * n * sizeof *sub);
@@ -264,6 +267,11 @@ int ridge_serve_llm_eval(const ridge_serve *s, double rate_per_s, int replicas, 
         c.trace_n = k;
         c.warmup = k / 10;
         c.requests = k - c.warmup;
+    } else if (s->offline) {
+        /* The benchmark's requests split evenly over the replicas, each queued at time 0. */
+        c.arrival = RIDGE_ARRIVAL_OFFLINE;
+        c.requests = (s->requests + (size_t)replicas - 1) / (size_t)replicas;
+        c.warmup = 0;
     } else {
         c.rate_per_s = rate_per_s / replicas;
     }

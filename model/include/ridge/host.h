@@ -34,6 +34,9 @@ typedef struct {
     int gqa_per_head; /* its decode attention kernel runs a CTA per query head, each reading its KV
                        * head ("gqa_decode": "per_head"; 0, "packed": the heads sharing one are
                        * packed into one tile, flash-decoding); docs/model.md §4 */
+    double kv_memory_fraction; /* serving: the share of the free memory (memory - weights - workspace)
+                                * the engine's KV-cache pool takes ("kv_memory_fraction", in (0, 1];
+                                * 0 = all of it); docs/serving.md */
 } ridge_host_profile;
 
 #define RIDGE_HOST_DEFAULT "torch-eager"
@@ -55,6 +58,9 @@ void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc);
 /* The host seconds of a request's own work (request_s over cpu_speed; 0 without either), which a
  * prefill step pays once, not overlapped with the GPU. */
 double ridge_host_request_s(const ridge_host_profile *hp);
+/* The share of the free memory a serving engine under this profile gives its KV cache (1 when
+ * the profile sets none). */
+double ridge_host_kv_fraction(const ridge_host_profile *hp);
 /* Host seconds to issue one instance of op of `kernels` kernels in eager mode. */
 double ridge_host_op_cost(const ridge_host_profile *hp, const ridge_op *op, double kernels);
 

@@ -69,7 +69,14 @@ int ridge_queue_max_rate(ridge_queue_rate_fn f, void *ctx, double hi_rate_per_s,
 
 /* ---- Discrete-event simulation (model/serve/des.c) ---- */
 
-typedef enum { RIDGE_ARRIVAL_POISSON = 0, RIDGE_ARRIVAL_CONSTANT, RIDGE_ARRIVAL_TRACE } ridge_arrival_kind;
+/* RIDGE_ARRIVAL_OFFLINE (continuous batching only): every request is queued at time 0, an
+ * offline throughput benchmark (trtllm-bench, vLLM's benchmark_throughput); no warm-up. */
+typedef enum {
+    RIDGE_ARRIVAL_POISSON = 0,
+    RIDGE_ARRIVAL_CONSTANT,
+    RIDGE_ARRIVAL_TRACE,
+    RIDGE_ARRIVAL_OFFLINE
+} ridge_arrival_kind;
 typedef enum { RIDGE_SERVICE_DETERMINISTIC = 0, RIDGE_SERVICE_EXPONENTIAL, RIDGE_SERVICE_EMPIRICAL } ridge_service_kind;
 
 typedef struct {
@@ -180,9 +187,9 @@ typedef int (*ridge_llm_iter_fn)(double decode_batch, double mean_context_tokens
                                  double prefill_tokens, void *ctx, double *time_s);
 
 typedef struct {
-    ridge_arrival_kind arrival;  /* Poisson, constant or trace */
+    ridge_arrival_kind arrival;  /* Poisson, constant, trace or offline (all at time 0) */
     double rate_per_s;           /* Poisson and constant arrivals */
-    double prompt_tokens;        /* Poisson and constant: every request's prompt (>= 1) */
+    double prompt_tokens;        /* Poisson, constant and offline: every request's prompt (>= 1) */
     double output_tokens;        /* ... and output (>= 1) */
     const double *trace_s;       /* trace: nondecreasing arrival times (borrowed) */
     const double *trace_prompt;  /* trace: prompt tokens per request (borrowed) */
@@ -194,7 +201,7 @@ typedef struct {
     ridge_llm_iter_fn iter_time; /* the cost model */
     void *iter_ctx;
     size_t requests;             /* measured requests (a trace: at most trace_n - warmup) */
-    size_t warmup;               /* requests discarded first */
+    size_t warmup;               /* requests discarded first (offline: must be 0) */
     unsigned long seed;
 } ridge_llm_config;
 

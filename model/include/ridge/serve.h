@@ -53,7 +53,12 @@ typedef struct {
     int max_replicas;         /* the limit of the replica search */
     unsigned long seed;
     size_t customers;         /* dynamic batching: simulated requests */
-    size_t requests;          /* continuous batching: simulated requests (a tenth more as warm-up) */
+    size_t requests;          /* continuous batching: simulated requests (a tenth more as warm-up;
+                               * offline: all of them, split over the replicas, no warm-up) */
+    double kv_fraction;       /* continuous batching: share of the free memory the KV cache takes
+                               * (the host profile's kv_memory_fraction; 0 = all of it) */
+    int offline;              /* continuous batching: every request queued at time 0 (an offline
+                               * throughput benchmark); the rate is not used. Exclusive with a trace */
     const double *trace_s, *trace_prompt, *trace_output; /* a trace (borrowed; trace_n = 0: Poisson) */
     size_t trace_n;
 
