@@ -220,10 +220,11 @@ static void test_cold_weights(const ridge_model *m, ridge_run_config rc)
     CHECK(ridge_model_memory(m, &rc, &mem, &err) == RIDGE_OK);
     if (build(m, &rc, &ol) == RIDGE_OK) {
         double cold = 0, kv_old = mem.kv_cache_bytes * 4096.0 / 4097.0, hot;
-        /* The embedding table is gathered (one row, bf16 activations); the 65 RMSNorm weight
-         * vectors are read by the norm kernels with the activations (not marked); the rest of
-         * the weights are read whole. */
-        double table = 32000.0 * 4096 * 1, norms = 65.0 * 4096 * 1, row = 4096.0 * 2;
+        /* The embedding table (bf16: an 8-bit run keeps it and the LM head in 16-bit) is
+         * gathered (one row, bf16 activations); the 65 RMSNorm weight vectors are read by the norm
+         * kernels with the activations (not marked); the rest of the weights, the bf16 LM head
+         * included, are read whole. */
+        double table = 32000.0 * 4096 * 2, norms = 65.0 * 4096 * 1, row = 4096.0 * 2;
         for (size_t i = 0; i < ol.n; i++) {
             cold += ol.ops[i].cold_bytes * ol.ops[i].count;
             CHECK(ol.ops[i].cold_bytes == 0 || ol.ops[i].reuse_bytes >= mem.weights_bytes);
@@ -878,6 +879,51 @@ static void test_defaults(void)
     }
     rc = run(RIDGE_MODE_DECODE, 5);
     CHECK_NEAR(ridge_model_items_per_step(m, &rc), 5, 0);
+    ridge_model_free(m);
+}
+
+/* ---- 8-bit and 4-bit runs keep the embedding and LM head in 16-bit ---- */
+
+/* Quantized checkpoints (ModelOpt FP8, W8A8, AWQ/GPTQ int4) leave the token embedding and the LM
+ * head unquantized: the head's GEMM runs in bf16 while the layers' run in the run's precision, and
+ * the two tables weigh 2 bytes per parameter in the weights (llama3-8b: untied, 128256 x 4096
+ * each). A bf16 run is unchanged. */
+static void test_wide_tables(void)
+{
+    static const ridge_dtype prec[] = {RIDGE_DTYPE_FP8, RIDGE_DTYPE_INT8, RIDGE_DTYPE_INT4};
+    ridge_model *m = load("llama3-8b");
+    ridge_run_config rc = run(RIDGE_MODE_DECODE, 4);
+    ridge_memory m16, mq;
+    ridge_oplist ol;
+    ridge_err err;
+    const double table = 128256.0 * 4096;
+    if (!m)
+        return;
+    CHECK(ridge_model_memory(m, &rc, &m16, &err) == RIDGE_OK); /* bf16: 2 bytes for every weight */
+    for (size_t i = 0; i < sizeof prec / sizeof prec[0]; i++) {
+        double wb = ridge_dtype_bytes(prec[i]);
+        check_context(ridge_dtype_name(prec[i]));
+        rc.precision = prec[i];
+        CHECK(ridge_model_memory(m, &rc, &mq, &err) == RIDGE_OK);
+        /* the layers at wb bytes per weight, the two tables at 2 */
+        CHECK_NEAR(mq.weights_bytes, (m16.weights_bytes / 2 - 2 * table) * wb + 2 * table * 2, 1e-12);
+        if (build(m, &rc, &ol) == RIDGE_OK) {
+            const ridge_op *lm = check_find_op(&ol, "lm_head"), *q = check_find_op(&ol, "qkv_proj");
+            if (CHECK(lm != NULL))
+                CHECK_INT(lm->dtype, RIDGE_DTYPE_BF16);
+            if (q)
+                CHECK_INT(q->dtype, prec[i]);
+            ridge_oplist_free(&ol);
+        }
+    }
+    check_context(NULL);
+    rc.precision = RIDGE_DTYPE_BF16;
+    if (build(m, &rc, &ol) == RIDGE_OK) {
+        const ridge_op *lm = check_find_op(&ol, "lm_head");
+        if (CHECK(lm != NULL))
+            CHECK_INT(lm->dtype, RIDGE_DTYPE_BF16);
+        ridge_oplist_free(&ol);
+    }
     ridge_model_free(m);
 }
 
@@ -1544,6 +1590,7 @@ int main(void)
     test_bad_files();
     test_bad_runs();
     test_defaults();
+    test_wide_tables();
     test_every_preset();
     test_separate_projections();
     test_dropout_kernels();

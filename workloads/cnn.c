@@ -1239,4 +1239,5 @@ static int cnn_memory(const void *arch, const ridge_run_config *rc, ridge_memory
 const rw_family rw_family_cnn = {
     "cnn",       sizeof(cnn_arch), cnn_parse,      cnn_free_arch, cnn_params, cnn_resolve,
     cnn_build,   cnn_memory,       cnn_flops,      cnn_unit_name, cnn_items,     NULL, /* no experts */
+    NULL, /* no 16-bit tables */
 };

@@ -29,6 +29,10 @@ typedef struct {
     double (*items)(const void *arch, const ridge_run_config *rc);
     /* Parameters held by mixture-of-experts experts (sharded by expert parallelism); NULL = none. */
     double (*expert_params)(const void *arch);
+    /* Parameters a run whose weights are 8-bit or narrower (fp8, int8, int4) keeps in 16-bit: the
+     * token embedding and the LM head, which quantized checkpoints leave unquantized
+     * (docs/workloads.md, "Precision"); NULL = none. */
+    double (*wide_params)(const void *arch);
 } rw_family;
 
 extern const rw_family rw_family_transformer;

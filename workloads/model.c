@@ -2,6 +2,7 @@
  * (docs/workloads.md, "Model families"; docs/model.md, "Memory").
  * SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -340,6 +341,10 @@ static int resolved_memory(const ridge_model *m, const ridge_run_config *rp, rid
      * tf32 stores fp32). */
     wbytes = ridge_dtype_bytes(r.precision == RIDGE_DTYPE_TF32 || r.amp ? RIDGE_DTYPE_FP32 : r.precision);
     out->weights_bytes = p * wbytes;
+    if (wbytes < 2 && m->fam->wide_params) { /* the tables quantized checkpoints leave in 16-bit */
+        double wide = fmin(p, m->fam->wide_params(m->arch));
+        out->weights_bytes += wide * (2 - wbytes);
+    }
     if (r.mode == RIDGE_MODE_TRAIN) {
         /* Mixed precision: 16-bit weights and gradients beside FP32 masters. Autocast (amp): the
          * weights and their gradients are FP32 themselves, no master copy. */

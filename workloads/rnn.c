@@ -541,4 +541,5 @@ static void rnn_free_arch(void *arch)
 const rw_family rw_family_rnn = {
     "rnn",     sizeof(rnn_arch), rnn_parse,  rnn_free_arch, rnn_params, rnn_resolve,
     rnn_build, rnn_memory,       rnn_flops,  rnn_unit,      rnn_items,   NULL, /* no experts */
+    NULL, /* no 16-bit tables */
 };

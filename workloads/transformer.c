@@ -1082,7 +1082,9 @@ static void build_head(rw_graph *g, const tf_arch *a, const tf_shape *sh)
     if (!a->encoder) {
         if (sh->f32res)
             rw_act_cast(g, "lm_head", "lm_head", sh->adt, sh->head_rows * d, sh->train, 1);
-        rw_linear(g, "lm_head", "lm_head", sh->mdt, sh->head_rows, d, a->head_vocab, sh->train, 1);
+        /* 8-bit and 4-bit runs keep the LM head in 16-bit (wide_params) and multiply in it. */
+        rw_linear(g, "lm_head", "lm_head", ridge_dtype_bytes(sh->mdt) < 2 ? sh->adt : sh->mdt, sh->head_rows, d,
+                  a->head_vocab, sh->train, 1);
         if (sh->train && sh->code == RIDGE_CODE_HF) {
             /* Hugging Face's causal-LM loss shifts the labels: pad by one, slice, contiguous */
             rw_custom(g, "loss", "labels_shift", RIDGE_DTYPE_FP32, 0, 16 * sh->t, 2);
@@ -1321,5 +1323,12 @@ static double expert_params(const void *arch)
     return a->experts > 1 ? a->layers * a->experts * mlp_params(a) : 0;
 }
 
+/* The token embedding and an untied LM head: quantized checkpoints leave them in 16-bit. */
+static double wide_params(const void *arch)
+{
+    const tf_arch *a = arch;
+    return a->vocab * a->d + (!a->encoder && !a->tied ? a->vocab * a->d : 0);
+}
+
 const rw_family rw_family_transformer = {"transformer", sizeof(tf_arch), parse, NULL, family_params, resolve, build,
-                                         memory, flops, unit, items, expert_params};
+                                         memory, flops, unit, items, expert_params, wide_params};
