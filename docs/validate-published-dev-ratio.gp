@@ -28,11 +28,11 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
     set output dir . 'validate-published-dev-ratio.png'
 }
 
-set title 'ridge validate: predicted / measured per case' . "\n" . '119 cases: MAPE 18.5 %, 54 within 10 %, 94 within 25 %' font ',14'
+set title 'ridge validate: predicted / measured per case' . "\n" . '149 cases: MAPE 18.7 %, 61 within 10 %, 116 within 25 %' font ',14'
 set xlabel 'Case (input order)'
 set ylabel 'Predicted / measured (log scale; 1 = exact)'
 set logscale y 10
-set xrange [0.5:119.5]
+set xrange [0.5:149.5]
 set yrange [0.53382929:2.56522496]
 set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
 set format y '%g'
@@ -57,5 +57,5 @@ plot \
     dat index 0 using 1:4 with points pt 7 ps 1.4 lc rgb '#0072B2' title 'images/s (59 cases)', \
     dat index 1 using 1:4 with points pt 5 ps 1.4 lc rgb '#D55E00' title 'sequences/s (10 cases)', \
     dat index 2 using 1:4 with points pt 9 ps 1.4 lc rgb '#009E73' title 's, time (19 cases)', \
-    dat index 3 using 1:4 with points pt 11 ps 1.4 lc rgb '#CC79A7' title 'output tokens/s (21 cases)', \
+    dat index 3 using 1:4 with points pt 11 ps 1.4 lc rgb '#CC79A7' title 'output tokens/s (51 cases)', \
     dat index 4 using 1:4 with points pt 13 ps 1.4 lc rgb '#E69F00' title 'output tokens/s/GPU (10 cases)'

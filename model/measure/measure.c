@@ -11,6 +11,9 @@
 #include "ridge/kernel.h"
 #include "ridge/measure.h"
 #include "ridge/schedule.h"
+#include "ridge/serve.h"
+#include "ridge/predict.h"
+#include "ridge/parallel.h"
 #include "torch_map_internal.h"
 
 struct ridge_meas_doc {
@@ -546,6 +549,13 @@ static int is_model_document(const cJSON *wl)
            cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(wl, "arch"));
 }
 
+/* config.kind "serving": an offline serving benchmark (map_serving). */
+static int is_serving(const cJSON *cfg)
+{
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(cfg, "kind");
+    return cJSON_IsString(k) && strcmp(k->valuestring, "serving") == 0;
+}
+
 /* A generation's config.output (required): NULL, or the reason it is skipped. */
 static const char *output_tokens(const cJSON *cfg, ridge_meas_item *it)
 {
@@ -839,6 +849,168 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
     return NULL;
 }
 
+/* The most requests an offline serving record may queue (config.requests; the simulation budget
+ * of ridge serve, RIDGE_SERVE_MAX_SIM_TOKENS, bounds requests x output as well). */
+#define MEAS_SERVE_MAX_REQUESTS 1000000
+
+/* An offline serving benchmark (config.kind "serving"): config.requests requests of config.prompt
+ * + config.output tokens queued at 0 s on one replica of config.tp GPUs (of one node of
+ * config.cluster, or the GPU alone), continuous batching of at most config.max_batch running
+ * requests (ridge serve --offline; docs/validation.md, "Serving benchmarks"); value is the
+ * replica's output tokens/s. */
+static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
+{
+    static const char *const keys[] = {"gpu",    "workload", "kind", "precision", "host",    "code",
+                                       "prompt", "output",   "requests", "max_batch", "cluster", "nodes",
+                                       "tp",     "source",   "assumed", NULL};
+    const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
+    ridge_run_config *rc = &it->par_run;
+    rj_ctx kc = {"measurement", err};
+    double v = 0, nodes = 1;
+    const char *s, *cid, *why = NULL;
+    it->type = RIDGE_MEAS_MODEL;
+    it->kind = RIDGE_MEAS_THROUGHPUT;
+    it->serving = 1;
+    ridge_run_config_init(rc);
+    ridge_parallel_config_init(&it->par);
+    if (rj_check_keys(cfg, "$.config", keys, &kc) != RIDGE_OK)
+        return "a key a serving record does not take";
+    OPT_STR(cfg, "config.", "precision", s);
+    if (s && ridge_dtype_parse(s, &rc->precision))
+        return "unknown precision";
+    if (opt_int(cfg, "prompt", 1, RIDGE_RUN_TOKENS_MAX, &rc->prompt) <= 0)
+        return "config.prompt: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    if ((why = output_tokens(cfg, it)))
+        return why;
+    if (opt_int(cfg, "requests", 1, MEAS_SERVE_MAX_REQUESTS, &it->requests) <= 0)
+        return "config.requests: not an integer in [1, " MEAS_STR(MEAS_SERVE_MAX_REQUESTS) "]";
+    if (it->requests * it->output > RIDGE_SERVE_MAX_SIM_TOKENS)
+        return "config.requests x config.output: more output tokens than one simulation takes (2e8)";
+    if (opt_int(cfg, "max_batch", 1, RIDGE_SERVE_MAX_BATCH, &v) <= 0)
+        return "config.max_batch: not an integer in [1, " MEAS_STR(RIDGE_SERVE_MAX_BATCH) "]";
+    it->max_batch = (int)v;
+    v = 1;
+    if (opt_int(cfg, "tp", 1, 1024, &v) < 0)
+        return "config.tp: not an integer in [1, 1024]";
+    it->par.tp = (int)v;
+    if (opt_int(cfg, "nodes", 1, 100000, &nodes) < 0)
+        return "config.nodes: not an integer in [1, 100000]";
+    if ((why = model_host(cfg, rc, it, err)))
+        return why;
+    OPT_STR(cfg, "config.", "cluster", cid);
+    if (cid) {
+        if (!(it->par_cluster = malloc(sizeof *it->par_cluster)))
+            return "out of memory";
+        if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, err) != RIDGE_OK)
+            return "cluster not found (config.cluster)";
+        if (it->par_cluster->gpus_per_node % it->par.tp != 0)
+            return "config.tp: does not divide the cluster's GPUs per node";
+        /* One replica: tp GPUs of one node (ridge serve --cluster's replica). */
+        it->par_cluster->inter_bw_bytes_per_s_per_node *= (double)it->par.tp / it->par_cluster->gpus_per_node;
+        it->par_cluster->gpus_per_node = it->par.tp;
+        it->par_cluster->nodes = 1;
+    } else if (it->par.tp > 1)
+        return "config.tp above 1 needs config.cluster";
+    if (!(it->par_model = workload_model(wl, "config.workload", &why, err)))
+        return why;
+    if ((why = value_of(m, &it->measured)))
+        return why;
+    it->batch = it->max_batch;
+    snprintf(it->kind_name, sizeof it->kind_name, "serving");
+    snprintf(it->workload, sizeof it->workload, "%s", ridge_model_name(it->par_model));
+    snprintf(it->unit, sizeof it->unit, "output tokens/s");
+    snprintf(it->family, sizeof it->family, "serving");
+    snprintf(it->desc, sizeof it->desc, "%.40s serve tp%d in%.0f out%.0f n%.0f %s", it->workload, it->par.tp,
+             rc->prompt, it->output, it->requests, ridge_dtype_name(rc->precision));
+    return NULL;
+}
+
+/* One run of a serving record's replica, for ridge_serve (the CLI's serve_replica_step for a
+ * record): the cluster model for a tensor-parallel replica, the single-GPU one otherwise, with the
+ * record's host profile (its runtimes: an engine's decode steps are CUDA graphs). */
+typedef struct {
+    const ridge_meas_item *it;
+    const ridge_cluster *cl;
+    const ridge_gpu *g;
+} meas_serve_ctx;
+
+static int meas_serve_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
+{
+    const meas_serve_ctx *c = ctx;
+    const ridge_meas_item *it = c->it;
+    int st;
+    if (c->cl) {
+        ridge_parallel_config pc;
+        ridge_parallel_result r;
+        ridge_runtime rt =
+            (ridge_runtime)ridge_host_runtime_for(&it->host, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
+        ridge_parallel_config_init(&pc);
+        pc.tp = it->par.tp;
+        pc.microbatch = pc.global_batch = rc->batch;
+        if ((st = ridge_parallel_predict(c->cl, it->par_model, rc, &pc, rt, &r, err)) != RIDGE_OK)
+            return st;
+        ridge_parallel_add_request(&it->host, rc, &r); /* a prefill starts its requests */
+        *t_s = r.step_time_s;
+        if (mem)
+            *mem = r.memory;
+        return RIDGE_OK;
+    } else {
+        ridge_predict_result p;
+        st = ridge_predict_model(c->g, it->par_model, rc, &it->host, RIDGE_RUNTIME_EAGER, &p, err);
+        *t_s = p.time_s;
+        if (mem)
+            *mem = p.mem;
+        ridge_predict_result_free(&p);
+        return st;
+    }
+}
+
+static const char *failed(int st, const char *otherwise);
+
+/* A serving record's prediction on GPU g: ridge serve --offline with one replica. */
+static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g, double *pred, ridge_err *err)
+{
+    ridge_serve *s = calloc(1, sizeof *s);
+    ridge_cluster *cl = NULL;
+    meas_serve_ctx ctx = {it, NULL, g};
+    ridge_llm_result r;
+    int st;
+    if (!s)
+        return "out of memory";
+    if (it->par_cluster) {
+        if (!(cl = malloc(sizeof *cl))) {
+            free(s);
+            return "out of memory";
+        }
+        *cl = *it->par_cluster;
+        cl->gpu = *g; /* the GPU being predicted (a calibrated copy included) */
+        ctx.cl = cl;
+        s->tensor_parallel = 1;
+    }
+    s->g = g;
+    s->m = it->par_model;
+    s->run = it->par_run;
+    s->step = meas_serve_step;
+    s->step_ctx = &ctx;
+    s->gpus_per_replica = it->par.tp;
+    s->llm = s->continuous = s->offline = 1;
+    s->output = it->output;
+    s->max_batch = it->max_batch;
+    s->replicas = s->max_replicas = 1;
+    s->seed = 1;
+    s->requests = (size_t)it->requests;
+    s->kv_fraction = ridge_host_kv_fraction(&it->host);
+    st = ridge_serve_prepare(s, err);
+    if (st == RIDGE_OK)
+        st = ridge_serve_llm_eval(s, 0, 1, &r, err);
+    free(cl);
+    free(s);
+    if (st != RIDGE_OK)
+        return st == RIDGE_EINVAL ? "serving simulation failed" : failed(st, "model prediction failed");
+    *pred = r.output_tokens_per_s;
+    return isfinite(*pred) && *pred > 0 ? NULL : "no positive prediction";
+}
+
 /* A PyTorch end-to-end measurement (config.workload holds hyper-parameters): the model that
  * ran, through ridge_torch_map_config; time_s is the step time. */
 static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *it)
@@ -993,7 +1165,9 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         snprintf(it.group, sizeof it.group, "%s", group);
         snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
         detail.msg[0] = 0;
-        if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
+        if (is_serving(cfg))
+            why = map_serving(m, cfg, &it, &detail);
+        else if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
             why = map_parallel(m, cfg, &it, &detail);
         else if (cJSON_IsObject(op))
             why = map_kernel(m, cfg, op, &it);
@@ -1199,6 +1373,8 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
     int st;
     if (it->type == RIDGE_MEAS_KERNEL)
         return predict_kernel(it, g, pred, err);
+    if (it->serving)
+        return predict_serving(it, g, pred, err);
     if (it->par_cluster) {
         /* The cluster of the GPU being predicted (a calibrated copy included). */
         ridge_cluster *cl = malloc(sizeof *cl);

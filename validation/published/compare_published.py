@@ -94,6 +94,10 @@ Multi-GPU TensorRT-LLM gptSessionBenchmark rows (TP 2 or 4 on one node; multi_gp
   same runs through `ridge predict --cluster` on dgx-a100 / dgx-h100, the node's other GPUs as
   data-parallel replicas, host trtllm-session; first-token latency = the prefill step; generation
   per GPU, global batch x O / (prefill + O x decode at I + O/2) / GPUs.
+TensorRT-LLM trtllm-bench rows (PyTorch backend, requests at an infinite rate, total output
+  throughput; serving_config): Llama-3.1-8B / Llama-3.3-70B as llama3-8b / llama3-70b, fp8, the
+  row's ISL/OSL, `ridge serve --offline` (3,000 requests queued at 0 s, continuous batching of at
+  most 1,024, host engine) on one replica: one GPU, or TP2 on two GPUs of a dgx-h100.
 Other rows (Triton variants, TF-TRT, other MLPerf benchmarks, other multi-GPU rows, other models)
 are skipped.
 """
@@ -199,6 +203,58 @@ def multi_gpu_config(r):
     return None
 
 
+# The models of the trtllm-bench rows (the nvidia FP8 checkpoints of these architectures).
+SERVE_LLM = {"Llama-3.1-8B-Instruct": "llama3-8b", "Llama-3.3-70B-Instruct": "llama3-70b"}
+# Requests per offline run: the rows do not say how many trtllm-bench fed; the prediction moves
+# by under 1 % between 1,000 and 10,000 (docs/validation.md, "Serving benchmarks").
+SERVE_REQUESTS = 3000
+# TensorRT-LLM's default max_batch_size is 2048; ridge serve's continuous batching runs at most
+# RIDGE_SERVE_MAX_BATCH = 1024 requests, which binds only where the KV cache holds more.
+SERVE_MAX_BATCH = 1024
+
+
+def serving_config(r):
+    """The offline run of a trtllm-bench row (TensorRT-LLM's PyTorch backend, in-flight batching,
+    requests fed at an infinite rate, total output throughput), or None: `ridge serve --offline`
+    with the row's ISL/OSL on one replica (TP1 on one GPU, TP2 on two GPUs of a DGX H100), the
+    inference-engine host profile (CUDA-graph decode; GQA-packed decode attention), fp8 weights
+    and KV cache. The value is the replica's output tokens/s (the 2-GPU rows' "total")."""
+    fw, gpu, prec = r["framework"], GPU.get(r["gpu"]), PRECISION.get(r["precision"])
+    if not fw.startswith("TensorRT-LLM trtllm-bench") or not gpu or not prec:
+        return None
+    model = next((v for k, v in SERVE_LLM.items() if r["model"].startswith(k)), None)
+    if model is None or not r["unit"].startswith("output tokens/s") or not r["gpu_count"].isdigit():
+        return None
+    tp = int(r["gpu_count"])
+    inp, outp = io_tokens(r)
+    cfg = {"gpu": gpu, "workload": model, "kind": "serving", "precision": prec, "host": "engine",
+           "prompt": inp, "output": outp, "requests": SERVE_REQUESTS, "max_batch": SERVE_MAX_BATCH,
+           "source": r["source"],
+           "assumed": (f"{SERVE_REQUESTS} requests queued at 0 s (not in the row); at most {SERVE_MAX_BATCH} "
+                       "running (ridge's limit; TensorRT-LLM's default max_batch_size is 2048); fp8 KV cache")}
+    if tp > 1:
+        if gpu not in CLUSTER or 8 % tp:
+            return None
+        cfg.update(cluster=CLUSTER[gpu], nodes=1, tp=tp)
+    return cfg
+
+
+def predict_serving(binary, cfg):
+    """A serving_config run through `ridge serve --offline`: the replica's output tokens/s."""
+    where = (["--cluster", cfg["cluster"], "--nodes", str(cfg["nodes"]), "--tp", str(cfg["tp"]), "--replicas", "1"]
+             if "cluster" in cfg else ["--gpu", cfg["gpu"]])
+    out = subprocess.run([binary, "serve", "--format", "json", "--offline"] + where +
+                         ["--workload", cfg["workload"], "--precision", cfg["precision"], "--host", cfg["host"],
+                          "--prompt", str(cfg["prompt"]), "--output", str(cfg["output"]),
+                          "--requests", str(cfg["requests"]), "--max-batch", str(cfg["max_batch"])],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip())
+    tp = cfg.get("tp", 1)
+    return (json.loads(out.stdout)["output_tokens_per_s"],
+            f"{cfg['workload']} serve tp{tp} in{cfg['prompt']} out{cfg['output']} {cfg['precision']} (offline)")
+
+
 def predict_multi(binary, cfg):
     """A multi_gpu_config run through `ridge predict --cluster`: the prefill step (first-token
     latency, the profile's per-request work included), or the generation per GPU,
@@ -232,6 +288,9 @@ def predict_row(binary, r):
     mc = multi_gpu_config(r)
     if mc:
         return predict_multi(binary, mc)
+    sc = serving_config(r)
+    if sc:
+        return predict_serving(binary, sc)
     if not gpu or not prec or r["gpu_count"] != "1":
         return None
     batch = r["batch_per_gpu"]

@@ -19,7 +19,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import GPU, LLM, PRECISION, dle_run, host_of, io_tokens, multi_gpu_config, pretrain_args  # noqa: E402  (one mapping table for both scripts)
+from compare_published import (GPU, LLM, PRECISION, dle_run, host_of, io_tokens, multi_gpu_config,  # noqa: E402
+                               pretrain_args, serving_config)  # (one mapping table for both scripts)
 
 
 def layout_of(r):
@@ -84,6 +85,8 @@ def config_of(r):
 
 def time_of(cfg, value):
     """Seconds per call: per step for throughputs, the latency itself, the whole generation."""
+    if cfg["kind"] == "serving":  # the replica's whole run: requests x output tokens at that rate
+        return cfg["requests"] * cfg["output"] / value
     if "parallel" in cfg and cfg["kind"] == "generation":  # per GPU: a replica's tp GPUs share its batch
         return cfg["parallel"]["microbatch"] * cfg["output"] / (value * cfg["parallel"]["tp"])
     if cfg["kind"] == "throughput":
@@ -101,7 +104,7 @@ def main():
     rows = list(csv.DictReader(open(a.csv, newline="")))
     meas, skipped = [], 0
     for r in rows:
-        cfg = config_of(r) or multi_gpu_config(r)
+        cfg = config_of(r) or multi_gpu_config(r) or serving_config(r)
         if cfg is None:
             skipped += 1
             continue

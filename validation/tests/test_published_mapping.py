@@ -3,8 +3,10 @@ per row) and to_measurements.py + `ridge validate` give the same error per row, 
 included (docs/validation.md, "Published measurements"). Seven rows of
 shared/data/published-dev.csv in validation/tests/published-dev-sample.csv: one per host profile
 (torch-eager-ngc21 on a GPU-bound and a host-bound row, engine, trtllm-session), one row ridge does
-not model, and two multi-GPU TensorRT-LLM rows (pub0444, a TP-2 generation per GPU; pub0468, a TP-4
-first-token latency: `ridge predict --cluster` against `ridge validate`'s cluster records).
+not model, two multi-GPU TensorRT-LLM rows (pub0444, a TP-2 generation per GPU; pub0468, a TP-4
+first-token latency: `ridge predict --cluster` against `ridge validate`'s cluster records), and
+two trtllm-bench offline serving rows (pub0471, Llama-3.1-8B on one H100; pub0491, Llama-3.3-70B
+on two: `ridge serve --offline` against `ridge validate`'s serving records).
 DleTfMxnetMapping checks the TensorFlow 1.15 and MXNet DeepLearningExamples ResNet-50 branches
 on ten rows of the same file (their values, abridged notes), the host profiles they imply
 (tf1-graph, tf1-xla, mxnet-hybrid; docs/model.md §7) and the rows left unmapped on purpose.
@@ -44,7 +46,8 @@ class PublishedMapping(unittest.TestCase):
                                  text=True)
             self.assertEqual(val.returncode, 0, val.stderr)
         via_file = {r["id"]: float(r["error_percent"]) for r in csv.DictReader(io.StringIO(val.stdout))}
-        self.assertEqual(len(direct), 6)  # the RNN-T row is not modelled by either
+        self.assertEqual(len(direct), 8)  # the RNN-T row is not modelled by either
+        self.assertIn("pub0491", direct)  # a two-GPU serving replica (ridge serve --cluster --tp 2)
         self.assertEqual(sorted(direct), sorted(via_file))
         for rid, err in direct.items():
             self.assertAlmostEqual(err, via_file[rid], delta=0.011, msg=rid)

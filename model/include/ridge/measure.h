@@ -69,6 +69,14 @@ typedef struct {
     ridge_run_config par_run;   /* a generation's prefill; par_decode its decode step */
     ridge_run_config par_decode;
     int per_gpu; /* a multi-GPU generation's figure is per GPU (config.per_gpu), else per replica */
+    /* An offline serving benchmark (config.kind "serving"; docs/validation.md, "Serving
+     * benchmarks"): `requests` requests of par_run.prompt + output tokens queued at 0 s on one
+     * replica, continuous batching of at most max_batch running (ridge serve --offline): output
+     * tokens/s of the replica. The model is par_model; the replica is par.tp GPUs of one node of
+     * par_cluster (NULL: the item's GPU alone). */
+    int serving;
+    double requests;
+    int max_batch;
 } ridge_meas_item;
 
 typedef struct {
