@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "ridge/host.h"
-#include "ridge/predict.h"
-#include "ridge/parallel.h"
 #include "serve_cli.h"
 
 #define LLM_DEFAULT_MAX_BATCH 256
@@ -27,40 +25,11 @@ static int serve_host(serve_cli *c, const ridge_run_config *rc, ridge_err *err)
 int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
 {
     serve_cli *c = ctx;
+    ridge_serve_replica rp = {c->s.g, c->rep_cl, c->tp, c->s.m, &c->hp};
     int st;
     if ((st = serve_host(c, rc, err)) != RIDGE_OK)
         return st;
-    if (c->rep_cl) {
-        /* The profile on a cluster too, as ridge predict --cluster --host runs it: its code style,
-         * its runtimes (an engine's decode steps are CUDA graphs), a prefill's per-request work. */
-        ridge_parallel_config pc;
-        ridge_parallel_result r;
-        ridge_run_config run = *rc;
-        ridge_runtime rt =
-            (ridge_runtime)ridge_host_runtime_for(&c->hp, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
-        ridge_host_apply(&c->hp, &run); /* its code style and decode attention, as on one GPU */
-        ridge_parallel_config_init(&pc);
-        pc.tp = c->tp;
-        pc.microbatch = rc->batch;
-        pc.global_batch = rc->batch;
-        st = ridge_parallel_predict(c->rep_cl, c->s.m, &run, &pc, rt, &r, err);
-        if (st != RIDGE_OK)
-            return st;
-        ridge_parallel_add_request(&c->hp, &run, &r);
-        *t_s = r.step_time_s;
-        if (mem)
-            *mem = r.memory;
-        return RIDGE_OK;
-    } else {
-        /* One GPU: the library's prediction, with the run's host profile. */
-        ridge_predict_result p;
-        st = ridge_predict_model(c->s.g, c->s.m, rc, &c->hp, RIDGE_RUNTIME_EAGER, &p, err);
-        *t_s = p.time_s;
-        if (mem)
-            *mem = p.mem;
-        ridge_predict_result_free(&p);
-        return st;
-    }
+    return ridge_serve_replica_step(rc, &rp, t_s, mem, err);
 }
 
 /* Print a library error and return the exit code. */

@@ -12,8 +12,6 @@
 #include "ridge/measure.h"
 #include "ridge/schedule.h"
 #include "ridge/serve.h"
-#include "ridge/predict.h"
-#include "ridge/parallel.h"
 #include "torch_map_internal.h"
 
 struct ridge_meas_doc {
@@ -868,6 +866,7 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
     rj_ctx kc = {"measurement", err};
     double v = 0, nodes = 1;
     const char *s, *cid, *why = NULL;
+    int k;
     it->type = RIDGE_MEAS_MODEL;
     it->kind = RIDGE_MEAS_THROUGHPUT;
     it->serving = 1;
@@ -878,16 +877,20 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
     OPT_STR(cfg, "config.", "precision", s);
     if (s && ridge_dtype_parse(s, &rc->precision))
         return "unknown precision";
-    if (opt_int(cfg, "prompt", 1, RIDGE_RUN_TOKENS_MAX, &rc->prompt) <= 0)
-        return "config.prompt: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]";
+    /* prompt, output, requests and max_batch are required: the run is not defined without them */
+    if ((k = opt_int(cfg, "prompt", 1, RIDGE_RUN_TOKENS_MAX, &rc->prompt)) <= 0)
+        return k ? "config.prompt: not an integer in [1, " MEAS_STR(RIDGE_RUN_TOKENS_MAX) "]"
+                 : "serving record without config.prompt";
     if ((why = output_tokens(cfg, it)))
         return why;
-    if (opt_int(cfg, "requests", 1, MEAS_SERVE_MAX_REQUESTS, &it->requests) <= 0)
-        return "config.requests: not an integer in [1, " MEAS_STR(MEAS_SERVE_MAX_REQUESTS) "]";
+    if ((k = opt_int(cfg, "requests", 1, MEAS_SERVE_MAX_REQUESTS, &it->requests)) <= 0)
+        return k ? "config.requests: not an integer in [1, " MEAS_STR(MEAS_SERVE_MAX_REQUESTS) "]"
+                 : "serving record without config.requests";
     if (it->requests * it->output > RIDGE_SERVE_MAX_SIM_TOKENS)
         return "config.requests x config.output: more output tokens than one simulation takes (2e8)";
-    if (opt_int(cfg, "max_batch", 1, RIDGE_SERVE_MAX_BATCH, &v) <= 0)
-        return "config.max_batch: not an integer in [1, " MEAS_STR(RIDGE_SERVE_MAX_BATCH) "]";
+    if ((k = opt_int(cfg, "max_batch", 1, RIDGE_SERVE_MAX_BATCH, &v)) <= 0)
+        return k ? "config.max_batch: not an integer in [1, " MEAS_STR(RIDGE_SERVE_MAX_BATCH) "]"
+                 : "serving record without config.max_batch";
     it->max_batch = (int)v;
     v = 1;
     if (opt_int(cfg, "tp", 1, 1024, &v) < 0)
@@ -925,46 +928,6 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
     return NULL;
 }
 
-/* One run of a serving record's replica, for ridge_serve (the CLI's serve_replica_step for a
- * record): the cluster model for a tensor-parallel replica, the single-GPU one otherwise, with the
- * record's host profile (its runtimes: an engine's decode steps are CUDA graphs). */
-typedef struct {
-    const ridge_meas_item *it;
-    const ridge_cluster *cl;
-    const ridge_gpu *g;
-} meas_serve_ctx;
-
-static int meas_serve_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
-{
-    const meas_serve_ctx *c = ctx;
-    const ridge_meas_item *it = c->it;
-    int st;
-    if (c->cl) {
-        ridge_parallel_config pc;
-        ridge_parallel_result r;
-        ridge_runtime rt =
-            (ridge_runtime)ridge_host_runtime_for(&it->host, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
-        ridge_parallel_config_init(&pc);
-        pc.tp = it->par.tp;
-        pc.microbatch = pc.global_batch = rc->batch;
-        if ((st = ridge_parallel_predict(c->cl, it->par_model, rc, &pc, rt, &r, err)) != RIDGE_OK)
-            return st;
-        ridge_parallel_add_request(&it->host, rc, &r); /* a prefill starts its requests */
-        *t_s = r.step_time_s;
-        if (mem)
-            *mem = r.memory;
-        return RIDGE_OK;
-    } else {
-        ridge_predict_result p;
-        st = ridge_predict_model(c->g, it->par_model, rc, &it->host, RIDGE_RUNTIME_EAGER, &p, err);
-        *t_s = p.time_s;
-        if (mem)
-            *mem = p.mem;
-        ridge_predict_result_free(&p);
-        return st;
-    }
-}
-
 static const char *failed(int st, const char *otherwise);
 
 /* A serving record's prediction on GPU g: ridge serve --offline with one replica. */
@@ -972,7 +935,7 @@ static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g
 {
     ridge_serve *s = calloc(1, sizeof *s);
     ridge_cluster *cl = NULL;
-    meas_serve_ctx ctx = {it, NULL, g};
+    ridge_serve_replica rp = {g, NULL, it->par.tp, it->par_model, &it->host};
     ridge_llm_result r;
     int st;
     if (!s)
@@ -984,14 +947,14 @@ static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g
         }
         *cl = *it->par_cluster;
         cl->gpu = *g; /* the GPU being predicted (a calibrated copy included) */
-        ctx.cl = cl;
+        rp.cl = cl;
         s->tensor_parallel = 1;
     }
     s->g = g;
     s->m = it->par_model;
     s->run = it->par_run;
-    s->step = meas_serve_step;
-    s->step_ctx = &ctx;
+    s->step = ridge_serve_replica_step;
+    s->step_ctx = &rp;
     s->gpus_per_replica = it->par.tp;
     s->llm = s->continuous = s->offline = 1;
     s->output = it->output;

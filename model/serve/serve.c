@@ -11,6 +11,8 @@
 #include <cjson/cJSON.h>
 
 #include "ridge/file.h"
+#include "ridge/parallel.h"
+#include "ridge/predict.h"
 #include "ridge/serve.h"
 
 double ridge_serve_prompt(const ridge_serve *s)
@@ -223,6 +225,38 @@ static int llm_prepare(ridge_serve *s, ridge_err *err)
             return st;
     }
     return llm_kv(s, err);
+}
+
+int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
+{
+    const ridge_serve_replica *rp = ctx;
+    int st;
+    if (rp->cl) {
+        ridge_parallel_config pc;
+        ridge_parallel_result r;
+        ridge_run_config run = *rc;
+        ridge_runtime rt =
+            (ridge_runtime)ridge_host_runtime_for(rp->hp, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
+        ridge_host_apply(rp->hp, &run);
+        ridge_parallel_config_init(&pc);
+        pc.tp = rp->tp;
+        pc.microbatch = pc.global_batch = rc->batch;
+        if ((st = ridge_parallel_predict(rp->cl, rp->m, &run, &pc, rt, &r, err)) != RIDGE_OK)
+            return st;
+        ridge_parallel_add_request(rp->hp, &run, &r); /* a prefill starts its requests */
+        *t_s = r.step_time_s;
+        if (mem)
+            *mem = r.memory;
+        return RIDGE_OK;
+    } else {
+        ridge_predict_result p;
+        st = ridge_predict_model(rp->g, rp->m, rc, rp->hp, RIDGE_RUNTIME_EAGER, &p, err);
+        *t_s = p.time_s;
+        if (mem)
+            *mem = p.mem;
+        ridge_predict_result_free(&p);
+        return st;
+    }
 }
 
 int ridge_serve_prepare(ridge_serve *s, ridge_err *err)

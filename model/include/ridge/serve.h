@@ -12,7 +12,9 @@
 
 #include <stddef.h>
 
+#include "ridge/comm.h"
 #include "ridge/error.h"
+#include "ridge/host.h"
 #include "ridge/gpu.h"
 #include "ridge/queue.h"
 #include "ridge/workload.h"
@@ -92,6 +94,21 @@ const ridge_queue_type *ridge_serve_queue_for(int max_batch);
 /* The longest request (a trace's, else prompt + output) must fit the model at its last decode
  * step. On failure *prompt and *output are that request's and err holds the model's reason. */
 int ridge_serve_check_request(const ridge_serve *s, double *prompt, double *output, ridge_err *err);
+
+/* One replica's run, the step function most callers want (ridge_serve_replica_step, ctx a
+ * ridge_serve_replica): on one GPU, ridge_predict_model under the host profile; a tensor-parallel
+ * replica (cl: tp GPUs of one node, cut from a cluster) with ridge_parallel_predict under the same
+ * profile: its code style and decode attention (ridge_host_apply), runtimes (an engine's decode
+ * steps as CUDA graphs) and a prefill's per-request work (ridge_parallel_add_request). */
+typedef struct {
+    const ridge_gpu *g;           /* one GPU (cl NULL) */
+    const ridge_cluster *cl;      /* or the replica's cluster */
+    int tp;                       /* its tensor-parallel size (cl) */
+    const ridge_model *m;
+    const ridge_host_profile *hp; /* never NULL */
+} ridge_serve_replica;
+
+int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *time_s, ridge_memory *mem, ridge_err *err);
 
 /* The service times (queue models) or the iteration-time grid and KV cache (continuous) on s->g. */
 int ridge_serve_prepare(ridge_serve *s, ridge_err *err);
