@@ -25,7 +25,7 @@ static int serve_host(serve_cli *c, const ridge_run_config *rc, ridge_err *err)
 int serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
 {
     serve_cli *c = ctx;
-    ridge_serve_replica rp = {c->s.g, c->rep_cl, c->tp, c->s.m, &c->hp};
+    ridge_serve_replica rp = {c->s.g, c->rep_cl, c->tp, c->s.m, &c->hp, c->s.offline};
     int st;
     if ((st = serve_host(c, rc, err)) != RIDGE_OK)
         return st;

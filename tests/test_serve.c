@@ -286,6 +286,63 @@ static void test_low_rate(void)
     }
 }
 
+/* The library's replica step (ridge_serve_replica_step) under a sustained full load: on the H200
+ * (the one catalogue GPU with a power-limited sustained tensor clock, 1.65 of 1.83 GHz) a
+ * compute-bound prefill slows, by at most the clock ratio (only its 16/8-bit GEMMs' MMAs run
+ * slower; docs/serving.md, "Offline runs"); a decode step at batch 1 (reading weights) hardly
+ * moves; on the H100 (no figure) nothing changes. A tensor-parallel replica takes the same rule. */
+static void test_replica_sustained(const ridge_model *llm)
+{
+    ridge_gpu h200, h100;
+    ridge_host_profile hp;
+    ridge_run_config rc;
+    ridge_err err;
+    double t0, t1;
+    ridge_cluster cl;
+    if (!CHECK(ridge_catalog_load("h200-sxm-141gb", &h200, &err) == RIDGE_OK) ||
+        !CHECK(ridge_catalog_load("h100-sxm5-80gb", &h100, &err) == RIDGE_OK) ||
+        !CHECK(ridge_host_load("engine", &hp, &err) == RIDGE_OK))
+        return;
+    ridge_run_config_init(&rc);
+    rc.mode = RIDGE_MODE_PREFILL;
+    rc.batch = 16;
+    rc.prompt = 2048;
+    rc.precision = RIDGE_DTYPE_FP8;
+    {
+        ridge_serve_replica a = {&h200, NULL, 1, llm, &hp, 0}, b = a;
+        b.sustained = 1;
+        CHECK(ridge_serve_replica_step(&rc, &a, &t0, NULL, &err) == RIDGE_OK);
+        CHECK(ridge_serve_replica_step(&rc, &b, &t1, NULL, &err) == RIDGE_OK);
+        CHECK(t1 > 1.05 * t0);
+        CHECK(t1 <= t0 * 1.83 / 1.65 * (1 + 1e-9));
+        rc.mode = RIDGE_MODE_DECODE;
+        rc.batch = 1;
+        rc.context = 1024;
+        CHECK(ridge_serve_replica_step(&rc, &a, &t0, NULL, &err) == RIDGE_OK);
+        CHECK(ridge_serve_replica_step(&rc, &b, &t1, NULL, &err) == RIDGE_OK);
+        CHECK(t1 >= t0 && t1 < 1.02 * t0);
+        rc.mode = RIDGE_MODE_PREFILL;
+        rc.batch = 16;
+    }
+    {
+        ridge_serve_replica a = {&h100, NULL, 1, llm, &hp, 0}, b = a;
+        b.sustained = 1;
+        CHECK(ridge_serve_replica_step(&rc, &a, &t0, NULL, &err) == RIDGE_OK);
+        CHECK(ridge_serve_replica_step(&rc, &b, &t1, NULL, &err) == RIDGE_OK);
+        CHECK(t1 == t0);
+    }
+    if (CHECK(ridge_cluster_load("dgx-h100", 1, &cl, &err) == RIDGE_OK)) {
+        /* two H200s of a node (the cluster's GPU swapped): the same slowdown bounds */
+        ridge_serve_replica a = {NULL, &cl, 2, llm, &hp, 0}, b = a;
+        cl.gpu = h200;
+        cl.gpus_per_node = 2;
+        b.sustained = 1;
+        CHECK(ridge_serve_replica_step(&rc, &a, &t0, NULL, &err) == RIDGE_OK);
+        CHECK(ridge_serve_replica_step(&rc, &b, &t1, NULL, &err) == RIDGE_OK);
+        CHECK(t1 > 1.03 * t0 && t1 <= t0 * 1.83 / 1.65 * (1 + 1e-9));
+    }
+}
+
 int main(void)
 {
     ridge_gpu g;
@@ -301,6 +358,7 @@ int main(void)
         test_queue_serving(&g, cnn);
         test_llm_serving(&g, llm);
         test_request_fits(&g, gpt2);
+        test_replica_sustained(llm);
     }
     ridge_model_free(gpt2);
     ridge_model_free(cnn);

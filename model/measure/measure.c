@@ -935,7 +935,7 @@ static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g
 {
     ridge_serve *s = calloc(1, sizeof *s);
     ridge_cluster *cl = NULL;
-    ridge_serve_replica rp = {g, NULL, it->par.tp, it->par_model, &it->host};
+    ridge_serve_replica rp = {g, NULL, it->par.tp, it->par_model, &it->host, 1}; /* offline: sustained */
     ridge_llm_result r;
     int st;
     if (!s)

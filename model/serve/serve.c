@@ -235,13 +235,24 @@ int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s,
         ridge_parallel_config pc;
         ridge_parallel_result r;
         ridge_run_config run = *rc;
+        const ridge_cluster *cl = rp->cl;
+        ridge_cluster *sus = NULL;
+        if (rp->sustained && rp->cl->gpu.sustained_tensor_clock_hz > 0) {
+            if (!(sus = malloc(sizeof *sus)))
+                return ridge_err_set(err, RIDGE_ENOMEM, "out of memory");
+            *sus = *rp->cl;
+            sus->gpu.sustained_load = 1;
+            cl = sus;
+        }
         ridge_runtime rt =
             (ridge_runtime)ridge_host_runtime_for(rp->hp, rc->mode == RIDGE_MODE_DECODE, RIDGE_RUNTIME_EAGER);
         ridge_host_apply(rp->hp, &run);
         ridge_parallel_config_init(&pc);
         pc.tp = rp->tp;
         pc.microbatch = pc.global_batch = rc->batch;
-        if ((st = ridge_parallel_predict(rp->cl, rp->m, &run, &pc, rt, &r, err)) != RIDGE_OK)
+        st = ridge_parallel_predict(cl, rp->m, &run, &pc, rt, &r, err);
+        free(sus);
+        if (st != RIDGE_OK)
             return st;
         ridge_parallel_add_request(rp->hp, &run, &r); /* a prefill starts its requests */
         *t_s = r.step_time_s;
@@ -250,7 +261,9 @@ int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s,
         return RIDGE_OK;
     } else {
         ridge_predict_result p;
-        st = ridge_predict_model(rp->g, rp->m, rc, rp->hp, RIDGE_RUNTIME_EAGER, &p, err);
+        ridge_gpu g = *rp->g;
+        g.sustained_load = rp->sustained;
+        st = ridge_predict_model(&g, rp->m, rc, rp->hp, RIDGE_RUNTIME_EAGER, &p, err);
         *t_s = p.time_s;
         if (mem)
             *mem = p.mem;

@@ -99,13 +99,16 @@ int ridge_serve_check_request(const ridge_serve *s, double *prompt, double *outp
  * ridge_serve_replica): on one GPU, ridge_predict_model under the host profile; a tensor-parallel
  * replica (cl: tp GPUs of one node, cut from a cluster) with ridge_parallel_predict under the same
  * profile: its code style and decode attention (ridge_host_apply), runtimes (an engine's decode
- * steps as CUDA graphs) and a prefill's per-request work (ridge_parallel_add_request). */
+ * steps as CUDA graphs) and a prefill's per-request work (ridge_parallel_add_request); with
+ * `sustained`, on the GPU under sustained load (ridge_gpu.sustained_load). */
 typedef struct {
     const ridge_gpu *g;           /* one GPU (cl NULL) */
     const ridge_cluster *cl;      /* or the replica's cluster */
     int tp;                       /* its tensor-parallel size (cl) */
     const ridge_model *m;
     const ridge_host_profile *hp; /* never NULL */
+    int sustained;                /* a full load for minutes (an offline run): the GPU's power-limited
+                                   * tensor clock applies (sustained_tensor_clock_hz, docs/serving.md) */
 } ridge_serve_replica;
 
 int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *time_s, ridge_memory *mem, ridge_err *err);
