@@ -104,6 +104,9 @@ static int unknown_profile(const char *id, ridge_err *err, const char *origin, c
                          id, near);
 }
 
+/* The smallest non-zero cost a host file may give, in seconds. */
+#define HOST_MIN_COST_S 1e-12
+
 /* The cost keys of a host block and where they go. */
 static const struct {
     const char *key;
@@ -194,8 +197,14 @@ static int parse_host(const cJSON *root, ridge_host_profile *hp, const rj_ctx *c
     RJ_TRY(rc = pick(h, "gqa_decode", &gqa_names, buf, sizeof buf, &idx, c));
     if (rc > 0)
         hp->gqa_per_head = idx;
-    for (size_t i = 0; i < NCOST; i++)
-        RJ_TRY(rj_number(h, "$.host", cost_keys[i].key, 0, 0, 10.0, (double *)((char *)hp + cost_keys[i].offset), c));
+    for (size_t i = 0; i < NCOST; i++) {
+        double *v = (double *)((char *)hp + cost_keys[i].offset);
+        RJ_TRY(rc = rj_number(h, "$.host", cost_keys[i].key, 0, 0, 10.0, v, c));
+        /* a cost is 0 or at least a picosecond: a subnormal one printed as 1e-317 ms */
+        if (rc > 0 && *v > 0 && *v < HOST_MIN_COST_S)
+            return rj_fail(c, RIDGE_EINVAL, "$.host", cost_keys[i].key, "%g s is below %g s (0 for none)", *v,
+                           HOST_MIN_COST_S);
+    }
     RJ_TRY(rj_number(h, "$.host", "cpu_speed", 0, 1e-3, 1e3, &hp->cpu_speed, c));
     RJ_TRY(rj_number(h, "$.host", "kv_memory_fraction", 0, 1e-3, 1.0, &hp->kv_memory_fraction, c));
     return RIDGE_OK;
