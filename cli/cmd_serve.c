@@ -21,7 +21,7 @@ static const char help[] =
     "                   [--price ID=USD_PER_HOUR] [--prices FILE] [--output N] [--simulate] [--seed S]\n"
     "                   [run options]\n"
     "                   [--slo-ttft-p99-ms X] [--slo-tpot-ms X] [--trace FILE] [--requests N] [--static]\n"
-    "                   [--offline]\n"
+    "                   [--offline] [--max-tokens N]\n"
     "                   [--sweep-rate A:B:N [--gpus ID,ID...] [-o CHART.png|svg]] [--format text|json|csv]\n"
     "\n"
     "Serving a model: requests arrive as a Poisson process at R per second and are served by N\n"
@@ -84,6 +84,8 @@ static const char help_options[] =
     "  --requests N           LLM: simulated requests (default 20000, a tenth more as warm-up;\n"
     "                         --offline: all of them, no warm-up)\n"
     "  --offline              LLM: every request queued at time 0 (throughput at full load)\n"
+    "  --max-tokens N         LLM: tokens per iteration, prompts prefilled in chunks (chunked\n"
+    "                         prefill: vLLM's max_num_batched_tokens); default no limit\n"
     "  --static               LLM: the static-batch service model instead of continuous batching\n"
     "  --sweep-rate A:B:N     latency at N rates from A to B requests/s\n"
     "  --gpus ID,ID,...       with --sweep-rate: several GPUs on one table and chart\n"
@@ -194,6 +196,10 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
         break;
     case 'A': o->static_model = 1; break;
     case 'X': o->offline = 1; break;
+    case 'K':
+        PARSE_L("--max-tokens", 1, 100000000, &lv);
+        c->s.max_tokens = (double)lv;
+        break;
     case 'W':
         if (serve_parse_sweep(optarg, &o->sweep_a, &o->sweep_b, &o->sweep_n))
             return CLI_EXIT_USAGE;
@@ -220,7 +226,7 @@ static const struct option serve_long_opts[] = {
     {"price-per-hour", required_argument, 0, 'P'}, {"output", required_argument, 0, 'u'},
     {"trace", required_argument, 0, 'R'},         {"requests", required_argument, 0, 'q'},
     {"static", no_argument, 0, 'A'},              {"sweep-rate", required_argument, 0, 'W'},
-    {"offline", no_argument, 0, 'X'},
+    {"offline", no_argument, 0, 'X'},             {"max-tokens", required_argument, 0, 'K'},
     {"chart", required_argument, 0, 'o'},         {"simulate", no_argument, 0, 'S'},
     {"seed", required_argument, 0, 'e'},          {"cluster", required_argument, 0, 'C'},
     {"nodes", required_argument, 0, 'N'},         {"tp", required_argument, 0, 'p'},

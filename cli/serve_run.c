@@ -72,6 +72,8 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
     }
     s->kv_fraction = ridge_host_kv_fraction(&c->hp); /* the engine's KV-cache pool */
     if (!s->continuous) {
+        if (s->max_tokens > 0)
+            return cli_usage_error("serve", "--max-tokens applies to decoder LLMs with continuous batching");
         if (o->trace || o->slo.ttft_p99_ms > 0 || o->slo.tpot_p99_ms > 0)
             return cli_usage_error("serve", "%s to decoder LLMs with continuous batching",
                                    o->trace ? "--trace applies" : "--slo-ttft-p99-ms and --slo-tpot-ms apply");
@@ -89,6 +91,9 @@ int serve_setup_service_model(serve_opts *o, serve_cli *c, double **trace_cols)
         return cli_usage_error("serve", "--output 0: continuous batching needs at least one output token");
     if (!o->batch_given)
         s->max_batch = LLM_DEFAULT_MAX_BATCH;
+    if (s->max_tokens > 0 && s->max_tokens < s->max_batch)
+        return cli_usage_error("serve", "--max-tokens %.0f: below --max-batch %d (every running request decodes a "
+                                        "token each iteration)", s->max_tokens, s->max_batch);
     o->slo.e2e_p99_ms = o->slo_ms;
     if (o->find && o->slo.e2e_p99_ms <= 0 && o->slo.ttft_p99_ms <= 0 && o->slo.tpot_p99_ms <= 0)
         return cli_usage_error("serve", "--find %s needs --slo-p99-ms, --slo-ttft-p99-ms or --slo-tpot-ms", o->find);

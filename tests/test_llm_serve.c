@@ -356,6 +356,46 @@ static void test_offline(void)
     check_context(NULL);
 }
 
+/* Chunked prefill under a token budget, by hand: offline, 2 requests of prompt 100 and output 2,
+ * at most 2 running, 64 tokens per iteration, cost 1 ms + 0.5 ms per decode + 0.01 ms per prefill
+ * token. Iterations: r0's first 64 tokens (1.64 ms); r0's last 36 and r1's first 28 (1.64 ms: r0's
+ * first token at 3.28 ms); r0 decodes and r1 takes 63 (2.13 ms: r0 done at 5.41); r1's last 9
+ * (1.09 ms: its first token at 6.50); r1 decodes (1.5 ms: done at 8.00 ms). A budget below the
+ * running limit is refused: every running request decodes each iteration. */
+static void test_chunked_prefill(void)
+{
+    cost_model m = {1e-3, 0.5e-3, 0.01e-3, 0, 0, {0}};
+    ridge_llm_config c;
+    ridge_llm_result r;
+    ridge_err err;
+    check_context("chunked prefill");
+    ridge_llm_config_init(&c);
+    c.arrival = RIDGE_ARRIVAL_OFFLINE;
+    c.prompt_tokens = 100;
+    c.output_tokens = 2;
+    c.max_batch = 2;
+    c.max_tokens = 64;
+    c.requests = 2;
+    c.warmup = 0;
+    c.iter_time = linear_cost;
+    c.iter_ctx = &m;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK_INT(r.iterations, 5);
+    CHECK_NEAR(r.ttft.mean_s, (3.28e-3 + 6.50e-3) / 2, 1e-12);
+    CHECK_NEAR(r.e2e.mean_s, (5.41e-3 + 8.00e-3) / 2, 1e-12);
+    CHECK_NEAR(r.output_tokens_per_s, 4 / 8.00e-3, 1e-6);
+    CHECK(all_finite(&r));
+    /* no budget: both prompts whole in the first iteration (1 + 2 ms), one decode of 2 (2 ms) */
+    c.max_tokens = 0;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK_INT(r.iterations, 2);
+    CHECK_NEAR(r.e2e.p99_s, 3e-3 + 2e-3, 1e-12);
+    c.max_tokens = 1;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_EINVAL);
+    CHECK(strstr(err.msg, "tokens per iteration") != NULL);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_isolated();
@@ -365,5 +405,6 @@ int main(void)
     test_determinism_and_load();
     test_errors();
     test_offline();
+    test_chunked_prefill();
     return check_report();
 }

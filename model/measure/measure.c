@@ -859,8 +859,8 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
 static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
 {
     static const char *const keys[] = {"gpu",    "workload", "kind", "precision", "host",    "code",
-                                       "prompt", "output",   "requests", "max_batch", "cluster", "nodes",
-                                       "tp",     "source",   "assumed", NULL};
+                                       "prompt", "output",   "requests", "max_batch", "max_tokens", "cluster",
+                                       "nodes",  "tp",       "source",   "assumed", NULL};
     const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
     ridge_run_config *rc = &it->par_run;
     rj_ctx kc = {"measurement", err};
@@ -892,6 +892,8 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
         return k ? "config.max_batch: not an integer in [1, " MEAS_STR(RIDGE_SERVE_MAX_BATCH) "]"
                  : "serving record without config.max_batch";
     it->max_batch = (int)v;
+    if (opt_int(cfg, "max_tokens", it->max_batch, 1e8, &it->max_tokens) < 0)
+        return "config.max_tokens: not an integer from config.max_batch to 1e8";
     v = 1;
     if (opt_int(cfg, "tp", 1, 1024, &v) < 0)
         return "config.tp: not an integer in [1, 1024]";
@@ -959,6 +961,7 @@ static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g
     s->llm = s->continuous = s->offline = 1;
     s->output = it->output;
     s->max_batch = it->max_batch;
+    s->max_tokens = it->max_tokens;
     s->replicas = s->max_replicas = 1;
     s->seed = 1;
     s->requests = (size_t)it->requests;

@@ -5,8 +5,10 @@
  * requests in arrival order (head of line: a request that does not fit blocks the ones behind it)
  * while fewer than max_batch run and the KV cache holds the request's whole final context, which
  * is reserved on admission so no request is ever preempted. The iteration prefills the admitted
- * prompts whole (no chunked prefill; the prefill gives the first output token) and decodes one
- * token for every request admitted before. Its duration comes from the caller's cost function.
+ * prompts whole (the prefill gives the first output token) and decodes one token for every request
+ * admitted before; with a token budget per iteration (max_tokens, vLLM's max_num_batched_tokens,
+ * TensorRT-LLM's max_num_tokens) the decodes come first and the prompts are prefilled in chunks
+ * that fill the rest (chunked prefill), a prompt's first token after its last chunk. Its duration comes from the caller's cost function.
  * Arrivals drawn from a seeded gsl_rng (MT19937): same configuration, same result; offline, every
  * request is queued at time 0 (a throughput benchmark). */
 #include <math.h>
@@ -51,6 +53,10 @@ static int check_config(const ridge_llm_config *c, size_t *total, ridge_err *err
     if (c->max_batch < 1 || c->max_batch > LLM_MAX_BATCH)
         return ridge_err_set(err, RIDGE_EINVAL, "llm serving: max batch %d (need 1 to %d)", c->max_batch,
                              LLM_MAX_BATCH);
+    if (!(c->max_tokens >= 0) || !isfinite(c->max_tokens) || (c->max_tokens > 0 && c->max_tokens < c->max_batch))
+        return ridge_err_set(err, RIDGE_EINVAL, "llm serving: %g tokens per iteration (need 0, none, or at least the "
+                                                "max batch, %d: every running request decodes)", c->max_tokens,
+                             c->max_batch);
     if (c->requests < 1 || c->requests > LLM_MAX_REQUESTS || c->warmup > LLM_MAX_REQUESTS)
         return ridge_err_set(err, RIDGE_EINVAL, "llm serving: %zu requests (need 1 to %u)", c->requests,
                              LLM_MAX_REQUESTS);
@@ -141,7 +147,7 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
 {
     size_t total = 0, n, nt = 0, next = 0, arrived = 0, done = 0, iters = 0, iters_meas = 0;
     double *arr = NULL, *gap = NULL, *pr = NULL, *out = NULL, *fin = NULL, *gen = NULL, *v = NULL;
-    double *ttft = NULL, *e2e = NULL;
+    double *ttft = NULL, *e2e = NULL, *left = NULL, *chunk = NULL;
     size_t *run = NULL;
     gsl_rng *rng = NULL;
     double t = 0, kv_used = 0, ctx_sum = 0, cap, batch_sum = 0, iter_sum = 0, pmean = 0, omean = 0, tok = 0;
@@ -165,9 +171,11 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     fin = malloc(total * sizeof *fin);
     v = malloc(total * sizeof *v);
     gen = malloc((size_t)c->max_batch * sizeof *gen);
+    left = malloc((size_t)c->max_batch * sizeof *left);
+    chunk = malloc((size_t)c->max_batch * sizeof *chunk);
     run = malloc((size_t)c->max_batch * sizeof *run);
     rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!arr || !gap || !ttft || !e2e || !pr || !out || !fin || !v || !gen || !run || !rng) {
+    if (!arr || !gap || !ttft || !e2e || !pr || !out || !fin || !v || !gen || !left || !chunk || !run || !rng) {
         st = ridge_err_set(err, RIDGE_ENOMEM, "llm serving: out of memory for %zu requests", total);
         goto done;
     }
@@ -216,8 +224,8 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     t = 0;
     a_next = gap[0];
     while (done < total) {
-        size_t old = nrun, w = 0;
-        double ptok = 0, dt, dec_ctx;
+        size_t ndec = 0, npre = 0, w = 0;
+        double ptok = 0, dt, dec_ctx, budget = c->max_tokens > 0 ? c->max_tokens : HUGE_VAL;
         if (nrun == 0 && next == arrived && next < total && a_next > t) { /* empty until arrival next (== arrived) */
             t = 0;
             a_next = 0;
@@ -231,16 +239,35 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         }
         if (arrived > c->warmup && (double)(arrived - next) > r->max_queue)
             r->max_queue = (double)(arrived - next);
-        while (nrun < (size_t)c->max_batch && next < arrived && kv_used + pr[next] + out[next] <= cap) {
+        /* The token budget (max_tokens; none: every admitted prompt whole): every decoding request
+         * takes one token, then the prompts still being prefilled take chunks in admission order,
+         * then new requests are admitted while tokens are left. */
+        for (size_t k = 0; k < nrun; k++)
+            ndec += left[k] == 0;
+        budget -= (double)ndec;
+        for (size_t k = 0; k < nrun; k++) {
+            chunk[k] = 0;
+            if (left[k] > 0 && budget > 0) {
+                chunk[k] = left[k] < budget ? left[k] : budget;
+                budget -= chunk[k];
+                ptok += chunk[k];
+                npre++;
+            }
+        }
+        while (nrun < (size_t)c->max_batch && next < arrived && kv_used + pr[next] + out[next] <= cap && budget > 0) {
             kv_used += pr[next] + out[next];
-            ptok += pr[next];
             run[nrun] = next;
             gen[nrun] = 0;
+            left[nrun] = pr[next];
+            chunk[nrun] = pr[next] < budget ? pr[next] : budget;
+            budget -= chunk[nrun];
+            ptok += chunk[nrun];
+            npre++;
             nrun++;
             next++;
         }
-        dec_ctx = old ? ctx_sum / (double)old : 0;
-        st = iteration(c, (double)old, dec_ctx, (double)(nrun - old), ptok, &dt, err);
+        dec_ctx = ndec ? ctx_sum / (double)ndec : 0;
+        st = iteration(c, (double)ndec, dec_ctx, (double)npre, ptok, &dt, err);
         if (st != RIDGE_OK)
             goto done;
         if (arrived > c->warmup) {
@@ -250,10 +277,19 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
         }
         iters++;
         t += dt;
-        /* One token for everyone: the first (from the prefill) for the new, the next for the rest. */
+        /* A token for every decoding request and for each prompt whose prefill this iteration
+         * completed (its first); a prompt with tokens left waits for its next chunk. */
         for (size_t k = 0; k < nrun; k++) {
             size_t i = run[k];
-            if (k >= old) {
+            if (left[k] > 0) {
+                left[k] -= chunk[k];
+                if (left[k] > 0) {
+                    run[w] = i;
+                    gen[w] = gen[k];
+                    left[w] = left[k];
+                    w++;
+                    continue;
+                }
                 ttft[i] = t - ttft[i];
                 ctx_sum += pr[i];
             }
@@ -268,6 +304,7 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
             } else {
                 run[w] = i;
                 gen[w] = gen[k];
+                left[w] = 0;
                 w++;
             }
         }
@@ -329,6 +366,8 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
 done:
     gsl_rng_free(rng);
     free(run);
+    free(chunk);
+    free(left);
     free(gen);
     free(v);
     free(fin);

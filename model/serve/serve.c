@@ -288,6 +288,7 @@ int ridge_serve_llm_eval(const ridge_serve *s, double rate_per_s, int replicas, 
     c.prompt_tokens = ridge_serve_prompt(s);
     c.output_tokens = s->output;
     c.max_batch = s->max_batch;
+    c.max_tokens = s->max_tokens;
     c.kv_bytes_per_token = s->kv_bytes_per_token;
     c.kv_capacity_bytes = s->kv_capacity_bytes;
     c.iter_time = ridge_serve_iter_cost;

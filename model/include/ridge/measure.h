@@ -77,6 +77,7 @@ typedef struct {
     int serving;
     double requests;
     int max_batch;
+    double max_tokens; /* tokens per iteration, prompts chunked (config.max_tokens; 0 = no limit) */
 } ridge_meas_item;
 
 typedef struct {

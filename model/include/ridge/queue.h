@@ -196,6 +196,8 @@ typedef struct {
     const double *trace_output;  /* trace: output tokens per request (borrowed) */
     size_t trace_n;
     int max_batch;               /* most running requests (>= 1) */
+    double max_tokens;           /* tokens per iteration, decodes first, prompts chunked to fill the
+                                  * rest (chunked prefill); 0 = no limit, whole prompts; else >= max_batch */
     double kv_bytes_per_token;   /* 2 layers kv_heads head_dim bytes; 0 = KV not limiting */
     double kv_capacity_bytes;    /* memory - weights - workspace; ignored when kv_bytes_per_token is 0 */
     ridge_llm_iter_fn iter_time; /* the cost model */

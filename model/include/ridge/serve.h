@@ -50,6 +50,7 @@ typedef struct {
     int continuous;           /* continuous batching (llm only); else the queue models */
     double output;            /* output tokens per request (llm) */
     int max_batch;            /* queue models: 0 = no batching; continuous: most running requests */
+    double max_tokens;        /* continuous: tokens per iteration, prompts chunked (0 = no limit) */
     double timeout_s;         /* dynamic batching: longest wait for a batch to fill */
     int replicas;
     int max_replicas;         /* the limit of the replica search */
