@@ -320,6 +320,21 @@ static void test_low_rate(void)
     check_context(NULL);
 }
 
+/* An offline run (every request queued at 0 s, no warm-up) of n requests of prompt + output
+ * tokens, at most max_batch running, priced by the linear cost model m. */
+static void offline_config(ridge_llm_config *c, cost_model *m, double prompt, double output, int max_batch, size_t n)
+{
+    ridge_llm_config_init(c);
+    c->arrival = RIDGE_ARRIVAL_OFFLINE;
+    c->prompt_tokens = prompt;
+    c->output_tokens = output;
+    c->max_batch = max_batch;
+    c->requests = n;
+    c->warmup = 0;
+    c->iter_time = linear_cost;
+    c->iter_ctx = m;
+}
+
 /* Offline (every request queued at 0 s): 10 requests of prompt 100, output 3, at most 4 running,
  * cost 1 ms + 0.5 ms per decode + 0.01 ms per prefill token. Three waves by hand: 4 prompts
  * (5 ms) then two decodes of 4 (3 ms each): 11 ms; the same again to 22 ms; the last 2 (3 ms,
@@ -331,15 +346,7 @@ static void test_offline(void)
     ridge_llm_result r;
     ridge_err err;
     check_context("offline");
-    ridge_llm_config_init(&c);
-    c.arrival = RIDGE_ARRIVAL_OFFLINE;
-    c.prompt_tokens = 100;
-    c.output_tokens = 3;
-    c.max_batch = 4;
-    c.requests = 10;
-    c.warmup = 0;
-    c.iter_time = linear_cost;
-    c.iter_ctx = &m;
+    offline_config(&c, &m, 100, 3, 4, 10);
     CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
     CHECK_NEAR(r.output_tokens_per_s, 30 / 0.029, 1e-6);
     CHECK_NEAR(r.throughput_per_s, 10 / 0.029, 1e-6);
@@ -369,16 +376,8 @@ static void test_chunked_prefill(void)
     ridge_llm_result r;
     ridge_err err;
     check_context("chunked prefill");
-    ridge_llm_config_init(&c);
-    c.arrival = RIDGE_ARRIVAL_OFFLINE;
-    c.prompt_tokens = 100;
-    c.output_tokens = 2;
-    c.max_batch = 2;
+    offline_config(&c, &m, 100, 2, 2, 2);
     c.max_tokens = 64;
-    c.requests = 2;
-    c.warmup = 0;
-    c.iter_time = linear_cost;
-    c.iter_ctx = &m;
     CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
     CHECK_INT(r.iterations, 5);
     CHECK_NEAR(r.ttft.mean_s, (3.28e-3 + 6.50e-3) / 2, 1e-12);
