@@ -8,7 +8,8 @@
  * prompts whole (the prefill gives the first output token) and decodes one token for every request
  * admitted before; with a token budget per iteration (max_tokens, vLLM's max_num_batched_tokens,
  * TensorRT-LLM's max_num_tokens) the decodes come first and the prompts are prefilled in chunks
- * that fill the rest (chunked prefill), a prompt's first token after its last chunk. Its duration comes from the caller's cost function.
+ * that fill the rest (chunked prefill), a prompt's first token after its last chunk. Its duration
+ * comes from the caller's cost function.
  * Arrivals drawn from a seeded gsl_rng (MT19937): same configuration, same result; offline, every
  * request is queued at time 0 (a throughput benchmark). */
 #include <math.h>

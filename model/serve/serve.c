@@ -118,7 +118,7 @@ static void grid_pos(const double *grid, int n, double x, int *i, double *w)
 
 /* The iteration cost for the simulator: decode step (bilinear on the grid) + prefill (linear in the
  * number of prompts, scaled to the tokens). The two are separate kernels launched one after the
- * other, as in an engine without chunked prefill (docs/serving.md). */
+ * other (docs/serving.md). */
 int ridge_serve_iter_cost(double dec, double ctx, double preq, double ptok, void *p, double *t_s)
 {
     const ridge_serve *s = p;

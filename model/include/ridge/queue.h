@@ -176,9 +176,10 @@ extern const ridge_queue_type *const ridge_queue_type_batch;
  * Iteration-level scheduling (Orca, vLLM): before each iteration the scheduler admits waiting
  * requests in arrival order while fewer than max_batch run and the KV cache can hold the new
  * request's whole final context (prompt + output tokens, reserved on admission, so nothing is
- * ever preempted); the iteration prefills the newly admitted prompts whole (no chunked prefill),
- * which yields their first output token, and decodes one token for every request admitted
- * earlier. A request leaves after its last output token. */
+ * ever preempted); the iteration prefills the newly admitted prompts whole, which yields their
+ * first output token, and decodes one token for every request admitted earlier; with max_tokens
+ * the decodes come first and the prompts are prefilled in chunks filling the rest of the budget
+ * (chunked prefill). A request leaves after its last output token. */
 
 /* Time of one iteration: decode one token for decode_batch requests whose mean context (tokens in
  * the KV cache) is mean_context_tokens, plus the prefill of prefill_requests prompts holding
