@@ -120,16 +120,26 @@ static int serve_check_budget(const serve_cli *c)
     double tokens = 0;
     if (!c->s.continuous)
         return CLI_EXIT_OK;
+    const double mt = c->s.max_tokens;
+    const char *chunks = mt > 0 ? " and prompt chunks of --max-tokens" : "";
     if (c->s.trace_n) {
         for (size_t i = 0; i < c->s.trace_n; i++)
-            tokens += c->s.trace_output[i];
+            tokens += ridge_serve_sim_steps(c->s.trace_prompt[i], c->s.trace_output[i], mt);
         if (tokens > RIDGE_SERVE_MAX_SIM_TOKENS)
-            return cli_usage_error("serve", "--trace: its %zu requests have %.4g output tokens to simulate, above the "
-                                            "limit of %.0e: use a shorter trace",
-                                   c->s.trace_n, tokens, (double)RIDGE_SERVE_MAX_SIM_TOKENS);
+            return cli_usage_error("serve", "--trace: its %zu requests have %.4g output tokens%s to simulate, above "
+                                            "the limit of %.0e: use a shorter trace%s",
+                                   c->s.trace_n, tokens, chunks, (double)RIDGE_SERVE_MAX_SIM_TOKENS,
+                                   mt > 0 ? " or a larger --max-tokens" : "");
         return CLI_EXIT_OK;
     }
-    tokens = (double)(c->s.requests + (c->s.offline ? 0 : c->s.requests / 10)) * c->s.output;
+    tokens = (double)(c->s.requests + (c->s.offline ? 0 : c->s.requests / 10)) *
+             ridge_serve_sim_steps(ridge_serve_prompt(&c->s), c->s.output, mt);
+    if (tokens > RIDGE_SERVE_MAX_SIM_TOKENS && mt > 0)
+        return cli_usage_error("serve", "--requests %zu, --prompt %.0f, --output %.0f and --max-tokens %.0f: %.4g "
+                                        "output tokens and prompt chunks to simulate, above the limit of %.0e: "
+                                        "reduce --requests, --prompt or --output, or raise --max-tokens",
+                               c->s.requests, ridge_serve_prompt(&c->s), c->s.output, mt, tokens,
+                               (double)RIDGE_SERVE_MAX_SIM_TOKENS);
     if (tokens > RIDGE_SERVE_MAX_SIM_TOKENS)
         return cli_usage_error("serve", "--requests %zu and --output %.0f: %.4g output tokens to simulate%s, above "
                                         "the limit of %.0e: reduce --requests or --output",

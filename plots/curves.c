@@ -90,6 +90,31 @@ static void plot_panel(rp_buf *gp, const ridge_curve_series *series, size_t nser
     rp_printf(gp, "\n");
 }
 
+
+/* Whether any series has a point drawn (finite x and y; y > 0 on a log axis). */
+static int any_point(const ridge_curve_series *series, size_t n, const ridge_curve_options *opt)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < series[i].n; k++)
+            if (isfinite(series[i].x[k]) && isfinite(series[i].y[k]) && (!opt->log_y || series[i].y[k] > 0))
+                return 1;
+    return 0;
+}
+
+/* The largest finite x of the series and vertical lines, a little beyond it (1 when none). */
+static double x_span(const ridge_curve_series *series, size_t n, const ridge_curve_options *opt)
+{
+    double x = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < series[i].n; k++)
+            if (isfinite(series[i].x[k]))
+                x = fmax(x, series[i].x[k]);
+    for (size_t i = 0; i < opt->nvlines; i++)
+        if (isfinite(opt->vline_x[i]))
+            x = fmax(x, opt->vline_x[i]);
+    return x > 0 ? 1.05 * x : 1;
+}
+
 int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const ridge_curve_options *opt,
                        const ridge_plot_paths *paths, ridge_err *err)
 {
@@ -182,8 +207,13 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     rp_printf(&gp, "set xlabel ");
     rp_gp_string(&gp, opt->xlabel ? opt->xlabel : "x");
     rp_printf(&gp, "\n");
-    rp_printf(&gp, "set xrange [0:*]\n"
-                   "set format x '%%g'\nset format y '%%g'\n"
+    /* x autoscales from the points; a chart with none (every rate at or past saturation) gets the
+     * span of its x values or guide lines, which gnuplot cannot find by itself. */
+    if (any_point(series, nseries, opt))
+        rp_printf(&gp, "set xrange [0:*]\n");
+    else
+        rp_printf(&gp, "set xrange [0:%.9g]\n", x_span(series, nseries, opt));
+    rp_printf(&gp, "set format x '%%g'\nset format y '%%g'\n"
                    "set grid xtics ytics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1\n"
                    "set border lw 1.2\n"
                    "set key at graph 0.02, graph 0.90 left top vertical Left reverse box opaque samplen 4 spacing 1.1 "
@@ -218,8 +248,8 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
             rp_printf(&gp, "set yrange [0:*]\n");
         else if (ylo[p] <= yhi[p])
             log_y_axis(&gp, ylo[p], yhi[p], (opt->nvlines && p == 0) || has_hline(opt, p));
-        else
-            rp_printf(&gp, "set autoscale y\n");
+        else /* nothing to scale to: a fixed decade, said so on the panel */
+            rp_printf(&gp, "set yrange [1:10]\nset label 'no finite value to draw' at graph 0.5, graph 0.5 center\n");
         guide_lines(&gp, opt, p, p == 0);
         plot_panel(&gp, series, nseries, p, paneled);
     }

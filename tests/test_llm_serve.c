@@ -384,6 +384,12 @@ static void test_chunked_prefill(void)
     CHECK_NEAR(r.e2e.mean_s, (5.41e-3 + 8.00e-3) / 2, 1e-12);
     CHECK_NEAR(r.output_tokens_per_s, 4 / 8.00e-3, 1e-6);
     CHECK(all_finite(&r));
+    /* the saturation estimate under the budget: x = 64 / (100 + 2 - 1) admitted per iteration,
+     * x decoding, x * 100 prefill tokens: 1 + 0.5 x + 0.01 * 100 x ms */
+    {
+        double x = 64.0 / 101.0, t = 1e-3 + 0.5e-3 * x + 0.01e-3 * 100 * x;
+        CHECK_NEAR(r.saturation_rate_per_s, x / t, 1e-9);
+    }
     /* no budget: both prompts whole in the first iteration (1 + 2 ms), one decode of 2 (2 ms) */
     c.max_tokens = 0;
     CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);

@@ -343,6 +343,32 @@ static void test_replica_sustained(const ridge_model *llm)
     }
 }
 
+/* The iteration cost below the grid's first batch (the saturation estimate's averages): that
+ * batch's cost scaled, never the first segment extrapolated (an FP32 prefill of 2 prompts costing
+ * 2.5x one went negative at half a prompt). */
+static void test_iter_cost_below_one(void)
+{
+    ridge_serve s;
+    double t = -1;
+    memset(&s, 0, sizeof s);
+    s.nb = 2;
+    s.nc = 1;
+    s.grid_b[0] = 1;
+    s.grid_b[1] = 2;
+    s.grid_c[0] = 100;
+    s.decode_s[0][0] = 3e-3;
+    s.decode_s[1][0] = 4e-3;
+    s.prefill_s[0] = 1e-3;
+    s.prefill_s[1] = 2.5e-3;
+    s.prefill_prompt = 100;
+    CHECK(ridge_serve_iter_cost(0, 0, 0.5, 50, &s, &t) == 0);
+    CHECK_NEAR(t, 0.5e-3, 1e-12); /* half a prompt of 100 tokens */
+    CHECK(ridge_serve_iter_cost(0.25, 100, 0, 0, &s, &t) == 0);
+    CHECK_NEAR(t, 0.75e-3, 1e-12); /* a quarter of a batch-1 decode */
+    CHECK(ridge_serve_iter_cost(1.5, 100, 1, 100, &s, &t) == 0);
+    CHECK_NEAR(t, 3.5e-3 + 1e-3, 1e-12); /* on the grid: interpolated as before */
+}
+
 int main(void)
 {
     ridge_gpu g;
@@ -351,6 +377,7 @@ int main(void)
     test_descriptors();
     test_trace();
     test_low_rate();
+    test_iter_cost_below_one();
     if (CHECK(ridge_catalog_load("a100-sxm4-80gb", &g, &err) == RIDGE_OK) &&
         CHECK(ridge_model_load_builtin("resnet50", &cnn, &err) == RIDGE_OK) &&
         CHECK(ridge_model_load_builtin("llama2-7b", &llm, &err) == RIDGE_OK) &&

@@ -894,6 +894,8 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
     it->max_batch = (int)v;
     if (opt_int(cfg, "max_tokens", it->max_batch, 1e8, &it->max_tokens) < 0)
         return "config.max_tokens: not an integer from config.max_batch to 1e8";
+    if (it->requests * ridge_serve_sim_steps(rc->prompt, it->output, it->max_tokens) > RIDGE_SERVE_MAX_SIM_TOKENS)
+        return "config.requests x (config.output + prompt chunks): more steps than one simulation takes (2e8)";
     v = 1;
     if (opt_int(cfg, "tp", 1, 1024, &v) < 0)
         return "config.tp: not an integer in [1, 1024]";

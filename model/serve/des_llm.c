@@ -129,14 +129,21 @@ static int iteration(const ridge_llm_config *c, double dec, double ctx, double p
 }
 
 /* Saturation estimate: under overload B_eff requests run; each lives O iterations (one prefill
- * and O - 1 decodes), so B_eff/O are admitted per iteration: t = cost(B_eff (1 - 1/O), P + O/2,
- * B_eff/O, B_eff P/O) and the system completes B_eff / (O t) requests per second. */
+ * and O - 1 decodes), so x = B_eff/O are admitted per iteration: t = cost(B_eff (1 - 1/O), P + O/2,
+ * x, x P) and the system completes x / t requests per second. A token budget T per iteration
+ * (max_tokens) admits at most x = T / (P + O - 1) (each request needs P prefill and O - 1 decode
+ * tokens), with x (O - 1) decoding. */
 static int saturation(const ridge_llm_config *c, double p, double o, double beff, double *rate, ridge_err *err)
 {
-    double dt;
-    int st = iteration(c, beff * (1 - 1 / o), p + o / 2, beff / o, beff * p / o, &dt, err);
+    double dt, x = beff / o, dec = beff * (1 - 1 / o);
+    int st;
+    if (c->max_tokens > 0 && c->max_tokens / (p + o - 1) < x) {
+        x = c->max_tokens / (p + o - 1);
+        dec = x * (o - 1);
+    }
+    st = iteration(c, dec, p + o / 2, x, x * p, &dt, err);
     if (st == RIDGE_OK)
-        *rate = beff / (o * dt);
+        *rate = x / dt;
     return st;
 }
 

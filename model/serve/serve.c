@@ -124,6 +124,10 @@ int ridge_serve_iter_cost(double dec, double ctx, double preq, double ptok, void
     const ridge_serve *s = p;
     double t = 0, w, u;
     int i, j;
+    /* Below the grid's first batch (1: only the saturation estimate's averages, B/O prompts or
+     * B (1 - 1/O) decodes per iteration, go there) the cost is that batch's, scaled: the
+     * expected cost of an iteration that has the work a fraction of the time. Extrapolating the
+     * grid's first segment instead could go negative (an fp32 prefill of 2 prompts costs 2.5x one). */
     if (dec > 0) {
         double lo, hi;
         grid_pos(s->grid_b, s->nb, dec, &i, &w);
@@ -136,12 +140,13 @@ int ridge_serve_iter_cost(double dec, double ctx, double preq, double ptok, void
             hi = s->nb < 2 ? lo
                            : s->decode_s[i + 1][j] + u * (s->decode_s[i + 1][j + 1] - s->decode_s[i + 1][j]);
         }
-        t += s->nb < 2 ? lo * dec : lo + w * (hi - lo);
+        t += s->nb < 2 ? lo * dec : dec < s->grid_b[0] ? lo * dec / s->grid_b[0] : lo + w * (hi - lo);
     }
     if (preq > 0 && ptok > 0) {
         double v;
         grid_pos(s->grid_b, s->nb, preq, &i, &w);
-        v = s->nb < 2 ? s->prefill_s[0] * preq : s->prefill_s[i] + w * (s->prefill_s[i + 1] - s->prefill_s[i]);
+        v = s->nb < 2 || preq < s->grid_b[0] ? s->prefill_s[0] * preq / s->grid_b[0]
+                                              : s->prefill_s[i] + w * (s->prefill_s[i + 1] - s->prefill_s[i]);
         t += v * ptok / (preq * s->prefill_prompt);
     }
     *t_s = t;
@@ -225,6 +230,11 @@ static int llm_prepare(ridge_serve *s, ridge_err *err)
             return st;
     }
     return llm_kv(s, err);
+}
+
+double ridge_serve_sim_steps(double prompt, double output, double max_tokens)
+{
+    return output + (max_tokens > 0 && prompt > max_tokens ? ceil(prompt / max_tokens) - 1 : 0);
 }
 
 int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)

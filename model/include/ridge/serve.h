@@ -28,8 +28,14 @@ extern "C" {
 #define RIDGE_SERVE_GRID_BATCH 12  /* ... batch points: 1, 2, 4, ..., max_batch */
 #define RIDGE_SERVE_DEFAULT_PROMPT 512 /* prompt tokens of a run that gives none */
 /* Continuous batching: the most output tokens one simulation generates, warm-up included (each
- * costs a step of the simulated scheduler; 2e8 take a few seconds). */
+ * costs a step of the simulated scheduler; 2e8 take a few seconds). With a token budget per
+ * iteration the prompt chunks count too (ridge_serve_sim_steps). */
 #define RIDGE_SERVE_MAX_SIM_TOKENS 200000000
+
+/* The scheduler steps one request costs a simulation: its output tokens, plus with a token budget
+ * max_tokens > 0 the iterations its prompt's chunks take beyond the one giving its first token,
+ * ceil(prompt / max_tokens) - 1. */
+double ridge_serve_sim_steps(double prompt, double output, double max_tokens);
 
 /* Time of one run (rc: batch, mode, prompt or context) of one replica, and (mem, may be NULL)
  * the memory per GPU. Returns RIDGE_OK or a status with err filled. */
