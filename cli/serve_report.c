@@ -168,7 +168,11 @@ static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, do
                                 CLI_JNUM("mean_iteration_s", r->mean_iteration_s),
                                 CLI_JNUM("kv_bytes_per_token", s->kv_bytes_per_token),
                                 CLI_JNUM("kv_capacity_bytes", s->kv_capacity_bytes),
-                                CLI_JNUM("kv_max_running", r->kv_max_running)};
+                                CLI_JNUM("kv_max_running", r->kv_max_running),
+                                CLI_JNUM_IF("sustained_tensor_clock_hz",
+                                            s->offline && s->g->sustained_tensor_clock_hz > 0 &&
+                                                s->g->sustained_tensor_clock_hz < s->g->tensor_clock_hz,
+                                            s->g->sustained_tensor_clock_hz)};
     CLI_JSON_ADD(root, f);
     const cli_json_field it[] = {CLI_JNUM("decode_batch_1", s->decode_s[0][0]),
                                  CLI_JNUM("decode_batch_max", s->decode_s[s->nb - 1][s->nc - 1]),
@@ -272,6 +276,9 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
     if (s->offline) {
         printf("saturation        about %s requests/s (estimate at the full running batch)\n",
                cli_num(r->saturation_rate_per_s * s->replicas, b[0], 48));
+        if (s->g->sustained_tensor_clock_hz > 0 && s->g->sustained_tensor_clock_hz < s->g->tensor_clock_hz)
+            printf("clock             a sustained full load: 16/8-bit GEMMs at the power-limited %s GHz, not %s\n",
+                   cli_num(s->g->sustained_tensor_clock_hz / 1e9, b[0], 48), cli_num(s->g->tensor_clock_hz / 1e9, b[1], 48));
         stats_text("TTFT", &r->ttft);
         stats_text("TPOT", &r->tpot);
         stats_text("e2e", &r->e2e);
