@@ -166,6 +166,7 @@ static int llm_json(const serve_cli *c, const serve_llm_report *p, double pr, do
                                 CLI_JNUM("output_tokens_per_s", tok_total),
                                 CLI_JNUM("mean_running_batch", r->mean_batch),
                                 CLI_JNUM("mean_iteration_s", r->mean_iteration_s),
+                                CLI_JNUM("prefill_time_share", r->prefill_share),
                                 CLI_JNUM("kv_bytes_per_token", s->kv_bytes_per_token),
                                 CLI_JNUM("kv_capacity_bytes", s->kv_capacity_bytes),
                                 CLI_JNUM("kv_max_running", r->kv_max_running),
@@ -271,8 +272,9 @@ static void llm_text(const serve_cli *c, const serve_llm_report *p, double pr, d
            s->offline ? " (from time 0 to the last token)" : "");
     printf("running batch     mean %s per replica (limit %d)\n", cli_num(r->mean_batch, b[0], 48),
            r->kv_max_running < s->max_batch ? r->kv_max_running : s->max_batch);
-    printf("iteration         mean %s (%zu iterations per replica)\n", cli_num_time(r->mean_iteration_s, b[0], 48),
-           r->iterations);
+    printf("iteration         mean %s (%zu iterations per replica); prefill %s %% of the time, decode %s %%\n",
+           cli_num_time(r->mean_iteration_s, b[0], 48), r->iterations, cli_num(100 * r->prefill_share, b[1], 48),
+           cli_num(100 * (1 - r->prefill_share), b[2], 48));
     if (s->offline) {
         printf("saturation        about %s requests/s (estimate at the full running batch)\n",
                cli_num(r->saturation_rate_per_s * s->replicas, b[0], 48));

@@ -352,6 +352,7 @@ static void test_offline(void)
     CHECK_NEAR(r.throughput_per_s, 10 / 0.029, 1e-6);
     CHECK_NEAR(r.ttft.mean_s, (4 * 5e-3 + 4 * 16e-3 + 2 * 25e-3) / 10, 1e-12);
     CHECK_NEAR(r.e2e.p99_s, 29e-3, 1e-12);
+    CHECK_NEAR(r.prefill_share, 13.0 / 29.0, 1e-12); /* the three prompt-only iterations: 5 + 5 + 3 ms */
     CHECK_INT(r.requests, 10);
     CHECK_INT(r.stable, 0); /* an overload by construction */
     CHECK(m.max_running == 4);
@@ -380,6 +381,13 @@ static void test_chunked_prefill(void)
     c.max_tokens = 64;
     CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
     CHECK_INT(r.iterations, 5);
+    /* no prefill_time: the prompt-only iterations (1.64 + 1.64 + 1.09 ms) of the 8.00; the mixed
+     * one counts as decoding. With it (the cost of prompts alone), that one's 1 + 0.63 ms too. */
+    CHECK_NEAR(r.prefill_share, (1.64e-3 + 1.64e-3 + 1.09e-3) / 8.00e-3, 1e-12);
+    c.prefill_time = linear_cost;
+    CHECK_INT(ridge_llm_run(&c, &r, &err), RIDGE_OK);
+    CHECK_NEAR(r.prefill_share, (1.64e-3 + 1.64e-3 + 1.63e-3 + 1.09e-3) / 8.00e-3, 1e-12);
+    c.prefill_time = NULL;
     CHECK_NEAR(r.ttft.mean_s, (3.28e-3 + 6.50e-3) / 2, 1e-12);
     CHECK_NEAR(r.e2e.mean_s, (5.41e-3 + 8.00e-3) / 2, 1e-12);
     CHECK_NEAR(r.output_tokens_per_s, 4 / 8.00e-3, 1e-6);

@@ -159,6 +159,7 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     size_t *run = NULL;
     gsl_rng *rng = NULL;
     double t = 0, kv_used = 0, ctx_sum = 0, cap, batch_sum = 0, iter_sum = 0, pmean = 0, omean = 0, tok = 0;
+    double pre_sum = 0; /* the prefill part of the measured iterations (prefill_share) */
     double end_max = 0, mid, ta, tb, offered, origin = 0, a_next = 0;
     size_t nrun = 0, win_arr = 0, win_done = 0, kvmax;
     int st;
@@ -282,6 +283,13 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
             batch_sum += (double)nrun;
             iter_sum += dt;
             iters_meas++;
+            if (ptok > 0) { /* what the prompts alone cost, for the share (never above dt) */
+                double tp = dt;
+                if (ndec > 0 && (!c->prefill_time || c->prefill_time(0, 0, (double)npre, ptok, c->iter_ctx, &tp) != 0 ||
+                                 !(tp >= 0)))
+                    tp = 0; /* unknown: the mixed iteration counts as decoding */
+                pre_sum += tp < dt ? tp : dt;
+            }
         }
         iters++;
         t += dt;
@@ -349,6 +357,7 @@ int ridge_llm_run(const ridge_llm_config *c, ridge_llm_result *r, ridge_err *err
     r->iterations = iters;
     r->mean_batch = iters_meas ? batch_sum / (double)iters_meas : 0;
     r->mean_iteration_s = iters_meas ? iter_sum / (double)iters_meas : 0;
+    r->prefill_share = iter_sum > 0 ? pre_sum / iter_sum : 0;
 
     /* Stability over the second half of the arrivals: did completions keep up? */
     ta = arr[0];

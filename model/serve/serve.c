@@ -302,6 +302,7 @@ int ridge_serve_llm_eval(const ridge_serve *s, double rate_per_s, int replicas, 
     c.kv_bytes_per_token = s->kv_bytes_per_token;
     c.kv_capacity_bytes = s->kv_capacity_bytes;
     c.iter_time = ridge_serve_iter_cost;
+    c.prefill_time = ridge_serve_iter_cost; /* additive: its prompts-only call is their part */
     c.iter_ctx = (void *)(uintptr_t)s; /* read only: the callback takes a void * */
     c.seed = s->seed;
     c.requests = s->requests;

@@ -202,6 +202,8 @@ typedef struct {
     double kv_bytes_per_token;   /* 2 layers kv_heads head_dim bytes; 0 = KV not limiting */
     double kv_capacity_bytes;    /* memory - weights - workspace; ignored when kv_bytes_per_token is 0 */
     ridge_llm_iter_fn iter_time; /* the cost model */
+    ridge_llm_iter_fn prefill_time; /* optional: the prompts' part of an iteration alone (same ctx;
+                                     * called with no decodes), for the reported prefill share */
     void *iter_ctx;
     size_t requests;             /* measured requests (a trace: at most trace_n - warmup) */
     size_t warmup;               /* requests discarded first (offline: must be 0) */
@@ -227,6 +229,9 @@ typedef struct {
     double output_tokens_per_s;
     double mean_batch;             /* running requests per iteration (mean over iterations) */
     double mean_iteration_s;
+    double prefill_share;          /* of the measured iterations' time, the prefills': prompt-only
+                                    * iterations whole, mixed ones by prefill_time (without it they
+                                    * count as decoding); the rest is decoding */
     double max_queue;              /* most requests waiting at an iteration start */
     size_t iterations;
 } ridge_llm_result;
