@@ -206,7 +206,7 @@ def multi_gpu_config(r):
 # The models of the trtllm-bench rows (the nvidia FP8 checkpoints of these architectures).
 SERVE_LLM = {"Llama-3.1-8B-Instruct": "llama3-8b", "Llama-3.3-70B-Instruct": "llama3-70b"}
 # Requests per offline run: the rows do not say how many trtllm-bench fed; the prediction moves
-# by under 1 % between 1,000 and 10,000 (docs/validation.md, "Serving benchmarks").
+# by at most 1 % between 1,000 and 10,000 (docs/validation.md, "Serving benchmarks").
 SERVE_REQUESTS = 3000
 # TensorRT-LLM's default max_batch_size is 2048; ridge serve's continuous batching runs at most
 # RIDGE_SERVE_MAX_BATCH = 1024 requests, which binds only where the KV cache holds more.
