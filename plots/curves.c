@@ -101,15 +101,16 @@ static int any_point(const ridge_curve_series *series, size_t n, const ridge_cur
     return 0;
 }
 
-/* The largest finite x of the series and vertical lines, a little beyond it (1 when none). */
-static double x_span(const ridge_curve_series *series, size_t n, const ridge_curve_options *opt)
+/* The largest finite x of the series (with vlines, of the vertical lines too), a little beyond it
+ * (1 when none). */
+static double x_span(const ridge_curve_series *series, size_t n, const ridge_curve_options *opt, int vlines)
 {
     double x = 0;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < series[i].n; k++)
             if (isfinite(series[i].x[k]))
                 x = fmax(x, series[i].x[k]);
-    for (size_t i = 0; i < opt->nvlines; i++)
+    for (size_t i = 0; vlines && i < opt->nvlines; i++)
         if (isfinite(opt->vline_x[i]))
             x = fmax(x, opt->vline_x[i]);
     return x > 0 ? 1.05 * x : 1;
@@ -212,7 +213,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     if (any_point(series, nseries, opt))
         rp_printf(&gp, "set xrange [0:*]\n");
     else
-        rp_printf(&gp, "set xrange [0:%.9g]\n", x_span(series, nseries, opt));
+        rp_printf(&gp, "set xrange [0:%.9g]\n", x_span(series, nseries, opt, 1));
     rp_printf(&gp, "set format x '%%g'\nset format y '%%g'\n"
                    "set grid xtics ytics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1\n"
                    "set border lw 1.2\n"
@@ -248,10 +249,14 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
             rp_printf(&gp, "set yrange [0:*]\n");
         else if (ylo[p] <= yhi[p])
             log_y_axis(&gp, ylo[p], yhi[p], (opt->nvlines && p == 0) || has_hline(opt, p));
-        else /* nothing to scale to: a fixed decade, said so on the panel */
-            rp_printf(&gp, "set yrange [1:10]\nset label 'no finite value to draw' at graph 0.5, graph 0.5 center\n");
+        else /* nothing to scale to: a fixed decade and the chart's x span, said so on the panel */
+            rp_printf(&gp, "set yrange [1:10]\nset xrange [0:%.9g]\n"
+                           "set label 'no finite value to draw' at graph 0.5, graph 0.5 center\n",
+                      x_span(series, nseries, opt, !any_point(series, nseries, opt)));
         guide_lines(&gp, opt, p, p == 0);
         plot_panel(&gp, series, nseries, p, paneled);
+        if (opt->log_y && !(ylo[p] <= yhi[p]) && any_point(series, nseries, opt))
+            rp_printf(&gp, "set xrange [0:*]\n"); /* the next panel autoscales again */
     }
     if (paneled)
         rp_printf(&gp, "unset multiplot\n");
