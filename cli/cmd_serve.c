@@ -314,10 +314,7 @@ static int setup_cluster(const serve_opts *o, serve_cli *c, ridge_cluster *cl, r
     if (!o->replicas_given)
         c->s.replicas = c->s.max_replicas;
     /* One replica: tp GPUs of one node, so tp x pp x dp = its GPUs with pp = dp = 1. */
-    *rep_cl = *cl;
-    rep_cl->gpus_per_node = (int)tp;
-    rep_cl->nodes = 1;
-    rep_cl->inter_bw_bytes_per_s_per_node = cl->inter_bw_bytes_per_s_per_node * (double)tp / cl->gpus_per_node;
+    ridge_serve_replica_cluster(cl, (int)tp, rep_cl);
     c->cl = cl;
     c->rep_cl = rep_cl;
     c->tp = (int)tp;

@@ -91,16 +91,6 @@ static void plot_panel(rp_buf *gp, const ridge_curve_series *series, size_t nser
 }
 
 
-/* Whether any series has a point drawn (finite x and y; y > 0 on a log axis). */
-static int any_point(const ridge_curve_series *series, size_t n, const ridge_curve_options *opt)
-{
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < series[i].n; k++)
-            if (isfinite(series[i].x[k]) && isfinite(series[i].y[k]) && (!opt->log_y || series[i].y[k] > 0))
-                return 1;
-    return 0;
-}
-
 /* The largest finite x of the series (with vlines, of the vertical lines too), a little beyond it
  * (1 when none). */
 static double x_span(const ridge_curve_series *series, size_t n, const ridge_curve_options *opt, int vlines)
@@ -123,7 +113,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     double ylo[RIDGE_CURVES_MAX_PANELS], yhi[RIDGE_CURVES_MAX_PANELS];
     rp_buf dat = {0}, gp = {0};
     size_t npanels, npoints = 0;
-    int rc, paneled;
+    int rc, paneled, drawn = 0; /* drawn: some series has a point on the chart */
     if (!opt)
         opt = &none;
     npanels = opt->npanels > 1 ? opt->npanels : 1;
@@ -185,6 +175,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
         /* gnuplot rejects an empty block in a plot command; a lone NaN row keeps the index valid. */
         if (npoints == 0)
             rp_printf(&dat, "NaN NaN\n");
+        drawn |= npoints > 0;
         npoints = 0;
     }
     for (size_t i = 0; i < opt->nvlines; i++) {
@@ -210,7 +201,7 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
     rp_printf(&gp, "\n");
     /* x autoscales from the points; a chart with none (every rate at or past saturation) gets the
      * span of its x values or guide lines, which gnuplot cannot find by itself. */
-    if (any_point(series, nseries, opt))
+    if (drawn)
         rp_printf(&gp, "set xrange [0:*]\n");
     else
         rp_printf(&gp, "set xrange [0:%.9g]\n", x_span(series, nseries, opt, 1));
@@ -252,10 +243,10 @@ int ridge_curves_write(const ridge_curve_series *series, size_t nseries, const r
         else /* nothing to scale to: a fixed decade and the chart's x span, said so on the panel */
             rp_printf(&gp, "set yrange [1:10]\nset xrange [0:%.9g]\n"
                            "set label 'no finite value to draw' at graph 0.5, graph 0.5 center\n",
-                      x_span(series, nseries, opt, !any_point(series, nseries, opt)));
+                      x_span(series, nseries, opt, !drawn));
         guide_lines(&gp, opt, p, p == 0);
         plot_panel(&gp, series, nseries, p, paneled);
-        if (opt->log_y && !(ylo[p] <= yhi[p]) && any_point(series, nseries, opt))
+        if (opt->log_y && !(ylo[p] <= yhi[p]) && drawn)
             rp_printf(&gp, "set xrange [0:*]\n"); /* the next panel autoscales again */
     }
     if (paneled)

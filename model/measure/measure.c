@@ -906,16 +906,14 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
         return why;
     OPT_STR(cfg, "config.", "cluster", cid);
     if (cid) {
+        ridge_cluster whole;
         if (!(it->par_cluster = malloc(sizeof *it->par_cluster)))
             return "out of memory";
-        if (ridge_cluster_load(cid, (int)nodes, it->par_cluster, err) != RIDGE_OK)
+        if (ridge_cluster_load(cid, (int)nodes, &whole, err) != RIDGE_OK)
             return "cluster not found (config.cluster)";
-        if (it->par_cluster->gpus_per_node % it->par.tp != 0)
+        if (whole.gpus_per_node % it->par.tp != 0)
             return "config.tp: does not divide the cluster's GPUs per node";
-        /* One replica: tp GPUs of one node (ridge serve --cluster's replica). */
-        it->par_cluster->inter_bw_bytes_per_s_per_node *= (double)it->par.tp / it->par_cluster->gpus_per_node;
-        it->par_cluster->gpus_per_node = it->par.tp;
-        it->par_cluster->nodes = 1;
+        ridge_serve_replica_cluster(&whole, it->par.tp, it->par_cluster); /* ridge serve --cluster's replica */
     } else if (it->par.tp > 1)
         return "config.tp above 1 needs config.cluster";
     if (!(it->par_model = workload_model(wl, "config.workload", &why, err)))

@@ -237,6 +237,14 @@ double ridge_serve_sim_steps(double prompt, double output, double max_tokens)
     return output + (max_tokens > 0 && prompt > max_tokens ? ceil(prompt / max_tokens) - 1 : 0);
 }
 
+void ridge_serve_replica_cluster(const ridge_cluster *cl, int tp, ridge_cluster *out)
+{
+    *out = *cl;
+    out->gpus_per_node = tp;
+    out->nodes = 1;
+    out->inter_bw_bytes_per_s_per_node = cl->inter_bw_bytes_per_s_per_node * (double)tp / cl->gpus_per_node;
+}
+
 int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s, ridge_memory *mem, ridge_err *err)
 {
     const ridge_serve_replica *rp = ctx;

@@ -120,6 +120,10 @@ typedef struct {
 
 int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *time_s, ridge_memory *mem, ridge_err *err);
 
+/* One replica's cluster cut from cl: tp GPUs of one node, with their share of the node's network
+ * (inter_bw x tp / GPUs per node). The caller has checked that tp divides the GPUs per node. */
+void ridge_serve_replica_cluster(const ridge_cluster *cl, int tp, ridge_cluster *out);
+
 /* The service times (queue models) or the iteration-time grid and KV cache (continuous) on s->g. */
 int ridge_serve_prepare(ridge_serve *s, ridge_err *err);
 
