@@ -345,13 +345,48 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
         skipped[-1]["id"] = sid + "/back_to_back"
 
 
+# measure.py's serving section: ResNet-50 (torchvision, fp16, channels_last, eager) behind a FIFO
+# queue of Poisson arrivals, one Python worker thread taking every waiting request up to
+# max_batch (no timeout), the latency from each scheduled arrival to the batch's completion.
+SERVING_ASSUMED = ("image 224 and torchvision's resnet50, as measure.py's serving section runs them (the "
+                   "records name neither); Python threads, whose scheduling ridge does not model")
+QUEUE_STATS = (("mean", "mean_s"), ("p50", "p50_s"), ("p90", "p90_s"), ("p99", "p99_s"))
+
+
+def h200_serving(rec, path, line, sid, out, skipped):
+    """measure.py's serving records: service_bs1 (one batch-1 pass, launch to synchronize, on the
+    host clock) as a ResNet-50 latency record; each queue point as one `queue` record per latency
+    statistic it holds (ridge serve --rate --max-batch; docs/validation.md, "Serving queues")."""
+    name = rec["name"]
+    run = {"workload": "resnet50", "mode": "infer", "precision": "fp16", "image": 224, "layout": "nhwc",
+           "code": "torch", "assumed": SERVING_ASSUMED}
+    if name == "service_bs1":
+        out.append(measurement(sid, "serving", num(rec, "service_s", path, line), timed="host_clock_sync",
+                               extra=dict(run, kind="latency", batch=1)))
+        return
+    if sval(rec, "model", "resnet50") != "resnet50" or sval(rec, "arrival", "poisson") != "poisson":
+        skipped.append({"id": sid, "group": "serving", "reason": "not a ResNet-50 queue of Poisson arrivals"})
+        return
+    prec = text(rec, "precision", path, line)
+    if prec != "fp16":
+        fail(path, line, "precision", f"the serving section runs fp16, not {prec!r}")
+    q = dict(run, kind="queue", rate_per_s=num(rec, "rate_per_s", path, line),
+             max_batch=num(rec, "max_batch", path, line, integer=True),
+             batch_timeout_ms=num(rec, "batch_timeout_ms", path, line, positive=False),
+             requests=num(rec, "requests", path, line, integer=True, positive=False),
+             duration_s=num(rec, "duration_s", path, line))
+    if q["requests"] == 0:
+        skipped.append({"id": sid, "group": "serving", "reason": "no request completed"})
+        return
+    for stat, key in QUEUE_STATS:
+        out.append(measurement(f"{sid}/{stat}", "serving", num(rec, key, path, line), timed="host_clock",
+                               extra=dict(q, statistic=stat), source_id=sid))
+
+
 KERNEL_SECTIONS = {"copy", "gemm_peak", "gemm", "bmm", "elementwise", "normlike", "conv", "attention", "lstm"}
 MODEL_SECTIONS = {"resnet50", "hf_train", "llm_infer", "cnn_more", "resnet_bs_sweep", "llm_train", "gqa_decode"}
 # Sections measure.py writes that ridge does not compare (the reason goes into `skipped`).
-SKIPPED_SECTIONS = {
-    "serving": "a batching-server run (latency percentiles of Poisson arrivals into Python threads); "
-               "ridge serve models such a queue, but the harness's thread scheduling is not modelled",
-}
+SKIPPED_SECTIONS = {}
 DEFAULT_SET = "h200-2026-11-29"
 
 
@@ -407,6 +442,8 @@ def convert_h200(path):
         try:
             if sec in KERNEL_SECTIONS:
                 h200_kernel(rec, path, line, sid, out, skipped)
+            elif sec == "serving":
+                h200_serving(rec, path, line, sid, out, skipped)
             elif sec in MODEL_SECTIONS:
                 # measure.py detects SDPA's enable_gqa at start-up and env_end reports the flag at
                 # the end; its gqa_decode section sets it before running, so a run with gqa_decode

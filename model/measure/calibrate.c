@@ -33,7 +33,7 @@ void ridge_cal_split(const ridge_meas_set *s, const ridge_cal_rule *rules, int n
 {
     for (int i = 0; i < s->n; i++) {
         train[i] = 0;
-        if (s->v[i].serving)
+        if (s->v[i].serving || s->v[i].queue)
             continue; /* never a training case: a simulation of thousands of steps, not a
                        * microbenchmark (and a fit would rerun it at every evaluation); held out */
         for (int r = 0; r < nrules; r++)

@@ -554,6 +554,13 @@ static int is_serving(const cJSON *cfg)
     return cJSON_IsString(k) && strcmp(k->valuestring, "serving") == 0;
 }
 
+/* config.kind "queue": a serving queue at a request rate (map_queue). */
+static int is_queue(const cJSON *cfg)
+{
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(cfg, "kind");
+    return cJSON_IsString(k) && strcmp(k->valuestring, "queue") == 0;
+}
+
 /* A generation's config.output (required): NULL, or the reason it is skipped. */
 static const char *output_tokens(const cJSON *cfg, ridge_meas_item *it)
 {
@@ -930,7 +937,135 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
     return NULL;
 }
 
+/* The most requests per second a serving-queue record may name (config.rate_per_s). */
+#define MEAS_QUEUE_MAX_RATE 1e9
+
+/* A serving queue (config.kind "queue"): Poisson arrivals at config.rate_per_s into one replica
+ * that takes up to config.max_batch waiting requests per batch, waiting at most
+ * config.batch_timeout_ms (default 0: what is queued) for a batch to fill, each batch one pass of
+ * the model's run (config.mode infer by default) under the host profile; time_s.median is the
+ * request latency's config.statistic (mean, p50, p90 or p99), in seconds (ridge serve --rate
+ * --max-batch; docs/validation.md, "Serving queues"). */
+static const char *map_queue(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
+{
+    static const char *const keys[] = {"gpu",       "workload", "kind",     "mode",   "precision",      "layout",
+                                       "image",     "seq",      "prompt",   "code",   "host",           "timed",
+                                       "runtime",   "rate_per_s", "max_batch", "batch_timeout_ms", "statistic",
+                                       "requests",  "duration_s", "source", "assumed", NULL};
+    static const char *const stats[] = {"mean", "p50", "p90", "p99"};
+    const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload"), *v;
+    ridge_run_config *rc = &it->par_run;
+    rj_ctx kc = {"measurement", err};
+    double x = 0;
+    const char *s, *why = NULL;
+    int k;
+    it->type = RIDGE_MEAS_MODEL;
+    it->kind = RIDGE_MEAS_LATENCY;
+    it->queue = 1;
+    ridge_run_config_init(rc);
+    rc->mode = RIDGE_MODE_INFER;
+    if (rj_check_keys(cfg, "$.config", keys, &kc) != RIDGE_OK)
+        return "a key a queue record does not take";
+    OPT_STR(cfg, "config.", "mode", s);
+    if (s && (ridge_mode_parse(s, &rc->mode) || rc->mode == RIDGE_MODE_TRAIN))
+        return "config.mode: not infer, prefill or decode";
+    OPT_STR(cfg, "config.", "precision", s);
+    if (s && ridge_dtype_parse(s, &rc->precision))
+        return "unknown precision";
+    OPT_STR(cfg, "config.", "runtime", s);
+    if (s && strcmp(s, "eager") != 0)
+        return "config.runtime: a queue record runs its host profile's runtime (eager)";
+    if (two_way_key(cfg, "layout", "nhwc", "nchw", &rc->nchw))
+        return "unknown layout";
+    for (size_t j = 0; j < sizeof run_numbers / sizeof run_numbers[0]; j++)
+        if (strcmp(run_numbers[j].key, "batch") != 0 && strcmp(run_numbers[j].key, "grad_accum") != 0 &&
+            opt_int(cfg, run_numbers[j].key, run_numbers[j].lo, run_numbers[j].hi,
+                    (double *)((char *)rc + run_numbers[j].offset)) < 0)
+            return run_numbers[j].why;
+    if (!(v = given(cfg, "rate_per_s")))
+        return "queue record without config.rate_per_s";
+    if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble <= MEAS_QUEUE_MAX_RATE))
+        return "config.rate_per_s: not a number in (0, 1e9]";
+    it->rate_per_s = v->valuedouble;
+    if ((k = opt_int(cfg, "max_batch", 1, RIDGE_SERVE_MAX_BATCH, &x)) <= 0)
+        return k ? "config.max_batch: not an integer in [1, " MEAS_STR(RIDGE_SERVE_MAX_BATCH) "]"
+                 : "queue record without config.max_batch";
+    it->max_batch = (int)x;
+    if ((v = given(cfg, "batch_timeout_ms"))) {
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1e6))
+            return "config.batch_timeout_ms: not a number in [0, 1e6]";
+        it->timeout_s = v->valuedouble / 1e3;
+    }
+    OPT_STR(cfg, "config.", "statistic", s);
+    if (!s)
+        return "queue record without config.statistic";
+    for (k = 0; k < 4 && strcmp(s, stats[k]) != 0; k++)
+        ;
+    if (k == 4)
+        return "config.statistic: not mean, p50, p90 or p99";
+    it->statistic = (ridge_meas_queue_stat)k;
+    if (opt_int(cfg, "requests", 1, 1e12, &x) < 0)
+        return "config.requests: not an integer in [1, 1e12]";
+    if ((v = given(cfg, "duration_s")) && !(cJSON_IsNumber(v) && v->valuedouble > 0))
+        return "config.duration_s: not a positive number";
+    if ((why = median_time_s(m, &it->measured)))
+        return why;
+    if ((why = model_host(cfg, rc, it, err)))
+        return why;
+    if (!(it->par_model = workload_model(wl, "config.workload", &why, err)))
+        return why;
+    rc->batch = 1;
+    it->batch = it->max_batch;
+    snprintf(it->kind_name, sizeof it->kind_name, "queue");
+    snprintf(it->workload, sizeof it->workload, "%s", ridge_model_name(it->par_model));
+    snprintf(it->unit, sizeof it->unit, "s");
+    snprintf(it->family, sizeof it->family, "queue");
+    snprintf(it->desc, sizeof it->desc, "%.40s queue %s %.4g/s max%d %s", it->workload, stats[it->statistic],
+             it->rate_per_s, it->max_batch, ridge_dtype_name(rc->precision));
+    return NULL;
+}
+
 static const char *failed(int st, const char *otherwise);
+
+/* A serving queue's prediction on GPU g: ridge serve --rate R --max-batch B with one replica, the
+ * dynamic-batching simulation (seed 1, 100,000 requests, as the CLI). An unstable queue (the rate
+ * at or above what the replica serves) has no latency to compare: the record is skipped, never
+ * given a finite guess. */
+static const char *predict_queue(const ridge_meas_item *it, const ridge_gpu *g, double *pred, ridge_err *err)
+{
+    ridge_serve *s = calloc(1, sizeof *s);
+    ridge_serve_replica rp = {g, NULL, 1, it->par_model, &it->host, 0};
+    ridge_queue_result r;
+    int st;
+    if (!s)
+        return "out of memory";
+    s->g = g;
+    s->m = it->par_model;
+    s->run = it->par_run;
+    s->step = ridge_serve_replica_step;
+    s->step_ctx = &rp;
+    s->gpus_per_replica = 1;
+    s->max_batch = it->max_batch;
+    s->timeout_s = it->timeout_s;
+    s->replicas = s->max_replicas = 1;
+    s->seed = 1;
+    s->customers = 100000;
+    st = ridge_serve_prepare(s, err);
+    if (st == RIDGE_OK)
+        st = ridge_serve_eval(s, it->rate_per_s, 1, &r, err);
+    free(s);
+    if (st != RIDGE_OK)
+        return st == RIDGE_EINVAL ? "queue simulation failed" : failed(st, "model prediction failed");
+    if (!r.stable)
+        return "the queue is unstable at config.rate_per_s (ridge's replica serves fewer)";
+    switch (it->statistic) {
+    case RIDGE_MEAS_Q_P50: *pred = r.p50_s; break;
+    case RIDGE_MEAS_Q_P90: *pred = r.p90_s; break;
+    case RIDGE_MEAS_Q_P99: *pred = r.p99_s; break;
+    default: *pred = r.mean_latency_s; break;
+    }
+    return isfinite(*pred) && *pred > 0 ? NULL : "no positive prediction";
+}
 
 /* A serving record's prediction on GPU g: ridge serve --offline with one replica. */
 static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g, double *pred, ridge_err *err)
@@ -1133,6 +1268,8 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         detail.msg[0] = 0;
         if (is_serving(cfg))
             why = map_serving(m, cfg, &it, &detail);
+        else if (is_queue(cfg))
+            why = map_queue(m, cfg, &it, &detail);
         else if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
             why = map_parallel(m, cfg, &it, &detail);
         else if (cJSON_IsObject(op))
@@ -1341,6 +1478,8 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
         return predict_kernel(it, g, pred, err);
     if (it->serving)
         return predict_serving(it, g, pred, err);
+    if (it->queue)
+        return predict_queue(it, g, pred, err);
     if (it->par_cluster) {
         /* The cluster of the GPU being predicted (a calibrated copy included). */
         ridge_cluster *cl = malloc(sizeof *cl);

@@ -120,7 +120,15 @@ class ImportTest(unittest.TestCase):
             {"run": "b", "section": "resnet_bs_sweep", "name": "resnet50_infer_fp16_bs1", "model": "resnet50",
              "mode": "infer", "precision": "fp16", "batch": 1, "image": 224, "median_ms": 3.9,
              "back_to_back_ms": 3.1},
-            {"run": "b", "section": "serving", "name": "service_bs1", "median_ms": 4.0},
+            {"run": "b", "section": "serving", "name": "service_bs1", "service_s": 0.004, "median_ms": 4.0},
+            {"run": "b", "section": "serving", "name": "resnet50_fp16_maxbatch64_load2.0", "model": "resnet50",
+             "precision": "fp16", "max_batch": 64, "batch_timeout_ms": 0, "arrival": "poisson",
+             "rate_per_s": 500.0, "offered_load_vs_bs1": 2.0, "duration_s": 4.0, "requests": 2000,
+             "mean_s": 0.006, "p50_s": 0.0055, "p90_s": 0.008, "p99_s": 0.01, "max_s": 0.02},
+            {"run": "b", "section": "serving", "name": "resnet50_fp16_maxbatch1_load0.9", "model": "resnet50",
+             "precision": "fp16", "max_batch": 1, "batch_timeout_ms": 0, "arrival": "poisson",
+             "rate_per_s": 225.0, "duration_s": 4.0, "requests": 0, "mean_s": None, "p50_s": None,
+             "p90_s": None, "p99_s": None},
             {"run": "b", "section": "env", "name": "env_end", "gqa_native": True},
         ]
         folder = os.path.join(self.d, "a100-2026-12-01")
@@ -151,10 +159,23 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(ms["b/mobilenet_v2_infer_fp16_bs128"]["layout"], "nhwc")
         self.assertEqual(ms["b/resnet_bs_sweep/resnet50_infer_fp16_bs1"]["batch"], 1)
         self.assertIn("b/resnet50_infer_fp16_bs1", ms)
+        # the serving section: the batch-1 service time as a latency record, each queue point as one
+        # queue record per latency statistic (ridge serve --rate --max-batch), its source id kept
+        self.assertEqual((ms["b/service_bs1"]["kind"], ms["b/service_bs1"]["batch"]), ("latency", 1))
+        q = {st: ms[f"b/resnet50_fp16_maxbatch64_load2.0/{st}"] for st in ("mean", "p50", "p90", "p99")}
+        self.assertEqual({(c["kind"], c["statistic"], c["max_batch"], c["rate_per_s"]) for c in q.values()},
+                         {("queue", st, 64, 500.0) for st in q})
+        src_ids = {m["id"]: m.get("source_id") for m in doc["measurements"]}
+        self.assertEqual(src_ids["a100-2026-12-01/b/resnet50_fp16_maxbatch64_load2.0/p99"],
+                         "a100-2026-12-01/b/resnet50_fp16_maxbatch64_load2.0")
+        times = {m["id"].split("/", 1)[1]: m["time_s"]["median"] for m in doc["measurements"]}
+        self.assertEqual(times["b/resnet50_fp16_maxbatch64_load2.0/p90"], 0.008)
         why = {s["id"].split("/", 1)[1]: s["reason"] for s in doc["skipped"]}
-        self.assertEqual(set(why), {"b/t5_train", "b/service_bs1", "b/resnet_bs_sweep/resnet50_infer_fp16_bs1/back_to_back"})
+        self.assertEqual(set(why), {"b/t5_train", "b/resnet_bs_sweep/resnet50_infer_fp16_bs1/back_to_back",
+                                    "b/resnet50_fp16_maxbatch1_load0.9"})
         self.assertIn("not a ridge preset", why["b/t5_train"])
-        self.validate(dst, 10)
+        self.assertIn("no request completed", why["b/resnet50_fp16_maxbatch1_load0.9"])
+        self.validate(dst, 15)
 
     def test_h200_wrong_types(self):
         """A field of an unexpected JSON type (a list for a precision or a model name) is a one-line

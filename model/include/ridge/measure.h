@@ -34,6 +34,9 @@ typedef enum { RIDGE_MEAS_STEADY = 0, RIDGE_MEAS_ROUNDTRIP, RIDGE_MEAS_ISSUE, RI
 /* Model measurements: what is compared. */
 typedef enum { RIDGE_MEAS_LATENCY = 0, RIDGE_MEAS_THROUGHPUT, RIDGE_MEAS_GENERATION, RIDGE_MEAS_FLOP_RATE, RIDGE_MEAS_BYTE_RATE } ridge_meas_kind;
 
+/* Which latency statistic a serving-queue record gives (config.statistic). */
+typedef enum { RIDGE_MEAS_Q_MEAN = 0, RIDGE_MEAS_Q_P50, RIDGE_MEAS_Q_P90, RIDGE_MEAS_Q_P99 } ridge_meas_queue_stat;
+
 /* Longest measurement id, in bytes (a longer one is skipped: "id: longer than 95 bytes"). */
 #define RIDGE_MEAS_ID_MAX 95
 
@@ -78,6 +81,14 @@ typedef struct {
     double requests;
     int max_batch;
     double max_tokens; /* tokens per iteration, prompts chunked (config.max_tokens; 0 = no limit) */
+    /* A serving queue (config.kind "queue"; docs/validation.md, "Serving queues"): Poisson
+     * arrivals at rate_per_s into one replica that batches up to max_batch waiting requests,
+     * waiting at most timeout_s for a batch to fill (ridge serve --rate --max-batch); the
+     * request latency's `statistic` (mean, p50, p90, p99) in seconds. The model is par_model,
+     * one pass of par_run per batch. */
+    int queue;
+    double rate_per_s, timeout_s;
+    ridge_meas_queue_stat statistic;
 } ridge_meas_item;
 
 typedef struct {
