@@ -171,11 +171,14 @@ class ImportTest(unittest.TestCase):
         times = {m["id"].split("/", 1)[1]: m["time_s"]["median"] for m in doc["measurements"]}
         self.assertEqual(times["b/resnet50_fp16_maxbatch64_load2.0/p90"], 0.008)
         why = {s["id"].split("/", 1)[1]: s["reason"] for s in doc["skipped"]}
-        self.assertEqual(set(why), {"b/t5_train", "b/resnet_bs_sweep/resnet50_infer_fp16_bs1/back_to_back",
-                                    "b/resnet50_fp16_maxbatch1_load0.9"})
+        self.assertEqual(set(why), {"b/t5_train", "b/resnet50_fp16_maxbatch1_load0.9"})
+        # a whole model's back_to_back_ms: ten calls between two events, the source id kept
+        b2b = ms["b/resnet_bs_sweep/resnet50_infer_fp16_bs1/back_to_back"]
+        self.assertEqual((b2b["timed"], b2b["calls"], b2b["batch"]), ("back_to_back", 10, 1))
+        self.assertAlmostEqual(times["b/resnet_bs_sweep/resnet50_infer_fp16_bs1/back_to_back"], 0.0031, places=12)
         self.assertIn("not a ridge preset", why["b/t5_train"])
         self.assertIn("no request completed", why["b/resnet50_fp16_maxbatch1_load0.9"])
-        self.validate(dst, 15)
+        self.validate(dst, 16)
 
     def test_h200_wrong_types(self):
         """A field of an unexpected JSON type (a list for a precision or a model name) is a one-line

@@ -64,6 +64,8 @@ typedef struct {
     double output; /* generated tokens */
     ridge_host_profile host;  /* RIDGE_MEAS_MODEL: config.host, else torch-eager (docs/model.md §7) */
     ridge_runtime decode_rt;  /* generation: the decode step's runtime under that profile */
+    double calls;  /* a model step timed back to back (config.timed "back_to_back"): the calls
+                    * between the two events (config.calls); 0 for one call */
     /* A multi-GPU run (config.cluster): predicted with ridge_parallel_predict on the cluster
      * with the item's GPU; owned by the item. */
     ridge_model *par_model;
