@@ -957,7 +957,7 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
 static const char *map_queue(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
 {
     static const char *const keys[] = {"gpu",       "workload", "kind",     "mode",   "precision",      "layout",
-                                       "image",     "seq",      "prompt",   "code",   "host",           "timed",
+                                       "image",     "seq",      "prompt",   "context", "code", "host",     "timed",
                                        "runtime",   "rate_per_s", "max_batch", "batch_timeout_ms", "statistic",
                                        "requests",  "duration_s", "source", "assumed", NULL};
     static const char *const stats[] = {"mean", "p50", "p90", "p99"};
