@@ -386,8 +386,6 @@ def h200_serving(rec, path, line, sid, out, skipped):
 
 KERNEL_SECTIONS = {"copy", "gemm_peak", "gemm", "bmm", "elementwise", "normlike", "conv", "attention", "lstm"}
 MODEL_SECTIONS = {"resnet50", "hf_train", "llm_infer", "cnn_more", "resnet_bs_sweep", "llm_train", "gqa_decode"}
-# Sections measure.py writes that ridge does not compare (the reason goes into `skipped`).
-SKIPPED_SECTIONS = {}
 DEFAULT_SET = "h200-2026-11-29"
 
 
@@ -453,8 +451,7 @@ def convert_h200(path):
                 native = run not in gqa_runs and bool(env_end.get(run, {}).get("gqa_native"))
                 h200_model(rec, path, line, sid, out, skipped, gqa_native=native)
             else:
-                why = SKIPPED_SECTIONS.get(sec, f"section {sec!r} not converted")
-                skipped.append({"id": sid, "group": sec, "reason": why})
+                skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} not converted"})
         except (TypeError, ValueError, AttributeError, KeyError) as e:  # a field of a shape no check foresaw
             fail(path, line, "record", f"a field of the wrong type ({type(e).__name__}: {e})")
     a = env.get("a") or (env[sorted(env)[0]] if env else {})

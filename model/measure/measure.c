@@ -547,18 +547,12 @@ static int is_model_document(const cJSON *wl)
            cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(wl, "arch"));
 }
 
-/* config.kind "serving": an offline serving benchmark (map_serving). */
-static int is_serving(const cJSON *cfg)
+/* config.kind is `kind`: "serving" (an offline serving benchmark, map_serving) or "queue" (a
+ * serving queue at a request rate, map_queue). */
+static int kind_is(const cJSON *cfg, const char *kind)
 {
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(cfg, "kind");
-    return cJSON_IsString(k) && strcmp(k->valuestring, "serving") == 0;
-}
-
-/* config.kind "queue": a serving queue at a request rate (map_queue). */
-static int is_queue(const cJSON *cfg)
-{
-    const cJSON *k = cJSON_GetObjectItemCaseSensitive(cfg, "kind");
-    return cJSON_IsString(k) && strcmp(k->valuestring, "queue") == 0;
+    return cJSON_IsString(k) && strcmp(k->valuestring, kind) == 0;
 }
 
 /* A generation's config.output (required): NULL, or the reason it is skipped. */
@@ -1035,6 +1029,23 @@ static const char *map_queue(const cJSON *m, const cJSON *cfg, ridge_meas_item *
 
 static const char *failed(int st, const char *otherwise);
 
+/* What a record's serving context holds whatever it simulates: the model and run of the item on
+ * GPU g, priced by ridge_serve_replica_step on rp (a replica of `gpus` GPUs), one replica of at
+ * most it->max_batch, seed 1. */
+static void serve_init(ridge_serve *s, const ridge_meas_item *it, const ridge_gpu *g, ridge_serve_replica *rp,
+                       int gpus)
+{
+    s->g = g;
+    s->m = it->par_model;
+    s->run = it->par_run;
+    s->step = ridge_serve_replica_step;
+    s->step_ctx = rp;
+    s->gpus_per_replica = gpus;
+    s->max_batch = it->max_batch;
+    s->replicas = s->max_replicas = 1;
+    s->seed = 1;
+}
+
 /* A serving queue's prediction on GPU g: ridge serve --rate R --max-batch B with one replica, the
  * dynamic-batching simulation (seed 1, 100,000 requests, as the CLI). An unstable queue (the rate
  * at or above what the replica serves) has no latency to compare: the record is skipped, never
@@ -1047,16 +1058,8 @@ static const char *predict_queue(const ridge_meas_item *it, const ridge_gpu *g, 
     int st;
     if (!s)
         return "out of memory";
-    s->g = g;
-    s->m = it->par_model;
-    s->run = it->par_run;
-    s->step = ridge_serve_replica_step;
-    s->step_ctx = &rp;
-    s->gpus_per_replica = 1;
-    s->max_batch = it->max_batch;
+    serve_init(s, it, g, &rp, 1);
     s->timeout_s = it->timeout_s;
-    s->replicas = s->max_replicas = 1;
-    s->seed = 1;
     s->customers = 100000;
     st = ridge_serve_prepare(s, err);
     if (st == RIDGE_OK)
@@ -1095,18 +1098,10 @@ static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g
         rp.cl = cl;
         s->tensor_parallel = 1;
     }
-    s->g = g;
-    s->m = it->par_model;
-    s->run = it->par_run;
-    s->step = ridge_serve_replica_step;
-    s->step_ctx = &rp;
-    s->gpus_per_replica = it->par.tp;
+    serve_init(s, it, g, &rp, it->par.tp);
     s->llm = s->continuous = s->offline = 1;
     s->output = it->output;
-    s->max_batch = it->max_batch;
     s->max_tokens = it->max_tokens;
-    s->replicas = s->max_replicas = 1;
-    s->seed = 1;
     s->requests = (size_t)it->requests;
     s->kv_fraction = ridge_host_kv_fraction(&it->host);
     st = ridge_serve_prepare(s, err);
@@ -1274,9 +1269,9 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         snprintf(it.group, sizeof it.group, "%s", group);
         snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
         detail.msg[0] = 0;
-        if (is_serving(cfg))
+        if (kind_is(cfg, "serving"))
             why = map_serving(m, cfg, &it, &detail);
-        else if (is_queue(cfg))
+        else if (kind_is(cfg, "queue"))
             why = map_queue(m, cfg, &it, &detail);
         else if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
             why = map_parallel(m, cfg, &it, &detail);
