@@ -316,8 +316,12 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
         mode = text(rec, "mode", path, line)
         batch = num(rec, "batch", path, line, integer=True)
         if mode == "prefill":
-            run = {"prompt": num(rec, "prompt", path, line, integer=True)}
-            run["seq"] = length = run["prompt"]
+            # measure.py's prefill is m(ids, cos, sin, last_only=True) with no cache (caches=None): a
+            # forward pass of the prompt, the LM head on the last token, no K/V written. That is
+            # ridge's infer mode; its prefill mode writes the KV cache, as an engine's does.
+            mode = "infer"
+            run = {"seq": num(rec, "prompt", path, line, integer=True)}
+            length = run["seq"]
         elif mode == "decode":
             run = {"context": num(rec, "context", path, line, integer=True)}
             length = run["context"] + 1
