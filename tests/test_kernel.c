@@ -712,6 +712,21 @@ static void test_channels_last_bn(void)
     flat = predict(&g, op);
     CHECK_NEAR(flat.time_s, red.time_s, 1e-12);
     CHECK(flat.dram_bytes + flat.l2_bytes > 1.9 * (red.dram_bytes + red.l2_bytes));
+    /* the training statistics' running-stats update (aux_kernels 1): one more kernel, one more
+     * floor, nothing else */
+    op.u.rows.inputs = 1;
+    op.u.rows.aux_kernels = 1;
+    r = predict(&g, op);
+    CHECK(r.kernels == 3);
+    CHECK_NEAR(r.time_s - red.time_s, g.eff.kernel_floor_s, 1e-12);
+    CHECK_NEAR(r.dram_bytes, red.dram_bytes, 1e-12);
+    /* the eval transform's running-mean copy and invstd (aux_kernels 2) */
+    op = ridge_op_elementwise(RIDGE_DTYPE_BF16, el, 1, 1, 2);
+    op.u.ew.channels = 64;
+    op.u.ew.aux_kernels = 2;
+    r = predict(&g, op);
+    CHECK(r.kernels == 3);
+    CHECK_NEAR(r.time_s - r64.time_s, 2 * g.eff.kernel_floor_s, 1e-12);
 }
 
 /* Hopper tile writes (docs/model.md §2): a write-bound GEMM (k = 64, a 512 MB C) on an H200 writes

@@ -1028,12 +1028,21 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
             /* Batch statistics (one pass: sum and sum of squares per channel), then normalize. */
             snprintf(nm, sizeof nm, "%s.stats", u->name);
             rw_rows(g, RIDGE_OP_REDUCE, u->group, nm, at, u->c, n * u->h * u->w, 0, u->count);
-            if (native_bn_cl(g, rc) && !g->failed)
+            if (native_bn_cl(g, rc) && !g->failed) {
                 g->ops[g->n - 1].u.rows.kernel = RIDGE_ROW_COLUMN;
+                /* batch_norm_update_stats_and_invert: the running statistics and invstd, one
+                 * C-element kernel after the statistics (batch_norm_cuda_out) */
+                g->ops[g->n - 1].u.rows.aux_kernels = 1;
+            }
         }
         rw_elementwise(g, u->group, u->name, at, in, 1, 1, 2, 0, u->count);
-        if (native_bn_cl(g, rc) && !g->failed)
+        if (native_bn_cl(g, rc) && !g->failed) {
             g->ops[g->n - 1].u.ew.channels = u->c;
+            /* eval (batch_norm_cuda_out): save_mean.copy_(running_mean) and
+             * batch_norm_calc_invstd(running_var), two C-element kernels before the transform */
+            if (!train)
+                g->ops[g->n - 1].u.ew.aux_kernels = 2;
+        }
         if (train && g->torch_step) {
             /* nn.BatchNorm2d in training mode: self.num_batches_tracked.add_(1), one aten op on
              * a one-value tensor before the batch-norm call */

@@ -216,6 +216,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kerne
         if (op->u.rows.kernel == RIDGE_ROW_COLUMN &&
             op->u.rows.cols >= RK_BN_CL_COOP_MIN_BLOCKS * RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD)
             kernels = 2;
+        kernels += op->u.rows.aux_kernels;
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
          * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
         if (op->u.rows.kernel == RIDGE_ROW_COLUMN) {
@@ -228,6 +229,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kerne
         break;
     case RIDGE_OP_ELEMENTWISE:
         ew_work(op, &flops, &math);
+        kernels += op->u.ew.aux_kernels;
         if (op->u.ew.fn != RIDGE_EW_PLAIN)
             flops /= fn_issue_share(p->g);
         b = rk_op_bytes(op, bytes);

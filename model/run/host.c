@@ -21,18 +21,18 @@ static const ridge_host_profile builtins[] = {
      "PyTorch 2.x eager on a current server CPU (the H200 host of h200-2026-11-29 run a): launch, aten and "
      "library costs from its tiny-op records, module calls and the in-model factor fitted on its llm_infer "
      "prefill T128 and resnet50 infer bs1 records (docs/model.md §7)",
-     5.0 * US, {0, 9.4 * US, 20.0 * US, 95.2 * US, 27.8 * US, 12.0 * US}, 4.0 * US, 0.6 * US, 10.0 * US, 0, 1.0,
+     5.0 * US, {0, 9.9 * US, 21.0 * US, 99.7 * US, 28.6 * US, 12.0 * US}, 0.35 * US, 0.6 * US, 10.0 * US, 0, 1.0,
      RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"torch-eager-ngc21", "",
      "PyTorch 1.x eager (NGC pytorch 20.xx-22.xx) on the hosts of the NVIDIA DeepLearningExamples READMEs "
-     "(DGX-1: Xeon E5-2698 v4): torch-eager's costs on a CPU 0.308 as fast, fitted on published-dev pub0225 "
+     "(DGX-1: Xeon E5-2698 v4): torch-eager's costs on a CPU 0.319 as fast, fitted on published-dev pub0225 "
      "and pub0228 (V100 ResNet-50 inference batch 1, FP32 and AMP; docs/model.md §7)",
-     5.0 * US, {0, 9.4 * US, 20.0 * US, 95.2 * US, 27.8 * US, 12.0 * US}, 4.0 * US, 0.6 * US, 10.0 * US, 0, 0.308,
+     5.0 * US, {0, 9.9 * US, 21.0 * US, 99.7 * US, 28.6 * US, 12.0 * US}, 0.35 * US, 0.6 * US, 10.0 * US, 0, 0.319,
      RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
     {"torch-graph", "",
      "PyTorch with torch.cuda.graphs: the step captured once and replayed (g.replay(): one Python call and "
      "cudaGraphLaunch, then 0.6 us per node, gpu-specs §9 OCANNL-488)",
-     5.0 * US, {0, 9.4 * US, 20.0 * US, 95.2 * US, 27.8 * US, 12.0 * US}, 4.0 * US, 0.6 * US, 10.0 * US, 0, 1.0,
+     5.0 * US, {0, 9.9 * US, 21.0 * US, 99.7 * US, 28.6 * US, 12.0 * US}, 0.35 * US, 0.6 * US, 10.0 * US, 0, 1.0,
      RIDGE_HOST_RUNTIME_GRAPH, 0, 0, 0},
     {"torch-compile", "compile",
      "torch.compile (inductor, default mode): pointwise chains fused into Triton kernels, each launched from "

@@ -117,9 +117,12 @@ typedef struct {
             double rows;           /* > 0: one CTA per row of elements / rows (0: a flat grid) */
             double channels;       /* > 0: PyTorch's channels_last batch-norm kernel over this many
                                     * channels (docs/model.md §6, "Channels-last batch norm") */
+            double aux_kernels;    /* tiny kernels the op launches besides its own, a kernel floor
+                                    * and a launch each (the eval batch norm's running-mean copy
+                                    * and invstd; docs/model.md §6). 0 in op-list files */
             ridge_ew_fn fn;
         } ew;
-        struct { double rows, cols; ridge_row_kernel kernel; double inputs; } rows; /* softmax, layernorm, rmsnorm, reduce; kernel: ridge_row_kernel; inputs: reduce only, tensors of rows x cols reduced together (0 = 1) */
+        struct { double rows, cols; ridge_row_kernel kernel; double inputs, aux_kernels; } rows; /* softmax, layernorm, rmsnorm, reduce; kernel: ridge_row_kernel; inputs: reduce only, tensors of rows x cols reduced together (0 = 1); aux_kernels: as ew's (the training batch norm's running-statistics update after its statistics) */
         struct { double tokens, dim, vocab; } emb;
         struct { double batch, seq, input, hidden, layers; ridge_pass pass; } lstm;
         struct { double bytes; ridge_copy_kind kind; } copy;
