@@ -1427,6 +1427,87 @@ static void test_strided_views(void)
     ridge_model_free(m);
 }
 
+/* Autocast over measure.py's decoder (code torch, --amp, FP32 weights): the FP32 embeddings start
+ * an FP32 residual stream, so the composite RMSNorm's x.float() and .to(x.dtype) launch nothing
+ * (six kernels, all FP32), each linear that reads the stream casts it (qkv_proj.acast), the
+ * rotary products of the BF16 projection and the FP32 tables are FP32, and autocast casts q and
+ * K back at the SDPA call (K's GQA copies, where the code makes them, come before that cast, in
+ * FP32).
+ * Without --amp (a BF16 model) none of that: eight norm kernels in their dtypes, no casts. */
+static void test_amp_composite_stream(void)
+{
+    ridge_model *m = load("llama3-8b");
+    ridge_err err;
+    if (!m)
+        return;
+    for (int amp = 0; amp <= 1; amp++) {
+        ridge_run_config rc;
+        ridge_oplist ol;
+        const ridge_op *op;
+        size_t norm_kernels = 0;
+        ridge_run_config_init(&rc);
+        rc.mode = RIDGE_MODE_TRAIN;
+        rc.batch = 1;
+        rc.seq = 512;
+        rc.amp = amp;
+        rc.code = RIDGE_CODE_TORCH;
+        check_context(amp ? "amp" : "bf16");
+        if (!CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK))
+            continue;
+        for (size_t k = 0; k < ol.n; k++)
+            if (strncmp(ol.ops[k].name, "attn_norm.", 10) == 0 && !strstr(ol.ops[k].name, ".bwd"))
+                norm_kernels++, CHECK(!amp || ol.ops[k].dtype == RIDGE_DTYPE_FP32);
+        CHECK(norm_kernels == (amp ? 6 : 8));
+        CHECK((check_find_op(&ol, "attn_norm.to_fp32") == NULL) == amp);
+        CHECK((check_find_op(&ol, "qkv_proj.acast") != NULL) == amp);
+        CHECK((check_find_op(&ol, "attn_q.acast") != NULL) == amp);
+        op = check_find_op(&ol, "attn_k.acast");
+        CHECK((op != NULL) == amp);
+        if (op) /* the preset's grouped K: 8 heads of 128, read in FP32, written in BF16 */
+            CHECK_NEAR(op->u.custom.bytes, 512.0 * 8 * 128 * (4 + 2), 1e-12);
+        if (CHECK((op = check_find_op(&ol, "rope_q.x1_cos")) != NULL))
+            CHECK(op->dtype == (amp ? RIDGE_DTYPE_FP32 : RIDGE_DTYPE_BF16));
+        if (CHECK((op = check_find_op(&ol, "embed_tokens")) != NULL))
+            CHECK(op->dtype == (amp ? RIDGE_DTYPE_FP32 : RIDGE_DTYPE_BF16));
+        if (CHECK((op = check_find_op(&ol, "attn_residual")) != NULL))
+            CHECK(op->dtype == (amp ? RIDGE_DTYPE_FP32 : RIDGE_DTYPE_BF16));
+        ridge_oplist_free(&ol);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+    /* measure.py's llm_train decoder without enable_gqa (gqa_impl repeat_all, as its importer maps
+     * it): repeat_interleave copies the FP32 rotary K to every query head, then autocast casts the
+     * copies */
+    {
+        static const char text[] =
+            "{\"schema_version\": 1, \"name\": \"tiny\", \"family\": \"transformer\", \"arch\": {\"d_model\": 2048,"
+            " \"layers\": 2, \"heads\": 32, \"kv_heads\": 4, \"ffn\": 5632, \"vocab\": 32000, \"max_seq\": 4096,"
+            " \"ffn_act\": \"swiglu\", \"norm\": \"rmsnorm\", \"position\": \"rope\", \"tied_embeddings\": false,"
+            " \"bias\": false, \"gqa_impl\": \"repeat_all\"}}";
+        ridge_run_config rc;
+        ridge_oplist ol;
+        const ridge_op *op;
+        ridge_run_config_init(&rc);
+        rc.mode = RIDGE_MODE_TRAIN;
+        rc.batch = 1;
+        rc.seq = 512;
+        rc.amp = 1;
+        rc.code = RIDGE_CODE_TORCH;
+        m = NULL;
+        if (CHECK(ridge_model_parse(text, strlen(text), "tiny", &m, &err) == RIDGE_OK) &&
+            CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
+            if (CHECK((op = check_find_op(&ol, "repeat_k")) != NULL))
+                CHECK(op->dtype == RIDGE_DTYPE_FP32 && op->u.custom.bytes == 512.0 * 64 * (4 + 32) * 4);
+            if (CHECK((op = check_find_op(&ol, "repeat_v")) != NULL))
+                CHECK(op->dtype == RIDGE_DTYPE_BF16 && op->u.custom.bytes == 512.0 * 64 * (4 + 32) * 2);
+            if (CHECK((op = check_find_op(&ol, "attn_k.acast")) != NULL))
+                CHECK_NEAR(op->u.custom.bytes, 512.0 * 32 * 64 * (4 + 2), 1e-12);
+            ridge_oplist_free(&ol);
+        }
+        ridge_model_free(m);
+    }
+}
+
 /* The training steps of the H200 records as their code runs them (docs/workloads.md, "Training
  * steps and the optimizer"): Hugging Face BERT-base and GPT-2 under bf16 autocast with fused
  * AdamW, and torchvision ResNet-50 with SGD foreach. zero_grad(set_to_none) launches nothing in
@@ -1579,6 +1660,7 @@ static void test_bias_dropout_add(void)
 
 int main(void)
 {
+    test_amp_composite_stream();
     test_bias_dropout_add();
     test_gqa_per_head();
     test_training_step_as_run();

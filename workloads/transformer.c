@@ -407,8 +407,10 @@ typedef struct {
     int eager;       /* eager PyTorch modules (--code torch, hf): bias kernels, embedding backward */
     /* Autocast over an eager LayerNorm model (--amp, --code torch or hf): LayerNorm is on
      * autocast's FP32 list, so its outputs, the FP32 embeddings and the residual stream they feed
-     * are FP32; each linear layer that reads one casts it to adt first (rw_act_cast). ndt: the
-     * dtype of norms and residual adds (FP32 then, else adt). */
+     * are FP32; each linear layer that reads one casts it to adt first (rw_act_cast). A composite
+     * RMSNorm (norm_impl composite) is on no list, but the FP32 embeddings start the stream in FP32
+     * and the residual adds keep it there (FP32 + adt is FP32), so its kernels run in FP32 too.
+     * ndt: the dtype of norms and residual adds (FP32 then, else adt). */
     int f32res;
     ridge_dtype ndt;
     int gqa_per_head; /* decode attention a CTA per query head (rc->gqa_per_head) */
@@ -456,7 +458,7 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
      * read and sized in attn_dt. */
     sh.attn_dt = sh.mdt == RIDGE_DTYPE_INT8 || sh.mdt == RIDGE_DTYPE_INT4 ? sh.adt : sh.mdt;
     sh.eager = rc->code == RIDGE_CODE_TORCH || rc->code == RIDGE_CODE_HF;
-    sh.f32res = sh.eager && rc->amp && a->norm == TF_NORM_LAYERNORM && !a->composite_norm && !a->vit &&
+    sh.f32res = sh.eager && rc->amp && (a->norm == TF_NORM_LAYERNORM || a->composite_norm) && !a->vit &&
                 sh.adt != RIDGE_DTYPE_FP32;
     sh.ndt = sh.f32res ? RIDGE_DTYPE_FP32 : sh.adt;
     return sh;
@@ -560,7 +562,8 @@ static void strided_kernel(rw_graph *g, const char *group, const char *name, con
 
 /* A norm over rows x cols. norm_impl "composite": RMSNorm as eager PyTorch runs
  * `(x.float() * rsqrt(x.float().pow(2).mean(-1) + eps)).to(dt) * w`, eight kernels with the
- * intermediates in FP32 (e bytes per activation value). */
+ * intermediates in FP32 (e bytes per activation value); six on an FP32 x, whose .float() and
+ * .to(x.dtype) return x itself. */
 static void norm_op(rw_graph *g, const tf_arch *a, const char *group, const char *name, ridge_dtype dt, double rows,
                     double cols, int train, double count)
 {
@@ -574,45 +577,51 @@ static void norm_op(rw_graph *g, const tf_arch *a, const char *group, const char
     }
     {
         size_t first = g->n;
-        composite_kernel(g, group, name, "to_fp32", dt, E * (e + 4), 0, train, count);
+        if (dt != RIDGE_DTYPE_FP32)
+            composite_kernel(g, group, name, "to_fp32", dt, E * (e + 4), 0, train, count);
+        composite_kernel(g, group, name, "pow", RIDGE_DTYPE_FP32, E * 8, E, train, count);
         rw_modules_at(g, first, 1); /* the RMSNorm module */
     }
-    composite_kernel(g, group, name, "pow", RIDGE_DTYPE_FP32, E * 8, E, train, count);
     composite_kernel(g, group, name, "mean", RIDGE_DTYPE_FP32, E * 4 + R * 4, E, train, count);
     composite_kernel(g, group, name, "add_eps", RIDGE_DTYPE_FP32, R * 8, R, train, count);
     composite_kernel(g, group, name, "rsqrt", RIDGE_DTYPE_FP32, R * 8, R, train, count);
     composite_kernel(g, group, name, "mul", RIDGE_DTYPE_FP32, E * 8 + R * 4, E, train, count);
-    composite_kernel(g, group, name, "to_dtype", dt, E * (4 + e), 0, train, count);
+    if (dt != RIDGE_DTYPE_FP32)
+        composite_kernel(g, group, name, "to_dtype", dt, E * (4 + e), 0, train, count);
     composite_kernel(g, group, name, "mul_weight", dt, E * 2 * e + cols * e, E, train, count);
 }
 
 /* Rotary embedding of one tensor of E values (rows of hd). rope_impl "composite": eager
- * `x * cos + rotate_half(x) * sin`, rotate_half = cat(-x2, x1): five kernels. */
-static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype dt, double T, double E, int train,
-                    double count, int chunk_cat)
+ * `x * cos + rotate_half(x) * sin`, rotate_half = cat(-x2, x1): five kernels. x is in dt, the
+ * cos and sin tables and so every product in odt: FP32 under autocast over FP32 weights (the
+ * tables are made in the weights' or the FP32 stream's dtype, and dt x FP32 is FP32), else dt.
+ * Each kernel's bytes are its reads and writes at those sizes. */
+static void rope_op(rw_graph *g, const tf_arch *a, const char *name, ridge_dtype dt, ridge_dtype odt, double T,
+                    double E, int train, double count, int chunk_cat)
 {
-    double e = ridge_dtype_bytes(dt), table = T * a->head_dim * e;
+    double e = ridge_dtype_bytes(dt), o = ridge_dtype_bytes(odt), table = T * a->head_dim * o;
     if (chunk_cat) {
         /* measure.py's rope: x1, x2 = x.chunk(2, -1); cat((x1 cos - x2 sin, x2 cos + x1 sin), -1):
          * four multiplies of a half by the table, a subtraction, an addition, the cat: seven. The
          * halves are views of the head-major transpose of the projection: the four multiplies
          * read them strided. */
-        strided_kernel(g, "attention", name, "x1_cos", dt, E / 2, E * e + table / 2, E / 2, train, count);
-        strided_kernel(g, "attention", name, "x2_sin", dt, E / 2, E * e + table / 2, E / 2, train, count);
-        composite_kernel(g, "attention", name, "sub", dt, E * 1.5 * e, E / 2, train, count);
-        strided_kernel(g, "attention", name, "x2_cos", dt, E / 2, E * e + table / 2, E / 2, train, count);
-        strided_kernel(g, "attention", name, "x1_sin", dt, E / 2, E * e + table / 2, E / 2, train, count);
-        composite_kernel(g, "attention", name, "add", dt, E * 1.5 * e, E / 2, train, count);
-        composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
+        double half = E / 2 * (e + o) + table / 2; /* a half of x read, a product written, the table's half */
+        strided_kernel(g, "attention", name, "x1_cos", odt, E / 2, half, E / 2, train, count);
+        strided_kernel(g, "attention", name, "x2_sin", odt, E / 2, half, E / 2, train, count);
+        composite_kernel(g, "attention", name, "sub", odt, E * 1.5 * o, E / 2, train, count);
+        strided_kernel(g, "attention", name, "x2_cos", odt, E / 2, half, E / 2, train, count);
+        strided_kernel(g, "attention", name, "x1_sin", odt, E / 2, half, E / 2, train, count);
+        composite_kernel(g, "attention", name, "add", odt, E * 1.5 * o, E / 2, train, count);
+        composite_kernel(g, "attention", name, "cat", odt, E * 2 * o, 0, train, count);
         return;
     }
     /* Hugging Face's q * cos + rotate_half(q) * sin: q and its half x2 are views of the head-major
-     * transpose (the multiply by cos and the negation read them strided). */
-    strided_kernel(g, "attention", name, "mul_cos", dt, E, E * 2 * e + table, E, train, count);
+     * transpose (the multiply by cos and the negation read them strided); rotate_half is in dt. */
+    strided_kernel(g, "attention", name, "mul_cos", odt, E, E * (e + o) + table, E, train, count);
     strided_kernel(g, "attention", name, "neg", dt, E / 2, E * e, E / 2, train, count);
     composite_kernel(g, "attention", name, "cat", dt, E * 2 * e, 0, train, count);
-    composite_kernel(g, "attention", name, "mul_sin", dt, E * 2 * e + table, E, train, count);
-    composite_kernel(g, "attention", name, "add", dt, E * 3 * e, E, train, count);
+    composite_kernel(g, "attention", name, "mul_sin", odt, E * (e + o) + table, E, train, count);
+    composite_kernel(g, "attention", name, "add", odt, E * 3 * o, E, train, count);
 }
 
 /* A dropout over E values: forward reads x and writes y and a 1-byte mask (alone, a recomputed
@@ -721,6 +730,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     /* gqa_impl repeat (multi-token passes) or repeat_all (every pass): K and V copied out to
      * every query head before attention */
     const int repeated = a->repeat_kv && a->kv_heads < a->heads && (sh->s > 1 || a->repeat_kv == 2);
+    /* the rotary products' dtype: FP32 under autocast over FP32 weights (rope_op), cast back to
+     * adt by autocast at the SDPA call (after the GQA copies, which come first in the code) */
+    const ridge_dtype rdt = sh->f32res && a->pos == TF_POS_ROPE && a->composite_rope ? RIDGE_DTYPE_FP32 : sh->adt;
     ridge_op *op;
     size_t first = g->n;
 
@@ -752,9 +764,9 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         double rd = a->rotary_dim; /* the rotated part of each head (GPT-J: 64 of 256) */
         if (a->composite_rope) {
             name2(nm, sizeof nm, "rope_q", sfx);
-            rope_op(g, a, nm, sh->adt, T, T * a->heads * rd, train, L, sh->code == RIDGE_CODE_TORCH);
+            rope_op(g, a, nm, sh->adt, rdt, T, T * a->heads * rd, train, L, sh->code == RIDGE_CODE_TORCH);
             name2(nm, sizeof nm, "rope_k", sfx);
-            rope_op(g, a, nm, sh->adt, T, T * a->kv_heads * rd, train, L, sh->code == RIDGE_CODE_TORCH);
+            rope_op(g, a, nm, sh->adt, rdt, T, T * a->kv_heads * rd, train, L, sh->code == RIDGE_CODE_TORCH);
         } else {
             name2(nm, sizeof nm, "rope", sfx);
             rw_elementwise(g, "attention", nm, sh->adt, T * (a->heads + a->kv_heads) * rd, 1, 1, TF_ROPE_FLOPS, train,
@@ -800,13 +812,21 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
          * gradients back (read heads, write kv_heads). Decode (one query) reads the cache in place,
          * except with repeat_all (repeat_interleave before every SDPA call, where SDPA has no
          * enable_gqa): the whole cache is copied out each step. */
-        double es = ridge_dtype_bytes(sh->attn_dt), rows = sh->b * sh->kv_len * hd;
-        double bytes = rows * (a->kv_heads + a->heads) * es;
+        double rows = sh->b * sh->kv_len * hd;
         for (int kv = 0; kv < 2; kv++)
             for (int b = 0; b <= train; b++) {
+                ridge_dtype kdt = kv ? sh->attn_dt : (rdt == RIDGE_DTYPE_FP32 ? rdt : sh->attn_dt); /* K after the rotary */
+                double bytes = rows * (a->kv_heads + a->heads) * ridge_dtype_bytes(kdt);
                 name2(nm, sizeof nm, kv ? (b ? "repeat_v.bwd" : "repeat_v") : (b ? "repeat_k.bwd" : "repeat_k"), sfx);
-                rw_custom(g, "attention", nm, sh->attn_dt, b ? rows * a->heads : 0, bytes, L);
+                rw_custom(g, "attention", nm, kdt, b ? rows * a->heads : 0, bytes, L);
             }
+    }
+    if (rdt != sh->adt) {
+        /* autocast's casts of the FP32 rotary outputs q and K (repeated, where it was) to adt */
+        name2(nm, sizeof nm, "attn_q", sfx);
+        rw_act_cast(g, "attention", nm, sh->adt, T * a->heads * hd, train, L);
+        name2(nm, sizeof nm, "attn_k", sfx);
+        rw_act_cast(g, "attention", nm, sh->adt, sh->t_kv * (repeated ? a->heads : a->kv_heads) * hd, train, L);
     }
     if (sh->unfused) {
         /* Without a fused kernel the framework materialises the scores: QK^T, a masked and scaled
