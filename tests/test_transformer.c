@@ -1508,6 +1508,52 @@ static void test_amp_composite_stream(void)
     }
 }
 
+/* torchvision's ViT in training (code torch): nn.MultiheadAttention's slow path copies the
+ * transposed input and the packed projection, adds the bias in a kernel of its own, and in backward
+ * zero-fills and copies three select gradients and sums them (two adds); not in inference (the
+ * fused path) nor in other code styles. Under autocast its stream is FP32 (the FP32 class token's
+ * cat). */
+static void test_vit_mha_training(void)
+{
+    ridge_model *m = load("vit-b16");
+    ridge_err err;
+    if (!m)
+        return;
+    for (int train = 0; train <= 1; train++)
+        for (int code = 0; code <= 1; code++) {
+            ridge_run_config rc;
+            ridge_oplist ol;
+            const ridge_op *op;
+            int torch = code == 0;
+            ridge_run_config_init(&rc);
+            rc.mode = train ? RIDGE_MODE_TRAIN : RIDGE_MODE_INFER;
+            rc.batch = 64;
+            rc.amp = train;
+            rc.code = torch ? RIDGE_CODE_TORCH : RIDGE_CODE_ENGINE;
+            if (!train)
+                rc.precision = RIDGE_DTYPE_FP16;
+            check_context(train ? (torch ? "train torch" : "train engine") : (torch ? "infer torch" : "infer engine"));
+            if (rc.amp && !torch)
+                continue; /* (autocast is eager code's) */
+            if (!CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK))
+                continue;
+            op = check_find_op(&ol, "qkv_proj.select.bwd_zero");
+            CHECK((op != NULL) == (train && torch));
+            if (op) { /* three selects a layer, each a full (3, T, B, E) tensor of bf16 */
+                CHECK(op->count == 3 * 12);
+                CHECK_NEAR(op->u.custom.bytes, 3 * 64.0 * 197 * 768 * 2, 1e-12);
+                CHECK(ridge_host_class_of(op) == RIDGE_HOST_AUTOGRAD);
+            }
+            CHECK((check_find_op(&ol, "qkv_proj.packed_copy") != NULL) == (train && torch));
+            CHECK((check_find_op(&ol, "qkv_proj.in_copy") != NULL) == (train && torch));
+            if ((op = check_find_op(&ol, "cls_concat")) != NULL)
+                CHECK(op->dtype == (train ? RIDGE_DTYPE_FP32 : RIDGE_DTYPE_FP16));
+            ridge_oplist_free(&ol);
+        }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
 /* The training steps of the H200 records as their code runs them (docs/workloads.md, "Training
  * steps and the optimizer"): Hugging Face BERT-base and GPT-2 under bf16 autocast with fused
  * AdamW, and torchvision ResNet-50 with SGD foreach. zero_grad(set_to_none) launches nothing in
@@ -1660,6 +1706,7 @@ static void test_bias_dropout_add(void)
 
 int main(void)
 {
+    test_vit_mha_training();
     test_amp_composite_stream();
     test_bias_dropout_add();
     test_gqa_per_head();

@@ -28,6 +28,8 @@ import re
 import sys
 import tempfile
 
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")  # the source tree
+
 VERSION = 1
 
 
@@ -242,6 +244,23 @@ def h200_kernel(rec, path, line, sid, out, skipped):
 # Model names of measure.py's records and the ridge presets that are the same network.
 HF_PRESETS = {"bert-base": "bert-base", "bert-large": "bert-large", "gpt2-124m": "gpt2"}
 TORCHVISION_PRESETS = {"resnet50": "resnet50", "vgg16": "vgg16", "mobilenet_v2": "mobilenet-v2", "vit_b_16": "vit-b16"}
+
+
+def torchvision_workload(arch):
+    """config.workload of a torchvision model: its preset id, except vit_b_16, whose torchvision
+    build has no dropout (VisionTransformer's dropout and attention_dropout default to 0.0, and
+    PyTorch's dropout with p = 0 launches nothing): the vit-b16 preset as a document, dropout off."""
+    preset = TORCHVISION_PRESETS[arch]
+    if arch != "vit_b_16":
+        return preset
+    with open(os.path.join(ROOT, "workloads", preset + ".json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["arch"]["dropout"] = False
+    doc["name"] = "vit_b_16"
+    doc["source"] = ("torchvision.models.vit_b_16() (dropout=0.0, attention_dropout=0.0); "
+                     "hyper-parameters of ridge's vit-b16 preset")
+    doc.pop("description", None)
+    return doc
 # measure.py's Decoder configurations that are ridge presets (the same hyper-parameters): converted
 # by id, the others as a model document from the record's own hyper-parameters.
 DECODER_PRESETS = {"llama2-7b": (4096, 32, 32, 32, 11008, 32000)}
@@ -292,7 +311,7 @@ def h200_model(rec, path, line, sid, out, skipped, gqa_native=False):
             return skip(f"torchvision model {arch!r} is not a ridge preset")
         mode = text(rec, "mode", path, line)
         prec = text(rec, "precision", path, line)
-        cfg = dict(base, workload=TORCHVISION_PRESETS[arch], mode=mode,
+        cfg = dict(base, workload=torchvision_workload(arch), mode=mode,
                    batch=num(rec, "batch", path, line, integer=True))
         if arch != "vit_b_16":  # (the transformer takes its image size from the preset)
             cfg.update(image=num(rec, "image", path, line, integer=True), layout="nhwc")

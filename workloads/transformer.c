@@ -409,7 +409,8 @@ typedef struct {
      * autocast's FP32 list, so its outputs, the FP32 embeddings and the residual stream they feed
      * are FP32; each linear layer that reads one casts it to adt first (rw_act_cast). A composite
      * RMSNorm (norm_impl composite) is on no list, but the FP32 embeddings start the stream in FP32
-     * and the residual adds keep it there (FP32 + adt is FP32), so its kernels run in FP32 too.
+     * and the residual adds keep it there (FP32 + adt is FP32), so its kernels run in FP32 too. A
+     * ViT's stream starts FP32 too: torch.cat of the FP32 class token and the adt patches is FP32.
      * ndt: the dtype of norms and residual adds (FP32 then, else adt). */
     int f32res;
     ridge_dtype ndt;
@@ -458,8 +459,7 @@ static tf_shape shape_of(const tf_arch *a, const ridge_run_config *rc)
      * read and sized in attn_dt. */
     sh.attn_dt = sh.mdt == RIDGE_DTYPE_INT8 || sh.mdt == RIDGE_DTYPE_INT4 ? sh.adt : sh.mdt;
     sh.eager = rc->code == RIDGE_CODE_TORCH || rc->code == RIDGE_CODE_HF;
-    sh.f32res = sh.eager && rc->amp && (a->norm == TF_NORM_LAYERNORM || a->composite_norm) && !a->vit &&
-                sh.adt != RIDGE_DTYPE_FP32;
+    sh.f32res = sh.eager && rc->amp && (a->norm == TF_NORM_LAYERNORM || a->composite_norm) && sh.adt != RIDGE_DTYPE_FP32;
     sh.ndt = sh.f32res ? RIDGE_DTYPE_FP32 : sh.adt;
     return sh;
 }
@@ -717,6 +717,35 @@ static void bias_dropout_add(rw_graph *g, const tf_shape *sh, const char *group,
     rw_elementwise_bwd(g, group, res_name, sh->ndt, E, 2, 1, L); /* the add's, as rw_elementwise's */
 }
 
+/* torchvision's ViT attention is nn.MultiheadAttention (batch_first); in training it takes
+ * F.multi_head_attention_forward, not the fused inference path (docs/workloads.md): the in-projection
+ * of the transposed (tokens-major) input copies it contiguous before its matmul (reshape of a
+ * non-viewable tensor), adds the bias as a kernel of its own (matmul's path, not addmm's epilogue),
+ * and copies the packed projection to (3, T, B, E) (unflatten...transpose...contiguous) before taking
+ * q, k and v as proj[0..2]. Backward: each of the three selects' gradients is a zero-filled
+ * full-size tensor with its slice copied in (select_backward), which autograd sums (two adds).
+ * E = tokens x d values of e bytes. */
+static void mha_packed_slow_path(rw_graph *g, const tf_shape *sh, const char *name, double E, double L)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    double e = ridge_dtype_bytes(sh->adt);
+    snprintf(nm, sizeof nm, "%.40s.in_copy", name);
+    rw_custom(g, "attention", nm, sh->adt, 0, 2 * E * e, L);
+    snprintf(nm, sizeof nm, "%.40s.bias_add", name);
+    rw_custom(g, "attention", nm, sh->adt, 3 * E, 6 * E * e, L);
+    snprintf(nm, sizeof nm, "%.40s.packed_copy", name);
+    rw_custom(g, "attention", nm, sh->adt, 0, 6 * E * e, L);
+    snprintf(nm, sizeof nm, "%.40s.select.bwd_zero", name);
+    rw_custom(g, "attention", nm, sh->adt, 0, 3 * E * e, 3 * L);
+    rw_autograd_from(g, g->n - 1);
+    snprintf(nm, sizeof nm, "%.40s.select.bwd_copy", name);
+    rw_custom(g, "attention", nm, sh->adt, 0, 2 * E * e, 3 * L);
+    rw_autograd_from(g, g->n - 1);
+    snprintf(nm, sizeof nm, "%.40s.select.bwd_sum", name);
+    rw_custom(g, "attention", nm, sh->adt, 3 * E, 9 * E * e, 2 * L);
+    rw_autograd_from(g, g->n - 1);
+}
+
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. `redo`: a full
  * recomputation's forward (train 0), which runs the layer's dropouts again with the saved RNG
  * state (torch.utils.checkpoint's preserve_rng_state; Megatron's CheckpointFunction restores
@@ -746,6 +775,8 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     if (a->fused_qkv) {
         name2(nm, sizeof nm, "qkv_proj", sfx);
         tf_linear(g, a, sh, "attention", nm, sh->t_kv, d, qkv_width(a), train, L, 1);
+        if (a->vit && sh->code == RIDGE_CODE_TORCH && train)
+            mha_packed_slow_path(g, sh, nm, T * d, L);
     } else { /* separate projections (Hugging Face Llama, BERT): the same FLOPs in three GEMMs */
         name2(nm, sizeof nm, "q_proj", sfx);
         tf_linear(g, a, sh, "attention", nm, sh->t_kv, d, a->heads * hd, train, L, 1);
@@ -1027,8 +1058,8 @@ static void build_embedding_ops(rw_graph *g, const tf_arch *a, const ridge_run_c
             op->u.conv.groups = 1;
             op->u.conv.pass = pass ? RIDGE_PASS_BWD_FILTER : RIDGE_PASS_FWD;
         }
-        /* flatten to tokens and prepend the class token */
-        rw_elementwise(g, "embedding", "cls_concat", sh->adt, T * d, 1, 1, 0, sh->train, 1);
+        /* flatten to tokens and prepend the class token (FP32 under autocast: the token is) */
+        rw_elementwise(g, "embedding", "cls_concat", edt, T * d, 1, 1, 0, sh->train, 1);
     } else {
         op = rw_push(g, RIDGE_OP_EMBEDDING, edt, "embedding", "embed_tokens", 1);
         if (op) {

@@ -157,7 +157,10 @@ class ImportTest(unittest.TestCase):
                          ("train", True, "fused", 22))
         self.assertEqual((ms["b/bert-large_train_bf16_bs8_seq512"]["workload"],
                           ms["b/bert-large_train_bf16_bs8_seq512"]["code"]), ("bert-large", "hf"))
-        self.assertEqual(ms["b/vit_b_16_train_bf16_bs64"]["workload"], "vit-b16")
+        # torchvision's ViT has no dropout: the vit-b16 preset as a document with dropout off
+        vit = ms["b/vit_b_16_train_bf16_bs64"]["workload"]
+        self.assertEqual((vit["name"], vit["arch"]["dropout"], vit["arch"]["d_model"], vit["arch"]["patch"]),
+                         ("vit_b_16", False, 768, 16))
         self.assertEqual(ms["b/mobilenet_v2_infer_fp16_bs128"]["layout"], "nhwc")
         self.assertEqual(ms["b/resnet_bs_sweep/resnet50_infer_fp16_bs1"]["batch"], 1)
         self.assertIn("b/resnet50_infer_fp16_bs1", ms)
