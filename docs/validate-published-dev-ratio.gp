@@ -33,7 +33,7 @@ set xlabel 'Case (input order)'
 set ylabel 'Predicted / measured (log scale; 1 = exact)'
 set logscale y 10
 set xrange [0.5:149.5]
-set yrange [0.53382929:2.56522496]
+set yrange [0.535186266:2.56522496]
 set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
 set format y '%g'
 set xtics out nomirror

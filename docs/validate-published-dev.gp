@@ -59,10 +59,10 @@ plot \
     dat index 0 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (59)'
 
 # ---- panel 1 ----
-set title 'sequences/s: 10 cases, MAPE 44.9 %' font ',12'
+set title 'sequences/s: 10 cases, MAPE 45.1 %' font ',12'
 set xlabel 'Measured [' . 'sequences/s' . ']'
 set xrange [9.50882:731.952]
-set yrange [0.548128:2.35946]
+set yrange [0.549522:2.3588]
 set ytics (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.6, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100)
 set xtics (10, 20, 50, 100, 200, 500)
 plot \
