@@ -46,12 +46,12 @@ unset arrow
 unset label
 set xlabel ''
 set ylabel 'End-to-end latency [ms]'
-set yrange [2000:43350.5]
+set yrange [2000:45640.9]
 set ytics (2000, 5000, 10000, 20000)
-set arrow from 9.91704527, graph 0 to 9.91704527, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
-set label 'a100-sxm4-80gb saturation 9.917/s' at 9.91704527, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
-set arrow from 18.3609668, graph 0 to 18.3609668, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
-set label 'h100-sxm5-80gb saturation 18.36/s' at 18.3609668, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
+set arrow from 10.0000976, graph 0 to 10.0000976, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
+set label 'a100-sxm4-80gb saturation 10/s' at 10.0000976, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
+set arrow from 18.7950208, graph 0 to 18.7950208, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
+set label 'h100-sxm5-80gb saturation 18.8/s' at 18.7950208, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
 
 plot \
     dat index 0 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.9 lc rgb '#0072B2' title 'a100-sxm4-80gb p99', \
@@ -66,10 +66,10 @@ unset arrow
 unset label
 set xlabel ''
 set ylabel 'Time to first token (TTFT) [ms]'
-set yrange [20:8583.57]
-set ytics (20, 50, 100, 200, 500, 1000, 2000, 5000)
-set arrow from 9.91704527, graph 0 to 9.91704527, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
-set arrow from 18.3609668, graph 0 to 18.3609668, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
+set yrange [20:10717.2]
+set ytics (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+set arrow from 10.0000976, graph 0 to 10.0000976, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
+set arrow from 18.7950208, graph 0 to 18.7950208, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
 set arrow from graph 0, first 1000 to graph 1, first 1000 nohead dt 4 lw 2 lc rgb '#b2182b' back
 set label 'objective: TTFT p99 1000 ms' at graph 0.42, first 1000 left offset 0,0.6 font ',10' tc rgb '#b2182b' front
 
@@ -86,10 +86,10 @@ unset arrow
 unset label
 set xlabel 'Offered load [requests/s]'
 set ylabel 'Time per output token (TPOT) [ms]'
-set yrange [5:136.679]
-set ytics (5, 10, 20, 50, 100)
-set arrow from 9.91704527, graph 0 to 9.91704527, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
-set arrow from 18.3609668, graph 0 to 18.3609668, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
+set yrange [10:137.414]
+set ytics (10, 20, 50, 100)
+set arrow from 10.0000976, graph 0 to 10.0000976, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
+set arrow from 18.7950208, graph 0 to 18.7950208, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
 set arrow from graph 0, first 60 to graph 1, first 60 nohead dt 4 lw 2 lc rgb '#b2182b' back
 set label 'objective: TPOT p99 60 ms' at graph 0.42, first 60 left offset 0,0.6 font ',10' tc rgb '#b2182b' front
 

@@ -39,12 +39,12 @@ set key at graph 0.02, graph 0.90 left top vertical Left reverse box opaque samp
 set logscale y 10
 set mytics 10
 set ylabel 'Latency [ms]'
-set yrange [2:83.249]
+set yrange [2:83.5698]
 set ytics (2, 5, 10, 20, 50)
-set arrow from 3281.19013, graph 0 to 3281.19013, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
-set label 'a40 saturation 3281/s' at 3281.19013, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
-set arrow from 7412.6043, graph 0 to 7412.6043, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
-set label 'a100-pcie-40gb saturation 7413/s' at 7412.6043, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
+set arrow from 3280.31561, graph 0 to 3280.31561, graph 1 nohead dt 3 lw 1.5 lc rgb '#0072B2'
+set label 'a40 saturation 3280/s' at 3280.31561, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#0072B2'
+set arrow from 6764.56902, graph 0 to 6764.56902, graph 1 nohead dt 3 lw 1.5 lc rgb '#D55E00'
+set label 'a100-pcie-40gb saturation 6765/s' at 6764.56902, graph 0.97 right offset -0.5,0 font ',10' tc rgb '#D55E00'
 
 plot \
     dat index 0 using 1:2 with linespoints lw 2 dt 1 pt 7 ps 0.9 lc rgb '#0072B2' title 'a40 p99', \
