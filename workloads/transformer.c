@@ -663,28 +663,48 @@ static void tf_linear(rw_graph *g, const tf_arch *a, const tf_shape *sh, const c
  * 0.044715 *, x +, sqrt(2/pi) *, tanh, 1 +, the product); autograd's backward, eleven: the
  * product's two gradients, tanh_backward, three scalar multiplies, pow's backward (x^2, times 3,
  * times the gradient) and two adds summing x's three gradients. Each reads its operands and writes
- * one value of e bytes. */
+ * one value of e bytes. Under autocast (`amp`, a 16-bit dt) torch.pow is on autocast's FP32 list:
+ * x is cast to FP32 for it (a kernel), and every op after it promotes to FP32 (0.5 x stays in dt),
+ * so the product, the GELU's output, is FP32; backward, the FP32 gradients of x's three uses
+ * (the product's 0.5 x factor, the add, the cast) are cast back to dt before they are summed:
+ * nine kernels forward, fourteen backward, each with its operands' and result's own sizes. */
 static void gelu_composite(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double E, int train,
-                           double count)
+                           double count, int amp)
 {
+    /* r16, r32: operands read in dt and (under autocast) in FP32; w32: the result is FP32 under
+     * autocast; cast: a kernel only autocast launches. Without autocast every operand is dt. */
     static const struct {
         const char *step;
-        double reads;
-    } fwd[] = {{"half_x", 1}, {"cube", 1}, {"mul_c", 1}, {"add_x", 2}, {"mul_k", 1}, {"tanh", 1}, {"add_1", 1},
-               {"mul", 2}},
-      bwd[] = {{"mul.bwd_a", 2},   {"mul.bwd_b", 2},   {"tanh.bwd", 2},    {"mul_k.bwd", 1},
-               {"mul_c.bwd", 1},   {"cube.bwd_sq", 1}, {"cube.bwd_3", 1},  {"cube.bwd_mul", 2},
-               {"half_x.bwd", 1},  {"grad_sum", 2},    {"grad_sum2", 2}};
+        double r16, r32;
+        int w32, cast;
+    } fwd[] = {{"half_x", 1, 0, 0, 0}, {"cube.cast", 1, 0, 1, 1}, {"cube", 0, 1, 1, 0}, {"mul_c", 0, 1, 1, 0},
+               {"add_x", 1, 1, 1, 0},  {"mul_k", 0, 1, 1, 0},     {"tanh", 0, 1, 1, 0}, {"add_1", 0, 1, 1, 0},
+               {"mul", 1, 1, 1, 0}},
+      bwd[] = {{"mul.bwd_a", 0, 2, 1, 0},  {"mul.bwd_a.cast", 0, 1, 0, 1}, {"mul.bwd_b", 1, 1, 1, 0},
+               {"tanh.bwd", 0, 2, 1, 0},   {"mul_k.bwd", 0, 1, 1, 0},      {"add_x.bwd.cast", 0, 1, 0, 1},
+               {"mul_c.bwd", 0, 1, 1, 0},  {"cube.bwd_sq", 0, 1, 1, 0},    {"cube.bwd_3", 0, 1, 1, 0},
+               {"cube.bwd_mul", 0, 2, 1, 0}, {"cube.cast.bwd", 0, 1, 0, 1}, {"half_x.bwd", 1, 0, 0, 0},
+               {"grad_sum", 2, 0, 0, 0},   {"grad_sum2", 2, 0, 0, 0}};
     char nm[RIDGE_OP_NAME_MAX];
     double e = ridge_dtype_bytes(dt);
-    for (size_t i = 0; i < sizeof fwd / sizeof fwd[0]; i++) {
-        snprintf(nm, sizeof nm, "%.40s.%s", name, fwd[i].step);
-        rw_custom(g, group, nm, dt, E, E * e * (fwd[i].reads + 1), count);
-    }
-    for (size_t i = 0; train && i < sizeof bwd / sizeof bwd[0]; i++) {
-        snprintf(nm, sizeof nm, "%.40s.%s", name, bwd[i].step);
-        rw_custom(g, group, nm, dt, E, E * e * (bwd[i].reads + 1), count);
-        rw_autograd_from(g, g->n - 1);
+    amp = amp && dt != RIDGE_DTYPE_FP32;
+    for (int pass = 0; pass <= train; pass++) {
+        size_t n = pass ? sizeof bwd / sizeof bwd[0] : sizeof fwd / sizeof fwd[0];
+        for (size_t i = 0; i < n; i++) {
+            const char *step = pass ? bwd[i].step : fwd[i].step;
+            double r16 = pass ? bwd[i].r16 : fwd[i].r16, r32 = pass ? bwd[i].r32 : fwd[i].r32;
+            int w32 = pass ? bwd[i].w32 : fwd[i].w32, cast = pass ? bwd[i].cast : fwd[i].cast;
+            if (cast && !amp)
+                continue;
+            snprintf(nm, sizeof nm, "%.40s.%s", name, step);
+            if (amp)
+                rw_custom(g, group, nm, w32 ? RIDGE_DTYPE_FP32 : dt, cast ? 0 : E,
+                          E * (r16 * e + r32 * 4 + (w32 ? 4 : e)), count);
+            else
+                rw_custom(g, group, nm, dt, E, E * e * (r16 + r32 + 1), count);
+            if (pass)
+                rw_autograd_from(g, g->n - 1);
+        }
     }
 }
 
@@ -986,12 +1006,14 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         tf_linear(g, a, sh, "mlp", nm, T, d, a->ffn, train, L, 1);
         name2(nm, sizeof nm, a->act == TF_ACT_GELU ? "gelu" : "relu", sfx);
         if (a->act == TF_ACT_GELU && a->composite_gelu)
-            gelu_composite(g, "mlp", nm, sh->adt, T * a->ffn, train, L);
+            gelu_composite(g, "mlp", nm, sh->adt, T * a->ffn, train, L, sh->eager && g->amp);
         else
             rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 1, 1,
                            a->act == TF_ACT_GELU ? TF_GELU_FLOPS : TF_RELU_FLOPS, train, L);
         name2(nm, sizeof nm, "down_proj", sfx);
-        tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L, 0);
+        /* (an FP32 input to cast: the composite GELU's output under autocast) */
+        tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L,
+                  a->act == TF_ACT_GELU && a->composite_gelu && sh->eager && g->amp);
     }
     if (bias_dropout_add_fused(sh, a, drop)) {
         bias_dropout_add(g, sh, a->experts > 1 ? "moe" : "mlp", "mlp_out_dropout", "mlp_residual", sfx, T * d,
