@@ -31,6 +31,16 @@ static ridge_run_config run(ridge_mode mode, double batch)
     return rc;
 }
 
+/* A training step of batch x seq in eager code `code`, under autocast when amp. */
+static ridge_run_config amp_train(double batch, double seq, int amp, ridge_code code)
+{
+    ridge_run_config rc = run(RIDGE_MODE_TRAIN, batch);
+    rc.seq = seq;
+    rc.amp = amp;
+    rc.code = code;
+    return rc;
+}
+
 /* Sums over a built graph (count applied). */
 typedef struct {
     double flops, matmul_flops, matmul_bytes, attn_fwd_flops, ops;
@@ -1441,16 +1451,10 @@ static void test_amp_composite_stream(void)
     if (!m)
         return;
     for (int amp = 0; amp <= 1; amp++) {
-        ridge_run_config rc;
+        ridge_run_config rc = amp_train(1, 512, amp, RIDGE_CODE_TORCH);
         ridge_oplist ol;
         const ridge_op *op;
         size_t norm_kernels = 0;
-        ridge_run_config_init(&rc);
-        rc.mode = RIDGE_MODE_TRAIN;
-        rc.batch = 1;
-        rc.seq = 512;
-        rc.amp = amp;
-        rc.code = RIDGE_CODE_TORCH;
         check_context(amp ? "amp" : "bf16");
         if (!CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK))
             continue;
@@ -1484,15 +1488,9 @@ static void test_amp_composite_stream(void)
             " \"layers\": 2, \"heads\": 32, \"kv_heads\": 4, \"ffn\": 5632, \"vocab\": 32000, \"max_seq\": 4096,"
             " \"ffn_act\": \"swiglu\", \"norm\": \"rmsnorm\", \"position\": \"rope\", \"tied_embeddings\": false,"
             " \"bias\": false, \"gqa_impl\": \"repeat_all\"}}";
-        ridge_run_config rc;
+        ridge_run_config rc = amp_train(1, 512, 1, RIDGE_CODE_TORCH);
         ridge_oplist ol;
         const ridge_op *op;
-        ridge_run_config_init(&rc);
-        rc.mode = RIDGE_MODE_TRAIN;
-        rc.batch = 1;
-        rc.seq = 512;
-        rc.amp = 1;
-        rc.code = RIDGE_CODE_TORCH;
         m = NULL;
         if (CHECK(ridge_model_parse(text, strlen(text), "tiny", &m, &err) == RIDGE_OK) &&
             CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK)) {
@@ -1518,16 +1516,10 @@ static void test_amp_gelu_new(void)
     if (!m)
         return;
     for (int amp = 0; amp <= 1; amp++) {
-        ridge_run_config rc;
+        ridge_run_config rc = amp_train(8, 1024, amp, RIDGE_CODE_HF);
         ridge_oplist ol;
         const ridge_op *op;
         double E = 8.0 * 1024 * 3072;
-        ridge_run_config_init(&rc);
-        rc.mode = RIDGE_MODE_TRAIN;
-        rc.batch = 8;
-        rc.seq = 1024;
-        rc.amp = amp;
-        rc.code = RIDGE_CODE_HF;
         check_context(amp ? "gelu_new amp" : "gelu_new bf16");
         if (!CHECK(ridge_model_build(m, &rc, &ol, &err) == RIDGE_OK))
             continue;
