@@ -510,6 +510,16 @@ static const struct {
 };
 #undef RUN_INT
 
+/* The run_numbers keys cfg gives, into rc: NULL, or the reason of the first out of its range. */
+static const char *read_run_numbers(const cJSON *cfg, ridge_run_config *rc)
+{
+    for (size_t k = 0; k < sizeof run_numbers / sizeof run_numbers[0]; k++)
+        if (opt_int(cfg, run_numbers[k].key, run_numbers[k].lo, run_numbers[k].hi,
+                    (double *)((char *)rc + run_numbers[k].offset)) < 0)
+            return run_numbers[k].why;
+    return NULL;
+}
+
 /* A string key with two values: *on = 1 when it is `yes`, 0 when `no` or not given; -1 for any
  * other value or type. */
 static int two_way_key(const cJSON *cfg, const char *key, const char *no, const char *yes, int *on)
@@ -610,10 +620,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
             return "unknown optimizer_impl";
         rc.optimizer_impl = impl;
     }
-    for (size_t k = 0; k < sizeof run_numbers / sizeof run_numbers[0]; k++)
-        if (opt_int(cfg, run_numbers[k].key, run_numbers[k].lo, run_numbers[k].hi,
-                    (double *)((char *)&rc + run_numbers[k].offset)) < 0)
-            return run_numbers[k].why;
+    if ((why = read_run_numbers(cfg, &rc)))
+        return why;
     if (it->generate && (why = output_tokens(cfg, it)))
         return why;
     OPT_STR(cfg, "config.", "timed", s);
@@ -979,11 +987,9 @@ static const char *map_queue(const cJSON *m, const cJSON *cfg, ridge_meas_item *
         return "config.runtime: a queue record runs its host profile's runtime (eager)";
     if (two_way_key(cfg, "layout", "nhwc", "nchw", &rc->nchw))
         return "unknown layout";
-    for (size_t j = 0; j < sizeof run_numbers / sizeof run_numbers[0]; j++)
-        if (strcmp(run_numbers[j].key, "batch") != 0 && strcmp(run_numbers[j].key, "grad_accum") != 0 &&
-            opt_int(cfg, run_numbers[j].key, run_numbers[j].lo, run_numbers[j].hi,
-                    (double *)((char *)rc + run_numbers[j].offset)) < 0)
-            return run_numbers[j].why;
+    /* (batch, grad_accum and mlm_positions are not among its keys: the check above refused them) */
+    if ((why = read_run_numbers(cfg, rc)))
+        return why;
     if (!(v = given(cfg, "rate_per_s")))
         return "queue record without config.rate_per_s";
     if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble <= MEAS_QUEUE_MAX_RATE))
