@@ -673,14 +673,15 @@ static void gelu_composite(rw_graph *g, const char *group, const char *name, rid
 {
     /* r16, r32: operands read in dt and (under autocast) in FP32; w32: the result is FP32 under
      * autocast; cast: a kernel only autocast launches. Without autocast every operand is dt. */
-    static const struct {
+    typedef struct {
         const char *step;
         double r16, r32;
         int w32, cast;
-    } fwd[] = {{"half_x", 1, 0, 0, 0}, {"cube.cast", 1, 0, 1, 1}, {"cube", 0, 1, 1, 0}, {"mul_c", 0, 1, 1, 0},
+    } gelu_step;
+    static const gelu_step fwd[] = {{"half_x", 1, 0, 0, 0}, {"cube.cast", 1, 0, 1, 1}, {"cube", 0, 1, 1, 0}, {"mul_c", 0, 1, 1, 0},
                {"add_x", 1, 1, 1, 0},  {"mul_k", 0, 1, 1, 0},     {"tanh", 0, 1, 1, 0}, {"add_1", 0, 1, 1, 0},
-               {"mul", 1, 1, 1, 0}},
-      bwd[] = {{"mul.bwd_a", 0, 2, 1, 0},  {"mul.bwd_a.cast", 0, 1, 0, 1}, {"mul.bwd_b", 1, 1, 1, 0},
+               {"mul", 1, 1, 1, 0}};
+    static const gelu_step bwd[] = {{"mul.bwd_a", 0, 2, 1, 0},  {"mul.bwd_a.cast", 0, 1, 0, 1}, {"mul.bwd_b", 1, 1, 1, 0},
                {"tanh.bwd", 0, 2, 1, 0},   {"mul_k.bwd", 0, 1, 1, 0},      {"add_x.bwd.cast", 0, 1, 0, 1},
                {"mul_c.bwd", 0, 1, 1, 0},  {"cube.bwd_sq", 0, 1, 1, 0},    {"cube.bwd_3", 0, 1, 1, 0},
                {"cube.bwd_mul", 0, 2, 1, 0}, {"cube.cast.bwd", 0, 1, 0, 1}, {"half_x.bwd", 1, 0, 0, 0},
@@ -689,19 +690,17 @@ static void gelu_composite(rw_graph *g, const char *group, const char *name, rid
     double e = ridge_dtype_bytes(dt);
     amp = amp && dt != RIDGE_DTYPE_FP32;
     for (int pass = 0; pass <= train; pass++) {
+        const gelu_step *t = pass ? bwd : fwd;
         size_t n = pass ? sizeof bwd / sizeof bwd[0] : sizeof fwd / sizeof fwd[0];
         for (size_t i = 0; i < n; i++) {
-            const char *step = pass ? bwd[i].step : fwd[i].step;
-            double r16 = pass ? bwd[i].r16 : fwd[i].r16, r32 = pass ? bwd[i].r32 : fwd[i].r32;
-            int w32 = pass ? bwd[i].w32 : fwd[i].w32, cast = pass ? bwd[i].cast : fwd[i].cast;
-            if (cast && !amp)
+            if (t[i].cast && !amp)
                 continue;
-            snprintf(nm, sizeof nm, "%.40s.%s", name, step);
+            snprintf(nm, sizeof nm, "%.40s.%s", name, t[i].step);
             if (amp)
-                rw_custom(g, group, nm, w32 ? RIDGE_DTYPE_FP32 : dt, cast ? 0 : E,
-                          E * (r16 * e + r32 * 4 + (w32 ? 4 : e)), count);
+                rw_custom(g, group, nm, t[i].w32 ? RIDGE_DTYPE_FP32 : dt, t[i].cast ? 0 : E,
+                          E * (t[i].r16 * e + t[i].r32 * 4 + (t[i].w32 ? 4 : e)), count);
             else
-                rw_custom(g, group, nm, dt, E, E * e * (r16 + r32 + 1), count);
+                rw_custom(g, group, nm, dt, E, E * e * (t[i].r16 + t[i].r32 + 1), count);
             if (pass)
                 rw_autograd_from(g, g->n - 1);
         }
@@ -747,23 +746,21 @@ static void bias_dropout_add(rw_graph *g, const tf_shape *sh, const char *group,
  * E = tokens x d values of e bytes. */
 static void mha_packed_slow_path(rw_graph *g, const tf_shape *sh, const char *name, double E, double L)
 {
+    /* per kernel: FLOPs and values moved in units of E, kernels per layer, whether backward's */
+    static const struct {
+        const char *step;
+        double flops, values, per_layer;
+        int bwd;
+    } steps[] = {{"in_copy", 0, 2, 1, 0},         {"bias_add", 3, 6, 1, 0},         {"packed_copy", 0, 6, 1, 0},
+                 {"select.bwd_zero", 0, 3, 3, 1}, {"select.bwd_copy", 0, 2, 3, 1}, {"select.bwd_sum", 3, 9, 2, 1}};
     char nm[RIDGE_OP_NAME_MAX];
     double e = ridge_dtype_bytes(sh->adt);
-    snprintf(nm, sizeof nm, "%.40s.in_copy", name);
-    rw_custom(g, "attention", nm, sh->adt, 0, 2 * E * e, L);
-    snprintf(nm, sizeof nm, "%.40s.bias_add", name);
-    rw_custom(g, "attention", nm, sh->adt, 3 * E, 6 * E * e, L);
-    snprintf(nm, sizeof nm, "%.40s.packed_copy", name);
-    rw_custom(g, "attention", nm, sh->adt, 0, 6 * E * e, L);
-    snprintf(nm, sizeof nm, "%.40s.select.bwd_zero", name);
-    rw_custom(g, "attention", nm, sh->adt, 0, 3 * E * e, 3 * L);
-    rw_autograd_from(g, g->n - 1);
-    snprintf(nm, sizeof nm, "%.40s.select.bwd_copy", name);
-    rw_custom(g, "attention", nm, sh->adt, 0, 2 * E * e, 3 * L);
-    rw_autograd_from(g, g->n - 1);
-    snprintf(nm, sizeof nm, "%.40s.select.bwd_sum", name);
-    rw_custom(g, "attention", nm, sh->adt, 3 * E, 9 * E * e, 2 * L);
-    rw_autograd_from(g, g->n - 1);
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        snprintf(nm, sizeof nm, "%.40s.%s", name, steps[i].step);
+        rw_custom(g, "attention", nm, sh->adt, steps[i].flops * E, steps[i].values * E * e, steps[i].per_layer * L);
+        if (steps[i].bwd)
+            rw_autograd_from(g, g->n - 1);
+    }
 }
 
 /* One transformer layer, `count` = layers times. sfx names recomputed copies. `redo`: a full
@@ -864,13 +861,15 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
          * except with repeat_all (repeat_interleave before every SDPA call, where SDPA has no
          * enable_gqa): the whole cache is copied out each step. */
         double rows = sh->b * sh->kv_len * hd;
-        for (int kv = 0; kv < 2; kv++)
+        for (int kv = 0; kv < 2; kv++) {
+            /* K comes from the rotary: FP32 when its products are */
+            ridge_dtype kdt = !kv && rdt == RIDGE_DTYPE_FP32 ? RIDGE_DTYPE_FP32 : sh->attn_dt;
+            double bytes = rows * (a->kv_heads + a->heads) * ridge_dtype_bytes(kdt);
             for (int b = 0; b <= train; b++) {
-                ridge_dtype kdt = kv ? sh->attn_dt : (rdt == RIDGE_DTYPE_FP32 ? rdt : sh->attn_dt); /* K after the rotary */
-                double bytes = rows * (a->kv_heads + a->heads) * ridge_dtype_bytes(kdt);
                 name2(nm, sizeof nm, kv ? (b ? "repeat_v.bwd" : "repeat_v") : (b ? "repeat_k.bwd" : "repeat_k"), sfx);
                 rw_custom(g, "attention", nm, kdt, b ? rows * a->heads : 0, bytes, L);
             }
+        }
     }
     if (rdt != sh->adt) {
         /* autocast's casts of the FP32 rotary outputs q and K (repeated, where it was) to adt */
@@ -1002,18 +1001,18 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
         name2(nm, sizeof nm, "down_proj", sfx);
         rw_linear(g, "mlp", nm, sh->mdt, T, a->ffn, d, train, L);
     } else {
+        /* the composite GELU under autocast writes FP32, which the down projection casts */
+        const int gelu_f32 = a->act == TF_ACT_GELU && a->composite_gelu && sh->eager && g->amp;
         name2(nm, sizeof nm, "up_proj", sfx);
         tf_linear(g, a, sh, "mlp", nm, T, d, a->ffn, train, L, 1);
         name2(nm, sizeof nm, a->act == TF_ACT_GELU ? "gelu" : "relu", sfx);
         if (a->act == TF_ACT_GELU && a->composite_gelu)
-            gelu_composite(g, "mlp", nm, sh->adt, T * a->ffn, train, L, sh->eager && g->amp);
+            gelu_composite(g, "mlp", nm, sh->adt, T * a->ffn, train, L, gelu_f32);
         else
             rw_elementwise(g, "mlp", nm, sh->adt, T * a->ffn, 1, 1,
                            a->act == TF_ACT_GELU ? TF_GELU_FLOPS : TF_RELU_FLOPS, train, L);
         name2(nm, sizeof nm, "down_proj", sfx);
-        /* (an FP32 input to cast: the composite GELU's output under autocast) */
-        tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L,
-                  a->act == TF_ACT_GELU && a->composite_gelu && sh->eager && g->amp);
+        tf_linear(g, a, sh, "mlp", nm, T, a->ffn, d, train, L, gelu_f32);
     }
     if (bias_dropout_add_fused(sh, a, drop)) {
         bias_dropout_add(g, sh, a->experts > 1 ? "moe" : "mlp", "mlp_out_dropout", "mlp_residual", sfx, T * d,
