@@ -20,7 +20,9 @@ exit 2, and nothing is written. The format is docs/validation.md, "Measurement f
 of each section is docs/validation.md, "Imported data sets".
 """
 import argparse
+import copy
 import csv
+import functools
 import json
 import math
 import os
@@ -246,14 +248,12 @@ HF_PRESETS = {"bert-base": "bert-base", "bert-large": "bert-large", "gpt2-124m":
 TORCHVISION_PRESETS = {"resnet50": "resnet50", "vgg16": "vgg16", "mobilenet_v2": "mobilenet-v2", "vit_b_16": "vit-b16"}
 
 
-def torchvision_workload(arch):
-    """config.workload of a torchvision model: its preset id, except vit_b_16, whose torchvision
-    build has no dropout (VisionTransformer's dropout and attention_dropout default to 0.0, and
-    PyTorch's dropout with p = 0 launches nothing): the vit-b16 preset as a document, dropout off."""
-    preset = TORCHVISION_PRESETS[arch]
-    if arch != "vit_b_16":
-        return preset
-    with open(os.path.join(ROOT, "workloads", preset + ".json"), encoding="utf-8") as f:
+@functools.lru_cache(maxsize=None)
+def _vit_b_16_doc():
+    """torchvision's vit_b_16 as a ridge model document, read once: the vit-b16 preset with dropout
+    off (VisionTransformer's dropout and attention_dropout default to 0.0, and PyTorch's dropout
+    with p = 0 launches nothing)."""
+    with open(os.path.join(ROOT, "workloads", TORCHVISION_PRESETS["vit_b_16"] + ".json"), encoding="utf-8") as f:
         doc = json.load(f)
     doc["arch"]["dropout"] = False
     doc["name"] = "vit_b_16"
@@ -261,6 +261,14 @@ def torchvision_workload(arch):
                      "hyper-parameters of ridge's vit-b16 preset")
     doc.pop("description", None)
     return doc
+
+
+def torchvision_workload(arch):
+    """config.workload of a torchvision model: its preset id, except vit_b_16 (_vit_b_16_doc), a
+    copy of which each record gets."""
+    return copy.deepcopy(_vit_b_16_doc()) if arch == "vit_b_16" else TORCHVISION_PRESETS[arch]
+
+
 # measure.py's Decoder configurations that are ridge presets (the same hyper-parameters): converted
 # by id, the others as a model document from the record's own hyper-parameters.
 DECODER_PRESETS = {"llama2-7b": (4096, 32, 32, 32, 11008, 32000)}
