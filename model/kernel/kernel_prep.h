@@ -63,6 +63,7 @@ typedef struct {
     double row_clock_hz;               /* the clock of its block reductions */
     double gpu_threads;                /* threads resident on the whole GPU at once */
     double half_smem;                  /* the longest row a CTA holds on chip, in bytes */
+    double bn_bwd_round;               /* elements a round of the channels_last batch-norm backward elemt kernel */
     double attn_fwd, attn_bwd;         /* attention's shares of the GEMM efficiency (attention.c) */
     rk_dtype_prep dt[RIDGE_DTYPE_COUNT];
     rk_gemm_size_prep gemm_size[RK_GEMM_TILE_SIZES]; /* the tile sizes' (gemm.c) */

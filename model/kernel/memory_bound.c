@@ -25,9 +25,15 @@
 #define RK_ROW_WARP_MAX_ELEMS 1024.0
 #define RK_ROW_WARP_MAX_BYTES 4096.0
 
+/* Elements a round of PyTorch's channels_last batch-norm per-element kernels as ptxas schedules
+ * them (below, "channels_last batch-norm kernels"). */
+#define RK_BN_CL_TRANSFORM_ROUND 2.0 /* elements a round: the transform, and the backward elemt kernel */
+#define RK_BN_CL_BWD_ROUND_SM86 4.0  /* the backward elemt kernel on sm_86 and sm_89 */
+
 void rk_memory_bound_prep(rk_kernel_prepared *p)
 {
     const ridge_gpu *g = p->g;
+    int cc = rk_cc(g);
     /* Threads resident on one SM at once (2,048 where the file does not say), and the CTAs of a
      * row kernel that fit beside each other (at least one). */
     double resident = g->max_warps_per_sm > 0 ? 32.0 * g->max_warps_per_sm : 2048.0;
@@ -38,6 +44,7 @@ void rk_memory_bound_prep(rk_kernel_prepared *p)
     p->row_ctas = g->sm_count * ctas;
     p->row_clock_hz = g->boost_clock_hz > 0 ? g->boost_clock_hz : 1.5e9;
     p->half_smem = RK_ROW_ON_CHIP_FRACTION * g->smem_per_sm_bytes;
+    p->bn_bwd_round = cc == 86 || cc == 89 ? RK_BN_CL_BWD_ROUND_SM86 : RK_BN_CL_TRANSFORM_ROUND;
 }
 
 /* Time of the rounds of a one-CTA-per-row kernel: rows / (SMs x CTAs per SM) rounds, each of
@@ -79,18 +86,12 @@ static double strided_rounds_s(const rk_kernel_prepared *p, double elements)
 #define RK_BN_CL_ELEMS_PER_THREAD 16.0
 #define RK_BN_CL_MAX_H_BLOCK 128.0
 #define RK_BN_CL_PARALLEL_LOADS 4.0
-#define RK_BN_CL_TRANSFORM_ROUND 2.0 /* elements a round: the transform, and the backward elemt kernel */
-#define RK_BN_CL_BWD_ROUND_SM86 4.0  /* the backward elemt kernel on sm_86 and sm_89 */
 #define RK_BN_CL_COOP_MIN_BLOCKS 8.0
+/* Elements a round of a per-element kernel: the transform's (one input), or the backward elemt
+ * kernel's (x and dy), prepared per GPU in rk_memory_bound_prep. */
 static double bn_elemt_in_flight(const rk_kernel_prepared *p, double inputs)
 {
-    int cc;
-    if (inputs < 2)
-        return RK_BN_CL_TRANSFORM_ROUND;
-    cc = rk_cc(p->g); /* p->cc is prepared for the tiled models only */
-    if (cc == 86 || cc == 89)
-        return RK_BN_CL_BWD_ROUND_SM86;
-    return RK_BN_CL_TRANSFORM_ROUND;
+    return inputs >= 2 ? p->bn_bwd_round : RK_BN_CL_TRANSFORM_ROUND;
 }
 static double column_rounds_s(const rk_kernel_prepared *p, double channels, double elements, double in_flight)
 {
