@@ -1090,6 +1090,45 @@ static void test_gddr_tile_streams(void)
     check_context(NULL);
 }
 
+/* GDDR epilogue stalls (docs/model.md §2): a data-parallel cuBLAS tensor GEMM on GDDR (k x es
+ * under 2 KiB) pays the writes of the C beyond the L2, at the DRAM streaming rate, in series with
+ * its main loops, up to their own time; not with a stream-K-eligible K loop, a C within the L2, or
+ * on HBM. The HBM copy is the same GPU with only the memory type edited. */
+static void test_gddr_epilogue_stalls(void)
+{
+    ridge_gpu gddr = load("l40s"), hbm = gddr;
+    snprintf(hbm.memory_type, sizeof hbm.memory_type, "HBM3");
+    double bw = gddr.memory_bw_bytes_per_s * gddr.eff.dram_fraction;
+    ridge_op op = ridge_op_gemm(RIDGE_DTYPE_BF16, 16384, 16384, 512, 1);
+    ridge_kernel_result g = predict(&gddr, op), h = predict(&hbm, op);
+    double beyond = 16384.0 * 16384.0 * 2.0 - gddr.l2_bytes;
+    check_context("k = 512, C of 512 MiB");
+    CHECK(g.tile_m == h.tile_m && g.tile_n == h.tile_n && g.split_k == 1 && h.split_k == 1);
+    CHECK(h.bound == RIDGE_BOUND_COMPUTE && g.bound == RIDGE_BOUND_COMPUTE);
+    CHECK(beyond / bw < h.compute_s); /* the whole write burst is exposed */
+    CHECK_NEAR(g.compute_s, h.compute_s + beyond / bw, 1e-12);
+    CHECK(g.time_s > 1.4 * h.time_s);
+    check_context("k = 128: the stall capped at the main loops' time, write-bound");
+    op.u.gemm.k = 128;
+    g = predict(&gddr, op);
+    h = predict(&hbm, op);
+    CHECK(g.tile_m == h.tile_m && g.tile_n == h.tile_n);
+    CHECK(beyond / bw > h.compute_s);
+    CHECK_NEAR(g.compute_s, 2.0 * h.compute_s, 1e-12);
+    CHECK(g.bound == RIDGE_BOUND_MEMORY && g.memory_s > g.compute_s);
+    check_context("k = 1024: 2 KiB of K, no stall");
+    op.u.gemm.k = 1024;
+    g = predict(&gddr, op);
+    h = predict(&hbm, op);
+    CHECK(g.compute_s == h.compute_s);
+    check_context("C within the L2");
+    op = ridge_op_gemm(RIDGE_DTYPE_BF16, 4096, 4096, 512, 1);
+    g = predict(&gddr, op);
+    h = predict(&hbm, op);
+    CHECK(g.compute_s == h.compute_s);
+    check_context(NULL);
+}
+
 /* One L2 partition (Ada, GA102, Turing) serves a working set of 0.9 of it entirely; a split L2
  * (GA100, GH100: each half caches lines for its own SMs) only up to half of it: a streaming
  * kernel's larger working set none of it, a GEMM's a share falling to none at all of it. Same GPU,
@@ -1185,6 +1224,7 @@ int main(void)
     test_tile_writes();
     test_gemm_round_trips();
     test_gddr_tile_streams();
+    test_gddr_epilogue_stalls();
     test_single_partition_l2();
     test_zero_time_op();
     test_hopper_clusters();

@@ -390,6 +390,21 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             gx = 0;
         dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
+        /* GDDR epilogue stalls (docs/model.md §2, "GDDR epilogue stalls"): a data-parallel tensor
+         * GEMM of cuBLAS on GDDR (gx: not a GEMV; a K loop short of RK_GEMM_STREAM_K_MIN_K_BYTES,
+         * which keeps the data-parallel kernel) writes C from each CTA's epilogue while its SM
+         * waits, and the part of C beyond the L2 goes at the DRAM streaming rate: cw. The SMs run
+         * in waves, all computing, then all writing: the stall adds to an unsplit candidate's
+         * compute up to the main loops' own time (a wave whose main loop is shorter than its write
+         * burst runs under the previous burst, and the kernel is bound by the writes: the memory
+         * term). A split's partial sums and its C fit in the L2 whenever a split is tried (a grid
+         * short of one wave). */
+        double cw = 0;
+        if (gx != 0 && tensor && k * es < RK_GEMM_STREAM_K_MIN_K_BYTES && p->dram_bw > 0) {
+            double beyond = m * n * batch * es_out - p->l2_bytes;
+            if (beyond > 0)
+                cw = beyond / p->dram_bw;
+        }
         /* its streaming part (the latencies left out), which a grid short of the SMs stretches */
         double strm0 = dram0 > 0 ? mem0 - p->dram_latency_s - lat_x : 0;
         if (!tensor && (flags & RK_GEMM_CUBLAS) && m >= vector_tiles[0].tm && n >= vector_tiles[0].tn &&
@@ -529,6 +544,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                  * one and c_eff is not 1; x / c = x * (1 / c) for c = 1, 2, 4): waves_ceil. */
                 wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
                 compute = wc * ttile;
+                compute += rk_min(compute, cw); /* GDDR epilogue stalls: at most the main loops' time */
                 double occ = base_tiles < sm && fixed_grid ? p->gemm_occ0 + p->gemm_occ1 / base_tiles : 1.0;
                 double mem_c = occ != 1.0 ? mem0 + strm0 * (occ - 1.0) : mem0;
                 tt = floor1 + rk_max(compute, rk_max(mem_c, l2b * inv_l2bw));
