@@ -1060,8 +1060,8 @@ static void test_gemm_search_ties(void)
 
 /* GDDR tile streams (docs/model.md §2): on GDDR memory a tiled library GEMM's DRAM bytes stream at
  * 0.85 of the streaming rate, so a weight-bound L40S GEMM (m = 64) takes 1/0.85 of its DRAM time
- * on the same GPU described with HBM; a GEMV (m = 1) streams whole rows and is unchanged, and so
- * are the cuDNN convolutions' implicit GEMMs. */
+ * on the same GPU described with HBM; a narrow GEMM (m or n at most 16) at 0.90 and a GEMV (m = 1)
+ * at 0.94; the cuDNN convolutions' implicit GEMMs are unchanged. */
 static void test_gddr_tile_streams(void)
 {
     ridge_gpu gddr = load("l40s"), hbm = gddr;
@@ -1077,11 +1077,28 @@ static void test_gddr_tile_streams(void)
     CHECK_NEAR(h.memory_s, lat + h.dram_bytes / bw, 1e-12);
     CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.85 * bw), 1e-12);
     CHECK(g.time_s > 1.15 * h.time_s);
+    check_context("narrow (m = 16): its own share");
+    op.u.gemm.m = 16;
+    g = predict(&gddr, op);
+    h = predict(&hbm, op);
+    CHECK(g.bound == RIDGE_BOUND_MEMORY && h.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(g.dram_bytes, h.dram_bytes, 1e-12);
+    CHECK_NEAR(h.memory_s, lat + h.dram_bytes / bw, 1e-12);
+    CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.90 * bw), 1e-12);
+    check_context("n = 16, m = 8192: the same");
+    op.u.gemm.m = 8192;
+    op.u.gemm.n = 16;
+    g = predict(&gddr, op);
+    CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.90 * bw), 1e-12);
+    op.u.gemm.n = 8192;
     check_context("GEMV");
     op.u.gemm.m = 1;
     g = predict(&gddr, op);
     h = predict(&hbm, op);
-    CHECK(g.time_s == h.time_s && g.memory_s == h.memory_s);
+    CHECK(g.bound == RIDGE_BOUND_MEMORY && h.bound == RIDGE_BOUND_MEMORY);
+    CHECK_NEAR(h.memory_s, lat + h.dram_bytes / bw, 1e-12);
+    CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.94 * bw), 1e-12);
+    CHECK(g.time_s > h.time_s && g.time_s < 1.1 * h.time_s);
     check_context("convolution");
     op = conv_op(RIDGE_DTYPE_FP16, 1, 512, 7, 512, 3, 1, 1);
     g = predict(&gddr, op);

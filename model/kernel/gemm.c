@@ -128,6 +128,15 @@ static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, doub
  * "GDDR tile streams"). A GEMV (m or n = 1: cuBLAS's gemv kernels, whole weight rows per warp)
  * streams sequentially and keeps the rate. */
 #define RK_GEMM_GDDR_TILE_SHARE 0.85
+/* The same streams for GEMMs narrower than a tile: cuBLAS runs a GEMM whose m or n is at most
+ * RK_GEMM_GDDR_NARROW (a decode step's tokens) on kernels that give each warp a stretch of whole
+ * weight rows, longer runs per DRAM row than a tile's k-steps but more rows open at once than a
+ * sequential stream; a GEMV (m or n = 1, cuBLAS's gemv kernels) reads one row per warp. Fitted
+ * together on the even-CRC half of the AIConfigurator L40S BF16 rows of 20 us or more (docs/model.md
+ * §2, "GDDR tile streams"). */
+#define RK_GEMM_GDDR_NARROW 16.0
+#define RK_GEMM_GDDR_NARROW_SHARE 0.90
+#define RK_GEMM_GDDR_GEMV_SHARE 0.94
 
 /* Hopper tensor-core GEMMs with TMA (aligned operands) run in thread-block clusters of two CTAs
  * along m (cuBLAS's and CUTLASS's sm90 default cluster 2x1x1): the B tile both CTAs need is
@@ -287,7 +296,12 @@ void rk_gemm_prep(rk_kernel_prepared *p)
         p->gemm_size[c].fix = p->sm * t->tm * t->tn * 4.0 * 2.0 * p->inv_l2_bw;
     }
     /* GDDR tile streams: the extra time per DRAM byte of a tiled library GEMM (0 on HBM) */
-    p->gemm_gddr_x = strncmp(g->memory_type, "GDDR", 4) == 0 ? (1.0 / RK_GEMM_GDDR_TILE_SHARE - 1.0) / p->dram_bw : 0;
+    {
+        int gddr = strncmp(g->memory_type, "GDDR", 4) == 0;
+        p->gemm_gddr_x = gddr ? (1.0 / RK_GEMM_GDDR_TILE_SHARE - 1.0) / p->dram_bw : 0;
+        p->gemm_gddr_narrow_x = gddr ? (1.0 / RK_GEMM_GDDR_NARROW_SHARE - 1.0) / p->dram_bw : 0;
+        p->gemm_gddr_gemv_x = gddr ? (1.0 / RK_GEMM_GDDR_GEMV_SHARE - 1.0) / p->dram_bw : 0;
+    }
     /* Grids short of the SMs: T SMs, each with x bytes in flight, stream at T x / L unloaded; with
      * the latency growing under load (1 / rate = 1 / (T x / L) + 1 / R0) and the whole chip at the
      * streaming rate BW, a grid of T tiles takes 1 + (BW L / x) (1 / T - 1 / SM) times the
@@ -384,14 +398,15 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         /* The DRAM round trips of a GEMM kernel's memory stream outside it (docs/model.md §2). */
         int sm90_lib = tensor && hopper && aeff >= 1.0 && (flags & RK_GEMM_CUBLAS);
         double lat_x = sm90_lib ? RK_GEMM_MEM_ROUND_TRIPS * p->dram_latency_s : 0;
-        /* GDDR tile streams: each DRAM byte of a tiled library GEMM (not a GEMV) costs gx more */
-        double gx = p->gemm_gddr_x;
-        if (gx != 0 && !((flags & RK_GEMM_CUBLAS) && m != 1 && n != 1))
-            gx = 0;
+        /* GDDR tile streams: each DRAM byte of a library GEMM costs gx more: a tiled one's, a
+         * narrow one's (m or n at most RK_GEMM_GDDR_NARROW) and a GEMV's at their shares */
+        double gx = 0, mn_min = m < n ? m : n;
+        if (flags & RK_GEMM_CUBLAS)
+            gx = mn_min == 1 ? p->gemm_gddr_gemv_x : mn_min <= RK_GEMM_GDDR_NARROW ? p->gemm_gddr_narrow_x : p->gemm_gddr_x;
         dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         /* GDDR epilogue stalls (docs/model.md §2, "GDDR epilogue stalls"): a data-parallel tensor
-         * GEMM of cuBLAS on GDDR (gx: not a GEMV; a K loop short of RK_GEMM_STREAM_K_MIN_K_BYTES,
+         * GEMM of cuBLAS on GDDR (gx; a tiled one; a K loop short of RK_GEMM_STREAM_K_MIN_K_BYTES,
          * which keeps the data-parallel kernel) writes C from each CTA's epilogue while its SM
          * waits, and the part of C beyond the L2 goes at the DRAM streaming rate: cw. The SMs run
          * in waves, all computing, then all writing: the stall adds to an unsplit candidate's
@@ -400,7 +415,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * term). A split's partial sums and its C fit in the L2 whenever a split is tried (a grid
          * short of one wave). */
         double cw = 0;
-        if (gx != 0 && tensor && k * es < RK_GEMM_STREAM_K_MIN_K_BYTES && p->dram_bw > 0) {
+        if (gx != 0 && mn_min > RK_GEMM_GDDR_NARROW && tensor && k * es < RK_GEMM_STREAM_K_MIN_K_BYTES && p->dram_bw > 0) {
             double beyond = m * n * batch * es_out - p->l2_bytes;
             if (beyond > 0)
                 cw = beyond / p->dram_bw;

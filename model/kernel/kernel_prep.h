@@ -58,6 +58,8 @@ typedef struct {
     double gemm_lo_floor;              /* the least floor of a GEMM candidate (gemm.c) */
     int gemm_lb_ok;                    /* the GEMM search's bounds apply (its times are >= 0: gemm.c) */
     double gemm_gddr_x;                /* GDDR tile streams: extra seconds per DRAM byte (0 on HBM; gemm.c) */
+    double gemm_gddr_narrow_x;         /* the same for a narrow GEMM (m or n <= 16; 0 on HBM) */
+    double gemm_gddr_gemv_x;           /* the same for a GEMV (m or n = 1; 0 on HBM) */
     double gemm_occ0, gemm_occ1;       /* a grid of T < SM tiles streams DRAM (occ0 + occ1 / T) x slower (gemm.c) */
     double row_ctas;                   /* SMs x CTAs of a row kernel per SM (memory_bound.c) */
     double row_clock_hz;               /* the clock of its block reductions */
