@@ -1107,10 +1107,10 @@ static void test_gddr_tile_streams(void)
     check_context(NULL);
 }
 
-/* GDDR epilogue stalls (docs/model.md §2): a data-parallel cuBLAS tensor GEMM on GDDR (k x es
- * under 2 KiB) pays the writes of the C beyond the L2, at the DRAM streaming rate, in series with
- * its main loops, up to their own time; not with a stream-K-eligible K loop, a C within the L2, or
- * on HBM. The HBM copy is the same GPU with only the memory type edited. */
+/* GDDR epilogue stalls (docs/model.md §2): a tiled cuBLAS tensor GEMM on GDDR pays the writes of
+ * the C beyond the L2, at the DRAM streaming rate, in series with its main loops, up to their own
+ * time; with 2 KiB of K per row or more, 2 KiB / (k x es) of them; nothing with a C within the
+ * L2, or on HBM. The HBM copy is the same GPU with only the memory type edited. */
 static void test_gddr_epilogue_stalls(void)
 {
     ridge_gpu gddr = load("l40s"), hbm = gddr;
@@ -1133,11 +1133,19 @@ static void test_gddr_epilogue_stalls(void)
     CHECK(beyond / bw > h.compute_s);
     CHECK_NEAR(g.compute_s, 2.0 * h.compute_s, 1e-12);
     CHECK(g.bound == RIDGE_BOUND_MEMORY && g.memory_s > g.compute_s);
-    check_context("k = 1024: 2 KiB of K, no stall");
-    op.u.gemm.k = 1024;
+    check_context("k = 4096: 8 KiB of K, a quarter of the burst exposed");
+    op.u.gemm.k = 4096;
     g = predict(&gddr, op);
     h = predict(&hbm, op);
-    CHECK(g.compute_s == h.compute_s);
+    CHECK(g.tile_m == h.tile_m && g.tile_n == h.tile_n && g.split_k == 1);
+    CHECK(0.25 * beyond / bw < h.compute_s);
+    CHECK_NEAR(g.compute_s, h.compute_s + 0.25 * beyond / bw, 1e-12);
+    check_context("k = 1000 and 1024: no cliff at the stream-K bound");
+    op.u.gemm.k = 1000;
+    g = predict(&gddr, op);
+    op.u.gemm.k = 1024;
+    h = predict(&gddr, op);
+    CHECK(h.time_s > 0.95 * g.time_s && h.time_s < 1.1 * g.time_s); /* 24 more of K, the stream-K balance */
     check_context("C within the L2");
     op = ridge_op_gemm(RIDGE_DTYPE_BF16, 4096, 4096, 512, 1);
     g = predict(&gddr, op);

@@ -404,20 +404,21 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
             gx = mn_min == 1 ? p->gemm_gddr_gemv_x : mn_min <= RK_GEMM_GDDR_NARROW ? p->gemm_gddr_narrow_x : p->gemm_gddr_x;
         dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
-        /* GDDR epilogue stalls (docs/model.md §2, "GDDR epilogue stalls"): a data-parallel tensor
-         * GEMM of cuBLAS on GDDR (gx; a tiled one; a K loop short of RK_GEMM_STREAM_K_MIN_K_BYTES,
-         * which keeps the data-parallel kernel) writes C from each CTA's epilogue while its SM
-         * waits, and the part of C beyond the L2 goes at the DRAM streaming rate: cw. The SMs run
-         * in waves, all computing, then all writing: the stall adds to an unsplit candidate's
-         * compute up to the main loops' own time (a wave whose main loop is shorter than its write
-         * burst runs under the previous burst, and the kernel is bound by the writes: the memory
-         * term). A split's partial sums and its C fit in the L2 whenever a split is tried (a grid
-         * short of one wave). */
+        /* GDDR epilogue stalls (docs/model.md §2, "GDDR epilogue stalls"): a tiled tensor GEMM of
+         * cuBLAS on GDDR (gx, m and n above RK_GEMM_GDDR_NARROW) writes C from each CTA's epilogue
+         * while its SM waits, and the part of C beyond the L2 goes at the DRAM streaming rate: cw.
+         * The SMs of a data-parallel grid (a K loop short of RK_GEMM_STREAM_K_MIN_K_BYTES) run in
+         * waves, all computing, then all writing; from that K on (stream-K eligible) the exposed
+         * share falls as 1 / K, the bursts spread over longer main loops. The stall adds to an
+         * unsplit candidate's compute (data-parallel or stream-K) up to the main loops' own time (a
+         * wave whose main loop is shorter than its write burst runs under the previous burst, and
+         * the kernel is bound by the writes: the memory term). A split's partial sums and its C fit
+         * in the L2 whenever a split is tried (a grid short of one wave). */
         double cw = 0;
-        if (gx != 0 && mn_min > RK_GEMM_GDDR_NARROW && tensor && k * es < RK_GEMM_STREAM_K_MIN_K_BYTES && p->dram_bw > 0) {
-            double beyond = m * n * batch * es_out - p->l2_bytes;
+        if (gx != 0 && mn_min > RK_GEMM_GDDR_NARROW && tensor && p->dram_bw > 0) {
+            double beyond = m * n * batch * es_out - p->l2_bytes, kb = k * es;
             if (beyond > 0)
-                cw = beyond / p->dram_bw;
+                cw = beyond / p->dram_bw * (kb < RK_GEMM_STREAM_K_MIN_K_BYTES ? 1.0 : RK_GEMM_STREAM_K_MIN_K_BYTES / kb);
         }
         /* its streaming part (the latencies left out), which a grid short of the SMs stretches */
         double strm0 = dram0 > 0 ? mem0 - p->dram_latency_s - lat_x : 0;
@@ -570,10 +571,12 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                      * shares, whose FP32 partial sums go through L2 (the fix-up). */
                     double sk = per_sm * work1 + 2.0 * t_over;
                     double fix = z->fix;
-                    double tsk = floor1 + rk_max(sk + fix, rk_max(mem0, l2b * inv_l2bw));
+                    double csk = sk + fix;
+                    csk += rk_min(csk, cw); /* GDDR epilogue stalls, as the data-parallel tiles' */
+                    double tsk = floor1 + rk_max(csk, rk_max(mem0, l2b * inv_l2bw));
                     if (tsk < tt) {
                         tt = tsk;
-                        compute = sk + fix;
+                        compute = csk;
                     }
                 }
                 /* the least time; a tie goes to the candidate first in order (the one kept) */
