@@ -412,8 +412,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * share falls as 1 / K, the bursts spread over longer main loops. The stall adds to an
          * unsplit candidate's compute (data-parallel or stream-K) up to the main loops' own time (a
          * wave whose main loop is shorter than its write burst runs under the previous burst, and
-         * the kernel is bound by the writes: the memory term). A split's partial sums and its C fit
-         * in the L2 whenever a split is tried (a grid short of one wave). */
+         * the kernel is bound by the writes: the memory term). Split candidates are not charged:
+         * a split is tried only for a grid short of one wave, whose C is one partial wave of tiles
+         * (at most a few MB: within the L2 but for FP32 outputs on the smallest L2s). */
         double cw = 0;
         if (gx != 0 && mn_min > RK_GEMM_GDDR_NARROW && tensor && p->dram_bw > 0) {
             double beyond = m * n * batch * es_out - p->l2_bytes, kb = k * es;
