@@ -37,11 +37,13 @@ GPU = {
     "L4 24GB": "l4",
 }
 
-# TensorRT-LLM performance-table models and the presets they map to.
-LLM = {"LLaMA 7B": "llama2-7b", "GPT-J 6B": "gpt-j-6b", "LLaMA 70B": "llama2-70b"}
+# TensorRT-LLM performance-table models and the presets they map to (the original LLaMA 7B and 13B
+# have Llama 2's shapes at a shorter context; Falcon 180B is a preset of its own).
+LLM = {"LLaMA 7B": "llama2-7b", "LLaMA 13B": "llama2-13b", "GPT-J 6B": "gpt-j-6b", "LLaMA 70B": "llama2-70b",
+       "Falcon 180B": "falcon-180b"}
 
 # The node a multi-GPU TensorRT-LLM row ran on: one 8-GPU DGX/HGX (the perf tables' systems).
-CLUSTER = {"h100-sxm5-80gb": "dgx-h100", "a100-sxm4-80gb": "dgx-a100"}
+CLUSTER = {"h100-sxm5-80gb": "dgx-h100", "a100-sxm4-80gb": "dgx-a100", "h200-sxm-141gb": "hgx-h200"}
 
 PRECISION = {"FP32": "fp32", "TF32": "tf32", "AMP (FP16)": "fp16", "FP16": "fp16", "FP8": "fp8", "BF16": "bf16",
              "INT8": "int8"}
@@ -65,10 +67,10 @@ ResNet-50 v1.5 MLPerf Inference v3.0 (TensorRT, closed division): resnet50 infer
   convolution epilogues, 8-bit activations) and CUDA graphs; Offline samples/s = throughput,
   SingleStream 90th-percentile latency = the batch-1 step time (LoadGen and the input copy are
   not modelled).
-LLaMA 7B and GPT-J 6B prefill (TensorRT-LLM, batch 1): llama2-7b / gpt-j-6b prefill, first-token
-  latency = step time.
-LLaMA 7B and GPT-J 6B generation (TensorRT-LLM peak throughput, batch B, input I, output O, one
-  GPU): llama2-7b / gpt-j-6b, time = prefill(B, I) + O x decode(B, context I + O/2); output
+LLaMA 7B / 13B and GPT-J 6B prefill (TensorRT-LLM, batch 1): llama2-7b / llama2-13b / gpt-j-6b
+  prefill, first-token latency = step time.
+LLaMA 7B / 13B and GPT-J 6B generation (TensorRT-LLM peak throughput, batch B, input I, output O, one
+  GPU): the same presets, time = prefill(B, I) + O x decode(B, context I + O/2); output
   tokens/s = B*O / time.
 ResNet-50 v1.5, TensorFlow 1.15 DLE rows (NGC 20.06-tf1; dle_run): resnet50, the row's batch and
   precision, 224x224, eager kernels (--fusion engine refuses training and would fold BN, which
@@ -90,14 +92,16 @@ Not mapped: the MXNet DLE inference rows (benchmark.py --mode val, "Total IPS in
   contradict any one host profile per stack (V100 20.12 3.48 ms, T4 20.12 7.61 ms with the same
   software; A100 22.10 0.70 ms, below ridge's eager GPU time of 0.84 ms with no host cost at all);
   docs/validation.md.
-Multi-GPU TensorRT-LLM gptSessionBenchmark rows (TP 2 or 4 on one node; multi_gpu_config): the
-  same runs through `ridge predict --cluster` on dgx-a100 / dgx-h100, the node's other GPUs as
+Multi-GPU TensorRT-LLM gptSessionBenchmark rows (TP 2, 4 or 8 on one node; multi_gpu_config; LLaMA
+  70B as llama2-70b, Falcon 180B as falcon-180b): the same runs through `ridge predict --cluster` on
+  dgx-a100 / dgx-h100 / hgx-h200, the node's other GPUs as
   data-parallel replicas, host trtllm-session; first-token latency = the prefill step; generation
   per GPU, global batch x O / (prefill + O x decode at I + O/2) / GPUs.
 TensorRT-LLM trtllm-bench rows (PyTorch backend, requests at an infinite rate, total output
-  throughput; serving_config): Llama-3.1-8B / Llama-3.3-70B as llama3-8b / llama3-70b, fp8, the
-  row's ISL/OSL, `ridge serve --offline` (3,000 requests queued at 0 s, continuous batching of at
-  most 1,024, host engine) on one replica: one GPU, or TP2 on two GPUs of a dgx-h100.
+  throughput; serving_config): Llama-3.1-8B, Llama-3.1/3.3-70B, Llama-3.1-405B and Mixtral-8x7B as
+  llama3-8b, llama3-70b, llama3-405b and mixtral-8x7b, fp8, the row's ISL/OSL, `ridge serve
+  --offline` (3,000 requests queued at 0 s, continuous batching of at most 1,024, host engine) on
+  one replica: one GPU, or TP over the row's GPUs of one dgx-h100 / hgx-h200 / dgx-a100.
 Other rows (Triton variants, TF-TRT, other MLPerf benchmarks, other multi-GPU rows, other models)
 are skipped.
 """
@@ -203,8 +207,10 @@ def multi_gpu_config(r):
     return None
 
 
-# The models of the trtllm-bench rows (the nvidia FP8 checkpoints of these architectures).
-SERVE_LLM = {"Llama-3.1-8B-Instruct": "llama3-8b", "Llama-3.3-70B-Instruct": "llama3-70b"}
+# The models of the trtllm-bench rows (the nvidia FP8 checkpoints of these architectures), by the
+# start of the row's model name: Llama 3.1 and 3.3 share Llama 3's shapes per size.
+SERVE_LLM = {"Llama-3.1-8B": "llama3-8b", "Llama-3.1-70B": "llama3-70b", "Llama-3.3-70B": "llama3-70b",
+             "Llama-3.1-405B": "llama3-405b", "Mixtral-8x7B": "mixtral-8x7b"}
 # Requests per offline run: the rows do not say how many trtllm-bench fed; the prediction moves
 # by at most 1 % between 1,000 and 10,000 (docs/validation.md, "Serving benchmarks").
 SERVE_REQUESTS = 3000

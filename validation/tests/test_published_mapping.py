@@ -10,6 +10,9 @@ on two: `ridge serve --offline` against `ridge validate`'s serving records).
 DleTfMxnetMapping checks the TensorFlow 1.15 and MXNet DeepLearningExamples ResNet-50 branches
 on ten rows of the same file (their values, abridged notes), the host profiles they imply
 (tf1-graph, tf1-xla, mxnet-hybrid; docs/model.md §7) and the rows left unmapped on purpose.
+TrtllmModels checks made-up rows in the formats of the two TensorRT-LLM documents for the models
+and GPUs beyond the dev rows' (Falcon 180B, LLaMA 13B, Llama 3.1 405B / 70B, Mixtral 8x7B, the H200
+node): each maps to its preset and predicts.
 No GPU needed.
 
   RIDGE=build/cli/ridge python3 -m unittest discover -s validation/tests
@@ -33,18 +36,9 @@ PUB = os.path.join(ROOT, "validation", "published")
 
 class PublishedMapping(unittest.TestCase):
     def test_compare_and_validate_agree(self):
-        out = subprocess.run([sys.executable, os.path.join(PUB, "compare_published.py"), "--ridge", RIDGE,
-                              "--csv", SAMPLE, "--format", "csv"], cwd=ROOT, capture_output=True, text=True)
-        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(SAMPLE, newline="") as f:
+            out, _, val = convert_and_validate(self, list(csv.DictReader(f)), compare=True)
         direct = {r["id"]: float(r["error_percent"]) for r in csv.DictReader(io.StringIO(out.stdout))}
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "sample.json")
-            conv = subprocess.run([sys.executable, os.path.join(PUB, "to_measurements.py"), "--csv", SAMPLE,
-                                   "--out", path], cwd=ROOT, capture_output=True, text=True)
-            self.assertEqual(conv.returncode, 0, conv.stderr)
-            val = subprocess.run([RIDGE, "validate", path, "--format", "csv"], cwd=ROOT, capture_output=True,
-                                 text=True)
-            self.assertEqual(val.returncode, 0, val.stderr)
         via_file = {r["id"]: float(r["error_percent"]) for r in csv.DictReader(io.StringIO(val.stdout))}
         self.assertEqual(len(direct), 8)  # the RNN-T row is not modelled by either
         self.assertIn("pub0491", direct)  # a two-GPU serving replica (ridge serve --cluster --tp 2)
@@ -95,6 +89,29 @@ def dle_dicts():
                               r[9], r[10]))) for r in DLE_ROWS]
 
 
+def convert_and_validate(test, rows, compare=False):
+    """rows (dicts of FIELDS) as a CSV through compare_published.py (with compare), to_measurements.py
+    and `ridge validate`: their three completed processes (None for the one not run)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_path, json_path = os.path.join(tmp, "rows.csv"), os.path.join(tmp, "rows.json")
+        with open(csv_path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(rows)
+        out = None
+        if compare:
+            out = subprocess.run([sys.executable, os.path.join(PUB, "compare_published.py"), "--ridge", RIDGE,
+                                  "--csv", csv_path, "--format", "csv"], cwd=ROOT, capture_output=True, text=True)
+            test.assertEqual(out.returncode, 0, out.stderr)
+        conv = subprocess.run([sys.executable, os.path.join(PUB, "to_measurements.py"), "--csv", csv_path,
+                               "--out", json_path], cwd=ROOT, capture_output=True, text=True)
+        test.assertEqual(conv.returncode, 0, conv.stderr)
+        val = subprocess.run([RIDGE, "validate", json_path, "--format", "csv"], cwd=ROOT, capture_output=True,
+                             text=True)
+        test.assertEqual(val.returncode, 0, val.stderr)
+    return out, conv, val
+
+
 def predict_throughput(args):
     out = subprocess.run([RIDGE, "predict", "--format", "json", "--workload", "resnet50"] + args, cwd=ROOT,
                          capture_output=True, text=True)
@@ -138,22 +155,8 @@ class DleTfMxnetMapping(unittest.TestCase):
             self.assertIsNone(self.cp.predict_row(RIDGE, rows[rid]), rid)
 
     def test_compare_and_validate_agree(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            csv_path, json_path = os.path.join(tmp, "dle.csv"), os.path.join(tmp, "dle.json")
-            with open(csv_path, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=FIELDS)
-                w.writeheader()
-                w.writerows(dle_dicts())
-            out = subprocess.run([sys.executable, os.path.join(PUB, "compare_published.py"), "--ridge", RIDGE,
-                                  "--csv", csv_path, "--format", "csv"], cwd=ROOT, capture_output=True, text=True)
-            self.assertEqual(out.returncode, 0, out.stderr)
-            conv = subprocess.run([sys.executable, os.path.join(PUB, "to_measurements.py"), "--csv", csv_path,
-                                   "--out", json_path], cwd=ROOT, capture_output=True, text=True)
-            self.assertEqual(conv.returncode, 0, conv.stderr)
-            self.assertIn("7 measurements, 3 rows not mapped", conv.stdout)
-            val = subprocess.run([RIDGE, "validate", json_path, "--format", "csv"], cwd=ROOT, capture_output=True,
-                                 text=True)
-            self.assertEqual(val.returncode, 0, val.stderr)
+        out, conv, val = convert_and_validate(self, dle_dicts(), compare=True)
+        self.assertIn("7 measurements, 3 rows not mapped", conv.stdout)
         direct = {r["id"]: float(r["error_percent"]) for r in csv.DictReader(io.StringIO(out.stdout))}
         via_file = {r["id"]: float(r["error_percent"]) for r in csv.DictReader(io.StringIO(val.stdout))}
         self.assertEqual(sorted(direct), ["pub0238", "pub0241", "pub0252", "pub0253", "pub0264", "pub0267",
@@ -182,6 +185,68 @@ class DleTfMxnetMapping(unittest.TestCase):
                              cwd=ROOT, capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertIn("tf1-graph", bad.stderr)
+
+
+TRT_PERF = "NVIDIA/TensorRT-LLM:docs/source/performance.md@138f96d45f90b9667426f7c47297d8c06bafac73"
+TRT_BENCH = "NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md@00f37686aa854010d68bcbd0f4ab000221541ca6"
+SESSION = "TensorRT-LLM (gptSessionBenchmark, static batching)"
+BENCH = "TensorRT-LLM trtllm-bench (PyTorch backend, in-flight batching, CUDA graphs)"
+SERVE_TASK, GEN_TASK = "inference (LLM serving, max load)", "inference (LLM generation)"
+# Made-up rows (new0001...: no published value is copied or invented into validation/data; the values
+# here only give the converter a number) in the formats of the dev rows of the same two TensorRT-LLM
+# documents, for models and GPUs those documents also cover: id, source, gpu, GPUs, framework, model,
+# task, precision, batch, sequences, unit.
+MODEL_ROWS = [
+    ("new0001", TRT_PERF, "H100 80GB SXM5", "4", SESSION, "Falcon 180B", GEN_TASK, "FP8", "1024",
+     "input 128 / output 128 tokens", "output tokens/s (out tok/s/GPU per table header)"),
+    ("new0002", TRT_PERF, "A100 (variant not stated)", "1", "TensorRT-LLM (gptSessionBenchmark)", "LLaMA 13B",
+     "inference (LLM prefill)", "FP16", "1", "input 128 tokens", "ms"),
+    ("new0003", TRT_BENCH, "H200 141GB SXM", "8", BENCH, "Llama-3.1-405B-Instruct (nvidia FP8 checkpoint)",
+     SERVE_TASK, "FP8", "", "input 128 / output 128 tokens", "output tokens/s"),
+    ("new0004", TRT_BENCH, "H100 80GB SXM5", "1", BENCH, "Mixtral-8x7B-Instruct-v0.1 (nvidia FP8 checkpoint)",
+     SERVE_TASK, "FP8", "", "input 128 / output 128 tokens", "output tokens/s"),
+    ("new0005", TRT_BENCH, "H200 141GB SXM", "2", BENCH, "Llama-3.1-70B-Instruct (nvidia FP8 checkpoint)",
+     SERVE_TASK, "FP8", "", "input 1000 / output 1000 tokens", "output tokens/s"),
+    ("new0006", TRT_BENCH, "H100 80GB SXM5", "1", BENCH, "Qwen3-8B (FP8)", SERVE_TASK, "FP8", "",
+     "input 128 / output 128 tokens", "output tokens/s"),  # no preset: not mapped
+]
+
+
+class TrtllmModels(unittest.TestCase):
+    """The TensorRT-LLM rows of models beyond the dev rows' (Falcon 180B, LLaMA 13B, Llama 3.1 405B and
+    70B, Mixtral 8x7B) and the H200 node (hgx-h200) map to their presets, and run."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, PUB)
+        import compare_published
+        import to_measurements
+        cls.cp, cls.tm = compare_published, to_measurements
+        cls.rows = {r[0]: dict(zip(FIELDS, r[:10] + ("test", r[10], "1", "made-up row (test)")))
+                    for r in MODEL_ROWS}
+
+    def test_configs(self):
+        falcon = self.cp.multi_gpu_config(self.rows["new0001"])
+        self.assertEqual((falcon["workload"], falcon["cluster"], falcon["parallel"]["tp"], falcon["host"]),
+                         ("falcon-180b", "dgx-h100", 4, "trtllm-session"))
+        self.assertEqual(self.tm.config_of(self.rows["new0002"])["workload"], "llama2-13b")
+        big = self.cp.serving_config(self.rows["new0003"])
+        self.assertEqual((big["workload"], big["cluster"], big["tp"]), ("llama3-405b", "hgx-h200", 8))
+        self.assertEqual(self.cp.serving_config(self.rows["new0004"])["workload"], "mixtral-8x7b")
+        l70 = self.cp.serving_config(self.rows["new0005"])
+        self.assertEqual((l70["workload"], l70["cluster"], l70["tp"]), ("llama3-70b", "hgx-h200", 2))
+        self.assertIsNone(self.cp.serving_config(self.rows["new0006"]))
+
+    def test_converted_rows_predict(self):
+        _, conv, val = convert_and_validate(self, self.rows.values())
+        self.assertIn("5 measurements, 1 rows not mapped", conv.stdout)
+        pred = {r["id"]: (r["workload"], float(r["predicted"])) for r in csv.DictReader(io.StringIO(val.stdout))}
+        self.assertEqual(sorted(pred), ["new0001", "new0002", "new0003", "new0004", "new0005"])
+        for rid, (workload, value) in pred.items():
+            self.assertTrue(value > 0 and value == value and value != float("inf"), (rid, value))
+        self.assertEqual(pred["new0003"][0], "llama3-405b")
+        # 405 B parameters over 8 GPUs serve fewer tokens per second than 70 B over 2
+        self.assertLess(pred["new0003"][1], pred["new0005"][1])
 
 
 if __name__ == "__main__":
