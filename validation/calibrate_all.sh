@@ -42,7 +42,7 @@ done
 # triad and scale rows train; read and init are held out. The busy-gemm rows (bewantbe) are held
 # out too: their A40 FP16 and TF32 figures (40 TFLOPS each) contradict the A40 BF16 GEMM measured at
 # 122.3 TFLOPS in shared/gpu-specs.md §8.
-for id in a100-sxm4-80gb a100-sxm4-40gb a40 v100-sxm2-32gb h100-pcie-80gb; do
+for id in a100-sxm4-80gb a100-sxm4-40gb a40 v100-sxm2-32gb h100-pcie-80gb l40; do
     echo "== $id: published-microbench.csv (GEMM rows, gpu-stream triad and scale)"
     # The training ids, and the peak share each GEMM row's precision informs.
     args=$(python3 - "$PUB" "$id" model/gpus/"$id".json <<'EOF'

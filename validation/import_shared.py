@@ -584,18 +584,19 @@ PUB_GPU = {
     "H100 80GB SXM5": ("h100-sxm5-80gb", None),
     "H100 80GB PCIe": ("h100-pcie-80gb", None),
     "H200 141GB SXM": ("h200-sxm-141gb", None),
+    "L40 48GB": ("l40", None),
     "H200 141GB (form factor not stated in file)": ("h200-sxm-141gb", "form factor not stated: the SXM part"),
     "V100 (memory variant not stated in file)": ("v100-sxm2-32gb", "memory variant not stated: the SXM2 32 GB part (same bandwidth as 16 GB)"),
 }
 def pub_gpu(name):
     """(catalogue id, what was assumed) of a published row's GPU: the table above, else the part
     its name reads as (a variant the name leaves open is the table's choice: SXM, the larger
-    memory); (None, None) for a GPU outside the catalogue (the L40)."""
+    memory); (None, None) for a GPU outside the catalogue (an H100 NVL, a V100 PCIe)."""
     if name in PUB_GPU:
         return PUB_GPU[name]
     n = name.lower()
     words = set(re.findall(r"[a-z0-9]+", n))
-    if "nvl" in words or "l40" in words:  # H100/H200 NVL (other memory and power), the L40: not in the catalogue
+    if "nvl" in words:  # H100/H200 NVL (other memory and power): not in the catalogue
         return None, None
     if ("v100" in words and "pcie" in words) or ("4090" in words and "d" in words):
         return None, None  # a V100 PCIe, an RTX 4090 D: other parts than the catalogue's
@@ -604,7 +605,8 @@ def pub_gpu(name):
              ("a100" in words and "pcie" in words and ("40gb" in words or "40" in words), "a100-pcie-40gb"),
              ("a100" in words and "pcie" in words, "a100-pcie-80gb"),
              ("a100" in words and ("40gb" in words or "40" in words), "a100-sxm4-40gb"),
-             ("a100" in words, "a100-sxm4-80gb"), ("l40s" in words, "l40s"), ("a40" in words, "a40"),
+             ("a100" in words, "a100-sxm4-80gb"), ("l40s" in words, "l40s"), ("l40" in words, "l40"),
+             ("a40" in words, "a40"),
              ("a30" in words, "a30"), ("a10" in words, "a10"), ("l4" in words, "l4"), ("t4" in words, "t4"),
              ("v100" in words, "v100-sxm2-32gb"), ("b200" in words, "b200"), ("mi300x" in words, "mi300x"),
              ("mi250x" in words, "mi250x"), ("4090" in words, "rtx-4090"), ("3090" in words, "rtx-3090")]

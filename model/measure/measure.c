@@ -29,6 +29,7 @@ static const struct {
     {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
     {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
     {"NVIDIA L40S", "l40s"},
+    {"NVIDIA L40", "l40"},
     {"NVIDIA L4", "l4"},
     {"NVIDIA A40", "a40"},
     {"Tesla T4", "t4"},
