@@ -15,6 +15,7 @@ pipeline's GPU work, and their batch-1 rows fit no one host profile).
 import argparse
 import csv
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -36,6 +37,17 @@ GPU = {
     "L40S 48GB": "l40s",
     "L4 24GB": "l4",
 }
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from import_shared import pub_gpu  # noqa: E402  (the published-microbench converter's name rules)
+
+
+def gpu_of(name):
+    """The catalogue id of a row's GPU: the table above, else the part its name reads as
+    (import_shared.pub_gpu: "L40 48GB" -> l40, "A30 24GB" -> a30; a variant the name leaves open is
+    SXM and the larger memory), else None (a part outside the catalogue: H100 NVL, V100 PCIe)."""
+    return GPU.get(name) or pub_gpu(name)[0]
+
 
 # TensorRT-LLM performance-table models and the presets they map to (the original LLaMA 7B and 13B
 # have Llama 2's shapes at a shorter context; Falcon 180B is a preset of its own).
@@ -185,7 +197,7 @@ def multi_gpu_config(r):
     read per replica its 70B rows would need far less than the A100's compute (pub0453: 120 x 2048
     prompt tokens of a 70B model in 194 s, 17 % of four A100s' FP16 peak on the prefill alone), so
     both are read per GPU (docs/validation.md, "Published measurements")."""
-    fw, gpu, prec = r["framework"], GPU.get(r["gpu"]), PRECISION.get(r["precision"])
+    fw, gpu, prec = r["framework"], gpu_of(r["gpu"]), PRECISION.get(r["precision"])
     if not (fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw) or r["gpu_count"] in ("", "1"):
         return None
     if not r["gpu_count"].isdigit() or gpu not in CLUSTER or not prec or r["model"] not in LLM:
@@ -225,7 +237,7 @@ def serving_config(r):
     with the row's ISL/OSL on one replica (TP1 on one GPU, TP2 on two GPUs of a DGX H100), the
     inference-engine host profile (CUDA-graph decode; GQA-packed decode attention), fp8 weights
     and KV cache. The value is the replica's output tokens/s (the 2-GPU rows' "total")."""
-    fw, gpu, prec = r["framework"], GPU.get(r["gpu"]), PRECISION.get(r["precision"])
+    fw, gpu, prec = r["framework"], gpu_of(r["gpu"]), PRECISION.get(r["precision"])
     if not fw.startswith("TensorRT-LLM trtllm-bench") or not gpu or not prec:
         return None
     model = next((v for k, v in SERVE_LLM.items() if r["model"].startswith(k)), None)
@@ -288,7 +300,7 @@ def ridge(binary, args):
 
 
 def predict_row(binary, r):
-    model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
+    model, task, gpu = r["model"], r["task"], gpu_of(r["gpu"])
     host = ["--host", host_of(r)]
     prec = PRECISION.get(r["precision"])
     mc = multi_gpu_config(r)

@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_published import (GPU, LLM, PRECISION, dle_run, host_of, io_tokens, multi_gpu_config,  # noqa: E402
+from compare_published import (LLM, gpu_of, PRECISION, dle_run, host_of, io_tokens, multi_gpu_config,  # noqa: E402
                                pretrain_args, serving_config)  # (one mapping table for both scripts)
 
 
@@ -30,7 +30,7 @@ def layout_of(r):
 
 def config_of(r):
     """The run configuration of a row compare_published.py maps, or None (same conditions)."""
-    model, task, gpu = r["model"], r["task"], GPU.get(r["gpu"])
+    model, task, gpu = r["model"], r["task"], gpu_of(r["gpu"])
     prec = PRECISION.get(r["precision"])
     if not gpu or not prec or r["gpu_count"] != "1":
         return None

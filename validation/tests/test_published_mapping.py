@@ -209,12 +209,17 @@ MODEL_ROWS = [
      SERVE_TASK, "FP8", "", "input 1000 / output 1000 tokens", "output tokens/s"),
     ("new0006", TRT_BENCH, "H100 80GB SXM5", "1", BENCH, "Qwen3-8B (FP8)", SERVE_TASK, "FP8", "",
      "input 128 / output 128 tokens", "output tokens/s"),  # no preset: not mapped
+    ("new0007", TRT_PERF, "L40 48GB", "1", SESSION, "GPT-J 6B", GEN_TASK, "FP8", "64",
+     "input 128 / output 128 tokens", "output tokens/s"),  # a GPU by its name's rules (gpu_of)
+    ("new0008", TRT_PERF, "H100 NVL 94GB", "1", SESSION, "GPT-J 6B", GEN_TASK, "FP8", "64",
+     "input 128 / output 128 tokens", "output tokens/s"),  # a part outside the catalogue: not mapped
 ]
 
 
 class TrtllmModels(unittest.TestCase):
     """The TensorRT-LLM rows of models beyond the dev rows' (Falcon 180B, LLaMA 13B, Llama 3.1 405B and
-    70B, Mixtral 8x7B) and the H200 node (hgx-h200) map to their presets, and run."""
+    70B, Mixtral 8x7B), the H200 node (hgx-h200) and a GPU named outside the GPU table (the L40) map
+    to their presets and parts, and run."""
 
     @classmethod
     def setUpClass(cls):
@@ -236,12 +241,15 @@ class TrtllmModels(unittest.TestCase):
         l70 = self.cp.serving_config(self.rows["new0005"])
         self.assertEqual((l70["workload"], l70["cluster"], l70["tp"]), ("llama3-70b", "hgx-h200", 2))
         self.assertIsNone(self.cp.serving_config(self.rows["new0006"]))
+        self.assertEqual(self.tm.config_of(self.rows["new0007"])["gpu"], "l40")
+        self.assertIsNone(self.tm.config_of(self.rows["new0008"]))
+        self.assertEqual((self.cp.gpu_of("A30 24GB"), self.cp.gpu_of("V100 16GB PCIe")), ("a30", None))
 
     def test_converted_rows_predict(self):
         _, conv, val = convert_and_validate(self, self.rows.values())
-        self.assertIn("5 measurements, 1 rows not mapped", conv.stdout)
+        self.assertIn("6 measurements, 2 rows not mapped", conv.stdout)
         pred = {r["id"]: (r["workload"], float(r["predicted"])) for r in csv.DictReader(io.StringIO(val.stdout))}
-        self.assertEqual(sorted(pred), ["new0001", "new0002", "new0003", "new0004", "new0005"])
+        self.assertEqual(sorted(pred), ["new0001", "new0002", "new0003", "new0004", "new0005", "new0007"])
         for rid, (workload, value) in pred.items():
             self.assertTrue(value > 0 and value == value and value != float("inf"), (rid, value))
         self.assertEqual(pred["new0003"][0], "llama3-405b")
