@@ -188,6 +188,20 @@ def io_tokens(r):
     return nums[0], nums[1]
 
 
+def tensor_parallel(r):
+    """The row's GPUs as one tensor-parallel group (ridge's TensorRT-LLM runs), or None where its
+    notes say otherwise: a pipeline of two or more stages ("PP2"; ridge serve and these runs model
+    none), or a TP size ("TP=4", "TP4") other than the row's GPU count."""
+    if not r["gpu_count"].isdigit():
+        return None
+    n, notes = int(r["gpu_count"]), r.get("notes", "")
+    pp = re.search(r"\bPP\s*=?\s*(\d+)", notes)
+    tp = re.search(r"\bTP\s*=?\s*(\d+)", notes)
+    if (pp and int(pp.group(1)) > 1) or (tp and int(tp.group(1)) != n):
+        return None
+    return n
+
+
 def multi_gpu_config(r):
     """The run of a multi-GPU TensorRT-LLM gptSessionBenchmark row, or None: tensor parallelism over
     gpu_count GPUs of one 8-GPU node (the other GPUs of the node as data-parallel replicas, which
@@ -200,9 +214,9 @@ def multi_gpu_config(r):
     fw, gpu, prec = r["framework"], gpu_of(r["gpu"]), PRECISION.get(r["precision"])
     if not (fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw) or r["gpu_count"] in ("", "1"):
         return None
-    if not r["gpu_count"].isdigit() or gpu not in CLUSTER or not prec or r["model"] not in LLM:
+    tp = tensor_parallel(r)
+    if tp is None or gpu not in CLUSTER or not prec or r["model"] not in LLM:
         return None
-    tp = int(r["gpu_count"])
     if 8 % tp or not r["batch_per_gpu"].isdigit():
         return None
     b, dp = int(r["batch_per_gpu"]), 8 // tp
@@ -234,16 +248,16 @@ SERVE_MAX_BATCH = 1024
 def serving_config(r):
     """The offline run of a trtllm-bench row (TensorRT-LLM's PyTorch backend, in-flight batching,
     requests fed at an infinite rate, total output throughput), or None: `ridge serve --offline`
-    with the row's ISL/OSL on one replica (TP1 on one GPU, TP2 on two GPUs of a DGX H100), the
+    with the row's ISL/OSL on one replica (TP1 on one GPU, TP over the row's GPUs of one node), the
     inference-engine host profile (CUDA-graph decode; GQA-packed decode attention), fp8 weights
     and KV cache. The value is the replica's output tokens/s (the 2-GPU rows' "total")."""
     fw, gpu, prec = r["framework"], gpu_of(r["gpu"]), PRECISION.get(r["precision"])
     if not fw.startswith("TensorRT-LLM trtllm-bench") or not gpu or not prec:
         return None
     model = next((v for k, v in SERVE_LLM.items() if r["model"].startswith(k)), None)
-    if model is None or not r["unit"].startswith("output tokens/s") or not r["gpu_count"].isdigit():
+    tp = tensor_parallel(r)
+    if model is None or not r["unit"].startswith("output tokens/s") or tp is None:
         return None
-    tp = int(r["gpu_count"])
     inp, outp = io_tokens(r)
     cfg = {"gpu": gpu, "workload": model, "kind": "serving", "precision": prec, "host": "engine",
            "prompt": inp, "output": outp, "requests": SERVE_REQUESTS, "max_batch": SERVE_MAX_BATCH,

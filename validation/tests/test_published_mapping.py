@@ -230,6 +230,17 @@ class TrtllmModels(unittest.TestCase):
         cls.rows = {r[0]: dict(zip(FIELDS, r[:10] + ("test", r[10], "1", "made-up row (test)")))
                     for r in MODEL_ROWS}
 
+    def test_pipelines_stay_unmapped(self):
+        # ridge's TensorRT-LLM runs are one tensor-parallel group: a row whose notes give a pipeline,
+        # or a TP size other than its GPU count, is not mapped; a TP size that matches is
+        tp8 = dict(self.rows["new0003"], notes="H200 TP8; made-up row (test)")
+        self.assertEqual(self.cp.serving_config(tp8)["tp"], 8)
+        for notes in ("H200 TP4 PP2; made-up row (test)", "H200 TP4; made-up row (test)"):
+            self.assertIsNone(self.cp.serving_config(dict(tp8, notes=notes)), notes)
+        falcon = dict(self.rows["new0001"], notes="TP=4 (batch is per model replica); made-up row (test)")
+        self.assertEqual(self.cp.multi_gpu_config(falcon)["parallel"]["tp"], 4)
+        self.assertIsNone(self.cp.multi_gpu_config(dict(falcon, notes="TP=2, PP=2; made-up row (test)")))
+
     def test_configs(self):
         falcon = self.cp.multi_gpu_config(self.rows["new0001"])
         self.assertEqual((falcon["workload"], falcon["cluster"], falcon["parallel"]["tp"], falcon["host"]),
