@@ -506,7 +506,7 @@ AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S
            "NVIDIA A100-SXM4-40GB": ("a100-sxm4-40gb", "a100_sxm"), "NVIDIA B200": ("b200", "b200_sxm"),
            "NVIDIA H100 PCIe": ("h100-pcie-80gb", "h100_pcie"), "NVIDIA A100 80GB PCIe": ("a100-pcie-80gb", "a100_pcie"),
            "NVIDIA A100-PCIE-40GB": ("a100-pcie-40gb", "a100_pcie"), "NVIDIA A10": ("a10", "a10"),
-           "NVIDIA A40": ("a40", "a40"), "NVIDIA L4": ("l4", "l4")}
+           "NVIDIA A40": ("a40", "a40"), "NVIDIA L4": ("l4", "l4"), "NVIDIA L40": ("l40", "l40")}
 # The linear layers ridge models: F.linear (cuBLAS) in bf16 or fp16, vLLM's CUTLASS FP8 scaled-mm.
 AIC_DTYPES = ("bf16", "fp16", "fp8")
 
