@@ -698,10 +698,14 @@ MEGATRON_GPU = {"A100-SXM4-80GB (Selene DGX A100)": ("a100-sxm4-80gb", "dgx-a100
 def megatron_gpu(name):
     """(GPU id, cluster id, GPUs per node) of a published multi-GPU row's machine: the table above,
     else a DGX/HGX node its name reads as (the built-in clusters: DGX A100 80 GB, DGX H100, HGX
-    H200); (None, None, None) for any other machine."""
+    H200, and the DGX-2 of 16 V100 SXM3 32 GB: a V100 named SXM3, DGX-2 or DGX-2H); (None, None,
+    None) for any other machine (a DGX-1's V100s: no built-in cluster has its NVLink mesh)."""
     if name in MEGATRON_GPU:
         return MEGATRON_GPU[name]
     words = set(re.findall(r"[a-z0-9]+", name.lower()))
+    if "v100" in words and ("sxm3" in words or "dgx2" in words or "dgx2h" in words
+                            or ("dgx" in words and ("2" in words or "2h" in words))):
+        return "v100-sxm2-32gb", "dgx-2", 16
     if "a100" in words and "40gb" not in words and "pcie" not in words:
         return "a100-sxm4-80gb", "dgx-a100", 8
     if "h100" in words and "pcie" not in words and "nvl" not in words:

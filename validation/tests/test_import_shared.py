@@ -352,25 +352,33 @@ class ImportTest(unittest.TestCase):
         self.validate(dst, 2)
 
     def test_megatron_rows_held_back(self):
-        """Other published multi-GPU rows: optional microbatch and ZeRO columns are read; a machine
-        outside ridge's clusters or a shape that is not a GPT of the row's size is listed with the
-        reason instead of failing the import."""
+        """Other published multi-GPU rows: optional microbatch and ZeRO columns are read; a DGX-2(H)
+        of V100s maps to the dgx-2 cluster; a machine outside ridge's clusters (a TPU, a DGX-1) or a
+        shape that is not a GPT of the row's size is listed with the reason instead of failing the
+        import."""
         with open(MEGATRON_CSV, encoding="utf-8") as f:
             head, row = f.read().splitlines()[0:2]
         rows = [head + ",microbatch,zero_stage",
                 row.replace("N-T1-1.7B", "X-1") + ",2,1",
                 row.replace("N-T1-1.7B", "X-2").replace("A100-SXM4-80GB (Selene DGX A100)", "TPU v4") + ",,",
-                row.replace("N-T1-1.7B", "X-3").replace(",1.7,2304,", ",17,2304,") + ",,"]
+                row.replace("N-T1-1.7B", "X-3").replace(",1.7,2304,", ",17,2304,") + ",,",
+                row.replace("N-T1-1.7B", "X-4").replace("A100-SXM4-80GB (Selene DGX A100)", "V100-SXM3-32GB (DGX-2H)")
+                + ",,",
+                row.replace("N-T1-1.7B", "X-5").replace("A100-SXM4-80GB (Selene DGX A100)", "V100-SXM2-32GB (DGX-1)")
+                + ",,"]
         rc, dst = self.run_import("megatron-dev", self.write("mt.csv", "\n".join(rows) + "\n"))
         self.assertEqual(rc, 0)
         doc = json.load(open(dst))
         ms = {m["id"]: m["config"] for m in doc["measurements"]}
-        self.assertEqual(set(ms), {"X-1"})
+        self.assertEqual(set(ms), {"X-1", "X-4"})
         self.assertEqual((ms["X-1"]["parallel"]["microbatch"], ms["X-1"]["parallel"]["zero"]), (2, 1))
+        # 32 V100s of DGX-2(H) nodes: two nodes of 16 (the built-in dgx-2)
+        self.assertEqual((ms["X-4"]["gpu"], ms["X-4"]["cluster"], ms["X-4"]["nodes"]), ("v100-sxm2-32gb", "dgx-2", 2))
         why = {x["id"]: x["reason"] for x in doc["skipped"]}
         self.assertIn("not one of ridge's clusters", why["X-2"])
         self.assertIn("another architecture", why["X-3"])
-        self.validate(dst, 1)
+        self.assertIn("not one of ridge's clusters", why["X-5"])  # a DGX-1: no built-in NVLink mesh
+        self.validate(dst, 2)
 
     def test_megatron_bad_rows(self):
         with open(MEGATRON_CSV, encoding="utf-8") as f:
