@@ -725,7 +725,10 @@ def opt_int(r, keys, path, line, default):
 
 # Recomputation as rows may name it: Megatron's --recompute-granularity / --recompute-method.
 MEGATRON_RECOMPUTE = {"full": "full", "uniform": "full", "block": "full", "selective": "selective",
-                      "none": "none", "no": "none", "": "none"}
+                      "none": "none", "no": "none", "": "none",
+                      # as other papers' tables say it: activation checkpointing is full recomputation
+                      "yes": "full", "checkpointing": "full", "activation checkpointing": "full",
+                      "activation_checkpointing": "full"}
 
 
 def megatron_virtual_stages(layers, pp, microbatches):

@@ -363,7 +363,7 @@ class ImportTest(unittest.TestCase):
                 row.replace("N-T1-1.7B", "X-2").replace("A100-SXM4-80GB (Selene DGX A100)", "TPU v4") + ",,",
                 row.replace("N-T1-1.7B", "X-3").replace(",1.7,2304,", ",17,2304,") + ",,",
                 row.replace("N-T1-1.7B", "X-4").replace("A100-SXM4-80GB (Selene DGX A100)", "V100-SXM3-32GB (DGX-2H)")
-                + ",,",
+                .replace(",full,", ",activation checkpointing,") + ",,",
                 row.replace("N-T1-1.7B", "X-5").replace("A100-SXM4-80GB (Selene DGX A100)", "V100-SXM2-32GB (DGX-1)")
                 + ",,"]
         rc, dst = self.run_import("megatron-dev", self.write("mt.csv", "\n".join(rows) + "\n"))
@@ -373,7 +373,8 @@ class ImportTest(unittest.TestCase):
         self.assertEqual(set(ms), {"X-1", "X-4"})
         self.assertEqual((ms["X-1"]["parallel"]["microbatch"], ms["X-1"]["parallel"]["zero"]), (2, 1))
         # 32 V100s of DGX-2(H) nodes: two nodes of 16 (the built-in dgx-2)
-        self.assertEqual((ms["X-4"]["gpu"], ms["X-4"]["cluster"], ms["X-4"]["nodes"]), ("v100-sxm2-32gb", "dgx-2", 2))
+        self.assertEqual((ms["X-4"]["gpu"], ms["X-4"]["cluster"], ms["X-4"]["nodes"], ms["X-4"]["recompute"]),
+                         ("v100-sxm2-32gb", "dgx-2", 2, "full"))
         why = {x["id"]: x["reason"] for x in doc["skipped"]}
         self.assertIn("not one of ridge's clusters", why["X-2"])
         self.assertIn("another architecture", why["X-3"])
@@ -387,6 +388,7 @@ class ImportTest(unittest.TestCase):
             (row.replace(",32,1,1,32,512,", ",32,1,1,16,512,"), ":2: dp: tp 1 x pp 1 x dp 16 is not num_gpus 32"),
             (row.replace(",2304,9216,", ",2304,x,"), ":2: ffn: not a number"),
             (row.replace(",3.5280,", ",-3.5,"), ":2: iteration_time_s: not positive"),
+            (row.replace(",full,", ",sometimes,"), ":2: recompute: unknown 'sometimes'"),
         ]
         for text, want in cases:
             with self.subTest(want=want):
