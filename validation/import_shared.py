@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Convert the measured and published data sets of shared/data/ into ridge measurement files.
 
-Usage: import_shared.py [--shared DIR] [--out DIR] [--only NAME]
+Usage: import_shared.py [--shared DIR] [--out DIR] [--only NAME [--input FILE]]
 
 DIR defaults to ../shared/data (beside the checkout) and validation/data. One file per source:
 
@@ -9,6 +9,11 @@ DIR defaults to ../shared/data (beside the checkout) and validation/data. One fi
   aiconfigurator-gemm/gemm.csv     -> validation/data/aiconfigurator-gemm.json
   published-microbench.csv         -> validation/data/published-microbench.json
   megatron-dev.csv                 -> validation/data/megatron-dev.json
+  NAME-YYYY-MM-DD/dev.jsonl        -> validation/data/NAME-YYYY-MM-DD.json (another run of
+                                      measure.py, e.g. on another GPU: ids NAME-YYYY-MM-DD/RUN/RECORD)
+
+Any file of one data set's format converts with --only SET --input FILE (the output is
+--out/SET.json; a measure.py file in a NAME-YYYY-MM-DD folder keeps that folder's name in its ids).
 
 Every record keeps its source id (`id`, and `source_id` when one record gives several timings) and
 its timing form (`config.timed`: `per_call_events`, `back_to_back`, `gpu_time`; `config.runtime`
@@ -844,20 +849,37 @@ SOURCES = {
 }
 
 
+def measure_sets(shared):
+    """Other runs of measure.py beside the H200's: every folder of `shared` named like a data set
+    (NAME-YYYY-MM-DD, set_name) that holds a dev.jsonl, as SOURCES entries of their own."""
+    try:
+        entries = sorted(os.listdir(shared))
+    except OSError:
+        return {}
+    return {e: (e + "/dev.jsonl", convert_h200) for e in entries
+            if e != DEFAULT_SET and e not in SOURCES and os.path.isfile(os.path.join(shared, e, "dev.jsonl"))
+            and set_name(os.path.join(shared, e, "dev.jsonl")) == e}
+
+
 def main(argv=None):
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shared", default=os.path.join(here, "..", "..", "shared", "data"))
     ap.add_argument("--out", default=os.path.join(here, "data"))
-    ap.add_argument("--only", choices=sorted(SOURCES), action="append")
+    ap.add_argument("--only", action="append",
+                    help="one data set: " + ", ".join(sorted(SOURCES)) + ", or a measure.py run's folder of --shared")
     ap.add_argument("--input", help="with one --only: read this file instead of the data set's own")
     a = ap.parse_args(argv)
-    names = a.only or sorted(SOURCES)
+    sources = dict(SOURCES, **measure_sets(a.shared))
+    for name in a.only or []:
+        if name not in sources:
+            ap.error(f"argument --only: invalid choice: {name!r} (choose from {', '.join(sorted(sources))})")
+    names = a.only or sorted(sources)
     if a.input and len(names) != 1:
         ap.error("--input needs exactly one --only")
     try:
         for name in names:
-            rel, conv = SOURCES[name]
+            rel, conv = sources[name]
             src = a.input or os.path.join(a.shared, rel)
             if not os.path.isfile(src):
                 raise InputError(f"{src}: cannot read (no such file)")

@@ -3,6 +3,8 @@
 Run by CTest (validation_python); with RIDGE set to the ridge binary, the converted files are also
 read back through `ridge validate`.
 """
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -245,6 +247,30 @@ class ImportTest(unittest.TestCase):
         doc = json.load(open(dst))
         self.assertIsNone(doc["provenance"]["gpu_name"])
         self.assertEqual([x["id"] for x in doc["skipped"]], ["a100-2026-12-05/a/vgg16_train_bf16_bs64"])
+
+    def test_other_measure_runs(self):
+        """A measure.py run in a NAME-YYYY-MM-DD folder of --shared is a data set of its own: --only
+        takes its name, the output is NAME-YYYY-MM-DD.json with ids under that name and the GPU its
+        env record names; a name that is no data set is a usage error (exit 2)."""
+        shared = os.path.join(self.d, "shared")
+        folder = os.path.join(shared, "a100-2026-12-10")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "dev.jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps({"run": "a", "section": "env", "name": "env", "gpu": "NVIDIA A100-SXM4-80GB"}) + "\n")
+            f.write(json.dumps(H200[1]) + "\n")
+        os.makedirs(os.path.join(shared, "notes"))  # not a data set's name: not one
+        out = os.path.join(self.d, "out")
+        self.assertEqual(sorted(import_shared.measure_sets(shared)), ["a100-2026-12-10"])
+        rc = import_shared.main(["--shared", shared, "--out", out, "--only", "a100-2026-12-10"])
+        self.assertEqual(rc, 0)
+        doc = json.load(open(os.path.join(out, "a100-2026-12-10.json")))
+        self.assertEqual(doc["provenance"]["gpu_name"], "NVIDIA A100-SXM4-80GB")
+        self.assertTrue(doc["measurements"])
+        self.assertTrue(all(m["id"].startswith("a100-2026-12-10/a/") for m in doc["measurements"]))
+        with self.assertRaises(SystemExit) as e, contextlib.redirect_stderr(io.StringIO()):
+            import_shared.main(["--shared", shared, "--out", out, "--only", "a40-2026-12-10"])
+        self.assertEqual(e.exception.code, 2)
+        self.validate(os.path.join(out, "a100-2026-12-10.json"), len(doc["measurements"]))
 
     def test_aiconfigurator(self):
         rc, dst = self.run_import("aiconfigurator-gemm", self.write("gemm.csv", AIC_HEAD + AIC))
