@@ -631,6 +631,11 @@ STREAM_OPS = {
     "scale": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 1, "outputs": 1, "flops_per_element": 1},
     "triad": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 2, "outputs": 1, "flops_per_element": 2},
     "init": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 0, "outputs": 1, "flops_per_element": 0},
+    # the other STREAM kernels as such benchmarks name them (STREAM's copy and add; BabelStream's
+    # mul is STREAM's scale)
+    "copy": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 1, "outputs": 1, "flops_per_element": 0},
+    "mul": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 1, "outputs": 1, "flops_per_element": 1},
+    "add": {"op": "elementwise", "dtype": "fp64", "elements": STREAM_N, "inputs": 2, "outputs": 1, "flops_per_element": 1},
 }
 
 

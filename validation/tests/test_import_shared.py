@@ -345,18 +345,24 @@ class ImportTest(unittest.TestCase):
                 "pub9002,x,H100 NVL 94GB,1,PyTorch,GEMM (torch.matmul),microbenchmark,BF16,,best shape MxNxK 2048x2048x2048,m,TFLOPS,600,\n"
                 "pub9003,x,A40 48GB PCIe,1,PyTorch,GEMM (square),microbenchmark,INT4,,n=8000,m,TFLOPS,40,\n"
                 "pub9005,x,V100 PCIe 16GB,1,PyTorch,GEMM (square),microbenchmark,FP16,,n=8000,m,TFLOPS,90,\n"
-                "pub9004,x,A40 48GB PCIe,1,nccl-tests,all_reduce_perf,microbenchmark,FP32,,1 GiB,busbw,GB/s,20,\n")
+                "pub9004,x,A40 48GB PCIe,1,nccl-tests,all_reduce_perf,microbenchmark,FP32,,1 GiB,busbw,GB/s,20,\n"
+                "pub9006,x,L40 48GB,1,CUDA,STREAM-like kernel \"copy\",microbenchmark,FP64,,large array,m,GB/s,780,\n"
+                "pub9007,x,A100 80GB SXM4,1,CUDA,STREAM-like kernel \"add\",microbenchmark,FP64,,large array,m,GB/s,1700,\n"
+                "pub9008,x,A100 80GB SXM4,1,CUDA,STREAM-like kernel \"dot\",microbenchmark,FP64,,large array,m,GB/s,1700,\n")
         rc, dst = self.run_import("published-microbench", self.write("pm.csv", head + rows))
         self.assertEqual(rc, 0)
         doc = json.load(open(dst))
         ms = {m["id"]: m["config"] for m in doc["measurements"]}
-        self.assertEqual(set(ms), {"pub9001"})
+        self.assertEqual(set(ms), {"pub9001", "pub9006", "pub9007"})
         self.assertEqual(ms["pub9001"]["gpu"], "a100-pcie-80gb")
         self.assertIn("mapped by its name", ms["pub9001"]["gpu_assumed"])
+        # STREAM's copy and add: one and two streams in, one out (the L40 by its catalogue id)
+        self.assertEqual((ms["pub9006"]["gpu"], ms["pub9006"]["op"]["inputs"], ms["pub9007"]["op"]["inputs"]),
+                         ("l40", 1, 2))
         why = {x["id"]: x["reason"] for x in doc["skipped"]}
-        self.assertEqual(set(why), {"pub9002", "pub9003", "pub9004", "pub9005"})
+        self.assertEqual(set(why), {"pub9002", "pub9003", "pub9004", "pub9005", "pub9008"})
         self.assertIn("not in the catalogue", why["pub9002"])
-        self.validate(dst, 1)
+        self.validate(dst, 3)
 
     def test_megatron(self):
         with open(MEGATRON_CSV, encoding="utf-8") as f:
