@@ -195,8 +195,8 @@ def tensor_parallel(r):
     if not r["gpu_count"].isdigit():
         return None
     n, notes = int(r["gpu_count"]), r.get("notes", "")
-    pp = re.search(r"\bPP\s*=?\s*(\d+)", notes)
-    tp = re.search(r"\bTP\s*=?\s*(\d+)", notes)
+    pp = re.search(r"\bPP\s*=?\s*(\d+)", notes, re.I)
+    tp = re.search(r"\bTP\s*=?\s*(\d+)", notes, re.I)
     if (pp and int(pp.group(1)) > 1) or (tp and int(tp.group(1)) != n):
         return None
     return n

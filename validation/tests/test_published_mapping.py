@@ -235,7 +235,7 @@ class TrtllmModels(unittest.TestCase):
         # or a TP size other than its GPU count, is not mapped; a TP size that matches is
         tp8 = dict(self.rows["new0003"], notes="H200 TP8; made-up row (test)")
         self.assertEqual(self.cp.serving_config(tp8)["tp"], 8)
-        for notes in ("H200 TP4 PP2; made-up row (test)", "H200 TP4; made-up row (test)"):
+        for notes in ("H200 TP4 PP2; made-up row (test)", "H200 TP4; made-up row (test)", "tp 8, pp 2 (test)"):
             self.assertIsNone(self.cp.serving_config(dict(tp8, notes=notes)), notes)
         falcon = dict(self.rows["new0001"], notes="TP=4 (batch is per model replica); made-up row (test)")
         self.assertEqual(self.cp.multi_gpu_config(falcon)["parallel"]["tp"], 4)
