@@ -862,7 +862,7 @@ def measure_sets(shared):
     except OSError:
         return {}
     return {e: (e + "/dev.jsonl", convert_h200) for e in entries
-            if e != DEFAULT_SET and e not in SOURCES and os.path.isfile(os.path.join(shared, e, "dev.jsonl"))
+            if e not in SOURCES and os.path.isfile(os.path.join(shared, e, "dev.jsonl"))
             and set_name(os.path.join(shared, e, "dev.jsonl")) == e}
 
 
