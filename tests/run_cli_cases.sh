@@ -38,6 +38,12 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Commands run in a directory of their own, so files they write with relative names
+# (-o sweep-empty.svg, calibrate ... -o calibrate-t4.json) never land in the caller's tree.
+case $ridge in /*) ;; *) ridge=$PWD/$ridge ;; esac
+case $cases in /*) ;; *) cases=$PWD/$cases ;; esac
+mkdir "$tmp/cwd"
+cd "$tmp/cwd" || exit 2
 
 # trim VAR TEXT: VAR = TEXT without leading and trailing blanks (no subshell: rows run fast).
 trim() { local s=$2; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf -v "$1" '%s' "$s"; }
