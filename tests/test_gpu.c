@@ -68,6 +68,25 @@ static const mutation_case mutation_cases[] = {
      RIDGE_OK, NULL, NULL},
     {"group source covers a required one",
      {{M_DEL, "sources/memory.bandwidth_bytes_per_s", 0}}, RIDGE_OK, NULL, NULL},
+    {"device names", {{M_SET, "device_names", "[\"NVIDIA Test GPU\", \"NVIDIA Test GPU 2\"]"}}, RIDGE_OK, NULL, NULL},
+
+    /* device_names: an array of distinct, non-empty strings of under 64 bytes, at most 8. */
+    {"device_names not an array", {{M_SET, "device_names", "\"NVIDIA H200\""}}, RIDGE_EINVAL,
+     "$.device_names: expected a non-empty array of strings", NULL},
+    {"device_names empty", {{M_SET, "device_names", "[]"}}, RIDGE_EINVAL,
+     "$.device_names: expected a non-empty array of strings", NULL},
+    {"device_names: a number", {{M_SET, "device_names", "[\"a\", 7]"}}, RIDGE_EINVAL,
+     "$.device_names: entry 1: expected a non-empty string", NULL},
+    {"device_names: an empty name", {{M_SET, "device_names", "[\"\"]"}}, RIDGE_EINVAL,
+     "$.device_names: entry 0: expected a non-empty string", NULL},
+    {"device_names: twice", {{M_SET, "device_names", "[\"x\", \"y\", \"x\"]"}}, RIDGE_EINVAL,
+     "$.device_names: entry 2: \"x\" given twice", NULL},
+    {"device_names: too many",
+     {{M_SET, "device_names", "[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\"]"}}, RIDGE_EINVAL,
+     "$.device_names: more than 8 names", NULL},
+    {"device_names: too long",
+     {{M_SET, "device_names", "[\"0123456789012345678901234567890123456789012345678901234567890123\"]"}},
+     RIDGE_EINVAL, "$.device_names: entry 0: longer than 63 bytes", NULL},
 
     /* Missing required fields. */
     {"missing schema_version", {{M_DEL, "schema_version", 0}}, RIDGE_EINVAL, "$.schema_version: missing required number", NULL},
@@ -658,6 +677,56 @@ static void test_catalog_all(void)
     check_context(NULL);
 }
 
+/* The driver's names in the catalogue's device_names: each maps back to its own file, no name is
+ * in two files, and the names measurement files carry resolve (docs/gpu-schema.md). */
+static void test_catalog_device_names(void)
+{
+    static ridge_gpu_provenance prov, other;
+    static const struct {
+        const char *name, *id;
+    } want[] = {
+        {"NVIDIA H200", "h200-sxm-141gb"},           {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
+        {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"}, {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
+        {"NVIDIA A40", "a40"},                       {"NVIDIA L40", "l40"},
+        {"NVIDIA L40S", "l40s"},                     {"NVIDIA L4", "l4"},
+        {"Tesla V100-SXM2-16GB", "v100-sxm2-32gb"},  {"NVIDIA A10", "a10"},
+    };
+    size_t n = ridge_catalog_count(), named = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *id = ridge_catalog_id(i);
+        ridge_gpu g;
+        check_context(id);
+        if (!CHECK_INT(ridge_catalog_load_prov(id, &g, &prov, NULL), RIDGE_OK))
+            continue;
+        named += prov.device_name_count > 0;
+        for (int k = 0; k < prov.device_name_count; k++) {
+            const char *hit = ridge_catalog_find_device(prov.device_names[k]);
+            CHECK(hit != NULL && strcmp(hit, id) == 0);
+            for (size_t j = i + 1; j < n; j++) {
+                ridge_gpu h;
+                if (ridge_catalog_load_prov(ridge_catalog_id(j), &h, &other, NULL) != RIDGE_OK)
+                    continue;
+                for (int q = 0; q < other.device_name_count; q++)
+                    CHECK(strcmp(other.device_names[q], prov.device_names[k]) != 0);
+            }
+        }
+    }
+    check_context(NULL);
+    CHECK(named >= 18); /* every NVIDIA part */
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *hit = ridge_catalog_find_device(want[i].name);
+        check_context(want[i].name);
+        CHECK(hit != NULL && strcmp(hit, want[i].id) == 0);
+    }
+    check_context(NULL);
+    /* Exact names only: no prefix ("NVIDIA L4" is not "NVIDIA L40"), no case folding. */
+    CHECK(ridge_catalog_find_device("NVIDIA H100 NVL") == NULL);
+    CHECK(ridge_catalog_find_device("nvidia h200") == NULL);
+    CHECK(ridge_catalog_find_device("NVIDIA") == NULL);
+    CHECK(ridge_catalog_find_device("") == NULL);
+    CHECK(ridge_catalog_find_device(NULL) == NULL);
+}
+
 typedef struct {
     const char *id;
     int sm_count;
@@ -950,6 +1019,7 @@ int main(void)
     test_one_line_errors();
     test_fraction_by_peak(base);
     test_catalog_all();
+    test_catalog_device_names();
     test_known_values();
     test_catalog_prices_and_die();
     test_pcie();

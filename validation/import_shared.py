@@ -505,13 +505,33 @@ def convert_h200(path):
 
 # ---------------------------------------------------------------- aiconfigurator-gemm/gemm.csv
 
-# The driver's device names of AIConfigurator's systems -> (catalogue id, the systems folder name).
-AIC_GPU = {"NVIDIA H100 80GB HBM3": ("h100-sxm5-80gb", "h100_sxm"), "NVIDIA L40S": ("l40s", "l40s"),
-           "NVIDIA H200": ("h200-sxm-141gb", "h200_sxm"), "NVIDIA A100-SXM4-80GB": ("a100-sxm4-80gb", "a100_sxm"),
-           "NVIDIA A100-SXM4-40GB": ("a100-sxm4-40gb", "a100_sxm"), "NVIDIA B200": ("b200", "b200_sxm"),
-           "NVIDIA H100 PCIe": ("h100-pcie-80gb", "h100_pcie"), "NVIDIA A100 80GB PCIe": ("a100-pcie-80gb", "a100_pcie"),
-           "NVIDIA A100-PCIE-40GB": ("a100-pcie-40gb", "a100_pcie"), "NVIDIA A10": ("a10", "a10"),
-           "NVIDIA A40": ("a40", "a40"), "NVIDIA L4": ("l4", "l4"), "NVIDIA L40": ("l40", "l40")}
+GPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "model", "gpus")
+
+
+@functools.lru_cache(maxsize=None)
+def device_ids():
+    """The CUDA driver's device names -> catalogue ids: the `device_names` of model/gpus/*.json,
+    the map `ridge validate` applies to a measurement file's provenance.gpu_name
+    (docs/gpu-schema.md). A name in two files is an error."""
+    out = {}
+    for f in sorted(os.listdir(GPUS_DIR)):
+        if not f.endswith(".json"):
+            continue
+        path = os.path.join(GPUS_DIR, f)
+        with open(path, encoding="utf-8") as fh:
+            g = json.load(fh)
+        for name in g.get("device_names", []):
+            if name in out:
+                sys.exit(f"{path}: device_names: {name!r} is also in {out[name]}.json")
+            out[name] = g["id"]
+    return out
+
+
+# The AIConfigurator systems folder of a catalogue GPU, for a row whose source names none.
+AIC_SHORT = {"h100-sxm5-80gb": "h100_sxm", "l40s": "l40s", "h200-sxm-141gb": "h200_sxm", "a100-sxm4-80gb": "a100_sxm",
+             "a100-sxm4-40gb": "a100_sxm", "b200": "b200_sxm", "h100-pcie-80gb": "h100_pcie",
+             "a100-pcie-80gb": "a100_pcie", "a100-pcie-40gb": "a100_pcie", "a10": "a10", "a40": "a40", "l4": "l4",
+             "l40": "l40"}
 # The linear layers ridge models: F.linear (cuBLAS) in bf16 or fp16, vLLM's CUTLASS FP8 scaled-mm.
 AIC_DTYPES = ("bf16", "fp16", "fp8")
 
@@ -529,7 +549,8 @@ def convert_aic(path):
         dev, dt = r["device_name"], r["dtype"]
         m, n, k = (num(r, x, path, line, integer=True) for x in ("m", "n", "k"))
         t = num(r, "latency_ms", path, line) * 1e-3
-        gid, short = AIC_GPU.get(dev, (None, None))
+        gid = device_ids().get(dev)
+        short = AIC_SHORT.get(gid)
         short = aic_short(r["source"], short or re.sub(r"[^a-z0-9]+", "_", dev.lower()).strip("_"))
         mid = f"aiconfigurator-gemm/{short}/{dt}/{m}x{n}x{k}"
         if mid in seen and seen[mid] != dev:

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "embedded.h"
 #include "nearest.h"
 #include "ridge/gpu.h"
@@ -26,6 +28,28 @@ const char *ridge_catalog_json(const char *id, size_t *len)
                 *len = ridge_catalog_files[i].len;
             return ridge_catalog_files[i].data;
         }
+    }
+    return NULL;
+}
+
+const char *ridge_catalog_find_device(const char *device_name)
+{
+    if (!device_name || !device_name[0])
+        return NULL;
+    for (size_t i = 0; i < ridge_catalog_count_; i++) {
+        /* Only the one array is read: the built-in files are checked whole by their loader and
+         * tests; this runs once per measurement file. */
+        cJSON *root = cJSON_ParseWithLength(ridge_catalog_files[i].data, ridge_catalog_files[i].len);
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "device_names"), *it;
+        int hit = 0;
+        cJSON_ArrayForEach(it, a)
+        {
+            if (cJSON_IsString(it) && it->valuestring && strcmp(it->valuestring, device_name) == 0)
+                hit = 1;
+        }
+        cJSON_Delete(root);
+        if (hit)
+            return ridge_catalog_files[i].name;
     }
     return NULL;
 }

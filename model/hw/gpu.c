@@ -14,7 +14,7 @@ static const char *const top_keys[] = {
     "schema_version", "id", "name", "vendor", "architecture", "chip", "compute_capability", "form_factor",
     "sm_count", "fp32_lanes", "tensor_cores", "base_clock_hz", "boost_clock_hz", "tensor_clock_hz",
     "peak_dense_flops_per_s", "memory", "l2_bytes", "sm", "interconnect", "tdp_w", "sustained_tensor_clock_hz", "price", "mig", "efficiency",
-    "die", "rt_cores", "notes", "sources", NULL,
+    "die", "rt_cores", "device_names", "notes", "sources", NULL,
 };
 static const char *const memory_keys[] = {"type", "capacity_bytes", "bandwidth_bytes_per_s", "bus_width_bits", "ecc", NULL};
 static const char *const die_keys[] = {"process", "foundry", "area_mm2", "transistors", NULL};
@@ -397,10 +397,41 @@ static int parse_sources(const cJSON *root, ridge_gpu_provenance *prov, const rj
 }
 
 /* `notes` and `sources`, into prov when given. */
+/* `device_names`: an optional array of 1 to RIDGE_GPU_MAX_DEVICE_NAMES distinct, non-empty
+ * strings, each shorter than RIDGE_GPU_DEVICE_NAME_MAX bytes. */
+static int parse_device_names(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "device_names"), *it;
+    int n = 0;
+    if (!a)
+        return 0;
+    if (!cJSON_IsArray(a) || !a->child)
+        return rj_fail(c, RIDGE_EINVAL, "$", "device_names", "expected a non-empty array of strings");
+    for (it = a->child; it; it = it->next, n++) {
+        if (n >= RIDGE_GPU_MAX_DEVICE_NAMES)
+            return rj_fail(c, RIDGE_EINVAL, "$", "device_names", "more than %d names", RIDGE_GPU_MAX_DEVICE_NAMES);
+        if (!cJSON_IsString(it) || !it->valuestring || !it->valuestring[0])
+            return rj_fail(c, RIDGE_EINVAL, "$", "device_names", "entry %d: expected a non-empty string", n);
+        if (strlen(it->valuestring) >= RIDGE_GPU_DEVICE_NAME_MAX)
+            return rj_fail(c, RIDGE_EINVAL, "$", "device_names", "entry %d: longer than %d bytes", n,
+                           RIDGE_GPU_DEVICE_NAME_MAX - 1);
+        for (const cJSON *q = a->child; q != it; q = q->next)
+            if (strcmp(q->valuestring, it->valuestring) == 0)
+                return rj_fail(c, RIDGE_EINVAL, "$", "device_names", "entry %d: \"%s\" given twice", n,
+                               it->valuestring);
+        if (prov)
+            strcpy(prov->device_names[n], it->valuestring);
+    }
+    if (prov)
+        prov->device_name_count = n;
+    return 0;
+}
+
 static int parse_provenance(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
 {
     char scratch[sizeof prov->notes];
     RJ_TRY(rj_string(root, "$", "notes", 0, prov ? prov->notes : scratch, sizeof scratch, c));
+    RJ_TRY(parse_device_names(root, prov, c));
     return parse_sources(root, prov, c);
 }
 

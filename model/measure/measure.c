@@ -18,31 +18,6 @@ struct ridge_meas_doc {
     cJSON *root;
 };
 
-/* nvidia-smi / CUDA device names to catalogue ids. */
-static const struct {
-    const char *name, *id;
-} gpu_names[] = {
-    {"NVIDIA H200", "h200-sxm-141gb"},
-    {"NVIDIA H100 80GB HBM3", "h100-sxm5-80gb"},
-    {"NVIDIA H100 PCIe", "h100-pcie-80gb"},
-    {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
-    {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
-    {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
-    {"NVIDIA L40S", "l40s"},
-    {"NVIDIA L40", "l40"},
-    {"NVIDIA L4", "l4"},
-    {"NVIDIA A40", "a40"},
-    {"Tesla T4", "t4"},
-    {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
-    {"Tesla V100-SXM2-16GB", "v100-sxm2-32gb"},
-    {"NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
-    {"NVIDIA A10", "a10"},
-    {"NVIDIA A30", "a30"},
-    {"NVIDIA B200", "b200"},
-    {"NVIDIA GeForce RTX 3090", "rtx-3090"},
-    {"NVIDIA GeForce RTX 4090", "rtx-4090"},
-};
-
 /* Largest accepted ratio between a measured value and its prediction, either way: far beyond any
  * real model error, far below where error percentages and their sums overflow. */
 #define RIDGE_MEAS_MAX_RATIO 1e100
@@ -1185,17 +1160,15 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
     const cJSON *root = doc->root;
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *m;
-    const char *prov_gpu = NULL, *name = cJSON_IsObject(prov) ? rj_str_or_null(prov, "gpu_name") : NULL;
-    size_t i;
+    const char *prov_gpu, *name = cJSON_IsObject(prov) ? rj_str_or_null(prov, "gpu_name") : NULL;
     int file_for_all = 0;
     if (gpu_file) {
         ridge_gpu probe;
         file_for_all = ridge_catalog_load(gpu_file->id, &probe, NULL) != RIDGE_OK;
     }
-    if (name)
-        for (i = 0; i < sizeof gpu_names / sizeof gpu_names[0]; i++)
-            if (strcmp(name, gpu_names[i].name) == 0)
-                prov_gpu = gpu_names[i].id;
+    /* The driver's name of the GPU (provenance.gpu_name) maps to the catalogue part whose file
+     * lists it in `device_names` (docs/gpu-schema.md). */
+    prov_gpu = ridge_catalog_find_device(name);
     cJSON_ArrayForEach(m, arr)
     {
         const cJSON *cfg, *op, *wl, *ck;

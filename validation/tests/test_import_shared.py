@@ -317,6 +317,31 @@ class ImportTest(unittest.TestCase):
         self.assertIn("int4_wo", why["aiconfigurator-gemm/h200_sxm/int4_wo/16x4096x4096"])
         self.validate(dst2, 2)
 
+    def test_device_names_from_the_catalogue(self):
+        """The driver names come from model/gpus/*.json (the map ridge validate applies too): the
+        catalogue's parts by their exact names, none in two files (that is an error)."""
+        ids = import_shared.device_ids()
+        self.assertEqual(ids["NVIDIA H200"], "h200-sxm-141gb")
+        self.assertEqual(ids["NVIDIA A100-SXM4-80GB"], "a100-sxm4-80gb")
+        self.assertEqual(ids["NVIDIA A40"], "a40")
+        self.assertNotIn("NVIDIA H100 NVL", ids)
+        for name, gid in ids.items():
+            self.assertTrue(os.path.isfile(os.path.join(import_shared.GPUS_DIR, gid + ".json")), name)
+        with tempfile.TemporaryDirectory() as d:
+            for gid in ("x1", "x2"):
+                with open(os.path.join(d, gid + ".json"), "w") as f:
+                    json.dump({"id": gid, "device_names": ["NVIDIA Same"]}, f)
+            saved = import_shared.GPUS_DIR
+            import_shared.GPUS_DIR = d
+            import_shared.device_ids.cache_clear()
+            try:
+                with self.assertRaises(SystemExit) as e:
+                    import_shared.device_ids()
+                self.assertIn("x2.json: device_names: 'NVIDIA Same' is also in x1.json", str(e.exception.code))
+            finally:
+                import_shared.GPUS_DIR = saved
+                import_shared.device_ids.cache_clear()
+
     def test_bad_input_names_file_line_field(self):
         cases = [
             ("gemm.csv", AIC_HEAD + AIC.replace("0.238", "-1"), "aiconfigurator-gemm", ":3: latency_ms: not positive"),

@@ -118,10 +118,18 @@ typedef struct {
 
 /* Where a GPU's figures come from: the file's `notes` and `sources` (docs/gpu-schema.md), in
  * file order. A MIG slice has its parent's provenance. */
+/* Most `device_names` a GPU file lists, and the longest one (bytes, with the NUL). */
+#define RIDGE_GPU_MAX_DEVICE_NAMES 8
+#define RIDGE_GPU_DEVICE_NAME_MAX 64
+
 typedef struct {
     char notes[640];
     int source_count;
     ridge_gpu_source sources[RIDGE_GPU_MAX_SOURCES];
+    /* The names the CUDA driver reports for this part (torch.cuda.get_device_name, nvidia-smi
+     * --query-gpu=name), by which measurement files are mapped to it: "NVIDIA H200". */
+    int device_name_count;
+    char device_names[RIDGE_GPU_MAX_DEVICE_NAMES][RIDGE_GPU_DEVICE_NAME_MAX];
 } ridge_gpu_provenance;
 
 /* Continuous load after which the board power limit sets the clock (docs/model.md §2): between
@@ -164,6 +172,10 @@ int ridge_catalog_load(const char *id, ridge_gpu *gpu, ridge_err *err);
 int ridge_catalog_load_prov(const char *id, ridge_gpu *gpu, ridge_gpu_provenance *prov, ridge_err *err);
 /* The raw JSON text of a built-in GPU, or NULL. */
 const char *ridge_catalog_json(const char *id, size_t *len);
+/* The id of the built-in GPU whose `device_names` holds `device_name` exactly (the driver's name
+ * of the part, "NVIDIA A100-SXM4-80GB"), or NULL when none does (or device_name is NULL). The
+ * catalogue's files name each device once (tests/test_gpu.c). */
+const char *ridge_catalog_find_device(const char *device_name);
 
 /* Turn *gpu into the MIG instance `profile` (SMs, memory, bandwidth, L2 and power scaled by its
  * share). RIDGE_ENOTFOUND if the part has no such profile. */
