@@ -57,6 +57,11 @@ static int show_json(const ridge_gpu *g, const ridge_gpu_provenance *prov)
     if (g->price_source[0])
         cJSON_AddStringToObject(root, "price_source", g->price_source);
     cJSON_AddItemToObject(root, "price", cli_price_json(g));
+    {
+        cJSON *dn = cJSON_AddArrayToObject(root, "device_names");
+        for (int i = 0; i < prov->device_name_count; i++)
+            cJSON_AddItemToArray(dn, cJSON_CreateString(prov->device_names[i]));
+    }
     cJSON_AddStringToObject(root, "notes", prov->notes);
     return cli_print_json(root);
 }
@@ -177,6 +182,13 @@ static int show_table(const ridge_gpu *g, const ridge_gpu_provenance *prov, cli_
     cli_table_print_text(&t, stdout);
     cli_table_free(&t);
     print_footnotes(&notes);
+    if (prov->device_name_count > 0) {
+        /* the names measurement files are mapped by (docs/gpu-schema.md, device_names) */
+        printf("\nDriver names:");
+        for (int i = 0; i < prov->device_name_count; i++)
+            printf("%s \"%s\"", i ? "," : "", cli_text(prov->device_names[i], text, sizeof text));
+        printf("\n");
+    }
     printf("\nPrice per GPU-hour: ");
     cli_print_wrapped(stdout, cli_price_text(g, text, sizeof text), 20, 4);
     if (g->mig_count > 0) {
