@@ -45,10 +45,10 @@ static const ridge_host_profile builtins[] = {
      "2.9 ms for a Python engine, ANCHORS.md); KV cache 0.9 of free memory (free_gpu_memory_fraction)",
      2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0, 0.9},
     {"trtllm-session", "engine",
-     "TensorRT-LLM GptSession (gptSessionBenchmark v0.5-0.6): engine plus 4.7 ms per request (session set-up, "
+     "TensorRT-LLM GptSession (gptSessionBenchmark v0.5-0.6): engine plus 4.2 ms per request (session set-up, "
      "input copies, first sampling, output copy back, their syncs), fitted on pub0464 and pub0466 (A100 "
      "FP16 first-token latency; docs/model.md §7); decode attention a CTA per query head (masked MHA, pre-XQA)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.7e-3, 1, 0},
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.2e-3, 1, 0},
     {"tf1-graph", "",
      "TensorFlow 1.15 graph execution without XLA (NGC 20.06-tf1, DLE ConvNets): the C++ executor's cost per op, "
      "one value for every class (no Python, no module calls) plus the 5 us launch, fitted on published-dev pub0252 "
