@@ -33,8 +33,8 @@ set xlabel 'Time to finish [h]'
 set ylabel 'Cost [USD]'
 set logscale x 10
 set mxtics 10
-set xrange [0.229922558:30.4033263]
-set yrange [74.6026276:88.930037]
+set xrange [0.22871472:30.2530107]
+set yrange [74.193031:88.5204035]
 set lmargin at screen 0.0900
 set rmargin at screen 0.9800
 set tmargin at screen 0.8857
@@ -44,8 +44,8 @@ set label 'h200 ×32, batch 2' at graph 0.2107, graph 0.2107 center font ',10' t
 set label 'h200 ×16, batch 2' at graph 0.3522, graph 0.2863 center font ',10' tc rgb '#222222' front
 set label 'h200 ×8, batch 2' at graph 0.4907, graph 0.1981 center font ',10' tc rgb '#222222' front
 set label 'h200 ×4, batch 2' at graph 0.6322, graph 0.1875 center font ',10' tc rgb '#222222' front
-set label 'h200 ×2, batch 2' at graph 0.7734, graph 0.1667 center font ',10' tc rgb '#222222' front
-set label 'h200 ×1, batch 2' at graph 0.9137, graph 0.1252 center font ',10' tc rgb '#222222' front
+set label 'h200 ×2, batch 2' at graph 0.7733, graph 0.1667 center font ',10' tc rgb '#222222' front
+set label 'h200 ×1, batch 2' at graph 0.9136, graph 0.1252 center font ',10' tc rgb '#222222' front
 set format x '%g'
 set format y '%g'
 set grid xtics ytics mxtics mytics lc rgb '#d8d8d8' lw 1, lc rgb '#f0f0f0' lw 1

@@ -104,7 +104,7 @@ plot \
     dat index 3 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (51)'
 
 # ---- panel 4 ----
-set title 'output tokens/s/GPU: 10 cases, MAPE 29.0 %' font ',12'
+set title 'output tokens/s/GPU: 10 cases, MAPE 29.1 %' font ',12'
 set xlabel 'Measured [' . 'output tokens/s/GPU' . ']'
 set xrange [63.9766:3280.93]
 set yrange [0.6:2.004]
