@@ -74,7 +74,7 @@ plot \
     dat index 1 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (10)'
 
 # ---- panel 2 ----
-set title 's (time): 19 cases, MAPE 12.6 %' font ',12'
+set title 's (time): 19 cases, MAPE 12.9 %' font ',12'
 set xlabel 'Measured [' . 's' . ']'
 set xrange [0.00023831:0.572042]
 set yrange [0.6:1.6]
@@ -89,7 +89,7 @@ plot \
     dat index 2 using 2:4 with points pt 7 ps 0.9 lc rgb '#0072B2' title 'published (19)'
 
 # ---- panel 3 ----
-set title 'output tokens/s: 51 cases, MAPE 13.4 %' font ',12'
+set title 'output tokens/s: 51 cases, MAPE 13.2 %' font ',12'
 set xlabel 'Measured [' . 'output tokens/s' . ']'
 set xrange [344.373:36338.2]
 set yrange [0.6:1.6]

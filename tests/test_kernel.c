@@ -1059,7 +1059,7 @@ static void test_gemm_search_ties(void)
 }
 
 /* GDDR tile streams (docs/model.md §2): on GDDR memory a tiled library GEMM's DRAM bytes stream at
- * 0.85 of the streaming rate, so a weight-bound L40S GEMM (m = 64) takes 1/0.85 of its DRAM time
+ * 0.82 of the streaming rate, so a weight-bound L40S GEMM (m = 64) takes 1/0.82 of its DRAM time
  * on the same GPU described with HBM; a narrow GEMM (m or n at most 16) at 0.90 and a GEMV (m = 1)
  * at 0.94; the cuDNN convolutions' implicit GEMMs are unchanged. */
 static void test_gddr_tile_streams(void)
@@ -1075,8 +1075,8 @@ static void test_gddr_tile_streams(void)
     CHECK_NEAR(g.dram_bytes, h.dram_bytes, 1e-12);
     CHECK(g.dram_bytes > 0.9 * 8192.0 * 8192.0 * 2.0); /* the weight, from DRAM */
     CHECK_NEAR(h.memory_s, lat + h.dram_bytes / bw, 1e-12);
-    CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.85 * bw), 1e-12);
-    CHECK(g.time_s > 1.15 * h.time_s);
+    CHECK_NEAR(g.memory_s, lat + g.dram_bytes / (0.82 * bw), 1e-12);
+    CHECK(g.time_s > 1.18 * h.time_s);
     check_context("narrow (m = 16): its own share");
     op.u.gemm.m = 16;
     g = predict(&gddr, op);

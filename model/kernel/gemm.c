@@ -125,8 +125,9 @@ static inline double waves_ceil(double per_sm, double c_ceil, double c_eff, doub
  * (published-microbench pub0533), the AIConfigurator L40S BF16 weight-bound GEMMs (m = 32-128)
  * stream at a median 0.74-0.76 of it; HBM parts stream GEMM operands at their copy rate
  * (the H100's m = 64 rows at 0.84-0.91). Fitted on half of the L40S rows of 20 us or more (docs/model.md §2,
- * "GDDR tile streams"). Narrower GEMMs and GEMVs have shares of their own, below. */
-#define RK_GEMM_GDDR_TILE_SHARE 0.85
+ * "GDDR tile streams"): 0.85 on 2026-12-02, 0.82 refitted the same way on 2026-12-03, after the
+ * epilogue stalls and the narrow shares. Narrower GEMMs and GEMVs have shares of their own, below. */
+#define RK_GEMM_GDDR_TILE_SHARE 0.82
 /* The same streams for GEMMs narrower than a tile: cuBLAS runs a GEMM whose m or n is at most
  * RK_GEMM_GDDR_NARROW (a decode step's tokens) on kernels that give each warp a stretch of whole
  * weight rows, longer runs per DRAM row than a tile's k-steps but more rows open at once than a
