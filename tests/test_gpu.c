@@ -725,6 +725,26 @@ static void test_catalog_device_names(void)
     CHECK(ridge_catalog_find_device("NVIDIA") == NULL);
     CHECK(ridge_catalog_find_device("") == NULL);
     CHECK(ridge_catalog_find_device(NULL) == NULL);
+    /* ridge_catalog_device_id: the part, or a MIG instance's slice of it ("<name> MIG <profile>",
+     * as NVML and torch report a MIG device) when the part's file has that profile */
+    {
+        char id[64], tiny[8];
+        CHECK(ridge_catalog_device_id("NVIDIA H200", id, sizeof id) == 1);
+        CHECK_STR_EQ(id, "h200-sxm-141gb");
+        CHECK(ridge_catalog_device_id("NVIDIA A100-SXM4-80GB MIG 3g.40gb", id, sizeof id) == 1);
+        CHECK_STR_EQ(id, "a100-sxm4-80gb:3g.40gb");
+        CHECK(ridge_catalog_device_id("NVIDIA H200 MIG 1g.18gb", id, sizeof id) == 1);
+        CHECK_STR_EQ(id, "h200-sxm-141gb:1g.18gb");
+        CHECK(ridge_catalog_device_id("NVIDIA A100-SXM4-80GB MIG 9g.99gb", id, sizeof id) == 0);
+        CHECK_STR_EQ(id, "");
+        CHECK(ridge_catalog_device_id("NVIDIA A40 MIG 1g.12gb", id, sizeof id) == 0); /* no MIG on an A40 */
+        CHECK(ridge_catalog_device_id("NVIDIA A100-SXM4-80GB MIG ", id, sizeof id) == 0);
+        CHECK(ridge_catalog_device_id(" MIG 3g.40gb", id, sizeof id) == 0);
+        CHECK(ridge_catalog_device_id("NVIDIA H100 NVL", id, sizeof id) == 0);
+        CHECK(ridge_catalog_device_id(NULL, id, sizeof id) == 0);
+        CHECK(ridge_catalog_device_id("NVIDIA H200", tiny, sizeof tiny) == 0); /* too long for out */
+        CHECK_STR_EQ(tiny, "");
+    }
 }
 
 typedef struct {

@@ -54,6 +54,38 @@ const char *ridge_catalog_find_device(const char *device_name)
     return NULL;
 }
 
+int ridge_catalog_device_id(const char *device_name, char *out, size_t cap)
+{
+    const char *hit = ridge_catalog_find_device(device_name), *mig;
+    if (!out || cap == 0)
+        return 0;
+    out[0] = '\0';
+    if (hit) {
+        if (strlen(hit) >= cap)
+            return 0;
+        strcpy(out, hit);
+        return 1;
+    }
+    mig = device_name ? strstr(device_name, " MIG ") : NULL;
+    if (mig && mig > device_name && mig[5]) {
+        char base[RIDGE_GPU_DEVICE_NAME_MAX], id[128];
+        size_t n = (size_t)(mig - device_name);
+        ridge_gpu g;
+        if (n >= sizeof base)
+            return 0;
+        memcpy(base, device_name, n);
+        base[n] = '\0';
+        hit = ridge_catalog_find_device(base);
+        if (!hit || snprintf(id, sizeof id, "%s:%s", hit, mig + 5) >= (int)sizeof id || strlen(id) >= cap)
+            return 0;
+        if (ridge_catalog_load(id, &g, NULL) != RIDGE_OK)
+            return 0;
+        strcpy(out, id);
+        return 1;
+    }
+    return 0;
+}
+
 size_t ridge_edit_distance(const char *a, const char *b)
 {
     /* Levenshtein distance over two rows; ids are short. */

@@ -1161,14 +1161,15 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "measurements"), *m;
     const char *prov_gpu, *name = cJSON_IsObject(prov) ? rj_str_or_null(prov, "gpu_name") : NULL;
+    char prov_id[128];
     int file_for_all = 0;
     if (gpu_file) {
         ridge_gpu probe;
         file_for_all = ridge_catalog_load(gpu_file->id, &probe, NULL) != RIDGE_OK;
     }
     /* The driver's name of the GPU (provenance.gpu_name) maps to the catalogue part whose file
-     * lists it in `device_names` (docs/gpu-schema.md). */
-    prov_gpu = ridge_catalog_find_device(name);
+     * lists it in `device_names` (docs/gpu-schema.md), a MIG instance's to that part's slice. */
+    prov_gpu = ridge_catalog_device_id(name, prov_id, sizeof prov_id) ? prov_id : NULL;
     cJSON_ArrayForEach(m, arr)
     {
         const cJSON *cfg, *op, *wl, *ck;

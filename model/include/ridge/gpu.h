@@ -176,6 +176,11 @@ const char *ridge_catalog_json(const char *id, size_t *len);
  * of the part, "NVIDIA A100-SXM4-80GB"), or NULL when none does (or device_name is NULL). The
  * catalogue's files name each device once (tests/test_gpu.c). */
 const char *ridge_catalog_find_device(const char *device_name);
+/* The GPU id a driver's device name stands for, written to out (at most cap bytes with the NUL):
+ * the part ridge_catalog_find_device names, or for a MIG instance, "<part name> MIG <profile>"
+ * as NVML and torch.cuda.get_device_name() report it ("NVIDIA A100-SXM4-80GB MIG 3g.40gb"), that
+ * part's slice "ID:PROFILE" when its file has the profile. 1 when mapped, else 0 (out is ""). */
+int ridge_catalog_device_id(const char *device_name, char *out, size_t cap);
 
 /* Turn *gpu into the MIG instance `profile` (SMs, memory, bandwidth, L2 and power scaled by its
  * share). RIDGE_ENOTFOUND if the part has no such profile. */
