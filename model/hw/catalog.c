@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "embedded.h"
 #include "nearest.h"
 #include "ridge/gpu.h"
@@ -34,24 +32,22 @@ const char *ridge_catalog_json(const char *id, size_t *len)
 
 const char *ridge_catalog_find_device(const char *device_name)
 {
-    if (!device_name || !device_name[0])
+    const char *found = NULL;
+    ridge_gpu_provenance *prov;
+    if (!device_name || !device_name[0] || !(prov = malloc(sizeof *prov)))
         return NULL;
-    for (size_t i = 0; i < ridge_catalog_count_; i++) {
-        /* Only the one array is read: the built-in files are checked whole by their loader and
-         * tests; this runs once per measurement file. */
-        cJSON *root = cJSON_ParseWithLength(ridge_catalog_files[i].data, ridge_catalog_files[i].len);
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "device_names"), *it;
-        int hit = 0;
-        cJSON_ArrayForEach(it, a)
-        {
-            if (cJSON_IsString(it) && it->valuestring && strcmp(it->valuestring, device_name) == 0)
-                hit = 1;
-        }
-        cJSON_Delete(root);
-        if (hit)
-            return ridge_catalog_files[i].name;
+    /* Each file through its loader, which reads and checks `device_names` (parse_device_names);
+     * this runs once per measurement file. */
+    for (size_t i = 0; i < ridge_catalog_count_ && !found; i++) {
+        ridge_gpu g;
+        if (ridge_catalog_load_prov(ridge_catalog_files[i].name, &g, prov, NULL) != RIDGE_OK)
+            continue;
+        for (int k = 0; k < prov->device_name_count && !found; k++)
+            if (strcmp(prov->device_names[k], device_name) == 0)
+                found = ridge_catalog_files[i].name;
     }
-    return NULL;
+    free(prov);
+    return found;
 }
 
 int ridge_catalog_device_id(const char *device_name, char *out, size_t cap)

@@ -396,7 +396,6 @@ static int parse_sources(const cJSON *root, ridge_gpu_provenance *prov, const rj
     return RIDGE_OK;
 }
 
-/* `notes` and `sources`, into prov when given. */
 /* `device_names`: an optional array of 1 to RIDGE_GPU_MAX_DEVICE_NAMES distinct, non-empty
  * strings, each shorter than RIDGE_GPU_DEVICE_NAME_MAX bytes. */
 static int parse_device_names(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
@@ -427,6 +426,7 @@ static int parse_device_names(const cJSON *root, ridge_gpu_provenance *prov, con
     return 0;
 }
 
+/* `notes`, `device_names` and `sources`, into prov when given. */
 static int parse_provenance(const cJSON *root, ridge_gpu_provenance *prov, const rj_ctx *c)
 {
     char scratch[sizeof prov->notes];

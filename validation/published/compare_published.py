@@ -21,32 +21,17 @@ import statistics
 import subprocess
 import sys
 
-GPU = {
-    "A100 80GB SXM4": "a100-sxm4-80gb",
-    "A100 40GB SXM4": "a100-sxm4-40gb",
-    "A100 80GB PCIe": "a100-pcie-80gb",
-    "A100 (variant not stated)": "a100-sxm4-80gb",  # TensorRT-LLM perf tables: DGX A100 (assumed)
-    "V100 16GB SXM2": "v100-sxm2-32gb",  # same GV100 chip and clocks; only capacity differs
-    "V100 32GB SXM2": "v100-sxm2-32gb",
-    "V100 32GB SXM3 (DGX-2)": "v100-sxm2-32gb",  # same GV100 chip and HBM2; SXM3's higher power limit not modelled
-    "T4 16GB": "t4",
-    "A40 48GB PCIe": "a40",
-    "H100 80GB SXM5": "h100-sxm5-80gb",
-    "H100 80GB PCIe": "h100-pcie-80gb",
-    "H200 141GB SXM": "h200-sxm-141gb",
-    "L40S 48GB": "l40s",
-    "L4 24GB": "l4",
-}
-
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from import_shared import pub_gpu  # noqa: E402  (the published-microbench converter's name rules)
 
 
 def gpu_of(name):
-    """The catalogue id of a row's GPU: the table above, else the part its name reads as
-    (import_shared.pub_gpu: "L40 48GB" -> l40, "A30 24GB" -> a30; a variant the name leaves open is
-    SXM and the larger memory), else None (a part outside the catalogue: H100 NVL, V100 PCIe)."""
-    return GPU.get(name) or pub_gpu(name)[0]
+    """The catalogue id of a row's GPU, by the published-microbench converter's name rules
+    (import_shared.pub_gpu: "A100 80GB SXM4" -> a100-sxm4-80gb, "L40 48GB" -> l40; a variant the
+    name leaves open is SXM and the larger memory: "A100 (variant not stated)" -> a100-sxm4-80gb,
+    "V100 16GB SXM2" -> v100-sxm2-32gb, the same GV100 chip and clocks), else None (a part outside
+    the catalogue: H100 NVL, V100 PCIe)."""
+    return pub_gpu(name)[0]
 
 
 # TensorRT-LLM performance-table models and the presets they map to (the original LLaMA 7B and 13B

@@ -116,12 +116,12 @@ typedef struct {
 
 } ridge_gpu;
 
-/* Where a GPU's figures come from: the file's `notes` and `sources` (docs/gpu-schema.md), in
- * file order. A MIG slice has its parent's provenance. */
 /* Most `device_names` a GPU file lists, and the longest one (bytes, with the NUL). */
 #define RIDGE_GPU_MAX_DEVICE_NAMES 8
 #define RIDGE_GPU_DEVICE_NAME_MAX 64
 
+/* Where a GPU's figures come from: the file's `notes`, `device_names` and `sources`
+ * (docs/gpu-schema.md), in file order. A MIG slice has its parent's provenance. */
 typedef struct {
     char notes[640];
     int source_count;
