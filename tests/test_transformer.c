@@ -288,6 +288,19 @@ static void test_decode_bytes(void)
         ridge_oplist_free(&ol);
     }
     CHECK_NEAR(ridge_model_items_per_step(m, &rc), 1, 0);
+    /* Hugging Face's DynamicCache concatenates: K (and V) of the 4,096 cached tokens and the new
+     * one copied into a new tensor, read once and written once: 2 x 4097 tokens x 32 heads x 128
+     * x 2 B of traffic each; the torch style's index_copy_ moves the new token only. */
+    for (int hf = 0; hf < 2; hf++) {
+        ridge_run_config rk = rc;
+        rk.code = hf ? RIDGE_CODE_HF : RIDGE_CODE_TORCH;
+        if (build(m, &rk, &ol) == RIDGE_OK) {
+            const ridge_op *k = check_find_op(&ol, "k_cache_write");
+            if (CHECK(k != NULL))
+                CHECK_NEAR(ridge_op_min_bytes(k), 2.0 * (hf ? 4097 : 1) * 32 * 128 * 2, 1e-12);
+            ridge_oplist_free(&ol);
+        }
+    }
     test_cold_weights(m, rc);
     /* An empty cache: the new token attends to itself. */
     rc.context = 0;

@@ -824,13 +824,14 @@ static void build_layer(rw_graph *g, const tf_arch *a, const tf_shape *sh, int t
     if (kv_write && (sh->code == RIDGE_CODE_TORCH || sh->code == RIDGE_CODE_HF)) {
         /* Eager code writes K and V separately: index_copy_ of this step's tokens into a
          * preallocated cache (torch), or Hugging Face's DynamicCache, which concatenates: a decode
-         * step copies the whole cache and the new token into a new tensor, each of K and V. */
+         * step copies the whole cache and the new token into a new tensor, each of K and V (a copy
+         * of old + new bytes: read once, written once). */
         double es = ridge_dtype_bytes(sh->attn_dt), new_b = sh->t_kv * kvd * es;
         double old_b = sh->code == RIDGE_CODE_HF && sh->s == 1 ? sh->b * (sh->kv_len - 1) * kvd * es : 0;
         for (int kv = 0; kv < 2; kv++) {
             op = rw_push(g, RIDGE_OP_COPY, sh->attn_dt, "attention", kv ? "v_cache_write" : "k_cache_write", L);
             if (op) {
-                op->u.copy.bytes = 2 * old_b + new_b;
+                op->u.copy.bytes = old_b + new_b;
                 op->u.copy.kind = RIDGE_COPY_D2D;
                 rw_cold(g, op, 2 * old_b);
             }
