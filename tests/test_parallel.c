@@ -44,8 +44,8 @@ static void test_bubble(void)
     } rows[] = {
         {2, 4, 1, 1, 2, 16}, /* m = 8 */
         {1, 4, 2, 1, 1, 6},  /* m = 3 < p */
-        {2, 4, 1, 3, 1, 13}, /* interleaved, m = 13 */
-        {1, 2, 4, 2, 3, 36}, /* interleaved, m = 3 */
+        {2, 4, 1, 3, 1, 12}, /* interleaved, m = 12 */
+        {1, 2, 4, 2, 3, 24}, /* interleaved, m = 2 = p */
     };
     ridge_cluster cl;
     ridge_err err;
@@ -85,6 +85,50 @@ static void test_bubble(void)
                    1e-12);
         CHECK_NEAR(b->pp_comm_s, 2 * (v * mbs + p - 1) * r.p2p_s, 1e-12); /* blocking sends */
         CHECK(rows[i].tp == 1 ? b->tp_comm_s == 0 : b->tp_comm_s > 0);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+}
+
+/* A pipeline's exchanges go over the network once its stages span nodes (T P > G), whatever T:
+ * on a cluster whose network moves 1e8 B/s per GPU, a hop of S_act / T bytes takes at least that
+ * over it; within one node (T P <= G) the NVLink hop does not see the network. */
+static void test_p2p_tier(void)
+{
+    static const char slow_json[] = "{\"schema_version\":1,\"id\":\"slow-net\",\"name\":\"slow network\","
+                                    "\"gpu\":\"a100-sxm4-80gb\",\"gpus_per_node\":8,"
+                                    "\"intra\":{\"kind\":\"nvswitch\"},"
+                                    "\"inter\":{\"kind\":\"infiniband\",\"bandwidth_bytes_per_s_per_gpu\":1e8}}";
+    static const struct {
+        int nodes, tp, pp, dp;
+        int spans;
+    } rows[] = {
+        {1, 2, 4, 1, 0}, /* 8 GPUs: one node */
+        {3, 2, 6, 2, 1}, /* 12 per pipeline on nodes of 8 */
+        {3, 4, 3, 2, 1},
+        {2, 1, 4, 4, 0}, /* 16 GPUs, each pipeline within a node */
+    };
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_err err;
+    if (!CHECK(m))
+        return;
+    ridge_run_config_init(&rc);
+    rc.seq = 1024;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_cluster cl;
+        ridge_parallel_config pc;
+        ridge_parallel_result r;
+        double s_act = 1024.0 * 768 * 2, hop = s_act / rows[i].tp / 1e8;
+        check_context(rows[i].spans ? "pipeline across nodes" : "pipeline in one node");
+        if (!CHECK_INT(ridge_cluster_parse(slow_json, strlen(slow_json), "slow", rows[i].nodes, &cl, &err), RIDGE_OK))
+            break;
+        pconf(&pc, rows[i].tp, rows[i].pp, rows[i].dp, 1, rows[i].pp * rows[i].dp);
+        if (!CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_OK)) {
+            fprintf(stderr, "  %s\n", err.msg);
+            continue;
+        }
+        CHECK(rows[i].spans ? r.p2p_s >= hop : r.p2p_s < 0.1 * hop);
     }
     check_context(NULL);
     ridge_model_free(m);
@@ -181,6 +225,63 @@ static void test_zero_memory(void)
         CHECK_NEAR(r.memory.gradients_bytes, rows[i].gradients, 1e-12);
         CHECK_NEAR(r.memory.optimizer_bytes, rows[i].optimizer, 1e-12);
         CHECK(r.breakdown.dp_comm_exposed_s + r.breakdown.dp_comm_hidden_s > 0);
+    }
+    /* The gathered layers are at most the stage's: 4 stages of 3 layers, --prefetch 8, D = 2:
+     * the shard (W / (P D)) plus the stage's 3 layers whole (W / P), never more than that. */
+    {
+        ridge_parallel_config pc;
+        ridge_parallel_result r;
+        check_context("zero 3, prefetch beyond the stage");
+        pconf(&pc, 1, 4, 2, 1, 8);
+        pc.zero = 3;
+        pc.prefetch = 8;
+        if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_OK))
+            CHECK_NEAR(r.memory.weights_bytes, 248879616.0 / 8 + 248879616.0 / 4, 1e-12);
+    }
+    check_context(NULL);
+    ridge_model_free(m);
+    /* A shard group of one GPU gathers nothing: ZeRO-3 on D = 1 holds the weights as ZeRO-0. */
+    if (CHECK_INT(ridge_cluster_parse(one_gpu_json, strlen(one_gpu_json), "one", 0, &cl, &err), RIDGE_OK) &&
+        CHECK(m = load_model("gpt2"))) {
+        ridge_parallel_config pc;
+        ridge_parallel_result r0, r3;
+        check_context("zero 3 on one GPU");
+        pconf(&pc, 1, 1, 1, 4, 4);
+        if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r0, &err), RIDGE_OK)) {
+            pc.zero = 3;
+            if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r3, &err), RIDGE_OK))
+                CHECK_NEAR(r3.memory.weights_bytes, r0.memory.weights_bytes, 0);
+        }
+        check_context(NULL);
+        ridge_model_free(m);
+    }
+}
+
+/* Inference: the KV caches of all the step's microbatches stay resident (gpt2 decode, dp 8,
+ * microbatch 2, global batch 64: 4 microbatches of 2 sequences per GPU). */
+static void test_decode_kv_memory(void)
+{
+    ridge_cluster cl;
+    ridge_err err;
+    ridge_model *m = load_model("gpt2");
+    ridge_run_config rc;
+    ridge_parallel_config pc;
+    ridge_parallel_result r;
+    ridge_memory mem;
+    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    ridge_run_config_init(&rc);
+    rc.mode = RIDGE_MODE_DECODE;
+    rc.context = 512;
+    rc.batch = 2;
+    pconf(&pc, 1, 1, 8, 2, 64);
+    check_context("decode kv memory");
+    if (CHECK_INT(ridge_model_memory(m, &rc, &mem, &err), RIDGE_OK) &&
+        CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_OK)) {
+        CHECK(mem.kv_cache_bytes > 0);
+        CHECK_NEAR(r.memory.kv_cache_bytes, 4 * mem.kv_cache_bytes, 1e-12);
     }
     check_context(NULL);
     ridge_model_free(m);
@@ -389,6 +490,9 @@ static void test_errors(void)
         {"mixtral-8x7b", 3, 1, 1, 24, 3, 1, 24, "parallel.ep 3: does not divide the 8 experts of mixtral-8x7b"},
         {"resnet50", 1, 2, 1, 4, 1, 1, 8, "parallelism is modelled for transformers"},
         {"resnet50", 1, 1, 2, 4, 1, 1, 8, "parallelism is modelled for transformers"},
+        /* interleaved (set below for this row) with 3 microbatches on 2 stages */
+        {"gpt2", 1, 1, 2, 4, 1, 1, 12, "the 3 microbatches per step (global_batch / (dp x microbatch)) are not a "
+                                       "multiple of parallel.pp 2"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ridge_cluster cl;
@@ -405,6 +509,10 @@ static void test_errors(void)
         ridge_run_config_init(&rc);
         pconf(&pc, rows[i].tp, rows[i].pp, rows[i].dp, rows[i].mb, rows[i].gb);
         pc.ep = rows[i].ep;
+        if (strstr(rows[i].msg, "microbatches per step")) {
+            pc.schedule = RIDGE_PP_INTERLEAVED;
+            pc.virtual_stages = 2;
+        }
         err.msg[0] = '\0';
         CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r, &err), RIDGE_EINVAL);
         CHECK_STR_HAS(err.msg, rows[i].msg);
@@ -1114,8 +1222,10 @@ int main(void)
     test_fsdp_errors();
     test_expert_parallel_memory();
     test_bubble();
+    test_p2p_tier();
     test_single_gpu();
     test_zero_memory();
+    test_decode_kv_memory();
     test_dp_collective();
     test_errors();
     test_huge_global_batch();

@@ -718,6 +718,35 @@ static void test_plan_consistency(void)
     check_context("plan consistency: tp 2 from two searches");
     CHECK_INT(got[1][1].reason, RIDGE_PLAN_FEASIBLE);
     CHECK(same_result(&got[1][1], &got[2][1]));
+    /* On one GPU ZeRO-1 shards nothing: its row (the multi-GPU model) is the ZeRO-0 row (the
+     * single-GPU one) in step, utilisation and energy. */
+    {
+        static const int one[] = {1};
+        ridge_plan *p = NULL;
+        ridge_plan_result rz[2];
+        int seen = 0;
+        check_context("plan consistency: zero 0 and 1 on one GPU");
+        one_point_spec(&sp, m, &gpu, precs, one, batches);
+        sp.zeros = z01;
+        sp.nzeros = 2;
+        if (CHECK(ridge_plan_alloc(&sp, &p, &err) == RIDGE_OK)) {
+            for (size_t i = 0; i < ridge_plan_size(p); i++) {
+                ridge_plan_result r;
+                ridge_plan_eval(p, i, &r);
+                if (r.zero == 0 || r.zero == 1) {
+                    rz[r.zero] = r;
+                    seen |= 1 << r.zero;
+                }
+            }
+            ridge_plan_free(p);
+        }
+        if (CHECK_INT(seen, 3) && CHECK_INT(rz[0].reason, RIDGE_PLAN_FEASIBLE) &&
+            CHECK_INT(rz[1].reason, RIDGE_PLAN_FEASIBLE)) {
+            CHECK_NEAR(rz[1].step_time_s, rz[0].step_time_s, 1e-9);
+            CHECK_NEAR(rz[1].utilisation, rz[0].utilisation, 1e-9);
+            CHECK_NEAR(rz[1].energy_j, rz[0].energy_j, 1e-9);
+        }
+    }
     check_context(NULL);
     ridge_model_free(m);
 }

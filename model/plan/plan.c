@@ -702,7 +702,7 @@ static double eval_parallel(const ridge_plan *p, ridge_plan_ctx *c, size_t g, ri
         r->step_time_s -= r->comm_s;
         r->comm_s = 0;
     }
-    r->utilisation = r->step_time_s > 0 ? pres.breakdown.compute_s / r->step_time_s : 0;
+    r->utilisation = r->step_time_s > 0 ? pres.compute_bound_s / r->step_time_s : 0;
     if (r->utilisation > 1)
         r->utilisation = 1;
     items = pc.global_batch;

@@ -79,7 +79,8 @@ static int op_failed(const ridge_op *ops, size_t i, int rc, ridge_err *err)
  * take the per-op results, or only their time_s. The totals are summed in locals (the same sums in
  * the same order), which the stores to time_s could otherwise alias, and stored on return. times
  * (a constant; only with hp and results NULL): the step's end and the host's (total_time_s,
- * host_issue_s) are all of tot it sums, the rest 0, and no op's wait or bound is worked out. */
+ * host_issue_s) and the compute-bound class of time_by_bound_s (what a plan's power needs) are
+ * all of tot it sums, the rest 0, and no op's wait or other bound is worked out. */
 SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_schedule_kernel_fn kfn, void *kctx,
                             const ridge_kernel_result *const *krs, ridge_op_result *results, double *time_s,
@@ -152,8 +153,11 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         if (hp && !graph && ops[i].host_sync && H1 < E1)
             H1 = E1;
         if (times) {
+            /* the op's time in the compute-bound class (by_bound's, below), without a branch */
+            double grow = E1 - E;
+            by_bound[RIDGE_BOUND_COMPUTE] += kp->bound == RIDGE_BOUND_COMPUTE && grow <= 2 * c * gk ? grow : 0;
             if (time_s)
-                time_s[i] = E1 - E;
+                time_s[i] = grow;
             E = E1;
             H = H1;
             continue;

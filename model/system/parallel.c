@@ -841,6 +841,14 @@ static int check_config(const ridge_cluster *cl, const ridge_model *m, int trans
                              pc->virtual_stages);
     if (pc->schedule == RIDGE_PP_INTERLEAVED && pc->pp < 2)
         return ridge_err_set(err, RIDGE_EINVAL, "parallel.schedule interleaved: needs parallel.pp 2 or more");
+    /* Megatron's interleaved schedule runs the microbatches through the chunks in groups of P
+     * (it refuses a count that is not a multiple of P); with fewer than P its bubble formula
+     * would give a step shorter than one microbatch's path through the stages. */
+    if (pc->schedule == RIDGE_PP_INTERLEAVED && !divides(pc->pp, pc->global_batch / per))
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "parallel.schedule interleaved: the %g microbatches per step (global_batch / (dp x "
+                             "microbatch)) are not a multiple of parallel.pp %d",
+                             pc->global_batch / per, pc->pp);
     /* The sharding finds a layer by its kernels as Megatron, engines, inductor and the model as
      * written launch them; eager PyTorch's composite kernels (norms in FP32, RoPE by halves) are
      * not sharded. */
@@ -1791,7 +1799,12 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
     if (P > 1) {
         double bytes = s->tokens * s->d * s->act_bytes, t_ag_p2p = 0;
         int split = T > 1 && (pc->sequence_parallel || pc->p2p_scatter_gather);
-        if ((st = coll_time(cm, cl, group_at(&g, 2, T), RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, &k->t_p2p,
+        /* Neighbouring stages are T GPUs apart. A pipeline that spans nodes (T P > G) has hops
+         * across them, the interleaved wrap-around's too, and its blocking exchanges go at the
+         * pace of those: each is timed as a pair on two nodes (a stride of a node), each rank
+         * through its own share of the network. */
+        int hop = (long)T * P > cl->gpus_per_node && T < cl->gpus_per_node ? cl->gpus_per_node : T;
+        if ((st = coll_time(cm, cl, group_at(&g, 2, hop), RIDGE_COLL_SENDRECV, split ? bytes / T : bytes, &k->t_p2p,
                             err)) != RIDGE_OK)
             return st;
         if (split && !pc->sequence_parallel &&
@@ -1828,9 +1841,12 @@ static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *
     out->memory.weights_bytes = full->weights_bytes / w_shard;
     out->memory.gradients_bytes = full->gradients_bytes / grad_shard;
     out->memory.optimizer_bytes = full->optimizer_bytes / opt_shard;
-    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole. */
-    if (zs >= 3)
-        out->memory.weights_bytes += (1 + pc->prefetch) * full->weights_bytes / (T * P) / layers_per_stage(s, P);
+    /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole, at
+     * most the stage's L_s layers; nothing is gathered when the shard group is one GPU. */
+    if (zs >= 3 && w_shard > (double)T * P) {
+        double ls = layers_per_stage(s, P), held = 1 + pc->prefetch;
+        out->memory.weights_bytes += (held < ls ? held : ls) * full->weights_bytes / (T * P) / ls;
+    }
     act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
     inflight = 1;
     if (pm->rc.mode == RIDGE_MODE_TRAIN && P > 1) {
@@ -1839,8 +1855,9 @@ static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *
             inflight *= 1 + (P - 1) / ((double)P * V);
     }
     out->memory.activations_bytes = full->activations_bytes / P * inflight * act_factor;
+    /* The caches of all the step's sequences stay resident: nm microbatches of M each. */
     out->memory.kv_cache_bytes =
-        full->kv_cache_bytes / P / (s->kv_heads > 0 ? (s->kv_heads >= T ? T : s->kv_heads) : 1);
+        full->kv_cache_bytes * nm / P / (s->kv_heads > 0 ? (s->kv_heads >= T ? T : s->kv_heads) : 1);
     out->memory.workspace_bytes = full->workspace_bytes;
     out->memory.total_bytes = out->memory.weights_bytes + out->memory.gradients_bytes + out->memory.optimizer_bytes +
                               out->memory.activations_bytes + out->memory.kv_cache_bytes + out->memory.workspace_bytes;
@@ -2079,6 +2096,15 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
      * nm microbatches, a_mb = t_accum / nm, so that the bubble's microbatches carry it too. */
     a_mb = nm > 0 ? t_accum / nm : 0;
     bd->compute_s = nm * (t_mb + a_mb);
+    /* The compute-bound part of a microbatch: the scheduled graph's compute-bound time over its
+     * microbatch's (the optimizer group and the step's gradient accumulations left out: both
+     * memory-bound), carried to the stage's microbatch. With T = P = D = 1, compute_bound_s / step
+     * is the single-GPU time_by_bound_s[compute] / total. */
+    {
+        double kt = tot.total_time_s - bd->optimizer_s - t_accum;
+        double share = kt > 0 ? tot.time_by_bound_s[RIDGE_BOUND_COMPUTE] / kt : 0;
+        out->compute_bound_s = nm * t_mb * (share < 0 ? 0 : share > 1 ? 1 : share);
+    }
     bd->tp_comm_s = nm * out->tp_comm_per_microbatch_s;
     bd->ep_comm_s = nm * out->ep_comm_per_microbatch_s;
     /* The data-parallel traffic a microbatch does not hide stretches every microbatch, the

@@ -80,6 +80,9 @@ typedef struct {
     int gpus;
     double microbatches;        /* m = global_batch / (dp x microbatch) */
     double bubble_fraction;     /* bubble / (compute + tp + ep + bubble) */
+    double compute_bound_s;     /* the step's microbatches' time in compute-bound kernels (the
+                                   graph's time_by_bound_s[compute] over its microbatch time,
+                                   carried to the stage's): a plan's utilisation */
     double stage_forward_s;     /* one microbatch on one stage, compute only */
     double stage_backward_s;
     double grad_accumulate_s;   /* microbatches 2..m adding their gradients into .grad (in compute_s) */
