@@ -148,6 +148,46 @@ static void test_llm_serving(const ridge_gpu *g, const ridge_model *llm)
     CHECK(ridge_serve_check_request(&s, &prompt, &output, &err) == RIDGE_OK);
 }
 
+/* Offline, 100 requests over 50 or 64 replicas: the busiest replica holds 2 either way and ends
+ * at the same time, so the whole system's throughput (the per-replica figure times the replicas)
+ * is the same 100 requests over that span, not 2 x 64 of them. */
+static void test_offline_replicas(const ridge_gpu *g, const ridge_model *llm)
+{
+    step_model sm = {0.0071, 0.0002, 1e-7, 0, {0}, 0};
+    ridge_serve s;
+    ridge_llm_result r50, r64;
+    ridge_err err;
+    serve_init(&s, g, llm, &sm);
+    s.llm = 1;
+    s.continuous = 1;
+    s.offline = 1;
+    s.requests = 100;
+    s.max_batch = 8;
+    s.run.prompt = 64;
+    s.output = 16;
+    check_context("offline over replicas");
+    if (CHECK(ridge_serve_prepare(&s, &err) == RIDGE_OK) &&
+        CHECK(ridge_serve_llm_eval(&s, 0, 50, &r50, &err) == RIDGE_OK) &&
+        CHECK(ridge_serve_llm_eval(&s, 0, 64, &r64, &err) == RIDGE_OK)) {
+        CHECK_NEAR(r64.e2e.p99_s, r50.e2e.p99_s, 1e-12);
+        CHECK_NEAR(64 * r64.throughput_per_s, 50 * r50.throughput_per_s, 1e-12);
+        CHECK_NEAR(64 * r64.output_tokens_per_s, 100 * 16 / r50.e2e.p99_s, 1e-9);
+    }
+    /* Outputs of 2 to 5 tokens give a context grid of one point a token: the TPOT floor is known
+     * (it was the interpolation's 0 / 0 on a grid of repeated points). */
+    for (int o = 2; o <= 6; o++) {
+        ridge_serve_slo slo = {0, 0, 0.5};
+        ridge_serve_floor f;
+        s.output = o;
+        if (CHECK(ridge_serve_prepare(&s, &err) == RIDGE_OK)) {
+            CHECK(ridge_serve_llm_floor(&s, &slo, &f) == RIDGE_SERVE_SLO_TPOT);
+            CHECK(f.known);
+            CHECK_NEAR(f.tpot_s, 0.0071 + 0.0002 + 1e-7 * 64, 1e-9);
+        }
+    }
+    check_context(NULL);
+}
+
 /* A request longer than the model's learned positions (gpt2: 1024) is refused at its last
  * decode step (context prompt + output - 1, then one token more); the answer names that request. */
 static void test_request_fits(const ridge_gpu *g, const ridge_model *gpt2)
@@ -384,6 +424,7 @@ int main(void)
         CHECK(ridge_model_load_builtin("gpt2", &gpt2, &err) == RIDGE_OK)) {
         test_queue_serving(&g, cnn);
         test_llm_serving(&g, llm);
+        test_offline_replicas(&g, llm);
         test_request_fits(&g, gpt2);
         test_replica_sustained(llm);
     }

@@ -216,7 +216,12 @@ static int llm_prepare(ridge_serve *s, ridge_err *err)
     for (double b = 1; b < s->max_batch && s->nb < RIDGE_SERVE_GRID_BATCH - 1; b *= 2)
         s->grid_b[s->nb++] = b;
     s->grid_b[s->nb++] = s->max_batch;
-    s->nc = pmax + omax - 1 > pmin ? RIDGE_SERVE_GRID_CTX : 1;
+    /* Distinct context points (a span of fewer than RIDGE_SERVE_GRID_CTX - 1 tokens takes one a
+     * token), so that the interpolation between two never divides by zero. */
+    {
+        double span = pmax + omax - 1 - pmin;
+        s->nc = span >= RIDGE_SERVE_GRID_CTX - 1 ? RIDGE_SERVE_GRID_CTX : span > 0 ? (int)span + 1 : 1;
+    }
     for (int j = 0; j < s->nc; j++)
         s->grid_c[j] = floor(pmin + (pmax + omax - 1 - pmin) * j / (s->nc > 1 ? s->nc - 1 : 1));
     for (int i = 0; i < s->nb; i++) {
@@ -343,6 +348,18 @@ int ridge_serve_llm_eval(const ridge_serve *s, double rate_per_s, int replicas, 
         c.rate_per_s = rate_per_s / replicas;
     }
     st = ridge_llm_run(&c, r, err);
+    /* Requests that do not divide evenly over the replicas (offline, or a trace dealt round
+     * robin): the replica simulated holds the most, ceil(N / r), and ends last. Over the whole
+     * system the throughput is N requests (and their tokens) over that replica's span, so its
+     * per-replica share (which the callers multiply by the replicas) is N / r of them. */
+    if (st == RIDGE_OK && (s->trace_n || s->offline)) {
+        double all = s->trace_n ? (double)s->trace_n : (double)s->requests;
+        double held = s->trace_n ? (double)c.trace_n : (double)c.requests;
+        if (held > 0) {
+            r->throughput_per_s *= all / replicas / held;
+            r->output_tokens_per_s *= all / replicas / held;
+        }
+    }
     free(sub);
     return st;
 }
