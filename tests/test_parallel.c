@@ -452,21 +452,35 @@ static void test_add_request(void)
     pconf(&pc, 4, 1, 2, 1, 2);
     if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r0, &err), RIDGE_OK)) {
         r = r0;
-        ridge_parallel_add_request(&hp, &rc, &r);
+        ridge_parallel_add_request(&hp, NULL, &rc, &r);
         CHECK(hp.request_s > 0);
         CHECK_NEAR(r.breakdown.host_s, hp.request_s / hp.cpu_speed, 1e-15);
         CHECK_NEAR(r.step_time_s, r0.step_time_s + r.breakdown.host_s, 1e-15);
         CHECK_NEAR(r.throughput * r.step_time_s, r0.throughput * r0.step_time_s, 1e-12);
         CHECK_NEAR(r.mfu * r.step_time_s, r0.mfu * r0.step_time_s, 1e-12);
+        /* The cluster's GPU as it comes: the profile's own speed. A GPU file whose calibrated host
+         * is twice as slow (host_launch_s and framework_op_s doubled) doubles the request's
+         * work, as it does every other cost of the profile. */
+        r = r0;
+        ridge_parallel_add_request(&hp, &cl.gpu, &rc, &r);
+        CHECK_NEAR(r.breakdown.host_s, hp.request_s / hp.cpu_speed, 1e-15);
+        {
+            ridge_gpu slow = cl.gpu;
+            slow.eff.host_launch_s *= 2;
+            slow.eff.framework_op_s *= 2;
+            r = r0;
+            ridge_parallel_add_request(&hp, &slow, &rc, &r);
+            CHECK_NEAR(r.breakdown.host_s, 2 * hp.request_s / hp.cpu_speed, 1e-12);
+        }
         r = r0;
         rc.mode = RIDGE_MODE_DECODE; /* a decode step starts nothing */
-        ridge_parallel_add_request(&hp, &rc, &r);
+        ridge_parallel_add_request(&hp, NULL, &rc, &r);
         CHECK(r.step_time_s == r0.step_time_s && r.breakdown.host_s == 0);
         rc.mode = RIDGE_MODE_PREFILL;
-        ridge_parallel_add_request(NULL, &rc, &r);
+        ridge_parallel_add_request(NULL, NULL, &rc, &r);
         CHECK(r.step_time_s == r0.step_time_s);
         CHECK_INT(ridge_host_load("engine", &hp, &err), RIDGE_OK); /* no request work */
-        ridge_parallel_add_request(&hp, &rc, &r);
+        ridge_parallel_add_request(&hp, NULL, &rc, &r);
         CHECK(r.step_time_s == r0.step_time_s);
     }
     ridge_model_free(m);

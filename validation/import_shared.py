@@ -210,15 +210,17 @@ def h200_kernel(rec, path, line, sid, out, skipped):
             fail(path, line, "precision", f"unknown convolution precision {prec!r}")
         hw = num(rec, "hw", path, line, integer=True)
         r = num(rec, "kernel", path, line, integer=True)
-        op = {"op": "conv2d", "dtype": prec, "n": num(rec, "batch", path, line, integer=True),
+        # cuDNN runs FP32 convolutions as TF32 when the record says allow_tf32 was on
+        tf32 = bool(rec.get("cudnn_tf32", False))
+        op = {"op": "conv2d", "dtype": "tf32" if prec == "fp32" and tf32 else prec,
+              "n": num(rec, "batch", path, line, integer=True),
               "c": num(rec, "cin", path, line, integer=True), "h": hw, "w": hw,
               "k": num(rec, "cout", path, line, integer=True), "r": r, "s": r,
               "stride": num(rec, "stride", path, line, integer=True),
               "pad": num(rec, "pad", path, line, positive=False, integer=True), "pass": "fwd",
               "memory_format": "nhwc"}  # measure.py: channels_last input and weights
         add(op=op, flops=num(rec, "flops", path, line),
-            extra={"memory_format": "channels_last", "cudnn_benchmark": True,
-                   "tf32_cudnn": bool(rec.get("cudnn_tf32", False))})
+            extra={"memory_format": "channels_last", "cudnn_benchmark": True, "tf32_cudnn": tf32})
     elif sec == "attention":
         kind = text(rec, "op", path, line)
         b, h, d = (num(rec, x, path, line, integer=True) for x in ("batch", "heads", "head_dim"))
@@ -236,14 +238,17 @@ def h200_kernel(rec, path, line, sid, out, skipped):
         kind = text(rec, "op", path, line)
         if prec not in ("fp32", "fp16"):
             fail(path, line, "precision", f"unknown LSTM precision {prec!r}")
-        op = {"op": "lstm", "dtype": prec, "batch": num(rec, "batch", path, line, integer=True),
+        tf32 = bool(rec.get("cudnn_tf32", False))
+        op = {"op": "lstm", "dtype": "tf32" if prec == "fp32" and tf32 else prec,
+              "batch": num(rec, "batch", path, line, integer=True),
               "seq": num(rec, "seq", path, line, integer=True), "input": num(rec, "input", path, line, integer=True),
               "hidden": num(rec, "hidden", path, line, integer=True),
               "layers": num(rec, "layers", path, line, integer=True),
               "pass": "fwd" if kind == "lstm_fwd" else "fwd_bwd"}
-        # measure.py: fp32 rows with cuDNN TF32 off (the record's cudnn_tf32); the training rows
-        # run the same module after it, with TF32 still off.
-        add(op=op, extra={"tf32_cudnn": bool(rec.get("cudnn_tf32", False)), "api": "nn.LSTM (cuDNN)"})
+        # measure.py: the record's cudnn_tf32 (FP32 runs as TF32 when on); the training rows carry
+        # none and run in the same section, whose flag convert_h200 gives them (off when no record
+        # of the run's section says).
+        add(op=op, extra={"tf32_cudnn": tf32, "api": "nn.LSTM (cuDNN)"})
     else:
         skipped.append({"id": sid, "group": sec, "reason": f"section {sec!r} is not a kernel"})
 
@@ -433,7 +438,7 @@ def set_name(path):
 
 
 def convert_h200(path):
-    out, skipped, env, env_end, gqa_runs = [], [], {}, {}, set()
+    out, skipped, env, env_end, gqa_runs, lstm_tf32 = [], [], {}, {}, set(), {}
     prefix = set_name(path)
     recs = []
     with open(path, "rb") as f:
@@ -456,6 +461,8 @@ def convert_h200(path):
             name = text(rec, "name", path, line)
             if sec == "env":
                 (env if name == "env" else env_end)[run] = rec
+            elif sec == "lstm" and "cudnn_tf32" in rec:
+                lstm_tf32[run] = rec["cudnn_tf32"]  # one flag for the section's records
             elif sec == "gqa_decode":
                 gqa_runs.add(run)
             recs.append((line, run, sec, name, rec))
@@ -476,6 +483,8 @@ def convert_h200(path):
         seen[sid] = sec
         try:
             if sec in KERNEL_SECTIONS:
+                if sec == "lstm" and "cudnn_tf32" not in rec and run in lstm_tf32:
+                    rec = dict(rec, cudnn_tf32=lstm_tf32[run])
                 h200_kernel(rec, path, line, sid, out, skipped)
             elif sec == "serving":
                 h200_serving(rec, path, line, sid, out, skipped)
@@ -904,12 +913,16 @@ def main(argv=None):
     if a.input and len(names) != 1:
         ap.error("--input needs exactly one --only")
     try:
+        # Every data set is converted before any file is written: bad input in one leaves the
+        # output folder as it was.
+        done = []
         for name in names:
             rel, conv = sources[name]
             src = a.input or os.path.join(a.shared, rel)
             if not os.path.isfile(src):
                 raise InputError(f"{src}: cannot read (no such file)")
-            prov, ms_, skipped = conv(src)
+            done.append((name, conv(src)))
+        for name, (prov, ms_, skipped) in done:
             dst = os.path.join(a.out, name + ".json")
             write_file(dst, prov, ms_, skipped)
             print(f"{dst}: {len(ms_)} measurements, {len(skipped)} listed as skipped")

@@ -120,7 +120,7 @@ int ridge_meas_doc_parse(const char *text, size_t len, const char *origin, ridge
     else if (!cJSON_IsNumber(sv))
         ridge_err_set(err, st, "%s: $.schema_version: %s, not the number 1", origin, rj_type_name(sv));
     else if (sv->valuedouble != 1)
-        ridge_err_set(err, st, "%s: $.schema_version: %g is not 1 (the version this ridge reads)", origin,
+        ridge_err_set(err, st, "%s: $.schema_version: %.17g is not 1 (the version this ridge reads)", origin,
                       sv->valuedouble);
     else if (rj_check_keys(root, "$", doc_keys, &ctx) != RIDGE_OK)
         ; /* "ORIGIN: $.KEY: unknown key" (or duplicate key) */
@@ -350,6 +350,13 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
     OPT_STR(cfg, "config.", "runtime", s);
     if (s && ridge_runtime_parse(s, &it->rt))
         return "unknown runtime";
+    /* Host-device copies are modelled from pinned memory (docs/model.md §6); a pageable copy
+     * goes through the driver's staging buffer at the host's memcpy rate, which ridge does not
+     * have. */
+    OPT_STR(cfg, "config.", "host_memory", s);
+    if (s && strcmp(s, "pinned") != 0)
+        return strcmp(s, "pageable") == 0 ? "pageable host memory is not modelled (config.host_memory)"
+                                          : "unknown host_memory (pinned, pageable)";
     OPT_STR(cfg, "config.", "framework", s);
     if (s) {
         if (strcmp(s, "pytorch") != 0)
@@ -563,15 +570,19 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
     it->rt = RIDGE_RUNTIME_EAGER;
     OPT_STR(cfg, "config.", "kind", kind);
     OPT_STR(cfg, "config.", "mode", mode);
-    if (!kind)
-        kind = "latency"; /* measured files: time_s is the step time */
     if (mode && strcmp(mode, "generate") == 0) {
         it->generate = 1;
         rc.mode = RIDGE_MODE_PREFILL;
     } else if (mode && ridge_mode_parse(mode, &rc.mode))
         return "unknown mode";
+    if (!kind) /* measured files: time_s is the step time; a generation's figure is its value */
+        kind = it->generate ? "generation" : "latency";
     if (strcmp(kind, "generation") == 0 && !it->generate)
         return "generation needs mode generate";
+    /* A prefill and a decode step are one figure only as output tokens/s: a latency or a
+     * throughput of mode generate would be predicted from its prefill alone. */
+    if (it->generate && strcmp(kind, "generation") != 0)
+        return "a generation is config.kind generation";
     OPT_STR(cfg, "config.", "precision", s);
     if (s && ridge_dtype_parse(s, &rc.precision))
         return "unknown precision";
@@ -607,6 +618,10 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
             return "config.timed back_to_back: only a latency record's step";
         if (opt_int(cfg, "calls", 1, 1e6, &it->calls) <= 0)
             return "config.calls: a back_to_back record needs an integer in [1, 1e6]";
+    } else if (s && strcmp(s, "per_call_events") != 0 && strcmp(s, "host_clock_sync") != 0) {
+        /* a model's step is timed one call from an idle stream (events around each, or launch to
+         * synchronize on the host clock) or back to back */
+        return "unknown timing form (config.timed)";
     }
     if (strcmp(kind, "throughput") == 0) {
         /* value, else rate.items_per_s */
@@ -1474,7 +1489,7 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
         cl->gpu = *g;
         st = ridge_parallel_predict(cl, it->par_model, &it->par_run, &it->par, it->rt, &r, err);
         if (st == RIDGE_OK)
-            ridge_parallel_add_request(&it->host, &it->par_run, &r); /* a prefill starts its requests */
+            ridge_parallel_add_request(&it->host, &cl->gpu, &it->par_run, &r); /* a prefill starts its requests */
         if (st == RIDGE_OK && it->generate) {
             /* global_batch sequences over the cluster: prefill (and the profile's per-request
              * work), then output decode steps; per replica (tp x pp GPUs) or per GPU. */
@@ -1494,7 +1509,7 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
     if ((st = ridge_schedule_ops_host(g, it->graph.ops, it->graph.n, it->rt, &it->host, NULL, &t1, err)) != RIDGE_OK)
         return failed(st, "model prediction failed");
     if (it->prefill)
-        ridge_host_add_request(&it->host, &t1);
+        ridge_host_add_request(&it->host, g, &t1);
     if (it->calls > 1) {
         /* Back to back (docs/validation.md, "Model measurements"): the host issues call i + 1
          * while the GPU runs call i, so after the first call each costs the slower of the two

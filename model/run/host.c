@@ -7,6 +7,7 @@
 
 #include "json_util.h"
 #include "nearest.h"
+#include "ridge/efficiency.h"
 #include "ridge/file.h"
 #include "ridge/host.h"
 #include "ridge/kernel.h"
@@ -244,6 +245,23 @@ int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *
 double ridge_host_request_s(const ridge_host_profile *hp)
 {
     return hp && hp->request_s > 0 && hp->cpu_speed > 0 ? hp->request_s / hp->cpu_speed : 0;
+}
+
+double ridge_host_cpu_speed_on(const ridge_host_profile *hp, const ridge_gpu *g)
+{
+    double now, speed = hp ? hp->cpu_speed : 0;
+    ridge_efficiency e0;
+    if (!hp || !g)
+        return speed;
+    now = g->eff.host_launch_s + g->eff.framework_op_s;
+    ridge_efficiency_defaults(g->compute_capability, g->sm_count, g->boost_clock_hz, g->memory_bw_bytes_per_s, &e0);
+    return now > 0 ? speed * (e0.host_launch_s + e0.framework_op_s) / now : speed;
+}
+
+double ridge_host_request_on(const ridge_host_profile *hp, const ridge_gpu *g)
+{
+    double speed = ridge_host_cpu_speed_on(hp, g);
+    return hp && hp->request_s > 0 && speed > 0 ? hp->request_s / speed : 0;
 }
 
 double ridge_host_kv_fraction(const ridge_host_profile *hp)

@@ -113,7 +113,7 @@ int ridge_predict_model(const ridge_gpu *g, const ridge_model *m, const ridge_ru
     if (st != RIDGE_OK)
         return ridge_err_set(err, st, "%s on %s: %s", ridge_model_name(m), g->id, e.msg);
     if (run.mode == RIDGE_MODE_PREFILL) /* a prefill starts a request (docs/model.md §7) */
-        ridge_host_add_request(&p->host, &p->tot);
+        ridge_host_add_request(&p->host, g, &p->tot);
     st = ridge_model_memory(m, &run, &p->mem, &e);
     if (st != RIDGE_OK)
         return ridge_err_set(err, st, "%s: %s", ridge_model_name(m), e.msg);

@@ -17,9 +17,9 @@ static double max3(double a, double b, double c)
     return m > c ? m : c;
 }
 
-void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals *tot)
+void ridge_host_add_request(const ridge_host_profile *hp, const ridge_gpu *g, ridge_schedule_totals *tot)
 {
-    double r = ridge_host_request_s(hp);
+    double r = ridge_host_request_on(hp, g);
     if (!(r > 0))
         return;
     tot->total_time_s += r;
@@ -100,13 +100,8 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
     if (hp) {
         /* A GPU file whose host parameters were calibrated (host_launch_s, framework_op_s) says how
          * fast its host is against the defaults: the profile's CPU costs scale by that ratio. */
-        ridge_efficiency e0;
-        double now = g->eff.host_launch_s + g->eff.framework_op_s;
-        ridge_efficiency_defaults(g->compute_capability, g->sm_count, g->boost_clock_hz, g->memory_bw_bytes_per_s,
-                                  &e0);
         eff_hp = *hp;
-        if (now > 0)
-            eff_hp.cpu_speed *= (e0.host_launch_s + e0.framework_op_s) / now;
+        eff_hp.cpu_speed = ridge_host_cpu_speed_on(hp, g);
         hp = &eff_hp;
         H = (hp->step_s + (graph ? hp->graph_replay_s : 0)) / hp->cpu_speed;
     }

@@ -2148,9 +2148,10 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     return RIDGE_OK;
 }
 
-void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_run_config *rc, ridge_parallel_result *r)
+void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_gpu *g, const ridge_run_config *rc,
+                                ridge_parallel_result *r)
 {
-    double host = ridge_host_request_s(hp), scale;
+    double host = ridge_host_request_on(hp, g), scale;
     if (!rc || rc->mode != RIDGE_MODE_PREFILL || !(host > 0) || !(r->step_time_s > 0))
         return;
     scale = r->step_time_s / (r->step_time_s + host);

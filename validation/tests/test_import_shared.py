@@ -361,6 +361,51 @@ class ImportTest(unittest.TestCase):
                 self.assertIn(src + want, msg)
                 self.assertFalse(os.path.exists(dst), "nothing is written on bad input")
 
+    def test_cudnn_tf32(self):
+        """An FP32 convolution or LSTM run with cuDNN's TF32 on (the record's cudnn_tf32) is a tf32
+        op; the LSTM training row, which carries no flag, takes its run's section flag."""
+        conv = {"run": "a", "section": "conv", "op": "conv2d_fwd", "precision": "fp32", "batch": 128, "cin": 64,
+                "cout": 64, "hw": 56, "kernel": 3, "stride": 1, "pad": 1, "flops": 29595009024.0, "median_ms": 0.4}
+        lstm = {"run": "a", "section": "lstm", "precision": "fp32", "hidden": 1024, "input": 1024, "layers": 2,
+                "seq": 128, "batch": 64, "median_ms": 3.0}
+        for flag, want in ((True, "tf32"), (False, "fp32")):
+            with self.subTest(cudnn_tf32=flag):
+                recs = [H200[0],
+                        dict(conv, name="fp32_n128_c64_k64_hw56_r3_s1", cudnn_tf32=flag),
+                        dict(lstm, name="lstm_train_fp32_h1024_l2_t128_b64", op="lstm_fwd_bwd"),
+                        dict(lstm, name="lstm_fwd_fp32_h1024_l2_t128_b64", op="lstm_fwd", cudnn_tf32=flag)]
+                src = self.write("dev.jsonl", "".join(json.dumps(r) + "\n" for r in recs))
+                rc, dst = self.run_import("h200-2026-11-29", src)
+                self.assertEqual(rc, 0)
+                ms = {m["id"].split("/")[-1]: m for m in json.load(open(dst))["measurements"]}
+                for name in ("fp32_n128_c64_k64_hw56_r3_s1", "lstm_fwd_fp32_h1024_l2_t128_b64",
+                             "lstm_train_fp32_h1024_l2_t128_b64"):
+                    self.assertEqual(ms[name]["config"]["op"]["dtype"], want, name)
+                    self.assertEqual(ms[name]["config"]["tf32_cudnn"], flag, name)
+
+    def test_bad_input_writes_nothing(self):
+        """Every data set is converted before any is written: a bad row in the last one leaves the
+        files of the earlier ones as they were (none here)."""
+        shared = os.path.join(self.d, "shared")
+        os.makedirs(os.path.join(shared, "aiconfigurator-gemm"))
+        os.makedirs(os.path.join(shared, "h200-2026-11-29"))
+        with open(os.path.join(shared, "aiconfigurator-gemm", "gemm.csv"), "w") as f:
+            f.write(AIC_HEAD + AIC)
+        with open(os.path.join(shared, "h200-2026-11-29", "dev.jsonl"), "w") as f:
+            f.write("".join(json.dumps(r) + "\n" for r in H200))
+        with open(MEGATRON_CSV) as f:
+            mega = f.read()
+        with open(os.path.join(shared, "megatron-dev.csv"), "w") as f:
+            f.write(mega)
+        with open(os.path.join(shared, "published-microbench.csv"), "w") as f:
+            f.write("id,source\npub0500,x\n")  # columns missing: bad input
+        out = os.path.join(self.d, "out")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = import_shared.main(["--shared", shared, "--out", out])
+        self.assertEqual(rc, 2, err.getvalue())
+        self.assertFalse(os.path.exists(out) and os.listdir(out), "no data set written")
+
     def test_published_microbench_rows_held_back(self):
         """Published rows of other GPUs and kinds: a GPU named another way is mapped by its name (and
         says so), one outside the catalogue, an unknown precision and another kind of benchmark are

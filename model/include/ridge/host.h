@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "ridge/error.h"
+#include "ridge/gpu.h"
 #include "ridge/op.h"
 #include "ridge/workload.h"
 
@@ -58,6 +59,12 @@ void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc);
 /* The host seconds of a request's own work (request_s over cpu_speed; 0 without either), which a
  * prefill step pays once, not overlapped with the GPU. */
 double ridge_host_request_s(const ridge_host_profile *hp);
+/* The profile's cpu_speed on GPU g's host: a GPU file whose host parameters were calibrated
+ * (host_launch_s, framework_op_s) says how fast its host is against the defaults, and every cost
+ * of the profile scales by that ratio (docs/model.md §7); g NULL or uncalibrated: cpu_speed. */
+double ridge_host_cpu_speed_on(const ridge_host_profile *hp, const ridge_gpu *g);
+/* ridge_host_request_s on GPU g's host (ridge_host_cpu_speed_on). */
+double ridge_host_request_on(const ridge_host_profile *hp, const ridge_gpu *g);
 /* The share of the free memory a serving engine under this profile gives its KV cache (1 when
  * the profile sets none). */
 double ridge_host_kv_fraction(const ridge_host_profile *hp);

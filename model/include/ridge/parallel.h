@@ -134,11 +134,13 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
                            ridge_err *err);
 
 /* A prefill step (rc->mode prefill) starts its requests: add the host profile's request_s (over its
- * cpu_speed; an engine session's set-up, input copies, first sampling, docs/model.md §7) to the step
+ * cpu_speed on GPU g's host, ridge_host_cpu_speed_on, g may be NULL; an engine session's set-up,
+ * input copies, first sampling, docs/model.md §7) to the step
  * as breakdown.host_s, and rescale the throughput, model FLOP/s and MFU to the longer step. Other
  * modes, hp NULL or no request_s: r unchanged. The cluster model schedules every rank with the
  * GPU's own launch figures; this is the only cost of a host profile it adds. */
-void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_run_config *rc, ridge_parallel_result *r);
+void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_gpu *g, const ridge_run_config *rc,
+                                ridge_parallel_result *r);
 
 /* ---- a prepared model and an evaluation context: many configurations, no allocation ----
  *

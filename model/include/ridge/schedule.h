@@ -77,9 +77,10 @@ int ridge_schedule_ops_known(const ridge_gpu *gpu, const ridge_op *ops, size_t n
  * calls and launches (eager), or the profile's replay and per-node costs (graph), after the
  * profile's per-step CPU work; an op with host_sync makes the host wait for the GPU. hp NULL is
  * ridge_schedule_ops. */
-/* A prefill step starts a request: add the profile's request_s (over cpu_speed) to the step's
- * totals as host time the GPU waits for (the whole pipeline shifted by it: H_0 + request_s). */
-void ridge_host_add_request(const ridge_host_profile *hp, ridge_schedule_totals *tot);
+/* A prefill step starts a request: add the profile's request_s (over its cpu_speed on GPU g's
+ * host, ridge_host_cpu_speed_on; g may be NULL) to the step's totals as host time the GPU waits for
+ * (the whole pipeline shifted by it: H_0 + request_s). */
+void ridge_host_add_request(const ridge_host_profile *hp, const ridge_gpu *g, ridge_schedule_totals *tot);
 int ridge_schedule_ops_host(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err);
