@@ -301,6 +301,25 @@ static void test_ffma_small_grids(void)
     CHECK(r.tiles == 64);
 }
 
+/* An SGEMV or a narrow SGEMM on GDDR streams at the library GEMM shares (docs/model.md §2): a
+ * GEMV at 0.94, m <= 16 at 0.90, m of 17..63 at 0.82 of the streaming rate; on HBM at 1. */
+static void test_ffma_skinny_gddr(void)
+{
+    ridge_gpu l40s = load("l40s"), h200 = load("h200-sxm-141gb");
+    static const struct {
+        double m, share;
+    } rows[] = {{1, 0.94}, {16, 0.90}, {63, 0.82}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        ridge_kernel_result r = predict(&l40s, ridge_op_gemm(RIDGE_DTYPE_FP32, rows[i].m, 16384, 16384, 1));
+        double bw = l40s.memory_bw_bytes_per_s * l40s.eff.dram_fraction;
+        CHECK(r.tensor == 0 && r.tiles == 0); /* the streaming kernel */
+        CHECK_NEAR(r.memory_s, l40s.eff.dram_latency_s + r.dram_bytes / (rows[i].share * bw), 1e-9);
+        r = predict(&h200, ridge_op_gemm(RIDGE_DTYPE_FP32, rows[i].m, 16384, 16384, 1));
+        bw = h200.memory_bw_bytes_per_s * h200.eff.dram_fraction;
+        CHECK_NEAR(r.memory_s, h200.eff.dram_latency_s + r.dram_bytes / bw, 1e-9);
+    }
+}
+
 static void test_units_and_precisions(void)
 {
     ridge_gpu a100 = load("a100-sxm4-80gb"), v100 = load("v100-sxm2-32gb"), h200 = load("h200-sxm-141gb");
@@ -311,6 +330,17 @@ static void test_units_and_precisions(void)
     CHECK_STR_HAS(err.msg, "fp8");
     op.dtype = RIDGE_DTYPE_BF16;
     CHECK(ridge_kernel_predict(&v100, &op, &r, &err) == RIDGE_EUNSUPPORTED);
+    /* Attention likewise: a 16- or 8-bit one needs its tensor path; FP32 runs on the CUDA cores. */
+    op = ridge_op_blank(RIDGE_OP_ATTENTION, RIDGE_DTYPE_FP8);
+    op.u.attn.batch = 8, op.u.attn.heads = 32, op.u.attn.q_len = op.u.attn.kv_len = 2048, op.u.attn.head_dim = 128;
+    op.u.attn.pass = RIDGE_PASS_FWD;
+    CHECK(ridge_kernel_predict(&a100, &op, &r, &err) == RIDGE_EUNSUPPORTED);
+    CHECK_STR_HAS(err.msg, "no fp8 tensor path");
+    op.dtype = RIDGE_DTYPE_BF16;
+    CHECK(ridge_kernel_predict(&v100, &op, &r, &err) == RIDGE_EUNSUPPORTED);
+    op.dtype = RIDGE_DTYPE_FP32;
+    CHECK(ridge_kernel_predict(&v100, &op, &r, &err) == RIDGE_OK && r.tensor == 0 && r.time_s > 0);
+    op = ridge_op_gemm(RIDGE_DTYPE_BF16, 4096, 4096, 4096, 1);
     /* fp32 GEMMs run on the vector path, tf32 on tensor cores. */
     r = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_FP32, 8192, 8192, 8192, 1));
     t = predict(&a100, ridge_op_gemm(RIDGE_DTYPE_TF32, 8192, 8192, 8192, 1));
@@ -734,6 +764,24 @@ static void test_channels_last_bn(void)
     CHECK(red.bound == RIDGE_BOUND_LATENCY);
     CHECK_NEAR(red.time_s - red.floor_s,
                ceil(64.0 * op.u.rows.cols / (64.0 * 16 * 128 * 4)) * lat + red.memory_s - lat, 1e-12);
+    /* PyTorch's grid-reduction rule: 8 or more blocks of 256 down the column (m > 1,792) take the
+     * grid reduction and its semaphore fill (2 kernels); fewer go to one block down the column,
+     * 16 x 32 threads per 32 channels: m = 1,800 (8 blocks), 1,792 (7: one) and 300 (2: one). */
+    {
+        ridge_op c = op;
+        c.u.rows.cols = 1800;
+        CHECK_INT((int)predict(&g, c).kernels, 2);
+        c.u.rows.cols = 1792;
+        CHECK_INT((int)predict(&g, c).kernels, 1);
+        c.u.rows.rows = 512;
+        c.u.rows.cols = 300;
+        ridge_kernel_result one = predict(&g, c);
+        CHECK_INT((int)one.kernels, 1);
+        /* 512 x 300 elements in L2 (no DRAM stream beyond the rounds): 16 x 512 threads, 4
+         * loads each a round: 5 rounds, where 2 blocks down the column would have taken 3 */
+        CHECK(one.memory_s <= lat);
+        CHECK_NEAR(one.time_s - one.floor_s, ceil(512.0 * 300 / (16 * 512.0 * 4)) * lat, 1e-12);
+    }
     /* backward: x and dy reduced together, twice the bytes, the same rounds plus the longer stream */
     op.u.rows.inputs = 2;
     b2 = predict(&g, op);
@@ -1233,6 +1281,7 @@ int main(void)
     test_split_k();
     test_ffma_small_grids();
     test_units_and_precisions();
+    test_ffma_skinny_gddr();
     test_attention();
     test_attention_per_head_decode();
     test_conv_and_lstm();

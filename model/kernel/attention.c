@@ -45,6 +45,11 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
     int tp = p->dt[op->dtype].tensor_peak;
     double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
     double per_head_l2 = 0, t_vec = 0;
+    /* A 16- or 8-bit attention needs the tensor path (FlashAttention has no CUDA-core kernel for
+     * them), as a GEMM does: bf16 on a V100, fp8 on an A100 are errors, not a silent fallback. */
+    if (tp < 0 && (op->dtype == RIDGE_DTYPE_FP16 || op->dtype == RIDGE_DTYPE_BF16 || op->dtype == RIDGE_DTYPE_FP8 ||
+                   op->dtype == RIDGE_DTYPE_INT8 || op->dtype == RIDGE_DTYPE_INT4))
+        return rk_no_tensor_path(g, op->dtype, err);
     rk_result_clear(r);
     if (tp >= 0) {
         r->peak = (ridge_peak)tp;

@@ -350,7 +350,11 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
              * and cuBLAS's small-n kernels for m or n below 64: rows of the matrix per warp over
              * every SM): no tile to pad, no K loop of one CTA; a streaming kernel of its 2 m n k
              * FLOPs and its bytes (docs/model.md §2, "cuBLAS FFMA GEMMs"). */
+            double mn = m < n ? m : n;
+            double gx = mn == 1 ? p->gemm_gddr_gemv_x : mn <= RK_GEMM_GDDR_NARROW ? p->gemm_gddr_narrow_x : p->gemm_gddr_x;
             rk_streaming_in(p, dt, 2.0 * m * n * k * batch, min_bytes, 1, r);
+            if (gx != 0) /* a library GEMM's DRAM stream on GDDR, at its share (below) */
+                rk_finish_extra(p, r, r->dram_bytes * gx);
             return RIDGE_OK;
         }
         peak = d->vector_peak; /* fp32 SGEMM, fp64 DGEMM, tf32 without TF32 units */
@@ -389,7 +393,10 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * share (C's part of the compulsory bytes) over the streaming rate. Elsewhere wx is 0 and
          * so are these terms (finite products of it; a sign of zero no sum below keeps). */
         double c_bytes = 0, wx = 0, mem_wx = 0;
-        if (tensor && hopper && min_bytes.bytes > 0) {
+        /* (not for a convolution's implicit GEMM, RK_GEMM_PLAIN_FINISH: its result leaves the
+         * term out, so the search does too, or it would rank its candidates by a time it never
+         * reports) */
+        if (tensor && hopper && min_bytes.bytes > 0 && !(flags & RK_GEMM_PLAIN_FINISH)) {
             c_bytes = m * n * batch * es_out;
             wx = (1.0 / RK_GEMM_HOPPER_TILE_WRITE_SHARE - 1.0) / (p->dram_bw * min_bytes.bytes);
             if (dram0 > 0)

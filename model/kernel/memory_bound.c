@@ -93,10 +93,19 @@ static double bn_elemt_in_flight(const rk_kernel_prepared *p, double inputs)
 {
     return inputs >= 2 ? p->bn_bwd_round : RK_BN_CL_TRANSFORM_ROUND;
 }
-static double column_rounds_s(const rk_kernel_prepared *p, double channels, double elements, double in_flight)
+/* grid_y, PyTorch's flexible_launch_configs: blocks down a column of m elements, at most
+ * MAX_H_BLOCK; a cooperative (grid) reduction of fewer than 8 takes one block down the column,
+ * "not worth having a grid reduction if the reduction dimension is not big enough". */
+static double column_blocks(double m, int coop)
+{
+    double grid_y = rk_ceil(m / (RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD));
+    return coop && grid_y < RK_BN_CL_COOP_MIN_BLOCKS ? 1 : grid_y;
+}
+static double column_rounds_s(const rk_kernel_prepared *p, double channels, double elements, double in_flight,
+                              int coop)
 {
     double m = elements / channels;
-    double grid_y = rk_ceil(m / (RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD));
+    double grid_y = column_blocks(m, coop);
     double threads = rk_ceil(channels / RK_BN_CL_TILE_W) * RK_BN_CL_TILE_W * RK_BN_CL_BLOCK_ROWS *
                      (grid_y < RK_BN_CL_MAX_H_BLOCK ? grid_y : RK_BN_CL_MAX_H_BLOCK);
     if (threads > p->gpu_threads)
@@ -236,14 +245,14 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kerne
         /* A channels_last batch-norm reduction with a grid reduction (grid_y >= 8 blocks along
          * the column) zero-fills its semaphores first: one more kernel per launch. */
         b = rk_op_bytes(op, bytes);
-        if (op->u.rows.kernel == RIDGE_ROW_COLUMN &&
-            op->u.rows.cols >= RK_BN_CL_COOP_MIN_BLOCKS * RK_BN_CL_BLOCK_ROWS * RK_BN_CL_ELEMS_PER_THREAD)
+        if (op->u.rows.kernel == RIDGE_ROW_COLUMN && column_blocks(op->u.rows.cols, 1) >= RK_BN_CL_COOP_MIN_BLOCKS)
             kernels = 2;
         kernels += op->u.rows.aux_kernels;
         /* A framework reduction over short rows gives them to warps (one pass); a kernel that
          * launches one CTA per row (row_kernel cta) pays its rounds whatever the row length. */
         if (op->u.rows.kernel == RIDGE_ROW_COLUMN) {
-            t_rows = column_rounds_s(p, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS);
+            t_rows =
+                column_rounds_s(p, op->u.rows.rows, op->u.rows.rows * op->u.rows.cols, RK_BN_CL_PARALLEL_LOADS, 1);
             rows = 1;
             closed = 1;
         } else if (op->u.rows.rows > 1) {
@@ -264,7 +273,7 @@ int rk_memory_bound(const rk_kernel_prepared *p, const ridge_op *op, ridge_kerne
         else if (op->u.ew.strided_inputs > 0)
             t_rows = strided_rounds_s(p, op->u.ew.elements);
         else if (op->u.ew.channels > 0) {
-            t_rows = column_rounds_s(p, op->u.ew.channels, op->u.ew.elements, bn_elemt_in_flight(p, op->u.ew.inputs));
+            t_rows = column_rounds_s(p, op->u.ew.channels, op->u.ew.elements, bn_elemt_in_flight(p, op->u.ew.inputs), 0);
             closed = 1;
         } else
             rows = 0;
