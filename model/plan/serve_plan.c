@@ -77,7 +77,8 @@ size_t ridge_serve_plan_size(const ridge_plan *p)
     return sp->ngpus * sp->nprecisions * sp->nbatches;
 }
 
-/* Cost per hour, then p99, then GPU. */
+/* Cost per hour, then p99, then the candidate order (GPU, precision, batch): a total order, so
+ * the ranking does not depend on qsort being stable (glibc's is; the C standard's need not be). */
 static int row_cmp(const void *a, const void *b)
 {
     const ridge_serve_plan_row *x = a, *y = b;
@@ -85,7 +86,11 @@ static int row_cmp(const void *a, const void *b)
         return x->cost_usd_per_hour < y->cost_usd_per_hour ? -1 : 1;
     if (x->serve.p99_s != y->serve.p99_s)
         return x->serve.p99_s < y->serve.p99_s ? -1 : 1;
-    return (x->gpu > y->gpu) - (x->gpu < y->gpu);
+    if (x->gpu != y->gpu)
+        return x->gpu < y->gpu ? -1 : 1;
+    if (x->precision != y->precision)
+        return x->precision < y->precision ? -1 : 1;
+    return (x->batch > y->batch) - (x->batch < y->batch);
 }
 
 /* One candidate: its memoised step, then the replicas for the SLO, then the price. */
