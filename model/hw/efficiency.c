@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Share of the dense tensor peak a large aligned cuBLAS/CUTLASS GEMM sustains: the mean of
- * two independent observations in shared/gpu-specs.md §8, A100 PCIe/SXM CUTLASS 235/312 = 0.753
+ * two independent observations in shared/gpu-specs.md §8, A100 SXM CUTLASS 235/312 = 0.753
  * and A40 torch BF16 122.3/149.7 = 0.817 (the H200 figure is kept out: it is a test case). */
 #define RIDGE_DEFAULT_TENSOR_FRACTION 0.785
 /* FP32/FP64 FMA on the vector path: non-dual-issue parts sustain ~0.9 in SGEMM/DGEMM. */
