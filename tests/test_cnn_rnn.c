@@ -1010,6 +1010,23 @@ static void test_amp_training(void)
             unscale0 += strcmp(g0.ops[i].name, "grad_unscale") == 0 || strstr(g0.ops[i].name, "cast") != NULL;
         CHECK_NEAR(wcasts, 54, 0); /* 53 convolutions and the fc */
         CHECK_NEAR(gcasts, 54, 0);
+        /* the classifier: its forward GEMM once, then its dgrad and wgrad, as without autocast */
+        {
+            int fwd[2] = {0, 0}, dgrad[2] = {0, 0}, wgrad[2] = {0, 0};
+            for (int a = 0; a < 2; a++) {
+                const ridge_oplist *gl = a ? &g1 : &g0;
+                for (size_t i = 0; i < gl->n; i++) {
+                    const char *nm = gl->ops[i].name, *fc = strstr(nm, "fc");
+                    if (gl->ops[i].kind != RIDGE_OP_GEMM || !fc)
+                        continue;
+                    fwd[a] += strcmp(fc, "fc") == 0;
+                    dgrad[a] += strcmp(fc, "fc.dgrad") == 0;
+                    wgrad[a] += strcmp(fc, "fc.wgrad") == 0;
+                }
+            }
+            CHECK(fwd[0] == 1 && dgrad[0] == 1 && wgrad[0] == 1);
+            CHECK(fwd[1] == 1 && dgrad[1] == 1 && wgrad[1] == 1);
+        }
         CHECK(gcast_bytes > 6 * 25.0e6 && gcast_bytes < 6 * p); /* FP16 read, FP32 written */
         CHECK(unscale == 1 && unscale0 == 0);
         ridge_oplist_free(&g1);

@@ -544,6 +544,17 @@ static void test_parse_errors(void)
          RIDGE_EINVAL, "t.json: $.ops[0].epilogue_bytes: -1 is out of range"},
         {"cold without reuse", W("{\"op\":\"gemm\",\"dtype\":\"bf16\",\"m\":8,\"n\":8,\"k\":8,\"cold_bytes\":64}"),
          RIDGE_EINVAL, "t.json: $.ops[0].cold_bytes: needs reuse_bytes"},
+        /* optional keys stored as 0 when absent: a 0 given is an error, not "absent" */
+        {"elementwise rows 0",
+         W("{\"op\":\"elementwise\",\"dtype\":\"fp16\",\"elements\":10,\"inputs\":1,\"outputs\":1,"
+           "\"flops_per_element\":1,\"rows\":0}"),
+         RIDGE_EINVAL, "t.json: $.ops[0].rows: 0 is out of range [1, 1e+15]"},
+        {"elementwise channels 0",
+         W("{\"op\":\"elementwise\",\"dtype\":\"fp16\",\"elements\":10,\"inputs\":1,\"outputs\":1,"
+           "\"flops_per_element\":1,\"channels\":0}"),
+         RIDGE_EINVAL, "t.json: $.ops[0].channels: 0 is out of range [1, 1e+15]"},
+        {"reduce inputs 0", W("{\"op\":\"reduce\",\"dtype\":\"fp16\",\"rows\":10,\"cols\":10,\"inputs\":0}"),
+         RIDGE_EINVAL, "t.json: $.ops[0].inputs: 0 is out of range [1, 1e+15]"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         ridge_oplist w;

@@ -1154,11 +1154,8 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
         snprintf(nm, sizeof nm, "%s.bwd", u->name);
         rw_elementwise(g, u->group, nm, at, in, 0, 1, 1, 0, u->count);
         break;
-    case U_FC:
-        rw_linear(g, u->group, u->name, dt, n, u->c * u->h * u->w, u->k, 1, u->count);
-        keep_backward(g, n0, 1);
-        if (u->first) /* no dgrad for the network input */
-            keep_backward(g, n0, 1);
+    case U_FC: /* no dgrad for the network input */
+        rw_linear_backward(g, u->group, u->name, dt, n, u->c * u->h * u->w, u->k, !u->first, u->count);
         break;
     case U_ADD:
         /* The gradient passes to both inputs unchanged; where the branches fork it is summed. */

@@ -146,8 +146,7 @@ void rw_modules_at(rw_graph *g, size_t i, double n)
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count)
 {
-    char nm[RIDGE_OP_NAME_MAX];
-    double w = in * out * ridge_dtype_bytes(dt), dw;
+    double w = in * out * ridge_dtype_bytes(dt);
     ridge_op *op;
     size_t first = g->n;
     rw_weight_cast(g, group, name, dt, in * out, count);
@@ -157,10 +156,20 @@ void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt,
     if (!g->amp)
         rw_cold(g, op, w);
     rw_modules_at(g, first, 1); /* nn.Linear */
-    if (!train)
-        return;
-    snprintf(nm, sizeof nm, "%.50s.dgrad", name);
-    rw_cold(g, rw_gemm(g, group, nm, dt, tokens, in, out, 1, count), w);
+    if (train)
+        rw_linear_backward(g, group, name, dt, tokens, in, out, 1, count);
+}
+
+void rw_linear_backward(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
+                        double out, int dgrad, double count)
+{
+    char nm[RIDGE_OP_NAME_MAX];
+    double w = in * out * ridge_dtype_bytes(dt), dw;
+    ridge_op *op;
+    if (dgrad) {
+        snprintf(nm, sizeof nm, "%.50s.dgrad", name);
+        rw_cold(g, rw_gemm(g, group, nm, dt, tokens, in, out, 1, count), w);
+    }
     snprintf(nm, sizeof nm, "%.50s.wgrad", name);
     op = rw_gemm(g, group, nm, dt, out, in, tokens, 1, count);
     /* dW = dY^T X: A is dY stored [tokens, out] row-major, read transposed (leading dimension

@@ -76,6 +76,12 @@ ridge_op *rw_gemm(rw_graph *g, const char *group, const char *name, ridge_dtype 
  * and dX GEMMs) and dW (written) are cold, unless autocast has just cast W. */
 void rw_linear(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
                double out, int train, double count);
+/* rw_linear's backward half alone, for a builder that lays the backward pass out apart from the
+ * forward: the dX GEMM (unless `dgrad` is 0: the layer's input is the network's), the dW GEMM and,
+ * under autocast, dW's cast back to the FP32 gradient. The forward's weight cast is not repeated:
+ * autograd keeps the cast weight for the backward. */
+void rw_linear_backward(rw_graph *g, const char *group, const char *name, ridge_dtype dt, double tokens, double in,
+                        double out, int dgrad, double count);
 /* Ops first..n-1 are backward kernels, issued by the autograd engine (host class autograd) though
  * their names do not end in .bwd. */
 void rw_autograd_from(rw_graph *g, size_t first);

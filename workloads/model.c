@@ -241,6 +241,11 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
         return ridge_err_set(err, RIDGE_EINVAL,
                              "run.optimizer lamb: modelled as apex's FusedLAMB only (run.optimizer_impl fused, not %s)",
                              ridge_optimizer_impl_name(rc->optimizer_impl));
+    if (rc->mode == RIDGE_MODE_TRAIN && rc->optimizer_impl == RIDGE_OPT_IMPL_FOREACH_CAPTURABLE &&
+        rc->optimizer != RIDGE_OPTIMIZER_ADAMW)
+        return ridge_err_set(err, RIDGE_EINVAL,
+                             "run.optimizer_impl foreach-capturable: AdamW's capturable=True; %s has none",
+                             ridge_optimizer_name(rc->optimizer));
     if (rc->mlm_positions != 0 && strcmp(m->fam->name, "transformer") != 0)
         return ridge_err_set(err, RIDGE_EINVAL, "run.mlm_positions: applies to masked-LM training of text encoders; "
                                                 "%s is a %s model", m->name, m->fam->name);

@@ -146,8 +146,10 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "outputs", 1, &op->u.ew.outputs, c));
         RJ_TRY(num(o, path, "flops_per_element", 1, &op->u.ew.flops_per_element, c));
         RJ_TRY(num(o, path, "strided_inputs", 0, &op->u.ew.strided_inputs, c));
-        RJ_TRY(num(o, path, "rows", 0, &op->u.ew.rows, c));
-        RJ_TRY(num(o, path, "channels", 0, &op->u.ew.channels, c));
+        /* optional, but when given at least 1 (0 is what "absent" is stored as); the op check
+         * (ridge_op_check) holds them to whole numbers up to its 1e15 */
+        RJ_TRY(rj_number(o, path, "rows", 0, 1, 1e15, &op->u.ew.rows, c));
+        RJ_TRY(rj_number(o, path, "channels", 0, 1, 1e15, &op->u.ew.channels, c));
         RJ_TRY(rc = rj_enum(o, path, "function", 0, &ridge_ew_fn_names, &v, c));
         if (rc == 1)
             op->u.ew.fn = (ridge_ew_fn)v;
@@ -159,7 +161,7 @@ static int parse_fields(const cJSON *o, const char *path, ridge_op *op, const rj
         RJ_TRY(num(o, path, "rows", 1, &op->u.rows.rows, c));
         RJ_TRY(num(o, path, "cols", 1, &op->u.rows.cols, c));
         if (op->kind == RIDGE_OP_REDUCE)
-            RJ_TRY(num(o, path, "inputs", 0, &op->u.rows.inputs, c));
+            RJ_TRY(rj_number(o, path, "inputs", 0, 1, 1e15, &op->u.rows.inputs, c));
         RJ_TRY(rc = rj_enum(o, path, "row_kernel", 0, &row_kernels, &v, c));
         if (rc == 1)
             op->u.rows.kernel = (ridge_row_kernel)v;

@@ -412,13 +412,13 @@ static void decoder_batched(rw_graph *g, const rnn_cfg *k, const ridge_run_confi
         rw_gemm(g, "attention", "attention.context", dt, k->T, k->h, k->S, k->b, 1);
     } else {
         BWD_HALF(rw_rows(g, RIDGE_OP_SOFTMAX, "attention", "attention.softmax", at, tgt, k->S, 1, 1));
-        BWD_HALF(rw_linear(g, "attention", "attention.score", dt, scores, k->h, 1, 1, 1));
+        rw_linear_backward(g, "attention", "attention.score", dt, scores, k->h, 1, 1, 1);
         BWD_HALF(rw_elementwise(g, "attention", "attention.tanh", at, scores * k->h, 1, 1, 4, 1, 1));
         /* the broadcast add: sum the gradient over sources (query) and over targets (keys) */
         push_rows(g, RIDGE_OP_REDUCE, "attention", "attention.sum_qk.bwd_query", at, tgt * k->h, k->S, 1);
         push_rows(g, RIDGE_OP_REDUCE, "attention", "attention.sum_qk.bwd_key", at, src * k->h, k->T, 1);
-        BWD_HALF(rw_linear(g, "attention", "attention.query", dt, tgt, k->h, k->h, 1, 1));
-        BWD_HALF(rw_linear(g, "attention", "attention.key", dt, src, k->h, k->h, 1, 1));
+        rw_linear_backward(g, "attention", "attention.query", dt, tgt, k->h, k->h, 1, 1);
+        rw_linear_backward(g, "attention", "attention.key", dt, src, k->h, k->h, 1, 1);
         push_embedding(g, "decoder.embedding.bwd", at, tgt, k->in, k->V, 1);
         return;
     }
@@ -476,7 +476,7 @@ static int rnn_build(const void *arch, const ridge_run_config *rc, rw_graph *g, 
         rw_linear(g, "classifier", "classifier", dt, k.b * k.T, k.h, k.V, 0, 1);
         rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "loss", at, k.b * k.T, k.V, 0, 1);
         BWD_HALF(rw_rows(g, RIDGE_OP_SOFTMAX, "loss", "loss", at, k.b * k.T, k.V, 1, 1));
-        BWD_HALF(rw_linear(g, "classifier", "classifier", dt, k.b * k.T, k.h, k.V, 1, 1));
+        rw_linear_backward(g, "classifier", "classifier", dt, k.b * k.T, k.h, k.V, 1, 1);
     }
     if (k.D > 0)
         decoder_batched(g, &k, rc, 1);
