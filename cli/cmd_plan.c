@@ -67,6 +67,8 @@ static const char help_text[] =
     "Text: the top K (default 10) with the Pareto front of (time, cost) marked '*', and the\n"
     "infeasible configurations counted by reason. jsonl and csv: one line per configuration,\n"
     "feasible or not, in space order, as evaluated. --threads N (default: all cores).\n"
+    "Steps are scheduled on the GPU's own launch figures, as the multi-GPU model does, without a\n"
+    "host profile: --host is refused (check a host-bound candidate with ridge predict or serve).\n"
     "--bench: configurations per second of a llama2-7b training sweep (all GPUs x 6 precisions\n"
     "x counts 1..1024 x 9 batches).\n"
     "\n"

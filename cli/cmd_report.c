@@ -243,6 +243,12 @@ int cmd_report(int argc, char **argv)
                 rc = cli_usage_error("report", "unknown --runtime '%s'", optarg);
                 goto done;
             }
+        } else if (c >= CLI_RUN_OPT_BASE && c <= CLI_RUN_OPT_BASE + 5) {
+            /* --mode, --batch, --seq, --image, --prompt, --context: each question has its own */
+            char flag[48];
+            rc = cli_usage_error("report", "%s: the report sets each question's mode, batch and lengths",
+                                 cli_run_option_flag(c, flag, sizeof flag));
+            goto done;
         } else if ((k = cli_run_option(c, optarg, NULL, &r->given)) == 1) {
             if (c == CLI_RUN_OPT_PRECISION)
                 r->precision_given = 1;

@@ -188,11 +188,13 @@ static int parse_option(int ch, serve_opts *o, serve_cli *c)
     case 'u':
         PARSE_L("--output", 0, 10000000, &lv);
         c->s.output = (double)lv;
+        o->output_given = 1;
         break;
     case 'R': o->trace = optarg; break;
     case 'q':
         PARSE_L("--requests", 100, 10000000, &lv);
         c->s.requests = (size_t)lv;
+        o->requests_given = 1;
         break;
     case 'A': o->static_model = 1; break;
     case 'X': o->offline = 1; break;
@@ -246,6 +248,8 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
                 return CLI_RUN_OPTION_EXIT(k);
             o->mode_given |= ch == CLI_RUN_OPT_MODE;
             c->precision_given |= ch == CLI_RUN_OPT_PRECISION;
+            o->run_batch_given |= ch == CLI_RUN_OPT_BASE + 1; /* --batch */
+            o->prompt_given |= ch == CLI_RUN_OPT_BASE + 4;    /* --prompt */
             continue;
         }
         if ((rc = parse_option(ch, o, c)) != CLI_EXIT_OK)
@@ -283,6 +287,15 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
         return cli_usage_error("serve", "missing --rate R (requests per second)");
     if (o->trace && o->find && strcmp(o->find, "max-rate") == 0)
         return cli_usage_error("serve", "--find max-rate does not apply to a --trace (its arrivals fix the rate)");
+    /* Options the run would ignore are refused, not dropped. */
+    if (o->find && strcmp(o->find, "max-rate") == 0 && o->rate > 0)
+        return cli_usage_error("serve", "--find max-rate searches the rate: give no --rate");
+    if (o->trace && (o->rate > 0 || o->prompt_given || o->output_given || o->requests_given))
+        return cli_usage_error("serve", "--trace gives the arrivals, prompts and outputs: it takes no --rate, "
+                                        "--prompt, --output or --requests");
+    if (o->run_batch_given)
+        return cli_usage_error("serve", "--batch: a server's batches come from its queue (--max-batch B for "
+                                        "dynamic or continuous batching; without it one request at a time)");
     if (o->timeout_ms >= 0 && !c->s.max_batch)
         return cli_usage_error("serve", "--batch-timeout-ms needs --max-batch");
     if (c->s.run.mode == RIDGE_MODE_TRAIN)

@@ -91,7 +91,9 @@ static const char *cell(const cli_emit_col *c, cli_format fmt, const cli_emit_va
     if (fmt == CLI_FMT_CSV) {
         if (c->kind == CLI_EMIT_BOOL)
             return v->v != 0 ? "true" : "false";
-        snprintf(b, n, "%.9g", absent ? 0 : v->v);
+        if (absent) /* not known for this row: an empty cell, as JSON's null */
+            return "";
+        snprintf(b, n, "%.9g", v->v);
         return b;
     }
     return c->kind == CLI_EMIT_BOOL ? (v->v != 0 ? "yes" : "no") : cli_num(v->v * c->text_scale, b, n);
@@ -110,8 +112,8 @@ int cli_emit_row(const cli_emit_table *t, const cli_emit_val *vals, int has_opti
         if (!shown(c, t->fmt))
             continue;
         if (row) {
-            if (!absent)
-                json_cell(row, c, &vals[i]);
+            const cli_emit_val unknown = {NULL, 0, 1}; /* an absent figure is null (docs/cli.md) */
+            json_cell(row, c, absent ? &unknown : &vals[i]);
             continue;
         }
         cells[n] = cell(c, t->fmt, &vals[i], absent, bufs[n], sizeof bufs[n]);

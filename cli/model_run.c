@@ -23,7 +23,7 @@ const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t ca
 }
 
 /* "--NAME" of run option c, for messages. */
-static const char *run_option_flag(int c, char *buf, size_t cap)
+const char *cli_run_option_flag(int c, char *buf, size_t cap)
 {
     static const struct option run_opts[] = {CLI_RUN_OPTIONS};
     for (size_t i = 0; i < sizeof run_opts / sizeof run_opts[0]; i++)
@@ -110,7 +110,7 @@ int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *
     char flag[48];
     const char *name;
     ridge_optimizer_impl impl;
-    name = label ? label : run_option_flag(c, flag, sizeof flag);
+    name = label ? label : cli_run_option_flag(c, flag, sizeof flag);
     for (size_t r = 0; r < sizeof run_fields / sizeof run_fields[0]; r++)
         if (c - CLI_RUN_OPT_BASE == run_fields[r].opt)
             return run_field_set(r, name, arg, rc);

@@ -80,6 +80,8 @@ const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t ca
  * the --host file cannot be read. Messages name the value by label ("plan.json: $.seq"), or by
  * the option (--seq) when label is NULL. */
 int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc);
+/* "--NAME" of run option c (CLI_RUN_OPT_BASE + n), written into buf, for messages. */
+const char *cli_run_option_flag(int c, char *buf, size_t cap);
 /* The exit code of a failed cli_run_option (k < 0): CLI_EXIT_IO for -3, else CLI_EXIT_USAGE. */
 #define CLI_RUN_OPTION_EXIT(k) ((k) == -3 ? CLI_EXIT_IO : CLI_EXIT_USAGE)
 

@@ -68,6 +68,12 @@ static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *coun
     ridge_plan_spec_init(&sp);
     sp.model = *m;
     sp.run = o->run;
+    if (o->run.host[0])
+        return cli_usage_error("plan",
+                               "--host %s: plan schedules every configuration on the GPU's own launch figures, "
+                               "without a host profile (as the multi-GPU model does); check a host-bound "
+                               "candidate with 'ridge predict --host' or 'ridge serve --host'",
+                               o->run.host);
     sp.gpus = *gpus;
     sp.price_usd_per_hour = *prices;
     sp.ngpus = ngpus;

@@ -207,10 +207,20 @@ static void inline_svg(report_doc *d, const char *path, const char *alt)
 
 int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt)
 {
-    int drawn = 0;
-    /* Without gnuplot the page says so; cli_chart_render's note would name a .dat and .gp that are
-     * removed below. */
-    int rc = ridge_gnuplot_find(NULL, 0) ? cli_chart_render(paths, &drawn) : CLI_EXIT_OK;
+    int drawn = 0, rc = CLI_EXIT_OK;
+    /* Without gnuplot the page says so. cli_chart_render's notes would name a .dat and .gp that
+     * are removed below (a failed run's too: the report is not written, exit 4), so its error is
+     * printed here without them. */
+    if (ridge_gnuplot_find(NULL, 0)) {
+        ridge_err err = {{0}};
+        int st = ridge_gnuplot_run(paths, &err);
+        if (st == RIDGE_OK)
+            drawn = 1;
+        else {
+            cli_error("%s", err.msg);
+            rc = cli_exit_code(st);
+        }
+    }
     if (rc == CLI_EXIT_OK && drawn) {
         if (d->fmt == REPORT_HTML) {
             inline_svg(d, paths->chart, alt);

@@ -119,6 +119,10 @@ static cJSON *money_json(const serve_cli *c, cJSON *root, const char *find, doub
                                 CLI_JNUM_IF("price_usd_per_gpu_hour", cost > 0, pr),
                                 CLI_JNUM_IF(cost_key, cost > 0, cost)};
     CLI_JSON_ADD(root, f);
+    if (!(cost > 0)) { /* no price: the figures are not known */
+        cJSON_AddNullToObject(root, "price_usd_per_gpu_hour");
+        cJSON_AddNullToObject(root, cost_key);
+    }
     if (given >= 0) {
         cJSON *o = cJSON_AddObjectToObject(root, "price");
         cJSON_AddNumberToObject(o, "usd_per_hour", given);
@@ -209,6 +213,16 @@ static void price_cells_csv(const serve_cli *c, double given)
     cli_price_cells(&g, 0);
 }
 
+/* ",X" with 9 significant digits, or "," alone for a figure that is not known (docs/cli.md:
+ * an empty cell, never a 0 that reads as a value). */
+static void csv_cell(int known, double x)
+{
+    if (known)
+        printf(",%.9g", x);
+    else
+        printf(",");
+}
+
 static void llm_csv(const serve_cli *c, const serve_llm_report *p, double tok_total, double cost)
 {
     const ridge_serve *s = &c->s;
@@ -216,11 +230,12 @@ static void llm_csv(const serve_cli *c, const serve_llm_report *p, double tok_to
     printf("gpu,workload,replicas,max_batch,prompt_tokens,output_tokens,rate_per_s,stable,saturation_rate_per_s,"
            "output_tokens_per_s,mean_running_batch,mean_iteration_s,ttft_p50_s,ttft_p99_s,tpot_p50_s,tpot_p99_s,"
            "e2e_mean_s,e2e_p50_s,e2e_p99_s,slo_holds,cost_usd_per_million_output_tokens," CLI_PRICE_COLUMNS "\n");
-    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g", s->g->id,
+    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s", s->g->id,
            ridge_model_name(s->m), s->replicas, s->max_batch, p->mean_prompt, p->mean_out, p->rate,
            r->stable ? "true" : "false", r->saturation_rate_per_s * s->replicas, tok_total, r->mean_batch,
            r->mean_iteration_s, r->ttft.p50_s, r->ttft.p99_s, r->tpot.p50_s, r->tpot.p99_s, r->e2e.mean_s, r->e2e.p50_s,
-           r->e2e.p99_s, slo_set(p->slo) ? (ridge_serve_slo_holds(p->slo, r) ? "true" : "false") : "", cost);
+           r->e2e.p99_s, slo_set(p->slo) ? (ridge_serve_slo_holds(p->slo, r) ? "true" : "false") : "");
+    csv_cell(cost > 0, cost); /* no price: not known */
     price_cells_csv(c, p->price);
     printf("\n");
 }
@@ -344,6 +359,8 @@ static int queue_json(const serve_cli *c, const serve_queue_report *p, double pr
         const cli_json_field lat[] = {CLI_JNUM("mean", r->mean_latency_s), CLI_JNUM("p50", r->p50_s),
                                       CLI_JNUM("p90", r->p90_s), CLI_JNUM("p99", r->p99_s)};
         CLI_JSON_ADD(cJSON_AddObjectToObject(root, "latency_s"), lat);
+    } else {
+        cJSON_AddNullToObject(root, "latency_s"); /* unbounded: not known */
     }
     if (p->slo_ms > 0) {
         const cli_json_field slo[] = {CLI_JNUM("slo_p99_s", p->slo_ms / 1e3),
@@ -371,12 +388,18 @@ static void queue_csv(const serve_cli *c, const serve_queue_report *p, double th
     const ridge_queue_result *r = &p->r;
     int slo_ok = r->stable && r->p99_s * 1e3 <= p->slo_ms;
     printf("gpu,workload,replicas,max_batch,rate_per_s,service_time_s,utilisation,throughput_per_s,"
-           "saturation_rate_per_s,stable,mean_latency_s,p50_s,p90_s,p99_s,slo_p99_s,slo_holds,"
+           "saturation_rate_per_s,stable,latency_mean_s,latency_p50_s,latency_p90_s,latency_p99_s,slo_p99_s,slo_holds,"
            "cost_usd_per_1000_requests," CLI_PRICE_COLUMNS "\n");
-    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g", s->g->id,
-           ridge_model_name(s->m), s->replicas, s->max_batch, p->rate, s->service_s[0], r->utilisation, thr,
-           r->saturation_rate_per_s, r->stable ? "true" : "false", r->mean_latency_s, r->p50_s, r->p90_s, r->p99_s,
-           p->slo_ms / 1e3, p->slo_ms > 0 ? (slo_ok ? "true" : "false") : "", cost);
+    printf("%s,%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%s", s->g->id, ridge_model_name(s->m), s->replicas, s->max_batch,
+           p->rate, s->service_s[0], r->utilisation, thr, r->saturation_rate_per_s, r->stable ? "true" : "false");
+    /* an unstable queue has no latency (it grows without bound); no SLO, no price: empty */
+    csv_cell(r->stable, r->mean_latency_s);
+    csv_cell(r->stable, r->p50_s);
+    csv_cell(r->stable, r->p90_s);
+    csv_cell(r->stable, r->p99_s);
+    csv_cell(p->slo_ms > 0, p->slo_ms / 1e3);
+    printf(",%s", p->slo_ms > 0 ? (slo_ok ? "true" : "false") : "");
+    csv_cell(cost > 0, cost);
     price_cells_csv(c, p->price);
     printf("\n");
 }

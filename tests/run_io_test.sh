@@ -75,7 +75,7 @@ vlimit=3000000
 (ulimit -v $vlimit; "$ridge" --version || exit 1) >/dev/null 2>&1 || vlimit=unlimited
 ENDLESS_CASES=(
     "validate /dev/zero"
-    "serve --gpu a40 --workload llama2-7b --rate 1 --trace /dev/zero"
+    "serve --gpu a40 --workload llama2-7b --trace /dev/zero"
     "plan --plan /dev/zero"
     "predict --gpu a40 --workload /dev/zero"
 )
@@ -113,7 +113,7 @@ check "one million named ops: 1000000 kernels" grep -q '(1000000 kernels' "$tmp/
 rm -f "$tmp/million.json"
 # A serving trace is text: a NUL byte is an input error naming the line.
 { echo "arrival_s,prompt,output"; printf '0.5,12,7\n0.75,1\0002,7\n'; } >"$tmp/nul.csv"
-"$ridge" serve --gpu a40 --workload llama2-7b --rate 1 --trace "$tmp/nul.csv" >"$tmp/out" 2>"$tmp/err"
+"$ridge" serve --gpu a40 --workload llama2-7b --trace "$tmp/nul.csv" >"$tmp/out" 2>"$tmp/err"
 check "a trace with a NUL byte: exit 2" test $? -eq 2
 check "a trace with a NUL byte: the line named" one_line_error "$tmp/err" 'nul\.csv:3: a NUL byte: not a text file$'
 

@@ -100,6 +100,11 @@ bad "unknown extension" "$T/r.pdf" a40
 bad "unknown GPU in --price" "$T/p.html" a40 --price zz=1
 bad "a GPU not in the report in --price" "$T/p.html" a40 --price h100-sxm5-80gb=1
 bad "negative price" "$T/p.html" a40 --price a40=-1
+# each question has its own mode, batch and lengths: those run options are refused
+bad "--seq" "$T/q.html" a40 --seq 64
+bad "--batch" "$T/q.html" a40 --batch 8
+bad "--mode" "$T/q.html" a40 --mode infer
+bad "--context" "$T/q.html" a40 --context 4000
 # Prices: --price replaces the catalogue's (a40 has none), and the per-dollar table uses it.
 "$R" report a40 a100-sxm4-80gb --price a40=0.9 -o "$T/p.html" 2>"$T/err" || fail "report --price: $(cat "$T/err")"
 grep -q 'Price of a40: 0.9 USD/h' "$T/p.html" || fail "--price a40=0.9 not named in the assumptions"
