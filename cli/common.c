@@ -190,7 +190,8 @@ int cli_parse_long(const char *opt, const char *s, long lo, long hi, long *out)
     long v;
     errno = 0;
     v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || !cli_plain_number(s)) {
+    /* digits only (a minus sign is read, to say it is out of range): no '+', blank or 0x */
+    if (end == s || *end != '\0' || errno == ERANGE || !cli_plain_number(s) || s[0] == '+') {
         cli_error("%s: '%s' is not an integer", opt, s);
         return -1;
     }

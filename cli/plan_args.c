@@ -43,6 +43,18 @@ static char *list_copy(const char *s)
 
 /* Comma-separated list; integers may be given as ranges A..B; a value given twice (1,1 or
  * 1..4,4..8) is an error, so no configuration is swept twice. Returns 0 or prints and -1. */
+/* An integer list entry is decimal digits only (docs/cli.md, "Exit codes"): no sign, exponent or
+ * point, as a single integer option's. */
+static int digits_only(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
 static int parse_num_list(const char *opt, const char *s, int integer, double lo, double hi, double *out,
                           size_t *n)
 {
@@ -60,6 +72,10 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
         double a, b;
         if (dots && integer) {
             *dots = '\0';
+            if (!digits_only(tok) || !digits_only(dots + 2)) {
+                cli_error("%s: '%s..%s' is not an integer range A..B with A <= B", opt, tok, dots + 2);
+                goto done;
+            }
             if (cli_parse_double(opt, tok, lo, hi, &a) || cli_parse_double(opt, dots + 2, lo, hi, &b))
                 goto done;
             if (a != floor(a) || b != floor(b) || b < a) {
@@ -67,6 +83,10 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
                 goto done;
             }
         } else {
+            if (integer && !digits_only(tok) && tok[0] != '-') {
+                cli_error("%s: '%s' is not an integer", opt, tok);
+                goto done;
+            }
             if (cli_parse_double(opt, tok, lo, hi, &a))
                 goto done;
             if (integer && a != floor(a)) {

@@ -358,8 +358,8 @@ static int chart_bars(chart_ctx *c, int *st, int gpus_chart)
         printf("%-24s %-9s %8s %16s %10s %18s %16s\n", "gpu", "precision", "batch", "throughput [/s]", "power [W]",
                "throughput/W", "per USD");
     else
-        printf("%-24s %-9s %8s %12s   time by bound [ms per %s]: compute, DRAM, L2, latency, host\n", "gpu",
-               "precision", "batch", "step [ms]", o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? "1000 tokens" : "sample");
+        printf("%-24s %-9s %8s %12s   by bound [ms/%s]: compute, DRAM, L2, latency, host\n", "gpu",
+               "precision", "batch", "step [ms]", o->target_kind == RIDGE_PLAN_TARGET_TOKENS ? "1k tokens" : "sample");
     for (size_t g = 0; g < ng; g++) {
         ridge_plan_best best;
         if (!ridge_plan_best_step(c->p, g, &best)) {
