@@ -85,13 +85,29 @@ static int write_calibrated(const char *path, const ridge_gpu *g, const ridge_ca
     cJSON_DeleteItemFromObjectCaseSensitive(eff, "source");
     gmtime_r(&now, &tmv);
     strftime(date, sizeof date, "%Y-%m-%d", &tmv);
-    k = snprintf(src, sizeof src, "ridge %s calibrate, %s: %d training cases from", ridge_version(), date, r->ntrain);
-    for (int i = 0; i < nfiles && k > 0 && (size_t)k < sizeof src; i++)
-        k += snprintf(src + k, sizeof src - (size_t)k, " %s", files[i]);
-    if (k > 0 && (size_t)k < sizeof src && ntest > 0)
-        snprintf(src + k, sizeof src - (size_t)k, "; held-out MAPE %.1f %%", 100.0 * test_mape);
-    else if (k > 0 && (size_t)k < sizeof src)
-        snprintf(src + k, sizeof src - (size_t)k, "; no held-out case");
+    /* "ridge V calibrate, DATE: N training cases from FILE...; held-out MAPE X %": the files that fit
+     * the source's 239 bytes (a GPU file's limit), then "and K more", the MAPE always. */
+    {
+        char tail[64], more[32];
+        size_t room;
+        if (ntest > 0)
+            snprintf(tail, sizeof tail, "; held-out MAPE %.1f %%", 100.0 * test_mape);
+        else
+            snprintf(tail, sizeof tail, "; no held-out case");
+        k = snprintf(src, sizeof src, "ridge %s calibrate, %s: %d training cases from", ridge_version(), date,
+                     r->ntrain);
+        room = sizeof src - strlen(tail) - sizeof more;
+        for (int i = 0; i < nfiles && k > 0; i++) {
+            if ((size_t)k + 1 + strlen(files[i]) >= room) {
+                snprintf(more, sizeof more, " and %d more file%s", nfiles - i, nfiles - i == 1 ? "" : "s");
+                k += snprintf(src + k, sizeof src - (size_t)k, "%s", more);
+                break;
+            }
+            k += snprintf(src + k, sizeof src - (size_t)k, " %s", files[i]);
+        }
+        if (k > 0 && (size_t)k < sizeof src)
+            snprintf(src + k, sizeof src - (size_t)k, "%s", tail);
+    }
     cJSON_AddStringToObject(eff, "source", src);
     /* The file must load as a GPU: check it before it replaces anything. */
     text = cJSON_PrintUnformatted(root);

@@ -8,6 +8,7 @@ with those efficiency parameters (ridge validate --gpu-file OUT.json) and report
 """
 import argparse
 import json
+import os
 import sys
 
 
@@ -29,10 +30,26 @@ def main(argv=None):
     if not isinstance(eff, dict):
         print(f"transfer_efficiency.py: {a.calibrated}: $.efficiency: missing (not a calibrated file)", file=sys.stderr)
         return 2
-    eff = dict(eff, source=f"transferred from {src.get('id')}: {eff.get('source', '')}"[:255])
+    # A GPU file's source is at most 239 bytes; a share for a peak the target lacks (an FP8 fit
+    # carried to an A100) is an error in its file, so it is left out.
+    eff = dict(eff, source=f"transferred from {src.get('id')}: {eff.get('source', '')}".encode()[:239]
+               .decode("utf-8", "ignore"))
+    peaks = dst.get("peak_dense_flops_per_s") or {}
+    if isinstance(eff.get("fraction_by_peak"), dict):
+        eff["fraction_by_peak"] = {k: v for k, v in eff["fraction_by_peak"].items() if k in peaks}
     dst["efficiency"] = eff
-    with open(a.output, "w", encoding="utf-8") as f:
-        json.dump(dst, f, indent=1)
+    tmp = a.output + ".tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(dst, f, indent=1)
+        os.replace(tmp, a.output)
+    except OSError as e:
+        print(f"transfer_efficiency.py: {e.filename or a.output}: {e.strerror}", file=sys.stderr)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return 3
     return 0
 
 
