@@ -287,6 +287,7 @@ static int parse_args(int argc, char **argv, cmp_args *a)
                                          CLI_RUN_OPTIONS,
                                          CLI_OPTION_END};
     cli_opts co = {"compare", help, NULL, &a->fmt, 0, -1};
+    cli_run_lengths lens = {0, 0, 0};
     int c, rc;
     /* '-' first: keep ids and --gpu-file in command-line order. */
     while ((c = cli_getopt(&co, argc, argv, "-:h", opts)) != -1) {
@@ -298,6 +299,7 @@ static int parse_args(int argc, char **argv, cmp_args *a)
                 return CLI_RUN_OPTION_EXIT(k);
             a->run_flags++;
             a->precision_given |= c == CLI_RUN_OPT_PRECISION;
+            cli_run_lengths_note(&lens, c);
             continue;
         }
         switch (c) {
@@ -334,6 +336,8 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         return co.exit;
     if (a->n < 2)
         return cli_usage_error("compare", "needs at least two GPUs");
+    if ((rc = cli_run_lengths_check("compare", &lens, &a->run)) != 0)
+        return rc;
     if (a->per_op && !a->workload)
         return cli_usage_error("compare", "--per-op needs --workload (a model to compare kernel by kernel)");
     if (a->top_given && !a->per_op)

@@ -200,6 +200,7 @@ int cmd_predict(int argc, char **argv)
     const char *gpu_id = NULL, *gpu_file = NULL, *wfile = NULL;
     ridge_run_config run;
     int per_op = 0, run_flags = 0, precision_given = 0;
+    cli_run_lengths lens = {0, 0, 0};
     cli_cluster_args ca;
     cli_format fmt = CLI_FMT_TEXT;
     ridge_runtime rt = RIDGE_RUNTIME_EAGER;
@@ -220,6 +221,7 @@ int cmd_predict(int argc, char **argv)
             run_flags++;
             precision_given |= c == CLI_RUN_OPT_PRECISION;
             batch_given |= c == CLI_RUN_OPT_BATCH;
+            cli_run_lengths_note(&lens, c);
             continue;
         }
         if ((r = cli_cluster_option(c, optarg, &ca)) != 0) {
@@ -248,6 +250,8 @@ int cmd_predict(int argc, char **argv)
         return co.exit;
     if (optind < argc)
         return cli_extra_arg_error("predict", argv);
+    if ((rc = cli_run_lengths_check("predict", &lens, &run)) != 0)
+        return rc;
     if (ca.cluster_id) {
         if (gpu_id || gpu_file)
             return cli_usage_error("predict", "give --gpu or --cluster, not both");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "model_run.h"
+#include "cli.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -134,6 +135,30 @@ int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *
         return run_choice(ridge_code_parse(arg, &rc->code), name, arg, "torch, hf, megatron, engine, compile");
     default: return 0;
     }
+}
+
+void cli_run_lengths_note(cli_run_lengths *l, int c)
+{
+    l->seq |= c == CLI_RUN_OPT_BASE + 2;
+    l->prompt |= c == CLI_RUN_OPT_BASE + 4;
+    l->context |= c == CLI_RUN_OPT_BASE + 5;
+}
+
+int cli_run_lengths_check(const char *cmd, const cli_run_lengths *l, const ridge_run_config *rc)
+{
+    if (rc->mode == RIDGE_MODE_PREFILL && l->seq)
+        return cli_usage_error(cmd, "--seq: a prefill is --prompt tokens long (--seq is a training or inference "
+                                    "pass's length)");
+    if (rc->mode == RIDGE_MODE_PREFILL && l->context)
+        return cli_usage_error(cmd, "--context: a prefill starts from an empty cache (--context is a decode "
+                                    "step's)");
+    if (rc->mode == RIDGE_MODE_DECODE && (l->seq || l->prompt))
+        return cli_usage_error(cmd, "%s: a decode step reads --context tokens of KV cache", l->seq ? "--seq" : "--prompt");
+    if ((rc->mode == RIDGE_MODE_TRAIN || rc->mode == RIDGE_MODE_INFER) && l->prompt)
+        return cli_usage_error(cmd, "--prompt: a prefill's length (--mode prefill); train and infer take --seq");
+    if ((rc->mode == RIDGE_MODE_TRAIN || rc->mode == RIDGE_MODE_INFER) && l->context)
+        return cli_usage_error(cmd, "--context: a decode step's KV cache (--mode decode); train and infer take --seq");
+    return 0;
 }
 
 int cli_is_oplist_file(const char *path)

@@ -80,6 +80,17 @@ const char *cli_grad_accum_note(const ridge_run_config *rc, char *buf, size_t ca
  * the --host file cannot be read. Messages name the value by label ("plan.json: $.seq"), or by
  * the option (--seq) when label is NULL. */
 int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *rc);
+/* The length options given (--seq, --prompt, --context): a mode uses some of them only, and one it
+ * would ignore is refused (cli_run_lengths_check). */
+typedef struct {
+    int seq, prompt, context;
+} cli_run_lengths;
+/* Note run option c in l. */
+void cli_run_lengths_note(cli_run_lengths *l, int c);
+/* 0, or CLI_EXIT_USAGE after "COMMAND: --X: ..." when rc's mode does not use a length given: a
+ * prefill is --prompt long (--seq is the training and inference length), a decode step reads
+ * --context tokens, train and infer take --seq. */
+int cli_run_lengths_check(const char *cmd, const cli_run_lengths *l, const ridge_run_config *rc);
 /* "--NAME" of run option c (CLI_RUN_OPT_BASE + n), written into buf, for messages. */
 const char *cli_run_option_flag(int c, char *buf, size_t cap);
 /* The exit code of a failed cli_run_option (k < 0): CLI_EXIT_IO for -3, else CLI_EXIT_USAGE. */

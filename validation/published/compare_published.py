@@ -281,11 +281,10 @@ def predict_multi(binary, cfg):
             "--dp", str(p["dp"]), "--microbatch", str(p["microbatch"]), "--global-batch", str(p["global_batch"]),
             "--workload", cfg["workload"], "--precision", cfg["precision"], "--host", cfg["host"]]
     what = f"{cfg['workload']} tp{p['tp']} b{p['microbatch']} {cfg['precision']}"
-    pre = ridge(binary, base + ["--mode", "prefill", "--prompt", str(cfg["prompt"]), "--seq", str(cfg["prompt"])])
+    pre = ridge(binary, base + ["--mode", "prefill", "--prompt", str(cfg["prompt"])])
     if cfg["kind"] == "latency":
         return pre["step_time_s"] * 1e3, f"{what} prefill p{cfg['prompt']}"
-    dec = ridge(binary, base + ["--mode", "decode", "--prompt", str(cfg["prompt"]), "--seq", str(cfg["prompt"]),
-                                "--context", str(cfg["context"])])
+    dec = ridge(binary, base + ["--mode", "decode", "--context", str(cfg["context"])])
     t = pre["step_time_s"] + cfg["output"] * dec["step_time_s"]
     gpus = p["tp"] * p["pp"] * p["dp"]
     return p["global_batch"] * cfg["output"] / t / gpus, f"{what} generate in{cfg['prompt']} out{cfg['output']} per GPU"
