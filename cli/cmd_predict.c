@@ -239,7 +239,10 @@ int cmd_predict(int argc, char **argv)
             if (cli_take_once("predict", "--gpu-file", &gpu_file, optarg, "predict takes one GPU"))
                 return CLI_EXIT_USAGE;
             break;
-        case 'w': wfile = optarg; break;
+        case 'w':
+            if (cli_take_once("predict", "--workload", &wfile, optarg, "predict takes one workload"))
+                return CLI_EXIT_USAGE;
+            break;
         case 'r':
             if (ridge_runtime_parse(optarg, &rt))
                 return cli_usage_error("predict", "--runtime: '%s' is not eager or graph", optarg);
