@@ -272,8 +272,14 @@ int cmd_roofline(int argc, char **argv)
             gpu_id[ngpu] = c == 'g' ? optarg : NULL;
             gpu_file[ngpu++] = c == 'G' ? optarg : NULL;
             break;
-        case 'w': workload = optarg; break;
-        case 'm': measured = optarg; break;
+        case 'w':
+            if (cli_take_once(CMD, "--workload", &workload, optarg, "one workload a chart"))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'm':
+            if (cli_take_once(CMD, "--measured", &measured, optarg, "one measurement file a chart"))
+                return CLI_EXIT_USAGE;
+            break;
         case 'r':
             if (ridge_runtime_parse(optarg, &runtime) != RIDGE_OK) {
                 char list[32];
