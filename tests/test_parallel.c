@@ -25,6 +25,18 @@ static ridge_model *load_model(const char *id)
     return m;
 }
 
+/* The model m loaded (NULL: not) and the cluster `id` on `nodes` nodes read into cl: 1, or 0 after a
+ * failed CHECK, with m freed and set to NULL. */
+static int with_cluster(ridge_model **m, const char *id, int nodes, ridge_cluster *cl)
+{
+    ridge_err err;
+    if (CHECK(*m) && CHECK_INT(ridge_cluster_load(id, nodes, cl, &err), RIDGE_OK))
+        return 1;
+    ridge_model_free(*m);
+    *m = NULL;
+    return 0;
+}
+
 static void pconf(ridge_parallel_config *pc, int tp, int pp, int dp, double mb, double gb)
 {
     ridge_parallel_config_init(pc);
@@ -51,10 +63,8 @@ static void test_bubble(void)
     ridge_err err;
     ridge_model *m = load_model("gpt2");
     ridge_run_config rc;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.seq = 512;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -206,10 +216,8 @@ static void test_zero_memory(void)
     ridge_err err;
     ridge_model *m = load_model("gpt2");
     ridge_run_config rc;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-h100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-h100", 1, &cl))
         return;
-    }
     CHECK_NEAR(ridge_model_params(m), GPT2_PARAMS, 0);
     ridge_run_config_init(&rc);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -268,10 +276,8 @@ static void test_decode_kv_memory(void)
     ridge_parallel_config pc;
     ridge_parallel_result r;
     ridge_memory mem;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.mode = RIDGE_MODE_DECODE;
     rc.context = 512;
@@ -298,10 +304,8 @@ static void test_dp_collective(void)
     ridge_parallel_result r;
     ridge_coll_result ar, rs, ag;
     double s = GPT2_PARAMS * 2;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     check_context("dp 8 in one node: all-reduce of the bf16 gradient");
     pconf(&pc, 1, 1, 8, 2, 16);
@@ -385,10 +389,8 @@ static void test_huge_global_batch(void)
     ridge_run_config rc;
     ridge_parallel_config pc;
     ridge_parallel_result a, b;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.seq = 128;
     check_context("global batch 1e7 + 8");
@@ -415,10 +417,8 @@ static void test_inference_no_negative_backward(void)
     ridge_run_config rc;
     ridge_parallel_config pc;
     ridge_parallel_result r;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("hgx-h200", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "hgx-h200", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.mode = RIDGE_MODE_INFER;
     for (int tp = 1; tp <= 8; tp *= 2) {
@@ -545,10 +545,8 @@ static void test_tp_shapes(void)
     ridge_run_config rc;
     ridge_parallel_config pc;
     ridge_parallel_result r1, r8, r8sp;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-h100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-h100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.seq = 2048;
     check_context("llama2-7b tp 1 vs tp 8");
@@ -583,10 +581,8 @@ static void test_expert_parallel_memory(void)
     ridge_parallel_config pc;
     ridge_parallel_result r1, r8;
     double p, fe;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-h100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-h100", 1, &cl))
         return;
-    }
     p = ridge_model_params(m);
     CHECK_NEAR(ridge_model_expert_params(m), 8.0 * 32 * 3 * 4096 * 14336, 1e-12);
     fe = ridge_model_expert_params(m) / p;
@@ -617,10 +613,8 @@ static void test_moe_zero_memory(void)
     ridge_parallel_result r;
     ridge_memory full;
     double p, pe;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-h100", 8, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-h100", 8, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.seq = 1024;
     p = ridge_model_params(m);
@@ -698,10 +692,8 @@ static void test_fsdp_modes(void)
     ridge_parallel_config pc;
     ridge_parallel_result full, gop, hyb, nopf, z3;
     ridge_memory mem;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-h100", 2, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-h100", 2, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.seq = 2048;
     rc.batch = 2;
@@ -746,10 +738,8 @@ static void test_fsdp_errors(void)
     ridge_run_config rc;
     ridge_parallel_config pc;
     ridge_parallel_result r;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     pconf(&pc, 1, 1, 8, 1, 8);
     pc.fsdp = RIDGE_FSDP_HYBRID;
@@ -790,10 +780,8 @@ static void test_grad_accumulation(void)
     ridge_run_config rc;
     ridge_parallel_config pc;
     ridge_parallel_result r1, r2, r4, z2, p2;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     ridge_run_config_init(&rc);
     rc.seq = 1024;
     check_context("grad accumulation");
@@ -836,10 +824,8 @@ static void test_tp_ends(void)
     ridge_parallel_config pc;
     ridge_parallel_result tr, inf;
     double layers = 12, t, extra;
-    if (!CHECK(m) || !CHECK_INT(ridge_cluster_load("dgx-a100", 1, &cl, &err), RIDGE_OK)) {
-        ridge_model_free(m);
+    if (!with_cluster(&m, "dgx-a100", 1, &cl))
         return;
-    }
     check_context("tp ends");
     ridge_run_config_init(&rc);
     rc.seq = 1024;
