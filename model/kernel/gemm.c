@@ -260,6 +260,14 @@ static inline double gemm_align(int hopper, double es, double es_out, long long 
     return a;
 }
 
+/* The extra time per DRAM byte of a library GEMM op on GDDR (0 on HBM) by its narrower side mn:
+ * a GEMV's (mn = 1), a narrow GEMM's (mn <= RK_GEMM_GDDR_NARROW), a tiled one's (docs/model.md
+ * §2, "GDDR tile streams"). */
+static inline double gddr_extra_per_byte(const rk_kernel_prepared *p, double mn)
+{
+    return mn == 1 ? p->gemm_gddr_gemv_x : mn <= RK_GEMM_GDDR_NARROW ? p->gemm_gddr_narrow_x : p->gemm_gddr_x;
+}
+
 /* int8 GEMMs whose B is not stored transposed (cuBLAS "TN" is the only layout of the IMMA
  * kernels: torch._int_mm with a row-major B) run on the CUDA cores as DP4A dot products: four
  * int8 multiply-adds per instruction on each INT32 lane. Parts whose INT32 lanes are half the FP32
@@ -350,8 +358,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
              * and cuBLAS's small-n kernels for m or n below 64: rows of the matrix per warp over
              * every SM): no tile to pad, no K loop of one CTA; a streaming kernel of its 2 m n k
              * FLOPs and its bytes (docs/model.md §2, "cuBLAS FFMA GEMMs"). */
-            double mn = m < n ? m : n;
-            double gx = mn == 1 ? p->gemm_gddr_gemv_x : mn <= RK_GEMM_GDDR_NARROW ? p->gemm_gddr_narrow_x : p->gemm_gddr_x;
+            double gx = gddr_extra_per_byte(p, m < n ? m : n);
             rk_streaming_in(p, dt, 2.0 * m * n * k * batch, min_bytes, 1, r);
             if (gx != 0) /* a library GEMM's DRAM stream on GDDR, at its share (below) */
                 rk_finish_extra(p, r, r->dram_bytes * gx);
@@ -409,7 +416,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
          * narrow one's (m or n at most RK_GEMM_GDDR_NARROW) and a GEMV's at their shares */
         double gx = 0, mn_min = m < n ? m : n;
         if (flags & RK_GEMM_CUBLAS)
-            gx = mn_min == 1 ? p->gemm_gddr_gemv_x : mn_min <= RK_GEMM_GDDR_NARROW ? p->gemm_gddr_narrow_x : p->gemm_gddr_x;
+            gx = gddr_extra_per_byte(p, mn_min);
         dt0 = rk_dram_time(p, dram0) + dram0 * gx;
         mem0 = dt0 + mem_wx + (dram0 > 0 ? lat_x : 0);
         /* GDDR epilogue stalls (docs/model.md §2, "GDDR epilogue stalls"): a tiled tensor GEMM of
