@@ -55,6 +55,13 @@ static const ridge_kernel_result *plain_kernel(void *ctx, const ridge_gpu *g, si
     return *status == RIDGE_OK ? buf : NULL;
 }
 
+/* An op's bound in the schedule: host when the GPU waited for the host longer than it ran the op's
+ * kernels (grow, the stream's growth, less their time gpu), else its kernels' own. */
+static inline ridge_bound op_bound(double grow, double gpu, ridge_bound kernel)
+{
+    return grow - gpu > gpu ? RIDGE_BOUND_HOST : kernel;
+}
+
 /* The pass below is inlined four times into schedule(): as it stands, eager with hp and results
  * NULL (ridge_schedule_ops_with's common call), eager with hp and results NULL over kernel
  * results known before the pass (krs: ridge_schedule_ops_known), and that one with times set
@@ -148,9 +155,9 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         if (hp && !graph && ops[i].host_sync && H1 < E1)
             H1 = E1;
         if (times) {
-            /* the op's time in the compute-bound class (by_bound's, below), without a branch */
+            /* the op's time in the compute-bound class (by_bound's, below) */
             double grow = E1 - E;
-            by_bound[RIDGE_BOUND_COMPUTE] += kp->bound == RIDGE_BOUND_COMPUTE && grow <= 2 * c * gk ? grow : 0;
+            by_bound[RIDGE_BOUND_COMPUTE] += op_bound(grow, c * gk, kp->bound) == RIDGE_BOUND_COMPUTE ? grow : 0;
             if (time_s)
                 time_s[i] = grow;
             E = E1;
@@ -161,7 +168,7 @@ SCHEDULE_PASS schedule_pass(const ridge_gpu *g, const ridge_op *ops, size_t n, r
         wait = (E1 - E) - gpu;
         if (wait < 0)
             wait = 0;
-        b = wait > gpu ? RIDGE_BOUND_HOST : kp->bound;
+        b = op_bound(E1 - E, gpu, kp->bound);
         if (results) {
             results[i].kernel = *kp;
             results[i].count = ops[i].count;
