@@ -242,11 +242,6 @@ int ridge_host_load(const char *id_or_path, ridge_host_profile *out, ridge_err *
     return unknown_profile(id_or_path, err, NULL, NULL);
 }
 
-double ridge_host_request_s(const ridge_host_profile *hp)
-{
-    return hp && hp->request_s > 0 && hp->cpu_speed > 0 ? hp->request_s / hp->cpu_speed : 0;
-}
-
 double ridge_host_cpu_speed_on(const ridge_host_profile *hp, const ridge_gpu *g)
 {
     double now, speed = hp ? hp->cpu_speed : 0;

@@ -56,14 +56,13 @@ int ridge_host_runtime_for(const ridge_host_profile *hp, int decode, int rt);
 /* What the profile says of how the model's code runs: its code style when rc has none (as
  * written), and its decode attention kernel (gqa_per_head). */
 void ridge_host_apply(const ridge_host_profile *hp, ridge_run_config *rc);
-/* The host seconds of a request's own work (request_s over cpu_speed; 0 without either), which a
- * prefill step pays once, not overlapped with the GPU. */
-double ridge_host_request_s(const ridge_host_profile *hp);
 /* The profile's cpu_speed on GPU g's host: a GPU file whose host parameters were calibrated
  * (host_launch_s, framework_op_s) says how fast its host is against the defaults, and every cost
  * of the profile scales by that ratio (docs/model.md §7); g NULL or uncalibrated: cpu_speed. */
 double ridge_host_cpu_speed_on(const ridge_host_profile *hp, const ridge_gpu *g);
-/* ridge_host_request_s on GPU g's host (ridge_host_cpu_speed_on). */
+/* The host seconds of a request's own work on GPU g's host (request_s over
+ * ridge_host_cpu_speed_on; 0 without either), which a prefill step pays once, not overlapped with
+ * the GPU. */
 double ridge_host_request_on(const ridge_host_profile *hp, const ridge_gpu *g);
 /* The share of the free memory a serving engine under this profile gives its KV cache (1 when
  * the profile sets none). */
