@@ -243,8 +243,9 @@ int cmd_report(int argc, char **argv)
                 rc = cli_usage_error("report", "unknown --runtime '%s'", optarg);
                 goto done;
             }
-        } else if (c >= CLI_RUN_OPT_BASE && c <= CLI_RUN_OPT_BASE + 5) {
-            /* --mode, --batch, --seq, --image, --prompt, --context: each question has its own */
+        } else if (c >= CLI_RUN_OPT_MODE && c <= CLI_RUN_OPT_CONTEXT) {
+            /* --mode, --batch, --seq, --image, --prompt, --context (the run options' first six):
+             * each question has its own */
             char flag[48];
             rc = cli_usage_error("report", "%s: the report sets each question's mode, batch and lengths",
                                  cli_run_option_flag(c, flag, sizeof flag));

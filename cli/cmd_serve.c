@@ -248,8 +248,8 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
                 return CLI_RUN_OPTION_EXIT(k);
             o->mode_given |= ch == CLI_RUN_OPT_MODE;
             c->precision_given |= ch == CLI_RUN_OPT_PRECISION;
-            o->run_batch_given |= ch == CLI_RUN_OPT_BASE + 1; /* --batch */
-            o->prompt_given |= ch == CLI_RUN_OPT_BASE + 4;    /* --prompt */
+            o->run_batch_given |= ch == CLI_RUN_OPT_BATCH;
+            cli_run_lengths_note(&o->lens, ch);
             continue;
         }
         if ((rc = parse_option(ch, o, c)) != CLI_EXIT_OK)
@@ -290,7 +290,7 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
     /* Options the run would ignore are refused, not dropped. */
     if (o->find && strcmp(o->find, "max-rate") == 0 && o->rate > 0)
         return cli_usage_error("serve", "--find max-rate searches the rate: give no --rate");
-    if (o->trace && (o->rate > 0 || o->prompt_given || o->output_given || o->requests_given))
+    if (o->trace && (o->rate > 0 || o->lens.prompt || o->output_given || o->requests_given))
         return cli_usage_error("serve", "--trace gives the arrivals, prompts and outputs: it takes no --rate, "
                                         "--prompt, --output or --requests");
     if (o->run_batch_given)

@@ -139,9 +139,9 @@ int cli_run_option(int c, const char *arg, const char *label, ridge_run_config *
 
 void cli_run_lengths_note(cli_run_lengths *l, int c)
 {
-    l->seq |= c == CLI_RUN_OPT_BASE + 2;
-    l->prompt |= c == CLI_RUN_OPT_BASE + 4;
-    l->context |= c == CLI_RUN_OPT_BASE + 5;
+    l->seq |= c == CLI_RUN_OPT_SEQ;
+    l->prompt |= c == CLI_RUN_OPT_PROMPT;
+    l->context |= c == CLI_RUN_OPT_CONTEXT;
 }
 
 int cli_run_lengths_check(const char *cmd, const cli_run_lengths *l, const ridge_run_config *rc)

@@ -15,6 +15,9 @@
 #define CLI_RUN_OPT_BASE 1000
 #define CLI_RUN_OPT_MODE (CLI_RUN_OPT_BASE + 0)
 #define CLI_RUN_OPT_BATCH (CLI_RUN_OPT_BASE + 1)
+#define CLI_RUN_OPT_SEQ (CLI_RUN_OPT_BASE + 2)
+#define CLI_RUN_OPT_PROMPT (CLI_RUN_OPT_BASE + 4)
+#define CLI_RUN_OPT_CONTEXT (CLI_RUN_OPT_BASE + 5)
 #define CLI_RUN_OPT_PRECISION (CLI_RUN_OPT_BASE + 6)
 #define CLI_RUN_OPTIONS                                                                            \
     {"mode", required_argument, 0, CLI_RUN_OPT_BASE + 0}, {"batch", required_argument, 0, CLI_RUN_OPT_BASE + 1},  \

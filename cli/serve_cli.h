@@ -6,6 +6,7 @@
 #define RIDGE_CLI_SERVE_H
 
 #include "cli.h"
+#include "model_run.h"
 #include "prices.h"
 #include "ridge/comm.h"
 #include "ridge/host.h"
@@ -30,7 +31,8 @@ typedef struct {
     long nodes, tp, sweep_n;
     int replicas_given, ngpus, static_model, batch_given, mode_given, simulate, help;
     int offline; /* --offline: every --requests request queued at time 0 */
-    int run_batch_given, prompt_given, output_given, requests_given; /* --batch, --prompt, --output, --requests */
+    int run_batch_given, output_given, requests_given; /* --batch, --output, --requests */
+    cli_run_lengths lens;                              /* --seq, --prompt, --context given */
     double rate, slo_ms, timeout_ms, price, sweep_a, sweep_b;
     cli_format fmt;
     ridge_serve_slo slo; /* --slo-ttft-p99-ms, --slo-tpot-ms (and, for continuous batching, --slo-p99-ms) */
