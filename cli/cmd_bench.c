@@ -13,7 +13,7 @@
 #include "ridge/workload.h"
 
 static const char help[] =
-    "usage: ridge bench [--suite] [--gpu ID] [--ops N] [--reps R] [--min-seconds S] [--format text|json]\n"
+    "usage: ridge bench [--suite] [--gpu ID|--gpu-file PATH] [--ops N] [--reps R] [--min-seconds S] [--format text|json]\n"
     "\n"
     "Builds a synthetic workload of N operators (default 1000: a deterministic mix of GEMMs of many\n"
     "shapes and precisions, convolutions, attention, normalisations, elementwise ops and copies),\n"
@@ -29,7 +29,10 @@ static const char help[] =
     "microseconds per GPT-3 configuration on 4,096 A100s, the GPT-3 plan search and the what-if\n"
     "sweep at --plan-size N batches (default 16) and 2N, extrapolated to full size; medians over R\n"
     "repetitions (3 at most for the plan runs), each with its goal; the machine named. S defaults\n"
-    "to 0.3 with --suite.\n";
+    "to 0.3 with --suite.\n"
+    "\n"
+    "--gpu ID or --gpu-file PATH (a GPU file, for example one written by ridge calibrate): the GPU\n"
+    "predicted (default h200-sxm-141gb).\n";
 
 static double now_s(void)
 {
@@ -198,12 +201,13 @@ void bench_sort(double *v, long n)
  * measuring itself is in bench_measure and bench_suite.c. */
 int cmd_bench(int argc, char **argv)
 {
-    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'}, {"ops", required_argument, 0, 'n'},
+    static const struct option opts[] = {{"gpu", required_argument, 0, 'g'}, {"gpu-file", required_argument, 0, 'G'},
+                                         {"ops", required_argument, 0, 'n'},
                                          {"reps", required_argument, 0, 'r'},
                                          {"min-seconds", required_argument, 0, 's'},
                                          {"suite", no_argument, 0, 'S'}, {"plan-size", required_argument, 0, 'P'},
                                          CLI_OPTION_FORMAT, CLI_OPTION_HELP, CLI_OPTION_END};
-    const char *gpu_id = NULL; /* --gpu, once; the H200 by default (below) */
+    const char *gpu_id = NULL, *gpu_file = NULL; /* one of --gpu, --gpu-file, once; the H200 by default */
     long nops = 1000, reps = 7, fail_k, fail_m, plan_n = 16;
     double min_s = 0.5, sink = 0;
     bench_rates syn, mod;
@@ -217,6 +221,10 @@ int cmd_bench(int argc, char **argv)
         switch (c) {
         case 'g':
             if (cli_take_once("bench", "--gpu", &gpu_id, optarg, "bench times one GPU"))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'G':
+            if (cli_take_once("bench", "--gpu-file", &gpu_file, optarg, "bench times one GPU"))
                 return CLI_EXIT_USAGE;
             break;
         case 'S': suite = 1; break;
@@ -251,7 +259,9 @@ int cmd_bench(int argc, char **argv)
         return cli_extra_arg_error("bench", argv);
     if (suite && !min_given)
         min_s = 0.3; /* the suite's default: all of it in about 25 s */
-    rc = cli_load_gpu(gpu_id ? gpu_id : "h200-sxm-141gb", NULL, &g);
+    if (gpu_id && gpu_file)
+        return cli_usage_error("bench", "give one of --gpu ID or --gpu-file PATH, not both");
+    rc = cli_load_gpu(gpu_file ? NULL : gpu_id ? gpu_id : "h200-sxm-141gb", gpu_file, &g);
     if (rc)
         return rc;
     ops = calloc((size_t)nops, sizeof *ops);
