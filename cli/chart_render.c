@@ -5,18 +5,19 @@
 
 #include "cli.h"
 
-int cli_chart_render(const ridge_plot_paths *paths, int *rendered)
+int cli_chart_render(const ridge_plot_paths *paths, int kept, int *rendered)
 {
     ridge_err err = {{0}};
     int st;
     if (!ridge_gnuplot_find(NULL, 0)) {
-        fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
-                paths->gp);
+        if (kept)
+            fprintf(stderr, "ridge: gnuplot not found; wrote %s and %s; render with: gnuplot %s\n", paths->dat, paths->gp,
+                    paths->gp);
         return CLI_EXIT_OK;
     }
     st = ridge_gnuplot_run(paths, &err);
     if (st != RIDGE_OK) {
-        cli_error("%s (the .dat and .gp are kept)", err.msg);
+        cli_error(kept ? "%s (the .dat and .gp are kept)" : "%s", err.msg);
         return cli_exit_code(st);
     }
     *rendered = 1;
@@ -26,7 +27,7 @@ int cli_chart_render(const ridge_plot_paths *paths, int *rendered)
 int cli_chart_render_noted(const ridge_plot_paths *paths)
 {
     int rendered = 0;
-    int rc = cli_chart_render(paths, &rendered);
+    int rc = cli_chart_render(paths, 1, &rendered);
     if (rc == CLI_EXIT_OK && rendered)
         fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
     return rc;

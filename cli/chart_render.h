@@ -6,11 +6,13 @@
 
 #include "ridge/plot.h"
 
-/* Render paths->gp into paths->chart (ridge_gnuplot_run). Without gnuplot: a note on stderr that
- * names the .dat and .gp and how to render them, and success. Returns an exit code; *rendered is
+/* Render paths->gp into paths->chart (ridge_gnuplot_run). Without gnuplot: success, and when
+ * `kept` (the .dat and .gp stay beside the chart) a note on stderr that names them and how to
+ * render them; a failed run's error says they are kept. A caller that removes them (the report,
+ * which inlines the chart) passes 0: no note, the error alone. Returns an exit code; *rendered is
  * set to 1 when the chart was drawn, else left as it is. What a command says of a drawn chart is
  * its own. */
-int cli_chart_render(const ridge_plot_paths *paths, int *rendered);
+int cli_chart_render(const ridge_plot_paths *paths, int kept, int *rendered);
 
 /* cli_chart_render, then "ridge: wrote CHART (data DAT, script GP)" on stderr when drawn. */
 int cli_chart_render_noted(const ridge_plot_paths *paths);

@@ -386,7 +386,7 @@ int cmd_roofline(int argc, char **argv)
     }
     {
         int rendered = 0;
-        rc = cli_chart_render(&paths, &rendered);
+        rc = cli_chart_render(&paths, 1, &rendered);
         if (rc == CLI_EXIT_OK && rendered)
             printf("wrote %s (data %s, script %s)\n", paths.chart, paths.dat, paths.gp);
     }

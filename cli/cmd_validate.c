@@ -71,7 +71,7 @@ static int write_chart(const ridge_val_cases *s, ridge_validation_style style, c
         cli_error("%s", err.msg);
         return cli_exit_code(st);
     }
-    return cli_chart_render(paths, rendered);
+    return cli_chart_render(paths, 1, rendered);
 }
 
 /* ---- --baseline FILE ---- */

@@ -207,20 +207,9 @@ static void inline_svg(report_doc *d, const char *path, const char *alt)
 
 int report_chart(report_doc *d, const ridge_plot_paths *paths, const char *alt)
 {
-    int drawn = 0, rc = CLI_EXIT_OK;
-    /* Without gnuplot the page says so. cli_chart_render's notes would name a .dat and .gp that
-     * are removed below (a failed run's too: the report is not written, exit 4), so its error is
-     * printed here without them. */
-    if (ridge_gnuplot_find(NULL, 0)) {
-        ridge_err err = {{0}};
-        int st = ridge_gnuplot_run(paths, &err);
-        if (st == RIDGE_OK)
-            drawn = 1;
-        else {
-            cli_error("%s", err.msg);
-            rc = cli_exit_code(st);
-        }
-    }
+    /* Without gnuplot the page says so. The .dat and .gp are removed below (a failed run's too:
+     * the report is not written, exit 4), so cli_chart_render names neither. */
+    int drawn = 0, rc = cli_chart_render(paths, 0, &drawn);
     if (rc == CLI_EXIT_OK && drawn) {
         if (d->fmt == REPORT_HTML) {
             inline_svg(d, paths->chart, alt);
