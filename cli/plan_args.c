@@ -83,7 +83,9 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
                 goto done;
             }
         } else {
-            if (integer && !digits_only(tok) && tok[0] != '-') {
+            /* a minus sign is read, so that -1 is out of range; what follows it is digits too
+             * (-0.0, -0e1 and -1.5 are not integers) */
+            if (integer && !digits_only(tok + (tok[0] == '-'))) {
                 cli_error("%s: '%s' is not an integer", opt, tok);
                 goto done;
             }
@@ -93,6 +95,7 @@ static int parse_num_list(const char *opt, const char *s, int integer, double lo
                 cli_error("%s: '%s' is not an integer", opt, tok);
                 goto done;
             }
+            a += 0.0; /* -0 is 0: listed, and named in messages, as 0 */
             b = a;
         }
         for (double v = a; v <= b; v++) {
