@@ -35,6 +35,8 @@ void cli_error(const char *fmt, ...)
 int cli_exit_code(int status);
 /* Parse text|json|csv; usage error message on failure. */
 int cli_parse_format(const char *s, cli_format *f);
+/* The same for a command without CSV (bench, calibrate): text|json, the error naming those two. */
+int cli_parse_format_text_json(const char *s, cli_format *f);
 /* Whether s is written as ridge reads numbers: no leading blank, no hexadecimal. */
 int cli_plain_number(const char *s);
 /* Strict number parsing: the whole string, finite, within [lo, hi]. 0 ok, -1 error (printed). */

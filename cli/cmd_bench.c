@@ -246,10 +246,8 @@ int cmd_bench(int argc, char **argv)
             min_given = 1;
             break;
         case 'f':
-            if (cli_parse_format(optarg, &fmt))
+            if (cli_parse_format_text_json(optarg, &fmt))
                 return CLI_EXIT_USAGE;
-            if (fmt == CLI_FMT_CSV)
-                return cli_usage_error("bench", "--format csv is not supported; use text or json");
             break;
         }
     }

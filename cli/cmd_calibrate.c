@@ -289,10 +289,8 @@ int cmd_calibrate(int argc, char **argv)
             only[nonly++] = optarg;
             break;
         case 'f':
-            if (cli_parse_format(optarg, &fmt))
+            if (cli_parse_format_text_json(optarg, &fmt))
                 return CLI_EXIT_USAGE;
-            if (fmt == CLI_FMT_CSV)
-                return cli_usage_error(CMD, "--format: text or json");
             break;
         case 'm':
             if (cli_parse_double("--min-time", optarg, 0, 1e6, &min_time))

@@ -139,19 +139,30 @@ int cli_exit_code(int status)
     }
 }
 
-int cli_parse_format(const char *s, cli_format *f)
+/* s as one of the formats, csv among them when `csv`; else the error naming those there are. */
+static int parse_format(const char *s, int csv, cli_format *f)
 {
     if (strcmp(s, "text") == 0)
         *f = CLI_FMT_TEXT;
     else if (strcmp(s, "json") == 0)
         *f = CLI_FMT_JSON;
-    else if (strcmp(s, "csv") == 0)
+    else if (csv && strcmp(s, "csv") == 0)
         *f = CLI_FMT_CSV;
     else {
-        cli_error("--format: '%s' is not one of text, json, csv", s);
+        cli_error("--format: '%s' is not one of text, json%s", s, csv ? ", csv" : "");
         return -1;
     }
     return 0;
+}
+
+int cli_parse_format(const char *s, cli_format *f)
+{
+    return parse_format(s, 1, f);
+}
+
+int cli_parse_format_text_json(const char *s, cli_format *f)
+{
+    return parse_format(s, 0, f);
 }
 
 /* Whether s is a number as ridge reads it: strtod and strtol also take leading blanks ("' 5'")
