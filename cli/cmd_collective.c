@@ -23,7 +23,8 @@ static const char help[] =
     "--nodes N scales the cluster out; --gpus N uses the first N GPUs (a multiple of the GPUs per node\n"
     "once it spans nodes). algbw = bytes / time; busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n\n"
     "(allgather, reducescatter, alltoall) or 1 (broadcast, sendrecv), as nccl-tests prints them.\n"
-    "--sweep prints sizes 8 B .. 8 GiB, each FACTOR (2 or 4, default 2) times the last.\n"
+    "--sweep prints sizes 8 B .. 8 GiB, each FACTOR (2 or 4, default 2) times the last\n"
+    "(not with --bytes).\n"
     "Built-in clusters: 'ridge clusters'.\n";
 
 static int parse_size(const char *s, double *out)
@@ -249,6 +250,8 @@ int cmd_collective(int argc, char **argv)
         return cli_usage_error("collective", "missing --gpus N");
     if (!sweep && bytes <= 0)
         return cli_usage_error("collective", "missing --bytes SIZE (or --sweep)");
+    if (sweep && bytes > 0) /* the sweep's sizes are its own: a --bytes would be dropped */
+        return cli_usage_error("collective", "--bytes: not with --sweep, which runs the sizes 8 B .. 8 GiB");
     if (algo != RIDGE_ALGO_AUTO && !ridge_coll_supports(op, algo))
         return cli_usage_error("collective", "--algo: %s has no '%s' algorithm", ridge_coll_op_name(op),
                                ridge_coll_algo_name(algo));
