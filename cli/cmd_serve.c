@@ -275,8 +275,11 @@ static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
         return cli_usage_error("serve", "missing --workload ID|FILE");
     if (o->chart && !o->sweep)
         return cli_usage_error("serve", "-o/--chart needs --sweep-rate A:B:N");
-    if (o->sweep && o->prices.n)
-        return cli_usage_error("serve", "--sweep-rate shows no cost: --price and --prices apply to one deployment");
+    if (o->sweep && (o->prices.n || o->price >= 0))
+        return cli_usage_error("serve", "--sweep-rate shows no cost: --price, --prices and --price-per-hour apply "
+                                        "to one deployment");
+    if (o->price >= 0 && o->prices.n) /* it would win over them whatever their order */
+        return cli_usage_error("serve", "--price-per-hour: not with --price or --prices; give the GPU's price once");
     if (o->sweep && (o->find || o->trace || o->simulate))
         return cli_usage_error("serve", "--sweep-rate does not combine with --find, --trace or --simulate");
     if (o->offline && (o->rate > 0 || o->trace || o->find || o->sweep || o->static_model || o->simulate ||
