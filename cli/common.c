@@ -85,9 +85,14 @@ int cli_take_once(const char *cmd, const char *flag, const char **slot, const ch
 
 int cli_getopt_error(const char *cmd, int c, char *const argv[])
 {
+    const char *arg = argv[optind - 1], *eq = strchr(arg, '=');
     if (c == ':')
-        return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-    return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+        return cli_usage_error(cmd, "option '%s' needs a value", arg);
+    /* getopt_long sets optopt to a known flag's value when "--flag=VALUE" gives a value to a
+     * flag that takes none (0 for a name it does not know) */
+    if (optopt && arg[0] == '-' && arg[1] == '-' && eq)
+        return cli_usage_error(cmd, "option '%.*s' takes no value", (int)(eq - arg), arg);
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 int cli_getopt(cli_opts *o, int argc, char **argv, const char *shortopts, const struct option *longopts)
