@@ -1,10 +1,13 @@
 /* The one input-file reader (model/base/file.c, ridge/file.h): contents, the size limit, errors.
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "check_tmpdir.h"
 #include "ridge/file.h"
 
 /* Files read whole: the same bytes as check.h's reader, NUL-terminated; an empty file is an
@@ -100,9 +103,52 @@ static void test_load(void)
     check_context(NULL);
 }
 
+/* A leading UTF-8 byte order mark is dropped (a price sheet saved by a Windows editor read as the
+ * same sheet without one); a file of only the mark is empty; the bytes elsewhere are kept. */
+static void test_bom(void)
+{
+    const char *bom = RIDGE_TEST_DATA_DIR "/prices/bom.txt";
+    char *text = NULL, *want = check_read_file(RIDGE_TEST_DATA_DIR "/prices/good.txt"), *raw = check_read_file(bom);
+    size_t len = 99;
+    ridge_err err = {{0}};
+    char dir[64], path[96];
+    check_context("a leading byte order mark");
+    if (CHECK(want != NULL && raw != NULL) && CHECK(memcmp(raw, "\xef\xbb\xbf", 3) == 0) &&
+        CHECK(ridge_file_read(bom, &text, &len, &err) == RIDGE_OK)) {
+        CHECK_INT(len, strlen(want));
+        CHECK_STR_EQ(text, want);
+        free(text);
+    }
+    free(want);
+    free(raw);
+    if (check_tmpdir(dir, sizeof dir, "ridge-test-file")) {
+        static const struct {
+            const char *bytes, *text;
+        } rows[] = {{"\xef\xbb\xbf", ""}, {"\xef\xbb", "\xef\xbb"}, {" \xef\xbb\xbf{}", " \xef\xbb\xbf{}"},
+                    {"\xef\xbb\xbf\xef\xbb\xbf{}", "\xef\xbb\xbf{}"}};
+        snprintf(path, sizeof path, "%s/f", dir);
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            FILE *f = fopen(path, "wb");
+            if (!CHECK(f != NULL))
+                break;
+            fputs(rows[i].bytes, f);
+            fclose(f);
+            if (CHECK(ridge_file_read(path, &text, &len, &err) == RIDGE_OK)) {
+                CHECK_INT(len, strlen(rows[i].text));
+                CHECK_STR_EQ(text, rows[i].text);
+                free(text);
+            }
+        }
+        remove(path);
+        rmdir(dir);
+    }
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_contents();
+    test_bom();
     test_errors();
     test_load();
     return check_report();

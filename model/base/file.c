@@ -55,6 +55,12 @@ int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err)
     }
     if (!buf && !(buf = malloc(1)))
         return ridge_err_set(err, RIDGE_ENOMEM, "%s: out of memory", path);
+    /* A UTF-8 byte order mark (a Windows editor's) is no part of the text: every reader, JSON or
+     * line-based (prices, traces), sees the file without it. */
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        n -= 3;
+        memmove(buf, buf + 3, n);
+    }
     buf[n] = '\0';
     *text = buf;
     *len = n;

@@ -18,7 +18,8 @@ extern "C" {
 #define RIDGE_FILE_MAX_BYTES ((size_t)256 << 20)
 
 /* Read all of `path` into *text, NUL-terminated (*len bytes before the NUL; the caller frees
- * *text). Pipes and devices are read as files are. Errors leave *text NULL and name the path:
+ * *text). A leading UTF-8 byte order mark (EF BB BF) is dropped: *text starts after it. Pipes and
+ * devices are read as files are. Errors leave *text NULL and name the path:
  * RIDGE_EIO "PATH: cannot open: REASON", "PATH: read error (REASON)" or "PATH: larger than
  * 256 MiB, the limit for an input file"; RIDGE_ENOMEM. */
 int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err);
