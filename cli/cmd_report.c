@@ -178,7 +178,7 @@ static int output_path(const char *path, report_doc *d)
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path, *dot = strrchr(base, '.');
     const char *tmp = getenv("TMPDIR");
     struct stat st;
-    int special = 0;
+    int special = 0, e;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         cli_error("report: %s: is a directory", path);
         return CLI_EXIT_IO;
@@ -206,9 +206,11 @@ static int output_path(const char *path, report_doc *d)
     else
         snprintf(d->dir, sizeof d->dir, ".");
     snprintf(d->stem, sizeof d->stem, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
-    if (stat(d->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        cli_error("report: %s: directory '%s' does not exist", path, d->dir);
-        return CLI_EXIT_USAGE;
+    /* Checked before anything runs; worded, and exit 3, as every output that cannot be written. */
+    e = stat(d->dir, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (e) {
+        cli_error("%s: cannot write (%s)", path, strerror(e));
+        return CLI_EXIT_IO;
     }
     return CLI_EXIT_OK;
 }

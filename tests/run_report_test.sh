@@ -84,6 +84,16 @@ if [ -w /dev/full ]; then
   [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^ridge: /dev/full: .*No space left on device' "$T/err" ||
     fail "-o /dev/full: $(cat "$T/err")"
 fi
+# A directory that does not exist (or a file where one should be) is an output that cannot be
+# written: exit 3 naming it, as every -o writer says it, before anything runs.
+touch "$T/file"
+for out in "$T/nodir/r.html" "$T/nodir/r.md" "$T/file/r.html"; do
+  "$R" report a40 -o "$out" 2>"$T/err"; rc=$?
+  [ "$rc" -eq 3 ] || fail "-o $out: exit $rc, expected 3"
+  [ "$(wc -l <"$T/err")" -eq 1 ] && grep -Eq "^ridge: $out: cannot write \((No such file or directory|Not a directory)\)\$" "$T/err" ||
+    fail "-o $out: $(cat "$T/err")"
+done
+[ ! -e "$T/nodir" ] || fail "-o into a missing directory: made it"
 "$R" report a40 -o /dev/stdout 2>"$T/err" >"$T/stdout.html" || fail "-o /dev/stdout: $(cat "$T/err")"
 head -1 "$T/stdout.html" | grep -q '^<!DOCTYPE html>' || fail "-o /dev/stdout: not the HTML page"
 # Bad input: one line on stderr, exit 2, no file.
@@ -95,7 +105,6 @@ bad() {
   [ ! -e "$out" ] || fail "$what: $out written"
 }
 bad "unknown GPU" "$T/u.html" a40 a99
-bad "missing directory" "$T/nodir/r.html" a40
 bad "unknown extension" "$T/r.pdf" a40
 bad "unknown GPU in --price" "$T/p.html" a40 --price zz=1
 bad "a GPU not in the report in --price" "$T/p.html" a40 --price h100-sxm5-80gb=1
