@@ -70,7 +70,7 @@ finish() {
 }
 
 n=0 failed=0 xfailed=0 xpassed=0 lineno=0 xfail=""
-declare -a row_label row_xfail deferred
+declare -a row_label=() row_xfail=() deferred=()
 declare -A memo memo_rc
 mkdir "$tmp/shape"
 while IFS= read -r line || [ -n "$line" ]; do
