@@ -212,6 +212,31 @@ check "four runs writing one file at once: it loads" "$ridge" gpu show --gpu-fil
 check "four runs writing one file at once: no temporary file left" test "$(ls "$tmp/two" | wc -l)" -eq 1
 rm -rf "$tmp/two" "$tmp"/two.err*
 
+# --- named pipes and pipes as inputs: read as files are; a FIFO that no process opens to write
+# is an error after RIDGE_FILE_FIFO_WAIT_MS (10 s), never a hang (open(2) would wait forever).
+mkfifo "$tmp/fifo"
+meg=$src/validation/data/megatron-dev.json
+timeout 30 "$ridge" validate "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "validate FIFO with no writer: exit $rc, expected 3 (124: a hang)" test $rc -eq 3
+check "validate FIFO with no writer: one line naming it ($(head -c 200 "$tmp/err"))" \
+    one_line_error "$tmp/err" "^ridge: $tmp/fifo: a named pipe that no process opened to write \(waited 10 s\)$"
+check "validate FIFO with no writer: stdout empty" test ! -s "$tmp/out"
+(sleep 1; cat "$meg" >"$tmp/fifo") &
+timeout 30 "$ridge" validate "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+check "validate FIFO whose writer opens 1 s late: exit $? ($(head -c 200 "$tmp/err"))" grep -q "10 cases compared" "$tmp/out"
+wait
+# A writer that opens at once and writes 2 s later: ridge reads on, blocking, like any pipe.
+(exec 3>"$tmp/fifo"; sleep 2; cat "$meg" >&3) &
+timeout 30 "$ridge" validate "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+check "validate FIFO whose writer writes 2 s late: exit $? ($(head -c 200 "$tmp/err"))" grep -q "10 cases compared" "$tmp/out"
+wait
+timeout 30 "$ridge" validate <(sleep 1; cat "$meg") >"$tmp/out" 2>"$tmp/err"
+check "validate <(...): exit $? ($(head -c 200 "$tmp/err"))" grep -q "10 cases compared" "$tmp/out"
+timeout 30 "$ridge" validate /dev/stdin <"$meg" >"$tmp/out" 2>"$tmp/err"
+check "validate /dev/stdin: exit $? ($(head -c 200 "$tmp/err"))" grep -q "10 cases compared" "$tmp/out"
+rm -f "$tmp/fifo"
+
 # --- charts: rendered into a temporary file and renamed over the old chart, never written in
 # place. A stand-in gnuplot writes part of a chart where gnuplot would write it (its stdout when
 # called `-c SCRIPT -`, else the file the script's `set output` names), then kills ridge

@@ -1,11 +1,70 @@
 /* One reader for every input file (ridge/file.h).
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#define _POSIX_C_SOURCE 200809L
 #include "ridge/file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A named pipe (or a pipe reached by name, /dev/fd/N) is opened without blocking: open(2) of a
+ * FIFO waits for a writer, forever when none comes (`mkfifo f; ridge validate f`). A read then
+ * tells the cases apart: a byte (kept, pushed back), -1 EAGAIN when a writer holds the pipe open
+ * and has not written yet (a process substitution `<(cmd)` still working: read on, blocking, as
+ * from any pipe), 0 when no writer has it open. Then ridge waits up to RIDGE_FILE_FIFO_WAIT_MS
+ * for one, in slices of 100 ms, and gives up with an error. A writer that opens and closes
+ * without writing (poll's POLLHUP) is an empty file. Returns the stream, blocking, or NULL with
+ * err set. */
+static FILE *open_fifo(const char *path, ridge_err *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), flags, waited_ms = 0, have = 0;
+    unsigned char first = 0;
+    FILE *f;
+    if (fd < 0) {
+        ridge_err_set(err, RIDGE_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        ssize_t got = read(fd, &first, 1);
+        if (got == 1) {
+            have = 1;
+            break;
+        }
+        if (got < 0 && errno == EAGAIN)
+            break;
+        if (got < 0 && errno != EINTR) {
+            ridge_err_set(err, RIDGE_EIO, "%s: read error (%s)", path, strerror(errno));
+            close(fd);
+            return NULL;
+        }
+        if (got < 0)
+            continue;
+        if (waited_ms >= RIDGE_FILE_FIFO_WAIT_MS) {
+            ridge_err_set(err, RIDGE_EIO, "%s: a named pipe that no process opened to write (waited %d s)", path,
+                          RIDGE_FILE_FIFO_WAIT_MS / 1000);
+            close(fd);
+            return NULL;
+        }
+        if (poll(&p, 1, 100) > 0 && (p.revents & POLLHUP) && !(p.revents & POLLIN))
+            break;
+        waited_ms += 100;
+    }
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))) {
+        ridge_err_set(err, RIDGE_EIO, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (have)
+        ungetc(first, f);
+    return f;
+}
 
 int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err)
 {
@@ -15,8 +74,11 @@ int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err)
     int rc = RIDGE_OK;
     *text = NULL;
     *len = 0;
-    f = fopen(path, "rb");
-    if (!f)
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        if (!(f = open_fifo(path, err)))
+            return RIDGE_EIO; /* err set by open_fifo */
+    } else if (!(f = fopen(path, "rb")))
         return ridge_err_set(err, RIDGE_EIO, "%s: cannot open: %s", path, strerror(errno));
     for (;;) {
         size_t got;

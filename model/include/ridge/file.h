@@ -17,11 +17,17 @@ extern "C" {
  * with names (113 MB) fits, and a device or pipe that never ends (/dev/zero) stops here. */
 #define RIDGE_FILE_MAX_BYTES ((size_t)256 << 20)
 
+/* How long ridge_file_read waits for a writer to open a named pipe that none has open (10 s):
+ * `mkfifo f; ridge validate f` is an error then, not a hang. A pipe that a writer holds open is
+ * read to its end, however long the writer takes. */
+#define RIDGE_FILE_FIFO_WAIT_MS 10000
+
 /* Read all of `path` into *text, NUL-terminated (*len bytes before the NUL; the caller frees
  * *text). A leading UTF-8 byte order mark (EF BB BF) is dropped: *text starts after it. Pipes and
  * devices are read as files are. Errors leave *text NULL and name the path:
- * RIDGE_EIO "PATH: cannot open: REASON", "PATH: read error (REASON)" or "PATH: larger than
- * 256 MiB, the limit for an input file"; RIDGE_ENOMEM. */
+ * RIDGE_EIO "PATH: cannot open: REASON", "PATH: read error (REASON)", "PATH: larger than
+ * 256 MiB, the limit for an input file" or "PATH: a named pipe that no process opened to write
+ * (waited 10 s)"; RIDGE_ENOMEM. */
 int ridge_file_read(const char *path, char **text, size_t *len, ridge_err *err);
 
 /* Parses `len` bytes of NUL-terminated `text` read from `path` (the origin in its errors) into
