@@ -32,3 +32,12 @@ int cli_chart_render_noted(const ridge_plot_paths *paths)
         fprintf(stderr, "ridge: wrote %s (data %s, script %s)\n", paths->chart, paths->dat, paths->gp);
     return rc;
 }
+
+int cli_refuse_chart_over_input(const char *cmd, const ridge_plot_paths *paths, const char *const *inputs, int n)
+{
+    const char *out[3] = {paths->chart, paths->dat, paths->gp};
+    int rc = CLI_EXIT_OK;
+    for (int i = 0; i < 3 && rc == CLI_EXIT_OK; i++)
+        rc = cli_refuse_output_over_input(cmd, "-o", out[i], inputs, n);
+    return rc;
+}

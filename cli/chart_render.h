@@ -14,6 +14,11 @@
  * its own. */
 int cli_chart_render(const ridge_plot_paths *paths, int kept, int *rendered);
 
+/* cli_refuse_output_over_input (cli.h) for a chart's three files, flag "-o": a chart whose
+ * CHART.dat or CHART.gp is an input file (a trace named load.dat, charted as load.png) would
+ * replace it. */
+int cli_refuse_chart_over_input(const char *cmd, const ridge_plot_paths *paths, const char *const *inputs, int n);
+
 /* cli_chart_render, then "ridge: wrote CHART (data DAT, script GP)" on stderr when drawn. */
 int cli_chart_render_noted(const ridge_plot_paths *paths);
 

@@ -102,6 +102,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * silently). */
 int cli_take_once(const char *cmd, const char *flag, const char **slot, const char *value, const char *why);
 
+/* An output that is the same file as one of `n` inputs (the same device and inode: another
+ * spelling of its path, or a link to it) is the usage error "FLAG: OUT is also an input file
+ * (writing it would replace that input)": the input would be lost. NULL inputs are skipped; an
+ * output that does not exist yet, or is not a plain file (written in place: /dev/null), is never
+ * an input's. CLI_EXIT_OK otherwise. */
+int cli_refuse_output_over_input(const char *cmd, const char *flag, const char *out, const char *const *inputs,
+                                 int n);
+
 /* The usage error for what getopt_long (with a leading ':' in its option string and opterr = 0)
  * returned for the option at argv[optind - 1]: ':' a missing value, anything else unknown. */
 int cli_getopt_error(const char *cmd, int c, char *const argv[]);

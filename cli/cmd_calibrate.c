@@ -310,6 +310,9 @@ int cmd_calibrate(int argc, char **argv)
         return cli_usage_error(CMD, "missing measurement file");
     if (argc - optind > RIDGE_MEAS_MAX_FILES)
         return cli_usage_error(CMD, "at most %d files", RIDGE_MEAS_MAX_FILES);
+    rc = cli_refuse_output_over_input(CMD, "-o", out, (const char *const *)(argv + optind), argc - optind);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     if ((rc = cli_load_gpu(gpu, NULL, &g0)) != CLI_EXIT_OK)
         return rc;
     if (g0.mig_of[0])

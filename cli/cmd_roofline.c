@@ -300,6 +300,12 @@ int cmd_roofline(int argc, char **argv)
         return cli_usage_error(CMD, "missing -o CHART.png|CHART.svg");
     if (ridge_plot_paths_from_chart(out, &paths, &err) != RIDGE_OK)
         return cli_usage_error(CMD, "-o: %s", err.msg);
+    {
+        const char *in[2] = {workload, measured};
+        if ((rc = cli_refuse_chart_over_input(CMD, &paths, in, 2)) != CLI_EXIT_OK ||
+            (rc = cli_refuse_chart_over_input(CMD, &paths, gpu_file, ngpu)) != CLI_EXIT_OK)
+            return rc;
+    }
     if (measured && ngpu > 1)
         return cli_usage_error(CMD, "--measured draws on one GPU, not on two");
     if (run_flags && !workload)

@@ -171,6 +171,21 @@ static int parse_options(int argc, char **argv, val_args *a)
     return CLI_EXIT_OK;
 }
 
+/* No output (the baseline written, the chart and its .dat and .gp) may be one of the files read:
+ * `validate k.json --write-baseline k.json` would replace the measurements. */
+static int refuse_outputs_over_inputs(const val_args *a)
+{
+    const char *const *files = (const char *const *)a->files, *other[2] = {a->baseline, a->gpu_file};
+    int rc = cli_refuse_output_over_input(CMD, "--write-baseline", a->write_base, files, a->nfiles);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_refuse_output_over_input(CMD, "--write-baseline", a->write_base, other, 2);
+    if (rc == CLI_EXIT_OK && a->out)
+        rc = cli_refuse_chart_over_input(CMD, &a->paths, files, a->nfiles);
+    if (rc == CLI_EXIT_OK && a->out)
+        rc = cli_refuse_chart_over_input(CMD, &a->paths, other, 2);
+    return rc;
+}
+
 /* The options that go together, the chart's paths and the GPUs, checked before any file is read. */
 static int parse_args(int argc, char **argv, val_args *a)
 {
@@ -205,6 +220,8 @@ static int parse_args(int argc, char **argv, val_args *a)
         return cli_usage_error(CMD, "--write-baseline: empty path");
     if (a->gpu && a->gpu_file)
         return cli_usage_error(CMD, "--gpu and --gpu-file are exclusive");
+    if ((rc = refuse_outputs_over_inputs(a)) != CLI_EXIT_OK)
+        return rc;
     if (a->gpu_file)
         return cli_load_gpu(NULL, a->gpu_file, &a->fileg);
     return CLI_EXIT_OK;

@@ -83,6 +83,19 @@ int cli_take_once(const char *cmd, const char *flag, const char **slot, const ch
     return CLI_EXIT_OK;
 }
 
+int cli_refuse_output_over_input(const char *cmd, const char *flag, const char *out, const char *const *inputs,
+                                 int n)
+{
+    struct stat so, si;
+    if (!out || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+        return CLI_EXIT_OK;
+    for (int i = 0; i < n; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return cli_usage_error(cmd, "%s: %s is also an input file (writing it would replace that input)", flag,
+                                   out);
+    return CLI_EXIT_OK;
+}
+
 int cli_getopt_error(const char *cmd, int c, char *const argv[])
 {
     const char *arg = argv[optind - 1], *eq = strchr(arg, '=');

@@ -402,6 +402,11 @@ int plan_chart(const plan_opts *o)
         return cli_usage_error("plan", "--chart needs -o/--output CHART.png|svg");
     if (ridge_plot_paths_from_chart(o->output, &c.paths, &c.err) != RIDGE_OK)
         return cli_usage_error("plan", "-o: %s", c.err.msg);
+    {
+        const char *in[2] = {o->workload, o->cluster};
+        if ((rc = cli_refuse_chart_over_input("plan", &c.paths, in, 2)) != CLI_EXIT_OK)
+            return rc;
+    }
     if ((rc = plan_setup(o, o->counts, o->ncounts, o->target, &gpus, &prices, &m, &p)) != CLI_EXIT_OK)
         goto done;
     c.gpus = gpus;

@@ -220,7 +220,8 @@ static int sweep_table(const serve_cli *c, const sweep_data *d, cli_format fmt)
 }
 
 static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const char *gpu_file, double ra, double rb,
-                     long npts, const char *chart, const ridge_serve_slo *slo, double slo_ms, cli_format fmt)
+                     long npts, const char *chart, const char *const *inputs, const ridge_serve_slo *slo,
+                     double slo_ms, cli_format fmt)
 {
     sweep_data *d = calloc(1, sizeof *d);
     ridge_gpu *gs = calloc((size_t)ngpu, sizeof *gs);
@@ -242,6 +243,8 @@ static int sweep_run(serve_cli *c, const char *const *gpu_ids, int ngpu, const c
         rc = cli_usage_error("serve", "-o: %s", err.msg);
         goto done;
     }
+    if (chart && (rc = cli_refuse_chart_over_input("serve", &paths, inputs, 4)) != CLI_EXIT_OK)
+        goto done;
     for (long k = 0; k < npts; k++)
         d->rates[k] = ra + (rb - ra) * (double)k / (double)(npts - 1);
     /* All the GPUs first: they are compared in one precision. */
@@ -282,6 +285,7 @@ int serve_sweep(serve_cli *c, serve_opts *o)
         o->gpu_list[0] = o->gpu_id;
         o->ngpus = 1;
     }
+    const char *inputs[4] = {o->wl, o->trace, o->gpu_file, o->cluster_id};
     return sweep_run(c, o->ngpus ? o->gpu_list : NULL, o->ngpus ? o->ngpus : 1, o->gpu_file, o->sweep_a, o->sweep_b,
-                     o->sweep_n, o->chart, &o->slo, o->slo_ms, o->fmt);
+                     o->sweep_n, o->chart, inputs, &o->slo, o->slo_ms, o->fmt);
 }

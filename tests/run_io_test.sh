@@ -212,6 +212,37 @@ check "four runs writing one file at once: it loads" "$ridge" gpu show --gpu-fil
 check "four runs writing one file at once: no temporary file left" test "$(ls "$tmp/two" | wc -l)" -eq 1
 rm -rf "$tmp/two" "$tmp"/two.err*
 
+# --- an output that is one of the inputs is a usage error (exit 2), the input left as it was:
+# the same path, another spelling of it, or a link to it.
+cp "$src/validation/data/megatron-dev.json" "$tmp/in.json"
+ln -s in.json "$tmp/link.json"
+cp "$src/workloads/gpt2.json" "$tmp/w.gp" # a model file charted as w.png
+sum=$(cksum <"$tmp/in.json")
+wsum=$(cksum <"$tmp/w.gp")
+OVER_CASES=(
+    "validate $tmp/in.json --write-baseline $tmp/in.json|--write-baseline"
+    "validate $tmp/in.json --write-baseline $tmp/../$(basename "$tmp")/in.json|--write-baseline"
+    "validate $tmp/link.json --write-baseline $tmp/in.json|--write-baseline"
+    "validate $tmp/in.json --gpu-file $tmp/in.json --write-baseline $tmp/in.json|--write-baseline"
+    "calibrate --gpu h200-sxm-141gb $tmp/in.json -o $tmp/in.json|-o"
+    "calibrate --gpu h200-sxm-141gb $tmp/link.json -o $tmp/in.json|-o"
+    "roofline --gpu a40 --workload $tmp/w.gp -o $tmp/w.png|-o"
+    "plan --workload $tmp/w.gp --gpus a40 --counts 1 --batches 1 --samples 1e6 --chart pareto --price a40=1 -o $tmp/w.png|-o"
+    "serve --gpu a40 --workload $tmp/w.gp --sweep-rate 1:10:3 -o $tmp/w.png|-o"
+    "validate $tmp/in.json --chart scatter -o $tmp/w.png --gpu-file $tmp/w.gp|-o"
+)
+for c in "${OVER_CASES[@]}"; do
+    read -ra argv <<<"${c%|*}"
+    "$ridge" "${argv[@]}" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "ridge ${c%|*}: exit $rc, expected 2" test $rc -eq 2
+    check "ridge ${c%|*}: one line ($(head -c 200 "$tmp/err"))" \
+        one_line_error "$tmp/err" "^ridge ${argv[0]}: ${c#*|}: .* is also an input file \(writing it would replace that input\)"
+    check "ridge ${c%|*}: the inputs are as they were" \
+        test "$(cksum <"$tmp/in.json")" = "$sum" -a "$(cksum <"$tmp/w.gp")" = "$wsum"
+done
+rm -f "$tmp/in.json" "$tmp/link.json" "$tmp/w.gp"
+
 # --- named pipes and pipes as inputs: read as files are; a FIFO that no process opens to write
 # is an error after RIDGE_FILE_FIFO_WAIT_MS (10 s), never a hang (open(2) would wait forever).
 mkfifo "$tmp/fifo"
