@@ -139,7 +139,7 @@ static int load_line(cli_prices *ps, char *line, const char *path, size_t lineno
 int cli_prices_load(cli_prices *ps, const char *path)
 {
     char *text = NULL, *line, *next;
-    size_t len = 0, lineno = 0;
+    size_t len = 0, lineno = 0, nprices = 0;
     int rc = cli_read_file(path, &text, &len);
     if (rc != CLI_EXIT_OK)
         return rc == CLI_EXIT_IO ? -3 : -1;
@@ -165,10 +165,18 @@ int cli_prices_load(cli_prices *ps, const char *path)
         end = line + strlen(line);
         while (end > line && isspace((unsigned char)end[-1]))
             *--end = '\0';
-        if (*line)
+        if (*line) {
             rc = load_line(ps, line, path, lineno);
+            nprices++;
+        }
     }
     free(text);
+    /* A sheet without a price (empty, blank or comments only: the wrong file, or one cut short)
+     * would leave every GPU at the catalogue's price without a word. */
+    if (rc == 0 && nprices == 0) {
+        cli_error("%s: no price in the file (a line ID=USD_PER_HOUR, e.g. a40=0.44)", path);
+        rc = -1;
+    }
     return rc;
 }
 
