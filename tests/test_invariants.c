@@ -1,0 +1,640 @@
+/* ridge tests: properties every prediction must have, over random operators on every catalogue GPU
+ * and over the built-in workloads (docs/model.md): finite positive times, the roofline floor, no
+ * speed-up from more work, one op alone through the schedule as through the kernel model, and
+ * whole steps that grow with the batch and with training.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Random cases come from a gsl_rng with a fixed seed, so a failure reproduces: its context names
+ * the GPU and the op's fields. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "ridge/kernel.h"
+#include "ridge/predict.h"
+#include "ridge/schedule.h"
+
+#define SEED 20261204UL
+/* Random ops per op kind and GPU, times the optional first argument (`test_invariants 20 SEED`
+ * explores 20 times as many cases, from another seed; RIDGE_TEST_VERBOSE=1 in the environment
+ * lists the doubled ops that are faster by a documented mechanism or a known defect): for
+ * invariants 1 and 2; as bases doubled along every dimension; through the schedule. */
+#define OPS_PER_KIND 40
+#define MONO_PER_KIND 30
+#define SCHED_PER_KIND 10
+#define MONO_TOL 0.005    /* a doubled op may be at most this much faster (rounding of the model) */
+#define ROOF_TOL 1e-9
+
+static gsl_rng *rng;
+static int scale = 1, verbose;
+static char ctx[1024];
+
+/* Case counts for the summary line. */
+static int n_predicted, n_unsupported, n_doubled, n_documented, n_excluded, n_scheduled, n_steps;
+
+/* An integer drawn log-uniformly from [lo, hi]; with `mult` > 1, rounded up to a multiple of it. */
+static double rdim(double lo, double hi, double mult)
+{
+    double x = floor(exp(log(lo) + gsl_rng_uniform(rng) * (log(hi + 1) - log(lo))));
+    if (x < lo)
+        x = lo;
+    if (x > hi)
+        x = hi;
+    if (mult > 1)
+        x = ceil(x / mult) * mult;
+    return x;
+}
+
+static int rint_in(int lo, int hi) /* uniform integer in [lo, hi] */
+{
+    return lo + (int)gsl_rng_uniform_int(rng, (unsigned long)(hi - lo + 1));
+}
+
+static const ridge_op_kind kinds[] = {RIDGE_OP_GEMM,      RIDGE_OP_CONV2D,  RIDGE_OP_ATTENTION, RIDGE_OP_ELEMENTWISE,
+                                      RIDGE_OP_SOFTMAX,   RIDGE_OP_LAYERNORM, RIDGE_OP_RMSNORM, RIDGE_OP_REDUCE,
+                                      RIDGE_OP_EMBEDDING, RIDGE_OP_LSTM,    RIDGE_OP_COPY,      RIDGE_OP_CUSTOM};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+/* A random op of a kind that passes ridge_op_check. aligned: every contiguous dimension a multiple of
+ * 64 elements (16 bytes for every dtype), so that doubling a dimension cannot change the alignment
+ * efficiency (docs/model.md §2, "Alignment" and "Hopper without the TMA"). */
+static ridge_op random_op(ridge_op_kind kind, int aligned)
+{
+    double al = aligned ? 64 : 1;
+    ridge_op op = ridge_op_blank(kind, (ridge_dtype)rint_in(0, RIDGE_DTYPE_COUNT - 1));
+    switch (kind) {
+    case RIDGE_OP_GEMM:
+        op.u.gemm.m = rdim(1, 16384, al);
+        op.u.gemm.n = rdim(1, 16384, al);
+        op.u.gemm.k = rdim(1, 16384, al);
+        op.u.gemm.batch = rint_in(0, 2) ? 1 : rdim(1, 64, 1);
+        op.u.gemm.layout = (ridge_layout)rint_in(0, RIDGE_LAYOUT_COUNT - 1);
+        break;
+    case RIDGE_OP_CONV2D: {
+        static const double filters[] = {1, 3, 5, 7};
+        op.u.conv.n = rdim(1, 64, 1);
+        op.u.conv.c = rdim(aligned ? 64 : 1, 512, al);
+        op.u.conv.h = op.u.conv.w = rdim(7, 112, 1);
+        op.u.conv.k = rdim(aligned ? 64 : 1, 512, al);
+        op.u.conv.r = op.u.conv.s = filters[rint_in(0, 3)];
+        op.u.conv.pad = floor(op.u.conv.r / 2);
+        op.u.conv.stride = rint_in(1, 2);
+        op.u.conv.groups = 1;
+        if (rint_in(0, 4) == 0) /* depthwise */
+            op.u.conv.groups = op.u.conv.k = op.u.conv.c;
+        op.u.conv.pass = (ridge_pass)rint_in(RIDGE_PASS_FWD, RIDGE_PASS_BWD_FILTER);
+        op.u.conv.nhwc = rint_in(0, 1);
+        break;
+    }
+    case RIDGE_OP_ATTENTION: {
+        static const double heads[] = {8, 12, 16, 32, 40, 64}, dims[] = {64, 128, 80, 96, 256};
+        static const double share[] = {1, 2, 4, 8};
+        op.u.attn.batch = rdim(1, 64, 1);
+        op.u.attn.heads = heads[rint_in(0, 5)];
+        op.u.attn.kv_heads = op.u.attn.heads / share[rint_in(0, 3)];
+        if (op.u.attn.kv_heads != floor(op.u.attn.kv_heads))
+            op.u.attn.kv_heads = op.u.attn.heads;
+        op.u.attn.q_len = rint_in(0, 3) ? rdim(1, 8192, 1) : 1;
+        op.u.attn.kv_len = op.u.attn.q_len + (rint_in(0, 1) ? rdim(1, 8192, 1) - 1 : 0);
+        op.u.attn.head_dim = dims[rint_in(0, aligned ? 1 : 4)];
+        op.u.attn.causal = rint_in(0, 1);
+        op.u.attn.pass = rint_in(0, 1) ? RIDGE_PASS_FWD : RIDGE_PASS_FWD_BWD;
+        op.u.attn.per_head_kv = rint_in(0, 5) == 0;
+        break;
+    }
+    case RIDGE_OP_ELEMENTWISE:
+        op.u.ew.elements = rdim(1, 1 << 28, al);
+        op.u.ew.inputs = rint_in(0, 3);
+        op.u.ew.outputs = rint_in(op.u.ew.inputs ? 0 : 1, 2);
+        op.u.ew.flops_per_element = rint_in(0, 8);
+        op.u.ew.strided_inputs = rint_in(0, (int)op.u.ew.inputs);
+        op.u.ew.fn = (ridge_ew_fn)rint_in(0, RIDGE_EW_FN_COUNT - 1);
+        if (rint_in(0, 3) == 0)
+            op.u.ew.rows = rdim(1, op.u.ew.elements, 1);
+        else if (rint_in(0, 5) == 0)
+            op.u.ew.channels = rdim(1, op.u.ew.elements < 2048 ? op.u.ew.elements : 2048, 1);
+        op.u.ew.aux_kernels = rint_in(0, 4) == 0 ? rint_in(1, 2) : 0;
+        break;
+    case RIDGE_OP_SOFTMAX:
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+    case RIDGE_OP_REDUCE:
+        op.u.rows.rows = rdim(1, 1 << 20, 1);
+        op.u.rows.cols = rdim(1, 65536, al);
+        op.u.rows.kernel = (ridge_row_kernel)rint_in(0, kind == RIDGE_OP_REDUCE ? RIDGE_ROW_COLUMN : RIDGE_ROW_WARP);
+        if (kind == RIDGE_OP_REDUCE && rint_in(0, 2) == 0)
+            op.u.rows.inputs = rint_in(1, 3);
+        op.u.rows.aux_kernels = rint_in(0, 4) == 0 ? 1 : 0;
+        break;
+    case RIDGE_OP_EMBEDDING:
+        op.u.emb.tokens = rdim(1, 65536, 1);
+        op.u.emb.dim = rdim(64, 8192, 64);
+        op.u.emb.vocab = rdim(1000, 256000, 1);
+        break;
+    case RIDGE_OP_LSTM:
+        op.u.lstm.batch = rdim(1, 64, 1);
+        op.u.lstm.seq = rdim(1, 256, 1);
+        op.u.lstm.input = rdim(aligned ? 64 : 1, 1024, al);
+        op.u.lstm.hidden = rdim(aligned ? 64 : 1, 1024, al);
+        op.u.lstm.layers = rint_in(1, 3);
+        op.u.lstm.pass = rint_in(0, 1) ? RIDGE_PASS_FWD : RIDGE_PASS_FWD_BWD;
+        break;
+    case RIDGE_OP_COPY:
+        op.u.copy.bytes = rdim(1, 4294967296.0, al);
+        op.u.copy.kind = (ridge_copy_kind)rint_in(0, 2);
+        break;
+    case RIDGE_OP_CUSTOM:
+        op.u.custom.flops = rint_in(0, 3) ? rdim(1, 1e13, 1) : 0;
+        op.u.custom.bytes = op.u.custom.flops == 0 || rint_in(0, 3) ? rdim(1, 1e11, 1) : 0;
+        op.u.custom.unit = (ridge_unit)rint_in(0, 1);
+        break;
+    default: break;
+    }
+    return op;
+}
+
+/* The op's fields, for failure messages (enough to rebuild it). */
+static const char *describe(const ridge_gpu *g, const ridge_op *op)
+{
+    int n = snprintf(ctx, sizeof ctx, "%s %s %s: ", g->id, ridge_op_kind_name(op->kind), ridge_dtype_name(op->dtype));
+    char *p = ctx + n;
+    size_t cap = sizeof ctx - (size_t)n;
+    switch (op->kind) {
+    case RIDGE_OP_GEMM:
+        snprintf(p, cap, "m=%.0f n=%.0f k=%.0f batch=%.0f layout=%s", op->u.gemm.m, op->u.gemm.n, op->u.gemm.k,
+                 op->u.gemm.batch, ridge_layout_name(op->u.gemm.layout));
+        break;
+    case RIDGE_OP_CONV2D:
+        snprintf(p, cap, "n=%.0f c=%.0f h=%.0f w=%.0f k=%.0f r=%.0f s=%.0f stride=%.0f pad=%.0f groups=%.0f pass=%s nhwc=%d",
+                 op->u.conv.n, op->u.conv.c, op->u.conv.h, op->u.conv.w, op->u.conv.k, op->u.conv.r, op->u.conv.s,
+                 op->u.conv.stride, op->u.conv.pad, op->u.conv.groups, ridge_pass_name(op->u.conv.pass),
+                 op->u.conv.nhwc);
+        break;
+    case RIDGE_OP_ATTENTION:
+        snprintf(p, cap, "batch=%.0f heads=%.0f kv_heads=%.0f q_len=%.0f kv_len=%.0f head_dim=%.0f causal=%d pass=%s per_head_kv=%d",
+                 op->u.attn.batch, op->u.attn.heads, op->u.attn.kv_heads, op->u.attn.q_len, op->u.attn.kv_len,
+                 op->u.attn.head_dim, op->u.attn.causal, ridge_pass_name(op->u.attn.pass), op->u.attn.per_head_kv);
+        break;
+    case RIDGE_OP_ELEMENTWISE:
+        snprintf(p, cap, "elements=%.0f inputs=%.0f outputs=%.0f flops_per_element=%.0f strided_inputs=%.0f rows=%.0f channels=%.0f aux_kernels=%.0f fn=%s",
+                 op->u.ew.elements, op->u.ew.inputs, op->u.ew.outputs, op->u.ew.flops_per_element,
+                 op->u.ew.strided_inputs, op->u.ew.rows, op->u.ew.channels, op->u.ew.aux_kernels,
+                 ridge_ew_fn_name(op->u.ew.fn));
+        break;
+    case RIDGE_OP_SOFTMAX:
+    case RIDGE_OP_LAYERNORM:
+    case RIDGE_OP_RMSNORM:
+    case RIDGE_OP_REDUCE:
+        snprintf(p, cap, "rows=%.0f cols=%.0f kernel=%s inputs=%.0f aux_kernels=%.0f", op->u.rows.rows, op->u.rows.cols,
+                 ridge_row_kernel_name(op->u.rows.kernel), op->u.rows.inputs, op->u.rows.aux_kernels);
+        break;
+    case RIDGE_OP_EMBEDDING:
+        snprintf(p, cap, "tokens=%.0f dim=%.0f vocab=%.0f", op->u.emb.tokens, op->u.emb.dim, op->u.emb.vocab);
+        break;
+    case RIDGE_OP_LSTM:
+        snprintf(p, cap, "batch=%.0f seq=%.0f input=%.0f hidden=%.0f layers=%.0f pass=%s", op->u.lstm.batch,
+                 op->u.lstm.seq, op->u.lstm.input, op->u.lstm.hidden, op->u.lstm.layers,
+                 ridge_pass_name(op->u.lstm.pass));
+        break;
+    case RIDGE_OP_COPY:
+        snprintf(p, cap, "bytes=%.0f kind=%s", op->u.copy.bytes, ridge_copy_kind_name(op->u.copy.kind));
+        break;
+    case RIDGE_OP_CUSTOM:
+        snprintf(p, cap, "flops=%.0f bytes=%.0f unit=%d", op->u.custom.flops, op->u.custom.bytes, (int)op->u.custom.unit);
+        break;
+    default: break;
+    }
+    check_context(ctx);
+    return ctx;
+}
+
+/* Predict op on g: 1 with *r filled, 0 when the GPU lacks the precision (RIDGE_EUNSUPPORTED, not a
+ * failure), -1 (a failed check) on any other error. */
+static int predict(const ridge_gpu *g, const ridge_op *op, ridge_kernel_result *r)
+{
+    ridge_err err;
+    int rc;
+    if (!CHECK(ridge_op_check(op, "random op", &err) == RIDGE_OK)) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return -1;
+    }
+    rc = ridge_kernel_predict(g, op, r, &err);
+    if (rc == RIDGE_EUNSUPPORTED) {
+        n_unsupported++;
+        return 0;
+    }
+    if (!CHECK_INT(rc, RIDGE_OK)) {
+        fprintf(stderr, "  %s\n", err.msg);
+        return -1;
+    }
+    n_predicted++;
+    return 1;
+}
+
+static int finite_nonneg(double x)
+{
+    return isfinite(x) && x >= 0;
+}
+
+/* Invariants 1 and 2 on one prediction. */
+static void check_result(const ridge_gpu *g, const ridge_op *op, const ridge_kernel_result *r)
+{
+    double peak, parts_s;
+    /* 1. Finite and positive; work non-negative; the result's work is the op's (ridge/op.h). */
+    CHECK(isfinite(r->time_s) && r->time_s > 0);
+    CHECK(finite_nonneg(r->flops));
+    CHECK(finite_nonneg(r->dram_bytes));
+    CHECK(finite_nonneg(r->l2_bytes));
+    CHECK(finite_nonneg(r->kernels));
+    CHECK(finite_nonneg(r->compute_s) && finite_nonneg(r->memory_s) && finite_nonneg(r->l2_s) &&
+          finite_nonneg(r->floor_s));
+    CHECK(finite_nonneg(r->min_bytes));
+    /* A named elementwise function counts its instructions' FP32 FLOPs, not flops_per_element
+     * (docs/model.md §6, "Elementwise functions"). */
+    if (op->kind != RIDGE_OP_ELEMENTWISE || op->u.ew.fn == RIDGE_EW_PLAIN)
+        CHECK_NEAR(r->flops, ridge_op_flops(op), 1e-12);
+    CHECK_NEAR(r->min_bytes, ridge_op_min_bytes(op), 1e-12);
+    /* 2. The roofline floor (docs/model.md §1): the datasheet peak of the unit and precision used,
+     * and DRAM at full bandwidth, are never beaten. */
+    if (!CHECK((unsigned)r->peak < RIDGE_PEAK_COUNT))
+        return;
+    peak = g->peak_flops_per_s[r->peak];
+    /* An int8 GEMM outside the TN layout runs as DP4A on the CUDA cores at 2 x P_fp32, four int8
+     * multiply-adds an instruction (§2, "int8 outside TN"); the result names the FP32 peak. */
+    if (op->kind == RIDGE_OP_GEMM && op->dtype == RIDGE_DTYPE_INT8 && !r->tensor)
+        peak *= 2;
+    /* Except Winograd: an FP32 convolution on the CUDA cores, ungrouped, 3x3, stride 1, may run
+     * Winograd F(4x4, 3x3), and "the reported FLOPs are the direct convolution's, so the effective
+     * rate can pass the FP32 peak" (§3, "Winograd"). */
+    if (r->flops > 0 && CHECK(peak > 0) &&
+        !(op->kind == RIDGE_OP_CONV2D && !r->tensor && op->u.conv.groups == 1 && op->u.conv.r == 3 &&
+          op->u.conv.s == 3 && op->u.conv.stride == 1))
+        CHECK(r->time_s >= r->flops / peak * (1 - ROOF_TOL));
+    CHECK(r->time_s >= r->dram_bytes / g->memory_bw_bytes_per_s * (1 - ROOF_TOL));
+    /* T = n floor + max(Tc, Tm, Tl2), Tl2 = S / l2_bandwidth_bytes_per_s (§1; an op of several
+     * kernels sums them, which is no less). */
+    parts_s = r->floor_s + fmax(r->compute_s, fmax(r->memory_s, r->l2_s));
+    CHECK(r->time_s >= parts_s * (1 - ROOF_TOL));
+    CHECK(r->time_s >= r->l2_bytes / g->eff.l2_bandwidth_bytes_per_s * (1 - ROOF_TOL));
+    /* Not time >= min_bytes / BW: an L2-resident op beats it ("Cache levels", §1). What holds is
+     * that the compulsory bytes come from DRAM or L2 (the cache rule splits B into D + S). */
+    CHECK(r->dram_bytes + r->l2_bytes >= r->min_bytes * (1 - ROOF_TOL));
+}
+
+static void test_kernels(const ridge_gpu *g)
+{
+    for (size_t k = 0; k < NKINDS; k++)
+        for (int i = 0; i < OPS_PER_KIND * scale; i++) {
+            ridge_op op = random_op(kinds[k], 0);
+            ridge_kernel_result r;
+            describe(g, &op);
+            if (predict(g, &op, &r) == 1)
+                check_result(g, &op, &r);
+        }
+    check_context(NULL);
+}
+
+/* The dimensions of each op kind doubling which doubles its work. */
+#define WORK_DIM(kind, field, label) {RIDGE_OP_##kind, offsetof(ridge_op, u.field), label}
+static const struct {
+    ridge_op_kind kind;
+    size_t offset;
+    const char *name;
+} work_dims[] = {
+    WORK_DIM(GEMM, gemm.m, "m"),           WORK_DIM(GEMM, gemm.n, "n"),
+    WORK_DIM(GEMM, gemm.k, "k"),           WORK_DIM(GEMM, gemm.batch, "batch"),
+    WORK_DIM(CONV2D, conv.n, "n"),         WORK_DIM(CONV2D, conv.k, "k"), /* k and c: ungrouped only */
+    WORK_DIM(CONV2D, conv.c, "c"),         WORK_DIM(ATTENTION, attn.batch, "batch"),
+    WORK_DIM(ATTENTION, attn.kv_len, "kv_len"), WORK_DIM(ELEMENTWISE, ew.elements, "elements"),
+    WORK_DIM(SOFTMAX, rows.rows, "rows"),  WORK_DIM(SOFTMAX, rows.cols, "cols"),
+    WORK_DIM(LAYERNORM, rows.rows, "rows"), WORK_DIM(LAYERNORM, rows.cols, "cols"),
+    WORK_DIM(RMSNORM, rows.rows, "rows"),  WORK_DIM(RMSNORM, rows.cols, "cols"),
+    WORK_DIM(REDUCE, rows.rows, "rows"),   WORK_DIM(REDUCE, rows.cols, "cols"),
+    WORK_DIM(EMBEDDING, emb.tokens, "tokens"), WORK_DIM(LSTM, lstm.batch, "batch"),
+    WORK_DIM(LSTM, lstm.seq, "seq"),       WORK_DIM(COPY, copy.bytes, "bytes"),
+    WORK_DIM(CUSTOM, custom.flops, "flops"), WORK_DIM(CUSTOM, custom.bytes, "bytes"), /* when not 0 */
+};
+#undef WORK_DIM
+
+/* Where docs/model.md describes a mechanism by which twice the work can run faster, its name, else
+ * NULL. */
+static const char *documented_speedup(const ridge_op *base, const ridge_op *big, const ridge_kernel_result *r0,
+                                      const ridge_kernel_result *r1)
+{
+    /* Split-K (GEMMs and convolutions, §2 "Split-K"): the candidates are s = 1, the split that
+     * fills the machine, s = min(ceil(SM / tiles), 16, floor(k / 256)), and the whole-wave splits,
+     * the fastest kept. Twice the K may split more ways (the cap floor(k / 256)) and fill SMs the
+     * smaller op leaves idle; twice m or n changes the tiles and so the candidates, and may reach
+     * a split with less partial-sum traffic than any the smaller op had. */
+    if ((base->kind == RIDGE_OP_GEMM || base->kind == RIDGE_OP_CONV2D) && r1->split_k != r0->split_k)
+        return "split";
+    /* Flash-decoding's KV split (§4: s = min(ceil(SM / tiles), floor(kv / 256))), capped by the KV
+     * length the same way. (A split that shrinks with twice the batch is a known defect, below.) */
+    if (base->kind == RIDGE_OP_ATTENTION && r1->split_k > r0->split_k)
+        return "split";
+    /* Stream-K only for K loops of 2 KiB a row or more (§2, "Stream-K", "Short K loops":
+     * k e < RK_GEMM_STREAM_K_MIN_K_BYTES costs the data-parallel schedule alone), so twice a short
+     * K may take the persistent schedule and lose the last wave's quantisation. */
+    if (base->kind == RIDGE_OP_GEMM && r1->tensor &&
+        base->u.gemm.k * ridge_dtype_bytes(base->dtype) < 2048 && big->u.gemm.k * ridge_dtype_bytes(big->dtype) >= 2048)
+        return "stream-k";
+    /* A channels_last batch-norm reduction over a column of at most 1,792 elements runs one block
+     * down the column, a longer one a grid reduction of at least 8 (§6, "Channels-last batch
+     * norm": PyTorch's "not worth having a grid reduction"). */
+    if (base->kind == RIDGE_OP_REDUCE && base->u.rows.kernel == RIDGE_ROW_COLUMN && base->u.rows.cols <= 1792 &&
+        big->u.rows.cols > 1792)
+        return "column";
+    return NULL;
+}
+
+/* Known model defects that make twice the work faster, kept out of the random cases (each has its
+ * reproduction below, an expected failure until it is fixed); NULL when the case is not one.
+ *
+ * 1. LSTM weight-gradient alignment (model/kernel/lstm.c:18, add_gemm: `align = k < n ? k : n`): the
+ *    weight gradient GEMM (4 hidden x (input + hidden) over K = batch x seq) takes its alignment
+ *    from K = batch x seq, which is no operand's leading dimension (docs/model.md §2: "Convolutions
+ *    and LSTMs pass their channel dimension"). So a batch x seq whose bytes are not a multiple of 16
+ *    gets the alignment penalty (and on Hopper the no-TMA factor 0.35), and doubling the batch or the
+ *    sequence, which aligns it, makes the whole fwd_bwd op faster.
+ * 2. Flash-decoding split that adds a wave (model/kernel/attention.c:76, decode branch; docs/model.md §4:
+ *    s = min(ceil(SM / tiles), floor(kv / 256))): with SM / 2 < tiles < SM, s = 2 makes 2 tiles
+ *    more than the SMs, two waves of half-length tiles, no less compute than one wave unsplit, plus
+ *    the combine kernel. Twice the batch fills the SMs unsplit and is faster. Unlike a GEMM's split
+ *    (chosen by time, §2) the attention split is taken by this rule whether or not it pays. */
+static const char *known_speedup_bug(const ridge_op *base, const char *dim, const ridge_kernel_result *r0,
+                                     const ridge_kernel_result *r1)
+{
+    if (base->kind == RIDGE_OP_LSTM && base->u.lstm.pass == RIDGE_PASS_FWD_BWD &&
+        (strcmp(dim, "batch") == 0 || strcmp(dim, "seq") == 0) &&
+        fmod(base->u.lstm.batch * base->u.lstm.seq * ridge_dtype_bytes(base->dtype), 16) != 0)
+        return "lstm";
+    if (base->kind == RIDGE_OP_ATTENTION && base->u.attn.q_len < 64 && r1->split_k < r0->split_k)
+        return "attention";
+    return NULL;
+}
+
+/* One doubling: big is base with one dimension doubled (named dim in the context). */
+static void check_doubled(const ridge_gpu *g, const ridge_op *base, const ridge_op *big, const char *dim,
+                          const ridge_kernel_result *r0)
+{
+    ridge_kernel_result r1;
+    const char *why;
+    if (predict(g, big, &r1) != 1)
+        return;
+    n_doubled++;
+    if (r1.time_s >= r0->time_s * (1 - MONO_TOL))
+        return;
+    if ((why = documented_speedup(base, big, r0, &r1)) != NULL) {
+        n_documented++;
+        if (verbose)
+            fprintf(stderr, "%s: %.6g s -> %.6g s (documented: %s)\n", ctx, r0->time_s, r1.time_s, why);
+        /* A sanity bound on a split's gain: twice the work never takes less than half the time
+         * (the cap floor(k / 256) of twice the k is at most 2 s + 1). */
+        if (strcmp(why, "split") == 0)
+            CHECK(r1.time_s >= 0.5 * r0->time_s);
+        return;
+    }
+    if ((why = known_speedup_bug(base, dim, r0, &r1)) != NULL) {
+        n_excluded++;
+        if (verbose)
+            fprintf(stderr, "%s: %.6g s -> %.6g s (known defect: %s)\n", ctx, r0->time_s, r1.time_s, why);
+        return;
+    }
+    CHECK(r1.time_s >= r0->time_s * (1 - MONO_TOL));
+    fprintf(stderr, "  time %.6g s -> %.6g s (%.2f %%), bound %s -> %s, split_k %g -> %g, tile %gx%g -> %gx%g\n",
+            r0->time_s, r1.time_s, 100 * (r1.time_s / r0->time_s - 1), ridge_bound_name(r0->bound),
+            ridge_bound_name(r1.bound), r0->split_k, r1.split_k, r0->tile_m, r0->tile_n, r1.tile_m, r1.tile_n);
+}
+
+/* 3. Doubling a dimension of the work never makes the op faster. */
+static void test_monotone(const ridge_gpu *g)
+{
+    for (size_t k = 0; k < NKINDS; k++)
+        for (int i = 0; i < MONO_PER_KIND * scale; i++) {
+            ridge_op base = random_op(kinds[k], 1), big;
+            ridge_kernel_result r0;
+            if (predict(g, &base, &r0) != 1)
+                continue;
+            for (size_t j = 0; j < sizeof work_dims / sizeof work_dims[0]; j++) {
+                double *d = (double *)((char *)&big + work_dims[j].offset);
+                big = base;
+                if (work_dims[j].kind != base.kind || *d == 0 ||
+                    (base.kind == RIDGE_OP_CONV2D && base.u.conv.groups > 1 && work_dims[j].name[0] != 'n'))
+                    continue;
+                *d *= 2;
+                describe(g, &base);
+                strncat(ctx, " | doubled ", sizeof ctx - strlen(ctx) - 1);
+                strncat(ctx, work_dims[j].name, sizeof ctx - strlen(ctx) - 1);
+                check_doubled(g, &base, &big, work_dims[j].name, &r0);
+            }
+        }
+    check_context(NULL);
+}
+
+/* One known defect's reproduction: op on GPU gpu_id, then with its batch (the double at `offset` in
+ * the op) doubled; the doubled op being no faster is the expected failure `bug`. */
+static void known_bug_case(const char *what, const char *gpu_id, ridge_op op, size_t offset, const char *bug)
+{
+    ridge_gpu g;
+    ridge_err err;
+    ridge_kernel_result r0, r1;
+    check_context(what);
+    if (!CHECK(ridge_catalog_load(gpu_id, &g, &err) == RIDGE_OK) ||
+        !CHECK(ridge_kernel_predict(&g, &op, &r0, &err) == RIDGE_OK))
+        return;
+    *(double *)((char *)&op + offset) *= 2;
+    if (CHECK(ridge_kernel_predict(&g, &op, &r1, &err) == RIDGE_OK)) {
+        check_xfail(bug);
+        CHECK(r1.time_s >= r0.time_s * (1 - MONO_TOL));
+    }
+    check_context(NULL);
+}
+
+/* The known defects' reproductions (known_speedup_bug): expected failures while they stand. */
+static void test_monotone_known_bugs(void)
+{
+    ridge_op op;
+    /* 1: h100-sxm5-80gb, lstm fp64 batch 5 seq 9 input 384 hidden 1024 layers 1 fwd_bwd: 1.602 ms;
+     * at batch 10, 1.584 ms. */
+    op = ridge_op_blank(RIDGE_OP_LSTM, RIDGE_DTYPE_FP64);
+    op.u.lstm.batch = 5, op.u.lstm.seq = 9, op.u.lstm.input = 384, op.u.lstm.hidden = 1024, op.u.lstm.layers = 1;
+    op.u.lstm.pass = RIDGE_PASS_FWD_BWD;
+    known_bug_case("known defect 1: lstm fp64 b5 s9 i384 h1024 fwd_bwd on h100-sxm5-80gb, batch doubled",
+                   "h100-sxm5-80gb", op, offsetof(ridge_op, u.lstm.batch),
+                   "model/kernel/lstm.c:18 (called at :57): the weight gradient's alignment from K = batch x seq");
+    /* 2: b200, attention fp16 batch 3 heads 40 (kv 40) q_len 1 kv_len 808 head_dim 64 fwd: split 2,
+     * 7.797 us; at batch 6 unsplit, 6.757 us. */
+    op = ridge_op_blank(RIDGE_OP_ATTENTION, RIDGE_DTYPE_FP16);
+    op.u.attn.batch = 3, op.u.attn.heads = op.u.attn.kv_heads = 40, op.u.attn.q_len = 1, op.u.attn.kv_len = 808;
+    op.u.attn.head_dim = 64, op.u.attn.pass = RIDGE_PASS_FWD;
+    known_bug_case("known defect 2: decode attention fp16 b3 h40 kv808 d64 on b200, batch doubled", "b200", op,
+                   offsetof(ridge_op, u.attn.batch), "model/kernel/attention.c:76: a decode split s = ceil(SM / tiles) that adds a wave and a kernel");
+}
+
+static int same_kernel(const ridge_kernel_result *a, const ridge_kernel_result *b)
+{
+    return a->time_s == b->time_s && a->flops == b->flops && a->dram_bytes == b->dram_bytes &&
+           a->l2_bytes == b->l2_bytes && a->kernels == b->kernels && a->compute_s == b->compute_s &&
+           a->memory_s == b->memory_s && a->l2_s == b->l2_s && a->floor_s == b->floor_s && a->bound == b->bound &&
+           a->peak == b->peak && a->split_k == b->split_k;
+}
+
+/* 4. One op alone through the schedule (ridge/schedule.h): results[0].kernel is the kernel model's
+ * prediction, in a graph always; in eager mode the schedule may run a split-K step again without
+ * split-K and keep that pass (docs/model.md §7, "Split-K against the host"), so the kernel is then
+ * the prediction on the no_split_k copy of the GPU. GPU time is the kernel's times count; the step
+ * is no shorter than its GPU time. */
+static void test_schedule_one(const ridge_gpu *g)
+{
+    ridge_gpu nosplit = *g;
+    nosplit.no_split_k = 1;
+    for (size_t k = 0; k < NKINDS; k++)
+        for (int i = 0; i < SCHED_PER_KIND * scale; i++) {
+            ridge_op op = random_op(kinds[k], 0);
+            ridge_kernel_result r, rn;
+            op.count = rint_in(1, 4);
+            if (predict(g, &op, &r) != 1)
+                continue;
+            for (int rt = RIDGE_RUNTIME_EAGER; rt <= RIDGE_RUNTIME_GRAPH; rt++) {
+                ridge_op_result res;
+                ridge_schedule_totals tot;
+                ridge_err err;
+                describe(g, &op);
+                strncat(ctx, rt == RIDGE_RUNTIME_GRAPH ? " count graph" : " count eager", sizeof ctx - strlen(ctx) - 1);
+                if (!CHECK_INT(ridge_schedule_ops(g, &op, 1, (ridge_runtime)rt, &res, &tot, &err), RIDGE_OK))
+                    continue;
+                n_scheduled++;
+                if (rt == RIDGE_RUNTIME_EAGER && r.split_k > 1 && ridge_kernel_predict(&nosplit, &op, &rn, &err) == RIDGE_OK)
+                    CHECK(same_kernel(&res.kernel, &r) || same_kernel(&res.kernel, &rn));
+                else
+                    CHECK(same_kernel(&res.kernel, &r));
+                CHECK_NEAR(res.count, op.count, 0);
+                CHECK_NEAR(res.gpu_s, res.kernel.time_s * op.count, 1e-12);
+                CHECK_NEAR(tot.gpu_busy_s, res.gpu_s, 1e-12);
+                CHECK_NEAR(tot.flops, res.kernel.flops * op.count, 1e-12);
+                CHECK_NEAR(tot.dram_bytes, res.kernel.dram_bytes * op.count, 1e-12);
+                CHECK_NEAR(tot.kernels, res.kernel.kernels * op.count, 1e-12);
+                CHECK(res.time_s >= res.gpu_s * (1 - ROOF_TOL));
+                CHECK(tot.total_time_s >= tot.gpu_busy_s * (1 - ROOF_TOL));
+            }
+        }
+    check_context(NULL);
+}
+
+/* One step of model m on g; 1 with *t set, 0 when the run is unsupported. */
+static int step(const ridge_gpu *g, const ridge_model *m, const ridge_host_profile *hp, ridge_mode mode,
+                double batch, ridge_dtype dt, double *t)
+{
+    ridge_run_config rc;
+    ridge_predict_result p;
+    ridge_err err;
+    int rc_;
+    ridge_run_config_init(&rc);
+    rc.mode = mode;
+    rc.batch = batch;
+    rc.precision = dt;
+    rc_ = ridge_predict_model(g, m, &rc, hp, RIDGE_RUNTIME_EAGER, &p, &err);
+    if (rc_ == RIDGE_EUNSUPPORTED) {
+        ridge_predict_result_free(&p);
+        return 0;
+    }
+    if (!CHECK_INT(rc_, RIDGE_OK)) {
+        fprintf(stderr, "  %s\n", err.msg);
+        ridge_predict_result_free(&p);
+        return 0;
+    }
+    n_steps++;
+    *t = p.time_s;
+    CHECK(isfinite(p.time_s) && p.time_s > 0);
+    CHECK(isfinite(p.throughput) && p.throughput > 0);
+    CHECK(finite_nonneg(p.model_flops));
+    CHECK(p.time_s >= p.tot.gpu_busy_s * (1 - ROOF_TOL));
+    for (size_t i = 0; i < p.ops.n; i++)
+        if (!CHECK(isfinite(p.results[i].time_s) && p.results[i].time_s >= 0))
+            break;
+    ridge_predict_result_free(&p);
+    return 1;
+}
+
+/* Models whose inference step is not the forward pass of their training step: GNMT's inference
+ * is greedy decoding, the decoder run once per target token (`count` = seq) where training runs
+ * it teacher-forced over the whole target at once (docs/workloads.md, "Runs" of the RNN family:
+ * "Inference is greedy decoding (beam 1)"), so its training step can be the faster. */
+static int decodes_in_infer(const char *model_id)
+{
+    return strcmp(model_id, "gnmt") == 0;
+}
+
+/* 5. Whole models: a step at batch 2b takes no less time than at b, and a training step no less than
+ * inference at the same batch. */
+static void test_models(const char *gpu_id)
+{
+    static const double batches[] = {1, 2, 4, 8, 16};
+    ridge_gpu g;
+    ridge_host_profile hp;
+    ridge_err err;
+    ridge_dtype dt;
+    if (!CHECK(ridge_catalog_load(gpu_id, &g, &err) == RIDGE_OK) ||
+        !CHECK(ridge_host_load(RIDGE_HOST_DEFAULT, &hp, &err) == RIDGE_OK))
+        return;
+    ridge_predict_default_precision(&g, 1, &dt);
+    for (size_t i = 0; i < ridge_model_builtin_count(); i++) {
+        const char *id = ridge_model_builtin_id(i);
+        ridge_model *m = NULL;
+        double infer[5], train[5];
+        int ok_i[5], ok_t[5];
+        if (!CHECK(ridge_model_load_builtin(id, &m, &err) == RIDGE_OK))
+            continue;
+        for (int b = 0; b < 5; b++) {
+            snprintf(ctx, sizeof ctx, "%s %s %s batch %g", gpu_id, id, ridge_dtype_name(dt), batches[b]);
+            check_context(ctx);
+            ok_i[b] = step(&g, m, &hp, RIDGE_MODE_INFER, batches[b], dt, &infer[b]);
+            ok_t[b] = step(&g, m, &hp, RIDGE_MODE_TRAIN, batches[b], dt, &train[b]);
+            if (ok_i[b] && ok_t[b] && !decodes_in_infer(id) && !CHECK(train[b] >= infer[b] * (1 - MONO_TOL)))
+                fprintf(stderr, "  train %.6g s < infer %.6g s\n", train[b], infer[b]);
+            if (b == 0)
+                continue;
+            if (ok_i[b] && ok_i[b - 1] && !CHECK(infer[b] >= infer[b - 1] * (1 - MONO_TOL)))
+                fprintf(stderr, "  infer %.6g s at batch %g < %.6g s at %g\n", infer[b], batches[b], infer[b - 1],
+                        batches[b - 1]);
+            if (ok_t[b] && ok_t[b - 1] && !CHECK(train[b] >= train[b - 1] * (1 - MONO_TOL)))
+                fprintf(stderr, "  train %.6g s at batch %g < %.6g s at %g\n", train[b], batches[b], train[b - 1],
+                        batches[b - 1]);
+        }
+        ridge_model_free(m);
+    }
+    check_context(NULL);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *model_gpus[] = {"h100-sxm5-80gb", "a100-sxm4-80gb", "l40s", "t4"};
+    unsigned long seed = SEED;
+    if (argc > 1 && atoi(argv[1]) > 0)
+        scale = atoi(argv[1]);
+    if (argc > 2)
+        seed = strtoul(argv[2], NULL, 10);
+    verbose = getenv("RIDGE_TEST_VERBOSE") != NULL;
+    rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    for (size_t i = 0; i < ridge_catalog_count(); i++) {
+        ridge_gpu g;
+        ridge_err err;
+        if (!CHECK(ridge_catalog_load(ridge_catalog_id(i), &g, &err) == RIDGE_OK))
+            continue;
+        test_kernels(&g);
+        test_monotone(&g);
+        test_schedule_one(&g);
+    }
+    test_monotone_known_bugs();
+    for (size_t i = 0; i < sizeof model_gpus / sizeof model_gpus[0]; i++)
+        test_models(model_gpus[i]);
+    printf("kernel predictions %d (%d unsupported skipped), doubled ops %d (faster: %d by a documented mechanism, "
+           "%d by a known defect), scheduled %d, model steps %d\n",
+           n_predicted, n_unsupported, n_doubled, n_documented, n_excluded, n_scheduled, n_steps);
+    gsl_rng_free(rng);
+    return check_report();
+}
