@@ -651,9 +651,10 @@ static void test_schedule_one(const ridge_gpu *g)
     check_context(NULL);
 }
 
-/* One step of model m on g; 1 with *t set, 0 when the run is unsupported. */
-static int step(const ridge_gpu *g, const ridge_model *m, const ridge_host_profile *hp, ridge_mode mode,
-                double batch, ridge_dtype dt, double *t)
+/* One step of model m on g; 1 with *t set, 0 when the run is unsupported: the GPU lacks the
+ * precision, or (with may_refuse) the model has no such mode ("run.mode decode: resnet50 is a CNN"). */
+static int step(const ridge_gpu *g, const ridge_model *m, const ridge_host_profile *hp, ridge_runtime rt,
+                ridge_mode mode, double batch, ridge_dtype dt, int may_refuse, double *t)
 {
     ridge_run_config rc;
     ridge_predict_result p;
@@ -663,8 +664,8 @@ static int step(const ridge_gpu *g, const ridge_model *m, const ridge_host_profi
     rc.mode = mode;
     rc.batch = batch;
     rc.precision = dt;
-    rc_ = ridge_predict_model(g, m, &rc, hp, RIDGE_RUNTIME_EAGER, &p, &err);
-    if (rc_ == RIDGE_EUNSUPPORTED) {
+    rc_ = ridge_predict_model(g, m, &rc, hp, rt, &p, &err);
+    if (rc_ == RIDGE_EUNSUPPORTED || (rc_ != RIDGE_OK && may_refuse && strstr(err.msg, "run.mode "))) {
         ridge_predict_result_free(&p);
         return 0;
     }
@@ -695,11 +696,53 @@ static int decodes_in_infer(const char *model_id)
     return strcmp(model_id, "gnmt") == 0;
 }
 
-/* 5. Whole models: a step at batch 2b takes no less time than at b, and a training step no less than
- * inference at the same batch. */
-static void test_models(const char *gpu_id)
+/* Known model defects in whole steps (expected failures: the check stays, marked). An eager step at
+ * batch 2b that is faster than at b (in a graph none is):
+ * 5. An eager step keeps either every split of the kernel model or none (docs/model.md §7, "Split-K
+ *    against the host"), and the no-split pass stretches even the GEMMs that chose no split (§2,
+ *    "Grids short of the SMs": an unsplit cuBLAS tensor-core GEMM is stretched only on the
+ *    no_split_k copy). On a host-bound step a larger batch that splits fewer GEMMs launches fewer
+ *    reduction kernels and ends first. t4, transformer-xl-large decode fp16 (eager, torch-eager
+ *    host): at batch 8 down_proj splits (40.01 us, a reduction launch a layer, 6.879 ms) and the
+ *    no-split pass stretches it and o_proj (46.49 and 14.30 us, 6.934 ms); at batch 16 down_proj
+ *    chooses no split, unstretched (40.33 us): 6.825 ms. The other rows are found with
+ *    `test_invariants 2`, which steps every GPU: ssd300 inference bf16 at batch 1 and 2 (rtx-4090
+ *    3.819 -> 3.775 ms; a10, a40), vgg16 inference bf16 at 4 and 8 on mi300x (0.966 -> 0.956 ms). */
+static const struct {
+    const char *gpu, *model;
+    ridge_mode mode;
+    double batch; /* the larger batch, faster than half of it */
+    const char *bug;
+} known_step_bugs[] = {
+#define KNOWN_BUG_5 "model/run/schedule.c: an eager step's splits all or none, the no-split pass stretched"
+    {"t4", "transformer-xl-large", RIDGE_MODE_DECODE, 16, KNOWN_BUG_5},
+    {"rtx-4090", "ssd300", RIDGE_MODE_INFER, 2, KNOWN_BUG_5},
+    {"a10", "ssd300", RIDGE_MODE_INFER, 2, KNOWN_BUG_5},
+    {"a40", "ssd300", RIDGE_MODE_INFER, 2, KNOWN_BUG_5},
+    {"mi300x", "vgg16", RIDGE_MODE_INFER, 8, KNOWN_BUG_5},
+#undef KNOWN_BUG_5
+};
+
+static const char *known_step_bug(const char *gpu, const char *model, ridge_runtime rt, ridge_mode mode,
+                                  double batch)
+{
+    if (rt != RIDGE_RUNTIME_EAGER)
+        return NULL;
+    for (size_t i = 0; i < sizeof known_step_bugs / sizeof known_step_bugs[0]; i++)
+        if (strcmp(known_step_bugs[i].gpu, gpu) == 0 && strcmp(known_step_bugs[i].model, model) == 0 &&
+            known_step_bugs[i].mode == mode && known_step_bugs[i].batch == batch)
+            return known_step_bugs[i].bug;
+    return NULL;
+}
+
+/* 5. Whole models, eager and in a graph: a step at batch 2b takes no less time than at b (training,
+ * inference, and the prefill and decode steps of the models that have them), and a training step
+ * no less than inference at the same batch. */
+static void test_models_in(const char *gpu_id, ridge_runtime rt)
 {
     static const double batches[] = {1, 2, 4, 8, 16};
+    static const ridge_mode modes[] = {RIDGE_MODE_INFER, RIDGE_MODE_TRAIN, RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE};
+    enum { NB = sizeof batches / sizeof batches[0], NM = sizeof modes / sizeof modes[0] };
     ridge_gpu g;
     ridge_host_profile hp;
     ridge_err err;
@@ -711,29 +754,40 @@ static void test_models(const char *gpu_id)
     for (size_t i = 0; i < ridge_model_builtin_count(); i++) {
         const char *id = ridge_model_builtin_id(i);
         ridge_model *m = NULL;
-        double infer[5], train[5];
-        int ok_i[5], ok_t[5];
+        double t[NM][NB];
+        int ok[NM][NB];
         if (!CHECK(ridge_model_load_builtin(id, &m, &err) == RIDGE_OK))
             continue;
-        for (int b = 0; b < 5; b++) {
-            snprintf(ctx, sizeof ctx, "%s %s %s batch %g", gpu_id, id, ridge_dtype_name(dt), batches[b]);
-            check_context(ctx);
-            ok_i[b] = step(&g, m, &hp, RIDGE_MODE_INFER, batches[b], dt, &infer[b]);
-            ok_t[b] = step(&g, m, &hp, RIDGE_MODE_TRAIN, batches[b], dt, &train[b]);
-            if (ok_i[b] && ok_t[b] && !decodes_in_infer(id) && !CHECK(train[b] >= infer[b] * (1 - MONO_TOL)))
-                fprintf(stderr, "  train %.6g s < infer %.6g s\n", train[b], infer[b]);
-            if (b == 0)
-                continue;
-            if (ok_i[b] && ok_i[b - 1] && !CHECK(infer[b] >= infer[b - 1] * (1 - MONO_TOL)))
-                fprintf(stderr, "  infer %.6g s at batch %g < %.6g s at %g\n", infer[b], batches[b], infer[b - 1],
-                        batches[b - 1]);
-            if (ok_t[b] && ok_t[b - 1] && !CHECK(train[b] >= train[b - 1] * (1 - MONO_TOL)))
-                fprintf(stderr, "  train %.6g s at batch %g < %.6g s at %g\n", train[b], batches[b], train[b - 1],
-                        batches[b - 1]);
-        }
+        for (int k = 0; k < NM; k++)
+            for (int b = 0; b < NB; b++) {
+                snprintf(ctx, sizeof ctx, "%s %s %s %s %s batch %g", gpu_id, id, ridge_runtime_name(rt),
+                         ridge_mode_name(modes[k]), ridge_dtype_name(dt), batches[b]);
+                check_context(ctx);
+                /* prefill and decode: refused by encoders, CNNs and RNNs, at every batch alike */
+                ok[k][b] = step(&g, m, &hp, rt, modes[k], batches[b], dt, k >= 2 && (b == 0 || !ok[k][0]), &t[k][b]);
+                if (b == 0 || !ok[k][b] || !ok[k][b - 1])
+                    continue;
+                if (known_step_bug(gpu_id, id, rt, modes[k], batches[b]))
+                    check_xfail(known_step_bug(gpu_id, id, rt, modes[k], batches[b]));
+                if (!CHECK(t[k][b] >= t[k][b - 1] * (1 - MONO_TOL)))
+                    fprintf(stderr, "  %.6g s at batch %g < %.6g s at %g\n", t[k][b], batches[b], t[k][b - 1],
+                            batches[b - 1]);
+            }
+        snprintf(ctx, sizeof ctx, "%s %s %s %s train against infer", gpu_id, id, ridge_runtime_name(rt),
+                 ridge_dtype_name(dt));
+        check_context(ctx);
+        for (int b = 0; b < NB; b++)
+            if (ok[0][b] && ok[1][b] && !decodes_in_infer(id) && !CHECK(t[1][b] >= t[0][b] * (1 - MONO_TOL)))
+                fprintf(stderr, "  batch %g: train %.6g s < infer %.6g s\n", batches[b], t[1][b], t[0][b]);
         ridge_model_free(m);
     }
     check_context(NULL);
+}
+
+static void test_models(const char *gpu_id)
+{
+    for (int rt = RIDGE_RUNTIME_EAGER; rt <= RIDGE_RUNTIME_GRAPH; rt++)
+        test_models_in(gpu_id, (ridge_runtime)rt);
 }
 
 int main(int argc, char **argv)
@@ -758,8 +812,12 @@ int main(int argc, char **argv)
         test_mig(&g);
     }
     test_known_defects();
-    for (size_t i = 0; i < sizeof model_gpus / sizeof model_gpus[0]; i++)
-        test_models(model_gpus[i]);
+    if (scale > 1) /* exploring: every GPU */
+        for (size_t i = 0; i < ridge_catalog_count(); i++)
+            test_models(ridge_catalog_id(i));
+    else
+        for (size_t i = 0; i < sizeof model_gpus / sizeof model_gpus[0]; i++)
+            test_models(model_gpus[i]);
     printf("kernel predictions %d (%d unsupported skipped), doubled ops %d (faster: %d by a documented mechanism, "
            "%d by a known defect), on MIG slices %d (%d faster by a known defect), scheduled %d, model steps %d\n",
            n_predicted, n_unsupported, n_doubled, n_documented, n_excluded, n_mig, n_mig_excluded, n_scheduled,
