@@ -68,7 +68,8 @@ static const ridge_op_kind kinds[] = {RIDGE_OP_GEMM,      RIDGE_OP_CONV2D,  RIDG
 /* A random op of a kind that passes ridge_op_check. aligned: every contiguous dimension a multiple of
  * 64 elements (16 bytes for every dtype), so that doubling a dimension cannot change the alignment
  * efficiency (docs/model.md §2, "Alignment" and "Hopper without the TMA"); an LSTM's batch x seq,
- * no operand's leading dimension, is left as drawn (known defect 1). */
+ * no operand's leading dimension, is left as drawn (it was known defect 1: now fixed, the random
+ * LSTMs check it). */
 static ridge_op random_op(ridge_op_kind kind, int aligned)
 {
     double al = aligned ? 64 : 1;
@@ -380,8 +381,9 @@ static const char *documented_speedup(const ridge_gpu *g, const ridge_op *base, 
  * test_known_defects, an expected failure until it is fixed). known_speedup_bug: twice the work
  * faster; known_mig_bug: a MIG slice faster than its GPU. NULL when the case is not one.
  *
- * 1. LSTM weight-gradient alignment (model/kernel/lstm.c:18, add_gemm: `align = k < n ? k : n`): the
- *    weight gradient GEMM (4 hidden x (input + hidden) over K = batch x seq) takes its alignment
+ * 1. (Fixed 2026-12-04: lstm.c now passes each GEMM's channel alignment; its reproduction in
+ *    test_known_defects is a plain check.) LSTM weight-gradient alignment (add_gemm took
+ *    `align = k < n ? k : n`): the weight gradient GEMM (4 hidden x (input + hidden) over K = batch x seq) takes its alignment
  *    from K = batch x seq, which is no operand's leading dimension (docs/model.md §2: "Convolutions
  *    and LSTMs pass their channel dimension"). So a batch x seq whose bytes are not a multiple of 16
  *    gets the alignment penalty (and on Hopper the no-TMA factor 0.35), and doubling the batch or the
@@ -407,13 +409,9 @@ static const char *documented_speedup(const ridge_gpu *g, const ridge_op *base, 
  *    same bandwidth (a 7g slice keeps every memory slice); and the split candidates (SM / tiles)
  *    differ, so a slice may reach a split with fewer partial sums. Tensor-core GEMMs, implicit-GEMM
  *    convolutions and LSTMs (cuDNN's unsplit GEMMs). */
-static const char *known_speedup_bug(const ridge_op *base, const char *dim, const ridge_kernel_result *r0,
+static const char *known_speedup_bug(const ridge_op *base, const ridge_kernel_result *r0,
                                      const ridge_kernel_result *r1)
 {
-    if (base->kind == RIDGE_OP_LSTM && base->u.lstm.pass == RIDGE_PASS_FWD_BWD &&
-        (strcmp(dim, "batch") == 0 || strcmp(dim, "seq") == 0) &&
-        fmod(base->u.lstm.batch * base->u.lstm.seq * ridge_dtype_bytes(base->dtype), 16) != 0)
-        return "1 (lstm alignment)";
     if (base->kind == RIDGE_OP_ATTENTION && base->u.attn.q_len < 64 && r1->split_k < r0->split_k)
         return "2 (attention split)";
     if (base->kind == RIDGE_OP_GEMM && r0->bound == RIDGE_BOUND_L2 && r1->bound == RIDGE_BOUND_L2 &&
@@ -431,9 +429,8 @@ static const char *known_mig_bug(const ridge_op *op, const ridge_kernel_result *
     return NULL;
 }
 
-/* One doubling: big is base with one dimension doubled (named dim in the context). */
-static void check_doubled(const ridge_gpu *g, const ridge_op *base, const ridge_op *big, const char *dim,
-                          const ridge_kernel_result *r0)
+/* One doubling: big is base with one dimension doubled (named in the context). */
+static void check_doubled(const ridge_gpu *g, const ridge_op *base, const ridge_op *big, const ridge_kernel_result *r0)
 {
     ridge_kernel_result r1;
     const char *why;
@@ -452,7 +449,7 @@ static void check_doubled(const ridge_gpu *g, const ridge_op *base, const ridge_
             CHECK(r1.time_s >= 0.5 * r0->time_s);
         return;
     }
-    if ((why = known_speedup_bug(base, dim, r0, &r1)) != NULL) {
+    if ((why = known_speedup_bug(base, r0, &r1)) != NULL) {
         n_excluded++;
         if (verbose)
             fprintf(stderr, "%s: %.6g s -> %.6g s (known defect: %s)\n", ctx, r0->time_s, r1.time_s, why);
@@ -485,14 +482,15 @@ static void test_monotone(const ridge_gpu *g)
                 describe(g, &base);
                 strncat(ctx, " | doubled ", sizeof ctx - strlen(ctx) - 1);
                 strncat(ctx, work_dims[j].name, sizeof ctx - strlen(ctx) - 1);
-                check_doubled(g, &base, &big, work_dims[j].name, &r0);
+                check_doubled(g, &base, &big, &r0);
             }
         }
     check_context(NULL);
 }
 
 /* One known defect's reproduction: op_b on GPU gpu_b should take no less than op_a on gpu_a (twice
- * the work, or a MIG slice of the GPU); that it does is the expected failure `bug`. */
+ * the work, or a MIG slice of the GPU); that it does is the expected failure `bug`. A fixed
+ * defect passes bug NULL: its reproduction is then a plain check, a regression test. */
 static void known_bug_case(const char *what, const char *gpu_a, const ridge_op *op_a, const char *gpu_b,
                            const ridge_op *op_b, const char *bug)
 {
@@ -504,7 +502,8 @@ static void known_bug_case(const char *what, const char *gpu_a, const ridge_op *
         CHECK(ridge_catalog_load(gpu_b, &gb, &err) == RIDGE_OK) &&
         CHECK(ridge_kernel_predict(&ga, op_a, &ra, &err) == RIDGE_OK) &&
         CHECK(ridge_kernel_predict(&gb, op_b, &rb, &err) == RIDGE_OK)) {
-        check_xfail(bug);
+        if (bug)
+            check_xfail(bug);
         CHECK(rb.time_s >= ra.time_s * (1 - MONO_TOL));
     }
     check_context(NULL);
@@ -539,9 +538,8 @@ static void test_known_defects(void)
     a.u.lstm.batch = 5, a.u.lstm.seq = 9, a.u.lstm.input = 384, a.u.lstm.hidden = 1024, a.u.lstm.layers = 1;
     a.u.lstm.pass = RIDGE_PASS_FWD_BWD;
     b = a, b.u.lstm.batch = 10;
-    known_bug_case("known defect 1: lstm fp64 b5 s9 i384 h1024 fwd_bwd on h100-sxm5-80gb, batch doubled",
-                   "h100-sxm5-80gb", &a, "h100-sxm5-80gb", &b,
-                   "model/kernel/lstm.c:18 (called at :57): the weight gradient's alignment from K = batch x seq");
+    known_bug_case("fixed defect 1: lstm fp64 b5 s9 i384 h1024 fwd_bwd on h100-sxm5-80gb, batch doubled",
+                   "h100-sxm5-80gb", &a, "h100-sxm5-80gb", &b, NULL);
     /* 2: b200, attention fp16 batch 3 heads 40 (kv 40) q_len 1 kv_len 808 head_dim 64 fwd: split 2,
      * 7.797 us; at batch 6 unsplit, 6.757 us. And h200-sxm-141gb, fp8 batch 1 heads 64 q_len 1
      * kv_len 646 head_dim 128 causal: split 2, 6.923 us; on its 4g.71gb slice unsplit, 5.607 us. */

@@ -1,6 +1,7 @@
 /* LSTM layer stacks as cuDNN runs them: one input-projection GEMM per layer over all time
  * steps, then per step a recurrent GEMM and a pointwise kernel (docs/model.md, "LSTM").
  * SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
 #include <string.h>
 
 #include "cost_models.h"
@@ -9,13 +10,16 @@
 /* Gate pointwise math per hidden unit and step: 3 sigmoids, 2 tanh, 5 multiply-adds. */
 #define RK_LSTM_POINTWISE_FLOPS 10.0
 
-static int add_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double times,
-                    ridge_kernel_result *acc, ridge_err *err)
+/* One of the layer's GEMMs, `times` over. `align` is the smallest leading dimension of its
+ * operands (docs/model.md §2, "Alignment"): min(k, n) for the forward and data-gradient GEMMs
+ * (activations b·t x k, weights k x n, output b·t x n), min(m, n) for the weight gradient, whose
+ * K = b·t is the row count of both operands, stored with the channels (4h and in + h) leading. */
+static int add_gemm(const rk_kernel_prepared *p, ridge_dtype dt, double m, double n, double k, double align,
+                    double times, ridge_kernel_result *acc, ridge_err *err)
 {
     ridge_kernel_result part;
     double es = rk_dtype_bytes(dt);
     double bytes = (m * k + k * n + m * n) * es;
-    double align = k < n ? k : n;
     int rc = rk_gemm(p, dt, m, n, k, 1, RIDGE_LAYOUT_NT, align, rk_hot(bytes), 1.0, RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K, &part, err);
     if (rc == RIDGE_OK)
         rk_accumulate(acc, &part, times);
@@ -41,20 +45,20 @@ int rk_lstm(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result
         double in_l = l == 0 ? in : hd;
         ridge_kernel_result layer;
         memset(&layer, 0, sizeof layer);
-        if ((rc = add_gemm(p, op->dtype, b * t, 4 * hd, in_l, 1, &layer, err)) != RIDGE_OK)
+        if ((rc = add_gemm(p, op->dtype, b * t, 4 * hd, in_l, fmin(in_l, 4 * hd), 1, &layer, err)) != RIDGE_OK)
             return rc;
-        if ((rc = add_gemm(p, op->dtype, b, 4 * hd, hd, t, &layer, err)) != RIDGE_OK)
+        if ((rc = add_gemm(p, op->dtype, b, 4 * hd, hd, hd, t, &layer, err)) != RIDGE_OK)
             return rc;
         rk_accumulate(&layer, &pw, t);
         if (bwd) {
             /* Per step: gradient through the recurrent weights and the gates; then the input
              * gradient and the weight gradient over all steps at once. */
-            if ((rc = add_gemm(p, op->dtype, b, hd, 4 * hd, t, &layer, err)) != RIDGE_OK)
+            if ((rc = add_gemm(p, op->dtype, b, hd, 4 * hd, hd, t, &layer, err)) != RIDGE_OK)
                 return rc;
             rk_accumulate(&layer, &pw, t);
-            if ((rc = add_gemm(p, op->dtype, b * t, in_l, 4 * hd, 1, &layer, err)) != RIDGE_OK)
+            if ((rc = add_gemm(p, op->dtype, b * t, in_l, 4 * hd, fmin(in_l, 4 * hd), 1, &layer, err)) != RIDGE_OK)
                 return rc;
-            if ((rc = add_gemm(p, op->dtype, 4 * hd, in_l + hd, b * t, 1, &layer, err)) != RIDGE_OK)
+            if ((rc = add_gemm(p, op->dtype, 4 * hd, in_l + hd, b * t, fmin(4 * hd, in_l + hd), 1, &layer, err)) != RIDGE_OK)
                 return rc;
         }
         rk_accumulate(r, &layer, l == 0 ? 1 : layers - 1);
