@@ -388,7 +388,8 @@ static const char *documented_speedup(const ridge_gpu *g, const ridge_op *base, 
  *    and LSTMs pass their channel dimension"). So a batch x seq whose bytes are not a multiple of 16
  *    gets the alignment penalty (and on Hopper the no-TMA factor 0.35), and doubling the batch or the
  *    sequence, which aligns it, makes the whole fwd_bwd op faster.
- * 2. Flash-decoding split taken by rule, not by time (model/kernel/attention.c:76, decode branch;
+ * 2. (Fixed 2026-12-04: the split is now the fastest of no split, floor(SM / tiles) and
+ *    ceil(SM / tiles); its reproductions are plain checks.) Flash-decoding split taken by rule, not by time (model/kernel/attention.c:76, decode branch;
  *    docs/model.md §4: s = min(ceil(SM / tiles), floor(kv / 256))): the split always adds the
  *    combine kernel's floor, which can exceed the compute it saves, and ceil() makes tiles x s
  *    overshoot the SMs (120 tiles on 148 SMs: s = 2, 240 tiles, two waves of half tiles, no less
@@ -412,18 +413,14 @@ static const char *documented_speedup(const ridge_gpu *g, const ridge_op *base, 
 static const char *known_speedup_bug(const ridge_op *base, const ridge_kernel_result *r0,
                                      const ridge_kernel_result *r1)
 {
-    if (base->kind == RIDGE_OP_ATTENTION && base->u.attn.q_len < 64 && r1->split_k < r0->split_k)
-        return "2 (attention split)";
     if (base->kind == RIDGE_OP_GEMM && r0->bound == RIDGE_BOUND_L2 && r1->bound == RIDGE_BOUND_L2 &&
         r1->l2_bytes < r0->l2_bytes)
         return "3 (L2 ramp)";
     return NULL;
 }
 
-static const char *known_mig_bug(const ridge_op *op, const ridge_kernel_result *whole, const ridge_kernel_result *part)
+static const char *known_mig_bug(const ridge_op *op, const ridge_kernel_result *whole)
 {
-    if (op->kind == RIDGE_OP_ATTENTION && op->u.attn.q_len < 64 && whole->split_k > part->split_k)
-        return "2 (attention split)";
     if (((op->kind == RIDGE_OP_GEMM || op->kind == RIDGE_OP_CONV2D) && whole->tensor) || op->kind == RIDGE_OP_LSTM)
         return "4 (gemm terms)";
     return NULL;
@@ -545,12 +542,11 @@ static void test_known_defects(void)
      * kv_len 646 head_dim 128 causal: split 2, 6.923 us; on its 4g.71gb slice unsplit, 5.607 us. */
     a = attn_op(RIDGE_DTYPE_FP16, 3, 40, 808, 64, 0);
     b = a, b.u.attn.batch = 6;
-    known_bug_case("known defect 2: decode attention fp16 b3 h40 kv808 d64 on b200, batch doubled", "b200", &a,
-                   "b200", &b, "model/kernel/attention.c:76: the decode split by rule, not by time");
+    known_bug_case("fixed defect 2: decode attention fp16 b3 h40 kv808 d64 on b200, batch doubled", "b200", &a,
+                   "b200", &b, NULL);
     a = attn_op(RIDGE_DTYPE_FP8, 1, 64, 646, 128, 1);
-    known_bug_case("known defect 2: decode attention fp8 b1 h64 kv646 d128 causal, h200-sxm-141gb against 4g.71gb",
-                   "h200-sxm-141gb", &a, "h200-sxm-141gb:4g.71gb", &a,
-                   "model/kernel/attention.c:76: the decode split by rule, not by time");
+    known_bug_case("fixed defect 2: decode attention fp8 b1 h64 kv646 d128 causal, h200-sxm-141gb against 4g.71gb",
+                   "h200-sxm-141gb", &a, "h200-sxm-141gb:4g.71gb", &a, NULL);
     /* 3: a30, gemm int4 m 8128 n 128 k 64 batch 3 tt: L2-bound, 8.299 us; at k 128, 8.246 us (L2
      * bytes 12.54 -> 12.41 MB, DRAM bytes 0.73 -> 1.66 MB). */
     a = ridge_op_gemm(RIDGE_DTYPE_INT4, 8128, 128, 64, 3);
@@ -589,7 +585,7 @@ static void test_mig(const ridge_gpu *g)
                 n_mig++;
                 if (part.time_s >= whole.time_s * (1 - ROOF_TOL))
                     continue;
-                if ((bug = known_mig_bug(&op, &whole, &part)) != NULL) {
+                if ((bug = known_mig_bug(&op, &whole)) != NULL) {
                     n_mig_excluded++;
                     if (verbose)
                         fprintf(stderr, "%s: %.6g s on the GPU, %.6g s on the slice (known defect %s)\n", ctx,

@@ -34,6 +34,45 @@ void rk_attention_prep(rk_kernel_prepared *p)
         p->attn_fwd = 0.60;
 }
 
+/* What rk_attention's time depends on apart from the KV split: the unsplit tiles and their rows,
+ * the visible pairs per query, the tile rate, and a decode's per-head extras. */
+typedef struct {
+    double tiles, tm, kv_avg, d, peak_sm, eff, eta_bwd, t_vec, per_head_l2;
+    rk_bytes bytes;
+} attn_shape;
+
+/* The kernel with its KV sequence in s chunks (s = 1: unsplit), finished (rk_finish): r->time_s
+ * is its GPU time. */
+static void attn_split(const rk_kernel_prepared *p, const ridge_op *op, const attn_shape *a, double s,
+                       ridge_kernel_result *r)
+{
+    const ridge_gpu *g = p->g;
+    double tiles = a->tiles * s, kv_per_tile = a->kv_avg / s, t_over, t_tile, waves;
+    /* Each tile's fill and drain, as a GEMM tile's (docs/model.md §2): one DRAM latency before its
+     * first block of keys, and its FP32 output accumulators (tm x head_dim) out through shared
+     * memory at the end. At short sequences this is a large share of a tile. */
+    t_over = g->eff.dram_latency_s + a->tm * a->d * 4.0 / (128.0 * g->tensor_clock_hz);
+    t_tile = 4.0 * a->tm * kv_per_tile * a->d / (a->peak_sm * a->eff) + t_over;
+    waves = tiles / g->sm_count;
+    r->compute_s = rk_ceil(waves) * t_tile;
+    if (a->t_vec > r->compute_s)
+        r->compute_s = a->t_vec;
+    r->kernels = s > 1 ? 2 : 1; /* split-KV adds a combine kernel */
+    if (op->u.attn.pass == RIDGE_PASS_FWD_BWD) {
+        r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / a->eta_bwd;
+        r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
+    }
+    rk_l2_split(p, a->bytes, 0, 0, &r->dram_bytes, &r->l2_bytes);
+    r->l2_bytes += a->per_head_l2;
+    r->tile_m = a->tm;
+    r->tile_n = kv_per_tile;
+    r->tiles = tiles;
+    r->waves = waves;
+    r->wave_efficiency = waves / rk_ceil(waves);
+    r->split_k = s;
+    rk_finish(p, r);
+}
+
 int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_result *r, ridge_err *err)
 {
     /* rk_op_min_bytes(op) and rk_op_flops(op) (below), their attention formulas inline */
@@ -43,7 +82,7 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
     double pr = rk_attn_pairs(op), kv_avg = q > 0 ? pr / q : 0;
     const ridge_gpu *g = p->g;
     int tp = p->dt[op->dtype].tensor_peak;
-    double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s = 1, t_tile, t_over, waves;
+    double peak_sm, eff, eta = p->attn_fwd, eta_bwd = p->attn_bwd, tiles, tm, kv_per_tile, s_lo = 1, s_hi = 1;
     double per_head_l2 = 0, t_vec = 0;
     /* A 16- or 8-bit attention needs the tensor path (FlashAttention has no CUDA-core kernel for
      * them), as a GEMM does: bf16 on a V100, fp8 on an A100 are errors, not a silent fallback. */
@@ -72,15 +111,15 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
         double rows = q * (h / hk);
         tm = RK_ATTN_TILE_Q_DECODE;
         tiles = b * hk * rk_ceil(rows / tm);
+        /* The split candidates: the most chunks that keep one wave, floor(SM / tiles), and the
+         * fewest that cover every SM, ceil(SM / tiles) (more chunks than that add a wave and save
+         * no time), each at most floor(kv / 256); below, the fastest of these and no split. */
         if (tiles < g->sm_count) {
-            s = rk_ceil(g->sm_count / tiles);
-            if (s > rk_floor(kv / RK_ATTN_MIN_KV_CHUNK))
-                s = rk_floor(kv / RK_ATTN_MIN_KV_CHUNK);
-            if (s < 1)
-                s = 1;
+            double cap = rk_floor(kv / RK_ATTN_MIN_KV_CHUNK);
+            s_lo = fmax(1, fmin(rk_floor(g->sm_count / tiles), cap));
+            s_hi = fmax(1, fmin(rk_ceil(g->sm_count / tiles), cap));
         }
-        tiles *= s;
-        kv_per_tile = kv_avg / s;
+        kv_per_tile = kv_avg;
         /* A packed tile computes tm rows however few are real. */
         if (op->u.attn.per_head_kv && hk < h) {
             /* One CTA per query head (TensorRT-LLM's masked MHA before its XQA kernels): each
@@ -91,31 +130,26 @@ int rk_attention(const rk_kernel_prepared *p, const ridge_op *op, ridge_kernel_r
             t_vec = rk_attn_flops(op, pr) / p->dt[RIDGE_DTYPE_FP32].vector_rate; /* FP32 dot products */
         }
     }
-    /* Each tile's fill and drain, as a GEMM tile's (docs/model.md §2): one DRAM latency before its
-     * first block of keys, and its FP32 output accumulators (tm x head_dim) out through shared
-     * memory at the end. At short sequences this is a large share of a tile. */
-    t_over = g->eff.dram_latency_s + tm * d * 4.0 / (128.0 * g->tensor_clock_hz);
-    t_tile = 4.0 * tm * kv_per_tile * d / (peak_sm * eff) + t_over;
-    waves = tiles / g->sm_count;
-    r->compute_s = rk_ceil(waves) * t_tile;
-    if (t_vec > r->compute_s)
-        r->compute_s = t_vec;
-    r->kernels = s > 1 ? 2 : 1; /* split-KV adds a combine kernel */
-    if (op->u.attn.pass == RIDGE_PASS_FWD_BWD) {
-        r->compute_s += r->compute_s * RK_ATTN_BWD_FLOPS_RATIO / eta_bwd;
-        r->kernels += 3; /* backward preprocess, main kernel, dQ conversion */
+    /* flash-decoding's split is taken by GPU time, as a GEMM's split-K is (docs/model.md §2, §4):
+     * the combine kernel's floor can outweigh what a split saves. */
+    {
+        attn_shape a = {tiles, tm, kv_per_tile, d, peak_sm, eff, eta_bwd, t_vec, per_head_l2,
+                        rk_op_bytes(op, min_bytes)};
+        double cand[3] = {1, s_lo, s_hi};
+        ridge_kernel_result best = *r, c;
+        attn_split(p, op, &a, 1, &best);
+        for (int i = 1; i < 3; i++) {
+            if (cand[i] <= 1 || cand[i] == cand[i - 1])
+                continue;
+            c = *r;
+            attn_split(p, op, &a, cand[i], &c);
+            if (c.time_s < best.time_s)
+                best = c;
+        }
+        *r = best;
     }
     r->flops = rk_attn_flops(op, pr);
-    rk_l2_split(p, rk_op_bytes(op, min_bytes), 0, 0, &r->dram_bytes, &r->l2_bytes);
-    r->l2_bytes += per_head_l2;
-    r->tile_m = tm;
-    r->tile_n = kv_per_tile;
-    r->tiles = tiles;
-    r->waves = waves;
-    r->wave_efficiency = waves / rk_ceil(waves);
-    r->split_k = s;
     r->align_efficiency = 1;
     (void)hk;
-    rk_finish(p, r);
     return rk_predicted(p, op, min_bytes, r, err);
 }
