@@ -171,9 +171,9 @@ int cli_run_lengths_check(const char *cmd, const cli_run_lengths *l, const ridge
     return 0;
 }
 
-/* Whether text is an operator list: the look cli_is_oplist_file took at a file, now at its text
- * (the same answer as before for every file). A cheap look: parse the first 64 KiB, else look for
- * the keys. */
+/* Whether text is an operator list, by the look that was once taken at the file's first blocks
+ * and is now taken at its text, so that every file gets the answer it got: parse the first 64 KiB
+ * (a small file whole), else look for the keys. */
 static int text_is_oplist(const char *text, size_t len)
 {
     char buf[65536];
@@ -213,8 +213,9 @@ void cli_workload_init(cli_workload *w, const char *arg)
     w->arg = arg;
 }
 
-/* Read a file's text at the first look; RIDGE_OK for a built-in id, else the reader's status. */
-static int workload_read(cli_workload *w)
+/* Read a file's text at the first look. RIDGE_OK (a built-in id, or the text), else the reader's
+ * status, with its error in err (NULL: not wanted). */
+static int workload_read(cli_workload *w, ridge_err *err)
 {
     if (!w->looked) {
         w->looked = 1;
@@ -222,21 +223,22 @@ static int workload_read(cli_workload *w)
         if (w->is_file)
             w->read_st = ridge_file_read(w->arg, &w->text, &w->len, &w->read_err);
     }
+    if (w->read_st != RIDGE_OK && err)
+        *err = w->read_err;
     return w->read_st;
 }
 
 int cli_workload_is_oplist(cli_workload *w)
 {
-    return workload_read(w) == RIDGE_OK && w->text && text_is_oplist(w->text, w->len);
+    return workload_read(w, NULL) == RIDGE_OK && w->text && text_is_oplist(w->text, w->len);
 }
 
 int cli_workload_model(cli_workload *w, ridge_model **out, ridge_err *err)
 {
+    int st = workload_read(w, err);
     *out = NULL;
-    if (workload_read(w) != RIDGE_OK) {
-        *err = w->read_err;
-        return w->read_st;
-    }
+    if (st != RIDGE_OK)
+        return st;
     if (!w->is_file)
         return ridge_model_load_builtin(w->arg, out, err);
     return ridge_model_parse(w->text, w->len, w->arg, out, err);
@@ -244,11 +246,10 @@ int cli_workload_model(cli_workload *w, ridge_model **out, ridge_err *err)
 
 int cli_workload_oplist(cli_workload *w, ridge_oplist *out, ridge_err *err)
 {
+    int st = workload_read(w, err);
     memset(out, 0, sizeof *out);
-    if (workload_read(w) != RIDGE_OK) {
-        *err = w->read_err;
-        return w->read_st;
-    }
+    if (st != RIDGE_OK)
+        return st;
     if (!w->is_file)
         return ridge_err_set(err, RIDGE_EINVAL, "%s: not an operator list file", w->arg);
     return ridge_oplist_parse(w->text, w->len, w->arg, out, err);
