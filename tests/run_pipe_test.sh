@@ -82,6 +82,8 @@ same_run "compare --prices" "$src/tests/data/prices/good.txt" compare a40 t4 --w
 same_run "serve --trace" "$src/workloads/examples/requests.csv" serve --gpu a40 --workload llama2-7b --trace @IN@
 same_run "plan --plan" "$src/tests/data/plan/dims.json" plan --plan @IN@
 same_run "validate FILE" "$src/validation/published/published-dev.json" validate @IN@
+same_run "calibrate FILE" "$src/validation/published/published-dev.json" calibrate --gpu v100-sxm2-32gb \
+    --train pub0225 --fit framework_op_s @IN@ -o "$tmp/cal.json"
 same_run "roofline --measured" "$src/tests/data/validate/torch-e2e-sample.json" roofline --gpu a40 --measured @IN@ \
     -o "$tmp/r.svg"
 same_run "predict --cluster FILE" "$src/model/clusters/dgx-a100.json" predict --cluster @IN@ --tp 2 --pp 1 --dp 4 \
