@@ -262,6 +262,7 @@ static int figures_table(const ridge_gpu *g, int n, cli_format fmt)
 typedef struct {
     cli_format fmt;
     const char *workload;
+    cli_workload wl; /* the workload, read at the first look */
     ridge_run_config run;
     ridge_runtime rt;
     int run_flags, precision_given;
@@ -342,7 +343,9 @@ static int parse_args(int argc, char **argv, cmp_args *a)
         return cli_usage_error("compare", "--per-op needs --workload (a model to compare kernel by kernel)");
     if (a->top_given && !a->per_op)
         return cli_usage_error("compare", "--top applies to --per-op");
-    if (a->workload && cli_is_oplist_file(a->workload))
+    if (a->workload)
+        cli_workload_init(&a->wl, a->workload);
+    if (a->workload && cli_workload_is_oplist(&a->wl))
         return cli_usage_error("compare",
                                "%s is an operator list; compare needs a model (built-in id or model file); "
                                "'ridge predict --gpu ID --workload FILE' predicts an operator list",
@@ -357,11 +360,15 @@ int cmd_compare(int argc, char **argv)
     int rc;
     ridge_run_config_init(&a.run);
     rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
+    if (rc >= 0) {
+        cli_workload_free(&a.wl);
         return rc;
+    }
     g = calloc((size_t)a.n, sizeof *g);
-    if (!g)
+    if (!g) {
+        cli_workload_free(&a.wl);
         return CLI_EXIT_FAILURE;
+    }
     rc = CLI_EXIT_OK;
     for (int i = 0; i < a.n && rc == CLI_EXIT_OK; i++)
         rc = cli_load_gpu(a.ids[i], a.files[i], &g[i]);
@@ -370,12 +377,13 @@ int cmd_compare(int argc, char **argv)
     if (rc != CLI_EXIT_OK)
         ;
     else if (a.workload)
-        rc = cli_compare_workload(g, a.n, a.workload, &a.run, a.precision_given, a.rt,
+        rc = cli_compare_workload(g, a.n, &a.wl, &a.run, a.precision_given, a.rt,
                                   (cli_compare_opts){a.per_op, a.top, a.batch_max}, a.fmt);
     else if (a.run_flags)
         rc = cli_usage_error("compare", "run options (--mode, --batch...) need --workload");
     else
         rc = a.fmt == CLI_FMT_JSON ? figures_json(g, a.n) : figures_table(g, a.n, a.fmt);
     free(g);
+    cli_workload_free(&a.wl);
     return rc;
 }

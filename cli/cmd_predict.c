@@ -156,7 +156,7 @@ static void model_text(const ridge_gpu *g, const ridge_model *m, const ridge_run
            cli_num(p->max_batch, b[2], 48));
 }
 
-static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_config *given, int precision_given,
+static int predict_model(const ridge_gpu *g, cli_workload *wl, const ridge_run_config *given, int precision_given,
                          ridge_runtime rt, int per_op, cli_format fmt)
 {
     ridge_model *m = NULL;
@@ -167,7 +167,7 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
     int rc;
     if (!precision_given)
         cli_default_precision(&run, g, 1, note, sizeof note);
-    rc = ridge_model_load(wl, &m, &err);
+    rc = cli_workload_model(wl, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         return cli_exit_code(rc);
@@ -191,6 +191,38 @@ static int predict_model(const ridge_gpu *g, const char *wl, const ridge_run_con
     return rc;
 }
 
+/* An operator list on one GPU. */
+static int predict_oplist(const ridge_gpu *g, cli_workload *wl, ridge_runtime rt, cli_format fmt)
+{
+    ridge_oplist w = {0};
+    ridge_op_result *res = NULL;
+    ridge_schedule_totals tot;
+    ridge_err err;
+    int rc = cli_workload_oplist(wl, &w, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s", err.msg);
+        return cli_exit_code(rc);
+    }
+    res = calloc(w.n, sizeof *res);
+    if (!res) {
+        ridge_oplist_free(&w);
+        cli_error("out of memory");
+        return CLI_EXIT_FAILURE;
+    }
+    rc = ridge_schedule_ops(g, w.ops, w.n, rt, res, &tot, &err);
+    if (rc != RIDGE_OK) {
+        cli_error("%s: %s", wl->arg, err.msg);
+        rc = cli_exit_code(rc);
+    } else if (fmt == CLI_FMT_JSON) {
+        rc = cli_oplist_json(g, &w, rt, res, &tot);
+    } else {
+        rc = cli_ops_table(g, &w, rt, res, &tot, fmt);
+    }
+    free(res);
+    ridge_oplist_free(&w);
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     static const struct option opts[] = {CLI_OPTIONS_GPU,     CLI_OPTION_WORKLOAD, CLI_OPTION_RUNTIME,
@@ -205,10 +237,7 @@ int cmd_predict(int argc, char **argv)
     cli_format fmt = CLI_FMT_TEXT;
     ridge_runtime rt = RIDGE_RUNTIME_EAGER;
     ridge_gpu g;
-    ridge_oplist w = {0};
-    ridge_op_result *res = NULL;
-    ridge_schedule_totals tot;
-    ridge_err err;
+    cli_workload wl;
     int c, r, rc, batch_given = 0;
     ridge_run_config_init(&run);
     cli_cluster_args_init(&ca);
@@ -272,9 +301,13 @@ int cmd_predict(int argc, char **argv)
         if (ca.pc.sequence_parallel && ca.pc.tp < 2)
             return cli_usage_error("predict", "--sp splits the sequence over the tensor-parallel group: it needs "
                                               "--tp 2 or more");
-        if (cli_is_oplist_file(wfile))
-            return cli_usage_error("predict", "--cluster takes a model workload, not the operator list %s", wfile);
-        return cli_predict_cluster(&ca, wfile, &run, precision_given, rt, fmt);
+        cli_workload_init(&wl, wfile);
+        if (cli_workload_is_oplist(&wl))
+            rc = cli_usage_error("predict", "--cluster takes a model workload, not the operator list %s", wfile);
+        else
+            rc = cli_predict_cluster(&ca, &wl, &run, precision_given, rt, fmt);
+        cli_workload_free(&wl);
+        return rc;
     }
     if (ca.flags)
         return cli_usage_error("predict", "--nodes, --tp, --pp, --dp, --ep, --zero, --fsdp, --sp, --microbatch, "
@@ -287,32 +320,14 @@ int cmd_predict(int argc, char **argv)
     rc = cli_load_gpu(gpu_id, gpu_file, &g);
     if (rc)
         return rc;
-    if (!cli_is_oplist_file(wfile))
-        return predict_model(&g, wfile, &run, precision_given, rt, per_op, fmt);
-    if (run_flags)
-        return cli_usage_error("predict", "run options (--mode, --batch...) apply to model workloads, not to the "
-                                          "operator list %s", wfile);
-    rc = ridge_oplist_load_file(wfile, &w, &err);
-    if (rc != RIDGE_OK) {
-        cli_error("%s", err.msg);
-        return cli_exit_code(rc);
-    }
-    res = calloc(w.n, sizeof *res);
-    if (!res) {
-        ridge_oplist_free(&w);
-        cli_error("out of memory");
-        return CLI_EXIT_FAILURE;
-    }
-    rc = ridge_schedule_ops(&g, w.ops, w.n, rt, res, &tot, &err);
-    if (rc != RIDGE_OK) {
-        cli_error("%s: %s", wfile, err.msg);
-        rc = cli_exit_code(rc);
-    } else if (fmt == CLI_FMT_JSON) {
-        rc = cli_oplist_json(&g, &w, rt, res, &tot);
-    } else {
-        rc = cli_ops_table(&g, &w, rt, res, &tot, fmt);
-    }
-    free(res);
-    ridge_oplist_free(&w);
+    cli_workload_init(&wl, wfile);
+    if (!cli_workload_is_oplist(&wl))
+        rc = predict_model(&g, &wl, &run, precision_given, rt, per_op, fmt);
+    else if (run_flags)
+        rc = cli_usage_error("predict", "run options (--mode, --batch...) apply to model workloads, not to the "
+                                        "operator list %s", wfile);
+    else
+        rc = predict_oplist(&g, &wl, rt, fmt);
+    cli_workload_free(&wl);
     return rc;
 }

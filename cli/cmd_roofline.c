@@ -243,6 +243,7 @@ int cmd_roofline(int argc, char **argv)
     ridge_plot_paths paths;
     ridge_oplist w = {0};
     ridge_model *model = NULL;
+    cli_workload wl;
     point_list pl[RIDGE_ROOFLINE_MAX_GPUS];
     ridge_roofline_series series[RIDGE_ROOFLINE_MAX_GPUS];
     ridge_gpu gpu[RIDGE_ROOFLINE_MAX_GPUS];
@@ -310,21 +311,24 @@ int cmd_roofline(int argc, char **argv)
         return cli_usage_error(CMD, "--measured draws on one GPU, not on two");
     if (run_flags && !workload)
         return cli_usage_error(CMD, "run options (--mode, --batch...) need --workload ID|FILE");
-    if (workload && cli_is_oplist_file(workload) && run_flags)
-        return cli_usage_error(CMD, "run options (--mode, --batch...) apply to model workloads, not to the "
-                                    "operator list %s", workload);
-
-    for (int g = 0; g < ngpu; g++) {
-        rc = cli_load_gpu(gpu_id[g], gpu_file[g], &gpu[g]);
-        if (rc)
-            return rc;
+    cli_workload_init(&wl, workload);
+    if (workload && cli_workload_is_oplist(&wl) && run_flags) {
+        rc = cli_usage_error(CMD, "run options (--mode, --batch...) apply to model workloads, not to the "
+                                  "operator list %s", workload);
+        goto done;
     }
-    if (workload && !cli_is_oplist_file(workload)) {
+
+    for (int g = 0; g < ngpu && rc == CLI_EXIT_OK; g++)
+        rc = cli_load_gpu(gpu_id[g], gpu_file[g], &gpu[g]);
+    if (rc)
+        goto done;
+    if (workload && !cli_workload_is_oplist(&wl)) {
         char pnote[96], summary[200];
-        int st = ridge_model_load(workload, &model, &err);
+        int st = cli_workload_model(&wl, &model, &err);
         if (st != RIDGE_OK) {
             cli_error("%s", err.msg);
-            return cli_exit_code(st);
+            rc = cli_exit_code(st);
+            goto done;
         }
         if (!precision_given)
             cli_default_precision(&run, gpu, ngpu, pnote, sizeof pnote);
@@ -345,10 +349,11 @@ int cmd_roofline(int argc, char **argv)
         ropt.note = note;
         ropt.key_top = 5;
     } else if (workload) {
-        int st = ridge_oplist_load_file(workload, &w, &err);
+        int st = cli_workload_oplist(&wl, &w, &err);
         if (st != RIDGE_OK) {
             cli_error("%s", err.msg);
-            return cli_exit_code(st);
+            rc = cli_exit_code(st);
+            goto done;
         }
         for (int g = 0; g < ngpu && rc == CLI_EXIT_OK; g++)
             rc = add_workload(&pl[g], &gpu[g], &w, workload);
@@ -399,6 +404,7 @@ int cmd_roofline(int argc, char **argv)
 done:
     ridge_oplist_free(&w);
     ridge_model_free(model);
+    cli_workload_free(&wl);
     for (int g = 0; g < RIDGE_ROOFLINE_MAX_GPUS; g++)
         points_free(&pl[g]);
     return rc;

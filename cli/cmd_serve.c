@@ -345,6 +345,7 @@ int cmd_serve(int argc, char **argv)
     serve_cli *c = calloc(1, sizeof *c);
     ridge_cluster *cl = NULL, *rep_cl = NULL;
     ridge_model *m = NULL;
+    cli_workload wl = {0};
     double *trace_cols = NULL;
     ridge_gpu g;
     ridge_err err;
@@ -369,11 +370,12 @@ int cmd_serve(int argc, char **argv)
     if ((rc = parse_args(argc, argv, &o, c)) != CLI_EXIT_OK || o.help)
         goto done;
     c->s.timeout_s = o.timeout_ms > 0 ? o.timeout_ms / 1e3 : 0;
-    if (cli_is_oplist_file(o.wl)) {
+    cli_workload_init(&wl, o.wl);
+    if (cli_workload_is_oplist(&wl)) {
         rc = cli_usage_error("serve", "%s is an operator list; serve needs a model (built-in id or model file)", o.wl);
         goto done;
     }
-    if ((st = ridge_model_load(o.wl, &m, &err)) != RIDGE_OK) {
+    if ((st = cli_workload_model(&wl, &m, &err)) != RIDGE_OK) {
         cli_error("%s", err.msg);
         rc = cli_exit_code(st);
         goto done;
@@ -398,6 +400,7 @@ done:
     free(cl);
     free(rep_cl);
     ridge_model_free(m);
+    cli_workload_free(&wl);
     free(c);
     return rc;
 }

@@ -241,7 +241,7 @@ static int predict_max(const ridge_gpu *g, int n, const ridge_model *m, ridge_ru
     return predict_all(g + 1, n - 1, m, run, rt, p + 1);
 }
 
-int cli_compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *given,
+int cli_compare_workload(const ridge_gpu *g, int n, cli_workload *workload, const ridge_run_config *given,
                          int precision_given, ridge_runtime rt, cli_compare_opts o, cli_format fmt)
 {
     ridge_model *m = NULL;
@@ -258,7 +258,7 @@ int cli_compare_workload(const ridge_gpu *g, int n, const char *workload, const 
     }
     if (!precision_given)
         cli_default_precision(&run, g, n, note, sizeof note);
-    rc = ridge_model_load(workload, &m, &err);
+    rc = cli_workload_model(workload, &m, &err);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         free(p);

@@ -21,7 +21,7 @@ typedef struct {
  * fmt; without --precision (precision_given 0) in the best precision all the GPUs have, so that
  * the rows compare like with like. Prints errors (--batch max where not even batch 1 fits: exit
  * 2); returns an exit code. */
-int cli_compare_workload(const ridge_gpu *g, int n, const char *workload, const ridge_run_config *given,
+int cli_compare_workload(const ridge_gpu *g, int n, cli_workload *workload, const ridge_run_config *given,
                          int precision_given, ridge_runtime rt, cli_compare_opts o, cli_format fmt);
 
 /* One model run predicted on n GPUs: what the emitters read. */

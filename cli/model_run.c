@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ridge/file.h"
 
@@ -88,6 +89,13 @@ static int run_choice(int failed, const char *name, const char *arg, const char 
     return -1;
 }
 
+/* The profile of the last --host given (run_host), parsed there: a file is read once, as a pipe
+ * can be, and each run takes the profile from here, by its name, instead of reading it again. */
+static struct {
+    char name[sizeof ((ridge_run_config *)0)->host];
+    ridge_host_profile hp;
+} host_given;
+
 /* --host: checked now, so that a bad profile is one line before any output. */
 static int run_host(const char *name, const char *arg, ridge_run_config *rc)
 {
@@ -103,6 +111,8 @@ static int run_host(const char *name, const char *arg, ridge_run_config *rc)
         return -1;
     }
     snprintf(rc->host, sizeof rc->host, "%s", arg);
+    snprintf(host_given.name, sizeof host_given.name, "%s", arg);
+    host_given.hp = hp;
     return 1;
 }
 
@@ -161,49 +171,112 @@ int cli_run_lengths_check(const char *cmd, const cli_run_lengths *l, const ridge
     return 0;
 }
 
-int cli_is_oplist_file(const char *path)
+/* Whether text is an operator list, by the look that was once taken at the file's first blocks
+ * and is now taken at its text, so that every file gets the answer it got: parse the first 64 KiB
+ * (a small file whole), else look for the keys. */
+static int text_is_oplist(const char *text, size_t len)
 {
-    FILE *f = fopen(path, "rb");
     char buf[65536];
-    size_t n;
-    cJSON *j;
-    int is = 0;
-    if (!f)
-        return 0;
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    /* A cheap look: parse when small, else look for the key. */
-    j = cJSON_ParseWithLength(buf, n);
+    size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1, at = n;
+    int ops, fam;
+    cJSON *j = cJSON_ParseWithLength(text, n);
     if (j) {
-        is = cJSON_GetObjectItemCaseSensitive(j, "ops") != NULL && cJSON_GetObjectItemCaseSensitive(j, "family") == NULL;
+        int is = cJSON_GetObjectItemCaseSensitive(j, "ops") != NULL &&
+                 cJSON_GetObjectItemCaseSensitive(j, "family") == NULL;
         cJSON_Delete(j);
-    } else {
-        int ops = strstr(buf, "\"ops\"") != NULL, fam = strstr(buf, "\"family\"") != NULL;
-        /* Neither key in the first 64 KiB (a long description before "ops"): read on until one
-         * shows, each block after the last 8 bytes of the one before (a key across the seam), up
-         * to the input file limit (/dev/zero never ends; the loader then says it is too large). */
-        size_t total = n;
-        while (!ops && !fam && n == sizeof buf - 1 && total <= RIDGE_FILE_MAX_BYTES) {
-            size_t keep = 8;
-            memmove(buf, buf + n - keep, keep);
-            n = keep + fread(buf + keep, 1, sizeof buf - 1 - keep, f);
-            total += n - keep;
-            buf[n] = '\0';
-            ops = strstr(buf, "\"ops\"") != NULL;
-            fam = strstr(buf, "\"family\"") != NULL;
-            if (n <= keep)
-                break;
-        }
-        is = ops && !fam;
+        return is;
     }
-    fclose(f);
-    return is;
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    ops = strstr(buf, "\"ops\"") != NULL;
+    fam = strstr(buf, "\"family\"") != NULL;
+    /* Neither key in the first 64 KiB (a long description before "ops"): look on until one shows,
+     * each block after the last 8 bytes of the one before (a key across the seam). */
+    while (!ops && !fam && n == sizeof buf - 1) {
+        size_t keep = 8, got = len - at < sizeof buf - 1 - keep ? len - at : sizeof buf - 1 - keep;
+        memmove(buf, buf + n - keep, keep);
+        memcpy(buf + keep, text + at, got);
+        at += got;
+        n = keep + got;
+        buf[n] = '\0';
+        ops = strstr(buf, "\"ops\"") != NULL;
+        fam = strstr(buf, "\"family\"") != NULL;
+        if (n <= keep)
+            break;
+    }
+    return ops && !fam;
+}
+
+void cli_workload_init(cli_workload *w, const char *arg)
+{
+    memset(w, 0, sizeof *w);
+    w->arg = arg;
+}
+
+/* Read a file's text at the first look. RIDGE_OK (a built-in id, or the text), else the reader's
+ * status, with its error in err (NULL: not wanted). */
+static int workload_read(cli_workload *w, ridge_err *err)
+{
+    if (!w->looked) {
+        w->looked = 1;
+        w->is_file = ridge_model_names_file(w->arg);
+        if (w->is_file)
+            w->read_st = ridge_file_read(w->arg, &w->text, &w->len, &w->read_err);
+    }
+    if (w->read_st != RIDGE_OK && err)
+        *err = w->read_err;
+    return w->read_st;
+}
+
+int cli_workload_is_oplist(cli_workload *w)
+{
+    return workload_read(w, NULL) == RIDGE_OK && w->text && text_is_oplist(w->text, w->len);
+}
+
+int cli_workload_model(cli_workload *w, ridge_model **out, ridge_err *err)
+{
+    int st = workload_read(w, err);
+    *out = NULL;
+    if (st != RIDGE_OK)
+        return st;
+    if (!w->is_file)
+        return ridge_model_load_builtin(w->arg, out, err);
+    return ridge_model_parse(w->text, w->len, w->arg, out, err);
+}
+
+int cli_workload_oplist(cli_workload *w, ridge_oplist *out, ridge_err *err)
+{
+    int st = workload_read(w, err);
+    memset(out, 0, sizeof *out);
+    if (st != RIDGE_OK)
+        return st;
+    if (!w->is_file)
+        return ridge_err_set(err, RIDGE_EINVAL, "%s: not an operator list file", w->arg);
+    return ridge_oplist_parse(w->text, w->len, w->arg, out, err);
+}
+
+void cli_workload_free(cli_workload *w)
+{
+    if (!w)
+        return;
+    free(w->text);
+    w->text = NULL;
+    w->looked = 0;
+}
+
+int cli_host_load(const char *id_or_path, ridge_host_profile *hp, ridge_err *err)
+{
+    if (host_given.name[0] && strcmp(id_or_path, host_given.name) == 0) {
+        *hp = host_given.hp;
+        return RIDGE_OK;
+    }
+    return ridge_host_load(id_or_path, hp, err);
 }
 
 int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp)
 {
     ridge_err err;
-    int st = ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err);
+    int st = cli_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, hp, &err);
     if (st != RIDGE_OK) {
         cli_error("--host: %s", err.msg);
         return cli_exit_code(st); /* a file that cannot be read: 3, as every input file */

@@ -102,8 +102,11 @@ const char *cli_run_option_flag(int c, char *buf, size_t cap);
 /* The single-GPU prediction (ridge/predict.h), under the name the commands know it by. */
 typedef ridge_predict_result cli_model_prediction;
 
-/* The host profile of a run (rc->host, else torch-eager), and its code style when the run has
- * none; prints the error and returns an exit code. */
+/* The host profile named id_or_path (ridge_host_load): the one a --host option parsed when it
+ * names that (a file is read once, so that a pipe works), else loaded now. */
+int cli_host_load(const char *id_or_path, ridge_host_profile *hp, ridge_err *err);
+/* The host profile of a run (rc->host, else torch-eager; cli_host_load), and its code style when
+ * the run has none; prints the error and returns an exit code. */
 int cli_host_for_run(ridge_run_config *rc, ridge_host_profile *hp);
 
 /* Build, schedule and size a model run on a GPU (ridge_predict_model with the run's host
@@ -112,7 +115,25 @@ int cli_model_predict(const ridge_gpu *g, const ridge_model *m, const ridge_run_
                       cli_model_prediction *p);
 void cli_model_prediction_free(cli_model_prediction *p);
 
-/* 1 if the file at path is an operator list ({"ops": [...]}), 0 otherwise (model file, id). */
-int cli_is_oplist_file(const char *path);
+/* A --workload: a built-in model id, or a file (ridge_model_names_file) read once, at the first
+ * look, and parsed from its text, so that a pipe or a FIFO works as a file does. A file that
+ * cannot be read is no operator list, and loading it gives the reader's error. */
+typedef struct {
+    const char *arg; /* as given: names it in errors */
+    int looked;      /* the file was read, or its read failed */
+    int is_file;
+    char *text; /* the file's text (NULL for an id, or a file that could not be read) */
+    size_t len;
+    int read_st; /* ridge_file_read's status, and its error */
+    ridge_err read_err;
+} cli_workload;
+/* A workload named arg (not read yet); cli_workload_free releases its text. */
+void cli_workload_init(cli_workload *w, const char *arg);
+/* 1 if the workload is an operator list file ({"ops": [...]}), 0 otherwise (model file, id). */
+int cli_workload_is_oplist(cli_workload *w);
+/* Its model (ridge_model_load's errors) or operator list (ridge_oplist_load_file's). */
+int cli_workload_model(cli_workload *w, ridge_model **out, ridge_err *err);
+int cli_workload_oplist(cli_workload *w, ridge_oplist *out, ridge_err *err);
+void cli_workload_free(cli_workload *w);
 
 #endif

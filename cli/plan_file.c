@@ -153,19 +153,22 @@ static int plan_prices(plan_opts *o, const cJSON *prices, const char *path)
     return 0;
 }
 
-/* A prices file the plan names, read once here so that one that cannot be read names the plan's
- * key (cli_prices_load names only the file). 0, or -1 / -3 after printing. */
-static int prices_readable(const char *file, const char *label)
+/* A prices file the plan names, read once, here, so that one that cannot be read names the plan's
+ * key (cli_prices_load names only the file), and parsed from that text. 0, or -1 / -3 after
+ * printing. */
+static int plan_prices_file(plan_opts *o, const char *file, const char *label)
 {
     char *text = NULL;
     size_t len = 0;
     ridge_err err = {{0}};
     int st = ridge_file_read(file, &text, &len, &err);
+    if (st != RIDGE_OK) {
+        cli_error("%s: %s", label, err.msg);
+        return st == RIDGE_EIO ? -3 : -1;
+    }
+    st = cli_prices_parse(&o->prices, text, len, file);
     free(text);
-    if (st == RIDGE_OK)
-        return 0;
-    cli_error("%s: %s", label, err.msg);
-    return st == RIDGE_EIO ? -3 : -1;
+    return st;
 }
 
 int plan_file_load(plan_opts *o, const char *path)
@@ -212,12 +215,10 @@ int plan_file_load(plan_opts *o, const char *path)
         } else if (!(val = key_value(it, code, path))) {
             goto done;
         }
-        if (code == CLI_OPT_PRICES && (bad = prices_readable(val, label)) != 0) {
-            free(val);
-            rc = bad;
-            goto done;
-        }
-        bad = plan_set_opt(o, code, val ? val : "", label);
+        if (code == CLI_OPT_PRICES)
+            bad = plan_prices_file(o, val, label);
+        else
+            bad = plan_set_opt(o, code, val ? val : "", label);
         free(val);
         if (bad) {
             rc = bad == -3 ? -3 : -1; /* a file it names that cannot be read (prices, host): exit 3 */

@@ -35,6 +35,7 @@ static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *coun
                     ridge_gpu **gpus, double **prices, ridge_model **m, ridge_plan **p)
 {
     ridge_plan_spec sp;
+    cli_workload wl;
     ridge_err err = {{0}};
     size_t ngpus = plan_candidate_gpus(o); /* 1 with cl */
     int rc;
@@ -56,15 +57,19 @@ static int setup_on(const plan_opts *o, const ridge_cluster *cl, const int *coun
         return rc;
     for (size_t i = 0; i < ngpus; i++)
         (*prices)[i] = (*gpus)[i].price_usd_per_hour;
-    if (cli_is_oplist_file(o->workload))
-        return cli_usage_error("plan",
-                               "%s is an operator list; plan needs a model (built-in id or model file); "
-                               "'ridge predict --gpu ID --workload FILE' predicts an operator list",
-                               o->workload);
-    if ((rc = ridge_model_load(o->workload, m, &err)) != RIDGE_OK) {
+    cli_workload_init(&wl, o->workload);
+    if (cli_workload_is_oplist(&wl))
+        rc = cli_usage_error("plan",
+                             "%s is an operator list; plan needs a model (built-in id or model file); "
+                             "'ridge predict --gpu ID --workload FILE' predicts an operator list",
+                             o->workload);
+    else if ((rc = cli_workload_model(&wl, m, &err)) != RIDGE_OK) {
         cli_error("%s: %s", o->workload_from, err.msg); /* names its option or key */
-        return cli_exit_code(rc);
+        rc = cli_exit_code(rc);
     }
+    cli_workload_free(&wl);
+    if (rc != CLI_EXIT_OK)
+        return rc;
     ridge_plan_spec_init(&sp);
     sp.model = *m;
     sp.run = o->run;

@@ -220,7 +220,7 @@ static void parallel_text(const ridge_cluster *cl, const ridge_model *m, const r
            cli_num(r->capacity_bytes / gib, b[1], 48), r->fits ? "fits" : "DOES NOT FIT");
 }
 
-int cli_predict_cluster(const cli_cluster_args *a, const char *wl, const ridge_run_config *given,
+int cli_predict_cluster(const cli_cluster_args *a, cli_workload *wl, const ridge_run_config *given,
                         int precision_given, ridge_runtime rt, cli_format fmt)
 {
     ridge_cluster *cl = malloc(sizeof *cl);
@@ -246,7 +246,7 @@ int cli_predict_cluster(const cli_cluster_args *a, const char *wl, const ridge_r
     if (rc == RIDGE_OK && !precision_given)
         cli_default_precision(&run, &cl->gpu, 1, note, sizeof note);
     if (rc == RIDGE_OK)
-        rc = ridge_model_load(wl, &m, &err);
+        rc = cli_workload_model(wl, &m, &err);
     if (rc == RIDGE_OK)
         rc = ridge_parallel_predict(cl, m, &run, &a->pc, rt, &r, &err);
     if (rc == RIDGE_OK)

@@ -7,6 +7,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "model_run.h"
 #include "ridge/parallel.h"
 
 /* getopt_long entries of the cluster flags; option values CLI_CLUSTER_OPT_BASE + 0..17. */
@@ -34,7 +35,7 @@ void cli_cluster_args_init(cli_cluster_args *a);
 /* Handle one cluster flag: 1 if c was one, 0 if not, -1 after printing a usage error. */
 int cli_cluster_option(int c, const char *arg, cli_cluster_args *a);
 /* Predict and print the step of model workload wl on the cluster; returns an exit code. */
-int cli_predict_cluster(const cli_cluster_args *a, const char *wl, const ridge_run_config *given,
+int cli_predict_cluster(const cli_cluster_args *a, cli_workload *wl, const ridge_run_config *given,
                         int precision_given, ridge_runtime rt, cli_format fmt);
 
 #endif

@@ -138,20 +138,28 @@ static int load_line(cli_prices *ps, char *line, const char *path, size_t lineno
 
 int cli_prices_load(cli_prices *ps, const char *path)
 {
-    char *text = NULL, *line, *next;
-    size_t len = 0, lineno = 0, nprices = 0;
+    char *text = NULL;
+    size_t len = 0;
     int rc = cli_read_file(path, &text, &len);
     if (rc != CLI_EXIT_OK)
         return rc == CLI_EXIT_IO ? -3 : -1;
+    rc = cli_prices_parse(ps, text, len, path);
+    free(text);
+    return rc;
+}
+
+int cli_prices_parse(cli_prices *ps, char *text, size_t len, const char *path)
+{
+    char *line, *next;
+    size_t lineno = 0, nprices = 0;
+    int rc = 0;
     /* A NUL byte would end the text there: the lines after it were dropped without a word. */
     if ((next = memchr(text, '\0', len)) != NULL) {
         for (line = text; line < next; line++)
             lineno += *line == '\n';
         cli_error("%s:%zu: a NUL byte: not a text file", path, lineno + 1);
-        free(text);
         return -1;
     }
-    rc = 0;
     for (line = text; rc == 0 && line && *line; line = next) {
         char *hash, *end;
         next = strchr(line, '\n');
@@ -170,7 +178,6 @@ int cli_prices_load(cli_prices *ps, const char *path)
             nprices++;
         }
     }
-    free(text);
     /* A sheet without a price (empty, blank or comments only: the wrong file, or one cut short)
      * would leave every GPU at the catalogue's price without a word. */
     if (rc == 0 && nprices == 0) {

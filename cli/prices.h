@@ -42,6 +42,9 @@ int cli_prices_add(cli_prices *ps, const char *arg, const char *label);
  * [date=YYYY-MM-DD] [source=TEXT to the end of the line]; '#' starts a comment. Errors name the
  * file, the line and the field. 0, -1 after printing (-3 when it cannot be read). */
 int cli_prices_load(cli_prices *ps, const char *path);
+/* The same from the text of the file at path, read by the caller (len bytes, NUL-terminated; its
+ * lines are cut in place). */
+int cli_prices_parse(cli_prices *ps, char *text, size_t len, const char *path);
 
 /* Give each of g[0..n) the price that applies to it, in place of the catalogue's: a price for its
  * id, else, for a MIG slice, its share of a price for its parent (mig_compute_slices of

@@ -16,7 +16,7 @@ static int serve_host(serve_cli *c, const ridge_run_config *rc, ridge_err *err)
     ridge_err e;
     if (c->hp_loaded)
         return RIDGE_OK;
-    if (ridge_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, &c->hp, &e) != RIDGE_OK)
+    if (cli_host_load(rc->host[0] ? rc->host : RIDGE_HOST_DEFAULT, &c->hp, &e) != RIDGE_OK)
         return ridge_err_set(err, RIDGE_EINVAL, "--host: %s", e.msg);
     c->hp_loaded = 1;
     return RIDGE_OK;

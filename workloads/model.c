@@ -185,10 +185,15 @@ int ridge_model_load_builtin(const char *id, ridge_model **out, ridge_err *err)
     }
 }
 
-int ridge_model_load(const char *id_or_path, ridge_model **out, ridge_err *err)
+int ridge_model_names_file(const char *id_or_path)
 {
     struct stat st;
-    if (stat(id_or_path, &st) == 0 || strchr(id_or_path, '/') || strstr(id_or_path, ".json"))
+    return stat(id_or_path, &st) == 0 || strchr(id_or_path, '/') || strstr(id_or_path, ".json");
+}
+
+int ridge_model_load(const char *id_or_path, ridge_model **out, ridge_err *err)
+{
+    if (ridge_model_names_file(id_or_path))
         return ridge_model_load_file(id_or_path, out, err);
     return ridge_model_load_builtin(id_or_path, out, err);
 }

@@ -150,6 +150,9 @@ int ridge_model_load_file(const char *path, ridge_model **out, ridge_err *err);
 int ridge_model_load_builtin(const char *id, ridge_model **out, ridge_err *err);
 /* Either: an existing file path, else a built-in id. */
 int ridge_model_load(const char *id_or_path, ridge_model **out, ridge_err *err);
+/* 1 when ridge_model_load reads id_or_path as a file (it exists, or has a '/' or ".json" in it),
+ * 0 for a built-in id: for a caller that reads the file itself and parses the text. */
+int ridge_model_names_file(const char *id_or_path);
 /* Parse a model document from memory (the same checks and errors as a file; len bytes, no NUL
  * needed); origin names it in errors ("torch:gpt2-124m: $.arch.ffn: ..."). */
 int ridge_model_parse(const char *json, size_t len, const char *origin, ridge_model **out, ridge_err *err);
