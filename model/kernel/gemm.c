@@ -451,7 +451,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         }
         /* A grid the library cannot spread over more SMs (no split over K): docs/model.md §2,
          * "Grids short of the SMs". */
-        int fixed_grid = (flags & RK_GEMM_NO_SPLIT_K) || g->no_split_k;
+        int fixed_grid = (flags & RK_GEMM_NO_SPLIT_K) != 0;
         /* Stream-K applies to a grid of more than sk_tiles tiles: the SMs, or none */
         double sk_tiles = tensor && p->cc >= 80 && !(flags & (RK_GEMM_NO_STREAM_K | RK_GEMM_NO_SPLIT_K)) &&
                                   (!(flags & RK_GEMM_CUBLAS) || k * es >= RK_GEMM_STREAM_K_MIN_K_BYTES)
