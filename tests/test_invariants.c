@@ -400,12 +400,13 @@ static const char *documented_speedup(const ridge_gpu *g, const ridge_op *base, 
  *    of compulsory bytes S decreases as B grows (dS/dB = (L2 - 2B) / (L2 - f L2) < 0 there), the
  *    bytes moving to DRAM, so an L2-bound GEMM in the ramp gets faster with more K. (Every DRAM
  *    byte also passes the L2; only the hits are counted as L2 traffic.)
- * 4. GEMM terms that fall with fewer SMs (model/kernel/gemm.c:582 and the tile search; docs/model.md
+ * 4. GEMM terms that fall with fewer SMs (model/kernel/gemm.c and the tile search; docs/model.md
  *    §2 "Stream-K", "Grids short of the SMs", "Split-K"; against §8: "every kernel's GPU time on
- *    the slice is at least the whole GPU's"): stream-K is tried only when the last wave is
- *    part-empty, so a grid that fills whole waves on the GPU pays every tile's fill and drain while
- *    the slice, whose last wave is part-empty, runs the persistent kernel that pays them once (35 %
- *    faster for a short K); the stream-K fix-up is charged SM x tile / L2 bandwidth, and a grid
+ *    the slice is at least the whole GPU's"). (Fixed 2026-12-04: stream-K was tried only when the
+ *    last wave was part-empty, so a grid that filled whole waves on the GPU paid every tile's fill
+ *    and drain while the slice, whose last wave was part-empty, ran the persistent kernel that
+ *    pays them once, 35 % faster for a short K; its reproduction is a plain check.) Left, and
+ *    excluded only up to 3 % (known_mig_bug): the stream-K fix-up is charged SM x tile / L2 bandwidth, and a grid
  *    short of the SMs is stretched by 1 + (BW L / x)(1/T - 1/SM), both less with fewer SMs at the
  *    same bandwidth (a 7g slice keeps every memory slice); and the split candidates (SM / tiles)
  *    differ, so a slice may reach a split with fewer partial sums. Tensor-core GEMMs, implicit-GEMM
@@ -419,10 +420,13 @@ static const char *known_speedup_bug(const ridge_op *base, const ridge_kernel_re
     return NULL;
 }
 
-static const char *known_mig_bug(const ridge_op *op, const ridge_kernel_result *whole)
+static const char *known_mig_bug(const ridge_op *op, const ridge_kernel_result *whole,
+                                 const ridge_kernel_result *part)
 {
+    /* 4 as it stands: a tensor-core GEMM, convolution or LSTM no more than 3 % faster on the slice. */
     if (((op->kind == RIDGE_OP_GEMM || op->kind == RIDGE_OP_CONV2D) && whole->tensor) || op->kind == RIDGE_OP_LSTM)
-        return "4 (gemm terms)";
+        if (part->time_s >= whole->time_s * 0.97)
+            return "4 (gemm terms)";
     return NULL;
 }
 
@@ -558,9 +562,14 @@ static void test_known_defects(void)
      * 256x128, 4 whole waves, data-parallel, 8.873 us; on the 4g.40gb slice (56 SMs) stream-K with
      * 64x64 tiles, 5.723 us. */
     a = conv_op(RIDGE_DTYPE_INT4, 48, 6, 48, 1, 1, 2, 0, RIDGE_PASS_BWD_DATA, 1);
-    known_bug_case("known defect 4: conv2d int4 n48 c6 hw48 k1 1x1/2 bwd_data nhwc, a100-sxm4-80gb against 4g.40gb",
-                   "a100-sxm4-80gb", &a, "a100-sxm4-80gb:4g.40gb", &a,
-                   "model/kernel/gemm.c:582: stream-K only for a part-empty last wave");
+    known_bug_case("fixed defect 4: conv2d int4 n48 c6 hw48 k1 1x1/2 bwd_data nhwc, a100-sxm4-80gb against 4g.40gb",
+                   "a100-sxm4-80gb", &a, "a100-sxm4-80gb:4g.40gb", &a, NULL);
+    /* 4, what is left: a100-sxm4-40gb, conv2d int4 n 17 c 3 100x100 k 1 1x1 stride 2 bwd_data NCHW,
+     * latency-bound: 5.680 us; on the 7g.40gb slice (98 SMs, the same L2) 5.619 us. */
+    a = conv_op(RIDGE_DTYPE_INT4, 17, 3, 100, 1, 1, 2, 0, RIDGE_PASS_BWD_DATA, 0);
+    known_bug_case("known defect 4: conv2d int4 n17 c3 hw100 k1 1x1/2 bwd_data, a100-sxm4-40gb against 7g.40gb",
+                   "a100-sxm4-40gb", &a, "a100-sxm4-40gb:7g.40gb", &a,
+                   "model/kernel/gemm.c: the stream-K fix-up and the short-grid stretch grow with the SMs");
 }
 
 /* 3b. A MIG slice is never faster than its whole GPU: "every kernel's GPU time on the slice is at
@@ -585,7 +594,7 @@ static void test_mig(const ridge_gpu *g)
                 n_mig++;
                 if (part.time_s >= whole.time_s * (1 - ROOF_TOL))
                     continue;
-                if ((bug = known_mig_bug(&op, &whole)) != NULL) {
+                if ((bug = known_mig_bug(&op, &whole, &part)) != NULL) {
                     n_mig_excluded++;
                     if (verbose)
                         fprintf(stderr, "%s: %.6g s on the GPU, %.6g s on the slice (known defect %s)\n", ctx,

@@ -379,9 +379,10 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
      * in three instructions instead of rk_ceil's. */
     long long mi = int_or_0(m), ni = int_or_0(n);
     aeff = gemm_align(hopper, es, es_out, d->es_i, m, n, k, mi, ni, layout, align_elems, tensor);
-    /* cuBLAS (11.8 on) and CUTLASS pick stream-K tensor-core kernels on sm80 and later for shapes
-     * whose last wave of tiles is part-empty (data-parallel waves, then stream-K over the rest);
-     * a grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
+    /* cuBLAS (11.8 on) and CUTLASS have stream-K tensor-core kernels on sm80 and later, costed
+     * for any grid of more tiles than SMs and kept when faster than the data-parallel waves (a
+     * whole number of waves too: the persistent kernel pays each SM's fill and drain once); a
+     * grid under one wave is split-K. The FFMA (SGEMM, DGEMM, DP4A) kernels are classic; a
      * cuBLAS GEMM with a short K loop keeps its data-parallel kernel (RK_GEMM_STREAM_K_MIN_K_BYTES):
      * sk_tiles below. The per-call tests and figures a candidate reads once are worked out where
      * they are read: values kept through the loop crowd its registers (spills are a large share
@@ -579,7 +580,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 double occ = base_tiles < sm && fixed_grid ? p->gemm_occ0 + p->gemm_occ1 / base_tiles : 1.0;
                 double mem_c = occ != 1.0 ? mem0 + strm0 * (occ - 1.0) : mem0;
                 tt = floor1 + rk_max(compute, rk_max(mem_c, l2b * inv_l2bw));
-                if (base_tiles > sk_tiles && c_ceil > per_sm) {
+                if (base_tiles > sk_tiles) {
                     /* Stream-K (docs/model.md §2): one persistent CTA per SM; the MAC iterations of
                      * all tiles are divided evenly over the SMs, so the last wave is not
                      * part-empty. A persistent kernel loads the next tile while it drains the
