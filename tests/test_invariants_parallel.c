@@ -45,7 +45,7 @@ static char ctx[1024];
 static int n_coll, n_coll_auto, n_coll_doubled, n_coll_unsupported, n_coll_ar, n_coll_ar_documented, n_coll_ranks, n_par,
     n_par_invalid, n_par_doubled, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_bubble, n_par_repeat, n_queue,
     n_queue_unstable, n_queue_rate, n_queue_servers, n_queue_capped, n_serve_plan, n_serve_plan_none, n_serve, n_serve_search, n_sim,
-    n_plan, n_plan_rows;
+    n_plan, n_plan_rows, n_plan_feasible, n_plan_memo;
 
 static int finite_nonneg(double x)
 {
@@ -974,7 +974,8 @@ static size_t plan_index(const ridge_plan_spec *s, size_t ci, size_t bi, size_t 
     return (((ci * s->nbatches + bi) * ntp + ti) * npp + pi) * nz + zi;
 }
 
-/* Random configurations (a model, a count of a dgx-a100's GPUs, a batch, tp, pp, ZeRO) searched
+/* Random configurations (a model, a count of a dgx-a100's GPUs or of a GPU's with its derived
+ * fabric, a batch, tp, pp, ZeRO) searched
  * alone and inside random ranges (each list the configuration's value and others, in a random
  * order), the wide plan's other rows evaluated first through the same context: the row is the
  * same (docs/planning.md, "Parallelism ranges": every configuration is predicted on its own; a
@@ -986,12 +987,22 @@ static void test_plan_ranges(void)
     static const int count_pool[] = {8, 16, 4}, batch_pool[] = {1, 2, 4}, tp_pool[] = {1, 2, 4, 8},
                      pp_pool[] = {1, 2, 4}, zero_pool[] = {0, 1, 2, 3};
     static const ridge_dtype precs[] = {RIDGE_DTYPE_BF16};
+    static const char *gpu_ids[] = {"h100-sxm5-80gb", "mi300x", "l40s"};
+    static const int count_pool_gpu[] = {1, 2, 8};
     ridge_cluster cl;
+    ridge_gpu gpus[3];
     ridge_err err;
     check_context("plan setup");
     if (!CHECK_INT(ridge_cluster_load("dgx-a100", 2, &cl, &err), RIDGE_OK))
         return;
+    for (size_t k = 0; k < 3; k++)
+        if (!CHECK_INT(ridge_catalog_load(gpu_ids[k], &gpus[k], &err), RIDGE_OK))
+            return;
     for (int i = 0; i < PLAN_CASES * scale; i++) {
+        /* a dgx-a100's fabric, or (every other case) the one derived from a GPU's */
+        int on_gpu = i % 2;
+        const ridge_gpu *gpu = on_gpu ? &gpus[rint_in(0, 2)] : &cl.gpu;
+        const int *cpool = on_gpu ? count_pool_gpu : count_pool;
         ridge_model *m = NULL;
         int counts[3], tps[4], pps[3], zeros[4], one_c, one_t, one_p, one_z;
         double batches[3], one_b;
@@ -1002,28 +1013,30 @@ static void test_plan_ranges(void)
         ridge_plan_ctx *cw = NULL;
         ridge_plan_result ra, rw, rw2, other;
         const char *id = models[rint_in(0, 1)];
-        one_c = count_pool[rint_in(0, 2)];
+        one_c = cpool[rint_in(0, 2)];
         one_b = batch_pool[rint_in(0, 2)];
         one_t = tp_pool[rint_in(0, 3)];
         one_p = pp_pool[rint_in(0, 2)];
         one_z = zero_pool[rint_in(0, 3)];
-        nc = random_list(count_pool, 3, one_c, counts, &ci);
+        if (i % 4 >= 2) /* the defaults, which alone are the memoised arithmetic, in half the cases */
+            one_t = one_p = 1, one_z = 0;
+        nc = random_list(cpool, 3, one_c, counts, &ci);
         nb = random_list(batch_pool, 3, (int)one_b, bints, &bi);
         for (size_t k = 0; k < nb; k++)
             batches[k] = bints[k];
         nt = random_list(tp_pool, 4, one_t, tps, &ti);
         np = random_list(pp_pool, 3, one_p, pps, &pi);
         nz = random_list(zero_pool, 4, one_z, zeros, &zi);
-        set_ctx("plan %s on dgx-a100 bf16: count %d batch %g tp %d pp %d zero %d, searched in counts %zu batches %zu "
+        set_ctx("plan %s on %s bf16: count %d batch %g tp %d pp %d zero %d, searched in counts %zu batches %zu "
                 "tps %zu pps %zu zeros %zu",
-                id, one_c, one_b, one_t, one_p, one_z, nc, nb, nt, np, nz);
+                id, on_gpu ? gpu->id : "dgx-a100", one_c, one_b, one_t, one_p, one_z, nc, nb, nt, np, nz);
         if (!CHECK_INT(ridge_model_load_builtin(id, &m, &err), RIDGE_OK))
             continue;
         ridge_plan_spec_init(&alone);
         alone.model = m;
-        alone.gpus = &cl.gpu;
+        alone.gpus = gpu;
         alone.ngpus = 1;
-        alone.cluster = &cl;
+        alone.cluster = on_gpu ? NULL : &cl;
         alone.precisions = precs;
         alone.nprecisions = 1;
         alone.counts = &one_c;
@@ -1055,6 +1068,8 @@ static void test_plan_ranges(void)
                 ridge_plan_eval_ctx(pw, cw, (size_t)rint_in(0, (int)n - 1), &other);
             ridge_plan_eval_ctx(pw, cw, idx, &rw2);
             n_plan_rows += 2;
+            n_plan_feasible += ra.reason == RIDGE_PLAN_FEASIBLE;
+            n_plan_memo += !ridge_plan_is_parallel(pa); /* alone: the memoised arithmetic */
             CHECK_INT(rw.index, idx);
             CHECK_INT(rw.tp, one_t);
             CHECK_INT(rw.pp, one_p);
@@ -1141,11 +1156,12 @@ int main(int argc, char **argv)
            "microbatch doublings, %d bubble closed forms, %d ZeRO 0..3 sets (%d ZeRO-3 weights above ZeRO-2's, "
            "documented; %d FSDP modes against them), %d context repeats, %d refused or not placeable; 3 (serving): %d queues (%d unstable), %d "
            "rate raises, %d server additions, %d p99s by a capped tail (documented), %d serving-plan searches (%d "
-           "unreachable), %d deployments at a rate (%d replica and rate searches), %d simulations repeated; 4 (plan): %d configurations, %d rows from random ranges\n",
+           "unreachable), %d deployments at a rate (%d replica and rate searches), %d simulations repeated; 4 (plan): %d configurations (%d feasible; %d alone "
+           "not parallel, the memo), %d rows from random ranges\n",
            n_coll, n_coll_auto, n_coll_doubled, n_coll_ar, n_coll_ar_documented, n_coll_ranks, n_coll_unsupported, n_par,
            n_par_doubled, n_par_bubble, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_repeat, n_par_invalid, n_queue,
            n_queue_unstable, n_queue_rate, n_queue_servers, n_queue_capped, n_serve_plan, n_serve_plan_none, n_serve, n_serve_search, n_sim,
-           n_plan, n_plan_rows);
+           n_plan, n_plan_feasible, n_plan_memo, n_plan_rows);
     check_random_end();
     return check_report();
 }
