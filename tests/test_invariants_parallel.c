@@ -1,8 +1,9 @@
 /* ridge tests: properties of the multi-GPU models, over random cases: collectives on every built-in
- * cluster (docs/comm.md), parallel training steps (docs/parallel.md), the queue models and the
- * serving plans' replica search (docs/serving.md, docs/planning.md "Serving plans"), the
- * simulators' determinism, and plans whose answer for one configuration does not depend on the
- * ranges searched around it (docs/planning.md, "Parallelism ranges").
+ * cluster (docs/comm.md), parallel training and inference steps (docs/parallel.md), the queue
+ * models, deployments of the performance model at a rate and the serving plans' replica search
+ * (docs/serving.md, docs/planning.md "Serving plans"), the simulators' determinism (discrete-event,
+ * dynamic and continuous batching), and plans whose answer for one configuration does not depend
+ * on the ranges searched around it (docs/planning.md, "Parallelism ranges").
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Random cases come from a gsl_rng with a fixed seed (check_random.h: `test_invariants_parallel
@@ -43,7 +44,7 @@ static char ctx[1024];
 
 /* Case counts for the summary line. */
 static int n_coll, n_coll_auto, n_coll_doubled, n_coll_unsupported, n_coll_ar, n_coll_ar_documented, n_coll_ranks, n_par,
-    n_par_invalid, n_par_doubled, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_bubble, n_par_repeat, n_queue,
+    n_par_invalid, n_par_doubled, n_par_infer, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_bubble, n_par_repeat, n_queue,
     n_queue_unstable, n_queue_rate, n_queue_servers, n_queue_capped, n_serve_plan, n_serve_plan_none, n_serve, n_serve_search, n_sim,
     n_plan, n_plan_rows, n_plan_feasible, n_plan_memo;
 
@@ -133,6 +134,15 @@ static void test_collectives(const ridge_cluster *cl)
         if (coll(cl, op, bytes, gpus, algo, proto, &r) != 1)
             continue;
         n_coll++;
+        /* the cluster's own shape through ridge_collective_shaped is ridge_collective */
+        {
+            ridge_coll_result sh;
+            ridge_err err;
+            if (CHECK_INT(ridge_collective_shaped(cl, cl->gpus_per_node, cl->nodes, cl->inter_bw_bytes_per_s_per_node,
+                                                  op, bytes, gpus, algo, proto, &sh, &err),
+                          RIDGE_OK))
+                CHECK(memcmp(&sh, &r, sizeof r) == 0);
+        }
         /* auto is the minimum over the op's algorithms and the protocols (docs/comm.md, "--algo
          * auto ... take the minimum"), LL128 "only chosen automatically on NVSwitch clusters". */
         if (algo != RIDGE_ALGO_AUTO && proto != RIDGE_PROTO_AUTO &&
@@ -319,6 +329,12 @@ static int random_par_case(const ridge_cluster *cls, size_t ncls, par_case *c)
     c->rc.seq = par_models[c->model].seq;
     c->rc.precision = rint_in(0, 3) ? RIDGE_DTYPE_BF16 : RIDGE_DTYPE_FP16;
     c->rc.recompute = (ridge_recompute)rint_in(0, 2);
+    if (rint_in(0, 3) == 0) { /* an inference step: one pass, prefill or decode (decoders) */
+        static const ridge_mode modes[] = {RIDGE_MODE_INFER, RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE};
+        c->rc.mode = strcmp(par_models[c->model].id, "bert-base") ? modes[rint_in(0, 2)] : RIDGE_MODE_INFER;
+        c->rc.recompute = RIDGE_RECOMPUTE_NONE;
+        c->rc.prompt = c->rc.context = rdim(16, 2048, 1);
+    }
     ridge_parallel_config_init(&c->pc);
     g = c->cl->gpus_per_node * c->cl->nodes;
     c->pc.tp = tps[rint_in(0, 3)];
@@ -336,7 +352,7 @@ static int random_par_case(const ridge_cluster *cls, size_t ncls, par_case *c)
         c->pc.virtual_stages = 2;
     }
     c->pc.dp_overlap = rint_in(0, 4) != 0;
-    c->pc.zero = rint_in(0, 3);
+    c->pc.zero = c->rc.mode == RIDGE_MODE_TRAIN ? rint_in(0, 3) : 0;
     /* expert parallelism over a divisor of dp that divides the experts */
     if (par_models[c->model].experts) {
         int ep = 1 << rint_in(0, 3);
@@ -468,7 +484,7 @@ static void test_parallel(void)
         n_par++;
         /* The bubble (docs/parallel.md, "Step time"): without ZeRO-2/3 (whose per-microbatch
          * traffic x_mb is in t_mb* but not in compute) exactly (P - 1) / (V m + P - 1). */
-        if (c.pc.zero <= 1 && c.pc.fsdp == RIDGE_FSDP_NONE) {
+        if (c.rc.mode == RIDGE_MODE_TRAIN && c.pc.zero <= 1 && c.pc.fsdp == RIDGE_FSDP_NONE) {
             double p = c.pc.pp, v = c.pc.virtual_stages, mb = r.microbatches;
             const ridge_parallel_breakdown *b = &r.breakdown;
             n_par_bubble++;
@@ -477,6 +493,11 @@ static void test_parallel(void)
                        (p - 1) / (v * mb + p - 1), 1e-9);
             CHECK_NEAR(b->pp_comm_s, (p > 1 ? 2 * (v * mb + p - 1) : 0) * r.p2p_s, 1e-9);
         }
+        /* An inference step's sends: forward only, V m + P - 1 of them ("Communication per
+         * microbatch", PP). */
+        if (c.rc.mode != RIDGE_MODE_TRAIN)
+            CHECK_NEAR(r.breakdown.pp_comm_s,
+                       (c.pc.pp > 1 ? c.pc.virtual_stages * r.microbatches + c.pc.pp - 1 : 0) * r.p2p_s, 1e-9);
         /* Twice the microbatches: every term of the step grows with m or stays. */
         big = c;
         big.pc.global_batch *= 2;
@@ -488,6 +509,7 @@ static void test_parallel(void)
                         r.step_time_s, r.microbatches);
             CHECK(r2.breakdown.compute_s >= r.breakdown.compute_s);
         }
+        n_par_infer += c.rc.mode != RIDGE_MODE_TRAIN;
         c.pc.zero = rint_in(0, 3);
         test_zero_stages(m, &c);
         /* The same configuration through one context, before and after others. */
@@ -499,6 +521,7 @@ static void test_parallel(void)
             par_desc(&c, "one context, before and after others");
             if (!CHECK_INT(ridge_parallel_prepare(m, &c.rc, &c.pc, &pm, &err), RIDGE_OK))
                 continue;
+            memset(&want, 0, sizeof want);
             st = ridge_parallel_predict(c.cl, m, &c.rc, &c.pc, RIDGE_RUNTIME_EAGER, &want, &err);
             memset(&first, 0, sizeof first);
             memset(&again, 0, sizeof again);
@@ -543,6 +566,42 @@ done:
     for (size_t i = 0; i < NPAR_MODELS; i++)
         ridge_model_free(ms[i]);
     free(cls);
+}
+
+/* Field by field (the structs have padding, which memcmp would read). */
+static int same_queue(const ridge_queue_result *a, const ridge_queue_result *b)
+{
+    return a->stable == b->stable && a->utilisation == b->utilisation &&
+           a->saturation_rate_per_s == b->saturation_rate_per_s && a->throughput_per_s == b->throughput_per_s &&
+           a->p_wait == b->p_wait && a->mean_wait_s == b->mean_wait_s && a->wait_m2_s2 == b->wait_m2_s2 &&
+           a->wait_tail_rate_per_s == b->wait_tail_rate_per_s && a->mean_latency_s == b->mean_latency_s &&
+           a->p50_s == b->p50_s && a->p90_s == b->p90_s && a->p99_s == b->p99_s;
+}
+
+static int same_des(const ridge_des_result *a, const ridge_des_result *b)
+{
+    return a->customers == b->customers && a->mean_latency_s == b->mean_latency_s &&
+           a->ci95_half_width_s == b->ci95_half_width_s && a->mean_wait_s == b->mean_wait_s && a->p50_s == b->p50_s &&
+           a->p90_s == b->p90_s && a->p99_s == b->p99_s && a->utilisation == b->utilisation &&
+           a->throughput_per_s == b->throughput_per_s && a->mean_batch == b->mean_batch &&
+           a->relaxation_customers == b->relaxation_customers && a->short_run == b->short_run;
+}
+
+static int same_stats(const ridge_llm_stats *a, const ridge_llm_stats *b)
+{
+    return a->mean_s == b->mean_s && a->p50_s == b->p50_s && a->p90_s == b->p90_s && a->p99_s == b->p99_s;
+}
+
+static int same_llm(const ridge_llm_result *a, const ridge_llm_result *b)
+{
+    return a->requests == b->requests && a->stable == b->stable &&
+           a->arrival_rate_2nd_half_per_s == b->arrival_rate_2nd_half_per_s &&
+           a->completion_rate_2nd_half_per_s == b->completion_rate_2nd_half_per_s &&
+           a->saturation_rate_per_s == b->saturation_rate_per_s && a->kv_max_running == b->kv_max_running &&
+           same_stats(&a->ttft, &b->ttft) && same_stats(&a->tpot, &b->tpot) && same_stats(&a->e2e, &b->e2e) &&
+           a->throughput_per_s == b->throughput_per_s && a->output_tokens_per_s == b->output_tokens_per_s &&
+           a->mean_batch == b->mean_batch && a->mean_iteration_s == b->mean_iteration_s &&
+           a->prefill_share == b->prefill_share && a->max_queue == b->max_queue && a->iterations == b->iterations;
 }
 
 /* ---- 3. Queues (ridge/queue.h, docs/serving.md) ---- */
@@ -622,7 +681,7 @@ static void test_queues(void)
         if (q.servers == 1) {
             ridge_queue_result r1;
             if (CHECK_INT(ridge_queue_mg1(&q, &r1, &err), RIDGE_OK))
-                CHECK(memcmp(&r1, &r, sizeof r) == 0);
+                CHECK(same_queue(&r1, &r));
         }
         /* a higher rate, still stable */
         q2 = q;
@@ -842,13 +901,82 @@ static void test_serve(void)
                         CHECK_INT(ridge_serve_eval(sb, rate2, c, &x, &err), RIDGE_OK) &&
                         CHECK_INT(ridge_serve_eval(sb, rate, c, &b, &err), RIDGE_OK)) {
                         n_sim++;
-                        CHECK(memcmp(&a, &b, sizeof a) == 0);
+                        CHECK(same_queue(&a, &b));
                     }
                 }
             }
         next:
             free(sv);
             free(sb);
+            ridge_model_free(m);
+        }
+    check_context(NULL);
+}
+
+/* Continuous batching of a decoder (ridge_serve_llm_eval: gpt2 and llama2-7b on an H100, the
+ * performance model's iteration-time grid): a simulation, so what is checked is what the seed
+ * fixes - the same rate gives the same result, another rate simulated between - and what holds
+ * of every request whatever the arrivals: no request is faster than alone (ridge_serve_llm_floor:
+ * TTFT >= prefill(P), TPOT >= decode(1, P), e2e >= TTFT + (O - 1) TPOT), so neither are the
+ * medians; and the statistics are finite, stable or not (ridge/queue.h). */
+static void test_serve_llm(void)
+{
+    static const char *models[] = {"gpt2", "llama2-7b"};
+    ridge_host_profile hp;
+    ridge_gpu g;
+    ridge_err err;
+    check_context("serve llm setup");
+    if (!CHECK_INT(ridge_host_load(RIDGE_HOST_DEFAULT, &hp, &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_catalog_load("h100-sxm5-80gb", &g, &err), RIDGE_OK))
+        return;
+    for (size_t mi = 0; mi < 2; mi++)
+        for (int i = 0; i < 2 * scale; i++) {
+            ridge_model *m = NULL;
+            ridge_serve_replica rep;
+            ridge_serve *sv = malloc(sizeof *sv);
+            ridge_serve_floor fl;
+            ridge_serve_slo none = {0, 0, 0};
+            if (!CHECK(sv) || !CHECK_INT(ridge_model_load_builtin(models[mi], &m, &err), RIDGE_OK)) {
+                free(sv);
+                continue;
+            }
+            serve_on_gpu(sv, &rep, &g, m, &hp, rint_in(1, 4));
+            sv->llm = sv->continuous = 1;
+            sv->run.mode = RIDGE_MODE_DECODE;
+            sv->run.prompt = rdim(16, 1024, 1);
+            sv->output = rdim(2, 256, 1);
+            sv->max_batch = (int)rdim(1, 64, 1);
+            sv->max_tokens = rint_in(0, 1) ? 0 : sv->max_batch + rdim(1, 2048, 1);
+            sv->requests = 1000;
+            sv->seed = (unsigned long)rint_in(1, 1000000);
+            set_ctx("serve llm %s on %s: prompt %.0f output %.0f max_batch %d max_tokens %.0f replicas %d seed %lu",
+                    models[mi], g.id, sv->run.prompt, sv->output, sv->max_batch, sv->max_tokens, sv->replicas,
+                    sv->seed);
+            if (CHECK_INT(ridge_serve_prepare(sv, &err), RIDGE_OK)) {
+                ridge_llm_result a, b, x;
+                double sat, rate;
+                ridge_serve_llm_floor(sv, &none, &fl);
+                CHECK(fl.known && fl.ttft_s > 0 && fl.tpot_s > 0);
+                /* a rate up to 1.2 x a replica's batch of requests per output-token time at that batch */
+                sat = sv->replicas * sv->max_batch / (sv->output * sv->decode_s[sv->nb - 1][0]);
+                rate = (0.05 + 1.15 * gsl_rng_uniform(rng)) * sat;
+                strncat(ctx, " | rate", sizeof ctx - strlen(ctx) - 1);
+                if (CHECK_INT(ridge_serve_llm_eval(sv, rate, sv->replicas, &a, &err), RIDGE_OK) &&
+                    CHECK_INT(ridge_serve_llm_eval(sv, rate * 0.5, sv->replicas, &x, &err), RIDGE_OK) &&
+                    CHECK_INT(ridge_serve_llm_eval(sv, rate, sv->replicas, &b, &err), RIDGE_OK)) {
+                    n_sim++;
+                    CHECK(same_llm(&a, &b));
+                    CHECK(isfinite(a.e2e.mean_s) && isfinite(a.e2e.p99_s) && isfinite(a.ttft.p99_s) &&
+                          isfinite(a.tpot.p99_s) && isfinite(a.throughput_per_s));
+                    if (!CHECK(a.ttft.p50_s >= fl.ttft_s * (1 - 1e-9) && a.e2e.p50_s >= fl.e2e_s * (1 - 1e-9) &&
+                               a.tpot.p50_s >= fl.tpot_s * (1 - 1e-9)))
+                        fprintf(stderr, "  p50 ttft %.9g tpot %.9g e2e %.9g s; alone %.9g, %.9g, %.9g s\n", a.ttft.p50_s,
+                                a.tpot.p50_s, a.e2e.p50_s, fl.ttft_s, fl.tpot_s, fl.e2e_s);
+                } else
+                    fprintf(stderr, "  %s\n", err.msg);
+            } else
+                fprintf(stderr, "  %s\n", err.msg);
+            free(sv);
             ridge_model_free(m);
         }
     check_context(NULL);
@@ -900,7 +1028,7 @@ static void test_simulators(void)
         if (CHECK_INT(ridge_des_run(&d, &a, &err), RIDGE_OK) && CHECK_INT(ridge_des_run(&other, &x, &err), RIDGE_OK) &&
             CHECK_INT(ridge_des_run(&d, &b, &err), RIDGE_OK)) {
             n_sim++;
-            CHECK(memcmp(&a, &b, sizeof a) == 0);
+            CHECK(same_des(&a, &b));
             CHECK(isfinite(a.mean_latency_s) && a.mean_latency_s > 0 && a.customers == d.customers);
         }
         ridge_llm_config_init(&l);
@@ -921,7 +1049,7 @@ static void test_simulators(void)
         if (CHECK_INT(ridge_llm_run(&l, &la, &err), RIDGE_OK) && CHECK_INT(ridge_llm_run(&lo, &lx, &err), RIDGE_OK) &&
             CHECK_INT(ridge_llm_run(&l, &lb, &err), RIDGE_OK)) {
             n_sim++;
-            CHECK(memcmp(&la, &lb, sizeof la) == 0);
+            CHECK(same_llm(&la, &lb));
             CHECK(isfinite(la.e2e.mean_s) && la.e2e.mean_s > 0 && la.e2e.p99_s >= la.ttft.p99_s * (1 - 1e-12));
         }
     }
@@ -1148,18 +1276,19 @@ int main(int argc, char **argv)
     test_queues();
     test_serve_plan();
     test_serve();
+    test_serve_llm();
     test_simulators();
     test_plan_ranges();
     test_known_defects();
     printf("1 (collectives): %d random (%d against auto), %d doubled, %d all-reduce against reduce-scatter/all-gather (%d auto faster by "
-           "a documented algorithm), %d more-rank pairs, %d EUNSUPPORTED skipped; 2 (parallel): %d layouts, %d "
-           "microbatch doublings, %d bubble closed forms, %d ZeRO 0..3 sets (%d ZeRO-3 weights above ZeRO-2's, "
+           "a documented algorithm), %d more-rank pairs, %d EUNSUPPORTED skipped; 2 (parallel): %d layouts (%d "
+           "inference), %d microbatch doublings, %d bubble closed forms, %d ZeRO 0..3 sets (%d ZeRO-3 weights above ZeRO-2's, "
            "documented; %d FSDP modes against them), %d context repeats, %d refused or not placeable; 3 (serving): %d queues (%d unstable), %d "
            "rate raises, %d server additions, %d p99s by a capped tail (documented), %d serving-plan searches (%d "
            "unreachable), %d deployments at a rate (%d replica and rate searches), %d simulations repeated; 4 (plan): %d configurations (%d feasible; %d alone "
            "not parallel, the memo), %d rows from random ranges\n",
            n_coll, n_coll_auto, n_coll_doubled, n_coll_ar, n_coll_ar_documented, n_coll_ranks, n_coll_unsupported, n_par,
-           n_par_doubled, n_par_bubble, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_repeat, n_par_invalid, n_queue,
+           n_par_infer, n_par_doubled, n_par_bubble, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_repeat, n_par_invalid, n_queue,
            n_queue_unstable, n_queue_rate, n_queue_servers, n_queue_capped, n_serve_plan, n_serve_plan_none, n_serve, n_serve_search, n_sim,
            n_plan, n_plan_feasible, n_plan_memo, n_plan_rows);
     check_random_end();
