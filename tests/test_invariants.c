@@ -10,13 +10,13 @@
  * comments); a model defect keeps its check as an expected failure with its reproduction
  * (test_known_defects, known_step_bugs) and is kept out of the random cases (known_speedup_bug,
  * known_mig_bug). */
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "check_random.h"
 #include "ridge/kernel.h"
 #include "ridge/predict.h"
 #include "ridge/schedule.h"
@@ -34,31 +34,11 @@
 #define MONO_TOL 0.005    /* a doubled op may be at most this much faster (rounding of the model) */
 #define ROOF_TOL 1e-9
 
-static gsl_rng *rng;
-static int scale = 1, verbose;
 static char ctx[1024];
 
 /* Case counts for the summary line. */
 static int n_checked, n_unsupported, n_bases, n_doubled, n_documented, n_excluded, n_mig, n_mig_excluded, n_scheduled,
     n_steps;
-
-/* An integer drawn log-uniformly from [lo, hi]; with `mult` > 1, rounded up to a multiple of it. */
-static double rdim(double lo, double hi, double mult)
-{
-    double x = floor(exp(log(lo) + gsl_rng_uniform(rng) * (log(hi + 1) - log(lo))));
-    if (x < lo)
-        x = lo;
-    if (x > hi)
-        x = hi;
-    if (mult > 1)
-        x = ceil(x / mult) * mult;
-    return x;
-}
-
-static int rint_in(int lo, int hi) /* uniform integer in [lo, hi] */
-{
-    return lo + (int)gsl_rng_uniform_int(rng, (unsigned long)(hi - lo + 1));
-}
 
 static const ridge_op_kind kinds[] = {RIDGE_OP_GEMM,      RIDGE_OP_CONV2D,  RIDGE_OP_ATTENTION, RIDGE_OP_ELEMENTWISE,
                                       RIDGE_OP_SOFTMAX,   RIDGE_OP_LAYERNORM, RIDGE_OP_RMSNORM, RIDGE_OP_REDUCE,
@@ -803,14 +783,7 @@ static void test_models(const char *gpu_id)
 int main(int argc, char **argv)
 {
     static const char *model_gpus[] = {"h100-sxm5-80gb", "a100-sxm4-80gb", "l40s", "t4"};
-    unsigned long seed = SEED;
-    if (argc > 1 && atoi(argv[1]) > 0)
-        scale = atoi(argv[1]);
-    if (argc > 2)
-        seed = strtoul(argv[2], NULL, 10);
-    verbose = getenv("RIDGE_TEST_VERBOSE") != NULL;
-    rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, seed);
+    check_random_begin(argc, argv, SEED);
     for (size_t i = 0; i < ridge_catalog_count(); i++) {
         ridge_gpu g;
         ridge_err err;
@@ -833,6 +806,6 @@ int main(int argc, char **argv)
            "4 (schedule): %d schedules; 5 (models): %d steps; %d predictions EUNSUPPORTED, skipped\n",
            n_checked, n_doubled, n_bases, n_documented, n_excluded, n_mig, n_mig_excluded, n_scheduled, n_steps,
            n_unsupported);
-    gsl_rng_free(rng);
+    check_random_end();
     return check_report();
 }
