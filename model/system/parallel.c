@@ -1828,7 +1828,7 @@ static int tp_ep_pp_comm(ridge_parallel_ctx *c, const ridge_cluster *cl, const r
 
 /* Memory per GPU (docs/parallel.md, "Memory"). */
 static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *cl, const ridge_parallel_config *pc,
-                           int zs, double nm, double w_shard, double grad_shard, double opt_shard,
+                           int zs, double nm, double w_shard, double grad_shard, double opt_shard, double keep,
                            ridge_parallel_result *out)
 {
     const ridge_memory *full = &pm->full;
@@ -1842,10 +1842,11 @@ static void per_gpu_memory(const ridge_parallel_model *pm, const ridge_cluster *
     out->memory.gradients_bytes = full->gradients_bytes / grad_shard;
     out->memory.optimizer_bytes = full->optimizer_bytes / opt_shard;
     /* ZeRO-3 / FSDP full and hybrid: the layer being computed and the prefetched ones whole, at
-     * most the stage's L_s layers; nothing is gathered when the shard group is one GPU. */
+     * most the stage's L_s layers; nothing is gathered when the shard group is one GPU. An EP rank
+     * gathers its own experts only (`keep` of the layer, as unsharded), as its all-gathers move. */
     if (zs >= 3 && w_shard > (double)T * P) {
         double ls = layers_per_stage(s, P), held = 1 + pc->prefetch;
-        out->memory.weights_bytes += (held < ls ? held : ls) * full->weights_bytes / (T * P) / ls;
+        out->memory.weights_bytes += (held < ls ? held : ls) * full->weights_bytes * keep / (T * P) / ls;
     }
     act_factor = pc->sequence_parallel ? 1.0 / T : (PAR_ACT_TOTAL - PAR_ACT_SPLIT + PAR_ACT_SPLIT / T) / PAR_ACT_TOTAL;
     inflight = 1;
@@ -1998,7 +1999,7 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
     grad_shard = (double)T * P * (zs >= 2 ? dsh : 1 / keep);
     w_shard = (double)T * P * (zs >= 3 ? dsh : 1 / keep);
     /* Memory first: it needs nothing the schedule gives. */
-    per_gpu_memory(pm, cl, pc, zs, nm, w_shard, grad_shard, opt_shard, out);
+    per_gpu_memory(pm, cl, pc, zs, nm, w_shard, grad_shard, opt_shard, keep, out);
     if ((flags & RIDGE_PARALLEL_MEMORY_FIRST) && c->memos && !out->fits &&
         rest_would_succeed(c, pm, cl, pc, rt, nm, fe, opt_shard, grad_shard))
         return RIDGE_OK;
