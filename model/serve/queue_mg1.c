@@ -1,5 +1,6 @@
 /* M/G/1 by Pollaczek–Khinchine and Takacs; latency percentiles; the rate root finder
  * (docs/serving.md). SPDX-License-Identifier: GPL-3.0-or-later */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -193,7 +194,7 @@ const ridge_queue_type *const ridge_queue_type_mg1 = &mg1_type;
 typedef struct {
     ridge_queue_rate_fn f;
     void *ctx;
-    double target;
+    double target, tie;
     int failed;
 } rate_ctx;
 
@@ -205,13 +206,17 @@ static double rate_root(double rate, void *ctx)
         c->failed = 1;
         return 1; /* finite, so GSL's solver does not raise */
     }
-    return v - c->target;
+    /* A rate that meets the target exactly is on the meeting side, below zero: a p99 flat at the
+     * service time over a range of rates (few waits) equals an SLO set to it, and with zero there
+     * Brent's method took the range's lowest rate for the root. */
+    v -= c->target;
+    return v > 0 ? v : v - c->tie;
 }
 
 int ridge_queue_max_rate(ridge_queue_rate_fn f, void *ctx, double hi_rate_per_s, double target, double *rate_out,
                          ridge_err *err)
 {
-    rate_ctx c = {f, ctx, target, 0};
+    rate_ctx c = {f, ctx, target, fmax(1e-9 * fabs(target), DBL_MIN), 0};
     gsl_function F = {rate_root, &c};
     gsl_root_fsolver *sv;
     double lo = hi_rate_per_s * 1e-6, hi = hi_rate_per_s * (1 - 1e-6), glo, ghi, x = 0;

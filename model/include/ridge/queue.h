@@ -60,8 +60,10 @@ int ridge_queue_mgc(const ridge_queue_params *p, ridge_queue_result *r, ridge_er
 int ridge_queue_latency_quantile(double p_wait, double theta_per_s, double mean_service_s, double cs2, double q,
                                  double *t_s, ridge_err *err);
 
-/* Largest rate in (0, hi_rate) with f(rate) <= target, by Brent's method on f(rate) - target;
- * f must increase with the rate and report failure through its return status (non-zero).
+/* Largest rate in (0, hi_rate) with f(rate) <= target, by Brent's method on f(rate) - target
+ * (a rate with f(rate) == target counted as meeting it, so a range where f equals the target
+ * gives its highest rate); f must not decrease with the rate and reports failure through its
+ * return status (non-zero).
  * *rate_out = 0 when even a tiny rate misses the target, hi_rate when the whole range meets it. */
 typedef int (*ridge_queue_rate_fn)(double rate_per_s, void *ctx, double *value);
 int ridge_queue_max_rate(ridge_queue_rate_fn f, void *ctx, double hi_rate_per_s, double target, double *rate_out,
