@@ -30,7 +30,7 @@
 
 /* Case counts for the summary line. */
 static int n_params, n_models, n_runs, n_refused, n_flops_linear, n_flops_affine, n_flops_train, n_6nt, n_recompute_flops, n_kernels_batch,
-    n_kernels_moe, n_fused, n_per_op, n_mem_batch, n_mem_seq, n_kv, n_recompute, n_infer_mem, n_graph, n_graph_documented, n_seq_time, n_seq_documented, n_seq_excluded;
+    n_kernels_moe, n_fused, n_fused_keys, n_per_op, n_mem_batch, n_mem_seq, n_kv, n_recompute, n_infer_mem, n_graph, n_graph_documented, n_seq_time, n_seq_documented, n_seq_excluded;
 
 static ridge_gpu gpu;
 static ridge_host_profile host;
@@ -706,6 +706,84 @@ static void test_fused(const run_case *c)
     ridge_predict_result_free(&pt);
 }
 
+/* 3b'. The same for the model file's keys (docs/workloads.md, "Arch keys"): each key's fused form
+ * (`norm_impl`, `rope_impl`, `gelu_impl` fused, `fused_qkv`, `fused_gate_up`, `gqa_impl`
+ * grouped) launches no more kernels than its eager form (eight norm kernels, five rotary kernels a
+ * tensor, gelu_new's eight and eleven, three or two projections, K and V copied to every query
+ * head), the code as the file writes it. Two small decoders, one key changed at a time, random
+ * runs. */
+#define FUSED_KEY_RUNS 12
+static void test_fused_keys(void)
+{
+    static const char *arch[] = {
+        "\"d_model\": 1024, \"layers\": 4, \"heads\": 16, \"kv_heads\": 4, \"ffn\": 2816, \"ffn_act\": "
+        "\"swiglu\", \"norm\": \"rmsnorm\", \"position\": \"rope\", \"vocab\": 32000, \"max_seq\": 4096",
+        "\"d_model\": 768, \"layers\": 4, \"heads\": 12, \"ffn\": 3072, \"ffn_act\": \"gelu\", \"norm\": "
+        "\"layernorm\", \"position\": \"learned\", \"vocab\": 50257, \"max_seq\": 1024, \"bias\": true, "
+        "\"tied_embeddings\": true"};
+    static const struct {
+        int arch;
+        const char *key, *fused, *eager;
+    } keys[] = {{0, "norm_impl", "\"fused\"", "\"composite\""},     {0, "rope_impl", "\"fused\"", "\"composite\""},
+                {0, "fused_qkv", "true", "false"},                   {0, "fused_gate_up", "true", "false"},
+                {0, "gqa_impl", "\"grouped\"", "\"repeat_all\""},   {1, "gelu_impl", "\"fused\"", "\"composite\""},
+                {1, "fused_qkv", "true", "false"}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        ridge_model *m[2] = {NULL, NULL};
+        ridge_err err;
+        int ok = 1;
+        for (int v = 0; v < 2 && ok; v++) {
+            char json[1024];
+            snprintf(json, sizeof json,
+                     "{\"schema_version\": 1, \"name\": \"keys\", \"family\": \"transformer\", \"arch\": {%s, "
+                     "\"%s\": %s}}",
+                     arch[keys[k].arch], keys[k].key, v ? keys[k].eager : keys[k].fused);
+            set_ctx("arch %d %s: parse", keys[k].arch, keys[k].key);
+            ok = CHECK_INT(ridge_model_parse(json, strlen(json), "keys", &m[v], &err), RIDGE_OK);
+            if (!ok)
+                fprintf(stderr, "  %s\n", err.msg);
+        }
+        for (int i = 0; ok && i < FUSED_KEY_RUNS * scale; i++) {
+            run_case c = {0};
+            ridge_run_config rc;
+            ridge_predict_result p[2];
+            static const ridge_dtype dts[] = {RIDGE_DTYPE_BF16, RIDGE_DTYPE_FP16, RIDGE_DTYPE_FP32};
+            memset(p, 0, sizeof p);
+            ridge_run_config_init(&rc);
+            rc.mode = (ridge_mode)rint_in(0, 3);
+            rc.batch = rdim(1, 32, 1);
+            rc.precision = dts[rint_in(0, 2)];
+            rc.amp = rc.precision != RIDGE_DTYPE_FP32 && rint_in(0, 3) == 0;
+            if (rc.mode == RIDGE_MODE_PREFILL)
+                rc.prompt = rdim(16, 1024, 1);
+            else if (rc.mode == RIDGE_MODE_DECODE)
+                rc.context = rdim(1, 1000, 1);
+            else
+                rc.seq = rdim(16, 1024, 1);
+            c.id = "keys";
+            for (int v = 0; v < 2; v++) {
+                c.m = m[v];
+                run_desc(&c, &rc, v ? keys[k].key : "fused");
+                if (!predict(&c, &rc, RIDGE_RUNTIME_EAGER, &p[v]))
+                    break;
+            }
+            if (p[0].ops.n && p[1].ops.n) {
+                n_fused_keys++;
+                run_desc(&c, &rc, keys[k].key);
+                strncat(ctx, " fused against eager", sizeof ctx - strlen(ctx) - 1);
+                if (!CHECK(shape_free_kernels(&p[0]) <= shape_free_kernels(&p[1])))
+                    fprintf(stderr, "  fused %.0f kernels, eager %.0f\n", shape_free_kernels(&p[0]),
+                            shape_free_kernels(&p[1]));
+            }
+            ridge_predict_result_free(&p[0]);
+            ridge_predict_result_free(&p[1]);
+        }
+        ridge_model_free(m[0]);
+        ridge_model_free(m[1]);
+    }
+    check_context(NULL);
+}
+
 static void test_runs(void)
 {
     for (size_t i = 0; i < ridge_model_builtin_count(); i++) {
@@ -805,14 +883,15 @@ int main(int argc, char **argv)
     test_params();
     test_documented_flops();
     test_runs();
+    test_fused_keys();
     test_known_defects();
     printf("1 (parameters): %d models against the published counts; %d random runs of %d models (%d refused or "
            "EUNSUPPORTED): 2 (FLOPs): %d batch doublings (%d affine, documented), %d training against inference, %d against 6 N T, %d recomputation triples, 3 documented graph-over-model ratios; 3 (kernels): "
-           "%d batch doublings (%d of a mixture of experts, documented), %d fused styles against torch, %d per-op sums; "
+           "%d batch doublings (%d of a mixture of experts, documented), %d fused styles against torch, %d fused model keys against eager, %d per-op sums; "
            "4 (memory): %d batch and %d sequence doublings, %d KV caches, %d recomputation triples, %d inference "
            "states; 5 (time): %d graphs against eager (%d slower by at most the replay, documented), %d longer sequences (%d faster by a documented mechanism, %d by known defect 5)\n",
            n_params, n_runs, n_models, n_refused, n_flops_linear, n_flops_affine, n_flops_train, n_6nt, n_recompute_flops, n_kernels_batch, n_kernels_moe,
-           n_fused, n_per_op, n_mem_batch, n_mem_seq, n_kv, n_recompute, n_infer_mem, n_graph, n_graph_documented, n_seq_time, n_seq_documented, n_seq_excluded);
+           n_fused, n_fused_keys, n_per_op, n_mem_batch, n_mem_seq, n_kv, n_recompute, n_infer_mem, n_graph, n_graph_documented, n_seq_time, n_seq_documented, n_seq_excluded);
     check_random_end();
     return check_report();
 }
