@@ -5,16 +5,32 @@
  * command line of every property test: `test_X [SCALE [SEED]]` explores SCALE times as many
  * cases from another seed; RIDGE_TEST_VERBOSE=1 in the environment lists the cases a documented
  * mechanism or a known defect excuses. check_random_begin() reads them; check_random_end() frees
- * the generator. */
+ * the generator. Failure messages name their case through ctx: set_ctx() formats it and makes it
+ * the check context (check.h). */
 #ifndef RIDGE_TEST_CHECK_RANDOM_H
 #define RIDGE_TEST_CHECK_RANDOM_H
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "check.h"
 
 static gsl_rng *rng;
 static int scale = 1, verbose;
+static char ctx[1024]; /* the current case, for failure messages */
+
+/* ctx from a printf format, made the check context. */
+static inline void set_ctx(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx, sizeof ctx, fmt, ap);
+    va_end(ap);
+    check_context(ctx);
+}
 
 /* The scale and seed from argv (default_seed without one), the verbosity from the environment. */
 static inline void check_random_begin(int argc, char **argv, unsigned long default_seed)

@@ -34,8 +34,6 @@
 #define MONO_TOL 0.005    /* a doubled op may be at most this much faster (rounding of the model) */
 #define ROOF_TOL 1e-9
 
-static char ctx[1024];
-
 /* Case counts for the summary line. */
 static int n_checked, n_unsupported, n_bases, n_doubled, n_documented, n_excluded, n_mig, n_mig_excluded, n_scheduled,
     n_steps;

@@ -40,8 +40,6 @@
 #define MONO_TOL 1e-9 /* collectives and queues are closed forms: exact but for rounding */
 #define STEP_TOL 0.005 /* a step at twice the microbatches may be at most this much faster (rounding) */
 
-static char ctx[1024];
-
 /* Case counts for the summary line. */
 static int n_coll, n_coll_auto, n_coll_doubled, n_coll_unsupported, n_coll_ar, n_coll_ar_documented, n_coll_ranks, n_par,
     n_par_invalid, n_par_doubled, n_par_infer, n_par_zero, n_par_zero3_documented, n_par_fsdp, n_par_bubble, n_par_repeat, n_queue,
@@ -51,15 +49,6 @@ static int n_coll, n_coll_auto, n_coll_doubled, n_coll_unsupported, n_coll_ar, n
 static int finite_nonneg(double x)
 {
     return isfinite(x) && x >= 0;
-}
-
-static void set_ctx(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ctx, sizeof ctx, fmt, ap);
-    va_end(ap);
-    check_context(ctx);
 }
 
 static double p_base(ridge_coll_proto p)
