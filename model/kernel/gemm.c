@@ -397,6 +397,9 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
         double dram0, l20, floor1 = p->kernel_floor_s;
         double mem0, dt0;
         rk_l2_split(p, min_bytes, 0, 0, &dram0, &l20);
+        /* The L2 traffic of the compulsory bytes, misses and hits (every byte passes the L2): a
+         * candidate's L2 time is the larger of it and its tile stream (docs/model.md §1). */
+        double b20 = dram0 + l20;
         /* Tile-shaped C writes (Hopper tensor kernels): the extra DRAM time of the output's DRAM
          * share (C's part of the compulsory bytes) over the streaming rate. Elsewhere wx is 0 and
          * so are these terms (finite products of it; a sign of zero no sum below keeps). */
@@ -545,7 +548,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                     continue; /* no split to try, and unsplit cannot win */
             }
             if (best.t < INFINITY) {
-                double l2b1 = stream0 > l20 ? stream0 : l20, lbt;
+                double l2b1 = stream0 > b20 ? stream0 : b20, lbt;
                 lb1 = floor1 + rk_max(c1, rk_max(mem0, l2b1 * inv_l2bw));
                 lbt = lb1;
                 if (s_max > 1) {
@@ -571,7 +574,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 double per_sm = per1, c_ceil = rk_ceil(per_sm), c_eff = c_ceil > ctas ? ctas : c_ceil;
                 /* One tile's time on its share (1/c_eff) of an SM at the achievable rate; work1:
                  * its MACs alone (the stream-K work of a tile, below). */
-                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > l20 ? stream0 : l20, tt, wc;
+                double ttile = (work1 + t_over) * c_eff, compute, l2b = stream0 > b20 ? stream0 : b20, tt, wc;
                 /* Waves: per_sm / c_eff (divided only for the best, and here when it can exceed
                  * one and c_eff is not 1; x / c = x * (1 / c) for c = 1, 2, 4): waves_ceil. */
                 wc = waves_ceil(per_sm, c_ceil, c_eff, ctas);
@@ -635,7 +638,7 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                     dtd = rk_dram_time(p, dd) + dd * gx;
                     mem = dtd + 0.5 * partial * dd / (min_bytes.bytes + partial) * min_bytes.bytes * wx +
                           (dd > 0 ? lat_x : 0);
-                    l2b = stream0 + partial > l ? stream0 + partial : l;
+                    l2b = stream0 + partial > dd + l ? stream0 + partial : dd + l;
                 }
                 tt = 2 * floor1 + rk_max(compute, rk_max(mem, l2b * inv_l2bw));
                 if (tt < best.t)
@@ -658,9 +661,11 @@ static inline int gemm_search(const rk_kernel_prepared *p, ridge_dtype dt, doubl
                 rk_l2_split(p, min_bytes, partial, 0, &r->dram_bytes, &r->l2_bytes);
                 dt_best = rk_dram_time(p, r->dram_bytes) + r->dram_bytes * gx;
             }
+            /* L2 traffic max(stream, D + hits): l2_bytes, the bytes the L2 serves, is it less the
+             * DRAM bytes (rk_finish_mem's L2 time counts both) */
             stream = best.stream + partial;
-            if (stream > r->l2_bytes)
-                r->l2_bytes = stream;
+            if (stream > r->dram_bytes + r->l2_bytes)
+                r->l2_bytes = stream - r->dram_bytes;
             r->compute_s = best.compute;
             r->flops = 2.0 * m * n * k * batch;
             r->kernels = best.s > 1 ? 2 : 1;

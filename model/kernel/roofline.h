@@ -370,10 +370,13 @@ static inline void rk_l2_split(const rk_kernel_prepared *p, rk_bytes b, double e
 static inline void rk_finish_mem(const rk_kernel_prepared *p, ridge_kernel_result *r, double memory_s)
 {
     double lat = r->dram_bytes > 0 ? p->dram_latency_s : 0;
-    double mem_thr, t;
+    double mem_thr, t, l2_traffic;
     r->floor_s = r->kernels * p->kernel_floor_s;
     r->memory_s = memory_s;
-    r->l2_s = r->l2_bytes > 0 ? r->l2_bytes / p->l2_bw : 0;
+    /* Every byte moved between DRAM and the SMs passes the L2, misses too: the L2 time counts the
+     * DRAM bytes and the bytes the L2 serves (docs/model.md §1, "Kernel time"). */
+    l2_traffic = r->dram_bytes + r->l2_bytes;
+    r->l2_s = l2_traffic > 0 ? l2_traffic / p->l2_bw : 0;
     t = r->compute_s;
     if (r->memory_s > t)
         t = r->memory_s;

@@ -36,12 +36,12 @@ typedef struct {
     double time_s;     /* GPU time: floor + max(compute, memory, l2) */
     double flops;      /* useful FLOPs (not padded) */
     double dram_bytes; /* bytes to/from DRAM (0 when the working set stays in L2) */
-    double l2_bytes;   /* bytes served by L2 */
+    double l2_bytes;   /* bytes served by L2 without DRAM (hits, re-reads): with dram_bytes, the L2 traffic */
     double kernels;    /* kernel launches */
     /* Components of time_s. */
     double compute_s;  /* at the achievable peak, after tile and wave quantization */
     double memory_s;   /* DRAM: latency + bytes / min(bandwidth, Little's-law limit) */
-    double l2_s;
+    double l2_s;       /* (dram_bytes + l2_bytes) / L2 bandwidth: every byte passes the L2 */
     double floor_s;    /* kernels x kernel_floor_s */
     ridge_bound bound;
     ridge_peak peak;   /* the execution unit and precision used */
