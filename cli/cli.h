@@ -111,8 +111,11 @@ int cli_refuse_output_over_input(const char *cmd, const char *flag, const char *
                                  int n);
 
 /* The usage error for what getopt_long (with a leading ':' in its option string and opterr = 0)
- * returned for the option at argv[optind - 1]: ':' a missing value, anything else unknown. */
-int cli_getopt_error(const char *cmd, int c, char *const argv[]);
+ * returned for the option at argv[optind - 1]: ':' a missing value, a value given to a flag, a
+ * shortened name that several of `longopts` start with ("ambiguous option '--pr' (--precision,
+ * --price, --prices)"), anything else unknown. */
+struct option;
+int cli_getopt_error(const char *cmd, int c, char *const argv[], const struct option *longopts);
 
 /* The options every command shares, read in one place (cli_getopt): --help ('h'), --format ('f')
  * when fmt is set, and getopt's missing values and unknown options. */

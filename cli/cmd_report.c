@@ -256,7 +256,7 @@ int cmd_report(int argc, char **argv)
             if (c == CLI_RUN_OPT_PRECISION)
                 r->precision_given = 1;
         } else {
-            rc = k < 0 ? CLI_RUN_OPTION_EXIT(k) : cli_getopt_error("report", c, argv);
+            rc = k < 0 ? CLI_RUN_OPTION_EXIT(k) : cli_getopt_error("report", c, argv, longopts);
             goto done;
         }
     }

@@ -96,15 +96,40 @@ int cli_refuse_output_over_input(const char *cmd, const char *flag, const char *
     return CLI_EXIT_OK;
 }
 
-int cli_getopt_error(const char *cmd, int c, char *const argv[])
+/* The long options a shortened "--NAME" (up to '=') could be, listed in buf ("--precision,
+ * --price, --prices"); their count. getopt_long takes a prefix of one option's name for it, and
+ * reports a prefix of several as it reports an unknown name. */
+static int long_prefix_matches(const char *arg, const struct option *longopts, char *buf, size_t cap)
+{
+    const char *name = arg + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name), used = 0;
+    int n = 0;
+    buf[0] = '\0';
+    for (const struct option *lo = longopts; lo && lo->name; lo++) {
+        if (len == 0 || strncmp(lo->name, name, len) != 0)
+            continue;
+        if (used < cap) {
+            int w = snprintf(buf + used, cap - used, "%s--%s", n ? ", " : "", lo->name);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        n++;
+    }
+    return n;
+}
+
+int cli_getopt_error(const char *cmd, int c, char *const argv[], const struct option *longopts)
 {
     const char *arg = argv[optind - 1], *eq = strchr(arg, '=');
+    char names[256];
     if (c == ':')
         return cli_usage_error(cmd, "option '%s' needs a value", arg);
     /* getopt_long sets optopt to a known flag's value when "--flag=VALUE" gives a value to a
      * flag that takes none (0 for a name it does not know) */
     if (optopt && arg[0] == '-' && arg[1] == '-' && eq)
         return cli_usage_error(cmd, "option '%.*s' takes no value", (int)(eq - arg), arg);
+    if (arg[0] == '-' && arg[1] == '-' && long_prefix_matches(arg, longopts, names, sizeof names) > 1)
+        return cli_usage_error(cmd, "ambiguous option '%.*s' (%s)", eq ? (int)(eq - arg) : (int)strlen(arg), arg,
+                               names);
     return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
@@ -133,7 +158,7 @@ int cli_getopt(cli_opts *o, int argc, char **argv, const char *shortopts, const 
             return -1;
         }
         if (c == ':' || c == '?') {
-            o->exit = cli_getopt_error(o->cmd, c, argv);
+            o->exit = cli_getopt_error(o->cmd, c, argv, longopts);
             return -1;
         }
         return c;
