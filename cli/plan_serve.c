@@ -158,10 +158,8 @@ static int serve_chart(const plan_opts *o, const ridge_model *m, const ridge_gpu
         rc = cli_usage_error("plan", "--chart needs -o/--output CHART.png|svg");
     else if (ridge_plot_paths_from_chart(o->output, &paths, &err) != RIDGE_OK)
         rc = cli_usage_error("plan", "-o: %s", err.msg);
-    else if ((rc = cli_refuse_chart_over_input("plan", &paths, (const char *const[]){o->workload, o->cluster}, 2)) !=
+    else if ((rc = cli_refuse_chart_over_input("plan", &paths, (const char *const[]){o->workload, o->cluster}, 2)) ==
              CLI_EXIT_OK)
-        ;
-    else
         rc = serve_bars(o, m, gpus, rows, nf, &paths, names, cats, v);
     free(names);
     free(cats);
