@@ -114,6 +114,32 @@ rc=$?
 wait "$writer"
 check "predict --workload FIFO: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
 check "predict --workload FIFO: the operator list predicted" grep -q 'workload llama2-7b-layer-prefill-2048' "$tmp/out"
+# A host profile FIFO that three measurements of one file name in config.host: read once, for
+# all three (it was read again for each, the second open waiting for a writer).
+mkfifo "$tmp/host.fifo"
+python3 - "$src/validation/data/h200-2026-11-29.json" "$tmp/host.fifo" >"$tmp/m3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = [m for m in d["measurements"] if "resnet50_train" in m["id"]][:3]
+for m in ms:
+    m["config"]["host"] = sys.argv[2]
+d["measurements"] = ms
+json.dump(d, sys.stdout)
+PY
+feed "$host" "$tmp/host.fifo"
+timeout 60 "$ridge" validate "$tmp/m3.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+wait "$writer"
+check "validate, a host FIFO in three measurements: exit $rc ($(head -c 200 "$tmp/err"))" test $rc -eq 0
+check "validate, a host FIFO in three measurements: all three compared" grep -q '^3 cases compared$' "$tmp/out"
+# A missing host file in three measurements: each skipped with the file's error.
+sed "s|$tmp/host.fifo|$tmp/no-such-host.json|g" "$tmp/m3.json" >"$tmp/m3-missing.json"
+timeout 60 "$ridge" validate "$tmp/m3-missing.json" >"$tmp/out" 2>"$tmp/err"
+check "validate, a missing host file in three measurements: exit 0" test $? -eq 0
+check "validate, a missing host file in three measurements: 3 skipped, the file named" \
+    grep -q 'no-such-host\.json: cannot open' "$tmp/out"
+check "validate, a missing host file in three measurements: 3 skipped" \
+    grep -q '0 cases compared; 3 skipped: host profile not loaded (config.host)' "$tmp/out"
 
 # --- errors from a pipe are the parser's, named by the pipe's path, with the file's exit code
 "$ridge" predict --gpu a40 --workload <(printf '{"ops": [') >"$tmp/out" 2>"$tmp/err"

@@ -442,13 +442,74 @@ static const char *map_kernel(const cJSON *m, const cJSON *cfg, const cJSON *opj
     return NULL;
 }
 
-/* The host profile (config.host, else torch-eager) and code style (config.code, else the
- * profile's) of a model measurement. Returns a reason or NULL. */
-static const char *model_host(const cJSON *cfg, ridge_run_config *rc, ridge_meas_item *it, ridge_err *err)
+/* The host profile files (config.host paths) a collection has read, by path: each is read once,
+ * so that a pipe or a FIFO serves every measurement that names it, and a file that cannot be
+ * loaded is tried once and skips each of them with its first error. Built-in ids are not kept
+ * (found without a read); beyond MEAS_HOST_FILES paths a file is read per measurement. */
+#define MEAS_HOST_FILES 16
+typedef struct {
+    size_t n;
+    struct {
+        char *path;
+        int status;
+        ridge_host_profile hp;
+        char msg[RIDGE_ERR_MSG_MAX];
+    } e[MEAS_HOST_FILES];
+} host_files;
+
+static void host_files_free(host_files *hf)
+{
+    for (size_t i = 0; i < hf->n; i++)
+        free(hf->e[i].path);
+    hf->n = 0;
+}
+
+static int host_is_builtin(const char *id)
+{
+    for (size_t i = 0; i < ridge_host_builtin_count(); i++)
+        if (strcmp(ridge_host_builtin(i)->id, id) == 0)
+            return 1;
+    return 0;
+}
+
+/* ridge_host_load through hf (may be NULL: no cache). */
+static int host_load_once(host_files *hf, const char *id_or_path, ridge_host_profile *out, ridge_err *err)
+{
+    ridge_err e = {{0}};
+    size_t i;
+    int st;
+    if (!hf || host_is_builtin(id_or_path) || !ridge_file_is_path(id_or_path))
+        return ridge_host_load(id_or_path, out, err);
+    for (i = 0; i < hf->n; i++)
+        if (strcmp(hf->e[i].path, id_or_path) == 0) {
+            if (hf->e[i].status == RIDGE_OK)
+                *out = hf->e[i].hp;
+            else if (err)
+                ridge_err_set(err, hf->e[i].status, "%s", hf->e[i].msg);
+            return hf->e[i].status;
+        }
+    st = ridge_host_load(id_or_path, out, &e);
+    if (err && st != RIDGE_OK)
+        *err = e;
+    if (hf->n < MEAS_HOST_FILES && (hf->e[hf->n].path = malloc(strlen(id_or_path) + 1))) {
+        memcpy(hf->e[hf->n].path, id_or_path, strlen(id_or_path) + 1);
+        hf->e[hf->n].status = st;
+        if (st == RIDGE_OK)
+            hf->e[hf->n].hp = *out;
+        snprintf(hf->e[hf->n].msg, sizeof hf->e[hf->n].msg, "%s", e.msg);
+        hf->n++;
+    }
+    return st;
+}
+
+/* The host profile (config.host, else torch-eager; a file through hf) and code style
+ * (config.code, else the profile's) of a model measurement. Returns a reason or NULL. */
+static const char *model_host(const cJSON *cfg, host_files *hf, ridge_run_config *rc, ridge_meas_item *it,
+                              ridge_err *err)
 {
     const char *s;
     OPT_STR(cfg, "config.", "host", s);
-    if (ridge_host_load(s ? s : RIDGE_HOST_DEFAULT, &it->host, err) != RIDGE_OK)
+    if (host_load_once(hf, s ? s : RIDGE_HOST_DEFAULT, &it->host, err) != RIDGE_OK)
         return "host profile not loaded (config.host)";
     OPT_STR(cfg, "config.", "code", s);
     if (s && ridge_code_parse(s, &rc->code))
@@ -559,8 +620,8 @@ static const char *output_tokens(const cJSON *cfg, ridge_meas_item *it)
 
 /* A model measurement with a preset id or a model document (config.workload; published figures,
  * converted whole-model records). */
-static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_item, ridge_meas_item *it,
-                             ridge_err *err)
+static const char *map_model(const cJSON *m, const cJSON *cfg, host_files *hf, const cJSON *wl_item,
+                             ridge_meas_item *it, ridge_err *err)
 {
     ridge_run_config rc;
     ridge_model *model = NULL;
@@ -650,7 +711,7 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, const cJSON *wl_i
             return why;
     } else
         return "unknown config.kind";
-    if ((why = model_host(cfg, &rc, it, err)))
+    if ((why = model_host(cfg, hf, &rc, it, err)))
         return why;
     if (!(model = workload_model(wl_item, "config.workload", &why, err)))
         return why;
@@ -695,7 +756,7 @@ static int par_int(const cJSON *par, const char *key, int lo, int hi, int def)
  * and schedule (docs/validation.md, "Multi-GPU runs"), config.workload a preset id or a ridge model
  * document; a training or inference step (time_s.median), or a generation (value, output tokens/s
  * per replica or per GPU). What is wrong goes into err as well as the reason returned. */
-static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
+static const char *map_parallel(const cJSON *m, const cJSON *cfg, host_files *hf, ridge_meas_item *it, ridge_err *err)
 {
     const cJSON *par = cJSON_GetObjectItemCaseSensitive(cfg, "parallel");
     const cJSON *wl = cJSON_GetObjectItemCaseSensitive(cfg, "workload");
@@ -804,7 +865,7 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
                           : given(cfg, "output") ? "config.output: only for mode generate"
                                                  : NULL;
         if (!why)
-            why = model_host(cfg, rc, it, err);
+            why = model_host(cfg, hf, rc, it, err);
         if (why)
             return why;
         it->rt = (ridge_runtime)ridge_host_runtime_for(&it->host, rc->mode == RIDGE_MODE_DECODE, base_rt);
@@ -864,7 +925,7 @@ static const char *map_parallel(const cJSON *m, const cJSON *cfg, ridge_meas_ite
  * config.cluster, or the GPU alone), continuous batching of at most config.max_batch running
  * requests (ridge serve --offline; docs/validation.md, "Serving benchmarks"); value is the
  * replica's output tokens/s. */
-static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
+static const char *map_serving(const cJSON *m, const cJSON *cfg, host_files *hf, ridge_meas_item *it, ridge_err *err)
 {
     static const char *const keys[] = {"gpu",    "workload", "kind", "precision", "host",    "code",
                                        "prompt", "output",   "requests", "max_batch", "max_tokens", "cluster",
@@ -910,7 +971,7 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
     it->par.tp = (int)v;
     if (opt_int(cfg, "nodes", 1, 100000, &nodes) < 0)
         return "config.nodes: not an integer in [1, 100000]";
-    if ((why = model_host(cfg, rc, it, err)))
+    if ((why = model_host(cfg, hf, rc, it, err)))
         return why;
     OPT_STR(cfg, "config.", "cluster", cid);
     if (cid) {
@@ -947,7 +1008,7 @@ static const char *map_serving(const cJSON *m, const cJSON *cfg, ridge_meas_item
  * the model's run (config.mode infer by default) under the host profile; time_s.median is the
  * request latency's config.statistic (mean, p50, p90 or p99), in seconds (ridge serve --rate
  * --max-batch; docs/validation.md, "Serving queues"). */
-static const char *map_queue(const cJSON *m, const cJSON *cfg, ridge_meas_item *it, ridge_err *err)
+static const char *map_queue(const cJSON *m, const cJSON *cfg, host_files *hf, ridge_meas_item *it, ridge_err *err)
 {
     static const char *const keys[] = {"gpu",       "workload", "kind",     "mode",   "precision",      "layout",
                                        "image",     "seq",      "prompt",   "context", "code", "host",     "timed",
@@ -1009,7 +1070,7 @@ static const char *map_queue(const cJSON *m, const cJSON *cfg, ridge_meas_item *
         return "config.duration_s: not a positive number";
     if ((why = median_time_s(m, &it->measured)))
         return why;
-    if ((why = model_host(cfg, rc, it, err)))
+    if ((why = model_host(cfg, hf, rc, it, err)))
         return why;
     if (!(it->par_model = workload_model(wl, "config.workload", &why, err)))
         return why;
@@ -1114,7 +1175,7 @@ static const char *predict_serving(const ridge_meas_item *it, const ridge_gpu *g
 
 /* A PyTorch end-to-end measurement (config.workload holds hyper-parameters): the model that
  * ran, through ridge_torch_map_config; time_s is the step time. */
-static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *it)
+static const char *map_torch(const cJSON *m, const cJSON *cfg, host_files *hf, ridge_meas_item *it)
 {
     ridge_model *model = NULL;
     ridge_run_config rc;
@@ -1124,7 +1185,7 @@ static const char *map_torch(const cJSON *m, const cJSON *cfg, ridge_meas_item *
     it->kind = RIDGE_MEAS_LATENCY;
     it->rt = RIDGE_RUNTIME_EAGER;
     why = ridge_torch_map_config(cfg, &model, &rc, &it->rt);
-    if (!why && (why = model_host(cfg, &rc, it, NULL)))
+    if (!why && (why = model_host(cfg, hf, &rc, it, NULL)))
         ridge_model_free(model);
     if (!why && (why = median_time_s(m, &it->measured)))
         ridge_model_free(model);
@@ -1162,15 +1223,17 @@ static void tick_step(meas_tick *t)
 }
 
 static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file,
-                        ridge_meas_set *s, meas_tick *tick);
+                        ridge_meas_set *s, host_files *hf, meas_tick *tick);
 
 void ridge_meas_collect(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file, ridge_meas_set *s)
 {
-    collect_doc(doc, gpu_opt, gpu_file, s, NULL);
+    host_files hf = {0};
+    collect_doc(doc, gpu_opt, gpu_file, s, &hf, NULL);
+    host_files_free(&hf);
 }
 
 static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ridge_gpu *gpu_file,
-                        ridge_meas_set *s, meas_tick *tick)
+                        ridge_meas_set *s, host_files *hf, meas_tick *tick)
 {
     const cJSON *root = doc->root;
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
@@ -1266,17 +1329,17 @@ static void collect_doc(const ridge_meas_doc *doc, const char *gpu_opt, const ri
         snprintf(it.gpu, sizeof it.gpu, "%s", g.id);
         detail.msg[0] = 0;
         if (kind_is(cfg, "serving"))
-            why = map_serving(m, cfg, &it, &detail);
+            why = map_serving(m, cfg, hf, &it, &detail);
         else if (kind_is(cfg, "queue"))
-            why = map_queue(m, cfg, &it, &detail);
+            why = map_queue(m, cfg, hf, &it, &detail);
         else if (cJSON_GetObjectItemCaseSensitive(cfg, "cluster"))
-            why = map_parallel(m, cfg, &it, &detail);
+            why = map_parallel(m, cfg, hf, &it, &detail);
         else if (cJSON_IsObject(op))
             why = map_kernel(m, cfg, op, &it);
         else if (cJSON_IsString(wl) || is_model_document(wl))
-            why = map_model(m, cfg, wl, &it, &detail);
+            why = map_model(m, cfg, hf, wl, &it, &detail);
         else
-            why = map_torch(m, cfg, &it);
+            why = map_torch(m, cfg, hf, &it);
         if (!why && !(isfinite(it.measured) && it.measured > 0))
             why = "no positive measured value";
         if (!why) {
@@ -1440,6 +1503,7 @@ int ridge_meas_collect_files_progress(const char *const *paths, int n, const cha
 {
     ridge_meas_doc *docs[RIDGE_MEAS_MAX_FILES];
     meas_tick tick = {progress, arg, 0, 0, RIDGE_PROGRESS_EVERY};
+    host_files hf = {0}; /* shared by the files: a path names the same file in each */
     int loaded = 0, rc = RIDGE_OK;
     if (n > RIDGE_MEAS_MAX_FILES)
         n = RIDGE_MEAS_MAX_FILES; /* the commands refuse more as a usage error */
@@ -1449,9 +1513,10 @@ int ridge_meas_collect_files_progress(const char *const *paths, int n, const cha
         tick.total += ridge_meas_doc_count(docs[i]);
     for (int i = 0; i < loaded; i++) {
         if (rc == RIDGE_OK)
-            collect_doc(docs[i], gpu_opt, gpu_file, s, &tick);
+            collect_doc(docs[i], gpu_opt, gpu_file, s, &hf, &tick);
         ridge_meas_doc_free(docs[i]);
     }
+    host_files_free(&hf);
     if (rc == RIDGE_OK && progress)
         progress(arg, tick.total, tick.total); /* done == total: every entry was visited */
     return rc;
