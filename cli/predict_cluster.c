@@ -181,7 +181,7 @@ static void parallel_text(const ridge_cluster *cl, const ridge_model *m, const r
     const double gib = 1073741824.0;
     char b[2][48];
     const char *names[8] = {"compute", "tp comm", "pp comm", "dp comm (exposed)", "ep comm", "pipeline bubble",
-                            "optimizer", "host (per request)"};
+                            "optimizer", "host (requests)"};
     double v[8] = {bd->compute_s, bd->tp_comm_s, bd->pp_comm_s, bd->dp_comm_exposed_s, bd->ep_comm_s,
                    bd->bubble_s, bd->optimizer_s, bd->host_s};
     char mname[CLI_NAME_TEXT_CAP];

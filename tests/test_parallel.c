@@ -482,6 +482,18 @@ static void test_add_request(void)
         CHECK_INT(ridge_host_load("engine", &hp, &err), RIDGE_OK); /* no request work */
         ridge_parallel_add_request(&hp, NULL, &rc, &r);
         CHECK(r.step_time_s == r0.step_time_s);
+        /* trtllm-bench: no request work, but every inference step's per-sequence work, at the
+         * step's batch (here 2 sequences); a training step pays none. */
+        CHECK_INT(ridge_host_load("trtllm-bench", &hp, &err), RIDGE_OK);
+        rc.batch = 2;
+        for (int k = 0; k < 3; k++) {
+            static const ridge_mode md[] = {RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE, RIDGE_MODE_TRAIN};
+            rc.mode = md[k];
+            r = r0;
+            ridge_parallel_add_request(&hp, NULL, &rc, &r);
+            CHECK_NEAR(r.breakdown.host_s, md[k] == RIDGE_MODE_TRAIN ? 0 : 2 * hp.sequence_s / hp.cpu_speed, 1e-15);
+            CHECK_NEAR(r.step_time_s, r0.step_time_s + r.breakdown.host_s, 1e-15);
+        }
     }
     ridge_model_free(m);
 }

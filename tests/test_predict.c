@@ -106,11 +106,62 @@ static void test_step(void)
     ridge_model_free(m);
 }
 
+/* An engine's work per sequence (docs/model.md §7, sequence_s): an inference step of b sequences
+ * under trtllm-bench (engine plus sequence_s) takes engine's time plus b x sequence_s / cpu_speed,
+ * all of it host time before the first kernel; a training step pays none of it. */
+static void test_sequence_work(void)
+{
+    static const ridge_mode modes[] = {RIDGE_MODE_DECODE, RIDGE_MODE_PREFILL, RIDGE_MODE_INFER, RIDGE_MODE_TRAIN};
+    ridge_gpu g;
+    ridge_model *m = NULL;
+    ridge_host_profile eng, seq;
+    ridge_err err;
+    if (load("h100-sxm5-80gb", "llama2-7b", &g, &m) || !CHECK_INT(ridge_host_load("engine", &eng, &err), RIDGE_OK) ||
+        !CHECK_INT(ridge_host_load("trtllm-bench", &seq, &err), RIDGE_OK)) {
+        ridge_model_free(m);
+        return;
+    }
+    CHECK(seq.sequence_s > 0 && eng.sequence_s == 0);
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
+        for (double b = 1; b <= 256; b *= 16) {
+            ridge_run_config rc;
+            ridge_predict_result p0, p1;
+            ridge_run_config_init(&rc);
+            rc.mode = modes[k];
+            rc.batch = b;
+            rc.prompt = rc.seq = 128;
+            rc.context = 512;
+            if (CHECK_INT(ridge_predict_model(&g, m, &rc, &eng, RIDGE_RUNTIME_EAGER, &p0, &err), RIDGE_OK) &&
+                CHECK_INT(ridge_predict_model(&g, m, &rc, &seq, RIDGE_RUNTIME_EAGER, &p1, &err), RIDGE_OK)) {
+                double extra = rc.mode == RIDGE_MODE_TRAIN ? 0 : b * seq.sequence_s / seq.cpu_speed;
+                CHECK_NEAR(p1.time_s, p0.time_s + extra, 1e-12);
+                CHECK_NEAR(p1.tot.host_wait_s, p0.tot.host_wait_s + extra, 1e-12);
+                CHECK_NEAR(p1.tot.time_by_bound_s[RIDGE_BOUND_HOST], p0.tot.time_by_bound_s[RIDGE_BOUND_HOST] + extra,
+                           1e-12);
+                CHECK_NEAR(p1.tot.gpu_busy_s, p0.tot.gpu_busy_s, 1e-15);
+            }
+            ridge_predict_result_free(&p0);
+            ridge_predict_result_free(&p1);
+        }
+    /* A host twice as slow (a calibrated GPU file's host figures doubled) doubles it. */
+    CHECK_NEAR(ridge_host_sequences_on(&seq, NULL, 100), 100 * seq.sequence_s / seq.cpu_speed, 1e-18);
+    {
+        ridge_gpu slow = g;
+        slow.eff.host_launch_s *= 2;
+        slow.eff.framework_op_s *= 2;
+        CHECK_NEAR(ridge_host_sequences_on(&seq, &slow, 100), 2 * 100 * seq.sequence_s / seq.cpu_speed, 1e-15);
+    }
+    CHECK(ridge_host_sequences_on(&eng, &g, 100) == 0 && ridge_host_sequences_on(NULL, &g, 100) == 0 &&
+          ridge_host_sequences_on(&seq, &g, 0) == 0);
+    ridge_model_free(m);
+}
+
 int main(void)
 {
     test_mfu();
     test_default_precision();
     test_max_batch();
     test_step();
+    test_sequence_work();
     return check_report();
 }

@@ -528,6 +528,7 @@ static const char *build_model(const ridge_model *model, ridge_run_config rc, ri
         return "model graph could not be built";
     it->items = ridge_model_items_per_step(model, &rc);
     it->prefill = rc.mode == RIDGE_MODE_PREFILL;
+    it->inference = rc.mode != RIDGE_MODE_TRAIN;
     if (it->generate) {
         rc.mode = RIDGE_MODE_DECODE;
         if (ridge_model_build(model, &rc, &it->decode, err) != RIDGE_OK)
@@ -1575,6 +1576,8 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
         return failed(st, "model prediction failed");
     if (it->prefill)
         ridge_host_add_request(&it->host, g, &t1);
+    if (it->inference)
+        ridge_host_add_sequences(&it->host, g, it->batch, &t1);
     if (it->calls > 1) {
         /* Back to back (docs/validation.md, "Model measurements"): the host issues call i + 1
          * while the GPU runs call i, so after the first call each costs the slower of the two
@@ -1593,6 +1596,7 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
         if ((st = ridge_schedule_ops_host(g, it->decode.ops, it->decode.n, it->decode_rt, &it->host, NULL, &t2,
                                           err)) != RIDGE_OK)
             return failed(st, "model prediction failed");
+        ridge_host_add_sequences(&it->host, g, it->batch, &t2);
         *pred = it->batch * it->output / (t1.total_time_s + it->output * t2.total_time_s);
         break;
     default: return "unknown measurement kind"; /* rates are kernel measurements */

@@ -23,50 +23,56 @@ static const ridge_host_profile builtins[] = {
      "library costs from its tiny-op records, module calls and the in-model factor fitted on its llm_infer "
      "prefill T128 and resnet50 infer bs1 records (docs/model.md §7)",
      5.0 * US, {0, 9.9 * US, 21.0 * US, 99.7 * US, 28.6 * US, 12.0 * US}, 0.35 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0, 0},
     {"torch-eager-ngc21", "",
      "PyTorch 1.x eager (NGC pytorch 20.xx-22.xx) on the hosts of the NVIDIA DeepLearningExamples READMEs "
      "(DGX-1: Xeon E5-2698 v4): torch-eager's costs on a CPU 0.319 as fast, fitted on published-dev pub0225 "
      "and pub0228 (V100 ResNet-50 inference batch 1, FP32 and AMP; docs/model.md §7)",
      5.0 * US, {0, 9.9 * US, 21.0 * US, 99.7 * US, 28.6 * US, 12.0 * US}, 0.35 * US, 0.6 * US, 10.0 * US, 0, 0.319,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0, 0},
     {"torch-graph", "",
      "PyTorch with torch.cuda.graphs: the step captured once and replayed (g.replay(): one Python call and "
      "cudaGraphLaunch, then 0.6 us per node, gpu-specs §9 OCANNL-488)",
      5.0 * US, {0, 9.9 * US, 21.0 * US, 99.7 * US, 28.6 * US, 12.0 * US}, 0.35 * US, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_GRAPH, 0, 0, 0},
+     RIDGE_HOST_RUNTIME_GRAPH, 0, 0, 0, 0},
     {"torch-compile", "compile",
      "torch.compile (inductor, default mode): pointwise chains fused into Triton kernels, each launched from "
      "the generated Python wrapper (an estimate: launch plus a few us, no module calls)",
      5.0 * US, {0, 3.0 * US, 6.0 * US, 10.0 * US, 3.0 * US, 12.0 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0, 0},
     {"engine", "engine",
      "an inference engine (TensorRT, TensorRT-LLM, vLLM style): fused kernels from a C++ runtime, decode "
      "steps as CUDA graphs, 0.1 ms of CPU work per step (scheduling, sampling; an estimate, far below Vidur's "
      "2.9 ms for a Python engine, ANCHORS.md); KV cache 0.9 of free memory (free_gpu_memory_fraction)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0, 0.9},
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0, 0.9, 0},
+    {"trtllm-bench", "engine",
+     "TensorRT-LLM trtllm-bench, PyTorch backend (in-flight batching from the Python executor): engine plus "
+     "6.5 us of CPU per running sequence every iteration (preparing its inputs, handling its outputs), not "
+     "overlapped, fitted on the published-dev H100 Llama-3.1-8B rows (docs/model.md §7)",
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 0, 0, 0.9,
+     6.5 * US},
     {"trtllm-session", "engine",
      "TensorRT-LLM GptSession (gptSessionBenchmark v0.5-0.6): engine plus 4.2 ms per request (session set-up, "
      "input copies, first sampling, output copy back, their syncs), fitted on pub0464 and pub0466 (A100 "
      "FP16 first-token latency; docs/model.md §7); decode attention a CTA per query head (masked MHA, pre-XQA)",
-     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.2e-3, 1, 0},
+     2.5 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0.1e-3, 1.0, RIDGE_HOST_RUNTIME_DECODE_GRAPH, 4.2e-3, 1, 0, 0},
     {"tf1-graph", "",
      "TensorFlow 1.15 graph execution without XLA (NGC 20.06-tf1, DLE ConvNets): the C++ executor's cost per op, "
      "one value for every class (no Python, no module calls) plus the 5 us launch, fitted on published-dev pub0252 "
      "(V100 DGX-1 ResNet-50 AMP inference, batch 1; docs/model.md §7)",
      5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0, 0},
     {"tf1-xla", "",
      "TensorFlow 1.15 with XLA auto-clustering (DLE ConvNets training): the compiled clusters' kernels launched by "
      "XLA's C++ executable, 5 us each, no per-op executor cost (an estimate, not fitted: its rows are GPU-bound; "
      "docs/model.md §7)",
-     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
+     5.0 * US, {0, 0, 0, 0, 0, 0}, 0, 0.6 * US, 10.0 * US, 0, 1.0, RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0, 0},
     {"mxnet-hybrid", "",
      "MXNet Gluon hybridized (NGC mxnet 20.12, 22.10; DLE RN50): ops pushed by the C++ CachedOp to the dependency "
      "engine, tf1-graph's 7.6 us per op plus the launch (borrowed, not fitted: no mapped MXNet row is host-bound; "
      "docs/model.md §7)",
      5.0 * US, {0, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US, 7.6 * US}, 0, 0.6 * US, 10.0 * US, 0, 1.0,
-     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0},
+     RIDGE_HOST_RUNTIME_EAGER, 0, 0, 0, 0},
 };
 #undef US
 #define NBUILTIN (sizeof builtins / sizeof builtins[0])
@@ -124,6 +130,7 @@ static const struct {
     {"graph_replay_s", offsetof(ridge_host_profile, graph_replay_s)},
     {"step_s", offsetof(ridge_host_profile, step_s)},
     {"request_s", offsetof(ridge_host_profile, request_s)},
+    {"sequence_s", offsetof(ridge_host_profile, sequence_s)},
 };
 #define NCOST (sizeof cost_keys / sizeof cost_keys[0])
 
@@ -131,7 +138,7 @@ static const char *const host_keys[] = {"id",           "base",          "source
                                         "runtime",      "cpu_speed",     "launch_s",      "aten_op_s",
                                         "library_op_s", "attention_op_s", "autograd_op_s", "multi_tensor_s",
                                         "module_call_s", "graph_node_s", "graph_replay_s", "step_s",
-                                        "request_s",     "gqa_decode",   "kv_memory_fraction", NULL};
+                                        "request_s",     "sequence_s",   "gqa_decode",   "kv_memory_fraction", NULL};
 static const char *const root_keys[] = {"schema_version", "kind", "host", NULL};
 static const ridge_name runtime_rows[] = {{"eager", RIDGE_HOST_RUNTIME_EAGER},
                                           {"graph", RIDGE_HOST_RUNTIME_GRAPH},
@@ -257,6 +264,12 @@ double ridge_host_request_on(const ridge_host_profile *hp, const ridge_gpu *g)
 {
     double speed = ridge_host_cpu_speed_on(hp, g);
     return hp && hp->request_s > 0 && speed > 0 ? hp->request_s / speed : 0;
+}
+
+double ridge_host_sequences_on(const ridge_host_profile *hp, const ridge_gpu *g, double batch)
+{
+    double speed = ridge_host_cpu_speed_on(hp, g);
+    return hp && hp->sequence_s > 0 && speed > 0 && batch > 0 ? batch * hp->sequence_s / speed : 0;
 }
 
 double ridge_host_kv_fraction(const ridge_host_profile *hp)

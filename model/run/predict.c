@@ -114,6 +114,8 @@ int ridge_predict_model(const ridge_gpu *g, const ridge_model *m, const ridge_ru
         return ridge_err_set(err, st, "%s on %s: %s", ridge_model_name(m), g->id, e.msg);
     if (run.mode == RIDGE_MODE_PREFILL) /* a prefill starts a request (docs/model.md §7) */
         ridge_host_add_request(&p->host, g, &p->tot);
+    if (run.mode != RIDGE_MODE_TRAIN) /* an engine's work per sequence of the step (docs/model.md §7) */
+        ridge_host_add_sequences(&p->host, g, run.batch, &p->tot);
     st = ridge_model_memory(m, &run, &p->mem, &e);
     if (st != RIDGE_OK)
         return ridge_err_set(err, st, "%s: %s", ridge_model_name(m), e.msg);

@@ -17,15 +17,26 @@ static double max3(double a, double b, double c)
     return m > c ? m : c;
 }
 
-void ridge_host_add_request(const ridge_host_profile *hp, const ridge_gpu *g, ridge_schedule_totals *tot)
+/* Host time r before the step's first kernel: the whole pipeline shifts by it, the GPU waiting. */
+static void add_host_before(double r, ridge_schedule_totals *tot)
 {
-    double r = ridge_host_request_on(hp, g);
     if (!(r > 0))
         return;
     tot->total_time_s += r;
     tot->host_issue_s += r;
     tot->host_wait_s += r;
     tot->time_by_bound_s[RIDGE_BOUND_HOST] += r;
+}
+
+void ridge_host_add_request(const ridge_host_profile *hp, const ridge_gpu *g, ridge_schedule_totals *tot)
+{
+    add_host_before(ridge_host_request_on(hp, g), tot);
+}
+
+void ridge_host_add_sequences(const ridge_host_profile *hp, const ridge_gpu *g, double batch,
+                              ridge_schedule_totals *tot)
+{
+    add_host_before(ridge_host_sequences_on(hp, g, batch), tot);
 }
 
 /* ------------------------------------------------------------------ the pipeline */

@@ -2152,8 +2152,13 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
 void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_gpu *g, const ridge_run_config *rc,
                                 ridge_parallel_result *r)
 {
-    double host = ridge_host_request_on(hp, g), scale;
-    if (!rc || rc->mode != RIDGE_MODE_PREFILL || !(host > 0) || !(r->step_time_s > 0))
+    double host, scale;
+    if (!rc || rc->mode == RIDGE_MODE_TRAIN || !(r->step_time_s > 0))
+        return;
+    /* a prefill's request work, and every inference step's per-sequence work (docs/model.md §7) */
+    host = (rc->mode == RIDGE_MODE_PREFILL ? ridge_host_request_on(hp, g) : 0) +
+           ridge_host_sequences_on(hp, g, rc->batch);
+    if (!(host > 0))
         return;
     scale = r->step_time_s / (r->step_time_s + host);
     r->breakdown.host_s += host;

@@ -150,12 +150,15 @@ def dle_run(r, prec):
 def host_of(r):
     """The host profile the row's software implies (docs/model.md §7, docs/validation.md "Published
     measurements"): TensorRT-LLM's gptSessionBenchmark is an inference engine that also pays its
-    session's per-request work (trtllm-session); TensorRT under the MLPerf harness is the plain
-    engine; the PyTorch rows of NVIDIA DeepLearningExamples ran eager PyTorch of the NGC 21.x
+    session's per-request work (trtllm-session); trtllm-bench's PyTorch backend pays its Python
+    executor's work per running sequence every iteration (trtllm-bench); TensorRT under the MLPerf
+    harness is the plain engine; the PyTorch rows of NVIDIA DeepLearningExamples ran eager PyTorch of the NGC 21.x
     containers on the hosts of their READMEs (torch-eager-ngc21); anything else eager PyTorch 2.x."""
     fw = r["framework"]
     if fw.startswith("TensorRT-LLM") and "gptSessionBenchmark" in fw:
         return "trtllm-session"
+    if fw.startswith("TensorRT-LLM trtllm-bench"):
+        return "trtllm-bench"
     if fw.startswith("TensorRT"):
         return "engine"
     m = re.search(r"NGC pytorch[-:](\d\d)\.", fw)
@@ -234,7 +237,8 @@ def serving_config(r):
     """The offline run of a trtllm-bench row (TensorRT-LLM's PyTorch backend, in-flight batching,
     requests fed at an infinite rate, total output throughput), or None: `ridge serve --offline`
     with the row's ISL/OSL on one replica (TP1 on one GPU, TP over the row's GPUs of one node), the
-    inference-engine host profile (CUDA-graph decode; GQA-packed decode attention), fp8 weights
+    trtllm-bench host profile (the engine's CUDA-graph decode and GQA-packed decode attention, plus
+    the Python executor's work per running sequence each iteration), fp8 weights
     and KV cache. The value is the replica's output tokens/s (the 2-GPU rows' "total")."""
     fw, gpu, prec = r["framework"], gpu_of(r["gpu"]), PRECISION.get(r["precision"])
     if not fw.startswith("TensorRT-LLM trtllm-bench") or not gpu or not prec:
@@ -244,7 +248,7 @@ def serving_config(r):
     if model is None or not r["unit"].startswith("output tokens/s") or tp is None:
         return None
     inp, outp = io_tokens(r)
-    cfg = {"gpu": gpu, "workload": model, "kind": "serving", "precision": prec, "host": "engine",
+    cfg = {"gpu": gpu, "workload": model, "kind": "serving", "precision": prec, "host": host_of(r),
            "prompt": inp, "output": outp, "requests": SERVE_REQUESTS, "max_batch": SERVE_MAX_BATCH,
            "source": r["source"],
            "assumed": (f"{SERVE_REQUESTS} requests queued at 0 s (not in the row); at most {SERVE_MAX_BATCH} "

@@ -248,6 +248,8 @@ class TrtllmModels(unittest.TestCase):
         self.assertEqual(self.tm.config_of(self.rows["new0002"])["workload"], "llama2-13b")
         big = self.cp.serving_config(self.rows["new0003"])
         self.assertEqual((big["workload"], big["cluster"], big["tp"]), ("llama3-405b", "hgx-h200", 8))
+        # trtllm-bench's PyTorch backend: its executor's work per running sequence (docs/model.md §7)
+        self.assertEqual((big["host"], self.cp.host_of(self.rows["new0003"])), ("trtllm-bench", "trtllm-bench"))
         self.assertEqual(self.cp.serving_config(self.rows["new0004"])["workload"], "mixtral-8x7b")
         l70 = self.cp.serving_config(self.rows["new0005"])
         self.assertEqual((l70["workload"], l70["cluster"], l70["tp"]), ("llama3-70b", "hgx-h200", 2))

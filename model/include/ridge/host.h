@@ -38,6 +38,9 @@ typedef struct {
     double kv_memory_fraction; /* serving: the share of the free memory (memory - weights - workspace)
                                 * the engine's KV-cache pool takes ("kv_memory_fraction", in (0, 1];
                                 * 0 = all of it); docs/serving.md */
+    double sequence_s; /* per sequence of an inference step's batch, every step, not overlapped with
+                        * the GPU: an in-flight-batching engine's per-request work each iteration
+                        * (its executor preparing the inputs, handling the outputs); docs/model.md §7 */
 } ridge_host_profile;
 
 #define RIDGE_HOST_DEFAULT "torch-eager"
@@ -64,6 +67,10 @@ double ridge_host_cpu_speed_on(const ridge_host_profile *hp, const ridge_gpu *g)
  * ridge_host_cpu_speed_on; 0 without either), which a prefill step pays once, not overlapped with
  * the GPU. */
 double ridge_host_request_on(const ridge_host_profile *hp, const ridge_gpu *g);
+
+/* The profile's per-sequence work of an inference step of `batch` sequences on g: batch x
+ * sequence_s / ridge_host_cpu_speed_on (0 without a profile, a sequence cost or a batch). */
+double ridge_host_sequences_on(const ridge_host_profile *hp, const ridge_gpu *g, double batch);
 /* The share of the free memory a serving engine under this profile gives its KV cache (1 when
  * the profile sets none). */
 double ridge_host_kv_fraction(const ridge_host_profile *hp);

@@ -60,7 +60,8 @@ typedef struct {
     ridge_meas_kind kind;
     int generate;  /* prefill + output x decode */
     int prefill;   /* the step (graph) is a prefill: it starts a request (the profile's request_s) */
-    double batch;  /* sequences per step (generation) */
+    double batch;  /* sequences per step */
+    int inference; /* the step is not training: it pays the profile's sequence_s per sequence */
     double output; /* generated tokens */
     ridge_host_profile host;  /* RIDGE_MEAS_MODEL: config.host, else torch-eager (docs/model.md §7) */
     ridge_runtime decode_rt;  /* generation: the decode step's runtime under that profile */

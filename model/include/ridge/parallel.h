@@ -71,7 +71,8 @@ typedef struct {
     double ep_comm_s;          /* MoE all-to-alls */
     double bubble_s;           /* pipeline fill and drain */
     double optimizer_s;        /* the (sharded) optimizer step */
-    double host_s;             /* a prefill's per-request host work (ridge_parallel_add_request), not overlapped */
+    double host_s;             /* a prefill's per-request and a step's per-sequence host work
+                                * (ridge_parallel_add_request), not overlapped */
 } ridge_parallel_breakdown;
 
 typedef struct {
@@ -135,10 +136,11 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
 
 /* A prefill step (rc->mode prefill) starts its requests: add the host profile's request_s (over its
  * cpu_speed on GPU g's host, ridge_host_cpu_speed_on, g may be NULL; an engine session's set-up,
- * input copies, first sampling, docs/model.md §7) to the step
- * as breakdown.host_s, and rescale the throughput, model FLOP/s and MFU to the longer step. Other
- * modes, hp NULL or no request_s: r unchanged. The cluster model schedules every rank with the
- * GPU's own launch figures; this is the only cost of a host profile it adds. */
+ * input copies, first sampling, docs/model.md §7), and every inference step (prefill, decode,
+ * infer) its per-sequence work (ridge_host_sequences_on at rc->batch), to the step as
+ * breakdown.host_s, and rescale the throughput, model FLOP/s and MFU to the longer step. Training,
+ * hp NULL or neither cost: r unchanged. The cluster model schedules every rank with the GPU's own
+ * launch figures; these are the only costs of a host profile it adds. */
 void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_gpu *g, const ridge_run_config *rc,
                                 ridge_parallel_result *r);
 

@@ -81,6 +81,10 @@ int ridge_schedule_ops_known(const ridge_gpu *gpu, const ridge_op *ops, size_t n
  * host, ridge_host_cpu_speed_on; g may be NULL) to the step's totals as host time the GPU waits for
  * (the whole pipeline shifted by it: H_0 + request_s). */
 void ridge_host_add_request(const ridge_host_profile *hp, const ridge_gpu *g, ridge_schedule_totals *tot);
+/* An inference step of `batch` sequences: add the profile's per-sequence work
+ * (ridge_host_sequences_on) the same way, host time before the first kernel. */
+void ridge_host_add_sequences(const ridge_host_profile *hp, const ridge_gpu *g, double batch,
+                              ridge_schedule_totals *tot);
 int ridge_schedule_ops_host(const ridge_gpu *gpu, const ridge_op *ops, size_t n, ridge_runtime rt,
                             const ridge_host_profile *hp, ridge_op_result *results, ridge_schedule_totals *tot,
                             ridge_err *err);
