@@ -125,6 +125,8 @@ typedef struct {
     cli_format *fmt;              /* --format parsed into it; NULL: the command reads 'f' itself */
     int started;                  /* 0 before the first call: optind and opterr are reset */
     int exit;                     /* after the loop: -1 go on, else the exit code to return (0: --help) */
+    const char *help_last;        /* printed after help_more (may be NULL): a third literal, each
+                                   * under C's 4,095 characters */
 } cli_opts;
 
 /* getopt_long entries (<getopt.h>) the commands share, so that each flag is one name, one kind

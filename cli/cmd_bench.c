@@ -216,7 +216,7 @@ int cmd_bench(int argc, char **argv)
     ridge_op *ops;
     ridge_op_result *res;
     int c, rc, suite = 0, min_given = 0;
-    cli_opts co = {"bench", help, NULL, NULL, 0, -1};
+    cli_opts co = {"bench", help, NULL, NULL, 0, -1, NULL};
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'g':

@@ -266,7 +266,7 @@ int cmd_calibrate(int argc, char **argv)
     ridge_cal_group tr[32], te[32];
     cli_progress prog;
     memset(&ms, 0, sizeof ms);
-    cli_opts co = {CMD, help, NULL, NULL, 0, -1};
+    cli_opts co = {CMD, help, NULL, NULL, 0, -1, NULL};
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {
         case 'g':

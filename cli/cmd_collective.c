@@ -201,7 +201,7 @@ int cmd_collective(int argc, char **argv)
     double bytes = 0;
     long nodes = 0, gpus = 0, sweep = 0;
     int c, rc;
-    cli_opts co = {"collective", help, NULL, &fmt, 0, -1};
+    cli_opts co = {"collective", help, NULL, &fmt, 0, -1, NULL};
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'c': cluster_id = optarg; break;

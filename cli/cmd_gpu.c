@@ -262,7 +262,7 @@ int cmd_gpu(int argc, char **argv)
         return cli_usage_error("gpu", "expected 'show' (ridge gpu show ID)");
     argc--;
     argv++;
-    cli_opts co = {"gpu show", help, NULL, &fmt, 0, -1};
+    cli_opts co = {"gpu show", help, NULL, &fmt, 0, -1, NULL};
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         if (c == 'g')
             file = optarg;

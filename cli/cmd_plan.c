@@ -270,7 +270,7 @@ done:
 static int parse_args(int argc, char **argv, plan_opts *o, int *help)
 {
     /* No help text here: cmd_plan prints it (with the plan file's) when *help is set. */
-    cli_opts co = {"plan", "", NULL, NULL, 0, -1};
+    cli_opts co = {"plan", "", NULL, NULL, 0, -1, NULL};
     int c;
     *help = 0;
     while ((c = cli_getopt(&co, argc, argv, ":ho:", plan_long_opts)) != -1) {

@@ -241,7 +241,7 @@ int cmd_predict(int argc, char **argv)
     int c, r, rc, batch_given = 0;
     ridge_run_config_init(&run);
     cli_cluster_args_init(&ca);
-    cli_opts co = {"predict", help, help_run, &fmt, 0, -1};
+    cli_opts co = {"predict", help, help_run, &fmt, 0, -1, NULL};
     while ((c = cli_getopt(&co, argc, argv, ":h", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE && c < CLI_CLUSTER_OPT_BASE) {
             int k = cli_run_option(c, optarg, NULL, &run);

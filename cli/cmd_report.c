@@ -220,7 +220,7 @@ int cmd_report(int argc, char **argv)
     static const struct option longopts[] = {{"output", required_argument, 0, 'o'}, CLI_OPTION_HELP,
                                              CLI_OPTION_RUNTIME, CLI_OPTION_PRICES, CLI_RUN_OPTIONS, CLI_OPTION_END};
     static cli_prices prices; /* large: not on the stack */
-    cli_opts o = {"report", help, CLI_RUN_HELP, NULL, 0, -1};
+    cli_opts o = {"report", help, CLI_RUN_HELP, NULL, 0, -1, NULL};
     report_run *r = calloc(1, sizeof *r);
     report_doc d;
     const char *out = NULL;

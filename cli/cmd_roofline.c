@@ -255,7 +255,7 @@ int cmd_roofline(int argc, char **argv)
 
     memset(pl, 0, sizeof pl);
     ridge_run_config_init(&run);
-    cli_opts co = {CMD, help, help_run, NULL, 0, -1};
+    cli_opts co = {CMD, help, help_run, NULL, 0, -1, NULL};
     while ((c = cli_getopt(&co, argc, argv, ":ho:", opts)) != -1) {
         if (c >= CLI_RUN_OPT_BASE) {
             int k = cli_run_option(c, optarg, NULL, &run);

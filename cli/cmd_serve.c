@@ -91,8 +91,8 @@ static const char help_options[] =
     "  --gpus ID,ID,...       with --sweep-rate: several GPUs on one table and chart\n"
     "  -o, --chart PATH       with --sweep-rate: chart (.png or .svg) plus .dat and .gp\n"
     "  --simulate             also simulate the queue without batching (200000 requests)\n"
-    "  --seed S               simulation seed (default 1)\n"
-    "\n" CLI_RUN_HELP;
+    "  --seed S               simulation seed (default 1)\n";
+static const char help_run[] = "\n" CLI_RUN_HELP;
 
 /* --gpus ID,ID,... into o->gpu_list. */
 static int parse_gpus(serve_opts *o, const char *arg)
@@ -239,7 +239,7 @@ static const struct option serve_long_opts[] = {
 /* The flags, then the combinations that make no sense; prints the usage error. */
 static int parse_args(int argc, char **argv, serve_opts *o, serve_cli *c)
 {
-    cli_opts co = {"serve", help, help_options, &o->fmt, 0, -1};
+    cli_opts co = {"serve", help, help_options, &o->fmt, 0, -1, help_run};
     int ch, rc;
     while ((ch = cli_getopt(&co, argc, argv, ":ho:", serve_long_opts)) != -1) {
         if (ch >= CLI_RUN_OPT_BASE) {

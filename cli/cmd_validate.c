@@ -129,7 +129,7 @@ static int parse_options(int argc, char **argv, val_args *a)
                                              {"only", required_argument, 0, 'k'},
                                              CLI_OPTION_HELP,
                                              CLI_OPTION_END};
-    cli_opts co = {CMD, help, NULL, &a->fmt, 0, -1};
+    cli_opts co = {CMD, help, NULL, &a->fmt, 0, -1, NULL};
     int c;
     while ((c = cli_getopt(&co, argc, argv, ":ho:", longopts)) != -1) {
         switch (c) {

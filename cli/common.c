@@ -154,6 +154,8 @@ int cli_getopt(cli_opts *o, int argc, char **argv, const char *shortopts, const 
             fputs(o->help, stdout);
             if (o->help_more)
                 fputs(o->help_more, stdout);
+            if (o->help_last)
+                fputs(o->help_last, stdout);
             o->exit = CLI_EXIT_OK;
             return -1;
         }

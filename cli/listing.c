@@ -6,7 +6,7 @@
 int cli_listing_args(int argc, char **argv, const char *cmd, const char *help, cli_format *fmt)
 {
     static const struct option opts[] = {CLI_OPTION_FORMAT, CLI_OPTION_HELP, CLI_OPTION_END};
-    cli_opts co = {cmd, help, NULL, fmt, 0, -1};
+    cli_opts co = {cmd, help, NULL, fmt, 0, -1, NULL};
     /* --format and --help are all a listing has: cli_getopt reads them. */
     if (cli_getopt(&co, argc, argv, ":h", opts) != -1 || co.exit >= 0)
         return co.exit >= 0 ? co.exit : CLI_EXIT_USAGE;

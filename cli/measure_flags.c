@@ -55,6 +55,7 @@ static const char *const field_flags[][2] = {
     {"parallel.dp", "--dp"},
     {"parallel.ep", "--ep"},
     {"run.fusion", "--fusion"},
+    {"run.bn_fusion", "--bn-fusion"},
     {"run.hidden", "--hidden"},
     {"run.layers", "--layers"},
     {"run.prompt", "--prompt"},

@@ -59,6 +59,7 @@ static const struct {
     {16, RUN_TWO_WAY, offsetof(ridge_run_config, engine), 0, 0, "eager", "engine"},
     {17, RUN_COUNT, offsetof(ridge_run_config, grad_accum), 1, RIDGE_RUN_GRAD_ACCUM_MAX, 0, 0},
     {18, RUN_COUNT, offsetof(ridge_run_config, mlm_positions), 1, RIDGE_RUN_TOKENS_MAX, 0, 0},
+    {21, RUN_TWO_WAY, offsetof(ridge_run_config, bn_fused), 0, 0, "separate", "fused"},
 };
 
 /* Set the field of run_fields row r from arg; 1, or -1 after an error. */

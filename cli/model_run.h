@@ -38,7 +38,8 @@
         {"grad-accum", required_argument, 0, CLI_RUN_OPT_BASE + 17},                              \
         {"mlm-positions", required_argument, 0, CLI_RUN_OPT_BASE + 18},                           \
         {"host", required_argument, 0, CLI_RUN_OPT_BASE + 19},                                    \
-        {"code", required_argument, 0, CLI_RUN_OPT_BASE + 20}
+        {"code", required_argument, 0, CLI_RUN_OPT_BASE + 20},                                    \
+        {"bn-fusion", required_argument, 0, CLI_RUN_OPT_BASE + 21}
 
 #define CLI_RUN_HELP                                                                                   \
     "Run options (model workloads: a built-in id such as llama2-7b, or a model file):\n"               \
@@ -63,6 +64,8 @@
     "                                      convolutions transpose their input and output\n"            \
     "  --fusion eager|engine               CNN inference: the framework's kernels (default) or an\n"    \
     "                                      engine's (BN folded, activation and add in the conv)\n"    \
+    "  --bn-fusion separate|fused          CNNs: batch norm, add and ReLU as kernels of their own\n"   \
+    "                                      (default) or cuDNN's BN+ReLU, BN+add+ReLU (NGC MXNet)\n"   \
     "  --amp                               autocast over FP32 weights (PyTorch AMP): weights cast\n"    \
     "                                      every forward, gradients cast back (docs/workloads.md)\n"    \
     "  --host PROFILE|FILE    torch-eager (default), torch-graph, torch-compile, engine,\n"        \

@@ -159,15 +159,17 @@ void cli_memory_text(const ridge_memory *mem)
 const char *cli_run_summary(const ridge_run_config *run, const char *note, char *buf, size_t cap)
 {
     char acc[48];
-    snprintf(buf, cap, "%s, batch %.0f%s, %s%s%s%s", ridge_mode_name(run->mode), run->batch,
+    snprintf(buf, cap, "%s, batch %.0f%s, %s%s%s%s%s", ridge_mode_name(run->mode), run->batch,
              cli_grad_accum_note(run, acc, sizeof acc), ridge_dtype_name(run->precision), note,
-             run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "");
+             run->amp ? " autocast" : "", run->engine ? ", engine fusion" : "",
+             run->bn_fused ? ", fused batch norms" : "");
     return buf;
 }
 
 void cli_run_json(cJSON *root, const ridge_run_config *run)
 {
     const cli_json_field f[] = {CLI_JBOOL("amp", run->amp), CLI_JSTR("fusion", run->engine ? "engine" : "eager"),
+                                CLI_JSTR("bn_fusion", run->bn_fused ? "fused" : "separate"),
                                 CLI_JSTR("optimizer_impl", ridge_optimizer_impl_name(run->optimizer_impl)),
                                 CLI_JNUM("grad_accum", run->grad_accum > 1 ? run->grad_accum : 1)};
     CLI_JSON_ADD(root, f);

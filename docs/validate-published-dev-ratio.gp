@@ -28,7 +28,7 @@ if (exists('ARGC') && ARGC > 0 && ARG1 eq '-') {
     set output dir . 'validate-published-dev-ratio.png'
 }
 
-set title 'ridge validate: predicted / measured per case' . "\n" . '149 cases: MAPE 16.3 %, 73 within 10 %, 121 within 25 %' font ',14'
+set title 'ridge validate: predicted / measured per case' . "\n" . '149 cases: MAPE 16.0 %, 77 within 10 %, 121 within 25 %' font ',14'
 set xlabel 'Case (input order)'
 set ylabel 'Predicted / measured (log scale; 1 = exact)'
 set logscale y 10

@@ -41,10 +41,10 @@ set ylabel 'Predicted / measured (1 = exact)'
 set key outside right top vertical Left reverse samplen 1 spacing 1.05 font ',10'
 set samples 2
 set object 1 rect from graph 0, first 0.9 to graph 1, first 1.1 behind fc rgb '#e6f2e6' fs solid 1.0 noborder
-set multiplot layout 3,2 title 'ridge validate: predicted / measured against measured, a panel per unit' . "\n" . '149 cases: MAPE 16.3 %, 73 within 10 %, 121 within 25 %' font ',14'
+set multiplot layout 3,2 title 'ridge validate: predicted / measured against measured, a panel per unit' . "\n" . '149 cases: MAPE 16.0 %, 77 within 10 %, 121 within 25 %' font ',14'
 
 # ---- panel 0 ----
-set title 'images/s: 59 cases, MAPE 17.1 %' font ',12'
+set title 'images/s: 59 cases, MAPE 16.3 %' font ',12'
 set xlabel 'Measured [' . 'images/s' . ']'
 set xrange [51.032:140351]
 set yrange [0.6:2.49831]

@@ -1092,6 +1092,101 @@ static void test_engine_fusion(void)
     ridge_model_free(r50);
 }
 
+/* --bn-fusion fused (docs/workloads.md, "CNNs"): cuDNN's BN+ReLU and BN+add+ReLU. In inference
+ * every ReLU of ResNet-50 follows a batch norm, directly or through its block's residual add, so
+ * the fused graph has none of the ReLU and add kernels, the same FLOPs, and the DRAM bytes less by
+ * the ReLUs' (a read and a write each) and two thirds of the adds' (the residual is one more read
+ * of the fused kernel). In training the ReLUs' backward goes into the batch norms' (which read
+ * the saved output for the mask), the add's backward (the sum where the branches fork) stays. */
+static void test_bn_fusion(void)
+{
+    ridge_model *r50 = load("resnet50"), *bert = load("bert-base");
+    ridge_run_config rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_FP16, 32);
+    ridge_oplist sep, fus;
+    ridge_err err = {{0}};
+    double relu_bytes = 0, add_bytes = 0, absorbed = 0, b0 = 0, b1 = 0, k0 = 0, k1 = 0;
+    if (!r50 || !bert) {
+        ridge_model_free(r50);
+        ridge_model_free(bert);
+        return;
+    }
+    check_context("resnet50 --bn-fusion fused");
+    if (CHECK(ridge_model_build(r50, &rc, &sep, &err) == RIDGE_OK)) {
+        rc.bn_fused = 1;
+        if (CHECK(ridge_model_build(r50, &rc, &fus, &err) == RIDGE_OK)) {
+            for (size_t i = 0; i < sep.n; i++) {
+                const ridge_op *op = &sep.ops[i];
+                double b = ridge_op_min_bytes(op) * op->count;
+                if (strstr(op->name, ".relu")) {
+                    relu_bytes += b;
+                    absorbed += op->count;
+                } else if (strcmp(op->group, "other") == 0) {
+                    add_bytes += b;
+                    absorbed += op->count;
+                }
+                b0 += b;
+                k0 += op->count;
+            }
+            for (size_t i = 0; i < fus.n; i++) {
+                const ridge_op *op = &fus.ops[i];
+                CHECK(!strstr(op->name, ".relu") && strcmp(op->group, "other") != 0 &&
+                      strcmp(op->group, "activation") != 0);
+                b1 += ridge_op_min_bytes(op) * op->count;
+                k1 += op->count;
+            }
+            CHECK(relu_bytes > 0 && add_bytes > 0);
+            CHECK_NEAR(b0 - b1, relu_bytes + add_bytes * 2.0 / 3.0, 1e-9 * b0);
+            CHECK_NEAR(graph_flops(&fus, NULL, -1), graph_flops(&sep, NULL, -1), 1e-9 * graph_flops(&sep, NULL, -1));
+            CHECK_NEAR(k0 - k1, absorbed, 0);
+            CHECK(check_find_op(&fus, "l4[0].bn1+relu") != NULL);
+            CHECK(check_find_op(&fus, "l4[0].downsample_bn+add+relu") != NULL);
+            ridge_oplist_free(&fus);
+        }
+        ridge_oplist_free(&sep);
+    }
+    /* Training: no ReLU or add forward, no ReLU backward; the add's backward stays; the fused
+     * backward reads x, y and dy, and writes the residual's gradient after an add. */
+    rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_FP16, 32);
+    if (CHECK(ridge_model_build(r50, &rc, &sep, &err) == RIDGE_OK)) {
+        rc.bn_fused = 1;
+        if (CHECK(ridge_model_build(r50, &rc, &fus, &err) == RIDGE_OK)) {
+            const ridge_op *st = check_find_op(&fus, "l4[0].bn1+relu.stats.bwd"), *dx;
+            for (size_t i = 0; i < fus.n; i++)
+                CHECK(!strstr(fus.ops[i].name, ".relu") && strcmp(fus.ops[i].name + strlen(fus.ops[i].name) -
+                                                                  (strlen(fus.ops[i].name) > 4 ? 4 : 0), ".add") != 0);
+            CHECK(check_find_op(&fus, "l4[0].add.bwd") != NULL);
+            if (CHECK(st != NULL))
+                CHECK(st->kind == RIDGE_OP_REDUCE && st->u.rows.inputs == 3);
+            if (CHECK((dx = check_find_op(&fus, "l4[0].downsample_bn+add+relu.bwd")) != NULL))
+                CHECK(dx->u.ew.inputs == 3 && dx->u.ew.outputs == 2);
+            if (CHECK((dx = check_find_op(&fus, "l4[0].bn1+relu.bwd")) != NULL))
+                CHECK(dx->u.ew.inputs == 3 && dx->u.ew.outputs == 1);
+            CHECK(fus.n < sep.n);
+            ridge_oplist_free(&fus);
+        }
+        ridge_oplist_free(&sep);
+    }
+    /* An engine's graph folds the batch norms away: the same with the option; other families
+     * have no batch norms to fuse. */
+    rc = config(RIDGE_MODE_INFER, RIDGE_DTYPE_INT8, 8);
+    rc.engine = 1;
+    if (CHECK(ridge_model_build(r50, &rc, &sep, &err) == RIDGE_OK)) {
+        rc.bn_fused = 1;
+        if (CHECK(ridge_model_build(r50, &rc, &fus, &err) == RIDGE_OK)) {
+            CHECK_INT(fus.n, sep.n);
+            ridge_oplist_free(&fus);
+        }
+        ridge_oplist_free(&sep);
+    }
+    rc = config(RIDGE_MODE_TRAIN, RIDGE_DTYPE_BF16, 8);
+    rc.bn_fused = 1;
+    CHECK_INT(ridge_model_build(bert, &rc, &fus, &err), RIDGE_EINVAL);
+    CHECK_STR_HAS(err.msg, "run.bn_fusion");
+    ridge_model_free(r50);
+    ridge_model_free(bert);
+    check_context(NULL);
+}
+
 int main(void)
 {
     test_param_counts();
@@ -1110,5 +1205,6 @@ int main(void)
     test_amp_training();
     test_engine_fusion();
     test_engine_presets();
+    test_bn_fusion();
     return check_report();
 }

@@ -105,7 +105,12 @@ typedef struct {
     double save_bytes;    /* other bytes saved per image (int64 indices, bool masks, fp32 loss) */
     double held_el;       /* elements of another live tensor per image (a residual input) */
     double anchors;       /* detection loss: default boxes per image */
+    int fused;            /* --bn-fusion fused: a batch norm that runs the ReLU after it (BN_ACT) or
+                           * the residual add and the ReLU after that (BN_ADD_ACT); an activation or
+                           * add it absorbed (ABSORBED). Set by mark_bn_fusion. */
 } cnn_unit;
+
+enum { BN_SEPARATE = 0, BN_ACT, BN_ADD_ACT, ABSORBED };
 
 typedef struct {
     cnn_unit *u;
@@ -1009,6 +1014,8 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     char nm[RIDGE_OP_NAME_MAX];
     if (rc->engine && emit_engine(g, u, at, out))
         return;
+    if (u->fused == ABSORBED) /* in the batch norm's kernel before it */
+        return;
     switch (u->kind) {
     case U_CONV:
         if (nchw_transposes(u, rc, dt))
@@ -1028,20 +1035,28 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
             /* Batch statistics (one pass: sum and sum of squares per channel), then normalize. */
             snprintf(nm, sizeof nm, "%s.stats", u->name);
             rw_rows(g, RIDGE_OP_REDUCE, u->group, nm, at, u->c, n * u->h * u->w, 0, u->count);
-            if (native_bn_cl(g, rc) && !g->failed) {
+            if (!u->fused && native_bn_cl(g, rc) && !g->failed) {
                 g->ops[g->n - 1].u.rows.kernel = RIDGE_ROW_COLUMN;
                 /* batch_norm_update_stats_and_invert: the running statistics and invstd, one
                  * C-element kernel after the statistics (batch_norm_cuda_out) */
                 g->ops[g->n - 1].u.rows.aux_kernels = 1;
             }
         }
-        rw_elementwise(g, u->group, u->name, at, in, 1, 1, 2, 0, u->count);
-        if (native_bn_cl(g, rc) && !g->failed) {
-            g->ops[g->n - 1].u.ew.channels = u->c;
-            /* eval (batch_norm_cuda_out): save_mean.copy_(running_mean) and
-             * batch_norm_calc_invstd(running_var), two C-element kernels before the transform */
-            if (!train)
-                g->ops[g->n - 1].u.ew.aux_kernels = 2;
+        if (u->fused) {
+            /* the normalisation, the ReLU (max: 1 FLOP) and with BN_ADD_ACT the residual add
+             * (1 FLOP, one input more) in one pass */
+            snprintf(nm, sizeof nm, "%.32s%s", u->name, u->fused == BN_ACT ? "+relu" : "+add+relu");
+            rw_elementwise(g, u->group, nm, at, in, u->fused == BN_ACT ? 1 : 2, 1, u->fused == BN_ACT ? 3 : 4, 0,
+                           u->count);
+        } else {
+            rw_elementwise(g, u->group, u->name, at, in, 1, 1, 2, 0, u->count);
+            if (native_bn_cl(g, rc) && !g->failed) {
+                g->ops[g->n - 1].u.ew.channels = u->c;
+                /* eval (batch_norm_cuda_out): save_mean.copy_(running_mean) and
+                 * batch_norm_calc_invstd(running_var), two C-element kernels before the transform */
+                if (!train)
+                    g->ops[g->n - 1].u.ew.aux_kernels = 2;
+            }
         }
         if (train && g->torch_step) {
             /* nn.BatchNorm2d in training mode: self.num_batches_tracked.add_(1), one aten op on
@@ -1089,6 +1104,8 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     double in = n * u->c * u->h * u->w, out = n * u->k * u->p * u->q;
     char nm[RIDGE_OP_NAME_MAX];
     size_t n0 = g->n;
+    if (u->fused == ABSORBED && u->kind == U_ACT) /* the ReLU's mask: in the batch norm's backward */
+        return;
     switch (u->kind) {
     case U_CONV:
         if (u->bias) {
@@ -1113,6 +1130,23 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
                      u->count);
         break;
     case U_BN:
+        if (u->fused) {
+            /* cudnnBatchNormalizationBackwardEx with the activation: dy masked by the saved
+             * output's sign, so the reduction of dy and dy * x-hat reads x, y and dy, and so does
+             * dx; with BN_ADD_ACTIVATION it also writes the masked dy, the residual's gradient
+             * (the add's backward, the sum where the branches fork, stays its own kernel). */
+            ridge_op *op;
+            snprintf(nm, sizeof nm, "%.32s%s.stats.bwd", u->name, u->fused == BN_ACT ? "+relu" : "+add+relu");
+            op = rw_push(g, RIDGE_OP_REDUCE, at, u->group, nm, u->count);
+            if (op) {
+                op->u.rows.rows = u->c;
+                op->u.rows.cols = n * u->h * u->w;
+                op->u.rows.inputs = 3;
+            }
+            snprintf(nm, sizeof nm, "%.32s%s.bwd", u->name, u->fused == BN_ACT ? "+relu" : "+add+relu");
+            rw_elementwise(g, u->group, nm, at, in, 3, u->fused == BN_ACT ? 1 : 2, 6, 0, u->count);
+            break;
+        }
         /* Reductions of dy and dy * x-hat per channel, then dx. */
         snprintf(nm, sizeof nm, "%s.stats", u->name);
         if (native_bn_cl(g, rc)) {
@@ -1186,6 +1220,30 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
     }
 }
 
+/* cuDNN's fused batch norms (--bn-fusion fused; docs/workloads.md, "CNNs"): a batch norm followed
+ * by a ReLU runs it in its own kernel (cudnnBatchNormalizationForwardTrainingEx, BN_ACTIVATION),
+ * one followed by a residual add and a ReLU runs both (BN_ADD_ACTIVATION), as NGC MXNet's
+ * ResNet-50 does. The pair or triple must repeat alike (the same count); an inference engine's
+ * graph (which folds batch norms away) and other activations keep their kernels. */
+static void mark_bn_fusion(cnn_unit *u, size_t n, const ridge_run_config *rc)
+{
+    if (!rc->bn_fused || rc->engine)
+        return;
+    for (size_t i = 0; i + 1 < n; i++) {
+        cnn_unit *a = &u[i + 1], *b = i + 2 < n ? &u[i + 2] : NULL;
+        if (u[i].kind != U_BN || u[i].fused)
+            continue;
+        if (a->kind == U_ACT && a->act_flops == 1 && a->count == u[i].count) {
+            u[i].fused = BN_ACT;
+            a->fused = ABSORBED;
+        } else if (a->kind == U_ADD && b && b->kind == U_ACT && b->act_flops == 1 && a->count == u[i].count &&
+                   b->count == u[i].count) {
+            u[i].fused = BN_ADD_ACT;
+            a->fused = b->fused = ABSORBED;
+        }
+    }
+}
+
 static int cnn_build(const void *arch, const ridge_run_config *rc, rw_graph *g, ridge_err *err)
 {
     const cnn_arch *a = arch;
@@ -1194,6 +1252,7 @@ static int cnn_build(const void *arch, const ridge_run_config *rc, rw_graph *g, 
     int st;
     if ((st = walk_checked(a, rc->image, &w, err)) != RIDGE_OK)
         return st;
+    mark_bn_fusion(w.u, w.n, rc);
     for (size_t i = 0; i < w.n; i++) {
         size_t first = g->n;
         emit_fwd(g, &w.u[i], rc);

@@ -236,6 +236,8 @@ static int resolve(const ridge_model *m, const ridge_run_config *rc, ridge_run_c
                              ridge_dtype_name(rc->precision));
     if (rc->engine && (rc->mode != RIDGE_MODE_INFER || strcmp(m->fam->name, "cnn") != 0))
         return ridge_err_set(err, RIDGE_EINVAL, "run.fusion engine: modelled for CNN inference only");
+    if (rc->bn_fused && strcmp(m->fam->name, "cnn") != 0)
+        return ridge_err_set(err, RIDGE_EINVAL, "run.bn_fusion fused: batch norms are modelled in CNNs only");
     if (rc->engine && rc->amp)
         return ridge_err_set(err, RIDGE_EINVAL,
                              "run.fusion engine builds its weights in the run precision; no run.amp");

@@ -659,6 +659,8 @@ static const char *map_model(const cJSON *m, const cJSON *cfg, host_files *hf, c
         return "config.amp: not a boolean";
     if (two_way_key(cfg, "fusion", "eager", "engine", &rc.engine))
         return "unknown fusion";
+    if (two_way_key(cfg, "bn_fusion", "separate", "fused", &rc.bn_fused))
+        return "unknown bn_fusion";
     OPT_STR(cfg, "config.", "optimizer", s);
     if (s && ridge_optimizer_parse(s, &rc.optimizer))
         return "unknown optimizer";

@@ -82,8 +82,8 @@ ResNet-50 v1.5, TensorFlow 1.15 DLE rows (NGC 20.06-tf1; dle_run): resnet50, the
 ResNet-50 v1.5, MXNet DLE training rows (NGC mxnet 20.12 / 22.10, benchmark.py --dtype): resnet50
   train, the row's batch, eager kernels; --dtype float16 is a model cast to FP16 with FP32 master
   weights (multi-precision SGD: fp16 without --amp) in NHWC; float32 (TF32 on the A100) in NCHW;
-  SGD with momentum, MXNet's aggregated multi-tensor update (fused); host mxnet-hybrid. NGC
-  MXNet's fused BN+ReLU / BN+add+ReLU kernels are not modelled (ridge runs them as passes).
+  SGD with momentum, MXNet's aggregated multi-tensor update (fused); host mxnet-hybrid; NGC
+  MXNet's fused BN+ReLU and BN+add+ReLU kernels (--bn-fusion fused).
 Not mapped: the MXNet DLE inference rows (benchmark.py --mode val, "Total IPS incl. data"): the
   figure includes the DALI data pipeline (decoding and resizing on the same GPU), and the batch-1 rows
   contradict any one host profile per stack (V100 20.12 3.48 ms, T4 20.12 7.61 ms with the same
@@ -97,7 +97,8 @@ Multi-GPU TensorRT-LLM gptSessionBenchmark rows (TP 2, 4 or 8 on one node; multi
 TensorRT-LLM trtllm-bench rows (PyTorch backend, requests at an infinite rate, total output
   throughput; serving_config): Llama-3.1-8B, Llama-3.1/3.3-70B, Llama-3.1-405B and Mixtral-8x7B as
   llama3-8b, llama3-70b, llama3-405b and mixtral-8x7b, fp8, the row's ISL/OSL, `ridge serve
-  --offline` (3,000 requests queued at 0 s, continuous batching of at most 1,024, host engine) on
+  --offline` (3,000 requests queued at 0 s, continuous batching of at most 1,024, host
+  trtllm-bench: engine plus the Python executor's work per running sequence) on
   one replica: one GPU, or TP over the row's GPUs of one dgx-h100 / hgx-h200 / dgx-a100.
 Other rows (Triton variants, TF-TRT, other MLPerf benchmarks, other multi-GPU rows, other models)
 are skipped.
@@ -140,7 +141,9 @@ def dle_run(r, prec):
     if stack == "mxnet":
         if run["mode"] != "train":
             return None  # "Total IPS incl. data" inference: DALI on the same GPU, batch-1 rows inconsistent
-        return dict(run, layout="nhwc" if half else "nchw", amp=False, optimizer="sgd", optimizer_impl="fused")
+        # NGC MXNet's RN50 runs cuDNN's fused BN+ReLU and BN+add+ReLU kernels (--bn-fusion fused)
+        return dict(run, layout="nhwc" if half else "nchw", amp=False, optimizer="sgd", optimizer_impl="fused",
+                    bn_fusion="fused")
     run.update(layout="nhwc" if half and stack == "tf1-xla" else "nchw", amp=half)
     if run["mode"] == "train":
         run.update(optimizer="sgd", optimizer_impl="forloop")
@@ -325,7 +328,8 @@ def predict_row(binary, r):
     dle = dle_run(r, prec)
     if dle is not None:  # TensorFlow 1.15 / MXNet DLE ResNet-50 (MAPPING)
         args = ["--gpu", gpu, "--workload", "resnet50", "--mode", dle["mode"], "--batch", batch, "--precision", prec,
-                "--layout", dle["layout"]] + (["--amp"] if dle["amp"] else [])
+                "--layout", dle["layout"]] + (["--amp"] if dle["amp"] else []) + \
+            (["--bn-fusion", dle["bn_fusion"]] if "bn_fusion" in dle else [])
         if dle["mode"] == "train":
             args += ["--optimizer", dle["optimizer"], "--optimizer-impl", dle["optimizer_impl"]]
         p = ridge(binary, host + args)

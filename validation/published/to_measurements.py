@@ -55,6 +55,8 @@ def config_of(r):
             cfg["amp"] = True  # TF's auto mixed precision graph rewrite: FP32 variables cast every step
         if dle["mode"] == "train":
             cfg.update(optimizer=dle["optimizer"], optimizer_impl=dle["optimizer_impl"])
+        if "bn_fusion" in dle:
+            cfg["bn_fusion"] = dle["bn_fusion"]
         return cfg
     if model == "ResNet-50 v1.5 (MLPerf, ImageNet)" and task == "inference" and r["framework"].startswith("TensorRT"):
         cfg = dict(base, workload="resnet50", mode="infer", image=224, fusion="engine", runtime="graph")

@@ -108,6 +108,9 @@ typedef struct {
                                * weight gradient is cast back, with no master copy */
     int nchw;                 /* CNNs: 1 = activations in NCHW; tensor-core convolutions then
                                * transpose their operands to NHWC and back (--layout nchw) */
+    int bn_fused;             /* CNNs: 1 = cuDNN's fused batch norms (--bn-fusion fused): a batch
+                               * norm runs the ReLU after it, or the residual add and the ReLU
+                               * after that, in its kernel, forward and backward (NGC MXNet) */
     int engine;               /* CNN inference: 1 = an inference engine's graph (TensorRT-style,
                                * --fusion engine): batch norms folded into the convolutions,
                                * activations and residual adds fused into their epilogues,
