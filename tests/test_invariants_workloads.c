@@ -1,7 +1,7 @@
 /* ridge tests: properties of the workload graphs (docs/workloads.md), over every built-in model and
  * random run configurations: the published parameter counts, model FLOPs exactly linear in the
  * batch and three forwards a training step, kernels per step that do not depend on the batch and
- * that a fused code style never adds, per-op FLOPs and kernels that sum to the step, memory terms
+ * that a fused code style (or a CNN's fused batch norms) never adds, per-op FLOPs and kernels that sum to the step, memory terms
  * that do or do not grow with the batch, the sequence and recomputation, and step times that a
  * longer sequence or a CUDA graph never shortens.
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -123,12 +123,12 @@ typedef struct {
 static const char *run_desc(const run_case *c, const ridge_run_config *rc, const char *what)
 {
     set_ctx("%s %s batch %.0f seq %.0f image %.0f prompt %.0f context %.0f %s code %s attention %s recompute %s "
-            "optimizer %s impl %s amp %d grad_accum %.0f nchw %d engine %d%s%s",
+            "optimizer %s impl %s amp %d grad_accum %.0f nchw %d engine %d bn_fused %d%s%s",
             c->id, ridge_mode_name(rc->mode), rc->batch, rc->seq, rc->image, rc->prompt, rc->context,
             ridge_dtype_name(rc->precision), ridge_code_name(rc->code), rc->unfused_attention ? "unfused" : "flash",
             ridge_recompute_name(rc->recompute), ridge_optimizer_name(rc->optimizer),
             ridge_optimizer_impl_name(rc->optimizer_impl), rc->amp, rc->grad_accum, rc->nchw, rc->engine,
-            what ? " | " : "", what ? what : "");
+            rc->bn_fused, what ? " | " : "", what ? what : "");
     return ctx;
 }
 
@@ -181,6 +181,7 @@ static int random_run(run_case *c)
     if (c->cnn) {
         rc->nchw = rint_in(0, 3) == 0;
         rc->engine = rc->mode == RIDGE_MODE_INFER && !rc->amp && rint_in(0, 2) == 0;
+        rc->bn_fused = rint_in(0, 3) == 0;
     }
     {
         ridge_oplist ol = {{0}, 0, NULL};
@@ -704,6 +705,24 @@ static void test_fused(const run_case *c)
         if (!CHECK(shape_free_kernels_but(&pf, "zero_grad") <= shape_free_kernels_but(&pt, "zero_grad")))
             fprintf(stderr, "  %s %.0f kernels, torch %.0f\n", ridge_code_name(fused[k]),
                     shape_free_kernels_but(&pf, "zero_grad"), shape_free_kernels_but(&pt, "zero_grad"));
+        ridge_predict_result_free(&pf);
+    }
+    /* A CNN's fused batch norms (--bn-fusion fused, docs/workloads.md "Fused batch norms") take
+     * ReLU and add kernels away and add none: no more kernels, no more GPU time. */
+    if (c->cnn && !c->rc.bn_fused) {
+        ridge_run_config rf = c->rc;
+        ridge_predict_result p0 = {0}, pf = {0};
+        rf.bn_fused = 1;
+        run_desc(c, &rf, "fused batch norms against separate");
+        if (predict(c, &c->rc, RIDGE_RUNTIME_EAGER, &p0) && builds(c->m, &rf) &&
+            predict(c, &rf, RIDGE_RUNTIME_EAGER, &pf)) {
+            n_fused++;
+            if (!CHECK(shape_free_kernels(&pf) <= shape_free_kernels(&p0)) ||
+                !CHECK(pf.tot.gpu_busy_s <= p0.tot.gpu_busy_s * (1 + 1e-9)))
+                fprintf(stderr, "  %.0f kernels %.6g s fused, %.0f kernels %.6g s separate\n",
+                        shape_free_kernels(&pf), pf.tot.gpu_busy_s, shape_free_kernels(&p0), p0.tot.gpu_busy_s);
+        }
+        ridge_predict_result_free(&p0);
         ridge_predict_result_free(&pf);
     }
     ridge_predict_result_free(&pt);
