@@ -1,9 +1,9 @@
 /* ridge tests: properties of the workload graphs (docs/workloads.md), over every built-in model and
  * random run configurations: the published parameter counts, model FLOPs exactly linear in the
  * batch and three forwards a training step, kernels per step that do not depend on the batch and
- * that a fused code style (or a CNN's fused batch norms) never adds, per-op FLOPs and kernels that sum to the step, memory terms
- * that do or do not grow with the batch, the sequence and recomputation, and step times that a
- * longer sequence or a CUDA graph never shortens.
+ * that a fused code style (or a CNN's fused batch norms) never adds, per-op FLOPs and kernels that
+ * sum to the step, memory terms that do or do not grow with the batch, the sequence and
+ * recomputation, and step times that a longer sequence or a CUDA graph never shortens.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Random cases come from a gsl_rng with a fixed seed (check_random.h: `test_invariants_workloads
