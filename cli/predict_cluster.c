@@ -250,7 +250,7 @@ int cli_predict_cluster(const cli_cluster_args *a, cli_workload *wl, const ridge
     if (rc == RIDGE_OK)
         rc = ridge_parallel_predict(cl, m, &run, &a->pc, rt, &r, &err);
     if (rc == RIDGE_OK)
-        ridge_parallel_add_request(&hp, &cl->gpu, &run, &r);
+        ridge_parallel_add_request(&hp, &cl->gpu, &run, a->pc.global_batch / a->pc.dp, &r);
     if (rc != RIDGE_OK) {
         cli_error("%s", err.msg);
         rc = cli_exit_code(rc);

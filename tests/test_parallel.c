@@ -452,7 +452,7 @@ static void test_add_request(void)
     pconf(&pc, 4, 1, 2, 1, 2);
     if (CHECK_INT(ridge_parallel_predict(&cl, m, &rc, &pc, RIDGE_RUNTIME_EAGER, &r0, &err), RIDGE_OK)) {
         r = r0;
-        ridge_parallel_add_request(&hp, NULL, &rc, &r);
+        ridge_parallel_add_request(&hp, NULL, &rc, 1, &r);
         CHECK(hp.request_s > 0);
         CHECK_NEAR(r.breakdown.host_s, hp.request_s / hp.cpu_speed, 1e-15);
         CHECK_NEAR(r.step_time_s, r0.step_time_s + r.breakdown.host_s, 1e-15);
@@ -462,35 +462,34 @@ static void test_add_request(void)
          * is twice as slow (host_launch_s and framework_op_s doubled) doubles the request's
          * work, as it does every other cost of the profile. */
         r = r0;
-        ridge_parallel_add_request(&hp, &cl.gpu, &rc, &r);
+        ridge_parallel_add_request(&hp, &cl.gpu, &rc, 1, &r);
         CHECK_NEAR(r.breakdown.host_s, hp.request_s / hp.cpu_speed, 1e-15);
         {
             ridge_gpu slow = cl.gpu;
             slow.eff.host_launch_s *= 2;
             slow.eff.framework_op_s *= 2;
             r = r0;
-            ridge_parallel_add_request(&hp, &slow, &rc, &r);
+            ridge_parallel_add_request(&hp, &slow, &rc, 1, &r);
             CHECK_NEAR(r.breakdown.host_s, 2 * hp.request_s / hp.cpu_speed, 1e-12);
         }
         r = r0;
         rc.mode = RIDGE_MODE_DECODE; /* a decode step starts nothing */
-        ridge_parallel_add_request(&hp, NULL, &rc, &r);
+        ridge_parallel_add_request(&hp, NULL, &rc, 1, &r);
         CHECK(r.step_time_s == r0.step_time_s && r.breakdown.host_s == 0);
         rc.mode = RIDGE_MODE_PREFILL;
-        ridge_parallel_add_request(NULL, NULL, &rc, &r);
+        ridge_parallel_add_request(NULL, NULL, &rc, 1, &r);
         CHECK(r.step_time_s == r0.step_time_s);
         CHECK_INT(ridge_host_load("engine", &hp, &err), RIDGE_OK); /* no request work */
-        ridge_parallel_add_request(&hp, NULL, &rc, &r);
+        ridge_parallel_add_request(&hp, NULL, &rc, 1, &r);
         CHECK(r.step_time_s == r0.step_time_s);
         /* trtllm-bench: no request work, but every inference step's per-sequence work, at the
-         * step's batch (here 2 sequences); a training step pays none. */
+         * sequences a replica's step runs (here 2, global_batch / dp); a training step pays none. */
         CHECK_INT(ridge_host_load("trtllm-bench", &hp, &err), RIDGE_OK);
-        rc.batch = 2;
         for (int k = 0; k < 3; k++) {
             static const ridge_mode md[] = {RIDGE_MODE_PREFILL, RIDGE_MODE_DECODE, RIDGE_MODE_TRAIN};
             rc.mode = md[k];
             r = r0;
-            ridge_parallel_add_request(&hp, NULL, &rc, &r);
+            ridge_parallel_add_request(&hp, NULL, &rc, 2, &r);
             CHECK_NEAR(r.breakdown.host_s, md[k] == RIDGE_MODE_TRAIN ? 0 : 2 * hp.sequence_s / hp.cpu_speed, 1e-15);
             CHECK_NEAR(r.step_time_s, r0.step_time_s + r.breakdown.host_s, 1e-15);
         }

@@ -1557,13 +1557,17 @@ const char *ridge_meas_predict_err(const ridge_meas_item *it, const ridge_gpu *g
         cl->gpu = *g;
         st = ridge_parallel_predict(cl, it->par_model, &it->par_run, &it->par, it->rt, &r, err);
         if (st == RIDGE_OK)
-            ridge_parallel_add_request(&it->host, &cl->gpu, &it->par_run, &r); /* a prefill starts its requests */
+            /* a prefill starts its requests; each step pays a replica's sequences' work */
+            ridge_parallel_add_request(&it->host, &cl->gpu, &it->par_run, it->par.global_batch / it->par.dp, &r);
         if (st == RIDGE_OK && it->generate) {
             /* global_batch sequences over the cluster: prefill (and the profile's per-request
              * work), then output decode steps; per replica (tp x pp GPUs) or per GPU. */
             ridge_parallel_result rd;
             double t_pre = r.step_time_s, gpus = (double)it->par.tp * it->par.pp * it->par.dp;
             st = ridge_parallel_predict(cl, it->par_model, &it->par_decode, &it->par, it->decode_rt, &rd, err);
+            if (st == RIDGE_OK)
+                ridge_parallel_add_request(&it->host, &cl->gpu, &it->par_decode, it->par.global_batch / it->par.dp,
+                                           &rd);
             if (st == RIDGE_OK)
                 r.step_time_s = it->par.global_batch * it->output / (t_pre + it->output * rd.step_time_s) /
                                 (it->per_gpu ? gpus : it->par.dp);

@@ -277,7 +277,8 @@ int ridge_serve_replica_step(const ridge_run_config *rc, void *ctx, double *t_s,
         free(sus);
         if (st != RIDGE_OK)
             return st;
-        ridge_parallel_add_request(rp->hp, &rp->cl->gpu, &run, &r); /* a prefill starts its requests */
+        /* a prefill starts its requests; every step pays its sequences' work (one replica: dp 1) */
+        ridge_parallel_add_request(rp->hp, &rp->cl->gpu, &run, rc->batch, &r);
         *t_s = r.step_time_s;
         if (mem)
             *mem = r.memory;

@@ -2150,14 +2150,14 @@ static int evaluate(ridge_parallel_ctx *c, const ridge_parallel_model *pm, ridge
 }
 
 void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_gpu *g, const ridge_run_config *rc,
-                                ridge_parallel_result *r)
+                                double sequences, ridge_parallel_result *r)
 {
     double host, scale;
     if (!rc || rc->mode == RIDGE_MODE_TRAIN || !(r->step_time_s > 0))
         return;
     /* a prefill's request work, and every inference step's per-sequence work (docs/model.md §7) */
     host = (rc->mode == RIDGE_MODE_PREFILL ? ridge_host_request_on(hp, g) : 0) +
-           ridge_host_sequences_on(hp, g, rc->batch);
+           ridge_host_sequences_on(hp, g, sequences);
     if (!(host > 0))
         return;
     scale = r->step_time_s / (r->step_time_s + host);

@@ -137,12 +137,13 @@ int ridge_parallel_predict(const ridge_cluster *cl, const ridge_model *m, const 
 /* A prefill step (rc->mode prefill) starts its requests: add the host profile's request_s (over its
  * cpu_speed on GPU g's host, ridge_host_cpu_speed_on, g may be NULL; an engine session's set-up,
  * input copies, first sampling, docs/model.md §7), and every inference step (prefill, decode,
- * infer) its per-sequence work (ridge_host_sequences_on at rc->batch), to the step as
+ * infer) its per-sequence work for the `sequences` a replica's step runs (global_batch / dp;
+ * ridge_host_sequences_on), to the step as
  * breakdown.host_s, and rescale the throughput, model FLOP/s and MFU to the longer step. Training,
  * hp NULL or neither cost: r unchanged. The cluster model schedules every rank with the GPU's own
  * launch figures; these are the only costs of a host profile it adds. */
 void ridge_parallel_add_request(const ridge_host_profile *hp, const ridge_gpu *g, const ridge_run_config *rc,
-                                ridge_parallel_result *r);
+                                double sequences, ridge_parallel_result *r);
 
 /* ---- a prepared model and an evaluation context: many configurations, no allocation ----
  *
