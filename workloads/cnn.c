@@ -112,6 +112,12 @@ typedef struct {
 
 enum { BN_SEPARATE = 0, BN_ACT, BN_ADD_ACT, ABSORBED };
 
+/* A fused batch norm's kernel name suffix: what it took in. */
+static const char *fused_suffix(const cnn_unit *u)
+{
+    return u->fused == BN_ACT ? "+relu" : "+add+relu";
+}
+
 typedef struct {
     cnn_unit *u;
     size_t n, cap;
@@ -1045,7 +1051,7 @@ static void emit_fwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
         if (u->fused) {
             /* the normalisation, the ReLU (max: 1 FLOP) and with BN_ADD_ACT the residual add
              * (1 FLOP, one input more) in one pass */
-            snprintf(nm, sizeof nm, "%.32s%s", u->name, u->fused == BN_ACT ? "+relu" : "+add+relu");
+            snprintf(nm, sizeof nm, "%.32s%s", u->name, fused_suffix(u));
             rw_elementwise(g, u->group, nm, at, in, u->fused == BN_ACT ? 1 : 2, 1, u->fused == BN_ACT ? 3 : 4, 0,
                            u->count);
         } else {
@@ -1136,14 +1142,14 @@ static void emit_bwd(rw_graph *g, const cnn_unit *u, const ridge_run_config *rc)
              * dx; with BN_ADD_ACTIVATION it also writes the masked dy, the residual's gradient
              * (the add's backward, the sum where the branches fork, stays its own kernel). */
             ridge_op *op;
-            snprintf(nm, sizeof nm, "%.32s%s.stats.bwd", u->name, u->fused == BN_ACT ? "+relu" : "+add+relu");
+            snprintf(nm, sizeof nm, "%.32s%s.stats.bwd", u->name, fused_suffix(u));
             op = rw_push(g, RIDGE_OP_REDUCE, at, u->group, nm, u->count);
             if (op) {
                 op->u.rows.rows = u->c;
                 op->u.rows.cols = n * u->h * u->w;
                 op->u.rows.inputs = 3;
             }
-            snprintf(nm, sizeof nm, "%.32s%s.bwd", u->name, u->fused == BN_ACT ? "+relu" : "+add+relu");
+            snprintf(nm, sizeof nm, "%.32s%s.bwd", u->name, fused_suffix(u));
             rw_elementwise(g, u->group, nm, at, in, 3, u->fused == BN_ACT ? 1 : 2, 6, 0, u->count);
             break;
         }

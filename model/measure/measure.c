@@ -464,21 +464,14 @@ static void host_files_free(host_files *hf)
     hf->n = 0;
 }
 
-static int host_is_builtin(const char *id)
-{
-    for (size_t i = 0; i < ridge_host_builtin_count(); i++)
-        if (strcmp(ridge_host_builtin(i)->id, id) == 0)
-            return 1;
-    return 0;
-}
-
-/* ridge_host_load through hf (may be NULL: no cache). */
+/* ridge_host_load through hf (may be NULL: no cache); only paths are kept (a built-in id never
+ * looks like one, ridge_file_is_path). */
 static int host_load_once(host_files *hf, const char *id_or_path, ridge_host_profile *out, ridge_err *err)
 {
     ridge_err e = {{0}};
     size_t i;
     int st;
-    if (!hf || host_is_builtin(id_or_path) || !ridge_file_is_path(id_or_path))
+    if (!hf || !ridge_file_is_path(id_or_path))
         return ridge_host_load(id_or_path, out, err);
     for (i = 0; i < hf->n; i++)
         if (strcmp(hf->e[i].path, id_or_path) == 0) {
